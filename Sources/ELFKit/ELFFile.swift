@@ -1,0 +1,276 @@
+import CELF
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An ELF file opened read-only through libelf.
+///
+/// Opening reads the ELF header, the section headers and the program headers; every other
+/// table is read on demand by the task-shaped accessors in the extensions of this type. A
+/// broken table is recorded in `diagnostics` and treated as absent, so the intact rest of the
+/// file can still be reported. Byte buffers handed out (`ByteReader`) stay valid while the
+/// `ELFFile` lives.
+public final class ELFFile {
+    public let path: String
+    public let fileSize: UInt64
+    public let elfClass: ELFClass
+    public let endianness: ELFEndianness
+    public let machine: ELFMachine
+    /// `e_type`: 1 relocatable, 2 executable, 3 shared object, 4 core.
+    public let type: UInt16
+    public let entry: UInt64
+    public let osABI: UInt8
+    public let flags: UInt32
+    /// Device and inode, which the loader uses to recognise one object under two names.
+    public let device: UInt64
+    public let inode: UInt64
+    public private(set) var sections: [ELFSection] = []
+    public private(set) var segments: [ELFSegment] = []
+    /// Problems found in tables that were skipped; empty for a sound file.
+    public internal(set) var diagnostics: [ELFFormatError] = []
+    /// `PT_INTERP`: the program interpreter, or `nil` when there is none.
+    public private(set) var interpreter: String?
+    /// The dynamic entries up to `DT_NULL`, from `PT_DYNAMIC` (the loader's view) or else the
+    /// `SHT_DYNAMIC` section; `[]` for a file without dynamic linking.
+    public internal(set) var dynamicEntries: [ELFDynamicEntry] = []
+    /// The dynamic string table (`DT_STRTAB`), or `nil` when absent or broken.
+    public internal(set) var dynamicStrings: ByteReader?
+
+    let elf: OpaquePointer
+    let fd: Int32
+
+    public var is64: Bool { elfClass == .elf64 }
+    public var isBigEndian: Bool { endianness == .big }
+    public var wordSize: Int { is64 ? 8 : 4 }
+
+    /// Opens `path`. Throws `ELFOpenError` when it is missing, unreadable, not a regular file,
+    /// not ELF, or has an unusable ELF header.
+    public init(path: String) throws(ELFOpenError) {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            let reason: ELFOpenError.Reason = code == ENOENT || code == ENOTDIR ? .missing : .unreadable
+            throw ELFOpenError(reason, String(cString: strerror(code)).lowercased())
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let message = String(cString: strerror(errno)).lowercased()
+            close(fd)
+            throw ELFOpenError(.unreadable, message)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            let what = info.st_mode & S_IFMT == S_IFDIR ? "is a directory" : "not a regular file"
+            throw ELFOpenError(.notRegularFile, what)
+        }
+        let size = UInt64(max(info.st_size, 0))
+        guard size >= 16 else {
+            close(fd)
+            throw ELFOpenError(.notELF, size == 0 ? "empty file, not ELF" : "not an ELF file (too short)")
+        }
+        var magic = [UInt8](repeating: 0, count: 16)
+        let got = pread(fd, &magic, 16, 0)
+        guard got == 16 else {
+            close(fd)
+            throw ELFOpenError(.unreadable, "cannot read the ELF identification")
+        }
+        guard magic[0] == 0x7f, magic[1] == 0x45, magic[2] == 0x4c, magic[3] == 0x46 else {
+            close(fd)
+            let kind = magic.starts(with: Array("!<arch>\n".utf8)) ? " (an ar archive)" : ""
+            throw ELFOpenError(.notELF, "not an ELF file\(kind)")
+        }
+        guard magic[4] == 1 || magic[4] == 2 else {
+            close(fd)
+            throw ELFOpenError(.malformed, "invalid ELF class \(magic[4])")
+        }
+        guard magic[5] == 1 || magic[5] == 2 else {
+            close(fd)
+            throw ELFOpenError(.malformed, "invalid ELF data encoding \(magic[5])")
+        }
+        _ = elf_version(UInt32(EV_CURRENT))
+        guard let elf = elf_begin(fd, ELF_C_READ_MMAP, nil) else {
+            let message = Self.libelfMessage()
+            close(fd)
+            throw ELFOpenError(.malformed, message)
+        }
+        var ehdr = GElf_Ehdr()
+        guard elf_kind(elf) == ELF_K_ELF, gelf_getehdr(elf, &ehdr) != nil else {
+            let message = Self.libelfMessage()
+            elf_end(elf)
+            close(fd)
+            throw ELFOpenError(.malformed, "unusable ELF header: \(message)")
+        }
+        self.fd = fd
+        self.elf = elf
+        self.fileSize = size
+        self.device = UInt64(info.st_dev)
+        self.inode = UInt64(info.st_ino)
+        self.elfClass = magic[4] == 2 ? .elf64 : .elf32
+        self.endianness = magic[5] == 2 ? .big : .little
+        self.osABI = magic[7]
+        self.machine = ELFMachine(rawValue: ehdr.e_machine)
+        self.type = ehdr.e_type
+        self.entry = ehdr.e_entry
+        self.flags = ehdr.e_flags
+        readProgramHeaders(ehdr)
+        readSectionHeaders(ehdr)
+        interpreter = readInterpreter()
+        readDynamic()
+    }
+
+    deinit {
+        elf_end(elf)
+        close(fd)
+    }
+
+    static func libelfMessage() -> String {
+        guard let message = elf_errmsg(-1) else { return "unknown libelf error" }
+        return String(cString: message).lowercased()
+    }
+
+    func note(_ message: String, offset: UInt64? = nil, value: String? = nil) {
+        diagnostics.append(ELFFormatError(message, offset: offset, value: value))
+    }
+
+    /// `true` when `size` bytes at `offset` lie inside the file, without overflow.
+    public func contains(offset: UInt64, size: UInt64) -> Bool {
+        let (end, overflow) = offset.addingReportingOverflow(size)
+        return !overflow && end <= fileSize
+    }
+
+    private func readProgramHeaders(_ ehdr: GElf_Ehdr) {
+        var count = 0
+        guard elf_getphdrnum(elf, &count) == 0 else {
+            note("unusable program header count: \(Self.libelfMessage())")
+            return
+        }
+        guard count > 0 else { return }
+        let entrySize = UInt64(is64 ? 56 : 32)
+        guard contains(offset: ehdr.e_phoff, size: UInt64(count) * entrySize) else {
+            note("program header table outside the file", offset: ehdr.e_phoff, value: "\(count) entries")
+            return
+        }
+        segments.reserveCapacity(count)
+        for index in 0..<Int32(count) {
+            var phdr = GElf_Phdr()
+            guard gelf_getphdr(elf, index, &phdr) != nil else {
+                note("unreadable program header \(index): \(Self.libelfMessage())")
+                continue
+            }
+            segments.append(ELFSegment(
+                type: phdr.p_type, flags: phdr.p_flags, offset: phdr.p_offset,
+                virtualAddress: phdr.p_vaddr, fileSize: phdr.p_filesz, memorySize: phdr.p_memsz))
+        }
+    }
+
+    private func readSectionHeaders(_ ehdr: GElf_Ehdr) {
+        var count = 0
+        guard elf_getshdrnum(elf, &count) == 0 else {
+            note("unusable section header count: \(Self.libelfMessage())")
+            return
+        }
+        guard count > 0 else { return }
+        let entrySize = UInt64(is64 ? 64 : 40)
+        guard contains(offset: ehdr.e_shoff, size: UInt64(count) * entrySize) else {
+            note("section header table outside the file", offset: ehdr.e_shoff, value: "\(count) entries")
+            return
+        }
+        var namesIndex = 0
+        if elf_getshdrstrndx(elf, &namesIndex) != 0 || namesIndex >= count {
+            note("invalid e_shstrndx", value: "\(ehdr.e_shstrndx)")
+            namesIndex = 0
+        }
+        sections.reserveCapacity(count)
+        for index in 0..<count {
+            var shdr = GElf_Shdr()
+            guard let scn = elf_getscn(elf, index), gelf_getshdr(scn, &shdr) != nil else {
+                note("unreadable section header \(index): \(Self.libelfMessage())")
+                continue
+            }
+            var name = ""
+            if namesIndex != 0, let cName = elf_strptr(elf, namesIndex, Int(shdr.sh_name)) {
+                name = String(cString: cName)
+            }
+            sections.append(ELFSection(
+                index: index, name: name, type: SectionType(shdr.sh_type), flags: shdr.sh_flags,
+                address: shdr.sh_addr, offset: shdr.sh_offset, size: shdr.sh_size,
+                link: shdr.sh_link, info: shdr.sh_info, entrySize: shdr.sh_entsize))
+        }
+    }
+
+    // MARK: Bytes
+
+    /// The file bytes of `section` in file byte order, or `nil` (with a diagnostic) when they
+    /// lie outside the file. `SHT_NOBITS` and empty sections give `nil` without a diagnostic.
+    public func bytes(of section: ELFSection) -> ByteReader? {
+        guard section.hasFileBytes else { return nil }
+        guard contains(offset: section.offset, size: section.size) else {
+            note("section \(section.name.isEmpty ? "#\(section.index)" : section.name) outside the file",
+                 offset: section.offset, value: "size \(section.size)")
+            return nil
+        }
+        return bytes(offset: section.offset, size: section.size)
+    }
+
+    /// `size` bytes at file `offset`, or `nil` when they are not all inside the file.
+    public func bytes(offset: UInt64, size: UInt64) -> ByteReader? {
+        guard size > 0, contains(offset: offset, size: size), let count = Int(exactly: size),
+              let start = Int64(exactly: offset) else { return nil }
+        guard let data = elf_getdata_rawchunk(elf, start, count, ELF_T_BYTE),
+              let base = data.pointee.d_buf, data.pointee.d_size == count else { return nil }
+        return ByteReader(UnsafeRawBufferPointer(start: base, count: count), bigEndian: isBigEndian)
+    }
+
+    /// The file offset at which virtual address `address` is stored, through the `PT_LOAD`
+    /// segments; `nil` when no segment maps it from the file.
+    public func fileOffset(ofAddress address: UInt64) -> UInt64? {
+        for segment in segments where segment.type == ELFSegment.load {
+            if let offset = segment.fileOffset(of: address) { return offset }
+        }
+        return nil
+    }
+
+    /// The section whose address range holds `address`, preferring allocated sections.
+    public func section(containing address: UInt64) -> ELFSection? {
+        sections.first { $0.isAllocated && $0.type != .nobits && address >= $0.address
+            && address - $0.address < $0.size }
+    }
+
+    /// The first section named `name`, or `nil`.
+    public func section(named name: String) -> ELFSection? {
+        sections.first { $0.name == name }
+    }
+
+    /// Sections of one type, in file order.
+    public func sections(ofType type: SectionType) -> [ELFSection] {
+        sections.filter { $0.type == type }
+    }
+
+    /// `true` when the file has a `.symtab` (it is not stripped).
+    public var hasSymbolTable: Bool { sections.contains { $0.type == .symtab } }
+
+    /// `e_type` refined with the interpreter and `DF_1_PIE`.
+    public var objectKind: ELFObjectKind {
+        switch type {
+        case 1: return .relocatable
+        case 2: return .executable
+        case 3:
+            let pie = dynamicFlags1 & 0x0800_0000 != 0
+            return pie || interpreter != nil ? .pieExecutable : .sharedLibrary
+        case 4: return .core
+        default: return .unknown
+        }
+    }
+
+    private func readInterpreter() -> String? {
+        guard let segment = segments.first(where: { $0.type == ELFSegment.interp }),
+              segment.fileSize > 0, segment.fileSize < 4096 else { return nil }
+        guard let reader = bytes(offset: segment.offset, size: segment.fileSize) else {
+            note("PT_INTERP outside the file", offset: segment.offset)
+            return nil
+        }
+        return reader.cString(at: 0) ?? String(decoding: reader.bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,168 @@
+/// Where a static initializer entry comes from, in the order the loader runs them.
+public enum InitializerSource: String, Sendable, Codable {
+    case preinitArray = "DT_PREINIT_ARRAY"
+    case dtInit = "DT_INIT"
+    case ctors = ".ctors"
+    case initArray = "DT_INIT_ARRAY"
+}
+
+/// How an entry's target address was found.
+public enum InitializerResolution: String, Sendable, Codable {
+    /// The pointer stored in the file.
+    case stored
+    /// The addend of the `RELATIVE` relocation at the slot.
+    case relativeRelocation
+    /// A symbolic relocation against a symbol defined in this file.
+    case symbolRelocation
+    /// The slot is zero and nothing in the file relocates it: the entry is skipped at run time
+    /// (glibc skips null and -1 entries only in `.ctors`; a null array entry would crash).
+    case unresolved
+}
+
+/// One static initializer the loader (or crt code, for `.ctors`) calls before `main`.
+public struct ELFInitializerEntry: Sendable, Hashable {
+    public var source: InitializerSource
+    /// Position in its array (0 for `DT_INIT`).
+    public var index: Int
+    /// Address of the slot holding the pointer (the function itself for `DT_INIT`).
+    public var slotAddress: UInt64
+    /// The value stored in the file.
+    public var storedValue: UInt64
+    /// The link-time address of the function the entry calls, or `nil` when unresolved.
+    public var target: UInt64?
+    public var resolution: InitializerResolution
+    /// For a symbolic relocation: the symbol it names.
+    public var relocationSymbol: String?
+}
+
+extension ELFFile {
+    /// Every `DT_PREINIT_ARRAY`, `DT_INIT`, `.ctors` and `DT_INIT_ARRAY` entry in the order
+    /// they run. `[]` when the file has none.
+    public var initializerEntries: [ELFInitializerEntry] {
+        var slots: [(InitializerSource, Int, UInt64, UInt64)] = []  // source, index, slot, stored
+        for (source, addressTag, sizeTag) in [(InitializerSource.preinitArray, DynamicTag.preinitArray, DynamicTag.preinitArraySize),
+                                              (.initArray, .initArray, .initArraySize)] {
+            slots += arraySlots(source: source, address: dynamicValue(addressTag), size: dynamicValue(sizeTag),
+                                fallbackType: source == .initArray ? .initArray : .preinitArray)
+        }
+        if let section = section(named: ".ctors"), let data = bytes(of: section) {
+            let count = data.count / wordSize
+            for index in 0..<count {
+                guard let value = data.word(at: index * wordSize, is64: is64) else { break }
+                let terminator: UInt64 = is64 ? UInt64.max : UInt64(UInt32.max)
+                if value == terminator || (value == 0 && index == count - 1) { continue }
+                slots.append((.ctors, index, section.address &+ UInt64(index * wordSize), value))
+            }
+        }
+        let arrayRanges = slots.map { $0.2 }
+        let relocated = relocationsAt(Set(arrayRanges))
+        var entries: [ELFInitializerEntry] = []
+        if let initAddress = dynamicValue(.initFunction) {
+            entries.append(ELFInitializerEntry(source: .dtInit, index: 0, slotAddress: initAddress,
+                                               storedValue: initAddress, target: initAddress, resolution: .stored))
+        }
+        for (source, index, slot, stored) in slots {
+            var entry = ELFInitializerEntry(source: source, index: index, slotAddress: slot, storedValue: stored,
+                                            target: stored == 0 ? nil : stored,
+                                            resolution: stored == 0 ? .unresolved : .stored)
+            if let (target, symbol) = relocated[slot] {
+                if let target {
+                    entry.target = target
+                    entry.resolution = symbol == nil ? .relativeRelocation : .symbolRelocation
+                }
+                entry.relocationSymbol = symbol
+            }
+            entries.append(entry)
+        }
+        // Order of execution: preinit, DT_INIT, .ctors (run in reverse), init_array.
+        let order: [InitializerSource: Int] = [.preinitArray: 0, .dtInit: 1, .ctors: 2, .initArray: 3]
+        return entries.enumerated().sorted { a, b in
+            let (oa, ob) = (order[a.element.source] ?? 0, order[b.element.source] ?? 0)
+            if oa != ob { return oa < ob }
+            if a.element.source == .ctors { return a.element.index > b.element.index }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
+    private func arraySlots(source: InitializerSource, address: UInt64?, size: UInt64?,
+                            fallbackType: SectionType) -> [(InitializerSource, Int, UInt64, UInt64)] {
+        var base = address
+        var bytesCount = size
+        var reader: ByteReader?
+        if let address, let size, size > 0 {
+            if size > fileSize {
+                note("\(source.rawValue) size larger than the file", value: "\(size)")
+                return []
+            }
+            if let offset = fileOffset(ofAddress: address) { reader = bytes(offset: offset, size: size) }
+            if reader == nil { note("\(source.rawValue) outside the file", value: "0x\(String(address, radix: 16))") }
+        } else if dynamicEntries.isEmpty, let section = sections.first(where: { $0.type == fallbackType }) {
+            base = section.address
+            bytesCount = section.size
+            reader = bytes(of: section)
+        }
+        guard let reader, let base, bytesCount != nil else { return [] }
+        return (0..<(reader.count / wordSize)).compactMap { index in
+            reader.word(at: index * wordSize, is64: is64).map {
+                (source, index, base &+ UInt64(index * wordSize), $0)
+            }
+        }
+    }
+
+    /// For each slot address in `slots`: the value its relocation writes (link-time address),
+    /// and the symbol for a symbolic relocation. RELR needs no entry: the stored word is the
+    /// target.
+    private func relocationsAt(_ slots: Set<UInt64>) -> [UInt64: (UInt64?, String?)] {
+        guard !slots.isEmpty else { return [:] }
+        var result: [UInt64: (UInt64?, String?)] = [:]
+        let symbols = dynamicSymbols
+        for table in dynamicRelocationTables where table.format != .relr {
+            for index in 0..<table.entryCount {
+                guard let relocation = table[index], slots.contains(relocation.offset) else { continue }
+                switch machine.relocationClass(relocation.type) {
+                case .relative, .irelative:
+                    if let addend = relocation.addend {
+                        result[relocation.offset] = (UInt64(bitPattern: addend), nil)
+                    }
+                case .symbolic, .plt:
+                    guard let symbols, let symbol = symbols[Int(relocation.symbolIndex)] else { continue }
+                    let name = symbols.name(of: symbol)
+                    let target = symbol.isDefined ? symbol.value &+ UInt64(bitPattern: relocation.addend ?? 0) : nil
+                    result[relocation.offset] = (target, name)
+                default:
+                    continue
+                }
+            }
+        }
+        return result
+    }
+
+    /// Names of the function symbols at `addresses`, from `.symtab` first, then `.dynsym`.
+    /// Addresses with no symbol are absent from the result. On ARM the Thumb bit is ignored.
+    public func symbolNames(at addresses: Set<UInt64>) -> [UInt64: String] {
+        var remaining = addresses
+        var found: [UInt64: String] = [:]
+        let thumb = machine == .arm
+        for table in [staticSymbols, dynamicSymbols].compactMap({ $0 }) where !remaining.isEmpty {
+            var candidates: [UInt64: (String, Int)] = [:]  // name and rank: lower wins
+            table.forEach { symbol in
+                let value = thumb ? symbol.value & ~1 : symbol.value
+                guard symbol.isDefined, remaining.contains(value) else { return true }
+                let rank: Int
+                switch symbol.kind {
+                case .function, .gnuIFunc: rank = symbol.binding == .local ? 1 : 0
+                case .some(.none): rank = 2
+                default: return true
+                }
+                if let existing = candidates[value], existing.1 <= rank { return true }
+                if let name = table.name(of: symbol), !name.isEmpty { candidates[value] = (name, rank) }
+                return true
+            }
+            for (address, candidate) in candidates {
+                found[address] = candidate.0
+                remaining.remove(address)
+            }
+        }
+        return found
+    }
+}

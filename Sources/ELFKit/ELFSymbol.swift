@@ -1,0 +1,97 @@
+/// One symbol table entry, decoded. The name is resolved through its `ELFSymbolTable`.
+public struct ELFSymbol: Sendable, Hashable {
+    public var index: Int
+    public var nameOffset: UInt32
+    public var value: UInt64
+    public var size: UInt64
+    public var info: UInt8
+    public var other: UInt8
+    public var sectionIndex: UInt16
+
+    public enum Binding: UInt8, Sendable { case local = 0, global = 1, weak = 2, gnuUnique = 10 }
+    public enum Kind: UInt8, Sendable {
+        case none = 0, object = 1, function = 2, section = 3, file = 4, common = 5, tls = 6
+        case gnuIFunc = 10
+    }
+
+    /// `STB_*`; `nil` for values this reader does not name.
+    public var binding: Binding? { Binding(rawValue: info >> 4) }
+    /// `STT_*`; `nil` for values this reader does not name.
+    public var kind: Kind? { Kind(rawValue: info & 0xf) }
+    /// `STV_*`: 0 default, 1 internal, 2 hidden, 3 protected.
+    public var visibility: UInt8 { other & 0x3 }
+    /// Defined here: `st_shndx` is not `SHN_UNDEF`.
+    public var isDefined: Bool { sectionIndex != 0 }
+}
+
+/// A `SHT_SYMTAB` or `SHT_DYNSYM` section with its string table.
+public struct ELFSymbolTable {
+    public let section: ELFSection
+    let entries: ByteReader
+    let strings: ByteReader?
+    let is64: Bool
+    /// Number of entries, including the null entry at index 0.
+    public let count: Int
+
+    var entrySize: Int { is64 ? 24 : 16 }
+
+    /// The entry at `index`, or `nil` when it is outside the table.
+    public subscript(index: Int) -> ELFSymbol? {
+        guard index >= 0, index < count else { return nil }
+        let base = index * entrySize
+        if is64 {
+            guard let name = entries.u32(at: base), let info = entries.u8(at: base + 4),
+                  let other = entries.u8(at: base + 5), let shndx = entries.u16(at: base + 6),
+                  let value = entries.u64(at: base + 8), let size = entries.u64(at: base + 16)
+            else { return nil }
+            return ELFSymbol(index: index, nameOffset: name, value: value, size: size, info: info,
+                             other: other, sectionIndex: shndx)
+        }
+        guard let name = entries.u32(at: base), let value = entries.u32(at: base + 4),
+              let size = entries.u32(at: base + 8), let info = entries.u8(at: base + 12),
+              let other = entries.u8(at: base + 13), let shndx = entries.u16(at: base + 14)
+        else { return nil }
+        return ELFSymbol(index: index, nameOffset: name, value: UInt64(value), size: UInt64(size),
+                         info: info, other: other, sectionIndex: shndx)
+    }
+
+    /// The symbol's name, `""` for offset 0, or `nil` when the offset is outside the string
+    /// table or the string is not terminated inside it.
+    public func name(of symbol: ELFSymbol) -> String? {
+        if symbol.nameOffset == 0 { return "" }
+        return strings?.cString(at: Int(symbol.nameOffset))
+    }
+
+    /// Calls `body` for every entry in order, stopping early when it returns `false`.
+    public func forEach(_ body: (ELFSymbol) -> Bool) {
+        for index in 0..<count {
+            guard let symbol = self[index], body(symbol) else { return }
+        }
+    }
+}
+
+extension ELFFile {
+    /// The first table of `type` (`.symtab` or `.dynsym`), or `nil` when the file has none or
+    /// it is broken (then with a diagnostic).
+    public func symbolTable(_ type: SectionType) -> ELFSymbolTable? {
+        guard let section = sections.first(where: { $0.type == type }) else { return nil }
+        let entrySize = is64 ? 24 : 16
+        guard let entries = bytes(of: section) else { return nil }
+        if section.size % UInt64(entrySize) != 0 {
+            note("\(section.name) size is not a multiple of the symbol size", value: "\(section.size)")
+        }
+        var strings: ByteReader?
+        let link = Int(section.link)
+        if link > 0, link < sections.count {
+            strings = bytes(of: sections[link])
+        }
+        if strings == nil { note("\(section.name) has no usable string table", value: "sh_link \(link)") }
+        return ELFSymbolTable(section: section, entries: entries, strings: strings, is64: is64,
+                              count: entries.count / entrySize)
+    }
+
+    /// The dynamic symbol table, or `nil`.
+    public var dynamicSymbols: ELFSymbolTable? { symbolTable(.dynsym) }
+    /// The full symbol table, or `nil` when the file is stripped.
+    public var staticSymbols: ELFSymbolTable? { symbolTable(.symtab) }
+}

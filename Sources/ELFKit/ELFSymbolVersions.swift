@@ -1,0 +1,100 @@
+/// The version a dynamic symbol is bound to or defines.
+public struct ELFSymbolVersion: Sendable, Hashable {
+    /// Version name, e.g. "GLIBC_2.34".
+    public var name: String
+    /// For a required version (`SHT_GNU_verneed`): the library expected to define it.
+    public var library: String?
+    /// `true` for a hidden (non-default) definition, `foo@VER` rather than `foo@@VER`.
+    public var hidden: Bool
+}
+
+/// Version information for `.dynsym`: `SHT_GNU_versym` resolved through verneed and verdef.
+public struct ELFSymbolVersions: Sendable {
+    /// Indexed like `.dynsym`; `nil` for local/global (index 0 or 1) or unknown entries.
+    public var versions: [ELFSymbolVersion?]
+    /// Versions this object defines (`SHT_GNU_verdef`), excluding the file's own base entry.
+    public var defined: [String]
+    /// Libraries named by `SHT_GNU_verneed`, with the versions required of each.
+    public var required: [String: [String]]
+
+    public subscript(symbolIndex: Int) -> ELFSymbolVersion? {
+        symbolIndex >= 0 && symbolIndex < versions.count ? versions[symbolIndex] : nil
+    }
+}
+
+extension ELFFile {
+    /// Symbol versions of the dynamic symbols, or `nil` when the file has no `SHT_GNU_versym`.
+    public var symbolVersions: ELFSymbolVersions? {
+        guard let versymSection = sections.first(where: { $0.type == .gnuVersym }),
+              let versym = bytes(of: versymSection) else { return nil }
+        var byIndex: [UInt16: ELFSymbolVersion] = [:]
+        var defined: [String] = []
+        var required: [String: [String]] = [:]
+        if let section = sections.first(where: { $0.type == .gnuVerneed }), let data = bytes(of: section) {
+            let strings = stringTable(linkedFrom: section)
+            var offset = 0
+            var remaining = min(Int(section.info == 0 ? 4096 : section.info), data.count / 16)
+            while remaining > 0 {
+                remaining -= 1
+                guard let count = data.u16(at: offset + 2), let file = data.u32(at: offset + 4),
+                      let aux = data.u32(at: offset + 8), let next = data.u32(at: offset + 12) else {
+                    note("broken SHT_GNU_verneed entry", offset: section.offset + UInt64(offset))
+                    break
+                }
+                let library = strings?.cString(at: Int(file))
+                var auxOffset = offset + Int(aux)
+                for _ in 0..<min(Int(count), data.count / 16) {
+                    guard let other = data.u16(at: auxOffset + 6), let name = data.u32(at: auxOffset + 8),
+                          let auxNext = data.u32(at: auxOffset + 12) else {
+                        note("broken SHT_GNU_verneed auxiliary entry", offset: section.offset + UInt64(auxOffset))
+                        break
+                    }
+                    if let versionName = strings?.cString(at: Int(name)) {
+                        byIndex[other & 0x7fff] = ELFSymbolVersion(name: versionName, library: library, hidden: false)
+                        if let library { required[library, default: []].append(versionName) }
+                    }
+                    if auxNext == 0 { break }
+                    auxOffset += Int(auxNext)
+                }
+                if next == 0 { break }
+                offset += Int(next)
+            }
+        }
+        if let section = sections.first(where: { $0.type == .gnuVerdef }), let data = bytes(of: section) {
+            let strings = stringTable(linkedFrom: section)
+            var offset = 0
+            var remaining = min(Int(section.info == 0 ? 4096 : section.info), data.count / 20)
+            while remaining > 0 {
+                remaining -= 1
+                guard let flags = data.u16(at: offset + 2), let index = data.u16(at: offset + 4),
+                      let aux = data.u32(at: offset + 12), let next = data.u32(at: offset + 16),
+                      let name = data.u32(at: offset + Int(aux)) else {
+                    note("broken SHT_GNU_verdef entry", offset: section.offset + UInt64(offset))
+                    break
+                }
+                if let versionName = strings?.cString(at: Int(name)) {
+                    byIndex[index & 0x7fff] = ELFSymbolVersion(name: versionName, library: nil, hidden: false)
+                    if flags & 0x1 == 0 { defined.append(versionName) }  // VER_FLG_BASE names the file
+                }
+                if next == 0 { break }
+                offset += Int(next)
+            }
+        }
+        let count = versym.count / 2
+        var versions = [ELFSymbolVersion?](repeating: nil, count: count)
+        for index in 0..<count {
+            guard let raw = versym.u16(at: index * 2) else { break }
+            let key = raw & 0x7fff
+            guard key > 1, var version = byIndex[key] else { continue }
+            version.hidden = raw & 0x8000 != 0
+            versions[index] = version
+        }
+        return ELFSymbolVersions(versions: versions, defined: defined, required: required)
+    }
+
+    func stringTable(linkedFrom section: ELFSection) -> ByteReader? {
+        let link = Int(section.link)
+        guard link > 0, link < sections.count else { return dynamicStrings }
+        return bytes(of: sections[link])
+    }
+}
