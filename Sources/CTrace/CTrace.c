@@ -5,7 +5,9 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,15 +18,23 @@ static int pin(pid_t pid, int cpu) {
     return sched_setaffinity(pid, sizeof set, &set) == 0 ? 0 : -errno;
 }
 
-pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
-                   const ctrace_spawn_options *options) {
-    int report[2];
+pid_t ctrace_spawn_gated(const char *path, char *const argv[], char *const envp[],
+                         const ctrace_spawn_options *options, ctrace_gate *gate) {
+    int report[2], go[2];
     if (pipe2(report, O_CLOEXEC) != 0) return -errno;
+    if (pipe2(go, O_CLOEXEC) != 0) {
+        int e = errno;
+        close(report[0]);
+        close(report[1]);
+        return -e;
+    }
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
         close(report[0]);
         close(report[1]);
+        close(go[0]);
+        close(go[1]);
         return -e;
     }
     if (pid == 0) {
@@ -38,6 +48,13 @@ pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
         if (options->stdoutFD >= 0) dup2(options->stdoutFD, 1);
         if (options->stderrFD >= 0) dup2(options->stderrFD, 2);
         if (options->traceme) ptrace(PTRACE_TRACEME, 0, 0, 0);
+        close(go[1]);
+        char byte;
+        ssize_t got;
+        do {
+            got = read(go[0], &byte, 1);
+        } while (got < 0 && errno == EINTR);
+        if (got != 1) _exit(126);
         execve(path, argv, envp);
         int e = errno;
         ssize_t ignored = write(report[1], &e, sizeof e);
@@ -45,19 +62,43 @@ pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
         _exit(127);
     }
     close(report[1]);
+    close(go[0]);
+    setpgid(pid, pid);  // Also from the parent, so the group exists before anyone signals it.
+    gate->goFD = go[1];
+    gate->reportFD = report[0];
+    return pid;
+}
+
+int ctrace_release(ctrace_gate *gate) {
+    char byte = 1;
+    ssize_t put;
+    do {
+        put = write(gate->goFD, &byte, 1);
+    } while (put < 0 && errno == EINTR);
+    close(gate->goFD);
     int childErrno = 0;
     ssize_t n;
     do {
-        n = read(report[0], &childErrno, sizeof childErrno);
+        n = read(gate->reportFD, &childErrno, sizeof childErrno);
     } while (n < 0 && errno == EINTR);
-    close(report[0]);
-    if (n == (ssize_t)sizeof childErrno) {
+    close(gate->reportFD);
+    gate->goFD = gate->reportFD = -1;
+    if (put != 1) return -EPIPE;
+    return n == (ssize_t)sizeof childErrno ? -childErrno : 0;
+}
+
+pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
+                   const ctrace_spawn_options *options) {
+    ctrace_gate gate;
+    pid_t pid = ctrace_spawn_gated(path, argv, envp, options, &gate);
+    if (pid < 0) return pid;
+    int result = ctrace_release(&gate);
+    if (result < 0) {
         // exec failed: reap the child, which has exited with 127.
         int status;
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-        return -childErrno;
+        return result;
     }
-    setpgid(pid, pid);  // Also from the parent, so the group exists before anyone signals it.
     return pid;
 }
 
@@ -72,4 +113,51 @@ int ctrace_allowed_cpus(void) {
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
     return CPU_COUNT(&set);
+}
+
+int ctrace_allowed_cpu_list(int *cpus, int capacity) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return -errno;
+    int count = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE && count < capacity; cpu++)
+        if (CPU_ISSET(cpu, &set)) cpus[count++] = cpu;
+    return count;
+}
+
+int ctrace_set_cpus_self(const int *cpus, int count) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int i = 0; i < count; i++)
+        if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE) CPU_SET(cpus[i], &set);
+    return sched_setaffinity(0, sizeof set, &set) == 0 ? 0 : -errno;
+}
+
+int ctrace_pidfd_open(pid_t pid) {
+    long fd = syscall(SYS_pidfd_open, pid, 0);
+    return fd < 0 ? -errno : (int)fd;
+}
+
+int ctrace_set_child_subreaper(void) {
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -errno;
+}
+
+static volatile sig_atomic_t guarded_group;
+
+void ctrace_guard_group(pid_t pgid) { guarded_group = pgid; }
+
+static void kill_guarded_group(int sig) {
+    pid_t pgid = guarded_group;
+    if (pgid > 0) kill(-pgid, SIGKILL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+int ctrace_install_group_guard(void) {
+    struct sigaction action = {0};
+    action.sa_handler = kill_guarded_group;
+    sigemptyset(&action.sa_mask);
+    const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++)
+        if (sigaction(signals[i], &action, 0) != 0) return -errno;
+    return 0;
 }

@@ -1,0 +1,55 @@
+/// The conditions a measurement was taken under, carried by every result so that a figure is
+/// never read without them. Shared by `measure` and `trace`.
+public struct LaunchConditions: Codable, Equatable, Sendable {
+    /// `uname -r`, then `uname -v`.
+    public var kernel: String
+    /// `model name` from /proc/cpuinfo; `nil` when absent.
+    public var cpuModel: String?
+    /// Online CPUs (`sysconf(_SC_NPROCESSORS_ONLN)`).
+    public var onlineCPUs: Int
+    /// CPUs premain may run on (its affinity mask).
+    public var allowedCPUs: [Int]
+    /// cpufreq governor of the target's CPU; `nil` when /sys does not expose one (VMs).
+    public var frequencyGovernor: String?
+    /// One-minute load average when the measurement started.
+    public var loadAverage1m: Double?
+    /// `gnu_get_libc_version()` of premain itself (the system glibc).
+    public var glibcVersion: String
+    public var pinning: CPUPinning
+    public var runs: Int
+    public var warmup: Int
+    public var cold: Bool
+    /// The executable as resolved (absolute path).
+    public var binaryPath: String
+    /// GNU build-id in hex; `nil` when the file has none or is not ELF.
+    public var buildID: String?
+    /// Environment variables premain set or removed for the target: "LD_DEBUG=files,statistics",
+    /// "-LD_DEBUG_OUTPUT" (removed). Everything else is passed through unchanged.
+    public var environmentOverrides: [String]
+    /// Where the target's stdin came from.
+    public var stdin: String
+    /// ISO 8601, UTC, when the measurement started.
+    public var date: String
+
+    public init(kernel: String, cpuModel: String?, onlineCPUs: Int, allowedCPUs: [Int],
+                frequencyGovernor: String?, loadAverage1m: Double?, glibcVersion: String,
+                pinning: CPUPinning, runs: Int, warmup: Int, cold: Bool, binaryPath: String,
+                buildID: String?, environmentOverrides: [String], stdin: String, date: String) {
+        self.kernel = kernel
+        self.cpuModel = cpuModel
+        self.onlineCPUs = onlineCPUs
+        self.allowedCPUs = allowedCPUs
+        self.frequencyGovernor = frequencyGovernor
+        self.loadAverage1m = loadAverage1m
+        self.glibcVersion = glibcVersion
+        self.pinning = pinning
+        self.runs = runs
+        self.warmup = warmup
+        self.cold = cold
+        self.binaryPath = binaryPath
+        self.buildID = buildID
+        self.environmentOverrides = environmentOverrides
+        self.stdin = stdin
+        self.date = date
+    }
+}

@@ -1,0 +1,129 @@
+/// One command measured: a series of counted runs (all warm or all cold), its statistics, the
+/// uninstrumented series for the observer effect, and the conditions. Every time is in
+/// milliseconds since process birth unless its name says it is a duration.
+public struct Measurement: Codable, Equatable, Sendable {
+    /// Whether every counted run succeeded.
+    public enum Status: String, Codable, Sendable {
+        case ok
+        /// At least one run exited non-zero, died by a signal, timed out, missed a library or
+        /// could not exec. `failures` says which and how many.
+        case failed
+    }
+
+    public var command: [String]
+    /// Counted runs of the instrumented series.
+    public var runs: Int
+    public var warmup: Int
+    public var cold: Bool
+    public var conditions: LaunchConditions
+    public var status: Status
+    /// One line per distinct failure: "3 of 10 runs: killed by signal 11 (Segmentation fault)".
+    public var failures: [String]
+    /// Each counted run's outcome, in run order.
+    public var outcomes: [LaunchOutcome]
+    public var milestones: Milestones
+    /// Objects with loader events, in order of their initializers (then of mapping).
+    public var objects: [ObjectMeasurement]
+    public var loaderCounts: LoaderCountSummary?
+    /// Why there are no loader phases (static or non-glibc binary, not ELF); `nil` when there are.
+    public var loaderPhasesMissing: String?
+    /// The same command without `LD_DEBUG`, interleaved with the instrumented runs.
+    public var uninstrumented: UninstrumentedSeries?
+    public var observerEffect: ObserverEffect?
+    /// Cold series only: what stayed in the page cache after each eviction.
+    public var coldResidency: [ResidencySummary]?
+    public var warnings: [MeasurementWarning]
+    /// Index (into the counted runs) of the run closest to the median exit, drawn as the
+    /// waterfall; `nil` when no run has a loader timeline.
+    public var medianRun: Int?
+    /// That run's timeline, for the waterfall.
+    public var medianRunTimeline: LoaderTimeline?
+}
+
+/// The milestones of a launch, each summarized over the runs that reached it.
+public struct Milestones: Codable, Equatable, Sendable {
+    /// The loader's first line.
+    public var loaderStart: TimeSummary?
+    /// Mapping and relocation done: the first initializer is about to run.
+    public var loaderDone: TimeSummary?
+    /// The executable's own initializers start (`initialize program`).
+    public var programInitializers: TimeSummary?
+    /// `transferring control`: main is called.
+    public var main: TimeSummary?
+    /// First byte on stdout or stderr.
+    public var firstOutput: TimeSummary?
+    /// The process ended.
+    public var exit: TimeSummary?
+
+    public init(loaderStart: TimeSummary? = nil, loaderDone: TimeSummary? = nil,
+                programInitializers: TimeSummary? = nil, main: TimeSummary? = nil,
+                firstOutput: TimeSummary? = nil, exit: TimeSummary? = nil) {
+        self.loaderStart = loaderStart
+        self.loaderDone = loaderDone
+        self.programInitializers = programInitializers
+        self.main = main
+        self.firstOutput = firstOutput
+        self.exit = exit
+    }
+}
+
+/// One object's loader events over the runs.
+public struct ObjectMeasurement: Codable, Equatable, Sendable {
+    public enum Role: String, Codable, Sendable {
+        case loader, library, executable
+    }
+
+    public var path: String
+    public var role: Role
+    /// When its mapping was done; `nil` for the executable and the loader (mapped by the kernel).
+    public var mapped: TimeSummary?
+    /// When its initializers started; `nil` when it has none.
+    public var initializersStart: TimeSummary?
+    /// Duration of all its initializers together; `nil` when it has none.
+    public var initializers: TimeSummary?
+
+    public init(path: String, role: Role, mapped: TimeSummary? = nil,
+                initializersStart: TimeSummary? = nil, initializers: TimeSummary? = nil) {
+        self.path = path
+        self.role = role
+        self.mapped = mapped
+        self.initializersStart = initializersStart
+        self.initializers = initializers
+    }
+}
+
+/// `LD_DEBUG=statistics` counts: those of the median run, and every run's.
+public struct LoaderCountSummary: Codable, Equatable, Sendable {
+    /// Printed when relocation was done, before any initializer.
+    public var startup: LoaderCounts?
+    /// Printed at exit; includes lazy binding during main.
+    public var final: LoaderCounts?
+    public var startupPerRun: [LoaderCounts?]
+    public var finalPerRun: [LoaderCounts?]
+}
+
+/// The uninstrumented series: what can be seen without `LD_DEBUG`.
+public struct UninstrumentedSeries: Codable, Equatable, Sendable {
+    public var runs: Int
+    public var firstOutput: TimeSummary?
+    public var exit: TimeSummary?
+    public var outcomes: [LaunchOutcome]
+}
+
+/// Instrumented median / uninstrumented median for the milestones both series see.
+/// 1.03 means instrumentation added 3 %.
+public struct ObserverEffect: Codable, Equatable, Sendable {
+    public var firstOutputRatio: Double?
+    public var exitRatio: Double?
+}
+
+/// Pages of one file still resident right after eviction, over the cold runs.
+public struct ResidencySummary: Codable, Equatable, Sendable {
+    public var path: String
+    public var pages: Int
+    /// Median over runs of resident pages after eviction.
+    public var residentPagesMedian: Double
+    public var residentPagesMax: Int
+    /// Set when eviction or the check failed.
+    public var error: String?
+}

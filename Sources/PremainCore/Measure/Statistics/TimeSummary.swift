@@ -1,0 +1,41 @@
+/// A time, in milliseconds, summarized over the runs of one series: the contract every
+/// measured figure of `measure`, `trace` and `diff` shares.
+///
+/// `samplesMs` keeps every raw sample in run order; `outliers` are indices into it
+/// (modified Z-score above 3.5, see `OutlierDetector`).
+public struct TimeSummary: Codable, Equatable, Sendable {
+    public var medianMs: Double
+    public var p90Ms: Double
+    public var minMs: Double
+    public var maxMs: Double
+    /// Median absolute deviation, unscaled.
+    public var madMs: Double
+    public var samplesMs: [Double]
+    public var outliers: [Int]
+
+    public init(medianMs: Double, p90Ms: Double, minMs: Double, maxMs: Double, madMs: Double,
+                samplesMs: [Double], outliers: [Int]) {
+        self.medianMs = medianMs
+        self.p90Ms = p90Ms
+        self.minMs = minMs
+        self.maxMs = maxMs
+        self.madMs = madMs
+        self.samplesMs = samplesMs
+        self.outliers = outliers
+    }
+
+    /// Summarizes `samplesMs` (run order kept). Returns `nil` when there is no sample.
+    public init?(samplesMs: [Double], detector: OutlierDetector = OutlierDetector()) {
+        guard let median = SampleStatistics.median(samplesMs),
+              let p90 = SampleStatistics.percentile(samplesMs, 0.9),
+              let low = samplesMs.min(), let high = samplesMs.max(),
+              let mad = SampleStatistics.medianAbsoluteDeviation(samplesMs) else { return nil }
+        self.init(medianMs: median, p90Ms: p90, minMs: low, maxMs: high, madMs: mad,
+                  samplesMs: samplesMs, outliers: detector.outlierIndices(samplesMs))
+    }
+
+    /// Spread relative to the median (MAD / median); 0 when the median is 0.
+    public var relativeSpread: Double {
+        medianMs > 0 ? madMs / medianMs : 0
+    }
+}
