@@ -16,6 +16,8 @@ public struct LaunchConditions: Codable, Equatable, Sendable {
     /// `gnu_get_libc_version()` of premain itself (the system glibc).
     public var glibcVersion: String
     public var pinning: CPUPinning
+    /// The measuring thread's scheduling policy during the series; `nil` when not recorded.
+    public var measurerScheduling: String?
     public var runs: Int
     public var warmup: Int
     public var cold: Bool

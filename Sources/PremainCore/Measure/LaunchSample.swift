@@ -9,6 +9,8 @@ public struct LaunchSample: Codable, Equatable, Sendable {
     /// Process birth as an absolute CLOCK_MONOTONIC time in nanoseconds (to line up with
     /// self-timing logs written by the target).
     public var birthNs: UInt64
+    /// The target's pid, which is also its process group id (0 for fakes).
+    public var processGroup: Int32
     /// True when the launch ran with `LD_DEBUG`.
     public var instrumented: Bool
     /// The loader's lines; `nil` when uninstrumented or when the loader printed nothing
@@ -24,9 +26,10 @@ public struct LaunchSample: Codable, Equatable, Sendable {
     /// The first bytes of stderr (at most 2 KiB), kept to explain failures.
     public var stderrHead: String
 
-    public init(birthNs: UInt64, instrumented: Bool, loader: LoaderTimeline?, firstOutputMs: Double?,
+    public init(birthNs: UInt64, processGroup: Int32 = 0, instrumented: Bool, loader: LoaderTimeline?, firstOutputMs: Double?,
                 firstOutputStream: Stream?, exitMs: Double?, outcome: LaunchOutcome, stderrHead: String) {
         self.birthNs = birthNs
+        self.processGroup = processGroup
         self.instrumented = instrumented
         self.loader = loader
         self.firstOutputMs = firstOutputMs

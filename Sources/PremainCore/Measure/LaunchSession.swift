@@ -5,6 +5,7 @@ import Glibc
 struct LaunchSession {
     let request: LaunchRequest
     let birthNs: UInt64
+    let pid: Int32
     private var parser = LdDebugParser()
     private var partialLine: [UInt8] = []
     private var firstOutputNs: UInt64?
@@ -12,8 +13,9 @@ struct LaunchSession {
     private var exitNs: UInt64?
     private var stderrHead: [UInt8] = []
 
-    init(request: LaunchRequest, birthNs: UInt64) {
+    init(request: LaunchRequest, pid: Int32, birthNs: UInt64) {
         self.request = request
+        self.pid = pid
         self.birthNs = birthNs
     }
 
@@ -107,7 +109,7 @@ struct LaunchSession {
     }
 
     func sample(outcome: LaunchOutcome) -> LaunchSample {
-        LaunchSample(birthNs: birthNs, instrumented: request.instrumented, loader: parser.result,
+        LaunchSample(birthNs: birthNs, processGroup: pid, instrumented: request.instrumented, loader: parser.result,
                      firstOutputMs: firstOutputNs.map(ms), firstOutputStream: firstOutputStream,
                      exitMs: exitNs.map(ms), outcome: outcome, stderrHead: stderrHeadText)
     }

@@ -12,17 +12,20 @@ public struct MeasureOptions: Sendable {
     public var observerSeries: Bool = true
     /// Pin the measurer and the target to different CPUs when there are two or more.
     public var pin: Bool = true
+    /// Run the measuring thread at SCHED_FIFO when permitted (see `MeasurerScheduling`).
+    public var realtimeMeasurer: Bool = true
     /// Where the target's output goes.
     public var output: LaunchRequest.OutputHandling = .discard
 
     public init(runs: Int = 10, warmup: Int = 1, cold: Bool = false, timeoutSeconds: Double? = nil,
-                observerSeries: Bool = true, pin: Bool = true, output: LaunchRequest.OutputHandling = .discard) {
+                observerSeries: Bool = true, pin: Bool = true, realtimeMeasurer: Bool = true, output: LaunchRequest.OutputHandling = .discard) {
         self.runs = runs
         self.warmup = warmup
         self.cold = cold
         self.timeoutSeconds = timeoutSeconds
         self.observerSeries = observerSeries
         self.pin = pin
+        self.realtimeMeasurer = realtimeMeasurer
         self.output = output
     }
 }

@@ -38,7 +38,7 @@ public struct MeasureSession: Sendable {
                 overrides.append("\(old) removed")
             }
         }
-        let conditions = MachineProbe.conditions(
+        let baseConditions = MachineProbe.conditions(
             pinning: pinning, runs: runs, warmup: warmup, cold: options.cold, binaryPath: executable,
             buildID: target.buildID, environmentOverrides: overrides)
 
@@ -58,7 +58,8 @@ public struct MeasureSession: Sendable {
         var plain: [LaunchSample] = []
         var residency: [[PageCacheEvictor.Residency]] = []
 
-        try pinning.withMeasurerPinned { () throws(MeasureError) in
+        let (_, scheduling) = try MeasurerScheduling.run(requested: options.realtimeMeasurer) { () throws(MeasureError) in
+          try pinning.withMeasurerPinned { () throws(MeasureError) in
             func launch(instrumented: Bool, phase: String) throws(MeasureError) -> (LaunchSample, [PageCacheEvictor.Residency]) {
                 let evicted = options.cold ? PageCacheEvictor.evict(coldObjects) : []
                 let sample: LaunchSample
@@ -87,7 +88,10 @@ public struct MeasureSession: Sendable {
                     }
                 }
             }
+          }
         }
+        var conditions = baseConditions
+        conditions.measurerScheduling = scheduling
         return builder.build(command: command, executablePath: executable, warmup: warmup, cold: options.cold,
                              conditions: conditions, loaderPhasesMissing: target.loaderPhasesMissing,
                              samples: samples, plain: plain, residency: residency)

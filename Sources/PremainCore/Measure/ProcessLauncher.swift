@@ -79,7 +79,7 @@ public struct ProcessLauncher: Launcher {
                                         : "cannot create the LD_DEBUG_OUTPUT fifo: \(why)")
         }
 
-        var session = LaunchSession(request: request, birthNs: MonotonicClock.nowNs())
+        var session = LaunchSession(request: request, pid: pid, birthNs: MonotonicClock.nowNs())
         let execResult = ctrace_release(&gate)
         if execResult < 0 {
             let reaped = ProcessGroupReaper.finish(pgid: pid)
