@@ -35,19 +35,23 @@ struct ObjectAggregator {
                 mapped[key, default: []].append(at)
             }
         }
-        let measured = order.map { key in
+        let measured = order.enumerated().map { index, key in (index, 
             ObjectMeasurement(path: key, role: roles[key] ?? .library,
                               mapped: mapped[key].flatMap { TimeSummary(samplesMs: $0) },
                               initializersStart: starts[key].flatMap { TimeSummary(samplesMs: $0) },
-                              initializers: durations[key].flatMap { TimeSummary(samplesMs: $0) })
+                              initializers: durations[key].flatMap { TimeSummary(samplesMs: $0) }))
         }
         // Initializer order first (the waterfall's order), then objects that only were mapped.
+        // Ties (objects whose initializers take no measurable time) keep the loader's order.
         return measured.sorted { lhs, rhs in
-            let l = lhs.initializersStart?.medianMs ?? .infinity
-            let r = rhs.initializersStart?.medianMs ?? .infinity
+            let l = lhs.1.initializersStart?.medianMs ?? .infinity
+            let r = rhs.1.initializersStart?.medianMs ?? .infinity
             if l != r { return l < r }
-            return (lhs.mapped?.medianMs ?? .infinity) < (rhs.mapped?.medianMs ?? .infinity)
-        }
+            let lm = lhs.1.mapped?.medianMs ?? .infinity
+            let rm = rhs.1.mapped?.medianMs ?? .infinity
+            if lm != rm { return lm < rm }
+            return lhs.0 < rhs.0
+        }.map(\.1)
     }
 
     static func basename(_ path: String) -> String {

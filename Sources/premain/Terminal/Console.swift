@@ -7,6 +7,21 @@ enum Console {
     static func out(_ text: String) { write(1, text) }
     static func err(_ text: String) { write(2, text) }
 
+    /// Raw bytes to a descriptor (the measured target's forwarded output).
+    static func raw(_ fd: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let written = Glibc.write(fd, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+
     /// `Error: <message>` on stderr, one line.
     static func error(_ message: String) { err("Error: \(message)\n") }
 

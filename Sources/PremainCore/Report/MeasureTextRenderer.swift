@@ -1,0 +1,119 @@
+/// `premain measure` as text: per measurement a phase table, an object table, the waterfall of
+/// the median run, observer effect, loader counts, cold residency, failures, warnings and the
+/// conditions. Pure: `MeasureReport → String`; fits 100 columns.
+public enum MeasureTextRenderer {
+    public static func render(_ report: MeasureReport) -> String {
+        report.measurements.map(render).joined(separator: "\n")
+    }
+
+    public static func render(_ m: Measurement) -> String {
+        var out = "premain measure: \(TextSafety.display(m.command.joined(separator: " ")))\n"
+        let temperature = m.cold ? "cold (page cache evicted before every run)" : "warm"
+        out += "  \(m.runs) run\(m.runs == 1 ? "" : "s") after \(m.warmup) warm-up\(m.warmup == 1 ? "" : "s"), \(temperature); "
+        out += "status \(m.status.rawValue)\n"
+        out += "  times in ms since process birth (measurer's CLOCK_MONOTONIC just before execve)\n"
+        for failure in m.failures { out += "  FAILED: \(TextSafety.display(failure))\n" }
+        if let missing = m.loaderPhasesMissing { out += "  no loader phases: \(missing)\n" }
+
+        var phases = TextTable(headers: ["milestone", "median", "p90", "min", "max", "MAD", "runs"],
+                               alignments: [.left, .right, .right, .right, .right, .right, .right])
+        let rows: [(String, TimeSummary?)] = [
+            ("loader start (first line)", m.milestones.loaderStart),
+            ("loader done (map+relocate)", m.milestones.loaderDone),
+            ("program initializers", m.milestones.programInitializers),
+            ("main", m.milestones.main),
+            ("first output", m.milestones.firstOutput),
+            ("exit", m.milestones.exit),
+        ]
+        for (name, summary) in rows {
+            guard let summary else { continue }
+            phases.add([name] + figures(summary) + ["\(summary.samplesMs.count)"])
+        }
+        out += "\n" + phases.render()
+
+        let withInit = m.objects.filter { $0.initializers != nil }
+        if !withInit.isEmpty {
+            var objects = TextTable(headers: ["initializers of", "starts", "median", "p90", "min", "max", "MAD"],
+                                    alignments: [.left, .right, .right, .right, .right, .right, .right])
+            for object in withInit {
+                guard let duration = object.initializers else { continue }
+                let name = object.role == .executable ? "\(object.path) (executable)" : object.path
+                objects.add([name, object.initializersStart.map { MillisecondsFormat.number($0.medianMs) } ?? "-"]
+                            + figures(duration))
+            }
+            out += "\n" + objects.render()
+        }
+        let waterfall = WaterfallRenderer.render(m)
+        if !waterfall.isEmpty, let run = m.medianRun {
+            out += "\n  waterfall of run \(run + 1) (closest to the median exit; # initializers, - loader, | milestone)\n"
+            out += waterfall
+        }
+        out += "\n" + details(m)
+        return out
+    }
+
+    static func details(_ m: Measurement) -> String {
+        var out = ""
+        if let plain = m.uninstrumented, let effect = m.observerEffect {
+            var parts: [String] = []
+            if let ratio = effect.firstOutputRatio, let base = plain.firstOutput {
+                parts.append("first output ×\(MillisecondsFormat.number(ratio)) (uninstrumented median \(MillisecondsFormat.string(base.medianMs)))")
+            }
+            if let ratio = effect.exitRatio, let base = plain.exit {
+                parts.append("exit ×\(MillisecondsFormat.number(ratio)) (uninstrumented median \(MillisecondsFormat.string(base.medianMs)))")
+            }
+            if !parts.isEmpty {
+                out += "  observer effect (LD_DEBUG vs none, \(plain.runs) interleaved runs each): \(parts.joined(separator: ", "))\n"
+            }
+        }
+        if let counts = m.loaderCounts {
+            if let startup = counts.startup { out += "  loader counts at relocation end: \(describe(startup))\n" }
+            if let final = counts.final { out += "  loader counts at exit (incl. lazy binding): \(describe(final))\n" }
+            out += "    (LD_DEBUG=statistics counts; its cycle figures are TSC ticks, not durations, and are not used)\n"
+        }
+        if let residency = m.coldResidency {
+            let total = residency.reduce(0) { $0 + $1.pages }
+            let stayed = residency.reduce(0.0) { $0 + $1.residentPagesMedian }
+            out += "  cold: \(residency.count) files evicted before every run (fdatasync + POSIX_FADV_DONTNEED); "
+            out += "median \(MillisecondsFormat.number(stayed, decimals: 0)) of \(total) pages stayed resident\n"
+            for file in residency where file.residentPagesMedian > 0 || file.error != nil {
+                out += "    \(TextSafety.display(file.path)): \(MillisecondsFormat.number(file.residentPagesMedian, decimals: 0))/\(file.pages) pages resident"
+                out += file.error.map { " (\($0))" } ?? ""
+                out += "\n"
+            }
+        }
+        if !m.warnings.isEmpty {
+            out += "  warnings:\n"
+            for warning in m.warnings {
+                out += "    - \(TextSafety.display(warning.subject)): \(TextSafety.display(warning.message)); \(warning.advice)\n"
+            }
+        }
+        let c = m.conditions
+        out += "  conditions: \(c.date), kernel \(c.kernel)\n"
+        out += "    CPU \(c.cpuModel ?? "unknown"), \(c.onlineCPUs) online, allowed \(c.allowedCPUs.map(String.init).joined(separator: ",")), "
+        out += "governor \(c.frequencyGovernor ?? "not exposed"), load \(c.loadAverage1m.map { MillisecondsFormat.number($0, decimals: 2) } ?? "?")\n"
+        if c.pinning.pinned, let measurer = c.pinning.measurerCPU, let target = c.pinning.targetCPU {
+            out += "    pinned: measurer CPU \(measurer), target CPU \(target)"
+        } else {
+            out += "    not pinned: \(c.pinning.reason ?? "unknown")"
+        }
+        out += "; measurer \(c.measurerScheduling ?? "SCHED_OTHER")\n"
+        out += "    glibc \(c.glibcVersion); stdin \(c.stdin); binary \(TextSafety.display(c.binaryPath)) build-id \(c.buildID ?? "none")\n"
+        if !c.environmentOverrides.isEmpty {
+            out += "    environment overrides: \(c.environmentOverrides.map(TextSafety.display).joined(separator: "; "))\n"
+        }
+        return out
+    }
+
+    static func figures(_ summary: TimeSummary) -> [String] {
+        [summary.medianMs, summary.p90Ms, summary.minMs, summary.maxMs, summary.madMs].map { MillisecondsFormat.number($0) }
+    }
+
+    static func describe(_ counts: LoaderCounts) -> String {
+        var parts: [String] = []
+        if let value = counts.symbolLookups { parts.append("\(value) symbol look-ups") }
+        if let value = counts.relocationsFromCache { parts.append("\(value) resolved from cache") }
+        if let value = counts.relativeRelocations { parts.append("\(value) relative relocations") }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,104 @@
+import PremainCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `premain measure [options] -- COMMAND [ARGS...]`: launch phases from process birth.
+enum MeasureCommand: Command {
+    static let spec = CommandSpec(
+        name: "measure",
+        abstract: "Time a command's launch from process birth: loader, each object's initializers, main, first output, exit.",
+        usage: "premain measure [--runs <n>] [--warmup <n>] [--cold] [--timeout <seconds>] [--format <format>] [--output <path>] -- <command> [<argument>...]",
+        discussion: """
+        Runs the command --runs times after --warmup uncounted runs, with the environment passed \
+        through and stdin from /dev/null. Times are milliseconds since process birth (premain's \
+        CLOCK_MONOTONIC just before execve), stamped as glibc's LD_DEBUG=files lines arrive through \
+        a FIFO, so the program's own output is untouched. An uninstrumented series (no LD_DEBUG) \
+        is interleaved to report the observer effect. The target runs in its own process group, \
+        which is killed after every run. The target's output is forwarded (its stdout goes to \
+        stderr when the JSON report goes to stdout). Exit status 4 when a run failed.
+        """,
+        arguments: [ArgumentSpec(name: "<command>", help: "The program to launch (looked up in PATH), after '--'.")],
+        options: [
+            OptionSpec(names: ["-r", "--runs"], valueName: "n", help: "Counted runs (default 10)."),
+            OptionSpec(names: ["-w", "--warmup"], valueName: "n", help: "Uncounted runs first (default 1)."),
+            OptionSpec(names: ["--cold"], valueName: nil, help: "Evict the executable and every object of its closure from the page cache before every run."),
+            OptionSpec(names: ["-t", "--timeout"], valueName: "seconds", help: "Kill a run that takes longer (default: no limit)."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
+            OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
+            OptionSpec(names: ["--discard-output"], valueName: nil, help: "Drop the target's stdout and stderr instead of forwarding them."),
+            OptionSpec(names: ["--no-observer"], valueName: nil, help: "Skip the uninstrumented series (no observer-effect figures)."),
+            OptionSpec(names: ["--no-pin"], valueName: nil, help: "Do not pin premain and the target to different CPUs."),
+            OptionSpec(names: ["--no-realtime"], valueName: nil, help: "Do not raise premain's measuring thread to SCHED_FIFO."),
+        ],
+        acceptsPassthrough: true)
+
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let runs = try arguments.integer("--runs", default: 10, in: 1...100_000)
+        let warmup = try arguments.integer("--warmup", default: 1, in: 0...100_000)
+        let timeout: Double? = arguments.value("--timeout") == nil ? nil
+            : try arguments.number("--timeout", default: 0, in: 0.001...86_400)
+        if let stray = arguments.positionals.first {
+            throw UsageError(message: "unexpected argument '\(stray)'; put the command after '--'")
+        }
+        guard !arguments.passthrough.isEmpty else {
+            throw UsageError(message: "missing expected argument '<command>' after '--'")
+        }
+        let output = arguments.value("--output")
+        let reportOnStdout = output == nil || output == "-"
+        let handling: LaunchRequest.OutputHandling
+        if arguments.flag("--discard-output") {
+            handling = .discard
+        } else {
+            let stdoutTarget: Int32 = (format == "json" && reportOnStdout) ? 2 : 1
+            handling = .forward { stream, bytes in
+                Console.raw(stream == .stdout ? stdoutTarget : 2, bytes)
+            }
+        }
+        let options = MeasureOptions(runs: runs, warmup: warmup, cold: arguments.flag("--cold"),
+                                     timeoutSeconds: timeout, observerSeries: !arguments.flag("--no-observer"),
+                                     pin: !arguments.flag("--no-pin"), realtimeMeasurer: !arguments.flag("--no-realtime"),
+                                     output: handling)
+        if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
+        var progress = ProgressBar()
+        let measurement: Measurement
+        do {
+            measurement = try MeasureSession(launcher: ProcessLauncher()).measure(
+                command: arguments.passthrough, environment: currentEnvironment(), options: options) { step in
+                    progress.update(done: step.completedLaunches, total: step.totalLaunches, label: step.phase)
+                }
+        } catch {
+            progress.finish()
+            Console.error(error.message)
+            return error.message.hasPrefix("command not found") ? .inputError : .internalError
+        }
+        progress.finish()
+        let report = MeasureReport(measurements: [measurement])
+        let text: String
+        do {
+            text = format == "json" ? try JSONRenderer.render(report) : MeasureTextRenderer.render(report)
+        } catch {
+            Console.error("cannot encode the report: \(error)")
+            return .internalError
+        }
+        if let problem = Console.write(text, to: output) {
+            Console.error(problem)
+            return .internalError
+        }
+        for failure in measurement.failures { Console.error("\(measurement.command[0]): \(failure)") }
+        return measurement.status == .ok ? .success : .targetFailed
+    }
+
+    /// premain's own environment as `NAME=value` strings, in order.
+    static func currentEnvironment() -> [String] {
+        var result: [String] = []
+        var cursor = environ
+        while let entry = cursor.pointee {
+            result.append(String(cString: entry))
+            cursor += 1
+        }
+        return result
+    }
+}
