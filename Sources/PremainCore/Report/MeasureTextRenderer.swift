@@ -34,7 +34,7 @@ public enum MeasureTextRenderer {
         let withInit = m.objects.filter { $0.initializers != nil }
         if !withInit.isEmpty {
             var objects = TextTable(headers: ["initializers of", "starts", "median", "p90", "min", "max", "MAD"],
-                                    alignments: [.left, .right, .right, .right, .right, .right, .right])
+                                    alignments: [.left, .right, .right, .right, .right, .right, .right], maxWidth: 98)
             for object in withInit {
                 guard let duration = object.initializers else { continue }
                 let name = object.role == .executable ? "\(object.path) (executable)" : object.path
@@ -48,8 +48,28 @@ public enum MeasureTextRenderer {
             out += "\n  waterfall of run \(run + 1) (closest to the median exit; # initializers, - loader, | milestone)\n"
             out += waterfall
         }
-        out += "\n" + details(m)
+        out += "\n" + details(m).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { wrap(String($0)) }.joined(separator: "\n")
         return out
+    }
+
+    /// Wraps a line longer than `width` at spaces; continuation lines get 6 more spaces.
+    static func wrap(_ line: String, width: Int = 100) -> String {
+        guard line.count > width else { return line }
+        let indent = String(repeating: " ", count: line.prefix { $0 == " " }.count + 6)
+        var lines: [String] = []
+        var current = String(line.prefix { $0 == " " })
+        for word in line.split(separator: " ") {
+            let candidate = current.allSatisfy({ $0 == " " }) ? current + word : current + " " + word
+            if candidate.count > width && !current.allSatisfy({ $0 == " " }) {
+                lines.append(current)
+                current = indent + word
+            } else {
+                current = candidate
+            }
+        }
+        lines.append(current)
+        return lines.joined(separator: "\n")
     }
 
     static func details(_ m: Measurement) -> String {

@@ -5,9 +5,15 @@ public struct WarningAdvisor: Sendable {
     /// Fewer runs than this draw a `fewRuns` warning.
     public var minimumRuns: Int
 
-    public init(wideSpreadRatio: Double = 0.10, minimumRuns: Int = 5) {
+    /// An outlier or a slow first run must differ from the median by at least this fraction
+    /// (default 10 %) to be worth a warning: the modified Z-score alone flags 1 % differences
+    /// when the spread is tiny.
+    public var materialRatio: Double
+
+    public init(wideSpreadRatio: Double = 0.10, minimumRuns: Int = 5, materialRatio: Double = 0.10) {
         self.wideSpreadRatio = wideSpreadRatio
         self.minimumRuns = minimumRuns
+        self.materialRatio = materialRatio
     }
 
     /// Warnings about one summarized time named `subject` (a milestone or an object path).
@@ -15,8 +21,11 @@ public struct WarningAdvisor: Sendable {
     public func warnings(for summary: TimeSummary, subject: String) -> [MeasurementWarning] {
         var found: [MeasurementWarning] = []
         let samples = summary.samplesMs
+        func material(_ index: Int) -> Bool {
+            abs(samples[index] - summary.medianMs) >= materialRatio * summary.medianMs
+        }
         if samples.count >= 3, summary.outliers.contains(0), let first = samples.first,
-           first > summary.medianMs, first == summary.maxMs {
+           first > summary.medianMs, first == summary.maxMs, material(0) {
             found.append(MeasurementWarning(
                 kind: .firstRunSlower, subject: subject,
                 message: "the first run took \(Self.ms(first)) against a median of \(Self.ms(summary.medianMs))",
@@ -30,7 +39,7 @@ public struct WarningAdvisor: Sendable {
                 advice: "the machine is noisy; close other work, use more --runs, and compare medians only"))
         }
         let otherOutliers = summary.outliers.filter { $0 != 0 || !found.contains { $0.kind == .firstRunSlower } }
-        if !otherOutliers.isEmpty {
+        if samples.count >= minimumRuns, otherOutliers.contains(where: material) {
             let runs = otherOutliers.map { String($0 + 1) }.joined(separator: ", ")
             found.append(MeasurementWarning(
                 kind: .outliers, subject: subject,
