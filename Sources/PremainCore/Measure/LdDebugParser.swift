@@ -57,8 +57,9 @@ public struct LdDebugParser: Sendable {
                 timeline.objects.append(.init(name: name, neededBy: nil, mappedMs: nil))
                 pendingMap = timeline.objects.count - 1
             }
-        } else if let who = Self.value(after: "needed by ", in: line) ?? Self.value(after: "dynamically loaded by ", in: line) {
-            let requester = who.firstRange(of: " [").map { String(who[..<$0.lowerBound]) } ?? who
+        } else if let marker = line.firstRange(of: "needed by ") ?? line.firstRange(of: "dynamically loaded by ") {
+            let who = line[marker.upperBound...]
+            let requester = String(who.firstRange(of: " [").map { who[..<$0.lowerBound] } ?? who)
             timeline.objects.append(.init(name: name, neededBy: requester, mappedMs: nil))
         }
     }

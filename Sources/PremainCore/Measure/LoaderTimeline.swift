@@ -10,6 +10,12 @@ public struct LoaderTimeline: Codable, Equatable, Sendable {
         /// When the mapping was done (the `dynamic:` line after `generating link map`).
         /// `nil` when the launch ended before that line.
         public var mappedMs: Double?
+
+        public init(name: String, neededBy: String?, mappedMs: Double?) {
+            self.name = name
+            self.neededBy = neededBy
+            self.mappedMs = mappedMs
+        }
     }
 
     /// One object's initializers (`calling init: PATH`), or the executable's own
@@ -23,6 +29,13 @@ public struct LoaderTimeline: Codable, Equatable, Sendable {
         public var durationMs: Double?
         /// True for the executable's own initializers.
         public var isProgram: Bool
+
+        public init(path: String, startMs: Double, durationMs: Double?, isProgram: Bool) {
+            self.path = path
+            self.startMs = startMs
+            self.durationMs = durationMs
+            self.isProgram = isProgram
+        }
     }
 
     /// The first line from the loader: it has relocated itself and opened its debug output.

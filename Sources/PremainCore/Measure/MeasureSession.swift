@@ -12,9 +12,9 @@ public struct MeasureSession: Sendable {
     /// Measures `command` (`command[0]` is looked up in the PATH of `environment` unless it
     /// holds a slash) with `environment` passed through. Calls `progress` after every launch.
     /// Throws `MeasureError` when the command cannot be found or a launch cannot be set up;
-    /// failures of the target itself are part of the `Measurement`.
+    /// failures of the target itself are part of the `LaunchMeasurement`.
     public func measure(command: [String], environment: [String], options: MeasureOptions,
-                        progress: (MeasureProgress) -> Void = { _ in }) throws(MeasureError) -> Measurement {
+                        progress: (MeasureProgress) -> Void = { _ in }) throws(MeasureError) -> LaunchMeasurement {
         guard let name = command.first, !name.isEmpty else { throw MeasureError("no command to measure") }
         let searchPath = environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
         guard let found = CommandResolver.resolve(name, searchPath: searchPath) else {

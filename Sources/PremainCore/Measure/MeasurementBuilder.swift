@@ -1,4 +1,4 @@
-/// Turns the samples of a series into a `Measurement`: statistics per milestone and object,
+/// Turns the samples of a series into a `LaunchMeasurement`: statistics per milestone and object,
 /// failures, observer effect, warnings. Pure: no launching, no clock.
 public struct MeasurementBuilder: Sendable {
     public var advisor = WarningAdvisor()
@@ -10,7 +10,7 @@ public struct MeasurementBuilder: Sendable {
     public func build(command: [String], executablePath: String, warmup: Int, cold: Bool,
                       conditions: LaunchConditions, loaderPhasesMissing: String?,
                       samples: [LaunchSample], plain: [LaunchSample],
-                      residency: [[PageCacheEvictor.Residency]]) -> Measurement {
+                      residency: [[PageCacheEvictor.Residency]]) -> LaunchMeasurement {
         let loaderRuns = samples.map(\.loader)
         func summary(_ pick: (LaunchSample) -> Double?) -> TimeSummary? {
             TimeSummary(samplesMs: samples.compactMap(pick))
@@ -73,7 +73,7 @@ public struct MeasurementBuilder: Sendable {
             final: medianRun.flatMap { samples[$0].loader?.finalCounts } ?? loaderRuns.compactMap { $0?.finalCounts }.first,
             startupPerRun: loaderRuns.map { $0?.startupCounts }, finalPerRun: loaderRuns.map { $0?.finalCounts }) : nil
 
-        return Measurement(
+        return LaunchMeasurement(
             command: command, runs: samples.count, warmup: warmup, cold: cold, conditions: conditions,
             status: failures.isEmpty ? .ok : .failed, failures: failures, outcomes: samples.map(\.outcome),
             milestones: milestones, objects: objects, loaderCounts: counts, loaderPhasesMissing: missing,

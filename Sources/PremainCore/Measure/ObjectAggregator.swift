@@ -47,6 +47,7 @@ struct ObjectAggregator {
             let l = lhs.1.initializersStart?.medianMs ?? .infinity
             let r = rhs.1.initializersStart?.medianMs ?? .infinity
             if l != r { return l < r }
+            if l != .infinity { return lhs.0 < rhs.0 }
             let lm = lhs.1.mapped?.medianMs ?? .infinity
             let rm = rhs.1.mapped?.medianMs ?? .infinity
             if lm != rm { return lm < rm }

@@ -6,7 +6,7 @@ public enum MeasureTextRenderer {
         report.measurements.map(render).joined(separator: "\n")
     }
 
-    public static func render(_ m: Measurement) -> String {
+    public static func render(_ m: LaunchMeasurement) -> String {
         var out = "premain measure: \(TextSafety.display(m.command.joined(separator: " ")))\n"
         let temperature = m.cold ? "cold (page cache evicted before every run)" : "warm"
         out += "  \(m.runs) run\(m.runs == 1 ? "" : "s") after \(m.warmup) warm-up\(m.warmup == 1 ? "" : "s"), \(temperature); "
@@ -72,7 +72,7 @@ public enum MeasureTextRenderer {
         return lines.joined(separator: "\n")
     }
 
-    static func details(_ m: Measurement) -> String {
+    static func details(_ m: LaunchMeasurement) -> String {
         var out = ""
         if let plain = m.uninstrumented, let effect = m.observerEffect {
             var parts: [String] = []

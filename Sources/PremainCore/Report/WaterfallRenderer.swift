@@ -1,8 +1,8 @@
 /// The median run drawn along its time axis: the loader's mapping and relocation, then one bar
-/// per object's initializers, then main, first output and exit. Pure: `Measurement → String`.
+/// per object's initializers, then main, first output and exit. Pure: `LaunchMeasurement → String`.
 /// Lines fit in `width` columns (100 by default).
 public enum WaterfallRenderer {
-    public static func render(_ measurement: Measurement, width: Int = 100) -> String {
+    public static func render(_ measurement: LaunchMeasurement, width: Int = 100) -> String {
         guard let run = measurement.medianRun, let timeline = measurement.medianRunTimeline else { return "" }
         let exitMs = run < measurement.outcomes.count ? sampleExit(measurement, run: run) : nil
         let endMs = max(exitMs ?? 0, timeline.mainMs ?? 0, timeline.initializers.last.map { $0.startMs + ($0.durationMs ?? 0) } ?? 0)
@@ -49,7 +49,7 @@ public enum WaterfallRenderer {
 
     /// The exit time of counted run `run`, from the exit samples (which skip runs that never
     /// exited, so only when every run exited).
-    static func sampleExit(_ measurement: Measurement, run: Int) -> Double? {
+    static func sampleExit(_ measurement: LaunchMeasurement, run: Int) -> Double? {
         guard let exit = measurement.milestones.exit, exit.samplesMs.count == measurement.runs,
               run < exit.samplesMs.count else { return nil }
         return exit.samplesMs[run]

@@ -63,7 +63,7 @@ enum MeasureCommand: Command {
                                      output: handling)
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
         var progress = ProgressBar()
-        let measurement: Measurement
+        let measurement: LaunchMeasurement
         do {
             measurement = try MeasureSession(launcher: ProcessLauncher()).measure(
                 command: arguments.passthrough, environment: currentEnvironment(), options: options) { step in

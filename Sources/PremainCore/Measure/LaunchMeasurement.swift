@@ -1,7 +1,7 @@
 /// One command measured: a series of counted runs (all warm or all cold), its statistics, the
 /// uninstrumented series for the observer effect, and the conditions. Every time is in
 /// milliseconds since process birth unless its name says it is a duration.
-public struct Measurement: Codable, Equatable, Sendable {
+public struct LaunchMeasurement: Codable, Equatable, Sendable {
     /// Whether every counted run succeeded.
     public enum Status: String, Codable, Sendable {
         case ok
