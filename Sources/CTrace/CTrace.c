@@ -40,6 +40,8 @@ pid_t ctrace_spawn_gated(const char *path, char *const argv[], char *const envp[
     if (pid == 0) {
         // Child: only async-signal-safe calls from here to exec.
         setpgid(0, 0);
+        // If the measurer dies, even by SIGKILL, the target dies too.
+        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, 0);
@@ -157,7 +159,12 @@ int ctrace_install_group_guard(void) {
     action.sa_handler = kill_guarded_group;
     sigemptyset(&action.sa_mask);
     const int signals[] = {SIGINT, SIGTERM, SIGHUP};
-    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++)
+    sigset_t set;
+    sigemptyset(&set);
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
         if (sigaction(signals[i], &action, 0) != 0) return -errno;
-    return 0;
+        sigaddset(&set, signals[i]);
+    }
+    // A parent may have started us with them blocked; they must reach the handler.
+    return sigprocmask(SIG_UNBLOCK, &set, 0) == 0 ? 0 : -errno;
 }

@@ -1,1 +1,154 @@
+import Foundation
+import Glibc
+import PremainCore
 import Testing
+
+/// Runs the built `premain measure` on the samples: help, usage errors, formats, exit codes,
+/// and SIGINT to premain killing the target's process group.
+@Suite(.serialized) struct MeasureCLITests {
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+        }
+        return FileManager.default.currentDirectoryPath
+    }()
+
+    static let premain = root + "/.build/debug/premain"
+
+    /// Samples built once for this suite by scripts/build-samples (a missing compiler fails).
+    static let samples: Result<String, CLIError> = {
+        let folder = NSTemporaryDirectory() + "premain-cli-samples-\(getpid())"
+        guard let result = try? run(["/bin/bash", root + "/scripts/build-samples", folder]), result.status == 0 else {
+            return .failure(CLIError(message: "scripts/build-samples failed"))
+        }
+        return .success(folder)
+    }()
+
+    struct CLIError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        nonisolated(unsafe) var errData = Data()
+        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !reader.isFinished { usleep(1000) }
+        return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func premain(_ arguments: [String]) throws -> Output {
+        try #require(FileManager.default.isExecutableFile(atPath: premain), "build premain first: swift build")
+        return try run([premain] + arguments)
+    }
+
+    @Test func helpIsTheSameBothWays() throws {
+        let help = try Self.premain(["measure", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("OVERVIEW: "))
+        #expect(help.stdout.contains("USAGE: premain measure"))
+        #expect(help.stdout.contains("--cold"))
+        #expect(try Self.premain(["help", "measure"]).stdout == help.stdout)
+    }
+
+    @Test func missingCommandIsAUsageError() throws {
+        let result = try Self.premain(["measure", "--runs", "3"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: missing expected argument '<command>'"))
+        #expect(result.stderr.contains("See 'premain measure --help'"))
+        #expect(try Self.premain(["measure", "--runs", "zero", "--", "/bin/true"]).status == 64)
+    }
+
+    @Test func unknownCommandIsAnInputError() throws {
+        let result = try Self.premain(["measure", "--", "premain-no-such-command"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("command not found: premain-no-such-command"))
+    }
+
+    @Test func jsonOnStdoutStaysParseable() throws {
+        let exe = try Self.samples.get() + "/cxx-static-init/cxx-static-init"
+        let result = try Self.premain(["measure", "--runs", "3", "--warmup", "0", "--format", "json", "--", exe])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONRenderer.decode(MeasureReport.self, from: result.stdout)
+        #expect(report.schemaVersion == 1)
+        let measurement = try #require(report.measurements.first)
+        #expect(measurement.runs == 3)
+        #expect(measurement.milestones.main?.samplesMs.count == 3)
+        #expect(measurement.objects.contains { $0.path.hasSuffix("/libinit.so") && $0.initializers != nil })
+        // The target's stdout was forwarded to stderr, keeping stdout pure JSON.
+        #expect(result.stderr.contains("cxx-static-init: main reached"))
+        #expect(!result.stdout.contains("main reached"))
+    }
+
+    @Test func failingTargetExitsWithFour() throws {
+        let exe = try Self.samples.get() + "/faults/exit-nonzero"
+        let result = try Self.premain(["measure", "--runs", "2", "--warmup", "0", "--no-observer", "--discard-output", "--", exe])
+        #expect(result.status == 4)
+        #expect(result.stdout.contains("FAILED: 2 of 2 runs: exited with status 3"))
+        #expect(result.stderr.contains("2 of 2 runs: exited with status 3"))
+        #expect(!result.stdout.contains("exit-nonzero: failing"))
+    }
+
+    @Test func interruptKillsTheTargetGroup() throws {
+        let hang = try Self.samples.get() + "/faults/hang"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.premain)
+        process.arguments = ["measure", "--runs", "1", "--warmup", "0", "--discard-output", "--", hang]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var group: pid_t = 0
+        for _ in 0..<500 where group == 0 {
+            group = Self.processes(running: hang).first.map { Self.processGroup(of: $0) } ?? 0
+            if group == 0 { usleep(10_000) }
+        }
+        try #require(group > 0, "the target never started")
+        kill(process.processIdentifier, SIGINT)
+        for _ in 0..<1000 where process.isRunning { usleep(10_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("premain ignored SIGINT for 10 s")
+        }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.terminationStatus == SIGINT)
+        var left = ProcessTable.members(ofGroup: group)
+        for _ in 0..<200 where !left.isEmpty {
+            usleep(10_000)
+            left = ProcessTable.members(ofGroup: group)
+        }
+        #expect(left.isEmpty, "left in group \(group): \(left)")
+        #expect(Self.processes(running: hang).isEmpty)
+    }
+
+    /// Pids whose /proc/PID/exe is `path`.
+    static func processes(running path: String) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { pid_t($0) }.filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe")) == path
+        }
+    }
+
+    static func processGroup(of pid: pid_t) -> pid_t {
+        let group = getpgid(pid)
+        return group > 0 ? group : 0
+    }
+}

@@ -20,7 +20,8 @@ typedef struct {
     int reportFD;     ///< Read end: receives the child's errno when execve fails.
 } ctrace_gate;
 
-/// Forks; the child becomes leader of its own process group, applies `options`, and execs
+/// Forks; the child becomes leader of its own process group, gets SIGKILL when its parent
+/// thread dies (PR_SET_PDEATHSIG), applies `options`, and execs
 /// `path` with `argv` and `envp`. Returns the child's pid, or -errno when fork failed or the
 /// exec failed (the child's errno is passed back through a close-on-exec pipe).
 pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
@@ -65,7 +66,8 @@ int ctrace_set_child_subreaper(void);
 void ctrace_guard_group(pid_t pgid);
 
 /// Installs the SIGINT/SIGTERM/SIGHUP handlers that kill the guarded group, restore the default
-/// action and re-raise the signal. Returns 0 or -errno.
+/// action and re-raise the signal, and unblocks those signals in the calling thread.
+/// Returns 0 or -errno.
 int ctrace_install_group_guard(void);
 
 #endif
