@@ -18,6 +18,8 @@ public struct LaunchConditions: Codable, Equatable, Sendable {
     public var pinning: CPUPinning
     /// The measuring thread's scheduling policy during the series; `nil` when not recorded.
     public var measurerScheduling: String?
+    /// The PM QoS CPU latency request during the series; `nil` when not recorded.
+    public var cpuIdleLatency: String?
     public var runs: Int
     public var warmup: Int
     public var cold: Bool

@@ -38,6 +38,9 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
     public var medianRun: Int?
     /// That run's timeline, for the waterfall.
     public var medianRunTimeline: LoaderTimeline?
+    /// Every counted instrumented run as launched (absolute birth time, every loader line's
+    /// time), when asked for (`--raw`); `nil` otherwise.
+    public var rawSamples: [LaunchSample]?
 }
 
 /// The milestones of a launch, each summarized over the runs that reached it.

@@ -14,6 +14,10 @@ public struct MeasureOptions: Sendable {
     public var pin: Bool = true
     /// Run the measuring thread at SCHED_FIFO when permitted (see `MeasurerScheduling`).
     public var realtimeMeasurer: Bool = true
+    /// Hold /dev/cpu_dma_latency at 0 during the series (see `IdleLatencyGuard`).
+    public var holdIdleLatency: Bool = true
+    /// Keep every counted run's `LaunchSample` in `LaunchMeasurement.rawSamples`.
+    public var keepRawSamples: Bool = false
     /// Where the target's output goes.
     public var output: LaunchRequest.OutputHandling = .discard
 

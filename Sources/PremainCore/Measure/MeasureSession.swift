@@ -58,7 +58,8 @@ public struct MeasureSession: Sendable {
         var plain: [LaunchSample] = []
         var residency: [[PageCacheEvictor.Residency]] = []
 
-        let (_, scheduling) = try MeasurerScheduling.run(requested: options.realtimeMeasurer) { () throws(MeasureError) in
+        let ((_, scheduling), idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) { () throws(MeasureError) in
+        try MeasurerScheduling.run(requested: options.realtimeMeasurer) { () throws(MeasureError) in
           try pinning.withMeasurerPinned { () throws(MeasureError) in
             func launch(instrumented: Bool, phase: String) throws(MeasureError) -> (LaunchSample, [PageCacheEvictor.Residency]) {
                 let evicted = options.cold ? PageCacheEvictor.evict(coldObjects) : []
@@ -90,10 +91,14 @@ public struct MeasureSession: Sendable {
             }
           }
         }
+        }
         var conditions = baseConditions
         conditions.measurerScheduling = scheduling
-        return builder.build(command: command, executablePath: executable, warmup: warmup, cold: options.cold,
-                             conditions: conditions, loaderPhasesMissing: target.loaderPhasesMissing,
-                             samples: samples, plain: plain, residency: residency)
+        conditions.cpuIdleLatency = idleLatency
+        var measurement = builder.build(command: command, executablePath: executable, warmup: warmup, cold: options.cold,
+                                        conditions: conditions, loaderPhasesMissing: target.loaderPhasesMissing,
+                                        samples: samples, plain: plain, residency: residency)
+        if options.keepRawSamples { measurement.rawSamples = samples }
+        return measurement
     }
 }

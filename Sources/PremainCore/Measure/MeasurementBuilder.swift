@@ -78,7 +78,8 @@ public struct MeasurementBuilder: Sendable {
             status: failures.isEmpty ? .ok : .failed, failures: failures, outcomes: samples.map(\.outcome),
             milestones: milestones, objects: objects, loaderCounts: counts, loaderPhasesMissing: missing,
             uninstrumented: plainSeries, observerEffect: effect, coldResidency: residencySummary,
-            warnings: warnings, medianRun: medianRun, medianRunTimeline: medianRun.flatMap { samples[$0].loader })
+            warnings: warnings, medianRun: medianRun, medianRunTimeline: medianRun.flatMap { samples[$0].loader },
+            rawSamples: nil)
     }
 
     /// "N of M runs: message" per distinct failure message, most frequent first.

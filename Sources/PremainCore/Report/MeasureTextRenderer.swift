@@ -118,6 +118,7 @@ public enum MeasureTextRenderer {
             out += "    not pinned: \(c.pinning.reason ?? "unknown")"
         }
         out += "; measurer \(c.measurerScheduling ?? "SCHED_OTHER")\n"
+        if let idle = c.cpuIdleLatency { out += "    cpu_dma_latency \(idle)\n" }
         out += "    glibc \(c.glibcVersion); stdin \(c.stdin); binary \(TextSafety.display(c.binaryPath)) build-id \(c.buildID ?? "none")\n"
         if !c.environmentOverrides.isEmpty {
             out += "    environment overrides: \(c.environmentOverrides.map(TextSafety.display).joined(separator: "; "))\n"

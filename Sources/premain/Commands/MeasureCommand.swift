@@ -31,6 +31,8 @@ enum MeasureCommand: Command {
             OptionSpec(names: ["--no-observer"], valueName: nil, help: "Skip the uninstrumented series (no observer-effect figures)."),
             OptionSpec(names: ["--no-pin"], valueName: nil, help: "Do not pin premain and the target to different CPUs."),
             OptionSpec(names: ["--no-realtime"], valueName: nil, help: "Do not raise premain's measuring thread to SCHED_FIFO."),
+            OptionSpec(names: ["--allow-idle"], valueName: nil, help: "Do not hold /dev/cpu_dma_latency at 0 (idle CPUs may halt; stamps after long initializers may come late)."),
+            OptionSpec(names: ["--raw"], valueName: nil, help: "Add every run's raw launch record (absolute birth time, each loader line's time) to the JSON."),
         ],
         acceptsPassthrough: true)
 
@@ -57,10 +59,12 @@ enum MeasureCommand: Command {
                 Console.raw(stream == .stdout ? stdoutTarget : 2, bytes)
             }
         }
-        let options = MeasureOptions(runs: runs, warmup: warmup, cold: arguments.flag("--cold"),
+        var options = MeasureOptions(runs: runs, warmup: warmup, cold: arguments.flag("--cold"),
                                      timeoutSeconds: timeout, observerSeries: !arguments.flag("--no-observer"),
                                      pin: !arguments.flag("--no-pin"), realtimeMeasurer: !arguments.flag("--no-realtime"),
                                      output: handling)
+        options.keepRawSamples = arguments.flag("--raw")
+        options.holdIdleLatency = !arguments.flag("--allow-idle")
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
         var progress = ProgressBar()
         let measurement: LaunchMeasurement
