@@ -130,8 +130,13 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
         #expect(process.terminationStatus == SIGINT)
+        // Killed members become zombies. This test process is a child subreaper (other suites
+        // create a ProcessLauncher), so premain's orphaned, killed target is re-parented to us:
+        // reap it as init would, then nothing at all may remain.
         var left = ProcessTable.members(ofGroup: group)
         for _ in 0..<200 where !left.isEmpty {
+            var status: Int32 = 0
+            while waitpid(-group, &status, WNOHANG) > 0 {}
             usleep(10_000)
             left = ProcessTable.members(ofGroup: group)
         }
