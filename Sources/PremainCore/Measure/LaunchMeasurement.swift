@@ -57,16 +57,19 @@ public struct Milestones: Codable, Equatable, Sendable {
     public var firstOutput: TimeSummary?
     /// The process ended.
     public var exit: TimeSummary?
+    /// Not a milestone: the target's own CPU time (user + system) per run, from wait4.
+    public var cpu: TimeSummary?
 
     public init(loaderStart: TimeSummary? = nil, loaderDone: TimeSummary? = nil,
                 programInitializers: TimeSummary? = nil, main: TimeSummary? = nil,
-                firstOutput: TimeSummary? = nil, exit: TimeSummary? = nil) {
+                firstOutput: TimeSummary? = nil, exit: TimeSummary? = nil, cpu: TimeSummary? = nil) {
         self.loaderStart = loaderStart
         self.loaderDone = loaderDone
         self.programInitializers = programInitializers
         self.main = main
         self.firstOutput = firstOutput
         self.exit = exit
+        self.cpu = cpu
     }
 }
 
@@ -110,6 +113,8 @@ public struct UninstrumentedSeries: Codable, Equatable, Sendable {
     public var runs: Int
     public var firstOutput: TimeSummary?
     public var exit: TimeSummary?
+    /// The target's own CPU time (user + system) per run; `nil` when not measured.
+    public var cpu: TimeSummary?
     public var outcomes: [LaunchOutcome]
 }
 
@@ -118,6 +123,8 @@ public struct UninstrumentedSeries: Codable, Equatable, Sendable {
 public struct ObserverEffect: Codable, Equatable, Sendable {
     public var firstOutputRatio: Double?
     public var exitRatio: Double?
+    /// Ratio of the target's own CPU time (user + system), which other load disturbs less.
+    public var cpuRatio: Double?
 }
 
 /// Pages of one file still resident right after eviction, over the cold runs.

@@ -23,6 +23,9 @@ public struct LaunchSample: Codable, Equatable, Sendable {
     /// When the process was seen to end (its pidfd turned readable). `nil` after a timeout.
     public var exitMs: Double?
     public var outcome: LaunchOutcome
+    /// The target's own user + system CPU time (from wait4), in ms; `nil` when unknown. Less
+    /// sensitive to other load than wall time, so it shows the observer effect on busy machines.
+    public var cpuMs: Double?
     /// The first bytes of stderr (at most 2 KiB), kept to explain failures.
     public var stderrHead: String
 

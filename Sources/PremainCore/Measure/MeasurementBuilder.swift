@@ -21,7 +21,8 @@ public struct MeasurementBuilder: Sendable {
             programInitializers: summary { $0.loader?.initializers.first(where: \.isProgram)?.startMs },
             main: summary { $0.loader?.mainMs },
             firstOutput: summary(\.firstOutputMs),
-            exit: summary(\.exitMs))
+            exit: summary(\.exitMs),
+            cpu: summary(\.cpuMs))
 
         var missing = loaderPhasesMissing
         if missing == nil, !samples.isEmpty, loaderRuns.allSatisfy({ $0 == nil }) {
@@ -63,10 +64,12 @@ public struct MeasurementBuilder: Sendable {
 
         let plainSeries: UninstrumentedSeries? = plain.isEmpty ? nil : UninstrumentedSeries(
             runs: plain.count, firstOutput: TimeSummary(samplesMs: plain.compactMap(\.firstOutputMs)),
-            exit: TimeSummary(samplesMs: plain.compactMap(\.exitMs)), outcomes: plain.map(\.outcome))
+            exit: TimeSummary(samplesMs: plain.compactMap(\.exitMs)), cpu: TimeSummary(samplesMs: plain.compactMap(\.cpuMs)),
+            outcomes: plain.map(\.outcome))
         let effect = plainSeries.map { series in
             ObserverEffect(firstOutputRatio: Self.ratio(milestones.firstOutput, series.firstOutput),
-                           exitRatio: Self.ratio(milestones.exit, series.exit))
+                           exitRatio: Self.ratio(milestones.exit, series.exit),
+                           cpuRatio: Self.ratio(milestones.cpu, series.cpu))
         }
         let counts: LoaderCountSummary? = loaderRuns.contains { $0?.startupCounts != nil } ? LoaderCountSummary(
             startup: medianRun.flatMap { samples[$0].loader?.startupCounts } ?? loaderRuns.compactMap { $0?.startupCounts }.first,

@@ -7,6 +7,8 @@ struct ProcessGroupReaper {
     /// The leader's raw wait status, and how many other members were still alive.
     struct Result {
         var leaderStatus: Int32?
+        /// The leader's user + system CPU time in ms (its own, not its children's).
+        var leaderCPUMs: Double?
         var othersKilled: Int
         var leftBehind: Bool
     }
@@ -19,9 +21,16 @@ struct ProcessGroupReaper {
         _ = kill(-pgid, SIGKILL)
         var status: Int32 = 0
         var leaderStatus: Int32?
+        var leaderCPUMs: Double?
         while true {
-            let reaped = waitpid(pgid, &status, 0)
-            if reaped == pgid { leaderStatus = status; break }
+            var usage = rusage()
+            let reaped = wait4(pgid, &status, 0, &usage)
+            if reaped == pgid {
+                leaderStatus = status
+                func ms(_ t: timeval) -> Double { Double(t.tv_sec) * 1000 + Double(t.tv_usec) / 1000 }
+                leaderCPUMs = ms(usage.ru_utime) + ms(usage.ru_stime)
+                break
+            }
             if reaped < 0 && errno != EINTR { break }
         }
         // Members re-parented to us (we are a child subreaper) are reaped here.
@@ -40,7 +49,7 @@ struct ProcessGroupReaper {
             nanosleep(&pause, nil)
         }
         let leftBehind = !liveMembers(of: pgid).isEmpty
-        return Result(leaderStatus: leaderStatus, othersKilled: others, leftBehind: leftBehind)
+        return Result(leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, othersKilled: others, leftBehind: leftBehind)
     }
 
     /// Pids in /proc whose process group is `pgid` and which are not zombies. `[]` when none.

@@ -97,7 +97,9 @@ public struct ProcessLauncher: Launcher {
         let outcome = Self.outcome(status: reaped.leaderStatus, timedOut: timedOut,
                                    timeout: request.timeoutSeconds, stderrHead: session.stderrHeadText,
                                    lingering: reaped.othersKilled)
-        return session.sample(outcome: outcome)
+        var sample = session.sample(outcome: outcome)
+        sample.cpuMs = reaped.leaderCPUMs
+        return sample
     }
 
     static func outcome(status: Int32?, timedOut: Bool, timeout: Double?, stderrHead: String,

@@ -82,6 +82,9 @@ public enum MeasureTextRenderer {
             if let ratio = effect.exitRatio, let base = plain.exit {
                 parts.append("exit ×\(MillisecondsFormat.number(ratio)) (uninstrumented median \(MillisecondsFormat.string(base.medianMs)))")
             }
+            if let ratio = effect.cpuRatio, let base = plain.cpu {
+                parts.append("target CPU time ×\(MillisecondsFormat.number(ratio)) (uninstrumented median \(MillisecondsFormat.string(base.medianMs)))")
+            }
             if !parts.isEmpty {
                 out += "  observer effect (LD_DEBUG vs none, \(plain.runs) interleaved runs each): \(parts.joined(separator: ", "))\n"
             }
