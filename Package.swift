@@ -26,7 +26,8 @@ let package = Package(
         // The thin command-line tool.
         .executableTarget(name: "premain", dependencies: ["PremainCore"]),
         .testTarget(name: "ELFKitTests", dependencies: ["ELFKit"]),
-        .testTarget(name: "PremainCoreTests", dependencies: ["PremainCore", "ELFKit"]),
+        .testTarget(name: "PremainCoreTests", dependencies: ["PremainCore", "ELFKit"],
+                    exclude: ["Golden"]),  // golden files are read by path (#filePath), not bundled
         .testTarget(name: "PremainCLITests", dependencies: ["PremainCore"]),
     ],
     swiftLanguageModes: [.v6]

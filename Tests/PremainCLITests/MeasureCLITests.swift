@@ -15,8 +15,6 @@ import Testing
         return FileManager.default.currentDirectoryPath
     }()
 
-    static let premain = root + "/.build/debug/premain"
-
     /// Samples built once for this suite by scripts/build-samples (a missing compiler fails).
     static let samples: Result<String, CLIError> = {
         let folder = NSTemporaryDirectory() + "premain-cli-samples-\(getpid())"
@@ -55,9 +53,9 @@ import Testing
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    static func premain(_ arguments: [String]) throws -> Output {
-        try #require(FileManager.default.isExecutableFile(atPath: premain), "build premain first: swift build")
-        return try run([premain] + arguments)
+    static func premain(_ arguments: [String]) throws -> CLI.Result {
+        try #require(FileManager.default.isExecutableFile(atPath: CLI.binary), "build premain first: swift build")
+        return try CLI.run(arguments)
     }
 
     @Test func helpIsTheSameBothWays() throws {
@@ -110,7 +108,7 @@ import Testing
     @Test func interruptKillsTheTargetGroup() throws {
         let hang = try Self.samples.get() + "/faults/hang"
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.premain)
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
         process.arguments = ["measure", "--runs", "1", "--warmup", "0", "--discard-output", "--", hang]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
