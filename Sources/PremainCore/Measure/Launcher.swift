@@ -6,15 +6,3 @@ public protocol Launcher: Sendable {
     /// outcomes in the sample; throws `LaunchError` only when the launch could not be set up.
     func launch(_ request: LaunchRequest) throws(LaunchError) -> LaunchSample
 }
-
-/// The launch could not be set up (no FIFO, no pipe, fork failed).
-public struct LaunchError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Lowercase, no trailing period: "cannot create fifo /tmp/x.42: No space left on device".
-    public var message: String
-
-    public init(_ message: String) {
-        self.message = message
-    }
-
-    public var description: String { message }
-}

@@ -33,23 +33,3 @@ public struct MeasureOptions: Sendable {
         self.output = output
     }
 }
-
-/// Progress of a series, for a progress bar.
-public struct MeasureProgress: Sendable {
-    public var completedLaunches: Int
-    public var totalLaunches: Int
-    /// "warm-up", "run", "uninstrumented run".
-    public var phase: String
-}
-
-/// The measurement could not be made at all (command not found, launch set-up failed).
-public struct MeasureError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Lowercase, no trailing period.
-    public var message: String
-
-    public init(_ message: String) {
-        self.message = message
-    }
-
-    public var description: String { message }
-}

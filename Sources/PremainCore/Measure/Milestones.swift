@@ -1,0 +1,29 @@
+/// The milestones of a launch, each summarized over the runs that reached it.
+public struct Milestones: Codable, Equatable, Sendable {
+    /// The loader's first line.
+    public var loaderStart: TimeSummary?
+    /// Mapping and relocation done: the first initializer is about to run.
+    public var loaderDone: TimeSummary?
+    /// The executable's own initializers start (`initialize program`).
+    public var programInitializers: TimeSummary?
+    /// `transferring control`: main is called.
+    public var main: TimeSummary?
+    /// First byte on stdout or stderr.
+    public var firstOutput: TimeSummary?
+    /// The process ended.
+    public var exit: TimeSummary?
+    /// Not a milestone: the target's own CPU time (user + system) per run, from wait4.
+    public var cpu: TimeSummary?
+
+    public init(loaderStart: TimeSummary? = nil, loaderDone: TimeSummary? = nil,
+                programInitializers: TimeSummary? = nil, main: TimeSummary? = nil,
+                firstOutput: TimeSummary? = nil, exit: TimeSummary? = nil, cpu: TimeSummary? = nil) {
+        self.loaderStart = loaderStart
+        self.loaderDone = loaderDone
+        self.programInitializers = programInitializers
+        self.main = main
+        self.firstOutput = firstOutput
+        self.exit = exit
+        self.cpu = cpu
+    }
+}

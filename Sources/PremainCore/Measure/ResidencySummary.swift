@@ -1,0 +1,10 @@
+/// Pages of one file still resident right after eviction, over the cold runs.
+public struct ResidencySummary: Codable, Equatable, Sendable {
+    public var path: String
+    public var pages: Int
+    /// Median over runs of resident pages after eviction.
+    public var residentPagesMedian: Double
+    public var residentPagesMax: Int
+    /// Set when eviction or the check failed.
+    public var error: String?
+}
