@@ -33,7 +33,8 @@ public struct ProcessLauncher: Launcher {
             environment.append("LD_DEBUG=files,statistics")
             environment.append("LD_DEBUG_OUTPUT=\(directory)/ld-debug")
         }
-        defer { if let fifoDirectory { rmdir(fifoDirectory) } }
+        // The target's own children inherit LD_DEBUG and make regular files NAME.THEIRPID here.
+        defer { if let fifoDirectory { Self.removeFolder(fifoDirectory) } }
 
         let stdoutPipe = try Self.makePipe()
         let stderrPipe = try Self.makePipe()
@@ -132,6 +133,20 @@ public struct ProcessLauncher: Launcher {
         let name = strsignal(termSignal).map { String(cString: $0) } ?? "unknown"
         return LaunchOutcome(kind: .signaled, signal: termSignal,
                              message: "killed by signal \(termSignal) (\(name))", lingeringProcessesKilled: lingering)
+    }
+
+    /// Deletes the files of a flat folder, then the folder.
+    static func removeFolder(_ path: String) {
+        if let dir = opendir(path) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name != "." && name != ".." { unlink(path + "/" + name) }
+            }
+            closedir(dir)
+        }
+        rmdir(path)
     }
 
     static func makePipe() throws(LaunchError) -> (read: Int32, write: Int32) {
