@@ -12,8 +12,8 @@ public enum MeasureTextRenderer {
         out += "  \(m.runs) run\(m.runs == 1 ? "" : "s") after \(m.warmup) warm-up\(m.warmup == 1 ? "" : "s"), \(temperature); "
         out += "status \(m.status.rawValue)\n"
         out += "  times in ms since process birth (measurer's CLOCK_MONOTONIC just before execve)\n"
-        for failure in m.failures { out += "  FAILED: \(TextSafety.display(failure))\n" }
-        if let missing = m.loaderPhasesMissing { out += "  no loader phases: \(missing)\n" }
+        for failure in m.failures { out += wrap("  FAILED: \(TextSafety.display(failure))") + "\n" }
+        if let missing = m.loaderPhasesMissing { out += wrap("  no loader phases: \(missing)") + "\n" }
 
         var phases = TextTable(headers: ["milestone", "median", "p90", "min", "max", "MAD", "runs"],
                                alignments: [.left, .right, .right, .right, .right, .right, .right])

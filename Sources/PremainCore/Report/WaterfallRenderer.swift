@@ -3,7 +3,8 @@
 /// Lines fit in `width` columns (100 by default).
 public enum WaterfallRenderer {
     public static func render(_ measurement: LaunchMeasurement, width: Int = 100) -> String {
-        guard let run = measurement.medianRun, let timeline = measurement.medianRunTimeline else { return "" }
+        guard let run = measurement.medianRun, let timeline = measurement.medianRunTimeline,
+              timeline.loaderDoneMs != nil || !timeline.initializers.isEmpty else { return "" }
         let exitMs = run < measurement.outcomes.count ? sampleExit(measurement, run: run) : nil
         let endMs = max(exitMs ?? 0, timeline.mainMs ?? 0, timeline.initializers.last.map { $0.startMs + ($0.durationMs ?? 0) } ?? 0)
         guard endMs > 0 else { return "" }
