@@ -12,6 +12,9 @@ public enum MeasureTextRenderer {
         out += "  \(m.runs) run\(m.runs == 1 ? "" : "s") after \(m.warmup) warm-up\(m.warmup == 1 ? "" : "s"), \(temperature); "
         out += "status \(m.status.rawValue)\n"
         out += "  times in ms since process birth (measurer's CLOCK_MONOTONIC just before execve)\n"
+        if m.loaderPhasesMissing == nil {
+            out += "  loader lines read together share one stamp: 0.000 means below that resolution\n"
+        }
         for failure in m.failures { out += wrap("  FAILED: \(TextSafety.display(failure))") + "\n" }
         if let missing = m.loaderPhasesMissing { out += wrap("  no loader phases: \(missing)") + "\n" }
 
