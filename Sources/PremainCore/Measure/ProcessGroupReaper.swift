@@ -16,23 +16,31 @@ struct ProcessGroupReaper {
     /// Kills group `pgid` (whose leader is our child `pgid`) and reaps it. Blocks at most about
     /// `patienceSeconds` for members that are not our children to disappear.
     static func finish(pgid: pid_t, patienceSeconds: Double = 2) -> Result {
-        // Count members still alive (not zombies) other than the leader before killing them.
-        let others = liveMembers(of: pgid).filter { $0 != pgid }.count
-        _ = kill(-pgid, SIGKILL)
         var status: Int32 = 0
         var leaderStatus: Int32?
         var leaderCPUMs: Double?
-        while true {
-            var usage = rusage()
-            let reaped = wait4(pgid, &status, 0, &usage)
-            if reaped == pgid {
-                leaderStatus = status
-                func ms(_ t: timeval) -> Double { Double(t.tv_sec) * 1000 + Double(t.tv_usec) / 1000 }
-                leaderCPUMs = ms(usage.ru_utime) + ms(usage.ru_stime)
-                break
+        func reapLeader(_ options: Int32) {
+            while leaderStatus == nil {
+                var usage = rusage()
+                let reaped = wait4(pgid, &status, options, &usage)
+                if reaped == pgid {
+                    leaderStatus = status
+                    func ms(_ t: timeval) -> Double { Double(t.tv_sec) * 1000 + Double(t.tv_usec) / 1000 }
+                    leaderCPUMs = ms(usage.ru_utime) + ms(usage.ru_stime)
+                } else if reaped == 0 || (reaped < 0 && errno != EINTR) {
+                    return
+                }
             }
-            if reaped < 0 && errno != EINTR { break }
         }
+        // Fast path: the leader has exited and the group is empty, so no /proc scan is needed.
+        reapLeader(WNOHANG)
+        if leaderStatus != nil && kill(-pgid, 0) != 0 && errno == ESRCH {
+            return Result(leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, othersKilled: 0, leftBehind: false)
+        }
+        // Count members still alive (not zombies) other than the leader before killing them.
+        let others = liveMembers(of: pgid).filter { $0 != pgid }.count
+        _ = kill(-pgid, SIGKILL)
+        reapLeader(0)
         // Members re-parented to us (we are a child subreaper) are reaped here.
         while true {
             let reaped = waitpid(-pgid, &status, 0)
