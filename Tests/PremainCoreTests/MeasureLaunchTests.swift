@@ -40,6 +40,9 @@ import Testing
                                               options: MeasureOptions(runs: 7, warmup: 1, observerSeries: false))
         #expect(measurement.status == .ok)
         #expect(measurement.conditions.pinning.pinned == (CPUPinning.allowedCPUs().count >= 2))
+        #expect(measurement.conditions.measurerScheduling != nil)
+        #expect(measurement.conditions.environmentOverrides.contains("LD_DEBUG=files,statistics"))
+        #expect(measurement.conditions.buildID != nil)
         // Every run (the warm-up first) logs each id once and "main" last: split runs at "main".
         var perRun: [[String: Double]] = [[:]]
         for line in Self.readLog(log) {
@@ -85,6 +88,9 @@ import Testing
                                                            environment: Self.environment(log: log), instrumented: true,
                                                            targetCPU: pinning.targetCPU))
             #expect(sample.outcome.kind == .success)
+            // The loader's lines went to the FIFO, not to the program's stderr.
+            #expect(sample.stderrHead.isEmpty)
+            #expect(sample.firstOutputStream == .stdout)
             let lines = Self.readLog(log)
             let main = try #require(lines.first { $0.id == "main" })
             // Swift does this work after main starts: nothing self-timed runs before main.
