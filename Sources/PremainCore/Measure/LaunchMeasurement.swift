@@ -22,6 +22,8 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
     /// Each counted run's outcome, in run order.
     public var outcomes: [LaunchOutcome]
     public var milestones: Milestones
+    /// Not a milestone: the target's own CPU time (user + system, from wait4) per run.
+    public var targetCPUTime: TimeSummary?
     /// Objects with loader events, in order of their initializers (then of mapping).
     public var objects: [ObjectMeasurement]
     public var loaderCounts: LoaderCountSummary?

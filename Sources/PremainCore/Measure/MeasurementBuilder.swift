@@ -21,8 +21,8 @@ public struct MeasurementBuilder: Sendable {
             programInitializers: summary { $0.loader?.initializers.first(where: \.isProgram)?.startMs },
             main: summary { $0.loader?.mainMs },
             firstOutput: summary(\.firstOutputMs),
-            exit: summary(\.exitMs),
-            cpu: summary(\.cpuMs))
+            exit: summary(\.exitMs))
+        let cpuTime = summary(\.cpuMs)
 
         var missing = loaderPhasesMissing
         if missing == nil, !samples.isEmpty, loaderRuns.allSatisfy({ $0 == nil }) {
@@ -69,7 +69,7 @@ public struct MeasurementBuilder: Sendable {
         let effect = plainSeries.map { series in
             ObserverEffect(firstOutputRatio: Self.ratio(milestones.firstOutput, series.firstOutput),
                            exitRatio: Self.ratio(milestones.exit, series.exit),
-                           cpuRatio: Self.ratio(milestones.cpu, series.cpu))
+                           cpuRatio: Self.ratio(cpuTime, series.cpu))
         }
         let counts: LoaderCountSummary? = loaderRuns.contains { $0?.startupCounts != nil } ? LoaderCountSummary(
             startup: medianRun.flatMap { samples[$0].loader?.startupCounts } ?? loaderRuns.compactMap { $0?.startupCounts }.first,
@@ -79,7 +79,7 @@ public struct MeasurementBuilder: Sendable {
         return LaunchMeasurement(
             command: command, runs: samples.count, warmup: warmup, cold: cold, conditions: conditions,
             status: failures.isEmpty ? .ok : .failed, failures: failures, outcomes: samples.map(\.outcome),
-            milestones: milestones, objects: objects, loaderCounts: counts, loaderPhasesMissing: missing,
+            milestones: milestones, targetCPUTime: cpuTime, objects: objects, loaderCounts: counts, loaderPhasesMissing: missing,
             uninstrumented: plainSeries, observerEffect: effect, coldResidency: residencySummary,
             warnings: warnings, medianRun: medianRun, medianRunTimeline: medianRun.flatMap { samples[$0].loader },
             rawSamples: nil)

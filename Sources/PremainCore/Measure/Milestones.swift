@@ -12,18 +12,15 @@ public struct Milestones: Codable, Equatable, Sendable {
     public var firstOutput: TimeSummary?
     /// The process ended.
     public var exit: TimeSummary?
-    /// Not a milestone: the target's own CPU time (user + system) per run, from wait4.
-    public var cpu: TimeSummary?
 
     public init(loaderStart: TimeSummary? = nil, loaderDone: TimeSummary? = nil,
                 programInitializers: TimeSummary? = nil, main: TimeSummary? = nil,
-                firstOutput: TimeSummary? = nil, exit: TimeSummary? = nil, cpu: TimeSummary? = nil) {
+                firstOutput: TimeSummary? = nil, exit: TimeSummary? = nil) {
         self.loaderStart = loaderStart
         self.loaderDone = loaderDone
         self.programInitializers = programInitializers
         self.main = main
         self.firstOutput = firstOutput
         self.exit = exit
-        self.cpu = cpu
     }
 }

@@ -66,7 +66,7 @@ enum MeasureCommand: Command {
         options.keepRawSamples = arguments.flag("--raw")
         options.holdIdleLatency = !arguments.flag("--allow-idle")
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
-        var progress = ProgressBar()
+        var progress = RunProgressBar()
         let measurement: LaunchMeasurement
         do {
             measurement = try MeasureSession(launcher: ProcessLauncher()).measure(

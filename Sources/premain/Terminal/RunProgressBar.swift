@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-/// A one-line progress bar on stderr, drawn only when stderr is a terminal.
-struct ProgressBar {
+/// A one-line progress bar of launches on stderr, drawn only when stderr is a terminal.
+struct RunProgressBar {
     let enabled: Bool
     private var lastDrawn = -1
 
