@@ -81,6 +81,16 @@ import Testing
         expectNothingLeft(sample)
     }
 
+    @Test func uninstrumentedLaunchDropsTheUsersLDDebug() throws {
+        let sample = try launch("c-hello/c-hello", instrumented: false, extra: ["LD_DEBUG=files"])
+        #expect(sample.outcome.kind == .success)
+        #expect(sample.loader == nil)
+        #expect(sample.stderrHead.isEmpty, "LD_DEBUG reached the target: \(sample.stderrHead)")
+        #expect(sample.firstOutputStream == .stdout)
+        #expect(sample.cpuMs != nil)
+        expectNothingLeft(sample)
+    }
+
     @Test func staticBinaryHasOutputAndExitButNoLoaderPhases() throws {
         let exe = try Samples.path("c-hello/c-hello-static")
         #expect(TargetProbe.probe(exe).loaderPhasesMissing?.contains("statically linked") == true)
