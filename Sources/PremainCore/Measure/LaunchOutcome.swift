@@ -24,6 +24,9 @@ public struct LaunchOutcome: Codable, Equatable, Sendable {
     public var message: String
     /// Processes of its group still alive after it ended, which premain killed. 0 when none.
     public var lingeringProcessesKilled: Int
+    /// True when some process of its group was still there after SIGKILL and two seconds of
+    /// waiting (stuck in the kernel, or re-parented where premain cannot reap it).
+    public var processesLeftBehind: Bool = false
 
     public init(kind: Kind, exitStatus: Int32? = nil, signal: Int32? = nil, message: String,
                 lingeringProcessesKilled: Int = 0) {

@@ -100,6 +100,10 @@ public struct ProcessLauncher: Launcher {
                                    lingering: reaped.othersKilled)
         var sample = session.sample(outcome: outcome)
         sample.cpuMs = reaped.leaderCPUMs
+        if reaped.leftBehind {
+            sample.outcome.processesLeftBehind = true
+            sample.outcome.message += "; processes of its group outlived SIGKILL"
+        }
         return sample
     }
 
