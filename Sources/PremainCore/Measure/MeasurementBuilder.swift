@@ -88,7 +88,7 @@ public struct MeasurementBuilder: Sendable {
     /// "N of M runs: message" per distinct failure message, most frequent first.
     static func failures(_ outcomes: [LaunchOutcome]) -> [String] {
         var counts: [(String, Int)] = []
-        for outcome in outcomes where !outcome.succeeded {
+        for outcome in outcomes where !outcome.succeeded || outcome.processesLeftBehind {
             if let index = counts.firstIndex(where: { $0.0 == outcome.message }) {
                 counts[index].1 += 1
             } else {
