@@ -1,0 +1,395 @@
+import ELFKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Resolves a program's load closure the way glibc's `ld.so` does (`elf/dl-load.c`
+/// `_dl_map_object`, `elf/dl-deps.c` `_dl_map_object_deps`), without running anything.
+///
+/// Breadth-first from the program's `DT_NEEDED`. A name already loaded (equal to an object's
+/// SONAME, path or a name it was requested by) is not loaded again. A name with a slash is a
+/// path (tokens expanded). Any other name is searched in order: `DT_RPATH` of the requesting
+/// object, then of the object that loaded it, and so on up to the program (only when the
+/// requesting object has no `DT_RUNPATH`, which also cancels its own `DT_RPATH`);
+/// `LD_LIBRARY_PATH` when given; `DT_RUNPATH` of the requesting object; `ld.so.cache`; the
+/// default directories. `DF_1_NODEFLIB` on the requesting object skips the default
+/// directories and cache entries inside them. Each search-path directory is tried with its
+/// `glibc-hwcaps` and legacy subdirectories first. A candidate whose ELF class or machine
+/// differs is skipped. A file found under a second name (same device and inode) is the same
+/// object. The program's `PT_INTERP` is part of the closure.
+///
+/// Thread-safe: `resolve` keeps its state per call, so one resolver serves many threads.
+public struct ClosureResolver: Sendable {
+    public let options: ClosureOptions
+    /// The cache, or `nil` when it is missing or unusable (then `ld.so` skips it too).
+    public let cache: LdSoCache?
+    /// Why the cache could not be used, when it could not.
+    public let cacheProblem: String?
+    let root: String
+    let cacheLogicalPath: String
+
+    public init(options: ClosureOptions = .init()) {
+        self.options = options
+        root = options.root
+        let cachePath = options.cachePath ?? root + "/etc/ld.so.cache"
+        cacheLogicalPath = options.cachePath ?? "/etc/ld.so.cache"
+        do {
+            cache = try LdSoCache(path: cachePath)
+            cacheProblem = nil
+        } catch {
+            cache = nil
+            cacheProblem = error.message
+        }
+    }
+
+    /// The closure of the program at `path`. Throws when the program itself cannot be opened.
+    public func resolve(path: String) throws(ELFOpenError) -> DependencyClosure {
+        try resolve(ELFFile(path: path))
+    }
+
+    /// The closure of `program`. A program without `.dynamic` has an empty closure.
+    public func resolve(_ program: ELFFile) -> DependencyClosure {
+        let walk = ClosureWalk(resolver: self, program: program)
+        walk.run()
+        return walk.result()
+    }
+
+    /// The host path of a path as the program sees it.
+    func hostPath(_ logical: String) -> String {
+        logical.hasPrefix("/") ? root + logical : logical
+    }
+
+    /// The program's view of a host path.
+    func logicalPath(_ host: String) -> String {
+        guard !root.isEmpty else { return host }
+        if host == root { return "/" }
+        if host.hasPrefix(root + "/") { return String(host.dropFirst(root.count)) }
+        return host
+    }
+}
+
+/// One object mapped during a walk, with its open file.
+final class LoadedObject {
+    let file: ELFFile
+    /// Host path as built.
+    let path: String
+    /// The path as the program sees it (inside the sysroot).
+    let logicalPath: String
+    let soname: String?
+    /// Names it matches: requested names and the path it was loaded under.
+    var names: Set<String>
+    var requestedName: String
+    var foundVia: FoundVia
+    var searchDirectory: String?
+    var depth: Int
+    /// Index of the object whose `DT_NEEDED` loaded it (`l_loader`); `nil` for the program and
+    /// the interpreter.
+    var loader: Int?
+    /// Index of the first object that needed it, for the tree.
+    var neededBy: Int?
+    /// Position in breadth-first order (`nil` until reached through `DT_NEEDED`).
+    var order: Int?
+    /// `$ORIGIN`: the directory of the path it was loaded under (for the program: of its real
+    /// path, as `/proc/self/exe` gives it).
+    let origin: String?
+    private var rpathCache: [String]?
+    private var runpathCache: [String]?
+
+    init(file: ELFFile, path: String, logicalPath: String, requestedName: String, foundVia: FoundVia,
+         searchDirectory: String?, depth: Int, loader: Int?, origin: String?) {
+        self.file = file
+        self.path = path
+        self.logicalPath = logicalPath
+        self.soname = file.soname
+        self.names = [requestedName, logicalPath]
+        self.requestedName = requestedName
+        self.foundVia = foundVia
+        self.searchDirectory = searchDirectory
+        self.depth = depth
+        self.loader = loader
+        self.origin = origin
+    }
+
+    /// `DT_RPATH` directories, tokens expanded; `[]` when absent or when `DT_RUNPATH` is
+    /// present (glibc's `elf_get_dynamic_info` drops `DT_RPATH` then).
+    func rpath(_ platform: LoaderPlatform) -> [String] {
+        if let rpathCache { return rpathCache }
+        let value = file.hasRunpath ? [] : expand(file.rpath, platform)
+        rpathCache = value
+        return value
+    }
+
+    /// `DT_RUNPATH` directories, tokens expanded; `[]` when absent.
+    func runpath(_ platform: LoaderPlatform) -> [String] {
+        if let runpathCache { return runpathCache }
+        let value = expand(file.runpath, platform)
+        runpathCache = value
+        return value
+    }
+
+    private func expand(_ elements: [String], _ platform: LoaderPlatform) -> [String] {
+        elements.compactMap { element in
+            // fillin_rpath: an empty element is the current directory.
+            let raw = element.isEmpty ? "." : element
+            guard var dir = DynamicStringTokens.expand(raw, origin: origin, lib: platform.libToken,
+                                                       platform: platform.platformToken) else { return nil }
+            while dir.count > 1 && dir.hasSuffix("/") { dir.removeLast() }
+            return dir
+        }
+    }
+}
+
+/// The state of one `ClosureResolver.resolve` call.
+final class ClosureWalk {
+    let resolver: ClosureResolver
+    let platform: LoaderPlatform
+    var objects: [LoadedObject] = []
+    var missing: [MissingLibrary] = []
+    /// Objects in breadth-first order (indices into `objects`), the program first.
+    var loadOrder: [Int] = []
+    private var directoryExists: [String: Bool] = [:]
+    private var searched: [String] = []
+    private var wrongClass: [String] = []
+
+    init(resolver: ClosureResolver, program: ELFFile) {
+        self.resolver = resolver
+        platform = LoaderPlatform.forTarget(elfClass: program.elfClass, machine: program.machine)
+        let real = Self.realPath(program.path)
+        let origin = resolver.logicalPath(Self.directory(of: real))
+        let main = LoadedObject(file: program, path: program.path, logicalPath: resolver.logicalPath(program.path),
+                                requestedName: program.path, foundVia: .directPath, searchDirectory: nil,
+                                depth: 0, loader: nil, origin: origin)
+        main.names = [""]
+        main.order = 0
+        objects.append(main)
+        loadOrder.append(0)
+    }
+
+    func run() {
+        let program = objects[0].file
+        guard !program.dynamicEntries.isEmpty || program.interpreter != nil else { return }
+        if let interpreter = program.interpreter {
+            let host = resolver.hostPath(interpreter)
+            if let file = try? ELFFile(path: host), accepts(file) {
+                let object = LoadedObject(file: file, path: host, logicalPath: interpreter, requestedName: interpreter,
+                                          foundVia: .interpreter, searchDirectory: nil, depth: 1, loader: nil,
+                                          origin: Self.directory(of: interpreter))
+                object.neededBy = 0
+                if let soname = object.soname { object.names.insert(soname) }
+                objects.append(object)
+            } else {
+                missing.append(MissingLibrary(name: interpreter, neededBy: program.path, searched: [host],
+                                              wrongClass: []))
+            }
+        }
+        var cursor = 0
+        while cursor < loadOrder.count {
+            let requester = loadOrder[cursor]
+            cursor += 1
+            for name in objects[requester].file.neededLibraries {
+                load(name, requester: requester)
+            }
+        }
+        // The interpreter is mapped even when nobody names it.
+        for (index, object) in objects.enumerated() where object.order == nil {
+            object.order = loadOrder.count
+            loadOrder.append(index)
+        }
+    }
+
+    private func load(_ name: String, requester: Int) {
+        if let existing = loadedIndex(matching: name) {
+            reach(existing, from: requester)
+            return
+        }
+        searched = []
+        wrongClass = []
+        guard let found = search(name, requester: requester) else {
+            missing.append(MissingLibrary(name: name, neededBy: objects[requester].path, searched: searched,
+                                          wrongClass: wrongClass))
+            return
+        }
+        if let same = objects.firstIndex(where: { $0.file.device == found.file.device && $0.file.inode == found.file.inode }) {
+            objects[same].names.insert(name)
+            reach(same, from: requester)
+            return
+        }
+        let object = LoadedObject(file: found.file, path: found.host, logicalPath: found.logical, requestedName: name,
+                                  foundVia: found.via, searchDirectory: found.directory,
+                                  depth: objects[requester].depth + 1, loader: requester,
+                                  origin: Self.directory(of: found.logical))
+        objects.append(object)
+        reach(objects.count - 1, from: requester)
+    }
+
+    /// Puts `index` in the breadth-first list the first time a `DT_NEEDED` reaches it.
+    private func reach(_ index: Int, from requester: Int) {
+        let object = objects[index]
+        guard object.order == nil, index != 0 else { return }
+        object.order = loadOrder.count
+        loadOrder.append(index)
+        if object.foundVia != .interpreter {
+            object.neededBy = requester
+        }
+    }
+
+    /// `_dl_map_object`'s first loop: an object already loaded under `name`.
+    private func loadedIndex(matching name: String) -> Int? {
+        objects.firstIndex { $0.names.contains(name) || $0.soname == name }
+    }
+
+    struct Found {
+        var file: ELFFile
+        var host: String
+        var logical: String
+        var via: FoundVia
+        var directory: String?
+    }
+
+    private func search(_ name: String, requester: Int) -> Found? {
+        let loader = objects[requester]
+        if name.contains("/") {
+            guard let expanded = DynamicStringTokens.expand(name, origin: loader.origin, lib: platform.libToken,
+                                                            platform: platform.platformToken) else {
+                searched.append(name)
+                return nil
+            }
+            let host = resolver.hostPath(expanded)
+            searched.append(host)
+            guard let file = open(host) else { return nil }
+            return Found(file: file, host: host, logical: expanded, via: .directPath, directory: nil)
+        }
+        if !loader.file.hasRunpath {
+            var chain: Int? = requester
+            var didMain = false
+            while let index = chain {
+                let dirs = objects[index].rpath(platform)
+                if !dirs.isEmpty {
+                    if let found = openPath(name, dirs, via: .rpath) { return found }
+                    didMain = didMain || index == 0
+                }
+                chain = objects[index].loader
+            }
+            if !didMain, let found = openPath(name, objects[0].rpath(platform), via: .rpath) { return found }
+        }
+        if !resolver.options.libraryPath.isEmpty {
+            let dirs = resolver.options.libraryPath.compactMap { element -> String? in
+                let raw = element.isEmpty ? "." : element
+                return DynamicStringTokens.expand(raw, origin: objects[0].origin, lib: platform.libToken,
+                                                  platform: platform.platformToken)
+            }
+            if let found = openPath(name, dirs, via: .ldLibraryPath) { return found }
+        }
+        if let found = openPath(name, loader.runpath(platform), via: .runpath) { return found }
+        let noDefaultLib = loader.file.noDefaultLib
+        if let cache = resolver.cache {
+            searched.append(resolver.cacheLogicalPath)
+            if var path = cache.lookup(name, defaultFlags: platform.cacheFlags,
+                                       acceptsFlags: platform.acceptsCacheFlags,
+                                       hwcapPriority: platform.hwcapsPriority) {
+                if noDefaultLib && platform.defaultDirectories.contains(where: { path.hasPrefix($0 + "/") }) {
+                    path = ""
+                }
+                if !path.isEmpty {
+                    let host = resolver.hostPath(path)
+                    if let file = open(host) {
+                        return Found(file: file, host: host, logical: path, via: .ldSoCache,
+                                     directory: Self.directory(of: path))
+                    }
+                }
+            }
+        }
+        if !noDefaultLib, let found = openPath(name, platform.defaultDirectories, via: .defaultPath) {
+            return found
+        }
+        return nil
+    }
+
+    /// `open_path`: each directory with its hwcaps subdirectories first.
+    private func openPath(_ name: String, _ dirs: [String], via: FoundVia) -> Found? {
+        for dir in dirs {
+            searched.append(resolver.hostPath(dir))
+            for subdirectory in platform.searchSubdirectories + [""] {
+                let folder = subdirectory.isEmpty ? dir : Self.join(dir, subdirectory)
+                guard exists(folder) else { continue }
+                let logical = Self.join(folder, name)
+                let host = resolver.hostPath(logical)
+                if let file = open(host) {
+                    return Found(file: file, host: host, logical: logical, via: via, directory: dir)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// `open_verify`: the file when it is ELF of the program's class and machine; a
+    /// wrong-class candidate is remembered and skipped.
+    private func open(_ host: String) -> ELFFile? {
+        guard let file = try? ELFFile(path: host) else { return nil }
+        guard accepts(file) else {
+            wrongClass.append(host)
+            return nil
+        }
+        return file
+    }
+
+    private func accepts(_ file: ELFFile) -> Bool {
+        file.elfClass == platform.elfClass && file.machine == platform.machine
+            && file.endianness == objects[0].file.endianness
+    }
+
+    private func exists(_ logicalDirectory: String) -> Bool {
+        if let known = directoryExists[logicalDirectory] { return known }
+        var info = stat()
+        let host = resolver.hostPath(logicalDirectory)
+        let result = stat(host, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        directoryExists[logicalDirectory] = result
+        return result
+    }
+
+    static func join(_ dir: String, _ name: String) -> String {
+        dir.hasSuffix("/") ? dir + name : dir + "/" + name
+    }
+
+    /// The directory part of `path` (`"."` for a bare name, `"/"` for a file in the root).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The closure without costs or unused entries (filled in by `result`).
+    func result() -> DependencyClosure {
+        let systemPrefixes = ["/lib/", "/usr/lib/", "/lib64/", "/usr/lib64/", "/lib32/", "/usr/lib32/"]
+        var list: [ClosureObject] = []
+        let unused = resolver.options.findUnused ? SymbolBinder(walk: self).unusedNeeded() : [:]
+        let costs = resolver.options.computeCosts ? objects.map { ObjectCost.measure($0.file) } : []
+        for index in loadOrder where index != 0 {
+            let object = objects[index]
+            let parent = object.neededBy.map { objects[$0].path } ?? objects[0].path
+            let real = Self.realPath(object.path)
+            let logicalReal = resolver.logicalPath(real)
+            list.append(ClosureObject(
+                path: object.path, realPath: real, soname: object.soname, requestedName: object.requestedName,
+                foundVia: object.foundVia, searchDirectory: object.searchDirectory.map(resolver.hostPath),
+                depth: object.depth, neededBy: parent, needed: object.file.neededLibraries,
+                system: systemPrefixes.contains { object.logicalPath.hasPrefix($0) || logicalReal.hasPrefix($0) },
+                unusedNeeded: unused[index] ?? [], cost: costs.isEmpty ? nil : costs[index]))
+        }
+        var closure = DependencyClosure(objects: list, missing: missing)
+        if !costs.isEmpty {
+            closure.program = costs[0]
+            closure.totals = ClosureTotals(program: costs[0], objects: list)
+            closure.top = ObjectShare.top(list, count: resolver.options.topCount)
+        }
+        closure.programUnusedNeeded = unused[0] ?? []
+        return closure
+    }
+}
