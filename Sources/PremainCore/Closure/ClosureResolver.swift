@@ -148,6 +148,8 @@ final class ClosureWalk {
     var missing: [MissingLibrary] = []
     /// Objects in breadth-first order (indices into `objects`), the program first.
     var loadOrder: [Int] = []
+    /// For each object whose `DT_NEEDED` were processed: each name and the object it loaded.
+    var resolvedNeeded: [Int: [(name: String, object: Int?)]] = [:]
     private var directoryExists: [String: Bool] = [:]
     private var searched: [String] = []
     private var wrongClass: [String] = []
@@ -187,8 +189,8 @@ final class ClosureWalk {
         while cursor < loadOrder.count {
             let requester = loadOrder[cursor]
             cursor += 1
-            for name in objects[requester].file.neededLibraries {
-                load(name, requester: requester)
+            resolvedNeeded[requester] = objects[requester].file.neededLibraries.map { name in
+                (name, load(name, requester: requester))
             }
         }
         // The interpreter is mapped even when nobody names it.
@@ -198,22 +200,23 @@ final class ClosureWalk {
         }
     }
 
-    private func load(_ name: String, requester: Int) {
+    /// Loads `name` for `requester`; the object's index, or `nil` when it is missing.
+    private func load(_ name: String, requester: Int) -> Int? {
         if let existing = loadedIndex(matching: name) {
             reach(existing, from: requester)
-            return
+            return existing
         }
         searched = []
         wrongClass = []
         guard let found = search(name, requester: requester) else {
             missing.append(MissingLibrary(name: name, neededBy: objects[requester].path, searched: searched,
                                           wrongClass: wrongClass))
-            return
+            return nil
         }
         if let same = objects.firstIndex(where: { $0.file.device == found.file.device && $0.file.inode == found.file.inode }) {
             objects[same].names.insert(name)
             reach(same, from: requester)
-            return
+            return same
         }
         let object = LoadedObject(file: found.file, path: found.host, logicalPath: found.logical, requestedName: name,
                                   foundVia: found.via, searchDirectory: found.directory,
@@ -221,6 +224,7 @@ final class ClosureWalk {
                                   origin: Self.directory(of: found.logical))
         objects.append(object)
         reach(objects.count - 1, from: requester)
+        return objects.count - 1
     }
 
     /// Puts `index` in the breadth-first list the first time a `DT_NEEDED` reaches it.
@@ -387,9 +391,9 @@ final class ClosureWalk {
         if !costs.isEmpty {
             closure.program = costs[0]
             closure.totals = ClosureTotals(program: costs[0], objects: list)
-            closure.top = ObjectShare.top(list, count: resolver.options.topCount)
+            closure.top = ObjectShare.top(list, program: costs[0], count: resolver.options.topCount)
         }
-        closure.programUnusedNeeded = unused[0] ?? []
+        closure.unusedNeeded = unused[0] ?? []
         return closure
     }
 }

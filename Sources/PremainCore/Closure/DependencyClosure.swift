@@ -68,6 +68,8 @@ public struct DependencyClosure: Codable, Sendable, Equatable {
     public var top: [ObjectShare]
     /// The program's own cost (not in `objects`), to which `totals` adds the objects' costs.
     public var program: ObjectCost?
+    /// The program's `DT_NEEDED` entries that provide none of its imports (`ldd -u`).
+    public var unusedNeeded: [String] = []
 
     public init(objects: [ClosureObject], missing: [MissingLibrary], totals: ClosureTotals? = nil,
                 top: [ObjectShare] = [], program: ObjectCost? = nil) {

@@ -1,0 +1,106 @@
+import ELFKit
+
+/// Binds each object's imports to the object that would define them, to find `DT_NEEDED`
+/// entries nothing binds to: the static equivalent of `ldd -u` (which `ld.so` answers by
+/// marking every object a look-up lands in as used).
+///
+/// Imports are the undefined `.dynsym` entries (global or weak) plus the symbols of `COPY`
+/// relocations (defined in the executable, looked up elsewhere). Each is looked up in the
+/// global scope, in load order, skipping the importer: the first object that defines the
+/// name (not local, not hidden) with a matching version wins. A versioned import (`foo@V`)
+/// binds only to a definition of version `V`, or to an unversioned definition in an object
+/// without version definitions; an unversioned import takes any default (non-`@`) version.
+struct SymbolBinder {
+    let walk: ClosureWalk
+
+    /// For each object index (0 = the program) that has `DT_NEEDED` entries, the names that
+    /// provide none of its imports.
+    func unusedNeeded() -> [Int: [String]] {
+        var lookups: [Int: ELFSymbolLookup?] = [:]
+        var versionTables: [Int: ELFSymbolVersions?] = [:]
+        func lookup(_ index: Int) -> ELFSymbolLookup? {
+            if let known = lookups[index] { return known }
+            let made = ELFSymbolLookup(walk.objects[index].file)
+            lookups[index] = made
+            return made
+        }
+        func versions(_ index: Int) -> ELFSymbolVersions? {
+            if let known = versionTables[index] { return known }
+            let made = walk.objects[index].file.symbolVersions
+            versionTables[index] = made
+            return made
+        }
+        let scope = walk.loadOrder
+        var result: [Int: [String]] = [:]
+        for (importer, needed) in walk.resolvedNeeded where !needed.isEmpty {
+            let file = walk.objects[importer].file
+            guard let table = file.dynamicSymbols else {
+                result[importer] = needed.map(\.name)
+                continue
+            }
+            let importerVersions = versions(importer)
+            var imports: [Int] = []
+            table.forEach { symbol in
+                if symbol.index > 0, !symbol.isDefined, symbol.binding == .global || symbol.binding == .weak {
+                    imports.append(symbol.index)
+                }
+                return true
+            }
+            imports += copyRelocationSymbols(file)
+            var used = Set<Int>()
+            let candidates = Set(needed.compactMap(\.object))
+            for symbolIndex in imports {
+                guard let symbol = table[symbolIndex], let name = table.name(of: symbol), !name.isEmpty else { continue }
+                let wanted = importerVersions?[symbolIndex]
+                for provider in scope where provider != importer {
+                    guard let providerLookup = lookup(provider) else { continue }
+                    let matches = providerLookup.definitions(of: name)
+                    guard !matches.isEmpty else { continue }
+                    if matches.contains(where: { accepts($0, in: providerLookup, versions: versions(provider),
+                                                         wanted: wanted) }) {
+                        used.insert(provider)
+                        break
+                    }
+                }
+                if candidates.isSubset(of: used) { break }
+            }
+            let unused = needed.filter { entry in entry.object.map { !used.contains($0) } ?? false }.map(\.name)
+            if !unused.isEmpty { result[importer] = unused }
+        }
+        return result
+    }
+
+    /// `check_match` of glibc's `elf/dl-lookup.c`, reduced to what decides binding.
+    private func accepts(_ index: Int, in lookup: ELFSymbolLookup, versions: ELFSymbolVersions?,
+                         wanted: ELFSymbolVersion?) -> Bool {
+        guard let symbol = lookup.symbols[index], symbol.binding != .local, symbol.binding != nil,
+              symbol.visibility != 1, symbol.visibility != 2 else { return false }
+        switch symbol.kind {
+        case .none?, .object?, .function?, .common?, .tls?, .gnuIFunc?: break
+        default: return false
+        }
+        let defined = versions?[index]
+        guard let wanted else {
+            // Unversioned request: hidden (foo@V) definitions are never taken.
+            return !(defined?.hidden ?? false)
+        }
+        guard let versions else { return true }
+        if let defined { return defined.name == wanted.name }
+        return versions.defined.isEmpty
+    }
+
+    /// Symbol indices of `COPY` relocations.
+    private func copyRelocationSymbols(_ file: ELFFile) -> [Int] {
+        guard file.objectKind != .sharedLibrary else { return [] }
+        var indices: [Int] = []
+        for table in file.dynamicRelocationTables where table.format != .relr {
+            for entry in 0..<table.entryCount {
+                guard let relocation = table[entry] else { break }
+                if relocation.symbolIndex != 0, file.machine.relocationClass(relocation.type) == .copy {
+                    indices.append(Int(relocation.symbolIndex))
+                }
+            }
+        }
+        return indices
+    }
+}

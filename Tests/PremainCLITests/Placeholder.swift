@@ -1,0 +1,1 @@
+// Replaced by CLI tests of `audit --closure` below.
