@@ -26,11 +26,14 @@ public struct ClosureResolver: Sendable {
     public let cache: LdSoCache?
     /// Why the cache could not be used, when it could not.
     public let cacheProblem: String?
+    /// Facts and costs of files, shared by every `resolve` of this resolver.
+    public let store: ObjectStore
     let root: String
     let cacheLogicalPath: String
 
-    public init(options: ClosureOptions = .init()) {
+    public init(options: ClosureOptions = .init(), store: ObjectStore = ObjectStore()) {
         self.options = options
+        self.store = store
         root = options.root
         let cachePath = options.cachePath ?? root + "/etc/ld.so.cache"
         cacheLogicalPath = options.cachePath ?? "/etc/ld.so.cache"
@@ -71,7 +74,7 @@ public struct ClosureResolver: Sendable {
 
 /// One object mapped during a walk, with its open file.
 final class LoadedObject {
-    let file: ELFFile
+    let file: ObjectFacts
     /// Host path as built.
     let path: String
     /// The path as the program sees it (inside the sysroot).
@@ -96,7 +99,7 @@ final class LoadedObject {
     private var rpathCache: [String]?
     private var runpathCache: [String]?
 
-    init(file: ELFFile, path: String, logicalPath: String, requestedName: String, foundVia: FoundVia,
+    init(file: ObjectFacts, path: String, logicalPath: String, requestedName: String, foundVia: FoundVia,
          searchDirectory: String?, depth: Int, loader: Int?, origin: String?) {
         self.file = file
         self.path = path
@@ -144,6 +147,8 @@ final class LoadedObject {
 final class ClosureWalk {
     let resolver: ClosureResolver
     let platform: LoaderPlatform
+    /// The program, open (for symbol binding).
+    let program: ELFFile
     var objects: [LoadedObject] = []
     var missing: [MissingLibrary] = []
     /// Objects in breadth-first order (indices into `objects`), the program first.
@@ -156,10 +161,11 @@ final class ClosureWalk {
 
     init(resolver: ClosureResolver, program: ELFFile) {
         self.resolver = resolver
+        self.program = program
         platform = LoaderPlatform.forTarget(elfClass: program.elfClass, machine: program.machine)
         let real = Self.realPath(program.path)
         let origin = resolver.logicalPath(Self.directory(of: real))
-        let main = LoadedObject(file: program, path: program.path, logicalPath: resolver.logicalPath(program.path),
+        let main = LoadedObject(file: ObjectFacts(program), path: program.path, logicalPath: resolver.logicalPath(program.path),
                                 requestedName: program.path, foundVia: .directPath, searchDirectory: nil,
                                 depth: 0, loader: nil, origin: origin)
         main.names = [""]
@@ -170,10 +176,10 @@ final class ClosureWalk {
 
     func run() {
         let program = objects[0].file
-        guard !program.dynamicEntries.isEmpty || program.interpreter != nil else { return }
+        guard program.hasDynamic || program.interpreter != nil else { return }
         if let interpreter = program.interpreter {
             let host = resolver.hostPath(interpreter)
-            if let file = try? ELFFile(path: host), accepts(file) {
+            if let file = resolver.store.facts(host), accepts(file) {
                 let object = LoadedObject(file: file, path: host, logicalPath: interpreter, requestedName: interpreter,
                                           foundVia: .interpreter, searchDirectory: nil, depth: 1, loader: nil,
                                           origin: Self.directory(of: interpreter))
@@ -181,7 +187,7 @@ final class ClosureWalk {
                 if let soname = object.soname { object.names.insert(soname) }
                 objects.append(object)
             } else {
-                missing.append(MissingLibrary(name: interpreter, neededBy: program.path, searched: [host],
+                missing.append(MissingLibrary(name: interpreter, neededBy: objects[0].path, searched: [host],
                                               wrongClass: []))
             }
         }
@@ -189,7 +195,7 @@ final class ClosureWalk {
         while cursor < loadOrder.count {
             let requester = loadOrder[cursor]
             cursor += 1
-            resolvedNeeded[requester] = objects[requester].file.neededLibraries.map { name in
+            resolvedNeeded[requester] = objects[requester].file.needed.map { name in
                 (name, load(name, requester: requester))
             }
         }
@@ -244,7 +250,7 @@ final class ClosureWalk {
     }
 
     struct Found {
-        var file: ELFFile
+        var file: ObjectFacts
         var host: String
         var logical: String
         var via: FoundVia
@@ -329,8 +335,8 @@ final class ClosureWalk {
 
     /// `open_verify`: the file when it is ELF of the program's class and machine; a
     /// wrong-class candidate is remembered and skipped.
-    private func open(_ host: String) -> ELFFile? {
-        guard let file = try? ELFFile(path: host) else { return nil }
+    private func open(_ host: String) -> ObjectFacts? {
+        guard let file = resolver.store.facts(host) else { return nil }
         guard accepts(file) else {
             wrongClass.append(host)
             return nil
@@ -338,7 +344,7 @@ final class ClosureWalk {
         return file
     }
 
-    private func accepts(_ file: ELFFile) -> Bool {
+    private func accepts(_ file: ObjectFacts) -> Bool {
         file.elfClass == platform.elfClass && file.machine == platform.machine
             && file.endianness == objects[0].file.endianness
     }
@@ -373,8 +379,11 @@ final class ClosureWalk {
     func result() -> DependencyClosure {
         let systemPrefixes = ["/lib/", "/usr/lib/", "/lib64/", "/usr/lib64/", "/lib32/", "/usr/lib32/"]
         var list: [ClosureObject] = []
-        let unused = resolver.options.findUnused ? SymbolBinder(walk: self).unusedNeeded() : [:]
-        let costs = resolver.options.computeCosts ? objects.map { ObjectCost.measure($0.file) } : []
+        let unused = resolver.options.findUnused ? SymbolBinder(walk: self).unusedNeededOfProgram() : []
+        var costs: [ObjectCost?] = []
+        if resolver.options.computeCosts {
+            costs = objects.indices.map { $0 == 0 ? ObjectCost.measure(program) : resolver.store.cost(objects[$0].path) }
+        }
         for index in loadOrder where index != 0 {
             let object = objects[index]
             let parent = object.neededBy.map { objects[$0].path } ?? objects[0].path
@@ -383,17 +392,17 @@ final class ClosureWalk {
             list.append(ClosureObject(
                 path: object.path, realPath: real, soname: object.soname, requestedName: object.requestedName,
                 foundVia: object.foundVia, searchDirectory: object.searchDirectory.map(resolver.hostPath),
-                depth: object.depth, neededBy: parent, needed: object.file.neededLibraries,
+                depth: object.depth, neededBy: parent, needed: object.file.needed,
                 system: systemPrefixes.contains { object.logicalPath.hasPrefix($0) || logicalReal.hasPrefix($0) },
-                unusedNeeded: unused[index] ?? [], cost: costs.isEmpty ? nil : costs[index]))
+                cost: costs.isEmpty ? nil : costs[index]))
         }
         var closure = DependencyClosure(objects: list, missing: missing)
-        if !costs.isEmpty {
-            closure.program = costs[0]
-            closure.totals = ClosureTotals(program: costs[0], objects: list)
-            closure.top = ObjectShare.top(list, program: costs[0], count: resolver.options.topCount)
+        if let program = costs.first ?? nil {
+            closure.program = program
+            closure.totals = ClosureTotals(program: program, objects: list)
+            closure.top = ObjectShare.top(list, program: program, count: resolver.options.topCount)
         }
-        closure.unusedNeeded = unused[0] ?? []
+        closure.unusedNeeded = unused
         return closure
     }
 }

@@ -38,9 +38,6 @@ public struct ClosureObject: Codable, Sendable, Equatable {
     public var needed: [String]
     /// Under the system library directories (`/lib`, `/usr/lib`, ...): folded in the text tree.
     public var system: Bool
-    /// Its `DT_NEEDED` entries that provide none of the symbols it imports; `[]` when every
-    /// entry is used or when unused detection was off.
-    public var unusedNeeded: [String]
     /// What this object costs at start-up; `nil` when costs were not computed.
     public var cost: ObjectCost?
 }

@@ -13,61 +13,47 @@ import ELFKit
 struct SymbolBinder {
     let walk: ClosureWalk
 
-    /// For each object index (0 = the program) that has `DT_NEEDED` entries, the names that
-    /// provide none of its imports.
-    func unusedNeeded() -> [Int: [String]] {
-        var lookups: [Int: ELFSymbolLookup?] = [:]
-        var versionTables: [Int: ELFSymbolVersions?] = [:]
-        func lookup(_ index: Int) -> ELFSymbolLookup? {
-            if let known = lookups[index] { return known }
-            let made = ELFSymbolLookup(walk.objects[index].file)
-            lookups[index] = made
+    /// The program's `DT_NEEDED` names that provide none of its imports, in `DT_NEEDED` order;
+    /// `[]` when every entry is used. Missing libraries are not listed (they are missing).
+    func unusedNeededOfProgram() -> [String] {
+        guard let needed = walk.resolvedNeeded[0], !needed.isEmpty else { return [] }
+        let file = walk.program
+        guard let table = file.dynamicSymbols else { return needed.compactMap { $0.object == nil ? nil : $0.name } }
+        var opened: [Int: (ELFFile, ELFSymbolLookup, ELFSymbolVersions?)?] = [:]
+        func provider(_ index: Int) -> (ELFFile, ELFSymbolLookup, ELFSymbolVersions?)? {
+            if let known = opened[index] { return known }
+            var made: (ELFFile, ELFSymbolLookup, ELFSymbolVersions?)?
+            if let other = try? ELFFile(path: walk.objects[index].path), let lookup = ELFSymbolLookup(other) {
+                made = (other, lookup, other.symbolVersions)
+            }
+            opened[index] = made
             return made
         }
-        func versions(_ index: Int) -> ELFSymbolVersions? {
-            if let known = versionTables[index] { return known }
-            let made = walk.objects[index].file.symbolVersions
-            versionTables[index] = made
-            return made
+        let importerVersions = file.symbolVersions
+        var imports: [Int] = []
+        table.forEach { symbol in
+            if symbol.index > 0, !symbol.isDefined, symbol.binding == .global || symbol.binding == .weak {
+                imports.append(symbol.index)
+            }
+            return true
         }
-        let scope = walk.loadOrder
-        var result: [Int: [String]] = [:]
-        for (importer, needed) in walk.resolvedNeeded where !needed.isEmpty {
-            let file = walk.objects[importer].file
-            guard let table = file.dynamicSymbols else {
-                result[importer] = needed.map(\.name)
-                continue
-            }
-            let importerVersions = versions(importer)
-            var imports: [Int] = []
-            table.forEach { symbol in
-                if symbol.index > 0, !symbol.isDefined, symbol.binding == .global || symbol.binding == .weak {
-                    imports.append(symbol.index)
+        imports += copyRelocationSymbols(file)
+        let candidates = Set(needed.compactMap(\.object))
+        var used = Set<Int>()
+        for symbolIndex in imports {
+            guard let symbol = table[symbolIndex], let name = table.name(of: symbol), !name.isEmpty else { continue }
+            let wanted = importerVersions?[symbolIndex]
+            for index in walk.loadOrder where index != 0 {
+                guard let (_, lookup, versions) = provider(index) else { continue }
+                let matches = lookup.definitions(of: name)
+                if matches.contains(where: { accepts($0, in: lookup, versions: versions, wanted: wanted) }) {
+                    used.insert(index)
+                    break
                 }
-                return true
             }
-            imports += copyRelocationSymbols(file)
-            var used = Set<Int>()
-            let candidates = Set(needed.compactMap(\.object))
-            for symbolIndex in imports {
-                guard let symbol = table[symbolIndex], let name = table.name(of: symbol), !name.isEmpty else { continue }
-                let wanted = importerVersions?[symbolIndex]
-                for provider in scope where provider != importer {
-                    guard let providerLookup = lookup(provider) else { continue }
-                    let matches = providerLookup.definitions(of: name)
-                    guard !matches.isEmpty else { continue }
-                    if matches.contains(where: { accepts($0, in: providerLookup, versions: versions(provider),
-                                                         wanted: wanted) }) {
-                        used.insert(provider)
-                        break
-                    }
-                }
-                if candidates.isSubset(of: used) { break }
-            }
-            let unused = needed.filter { entry in entry.object.map { !used.contains($0) } ?? false }.map(\.name)
-            if !unused.isEmpty { result[importer] = unused }
+            if candidates.isSubset(of: used) { break }
         }
-        return result
+        return needed.filter { entry in entry.object.map { !used.contains($0) } ?? false }.map(\.name)
     }
 
     /// `check_match` of glibc's `elf/dl-lookup.c`, reduced to what decides binding.
