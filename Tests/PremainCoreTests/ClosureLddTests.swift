@@ -27,6 +27,17 @@ import Testing
         #expect(closure.objects.contains { $0.foundVia == .interpreter })
     }
 
+    /// Unused direct dependencies equal `ldd -u`'s (lldb and sourcekit-lsp have some).
+    @Test(arguments: executables)
+    func unusedEqualsLddU(_ path: String) throws {
+        let result = try Shell.run(["ldd", "-u", path])
+        let expected = result.stdout.split(separator: "\n").dropFirst()
+            .map { URL(fileURLWithPath: $0.trimmingCharacters(in: .whitespaces)).lastPathComponent }
+        let closure = try ClosureResolver(options: ClosureOptions(computeCosts: false)).resolve(path: path)
+        let ours = closure.unusedNeeded.map { URL(fileURLWithPath: $0).lastPathComponent }
+        #expect(ours == expected)
+    }
+
     /// swift-frontend finds the Swift runtime through DT_RUNPATH with $ORIGIN, and libc through
     /// the cache; its direct dependencies have depth 1.
     @Test func swiftFrontendUsesRunpathAndCache() throws {

@@ -1,1 +1,0 @@
-// Replaced by CLI tests of `audit --closure` below.
