@@ -116,9 +116,14 @@ extension ELFFile {
         guard !slots.isEmpty else { return [:] }
         var result: [UInt64: (UInt64?, String?)] = [:]
         let symbols = dynamicSymbols
+        guard let lowest = slots.min(), let highest = slots.max() else { return [:] }
         for table in dynamicRelocationTables where table.format != .relr {
-            for index in 0..<table.entryCount {
-                guard let relocation = table[index], slots.contains(relocation.offset) else { continue }
+            var hits: [Int] = []
+            table.forEachEntry { offset, _, _, index in
+                if offset >= lowest && offset <= highest && slots.contains(offset) { hits.append(index) }
+            }
+            for index in hits {
+                guard let relocation = table[index] else { continue }
                 switch machine.relocationClass(relocation.type) {
                 case .relative, .irelative:
                     if let addend = relocation.addend {

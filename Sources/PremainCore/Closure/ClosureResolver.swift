@@ -31,9 +31,10 @@ public struct ClosureResolver: Sendable {
     let root: String
     let cacheLogicalPath: String
 
-    public init(options: ClosureOptions = .init(), store: ObjectStore = ObjectStore()) {
+    /// `store` defaults to a new one that counts costs when `options.computeCosts`.
+    public init(options: ClosureOptions = .init(), store: ObjectStore? = nil) {
         self.options = options
-        self.store = store
+        self.store = store ?? ObjectStore(measuresCosts: options.computeCosts)
         root = options.root
         let cachePath = options.cachePath ?? root + "/etc/ld.so.cache"
         cacheLogicalPath = options.cachePath ?? "/etc/ld.so.cache"
@@ -387,7 +388,7 @@ final class ClosureWalk {
         for index in loadOrder where index != 0 {
             let object = objects[index]
             let parent = object.neededBy.map { objects[$0].path } ?? objects[0].path
-            let real = Self.realPath(object.path)
+            let real = resolver.store.realPath(object.path)
             let logicalReal = resolver.logicalPath(real)
             list.append(ClosureObject(
                 path: object.path, realPath: real, soname: object.soname, requestedName: object.requestedName,

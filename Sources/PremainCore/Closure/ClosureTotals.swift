@@ -30,11 +30,10 @@ public struct ObjectCost: Codable, Sendable, Equatable {
                 census.relrAddresses += count
                 continue
             }
-            for index in 0..<table.entryCount {
-                guard let relocation = table[index] else { break }
-                let kind = machine.relocationClass(relocation.type)
+            table.forEachEntry { _, type, symbolIndex, _ in
+                let kind = machine.relocationClass(type)
                 census.add(kind)
-                guard relocation.symbolIndex != 0 else { continue }
+                guard symbolIndex != 0 else { return }
                 switch kind {
                 case .symbolic, .copy, .tls: lookups += 1
                 case .plt: if bindNow { lookups += 1 }

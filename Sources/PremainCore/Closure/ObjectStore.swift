@@ -1,5 +1,8 @@
 import ELFKit
-import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the resolver needs to know about one candidate file, read once.
 public struct ObjectFacts: Sendable, Equatable {
@@ -43,41 +46,84 @@ public final class ObjectStore: Sendable {
         var facts: ObjectFacts?
         var cost: ObjectCost?
     }
-    private let slots = Mutex<[String: Slot]>([:])
+    private let slots = SharedTable<String, Slot>()
+    private let providers = SharedTable<String, SymbolProvider?>()
+    private let realPaths = SharedTable<String, String>()
+    /// Count costs together with facts (one open per file instead of two).
+    public let measuresCosts: Bool
 
-    public init() {}
+    public init(measuresCosts: Bool = true) {
+        self.measuresCosts = measuresCosts
+    }
+
+    /// `path` with symlinks and `..` resolved (`path` itself when it does not resolve), memoized.
+    public func realPath(_ path: String) -> String {
+        if let known = realPaths.value(path) { return known }
+        var resolved = path
+        if let pointer = realpath(path, nil) {
+            resolved = String(cString: pointer)
+            free(pointer)
+        }
+        return realPaths.insertIfAbsent(path, resolved)
+    }
+
+    /// The open file and its symbol look-up, shared by every program that binds to it;
+    /// `nil` when it cannot be opened or has no `.dynsym`.
+    func provider(_ path: String) -> SymbolProvider? {
+        if let known = providers.value(path) { return known }
+        var made: SymbolProvider?
+        if let file = try? ELFFile(path: path), let lookup = ELFSymbolLookup(file) {
+            made = SymbolProvider(file: file, lookup: lookup, versions: file.symbolVersions)
+        }
+        return providers.insertIfAbsent(path, made)
+    }
 
     /// The facts of the ELF file at `path`; `nil` when it cannot be opened as ELF.
     public func facts(_ path: String) -> ObjectFacts? {
-        if let known = slots.withLock({ $0[path] }) { return known.facts }
-        let facts = (try? ELFFile(path: path)).map(ObjectFacts.init)
-        slots.withLock { table in
-            if table[path] == nil { table[path] = Slot(facts: facts, cost: nil) }
-        }
-        return facts
+        if let known = slots.value(path) { return known.facts }
+        let file = try? ELFFile(path: path)
+        let facts = file.map(ObjectFacts.init)
+        let cost = measuresCosts ? file.map(ObjectCost.measure) : nil
+        return slots.insertIfAbsent(path, Slot(facts: facts, cost: cost)).facts
     }
 
     /// Records facts and cost for a file already open (the audited program itself).
     public func remember(_ file: ELFFile, cost: ObjectCost?) {
         let facts = ObjectFacts(file)
-        slots.withLock { table in
-            var slot = table[file.path] ?? Slot(facts: facts, cost: nil)
-            slot.facts = facts
-            if let cost { slot.cost = cost }
-            table[file.path] = slot
+        slots.update(file.path) { slot in
+            var value = slot ?? Slot(facts: facts, cost: nil)
+            value.facts = facts
+            if let cost { value.cost = cost }
+            slot = value
         }
     }
 
     /// The cost of the file at `path`, counted on first use; `nil` when it cannot be opened.
     public func cost(_ path: String) -> ObjectCost? {
-        if let known = slots.withLock({ $0[path]?.cost }) { return known }
+        if let known = slots.value(path)?.cost { return known }
         guard let file = try? ELFFile(path: path) else { return nil }
         let cost = ObjectCost.measure(file)
-        slots.withLock { table in
-            var slot = table[path] ?? Slot(facts: ObjectFacts(file), cost: nil)
-            slot.cost = cost
-            table[path] = slot
+        slots.update(path) { slot in
+            var value = slot ?? Slot(facts: ObjectFacts(file), cost: nil)
+            value.cost = cost
+            slot = value
         }
         return cost
+    }
+}
+
+/// A library's symbol tables, kept open for the symbol binding of many programs.
+///
+/// `@unchecked Sendable`: after construction only reads of the mapped file happen (symbol
+/// entries, names and hash tables through `ELFSymbolLookup`), which are safe from any thread.
+final class SymbolProvider: @unchecked Sendable {
+    let file: ELFFile
+    let lookup: ELFSymbolLookup
+    let versions: ELFSymbolVersions?
+
+    init(file: ELFFile, lookup: ELFSymbolLookup, versions: ELFSymbolVersions?) {
+        self.file = file
+        self.lookup = lookup
+        self.versions = versions
     }
 }

@@ -19,13 +19,10 @@ struct SymbolBinder {
         guard let needed = walk.resolvedNeeded[0], !needed.isEmpty else { return [] }
         let file = walk.program
         guard let table = file.dynamicSymbols else { return needed.compactMap { $0.object == nil ? nil : $0.name } }
-        var opened: [Int: (ELFFile, ELFSymbolLookup, ELFSymbolVersions?)?] = [:]
-        func provider(_ index: Int) -> (ELFFile, ELFSymbolLookup, ELFSymbolVersions?)? {
+        var opened: [Int: SymbolProvider?] = [:]
+        func provider(_ index: Int) -> SymbolProvider? {
             if let known = opened[index] { return known }
-            var made: (ELFFile, ELFSymbolLookup, ELFSymbolVersions?)?
-            if let other = try? ELFFile(path: walk.objects[index].path), let lookup = ELFSymbolLookup(other) {
-                made = (other, lookup, other.symbolVersions)
-            }
+            let made = walk.resolver.store.provider(walk.objects[index].path)
             opened[index] = made
             return made
         }
@@ -44,9 +41,9 @@ struct SymbolBinder {
             guard let symbol = table[symbolIndex], let name = table.name(of: symbol), !name.isEmpty else { continue }
             let wanted = importerVersions?[symbolIndex]
             for index in walk.loadOrder where index != 0 {
-                guard let (_, lookup, versions) = provider(index) else { continue }
-                let matches = lookup.definitions(of: name)
-                if matches.contains(where: { accepts($0, in: lookup, versions: versions, wanted: wanted) }) {
+                guard let found = provider(index) else { continue }
+                let matches = found.lookup.definitions(of: name)
+                if matches.contains(where: { accepts($0, in: found.lookup, versions: found.versions, wanted: wanted) }) {
                     used.insert(index)
                     break
                 }

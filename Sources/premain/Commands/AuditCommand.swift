@@ -34,7 +34,8 @@ enum AuditCommand: Command {
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing expected argument '<file-or-folder>'") }
         let options = InventoryOptions(symbolLists: arguments.flag("--symbols"),
                                        demangle: !arguments.flag("--no-demangle"))
-        let batch = BatchAudit(inventory: options, closure: try closureOptions(arguments), workers: try jobs(arguments))
+        let workers = try jobs(arguments)
+        let batch = BatchAudit(inventory: options, closure: try closureOptions(arguments), workers: workers)
         let tree = try treeOptions(arguments)
         let progress = ProgressBar.onTerminal("auditing")
         var onProgress: (@Sendable (Int, Int) -> Void)?
@@ -46,7 +47,7 @@ enum AuditCommand: Command {
         let text: String
         do {
             if format == "json" {
-                text = try JSONRenderer.render(report)
+                text = try ParallelAuditJSON.render(report, workers: workers)
             } else {
                 text = report.binaries.map { AuditTextRenderer.render($0) + ClosureTextRenderer.render($0, options: tree) }
                     .joined(separator: "\n") + (report.summary.map(ClosureTextRenderer.render) ?? "")
