@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Finds dynamic symbols by name the way the loader does: through `.gnu.hash` (bloom filter,
 /// buckets, chains) or `.hash`, falling back to one pass over `.dynsym` when neither is
 /// usable. Out-of-range indices in a corrupt table end the search; they never trap.
@@ -83,8 +87,9 @@ public struct ELFSymbolLookup {
     }
 
     private func memoryEqual(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        for index in 0..<a.count where a[index] != b[index] { return false }
-        return true
+        guard a.count == b.count else { return false }
+        guard let left = a.baseAddress, let right = b.baseAddress else { return a.count == 0 }
+        return memcmp(left, right, a.count) == 0
     }
 
     private func gnuLookup(_ table: GNUHash, _ name: UnsafeRawBufferPointer) -> [Int] {

@@ -23,10 +23,9 @@ public enum ClosureTextRenderer {
             out += "\nMissing libraries\n"
             for missing in closure.missing {
                 out += "  \(TextSafety.display(missing.name)), needed by \(TextSafety.display(missing.neededBy))\n"
-                out += "    searched: " + missing.searched.map(TextSafety.display).joined(separator: ", ") + "\n"
+                out += wrap("    searched: ", missing.searched.map(TextSafety.display))
                 if !missing.wrongClass.isEmpty {
-                    out += "    wrong ELF class or machine: "
-                        + missing.wrongClass.map(TextSafety.display).joined(separator: ", ") + "\n"
+                    out += wrap("    wrong ELF class or machine: ", missing.wrongClass.map(TextSafety.display))
                 }
             }
         }
@@ -60,6 +59,26 @@ public enum ClosureTextRenderer {
             out += table.render()
         }
         return out
+    }
+
+    /// Lines are at most this wide.
+    static let width = 100
+
+    /// `prefix` and `items` separated by commas, wrapped at `width` with a hanging indent.
+    static func wrap(_ prefix: String, _ items: [String]) -> String {
+        let indent = String(repeating: " ", count: min(prefix.count, 8))
+        var out = ""
+        var line = prefix
+        for (index, item) in items.enumerated() {
+            let piece = item + (index == items.count - 1 ? "" : ",")
+            let fitted = TextSafety.fit(piece, width: width - indent.count)
+            if line.count + fitted.count + 1 > width && line != prefix && line != indent {
+                out += line.trailingSpacesRemoved + "\n"
+                line = indent
+            }
+            line += (line == prefix || line == indent ? "" : " ") + fitted
+        }
+        return out + line + "\n"
     }
 
     static func percent(_ fraction: Double) -> String {
@@ -96,7 +115,9 @@ public enum ClosureTextRenderer {
                 switch node {
                 case .object(let object):
                     var line = branch + TextSafety.display(object.soname ?? object.requestedName)
-                    line += " [\(tag(object.foundVia))] " + TextSafety.display(object.path)
+                        + " [\(tag(object.foundVia))]"
+                    let room = width - 2 - line.count - 1
+                    if room >= 16 { line += " " + TextSafety.fit(TextSafety.display(object.path), width: room) }
                     lines.append(line)
                     if level < options.depth {
                         visit(object.path, prefix: prefix + (last ? "    " : "│   "), level: level + 1)
@@ -113,8 +134,8 @@ public enum ClosureTextRenderer {
         if !folded.isEmpty {
             var unique: [String] = []
             for name in folded where !unique.contains(name) { unique.append(name) }
-            out += "  (\(unique.count) system libraries folded, --all shows them: "
-                + unique.map(TextSafety.display).joined(separator: ", ") + ")\n"
+            out += wrap("  \(unique.count) system libraries folded (--all shows them): ",
+                        unique.map(TextSafety.display))
         }
         return out
     }
@@ -140,8 +161,8 @@ public enum ClosureTextRenderer {
     /// The summary of a folder audit: totals and the largest offenders.
     public static func render(_ summary: OffenderSummary) -> String {
         var out = "\nSummary of \(summary.files) files: \(summary.relocations) relocations, "
-            + "\(summary.initializers) initializers, \(summary.exported) exported symbols; "
-            + "\(summary.filesWithMissing) with missing libraries, \(summary.filesWithUnused) with unused ones\n"
+            + "\(summary.initializers) initializers, \(summary.exported) exported symbols\n"
+            + "  \(summary.filesWithMissing) with missing libraries, \(summary.filesWithUnused) with unused ones\n"
         for (title, list) in [("Most relocations", summary.mostRelocations),
                               ("Most static initializers (own)", summary.mostInitializers),
                               ("Most exported symbols", summary.mostExported),

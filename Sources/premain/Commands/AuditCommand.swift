@@ -5,7 +5,7 @@ enum AuditCommand: Command {
     static let spec = CommandSpec(
         name: "audit",
         abstract: "Report what ELF files make the loader do before main, without running them.",
-        usage: "premain audit [--format <format>] [--symbols] [--output <path>] [--no-closure] [--sysroot <dir>] [--library-path <dirs>] [--depth <n>] [--all] <file-or-folder>...",
+        usage: "premain audit [--format <format>] [--output <path>] [<options>] <file-or-folder>...",
         discussion: """
         For each file: header, dependencies (DT_NEEDED, RPATH, RUNPATH), binding, relocations \
         the loader applies by class (relative incl. RELR, symbolic, plt, copy, irelative, tls), \
