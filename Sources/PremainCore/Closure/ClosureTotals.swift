@@ -17,6 +17,14 @@ public struct ObjectCost: Codable, Sendable, Equatable {
     /// `BIND_NOW`: PLT slots are bound before `main`.
     public var bindNow: Bool
 
+    public init(relocations: RelocationCensus, initializers: Int, exported: Int, lookups: Int, bindNow: Bool) {
+        self.relocations = relocations
+        self.initializers = initializers
+        self.exported = exported
+        self.lookups = lookups
+        self.bindNow = bindNow
+    }
+
     /// Counts `file`'s costs in one pass over its relocation tables.
     public static func measure(_ file: ELFFile) -> ObjectCost {
         var census = RelocationCensus()

@@ -40,6 +40,22 @@ public struct ClosureObject: Codable, Sendable, Equatable {
     public var system: Bool
     /// What this object costs at start-up; `nil` when costs were not computed.
     public var cost: ObjectCost?
+
+    public init(path: String, realPath: String, soname: String?, requestedName: String, foundVia: FoundVia,
+                searchDirectory: String?, depth: Int, neededBy: String, needed: [String], system: Bool,
+                cost: ObjectCost?) {
+        self.path = path
+        self.realPath = realPath
+        self.soname = soname
+        self.requestedName = requestedName
+        self.foundVia = foundVia
+        self.searchDirectory = searchDirectory
+        self.depth = depth
+        self.neededBy = neededBy
+        self.needed = needed
+        self.system = system
+        self.cost = cost
+    }
 }
 
 /// A `DT_NEEDED` name `ld.so` would not find.
@@ -52,6 +68,13 @@ public struct MissingLibrary: Codable, Sendable, Equatable {
     public var searched: [String]
     /// Candidates rejected because their ELF class or machine differs.
     public var wrongClass: [String]
+
+    public init(name: String, neededBy: String, searched: [String], wrongClass: [String]) {
+        self.name = name
+        self.neededBy = neededBy
+        self.searched = searched
+        self.wrongClass = wrongClass
+    }
 }
 
 /// The load closure of one program: every object `ld.so` would map for it, except the
