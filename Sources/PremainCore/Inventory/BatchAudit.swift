@@ -90,6 +90,8 @@ public struct BatchAudit: Sendable {
             return .failed(FileError(path: path, reason: error.reason.rawValue, message: error.message))
         }
         var inventory = InventoryBuilder.audit(file, options: options)
+        // The tables are counted: let the closure's libraries use the memory instead.
+        file.releaseMappedPages()
         if let resolver, file.interpreter != nil || !file.neededLibraries.isEmpty {
             let closure = resolver.resolve(file)
             inventory.closure = closure
