@@ -38,6 +38,24 @@ import Testing
         #expect(ours == expected)
     }
 
+    /// Every executable in /usr/bin, audited as a folder: closures and unused dependencies
+    /// equal ldd's and ldd -u's.
+    @Test func everyExecutableInUsrBinMatchesLdd() throws {
+        let report = BatchAudit().run(["/usr/bin"])
+        var compared = 0
+        for binary in report.binaries where ["executable", "pieExecutable"].contains(binary.header.kind) {
+            guard let closure = binary.closure else { continue }
+            let expected = try LddOutput.of(binary.path)
+            #expect(Set(closure.objects.map(\.realPath)) == expected.resolved, "\(binary.path)")
+            #expect(Set(closure.missing.map(\.name)) == expected.notFound, "\(binary.path)")
+            let unused = try Shell.run(["ldd", "-u", binary.path]).stdout.split(separator: "\n").dropFirst()
+                .map { URL(fileURLWithPath: $0.trimmingCharacters(in: .whitespaces)).lastPathComponent }
+            #expect(binary.unusedNeeded ?? [] == unused, "\(binary.path)")
+            compared += 1
+        }
+        #expect(compared > 300)
+    }
+
     /// swift-frontend finds the Swift runtime through DT_RUNPATH with $ORIGIN, and libc through
     /// the cache; its direct dependencies have depth 1.
     @Test func swiftFrontendUsesRunpathAndCache() throws {
