@@ -38,8 +38,14 @@ public struct ClosureObject: Codable, Sendable, Equatable {
     public var needed: [String]
     /// Under the system library directories (`/lib`, `/usr/lib`, ...): folded in the text tree.
     public var system: Bool
-    /// What this object costs at start-up; `nil` when costs were not computed.
+    /// What this object costs at start-up; `nil` when costs were not computed. Not written to
+    /// JSON: every program that loads libc would repeat libc's figures; the closure's `totals`
+    /// and `top` (use `--top N` for more objects) carry them.
     public var cost: ObjectCost?
+
+    enum CodingKeys: String, CodingKey {
+        case path, realPath, soname, requestedName, foundVia, searchDirectory, depth, neededBy, needed, system
+    }
 
     public init(path: String, realPath: String, soname: String?, requestedName: String, foundVia: FoundVia,
                 searchDirectory: String?, depth: Int, neededBy: String, needed: [String], system: Bool,

@@ -1,15 +1,15 @@
 import Dispatch
 import Synchronization
 
-/// Renders an `AuditReport` as JSON byte-for-byte like `JSONRenderer.render(report)`, with
-/// `FastJSONEncoder`, encoding the binaries on several threads: for folder audits, whose reports run to megabytes.
+/// Renders an `AuditReport` as JSON byte-for-byte like `JSONRenderer.render(report)`, but
+/// encodes the binaries on several threads: for folder audits, whose reports run to megabytes.
 ///
 /// Each binary is encoded alone (pretty-printed, sorted keys), indented to its place in the
 /// `binaries` array, and the rest of the report (whose keys all sort after `binaries`) is
 /// encoded once and appended.
 public enum ParallelAuditJSON {
     public static func render(_ report: AuditReport, workers: Int) throws -> String {
-        guard workers > 1, report.binaries.count > 1 else { return try FastJSONEncoder.render(report) }
+        guard workers > 1, report.binaries.count > 1 else { return try JSONRenderer.render(report) }
         let binaries = report.binaries
         let parts = Mutex<[Int: String]>([:])
         let failure = Mutex<String?>(nil)
@@ -19,7 +19,7 @@ public enum ParallelAuditJSON {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < binaries.count else { return }
                 do {
-                    let text = try FastJSONEncoder.render(binaries[index])
+                    let text = try JSONRenderer.render(binaries[index])
                     parts.withLock { $0[index] = indent(text) }
                 } catch {
                     failure.withLock { $0 = "\(error)" }
@@ -30,7 +30,7 @@ public enum ParallelAuditJSON {
         if let message = failure.withLock({ $0 }) { throw RenderError(message: message) }
         var tail = report
         tail.binaries = []
-        let rest = try FastJSONEncoder.render(Tail(tail))
+        let rest = try JSONRenderer.render(Tail(tail))
         // rest starts with "{\n  \"errors\"": keep everything after the opening brace line.
         guard rest.hasPrefix("{\n") else { return try JSONRenderer.render(report) }
         let encoded = parts.withLock { $0 }
