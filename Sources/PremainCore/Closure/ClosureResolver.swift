@@ -157,6 +157,8 @@ final class ClosureWalk {
     /// For each object whose `DT_NEEDED` were processed: each name and the object it loaded.
     var resolvedNeeded: [Int: [(name: String, object: Int?)]] = [:]
     private var directoryExists: [String: Bool] = [:]
+    private var byName: [String: Int] = [:]
+    private var byFileID: [FileID: Int] = [:]
     private var searched: [String] = []
     private var wrongClass: [String] = []
 
@@ -172,6 +174,7 @@ final class ClosureWalk {
         main.names = [""]
         main.order = 0
         objects.append(main)
+        register(0)
         loadOrder.append(0)
     }
 
@@ -185,8 +188,8 @@ final class ClosureWalk {
                                           foundVia: .interpreter, searchDirectory: nil, depth: 1, loader: nil,
                                           origin: Self.directory(of: interpreter))
                 object.neededBy = 0
-                if let soname = object.soname { object.names.insert(soname) }
                 objects.append(object)
+                register(objects.count - 1)
             } else {
                 missing.append(MissingLibrary(name: interpreter, neededBy: objects[0].path, searched: [host],
                                               wrongClass: []))
@@ -220,8 +223,9 @@ final class ClosureWalk {
                                           wrongClass: wrongClass))
             return nil
         }
-        if let same = objects.firstIndex(where: { $0.file.device == found.file.device && $0.file.inode == found.file.inode }) {
+        if let same = byFileID[FileID(device: found.file.device, inode: found.file.inode)] {
             objects[same].names.insert(name)
+            if byName[name] == nil { byName[name] = same }
             reach(same, from: requester)
             return same
         }
@@ -230,6 +234,7 @@ final class ClosureWalk {
                                   depth: objects[requester].depth + 1, loader: requester,
                                   origin: Self.directory(of: found.logical))
         objects.append(object)
+        register(objects.count - 1)
         reach(objects.count - 1, from: requester)
         return objects.count - 1
     }
@@ -245,9 +250,25 @@ final class ClosureWalk {
         }
     }
 
-    /// `_dl_map_object`'s first loop: an object already loaded under `name`.
+    /// `_dl_map_object`'s first loop: an object already loaded under `name` (a name it was
+    /// requested or loaded by, or its SONAME). The first object to claim a name keeps it, as
+    /// glibc's walk of the loaded list in load order finds the earliest.
     private func loadedIndex(matching name: String) -> Int? {
-        objects.firstIndex { $0.names.contains(name) || $0.soname == name }
+        byName[name]
+    }
+
+    /// Indexes the names and the file identity of `objects[index]`.
+    private func register(_ index: Int) {
+        let object = objects[index]
+        for name in object.names where byName[name] == nil { byName[name] = index }
+        if let soname = object.soname, byName[soname] == nil { byName[soname] = index }
+        let id = FileID(device: object.file.device, inode: object.file.inode)
+        if byFileID[id] == nil { byFileID[id] = index }
+    }
+
+    struct FileID: Hashable {
+        var device: UInt64
+        var inode: UInt64
     }
 
     struct Found {
