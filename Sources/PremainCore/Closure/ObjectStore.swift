@@ -87,17 +87,6 @@ public final class ObjectStore: Sendable {
         return slots.insertIfAbsent(path, Slot(facts: facts, cost: cost)).facts
     }
 
-    /// Records facts and cost for a file already open (the audited program itself).
-    public func remember(_ file: ELFFile, cost: ObjectCost?) {
-        let facts = ObjectFacts(file)
-        slots.update(file.path) { slot in
-            var value = slot ?? Slot(facts: facts, cost: nil)
-            value.facts = facts
-            if let cost { value.cost = cost }
-            slot = value
-        }
-    }
-
     /// The cost of the file at `path`, counted on first use; `nil` when it cannot be opened.
     public func cost(_ path: String) -> ObjectCost? {
         if let known = slots.value(path)?.cost { return known }

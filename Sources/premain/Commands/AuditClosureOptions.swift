@@ -31,7 +31,9 @@ extension AuditCommand {
         }
         var libraryPath = arguments.all("--library-path").flatMap { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) }
         if arguments.flag("--honor-env"), let value = getenv("LD_LIBRARY_PATH") {
-            libraryPath += String(cString: value).split(whereSeparator: { $0 == ":" || $0 == ";" }).map(String.init)
+            // As ld.so: ':' or ';' separates, and an empty element is the current directory.
+            libraryPath += String(cString: value)
+                .split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == ";" }).map(String.init)
         }
         var sysroot: String?
         if let root = arguments.value("--sysroot") {
