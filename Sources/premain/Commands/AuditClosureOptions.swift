@@ -30,7 +30,7 @@ extension AuditCommand {
             return nil
         }
         var libraryPath = arguments.all("--library-path").flatMap { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) }
-        if arguments.flag("--honor-env"), let value = getenv("LD_LIBRARY_PATH") {
+        if arguments.flag("--honor-env"), let value = getenv("LD_LIBRARY_PATH"), value.pointee != 0 {
             // As ld.so: ':' or ';' separates, and an empty element is the current directory.
             libraryPath += String(cString: value)
                 .split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == ";" }).map(String.init)
