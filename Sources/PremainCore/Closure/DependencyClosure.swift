@@ -34,17 +34,18 @@ public struct ClosureObject: Codable, Sendable, Equatable {
     public var depth: Int
     /// Path of the object whose `DT_NEEDED` loaded it first (the program for the interpreter).
     public var neededBy: String
-    /// Its own `DT_NEEDED` names.
-    public var needed: [String]
+    /// Its own `DT_NEEDED` names (in memory only, see `CodingKeys`).
+    public var needed: [String] = []
     /// Under the system library directories (`/lib`, `/usr/lib`, ...): folded in the text tree.
     public var system: Bool
-    /// What this object costs at start-up; `nil` when costs were not computed. Not written to
-    /// JSON: every program that loads libc would repeat libc's figures; the closure's `totals`
-    /// and `top` (use `--top N` for more objects) carry them.
+    /// What this object costs at start-up; `nil` when costs were not computed.
     public var cost: ObjectCost?
 
+    /// `cost` and `needed` are not written to JSON: every program that loads libc would repeat
+    /// libc's figures and its `DT_NEEDED`. The closure's `totals` and `top` (`--top N` for more
+    /// objects) carry the costs; each object's own audit carries its `needed`.
     enum CodingKeys: String, CodingKey {
-        case path, realPath, soname, requestedName, foundVia, searchDirectory, depth, neededBy, needed, system
+        case path, realPath, soname, requestedName, foundVia, searchDirectory, depth, neededBy, system
     }
 
     public init(path: String, realPath: String, soname: String?, requestedName: String, foundVia: FoundVia,
