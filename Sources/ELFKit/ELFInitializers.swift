@@ -150,9 +150,12 @@ extension ELFFile {
         let thumb = machine == .arm
         for table in [staticSymbols, dynamicSymbols].compactMap({ $0 }) where !remaining.isEmpty {
             var candidates: [UInt64: (String, Int)] = [:]  // name and rank: lower wins
+            // A range check first: most symbols lie outside it, and it costs no hashing.
+            let lowest = remaining.min() ?? 0
+            let highest = remaining.max() ?? 0
             table.forEach { symbol in
                 let value = thumb ? symbol.value & ~1 : symbol.value
-                guard symbol.isDefined, remaining.contains(value) else { return true }
+                guard value >= lowest, value <= highest, symbol.isDefined, remaining.contains(value) else { return true }
                 let rank: Int
                 switch symbol.kind {
                 case .function, .gnuIFunc: rank = symbol.binding == .local ? 1 : 0

@@ -72,12 +72,16 @@ public struct ELFSymbolLookup {
     public func definitions(of name: String) -> [Int] {
         if let byName { return byName[name] ?? [] }
         var utf8 = Array(name.utf8)
-        return utf8.withUnsafeMutableBufferPointer { buffer in
-            let bytes = UnsafeRawBufferPointer(buffer)
-            if let gnu { return gnuLookup(gnu, bytes) }
-            if let sysv { return sysvLookup(sysv, bytes) }
-            return []
-        }
+        return utf8.withUnsafeMutableBufferPointer { buffer in definitions(ofBytes: UnsafeRawBufferPointer(buffer)) }
+    }
+
+    /// `definitions(of:)` for a name given as bytes (without the NUL), e.g. straight from
+    /// another file's string table.
+    public func definitions(ofBytes name: UnsafeRawBufferPointer) -> [Int] {
+        if let byName { return byName[String(decoding: name, as: UTF8.self)] ?? [] }
+        if let gnu { return gnuLookup(gnu, name) }
+        if let sysv { return sysvLookup(sysv, name) }
+        return []
     }
 
     private func matches(_ index: Int, _ name: UnsafeRawBufferPointer) -> Bool {

@@ -38,11 +38,11 @@ struct SymbolBinder {
         let candidates = Set(needed.compactMap(\.object))
         var used = Set<Int>()
         for symbolIndex in imports {
-            guard let symbol = table[symbolIndex], let name = table.name(of: symbol), !name.isEmpty else { continue }
+            guard let symbol = table[symbolIndex], let name = table.nameBytes(of: symbol), !name.isEmpty else { continue }
             let wanted = importerVersions?[symbolIndex]
             for index in walk.loadOrder where index != 0 {
                 guard let found = provider(index) else { continue }
-                let matches = found.lookup.definitions(of: name)
+                let matches = found.lookup.definitions(ofBytes: name)
                 if matches.contains(where: { accepts($0, in: found.lookup, versions: found.versions, wanted: wanted) }) {
                     used.insert(index)
                     break
@@ -76,12 +76,10 @@ struct SymbolBinder {
     private func copyRelocationSymbols(_ file: ELFFile) -> [Int] {
         guard file.objectKind != .sharedLibrary else { return [] }
         var indices: [Int] = []
+        let machine = file.machine
         for table in file.dynamicRelocationTables where table.format != .relr {
-            for entry in 0..<table.entryCount {
-                guard let relocation = table[entry] else { break }
-                if relocation.symbolIndex != 0, file.machine.relocationClass(relocation.type) == .copy {
-                    indices.append(Int(relocation.symbolIndex))
-                }
+            table.forEachEntry { _, type, symbolIndex, _ in
+                if symbolIndex != 0, machine.relocationClass(type) == .copy { indices.append(Int(symbolIndex)) }
             }
         }
         return indices
