@@ -4,41 +4,6 @@ import ELFKit
 import Glibc
 #endif
 
-/// What the resolver needs to know about one candidate file, read once.
-public struct ObjectFacts: Sendable, Equatable {
-    public var elfClass: ELFClass
-    public var machine: ELFMachine
-    public var endianness: ELFEndianness
-    public var device: UInt64
-    public var inode: UInt64
-    public var soname: String?
-    public var needed: [String]
-    /// `DT_RPATH` split at colons; `[]` when absent or when `DT_RUNPATH` is present (glibc
-    /// ignores `DT_RPATH` then).
-    public var rpath: [String]
-    public var runpath: [String]
-    public var hasRunpath: Bool
-    public var noDefaultLib: Bool
-    public var interpreter: String?
-    public var hasDynamic: Bool
-
-    public init(_ file: ELFFile) {
-        elfClass = file.elfClass
-        machine = file.machine
-        endianness = file.endianness
-        device = file.device
-        inode = file.inode
-        soname = file.soname
-        needed = file.neededLibraries
-        hasRunpath = file.hasRunpath
-        rpath = file.hasRunpath ? [] : file.rpath
-        runpath = file.runpath
-        noDefaultLib = file.noDefaultLib
-        interpreter = file.interpreter
-        hasDynamic = !file.dynamicEntries.isEmpty
-    }
-}
-
 /// A thread-safe memo of `ObjectFacts` and `ObjectCost` per path, shared by every closure of
 /// one run so that auditing a folder opens each library once, not once per program.
 public final class ObjectStore: Sendable {
@@ -98,21 +63,5 @@ public final class ObjectStore: Sendable {
             slot = value
         }
         return cost
-    }
-}
-
-/// A library's symbol tables, kept open for the symbol binding of many programs.
-///
-/// `@unchecked Sendable`: after construction only reads of the mapped file happen (symbol
-/// entries, names and hash tables through `ELFSymbolLookup`), which are safe from any thread.
-final class SymbolProvider: @unchecked Sendable {
-    let file: ELFFile
-    let lookup: ELFSymbolLookup
-    let versions: ELFSymbolVersions?
-
-    init(file: ELFFile, lookup: ELFSymbolLookup, versions: ELFSymbolVersions?) {
-        self.file = file
-        self.lookup = lookup
-        self.versions = versions
     }
 }
