@@ -94,4 +94,23 @@ import Testing
         #expect(closure.missing.isEmpty)
         #expect(Set(closure.objects.map(\.realPath)) == (try LddOutput.of(root + "/app")).resolved)
     }
+
+    /// DF_1_NODEFLIB: neither the default directories nor cache entries inside them serve the
+    /// program's own dependencies; LD_LIBRARY_PATH still does.
+    @Test func noDefaultLibSkipsTheSystemDirectories() throws {
+        let root = try Self.folder("nodeflib")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "int main(void) { return 0; }\n".write(toFile: root + "/main.c", atomically: true, encoding: .utf8)
+        let build = try Shell.run(["gcc", root + "/main.c", "-Wl,-z,nodefaultlib", "-o", root + "/app"])
+        try #require(build.status == 0, "\(build.stderr)")
+        #expect(try ELFFile(path: root + "/app").noDefaultLib)
+        let closure = try ClosureResolver().resolve(path: root + "/app")
+        #expect(closure.missing.map(\.name) == ["libc.so.6"])
+        #expect(closure.missing.first?.searched == ["/etc/ld.so.cache"])
+        #expect(try LddOutput.of(root + "/app").notFound == ["libc.so.6"])
+        let withPath = try ClosureResolver(options: ClosureOptions(libraryPath: ["/lib/x86_64-linux-gnu"]))
+            .resolve(path: root + "/app")
+        #expect(withPath.missing.isEmpty)
+        #expect(withPath.objects.first { $0.soname == "libc.so.6" }?.foundVia == .ldLibraryPath)
+    }
 }
