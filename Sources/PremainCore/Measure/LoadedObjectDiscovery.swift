@@ -1,15 +1,28 @@
+import Glibc
+
 /// The files a cold launch must evict: the executable, its loader and every object the loader
 /// maps at start-up, as glibc's loader itself lists them with `LD_TRACE_LOADED_OBJECTS=1` (what
 /// `ldd` does: the loader resolves and maps the closure, prints it, and exits before any
-/// initializer runs).
+/// initializer runs, honouring the environment's LD_LIBRARY_PATH and LD_PRELOAD), joined with
+/// what `ClosureResolver` finds statically (which still lists the objects that were found when
+/// one is missing). Paths are made real (symbolic links resolved) and listed once.
 public enum LoadedObjectDiscovery {
-    /// The paths, executable first. Only the executable when `glibcLoader` is false: for other
-    /// programs `LD_TRACE_LOADED_OBJECTS` would simply run them.
+    /// The real paths, executable first. Without glibc's loader only the executable, its
+    /// interpreter and the static closure: `LD_TRACE_LOADED_OBJECTS` would simply run it.
     public static func objects(executable: String, interpreter: String?, glibcLoader: Bool,
                                environment: [String], launcher: any Launcher) -> [String] {
-        var paths = [executable]
-        if let interpreter { paths.append(interpreter) }
-        guard glibcLoader else { return paths }
+        var candidates = [executable]
+        if let interpreter { candidates.append(interpreter) }
+        if glibcLoader { candidates += traced(executable: executable, environment: environment, launcher: launcher) }
+        if let closure = try? ClosureResolver().resolve(path: executable) {
+            candidates += closure.objects.map(\.realPath)
+        }
+        var seen: Set<String> = []
+        return candidates.map(realPath).filter { seen.insert($0).inserted }
+    }
+
+    /// What the loader lists under `LD_TRACE_LOADED_OBJECTS=1`; `[]` when the launch fails.
+    static func traced(executable: String, environment: [String], launcher: any Launcher) -> [String] {
         let collected = OutputCollector()
         let request = LaunchRequest(
             executablePath: executable, arguments: [executable],
@@ -17,11 +30,16 @@ public enum LoadedObjectDiscovery {
             instrumented: false, timeoutSeconds: 10, output: .forward { stream, bytes in
                 if stream == .stdout { collected.append(bytes) }
             })
-        guard let sample = try? launcher.launch(request), sample.outcome.succeeded else { return paths }
-        for path in parse(collected.text) where !paths.contains(path) {
-            paths.append(path)
-        }
-        return paths
+        // A missing library makes the loader fail after listing the others: keep those.
+        guard (try? launcher.launch(request)) != nil else { return [] }
+        return parse(collected.text)
+    }
+
+    /// `path` with symbolic links resolved; `path` itself when it cannot be resolved.
+    static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Paths from `ldd`-style lines: `"libx.so => /path/libx.so (0x…)"` and
