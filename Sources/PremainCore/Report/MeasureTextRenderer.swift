@@ -34,17 +34,25 @@ public enum MeasureTextRenderer {
         }
         out += "\n" + phases.render()
 
-        let withInit = m.objects.filter { $0.initializers != nil }
+        let withInit = m.objects.filter { $0.initializersStart != nil }
         if !withInit.isEmpty {
-            var objects = TextTable(headers: ["initializers of", "starts", "median", "p90", "min", "max", "MAD"],
-                                    alignments: [.left, .right, .right, .right, .right, .right, .right], maxWidth: 98)
+            var objects = TextTable(headers: ["initializers of", "starts", "median", "p90", "min", "max", "MAD", "runs"],
+                                    alignments: [.left, .right, .right, .right, .right, .right, .right, .right], maxWidth: 98)
             for object in withInit {
-                guard let duration = object.initializers else { continue }
                 let name = object.role == .executable ? "\(object.path) (executable)" : object.path
-                objects.add([name, object.initializersStart.map { MillisecondsFormat.number($0.medianMs) } ?? "-"]
-                            + figures(duration))
+                let start = object.initializersStart.map { MillisecondsFormat.number($0.medianMs) } ?? "-"
+                let started = object.initializersStart?.samplesMs.count ?? 0
+                guard let duration = object.initializers else {
+                    objects.add([name, start, "-", "-", "-", "-", "-", "0/\(started)"])
+                    continue
+                }
+                objects.add([name, start] + figures(duration) + ["\(duration.samplesMs.count)/\(started)"])
             }
             out += "\n" + objects.render()
+            out += "    (runs: how many runs finished these initializers / how many started them)\n"
+            for object in withInit where (object.initializers?.samplesMs.count ?? 0) < (object.initializersStart?.samplesMs.count ?? 0) {
+                out += wrap("    unfinished in some runs (the run ended inside them): \(TextSafety.display(object.path))") + "\n"
+            }
         }
         let waterfall = WaterfallRenderer.render(m)
         if !waterfall.isEmpty, let run = m.medianRun {
