@@ -83,9 +83,8 @@ public struct ProcessLauncher: Launcher {
         var session = LaunchSession(request: request, pid: pid, birthNs: MonotonicClock.nowNs())
         let execResult = ctrace_release(&gate)
         if execResult < 0 {
-            let reaped = ProcessGroupReaper.finish(pgid: pid)
-            _ = reaped
-            [fifoFD, pidFD, stdoutPipe.read, stderrPipe.read].forEach { close($0) }
+            _ = ProcessGroupReaper.finish(pgid: pid)  // the child exited 127 after the failed exec
+            [fifoFD, pidFD, stdoutPipe.read, stderrPipe.read].filter { $0 >= 0 }.forEach { close($0) }
             let outcome = LaunchOutcome(kind: .execFailed,
                                         message: "cannot execute \(request.executablePath): \(Self.errorText(-execResult))")
             return session.sample(outcome: outcome)
