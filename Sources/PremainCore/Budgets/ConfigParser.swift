@@ -156,3 +156,24 @@ extension String {
         return self[start..<max(start, end)]
     }
 }
+
+extension ConfigParser {
+    /// Reads and parses the config file at `path`.
+    public static func load(path: String) throws(ConfigError) -> PremainConfig {
+        guard let bytes = LocalFiles.read(path, limit: 16 << 20) else {
+            throw ConfigError(file: path, key: "", message: "cannot read the file")
+        }
+        return try parse(String(decoding: bytes, as: UTF8.self), file: path)
+    }
+
+    /// `premain.json` in `folder` or the nearest parent folder that has one; `nil` when none.
+    public static func find(from folder: String) -> String? {
+        var current = folder
+        while true {
+            let candidate = (current.hasSuffix("/") ? current : current + "/") + "premain.json"
+            if LocalFiles.kind(candidate) == .file { return candidate }
+            guard let slash = current.dropLast().lastIndex(of: "/"), current != "/" else { return nil }
+            current = slash == current.startIndex ? "/" : String(current[..<slash])
+        }
+    }
+}

@@ -8,4 +8,7 @@ protocol Command: Sendable {
 /// Every subcommand, in the order `premain --help` lists them.
 let allCommands: [any Command.Type] = [
     AuditCommand.self,
+    CheckCommand.self,
+    DiffCommand.self,
+    RulesCommand.self,
 ]
