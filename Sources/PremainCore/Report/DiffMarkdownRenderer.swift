@@ -272,13 +272,15 @@ public enum DiffMarkdownRenderer {
 
     static func timelineSection(_ report: DiffReport) -> String? {
         guard !report.base.timeline.isEmpty || !report.head.timeline.isEmpty else { return nil }
-        var out = "<details open><summary>Start-up timeline (median ms from exec)</summary>\n\n```mermaid\ngantt\n    title Start-up, base vs head (ms from exec, medians)\n    dateFormat x\n    axisFormat %L ms\n"
+        var out = "<details open><summary>Start-up timeline (median ms from exec)</summary>\n\n```mermaid\ngantt\n    title Start-up, base vs head (ms from exec, medians)\n    dateFormat x\n    axisFormat %s.%L\n"
         var index = 0
         for (name, side) in [("base", report.base), ("head", report.head)] where !side.timeline.isEmpty {
             out += "    section \(name)\n"
             for span in side.timeline.prefix(40) {
-                let start = Int(span.startMs.rounded())
-                let end = max(start + 1, Int(span.endMs.rounded()))
+                // Times in µs written as Mermaid's epoch ms, so that the axis format "%s.%L"
+                // reads as ms with three decimals.
+                let start = Int((span.startMs * 1000).rounded())
+                let end = max(start + 1, Int((span.endMs * 1000).rounded()))
                 out += "    \(MarkdownEscape.mermaid(span.label)) \(Milliseconds.number(span.endMs - span.startMs, decimals: 1)) ms :t\(index), \(start), \(end)\n"
                 index += 1
             }
@@ -290,7 +292,7 @@ public enum DiffMarkdownRenderer {
 
     static func footer(_ report: DiffReport) -> String {
         func describe(_ side: DiffReport.Side, _ name: String) -> String {
-            var parts = ["\(name) \(e(ObjectName.fileName(side.label), 80)): \(side.objects) objects"]
+            var parts = ["\(name): \(e(side.label, 80)), \(side.objects) objects"]
             if let runs = side.runs { parts.append("\(runs) runs, \(side.cold == true ? "cold" : "warm") cache") }
             let conditions = side.conditions.keys.sorted().prefix(8).map { "\(e($0, 40)) \(e(side.conditions[$0] ?? "", 80))" }
             if !conditions.isEmpty { parts.append(conditions.joined(separator: ", ")) }
