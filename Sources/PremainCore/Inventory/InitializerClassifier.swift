@@ -58,7 +58,7 @@ public enum InitializerClassifier {
             } else if let tu = translationUnit(of: symbol) {
                 kind = "cxxTranslationUnit"
                 unit = tu
-            } else if Demangler.isSwift(symbol) || symbol.hasPrefix("swift_") {
+            } else if Demangler.isSwift(symbol) || symbol.hasPrefix("swift_") || symbol.hasPrefix("_ZL23swift_image_constructor") {
                 kind = "swift"
             } else {
                 kind = "constructorFunction"

@@ -16,14 +16,14 @@ public enum AuditTextRenderer {
         idLine.append("build-id \(h.buildID ?? "none")")
         idLine.append(h.stripped ? "stripped" : "not stripped")
         if let link = h.debugLink { idLine.append("debuglink \(TextSafety.display(link))") }
-        out += "  " + idLine.joined(separator: ", ") + "\n"
+        out += wrapList("", idLine).replacingFirstSpace()
         let s = binary.sizes
         out += "  size \(formatBytes(s.file)): text \(formatBytes(s.text)), rodata \(formatBytes(s.rodata)), "
             + "data \(formatBytes(s.data)), relro \(formatBytes(s.relro)), bss \(formatBytes(s.bss))\n"
 
         out += "\nDynamic\n"
         var dynamic = TextTable(headers: ["", ""], alignments: [.left, .left], indent: 2)
-        dynamic.add(["needed", binary.needed.isEmpty ? "none" : binary.needed.joined(separator: ", ")])
+        out += wrapList("needed (\(binary.needed.count)):", binary.needed.isEmpty ? ["none"] : binary.needed.map(TextSafety.display))
         if !binary.dynamic.rpath.isEmpty { dynamic.add(["rpath", binary.dynamic.rpath.joined(separator: ":")]) }
         if !binary.dynamic.runpath.isEmpty { dynamic.add(["runpath", binary.dynamic.runpath.joined(separator: ":")]) }
         let hashes = [binary.dynamic.gnuHash ? "GNU" : nil, binary.dynamic.sysvHash ? "SysV" : nil].compactMap { $0 }
@@ -65,18 +65,16 @@ public enum AuditTextRenderer {
         }
 
         let i = binary.initializers
-        out += "\nStatic initializers: \(i.total)"
+        out += "\nStatic initializers: \(i.total)\n"
         if i.total > 0 {
-            out += " (init_array \(i.initArray), preinit_array \(i.preinitArray), .ctors \(i.ctors), "
-                + "DT_INIT \(i.dtInit ? 1 : 0); \(i.toolchain) from the toolchain)"
+            out += "  init_array \(i.initArray), preinit_array \(i.preinitArray), .ctors \(i.ctors), "
+                + "DT_INIT \(i.dtInit ? 1 : 0); \(i.own) the program's own, \(i.toolchain) from the toolchain\n"
         }
-        out += "\n"
         if !i.entries.isEmpty {
             var table = TextTable(headers: ["source", "#", "address", "function", "kind"],
                                   alignments: [.left, .right, .left, .left, .left])
             for entry in i.entries.prefix(maxInitializers) {
-                var name = entry.demangled ?? entry.symbol ?? "?"
-                if let unit = entry.translationUnit { name = "\(entry.symbol ?? name)  [\(unit)]" }
+                let name = entry.translationUnit != nil ? (entry.symbol ?? "?") : (entry.demangled ?? entry.symbol ?? "?")
                 table.add([entry.source, "\(entry.index)", entry.address ?? "unresolved", name, kindName(entry.kind)])
             }
             out += table.render()
@@ -94,9 +92,9 @@ public enum AuditTextRenderer {
                 }
                 if list.count > maxInitializers { out += "    …and \(list.count - maxInitializers) more\n" }
             }
-            let sections = swift.metadataSections.sorted { $0.key < $1.key }
+            let sections = swift.metadataSections.filter { $0.value > 0 }.sorted { $0.key < $1.key }
                 .map { "\($0.key) \(formatBytes($0.value))" }
-            out += "  metadata: " + sections.joined(separator: ", ") + "\n"
+            out += wrapList("metadata:", sections.isEmpty ? ["none"] : sections)
         }
 
         if !binary.diagnostics.isEmpty {
@@ -104,6 +102,25 @@ public enum AuditTextRenderer {
             for diagnostic in binary.diagnostics { out += "  " + TextSafety.display(diagnostic) + "\n" }
         }
         return out
+    }
+
+    /// `label item, item, …` wrapped at 100 columns with continuation lines indented.
+    static func wrapList(_ label: String, _ items: [String]) -> String {
+        var out = "  " + label
+        var width = out.count
+        for (index, item) in items.enumerated() {
+            let piece = item + (index < items.count - 1 ? "," : "")
+            if width + 1 + piece.count > 100 && width > label.count + 2 {
+                out += "\n    "
+                width = 4
+            } else {
+                out += " "
+                width += 1
+            }
+            out += piece
+            width += piece.count
+        }
+        return out + "\n"
     }
 
     static func kindName(_ kind: String) -> String {
@@ -119,5 +136,12 @@ public enum AuditTextRenderer {
         case "toolchain": "toolchain"
         default: kind
         }
+    }
+}
+
+extension String {
+    /// `wrapList("", …)` starts with three spaces; keep the usual two-space indent.
+    fileprivate func replacingFirstSpace() -> String {
+        hasPrefix("   ") ? String(dropFirst()) : self
     }
 }

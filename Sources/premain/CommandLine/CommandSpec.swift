@@ -38,7 +38,11 @@ struct CommandSpec {
     /// The `--help` text.
     func helpText() -> String {
         var out = "OVERVIEW: \(abstract)\n"
-        if !discussion.isEmpty { out += "\n" + discussion + "\n" }
+        if !discussion.isEmpty {
+            let paragraphs = discussion.split(separator: "\n", omittingEmptySubsequences: false)
+            out += "\n" + paragraphs.map { Self.wrap(String($0), width: 98).joined(separator: "\n") }
+                .joined(separator: "\n") + "\n"
+        }
         out += "\nUSAGE: \(usage)\n"
         if !arguments.isEmpty {
             out += "\nARGUMENTS:\n"
