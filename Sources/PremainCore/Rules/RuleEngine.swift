@@ -26,6 +26,10 @@ public struct RuleEngine: Sendable {
             guard settings.enabled else { continue }
             all += rule.init().check(input, settings)
         }
+        // An object in the allowlist has reviewed initializers: the allowlist checks their
+        // exact count, so many_static_initializers would only repeat it.
+        let allowlisted = Set(config.allowlist.map(\.object))
+        all.removeAll { $0.rule == ManyStaticInitializersRule.description.identifier && allowlisted.contains($0.subject.object) }
         all += BudgetChecker.check(input, config)
         var seen: Set<String> = []
         return all.filter { seen.insert($0.fingerprint).inserted }.sorted()

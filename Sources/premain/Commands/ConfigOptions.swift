@@ -22,7 +22,10 @@ enum ConfigOptions {
             path = given
         } else {
             var buffer = [CChar](repeating: 0, count: 4096)
-            path = getcwd(&buffer, buffer.count).flatMap { _ in ConfigParser.find(from: String(cString: buffer)) }
+            path = getcwd(&buffer, buffer.count).flatMap { _ in
+                let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+                return ConfigParser.find(from: String(decoding: bytes, as: UTF8.self))
+            }
         }
         guard let path else { return PremainConfig() }
         do {
