@@ -147,16 +147,17 @@ public enum DiffMarkdownRenderer {
         }
     }
 
-    static func ms(_ value: Double?) -> String { value.map(Milliseconds.text) ?? "–" }
+    /// Figures keep their unit on the same line: a no-break space before "ms" and "%".
+    static func ms(_ value: Double?) -> String { value.map { Milliseconds.number($0) + "\u{00A0}ms" } ?? "–" }
 
     static func signedMs(_ value: Double?) -> String {
         guard let value else { return "–" }
-        return (value > 0 ? "+" : "") + Milliseconds.text(value)
+        return (value > 0 ? "+" : "") + ms(value)
     }
 
     static func signedPercent(_ value: Double?) -> String {
         guard let value else { return "–" }
-        return (value > 0 ? "+" : "") + String(format1: value) + " %"
+        return (value > 0 ? "+" : "") + String(format1: value) + "\u{00A0}%"
     }
 
     static func signedCount(_ delta: CountDelta) -> String {

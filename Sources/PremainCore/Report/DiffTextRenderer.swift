@@ -10,9 +10,9 @@ public enum DiffTextRenderer {
             for delta in report.measured {
                 let name = delta.scope == "milestone" ? "time to " + delta.subject
                     : delta.scope == "object" ? "init " + delta.subject : "\(delta.subject) (\(delta.object ?? "?"))"
-                table.add([TextSafety.display(name), DiffMarkdownRenderer.ms(delta.base?.medianMs),
-                           DiffMarkdownRenderer.ms(delta.head?.medianMs), DiffMarkdownRenderer.signedMs(delta.result.deltaMs),
-                           DiffMarkdownRenderer.signedPercent(delta.result.percent),
+                table.add([TextSafety.display(name), Self.ms(delta.base?.medianMs),
+                           Self.ms(delta.head?.medianMs), Self.signedMs(delta.result.deltaMs),
+                           Self.signedPercent(delta.result.percent),
                            delta.result.test.map { Milliseconds.number($0.pValue, decimals: 4) } ?? "-",
                            delta.result.change.rawValue])
             }
@@ -39,5 +39,17 @@ public enum DiffTextRenderer {
         for finding in report.findings.new { out += "  new \(finding.severity.rawValue): \(TextSafety.display(finding.message))\n" }
         for finding in report.findings.fixed { out += "  fixed: \(TextSafety.display(finding.message))\n" }
         return out
+    }
+
+    static func ms(_ value: Double?) -> String { value.map(Milliseconds.text) ?? "-" }
+
+    static func signedMs(_ value: Double?) -> String {
+        guard let value else { return "-" }
+        return (value > 0 ? "+" : "") + Milliseconds.text(value)
+    }
+
+    static func signedPercent(_ value: Double?) -> String {
+        guard let value else { return "-" }
+        return (value > 0 ? "+" : "") + String(format1: value) + " %"
     }
 }

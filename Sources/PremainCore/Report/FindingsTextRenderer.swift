@@ -10,7 +10,8 @@ public enum FindingsTextRenderer {
             out += "  fix: \(TextSafety.display(finding.advice))\n\n"
         }
         let counts = Severity.allCases.reversed().map { severity in
-            "\(report.findings.filter { $0.severity == severity }.count) \(severity.rawValue)\(severity == .note ? "s" : "s")"
+            let count = report.findings.filter { $0.severity == severity }.count
+            return "\(count) \(severity.rawValue)\(count == 1 ? "" : "s")"
         }
         out += "\(report.findings.count) findings (\(counts.joined(separator: ", "))); "
         out += report.failing.isEmpty ? "none at or above \(report.failOn.rawValue)\n"
