@@ -162,20 +162,23 @@ public struct DiffBuilder: Sendable {
                                conditions: launch?.conditions ?? [:], timeline: Self.timeline(launch))
     }
 
-    /// Loader work, each object's initializers in load order (back to back, ending at main),
-    /// then main → first output → exit; medians from exec.
+    /// Loader work, each object's initializers (where the report says they started, else back
+    /// to back ending at main), then main → first output → exit; medians from process birth.
     static func timeline(_ launch: LaunchFacts?) -> [DiffReport.TimelineSpan] {
         guard let launch, let main = launch.milestones["main"]?.medianMs else { return [] }
         var spans: [DiffReport.TimelineSpan] = []
         let initializers = launch.objects.compactMap { object in
-            object.initializers.map { (ObjectName.fileName(object.path), $0.medianMs) }
+            object.initializers.map { (ObjectName.fileName(object.path), $0.medianMs, object.initializersStartMs) }
         }
         let total = initializers.reduce(0) { $0 + $1.1 }
         var cursor = max(0, main - total)
-        spans.append(.init(label: "loader", startMs: 0, endMs: cursor))
-        for (name, duration) in initializers where duration > 0 {
-            spans.append(.init(label: "init " + name, startMs: cursor, endMs: cursor + duration))
-            cursor += duration
+        let loaderEnd = launch.milestones["loaderDone"]?.medianMs ?? initializers.compactMap(\.2).min() ?? cursor
+        spans.append(.init(label: "loader", startMs: 0, endMs: min(loaderEnd, main)))
+        cursor = max(cursor, 0)
+        for (name, duration, start) in initializers where duration > 0 {
+            let begin = start ?? cursor
+            spans.append(.init(label: "init " + name, startMs: begin, endMs: begin + duration))
+            cursor = begin + duration
         }
         var last = main
         for milestone in ["firstOutput", "exit"] {

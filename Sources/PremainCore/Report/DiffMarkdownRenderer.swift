@@ -133,7 +133,11 @@ public enum DiffMarkdownRenderer {
     }
 
     static func milestoneName(_ name: String) -> String {
-        name == "firstOutput" ? "first output" : name
+        switch name {
+        case "firstOutput": return "first output"
+        case "loaderDone": return "loader done"
+        default: return name
+        }
     }
 
     static func marker(_ change: ChangeDetector.Change) -> String {
@@ -295,7 +299,11 @@ public enum DiffMarkdownRenderer {
         func describe(_ side: DiffReport.Side, _ name: String) -> String {
             var parts = ["\(name): \(e(side.label, 80)), \(side.objects) objects"]
             if let runs = side.runs { parts.append("\(runs) runs, \(side.cold == true ? "cold" : "warm") cache") }
-            let conditions = side.conditions.keys.sorted().prefix(8).map { "\(e($0, 40)) \(e(side.conditions[$0] ?? "", 80))" }
+            let preferred = ["machine", "cpuModel", "onlineCPUs", "kernel", "glibcVersion", "frequencyGovernor",
+                             "pinning", "loadAverage1m", "cpu"]
+            var keys = preferred.filter { side.conditions[$0] != nil }
+            if keys.isEmpty { keys = Array(side.conditions.keys.sorted().prefix(6)) }
+            let conditions = keys.map { "\(e($0, 40)) \(e(side.conditions[$0] ?? "", 80))" }
             if !conditions.isEmpty { parts.append(conditions.joined(separator: ", ")) }
             return parts.joined(separator: "; ")
         }

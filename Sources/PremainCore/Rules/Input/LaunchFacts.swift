@@ -7,7 +7,8 @@ public struct LaunchFacts: Codable, Sendable, Equatable {
     public var cold: Bool
     /// The measurement conditions flattened to `key: value` text (machine, CPU, pinning, ...).
     public var conditions: [String: String]
-    /// `main`, `firstOutput` and `exit` as measured; a milestone never reached is absent.
+    /// `loaderDone`, `main`, `firstOutput` and `exit` (and whatever else the report has) as
+    /// measured from process birth; a milestone never reached is absent.
     public var milestones: [String: TimingSummary]
     /// Time in each object's initializers, in load order.
     public var objects: [ObjectTiming]
@@ -16,15 +17,19 @@ public struct LaunchFacts: Codable, Sendable, Equatable {
         public var path: String
         /// `nil` when the object's initializers were not timed.
         public var initializers: TimingSummary?
+        /// Median time from process birth at which its initializers started; `nil` when
+        /// unknown.
+        public var initializersStartMs: Double?
 
-        public init(path: String, initializers: TimingSummary?) {
+        public init(path: String, initializers: TimingSummary?, initializersStartMs: Double? = nil) {
             self.path = path
             self.initializers = initializers
+            self.initializersStartMs = initializersStartMs
         }
     }
 
     /// The milestone names in timeline order.
-    public static let milestoneOrder = ["main", "firstOutput", "exit"]
+    public static let milestoneOrder = ["loaderDone", "main", "firstOutput", "exit"]
 
     public init(command: String, runs: Int, cold: Bool = false, conditions: [String: String] = [:],
                 milestones: [String: TimingSummary], objects: [ObjectTiming] = []) {
@@ -47,7 +52,10 @@ public struct LaunchFacts: Codable, Sendable, Equatable {
         if case .array(let entries)? = value["objects"] {
             for entry in entries {
                 guard case .string(let path)? = entry["path"] else { continue }
-                objects.append(ObjectTiming(path: path, initializers: entry["initializers"]?.decoded(TimingSummary.self)))
+                var start: Double?
+                if case .number(let median)? = entry["initializersStart"]?["medianMs"] { start = median }
+                objects.append(ObjectTiming(path: path, initializers: entry["initializers"]?.decoded(TimingSummary.self),
+                                            initializersStartMs: start))
             }
         }
         var conditions: [String: String] = [:]

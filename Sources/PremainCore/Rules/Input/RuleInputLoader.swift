@@ -91,9 +91,12 @@ public struct RuleInputLoader: Sendable {
         if case .array(let measurements)? = document["measurements"] {
             recognized = true
             for measurement in measurements {
-                if let launch = LaunchFacts(measurement: measurement) { input.launches.append(launch) }
+                // A trace entry has functions (and milestones taken under the tracer, slower
+                // than real launches): only its functions count. A measure entry has none.
                 if case .array(let functions)? = measurement["functions"] {
                     input.functions += functions.compactMap(FunctionTiming.init(json:))
+                } else if let launch = LaunchFacts(measurement: measurement) {
+                    input.launches.append(launch)
                 }
             }
         }
