@@ -50,7 +50,7 @@ public enum SARIFRenderer {
         }
         let log = Log(
             schema: schema, version: "2.1.0",
-            runs: [.init(tool: .init(driver: .init(name: "premain", version: version, informationUri: "https://github.com/premain/premain", rules: rules)),
+            runs: [.init(tool: .init(driver: .init(name: "premain", version: version, rules: rules)),
                          results: results)])
         return try JSONRenderer.render(log)
     }
@@ -83,7 +83,6 @@ public enum SARIFRenderer {
         struct Driver: Encodable {
             var name: String
             var version: String
-            var informationUri: String
             var rules: [ReportingDescriptor]
         }
         struct Message: Encodable { var text: String }

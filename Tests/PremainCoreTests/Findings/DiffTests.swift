@@ -111,13 +111,22 @@ final class DiffTests: XCTestCase {
                 var conditions: [String: String]
                 var milestones: [String: TimingSummary]
                 var objects: [LaunchFacts.ObjectTiming]
+            }
+        }
+        struct Trace: Encodable {
+            var schemaVersion = 1
+            var measurements: [Entry]
+            struct Entry: Encodable {
+                var command: [String]
                 var functions: [FunctionTiming]
             }
         }
         let launch = try XCTUnwrap(base.launches.first)
         let measure = Measure(measurements: [.init(command: [launch.command], runs: launch.runs, cold: false, conditions: ["cpu": "pinned"],
-                                                    milestones: launch.milestones, objects: launch.objects, functions: base.functions)])
+                                                    milestones: launch.milestones, objects: launch.objects)])
         try JSONRenderer.render(measure).write(toFile: folder + "/measure.json", atomically: true, encoding: .utf8)
+        let trace = Trace(measurements: [.init(command: [launch.command], functions: base.functions)])
+        try JSONRenderer.render(trace).write(toFile: folder + "/trace.json", atomically: true, encoding: .utf8)
         let loaded = RuleInputLoader().load([folder])
         XCTAssertEqual(loaded.errors, [])
         XCTAssertEqual(loaded.input.objects, base.objects)
