@@ -11,7 +11,7 @@ enum DiffCommand: Command {
         measure and trace), or one JSON report. Measured quantities (milestones, objects' \
         initializers, traced functions) are compared with the Mann–Whitney U test and a \
         bootstrap interval of the difference of medians; a change is a regression only when \
-        p < alpha, the interval excludes 0, and the difference exceeds the larger of \
+        p < alpha and the difference of medians exceeds the larger of \
         --min-effect-ms and --min-effect-percent of the base. Exit status 2 on a regression, \
         1 on new findings at or above --fail-on or a budget exceeded in head, 3 when an input \
         cannot be read.

@@ -58,11 +58,12 @@ final class RuleRegistryTests: XCTestCase {
                                                        RuleConfig(HeavyStaticInitializerRule.description))
         let registry = try XCTUnwrap(heavy.first { $0.subject.symbol == "_GLOBAL__sub_I_registry.cpp" })
         XCTAssertEqual(registry.subject.object, "libinit.so")
-        XCTAssertEqual(try XCTUnwrap(registry.figure), 20, accuracy: 3)
+        // Busy-waits of 20 ms: never less, more when the shared machine preempts the sample.
+        XCTAssertTrue((19.9...40).contains(try XCTUnwrap(registry.figure)), "\(registry)")
         XCTAssertEqual(registry.threshold, 1)
         XCTAssertEqual(registry.fingerprint, "heavy_static_initializer:libinit.so:_GLOBAL__sub_I_registry.cpp")
         let perObject = try XCTUnwrap(heavy.first { $0.subject.symbol == nil && $0.subject.object == "libinit.so" })
-        XCTAssertEqual(try XCTUnwrap(perObject.figure), 35, accuracy: 5)
+        XCTAssertTrue((34.9...70).contains(try XCTUnwrap(perObject.figure)), "\(perObject)")
 
         let swift = SwiftDefaultArgumentOnStartupPathRule().check(try RuleSamples.input("measured:swift-startup/swift-startup"),
                                                                   RuleConfig(SwiftDefaultArgumentOnStartupPathRule.description))
