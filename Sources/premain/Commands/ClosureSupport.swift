@@ -1,8 +1,7 @@
 import PremainCore
 
-/// Where `check` and `diff` get dependency closures from. The closure resolver is not in
-/// this build yet, so programs are checked without closure facts; closure rules still run
-/// on audit reports that carry `binaries[].closure`.
+/// Where `check` and `diff` get dependency closures from: the closure resolver, as
+/// `premain audit` uses it (this machine's ld.so.cache and default paths).
 enum ClosureSupport {
-    static let provider: RuleInputLoader.ClosureProvider? = nil
+    static let provider: RuleInputLoader.ClosureProvider? = RuleInputLoader.resolvingClosures
 }

@@ -104,4 +104,22 @@ final class RuleRegistryTests: XCTestCase {
         config = try ConfigParser.parse(#"{"rules": {"iostream_static_initializer": {"enabled": false}}}"#)
         XCTAssertFalse(RuleEngine(config: config).findings(input).contains { $0.rule == "iostream_static_initializer" })
     }
+
+    /// The closure rules give the same findings whether the closure comes from `ldd` (the
+    /// evidence above) or from premain's own resolver (what `check` and `diff` use).
+    func testClosureRulesAgreeBetweenLddAndTheResolver() throws {
+        let rules: [any Rule.Type] = [ManyClosureObjectsRule.self, DeepDependencyChainRule.self,
+                                      UnusedDirectDependencyRule.self, MissingDependencyRule.self]
+        for sample in ["many-deps/many-deps", "rules/chain-app", "closure/unused/unused-deps", "closure/missing/needs-missing",
+                       "c-hello/c-hello"] {
+            let viaLdd = try RuleSamples.input(sample)
+            let loaded = RuleInputLoader(closureProvider: RuleInputLoader.resolvingClosures).load([try RuleSamples.path(sample)])
+            XCTAssertEqual(loaded.input.closures.count, 1, sample)
+            for rule in rules {
+                let config = RuleConfig(rule.description)
+                XCTAssertEqual(Set(rule.init().check(loaded.input, config).map(\.fingerprint)),
+                               Set(rule.init().check(viaLdd, config).map(\.fingerprint)), "\(rule.description.identifier) on \(sample)")
+            }
+        }
+    }
 }

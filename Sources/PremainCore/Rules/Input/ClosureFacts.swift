@@ -50,6 +50,17 @@ public struct ClosureFacts: Codable, Sendable, Equatable {
         self.unusedNeeded = unusedNeeded
     }
 
+    /// The facts of a resolved closure (`ClosureResolver`).
+    public init(_ closure: DependencyClosure, program: String) {
+        self.init(program: program,
+                  objects: closure.objects.map { object in
+                      Object(path: object.path, soname: object.soname, depth: object.depth, neededBy: object.neededBy,
+                             system: object.system)
+                  },
+                  missing: closure.missing.map { Missing(name: $0.name, neededBy: $0.neededBy) },
+                  unusedNeeded: closure.unusedNeeded)
+    }
+
     /// The chain of needing objects from the program to `object`, program first; just the
     /// object when a link is unknown.
     public func chain(to object: Object) -> [String] {

@@ -4,6 +4,14 @@ public struct RuleInputLoader: Sendable {
     /// Resolves a program's dependency closure; `nil` when the closure is not computed.
     public typealias ClosureProvider = @Sendable (BinaryInventory) -> ClosureFacts?
 
+    /// The closure as `ld.so` would load it on this machine (`ClosureResolver`, unused
+    /// dependencies found, costs not computed).
+    public static let resolvingClosures: ClosureProvider = { binary in
+        let resolver = ClosureResolver(options: ClosureOptions(findUnused: true, computeCosts: false))
+        guard let closure = try? resolver.resolve(path: binary.path) else { return nil }
+        return ClosureFacts(closure, program: ObjectName.of(binary))
+    }
+
     public var closureProvider: ClosureProvider?
     /// Where to find the glibc the programs will run against when no closure names one.
     public var systemLibcPaths: [String]
@@ -56,9 +64,12 @@ public struct RuleInputLoader: Sendable {
         do {
             let binary = try InventoryBuilder.audit(path: path, options: InventoryOptions(symbolLists: true, demangle: true))
             loaded.input.objects.append(binary)
-            if binary.header.kind != "relocatable", binary.header.interpreter != nil || binary.header.soname == nil,
-               let closure = closureProvider?(binary) {
-                loaded.input.closures.append(closure)
+            if binary.header.kind != "relocatable", binary.header.interpreter != nil || binary.header.soname == nil {
+                if let closure = binary.closure {
+                    loaded.input.closures.append(ClosureFacts(closure, program: ObjectName.of(binary)))
+                } else if let closure = closureProvider?(binary) {
+                    loaded.input.closures.append(closure)
+                }
             }
         } catch {
             if !quietly { loaded.errors.append(FileError(path: path, reason: error.reason.rawValue, message: error.message)) }
@@ -134,7 +145,8 @@ public struct RuleInputLoader: Sendable {
                 string(item["name"]).map { .init(name: $0, neededBy: string(item["neededBy"]) ?? program) }
             }
         }
-        let unused = strings(entry["unusedNeeded"]) + strings(closure["unusedNeeded"])
+        var unused = strings(closure["unusedNeeded"])
+        for name in strings(entry["unusedNeeded"]) where !unused.contains(name) { unused.append(name) }
         return ClosureFacts(program: program, objects: facts, missing: missing, unusedNeeded: unused)
     }
 
