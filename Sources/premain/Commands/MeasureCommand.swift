@@ -66,19 +66,19 @@ enum MeasureCommand: Command {
         options.keepRawSamples = arguments.flag("--raw")
         options.holdIdleLatency = !arguments.flag("--allow-idle")
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
-        var progress = RunProgressBar()
+        let progress = ProgressBar.onTerminal("measure")
         let measurement: LaunchMeasurement
         do {
             measurement = try MeasureSession(launcher: ProcessLauncher()).measure(
                 command: arguments.passthrough, environment: currentEnvironment(), options: options) { step in
-                    progress.update(done: step.completedLaunches, total: step.totalLaunches, label: step.phase)
+                    progress?.update(step.completedLaunches, step.totalLaunches)
                 }
         } catch {
-            progress.finish()
+            progress?.finish()
             Console.error(error.message)
             return error.message.hasPrefix("command not found") ? .inputError : .internalError
         }
-        progress.finish()
+        progress?.finish()
         let report = MeasureReport(measurements: [measurement])
         let text: String
         do {
