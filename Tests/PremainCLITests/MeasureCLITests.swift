@@ -105,7 +105,8 @@ import Testing
         #expect(!result.stdout.contains("exit-nonzero: failing"))
     }
 
-    @Test func interruptKillsTheTargetGroup() throws {
+    @Test(arguments: [SIGINT, SIGTERM])
+    func interruptKillsTheTargetGroup(signal: Int32) throws {
         let hang = try Self.samples.get() + "/faults/hang"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.binary)
@@ -119,15 +120,15 @@ import Testing
             if group == 0 { usleep(10_000) }
         }
         try #require(group > 0, "the target never started")
-        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, signal)
         for _ in 0..<1000 where process.isRunning { usleep(10_000) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            Issue.record("premain ignored SIGINT for 10 s")
+            Issue.record("premain ignored signal \(signal) for 10 s")
         }
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
-        #expect(process.terminationStatus == SIGINT)
+        #expect(process.terminationStatus == signal)
         // Killed members become zombies. This test process is a child subreaper (other suites
         // create a ProcessLauncher), so premain's orphaned, killed target is re-parented to us:
         // reap it as init would, then nothing at all may remain.
