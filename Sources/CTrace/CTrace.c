@@ -144,12 +144,32 @@ int ctrace_set_child_subreaper(void) {
 }
 
 static volatile sig_atomic_t guarded_group;
+static volatile sig_atomic_t guarded_paths_valid;
+static char guarded_fifo[4096], guarded_folder[4096];
 
 void ctrace_guard_group(pid_t pgid) { guarded_group = pgid; }
+
+static void copy_path(char *to, const char *from) {
+    size_t i = 0;
+    if (from)
+        for (; from[i] && i < 4095; i++) to[i] = from[i];
+    to[i] = 0;
+}
+
+void ctrace_guard_paths(const char *fifo, const char *folder) {
+    guarded_paths_valid = 0;
+    copy_path(guarded_fifo, fifo);
+    copy_path(guarded_folder, folder);
+    guarded_paths_valid = fifo || folder;
+}
 
 static void kill_guarded_group(int sig) {
     pid_t pgid = guarded_group;
     if (pgid > 0) kill(-pgid, SIGKILL);
+    if (guarded_paths_valid) {
+        if (guarded_fifo[0]) unlink(guarded_fifo);
+        if (guarded_folder[0]) rmdir(guarded_folder);
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }

@@ -65,7 +65,12 @@ int ctrace_set_child_subreaper(void);
 /// dies of that signal; 0 for none. Async-signal-safe to change at any time.
 void ctrace_guard_group(pid_t pgid);
 
-/// Installs the SIGINT/SIGTERM/SIGHUP handlers that kill the guarded group, restore the default
+/// A FIFO and its folder that those signals must also remove (each may be NULL). The strings
+/// are copied (at most 4095 bytes each).
+void ctrace_guard_paths(const char *fifo, const char *folder);
+
+/// Installs the SIGINT/SIGTERM/SIGHUP handlers that kill the guarded group, remove the guarded
+/// paths, restore the default
 /// action and re-raise the signal, and unblocks those signals in the calling thread.
 /// Returns 0 or -errno.
 int ctrace_install_group_guard(void);

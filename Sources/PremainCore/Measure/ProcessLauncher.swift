@@ -69,6 +69,8 @@ public struct ProcessLauncher: Launcher {
             }
         }
         defer { if let fifoPath { unlink(fifoPath) } }
+        ctrace_guard_paths(fifoPath, fifoDirectory)
+        defer { ctrace_guard_paths(nil, nil) }
         let pidFD = ctrace_pidfd_open(pid)
         if (fifoDirectory != nil && fifoFD < 0) || pidFD < 0 {
             let why = Self.errorText(errno)
