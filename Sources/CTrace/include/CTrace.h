@@ -4,6 +4,8 @@
 
 #include <sys/types.h>
 
+#include "CTraceGuard.h"  // interrupt guard: kill traced process groups when premain is interrupted
+
 /// How the child is set up between fork and exec.
 typedef struct {
     int cpu;          ///< CPU to pin the child to, or -1 for no pinning.
