@@ -45,12 +45,27 @@ final class DebugInfo {
     /// The line-table row for `address`, or `nil` when no compile unit covers it.
     func sourceLocation(of address: UInt64) -> SourceLocation? {
         var cu = Dwarf_Die()
-        guard dwarf_addrdie(dwarf, address, &cu) != nil,
-              let line = dwarf_getsrc_die(&cu, address),
+        if dwarf_addrdie(dwarf, address, &cu) == nil, !findUnit(containing: address, into: &cu) { return nil }
+        guard let line = dwarf_getsrc_die(&cu, address),
               let file = dwarf_linesrc(line, nil, nil) else { return nil }
         var number: Int32 = 0
         guard dwarf_lineno(line, &number) == 0 else { return nil }
         return SourceLocation(file: String(cString: file), line: Int(number))
+    }
+
+    /// Finds the compile unit whose ranges hold `address` by walking every unit: for files
+    /// without `.debug_aranges` (swiftc emits none), where `dwarf_addrdie` finds nothing.
+    private func findUnit(containing address: UInt64, into cu: inout Dwarf_Die) -> Bool {
+        var offset: Dwarf_Off = 0
+        var next: Dwarf_Off = 0
+        var headerSize: Int = 0
+        while dwarf_nextcu(dwarf, offset, &next, &headerSize, nil, nil, nil) == 0 {
+            if dwarf_offdie(dwarf, offset + Dwarf_Off(headerSize), &cu) != nil, dwarf_haspc(&cu, address) > 0 {
+                return true
+            }
+            offset = next
+        }
+        return false
     }
 
     /// Every inlined copy of a function whose linkage name satisfies `wanted`. `[]` when the
