@@ -66,15 +66,22 @@ public final class ELFFile {
             throw ELFOpenError(.notRegularFile, what)
         }
         let size = UInt64(max(info.st_size, 0))
-        guard size >= 16 else {
+        guard size > 0 else {
             close(fd)
-            throw ELFOpenError(.notELF, size == 0 ? "empty file, not ELF" : "not an ELF file (too short)")
+            throw ELFOpenError(.notELF, "empty file, not ELF")
         }
         var magic = [UInt8](repeating: 0, count: 16)
         let got = pread(fd, &magic, 16, 0)
+        guard got >= 0 else {
+            let message = String(cString: strerror(errno)).lowercased()
+            close(fd)
+            throw ELFOpenError(.unreadable, message)
+        }
         guard got == 16 else {
             close(fd)
-            throw ELFOpenError(.unreadable, "cannot read the ELF identification")
+            let elfPrefix = magic.prefix(min(got, 4)) == [0x7f, 0x45, 0x4c, 0x46].prefix(min(got, 4))
+            throw elfPrefix ? ELFOpenError(.malformed, "truncated ELF identification (\(got) bytes)")
+                : ELFOpenError(.notELF, "not an ELF file")
         }
         guard magic[0] == 0x7f, magic[1] == 0x45, magic[2] == 0x4c, magic[3] == 0x46 else {
             close(fd)
@@ -146,8 +153,15 @@ public final class ELFFile {
             note("unusable program header count: \(Self.libelfMessage())")
             return
         }
-        guard count > 0 else { return }
         let entrySize = UInt64(is64 ? 56 : 32)
+        if count == 0 && ehdr.e_phnum != 0 {
+            note("program header table outside the file", offset: ehdr.e_phoff, value: "\(ehdr.e_phnum) entries")
+            return
+        }
+        guard count > 0 else { return }
+        if ehdr.e_phentsize != UInt16(entrySize) {
+            note("invalid e_phentsize", value: "\(ehdr.e_phentsize)")
+        }
         guard contains(offset: ehdr.e_phoff, size: UInt64(count) * entrySize) else {
             note("program header table outside the file", offset: ehdr.e_phoff, value: "\(count) entries")
             return
@@ -171,8 +185,15 @@ public final class ELFFile {
             note("unusable section header count: \(Self.libelfMessage())")
             return
         }
-        guard count > 0 else { return }
         let entrySize = UInt64(is64 ? 64 : 40)
+        if ehdr.e_shoff != 0 && ehdr.e_shentsize != UInt16(entrySize) {
+            note("invalid e_shentsize", value: "\(ehdr.e_shentsize)")
+        }
+        if count == 0 && ehdr.e_shoff != 0 && (ehdr.e_shnum != 0 || !contains(offset: ehdr.e_shoff, size: entrySize)) {
+            note("section header table outside the file", offset: ehdr.e_shoff, value: "\(ehdr.e_shnum) entries")
+            return
+        }
+        guard count > 0 else { return }
         guard contains(offset: ehdr.e_shoff, size: UInt64(count) * entrySize) else {
             note("section header table outside the file", offset: ehdr.e_shoff, value: "\(count) entries")
             return

@@ -62,6 +62,17 @@ public struct ELFSymbolTable {
         return strings?.cString(at: Int(symbol.nameOffset))
     }
 
+    /// The symbol's name as bytes without the NUL, or `nil` as for `name(of:)`. Valid while
+    /// the `ELFFile` lives; lets scans test prefixes without building strings.
+    public func nameBytes(of symbol: ELFSymbol) -> UnsafeRawBufferPointer? {
+        guard let strings, let base = strings.bytes.baseAddress else { return nil }
+        let start = Int(symbol.nameOffset)
+        guard start < strings.count else { return nil }
+        let tail = UnsafeRawBufferPointer(start: base + start, count: strings.count - start)
+        guard let end = tail.firstIndex(of: 0) else { return nil }
+        return UnsafeRawBufferPointer(rebasing: tail[0..<end])
+    }
+
     /// Calls `body` for every entry in order, stopping early when it returns `false`.
     public func forEach(_ body: (ELFSymbol) -> Bool) {
         for index in 0..<count {

@@ -1,1 +1,74 @@
 import PremainCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let overview = """
+OVERVIEW: What your binaries cost before main and on the way to first output.
+
+USAGE: premain <subcommand> [options]
+
+SUBCOMMANDS:
+\(allCommands.map { CommandSpec.row($0.spec.name, $0.spec.abstract) }.joined())
+OPTIONS:
+\(CommandSpec.row("-h, --help", "Show help information."))\(CommandSpec.row("--version", "Show the version."))
+EXIT CODES:
+  0 success; 1 findings at or above --fail-on or a budget exceeded; 2 measured regression;
+  3 an input file is missing, unreadable, not ELF or damaged; 4 the measured target failed;
+  64 usage error; 70 internal error.
+
+  See 'premain help <subcommand>' for detailed help.
+"""
+
+func usageFailure(_ message: String, spec: CommandSpec?) -> Never {
+    Console.error(message)
+    if let spec {
+        Console.err("Usage: \(spec.usage)\n  See 'premain \(spec.name) --help' for more information.\n")
+    } else {
+        Console.err("Usage: premain <subcommand> [options]\n  See 'premain --help' for more information.\n")
+    }
+    exit(ExitCode.usage.rawValue)
+}
+
+func command(named name: String) -> (any Command.Type)? {
+    allCommands.first { $0.spec.name == name }
+}
+
+var words = Array(CommandLine.arguments.dropFirst())
+guard let first = words.first else {
+    Console.err(overview)
+    exit(ExitCode.usage.rawValue)
+}
+switch first {
+case "-h", "--help":
+    Console.out(overview)
+    exit(0)
+case "--version":
+    Console.out(premainVersion + "\n")
+    exit(0)
+case "help":
+    guard words.count > 1 else {
+        Console.out(overview)
+        exit(0)
+    }
+    guard let chosen = command(named: words[1]) else { usageFailure("unknown subcommand '\(words[1])'", spec: nil) }
+    Console.out(chosen.spec.helpText())
+    exit(0)
+default:
+    break
+}
+guard let chosen = command(named: first) else {
+    usageFailure(first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown subcommand '\(first)'", spec: nil)
+}
+words.removeFirst()
+do {
+    let parsed = try ArgumentParser.parse(words, spec: chosen.spec)
+    if parsed.wantsHelp {
+        Console.out(chosen.spec.helpText())
+        exit(0)
+    }
+    exit(try chosen.run(parsed).rawValue)
+} catch {
+    usageFailure(error.message, spec: chosen.spec)
+}

@@ -4,7 +4,8 @@
  *          gcc -O1 -g -fPIC -shared -DDEP_ID=NN dep.c -Wl,-soname,libdepNN.so
  *              -o DIR/many-deps/lib/libdepNN.so
  * Shows: each library defines and exports exactly one function, `premain_depNN`
- *        (returns 1), with no constructor and no DT_NEEDED other than libc.so.6.
+ *        (returns 1), with no constructor and no DT_NEEDED at all (Debian's gcc links with
+ *        --as-needed by default and the function uses nothing from libc).
  */
 #define PASTE2(a, b) a##b
 #define PASTE(a, b) PASTE2(a, b)

@@ -6,6 +6,7 @@
  * Shows: constructor `premain_core_ctor` busy-waits 2 ms (env PREMAIN_SAMPLE_COST_CORE_MS),
  *        logged "lib:core.c", in both. Exports premain_core_00 .. premain_core_09 (10 functions)
  *        in base; head adds premain_core_10 .. premain_core_29 (30 functions in total).
+ *        premain_core_ctor is global too, so .dynsym has 11 (base) / 31 (head) defined symbols.
  */
 #include "selftime.h"
 

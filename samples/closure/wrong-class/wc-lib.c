@@ -5,9 +5,10 @@
  *        32-bit: gcc -m32 -fPIC -shared -nostdlib wc-lib.c -Wl,-soname,libwc.so
  *                    -o DIR/closure/wrong-class/lib32/libwc.so
  *                (needs only cc1's -m32 and ld's elf_i386, no gcc-multilib: there is no libc
- *                in it). When that fails, build-samples writes a bare 52-byte ELF32 header
- *                (ELFCLASS32, ET_DYN, EM_386) with printf instead; the loader rejects both by
- *                class alone.
+ *                in it). When that fails, build-samples writes a bare ELF32 header
+ *                (ELFCLASS32, ET_DYN, EM_386; 52 bytes, zero-padded to 128 because ld.so stops
+ *                with "file too short" below 64) with printf instead; ld.so skips either copy
+ *                by its class alone.
  * Shows: exports `premain_wc` returning the pointer width in bits (64 for the copy that loads).
  */
 int premain_wc(void)

@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the CLI writes: stdout for results, stderr for errors and progress.
+enum Console {
+    static func out(_ text: String) { write(1, text) }
+    static func err(_ text: String) { write(2, text) }
+
+    /// `Error: <message>` on stderr, one line.
+    static func error(_ message: String) { err("Error: \(message)\n") }
+
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    private static func write(_ fd: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                guard let base = buffer.baseAddress else { return }
+                let written = Glibc.write(fd, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Writes `text` to `path`, or stdout when `path` is nil or "-". Returns an error message.
+    static func write(_ text: String, to path: String?) -> String? {
+        guard let path, path != "-" else {
+            out(text)
+            return nil
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return "\(path): \(String(cString: strerror(errno)))" }
+        defer { close(fd) }
+        write(fd, text)
+        return nil
+    }
+}

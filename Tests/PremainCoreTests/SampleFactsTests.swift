@@ -1,0 +1,89 @@
+import PremainCore
+import Testing
+
+/// The facts samples/README.md promises, as `premain audit` sees them.
+@Suite struct SampleFactsTests {
+    func audit(_ sample: String, symbols: Bool = false) throws -> BinaryInventory {
+        try InventoryBuilder.audit(path: try Samples.path(sample), options: InventoryOptions(symbolLists: symbols))
+    }
+
+    @Test func cHelloNeedsOnlyLibc() throws {
+        let hello = try audit("c-hello/c-hello")
+        #expect(hello.needed == ["libc.so.6"])
+        #expect(hello.header.kind == "pieExecutable")
+        #expect(hello.initializers.own == 0)
+        let statik = try audit("c-hello/c-hello-static")
+        #expect(statik.header.kind == "executable")
+        #expect(statik.header.interpreter == nil)
+        #expect(statik.needed.isEmpty)
+    }
+
+    @Test func cxxLibraryInitializersAreNamedWithTheirTranslationUnits() throws {
+        let library = try audit("cxx-static-init/libinit.so", symbols: true)
+        #expect(library.needed == ["libstdc++.so.6", "libc.so.6"])
+        let arrayEntries = library.initializers.entries.filter { $0.source == "DT_INIT_ARRAY" }
+        #expect(arrayEntries.map(\.symbol) == ["frame_dummy", "_GLOBAL__sub_I_registry.cpp",
+                                               "_GLOBAL__sub_I_plugins.cpp", "premain_lib_ctor_c"])
+        #expect(arrayEntries.map(\.translationUnit) == [nil, "registry.cpp", "plugins.cpp", nil])
+        #expect(arrayEntries.map(\.kind) == ["toolchain", "cxxTranslationUnit", "cxxTranslationUnit", "constructorFunction"])
+        // Slot 3 is 0 in the file: the exported constructor is reached through R_X86_64_64.
+        #expect(arrayEntries[3].resolution == "symbolRelocation")
+        #expect(library.initializers.own == 3)
+        #expect(library.symbols.importedNames?.contains { $0.hasPrefix("_ZNSt8ios_base4InitC1Ev") } == true)
+    }
+
+    @Test func cxxExecutableRunsItsPriorityConstructorFirst() throws {
+        let executable = try audit("cxx-static-init/cxx-static-init")
+        #expect(executable.needed == ["libinit.so", "libc.so.6"])
+        #expect(executable.dynamic.runpath == ["$ORIGIN"])
+        #expect(executable.initializers.entries.filter { $0.source == "DT_INIT_ARRAY" }.map(\.symbol)
+                == ["premain_exe_ctor_101", "frame_dummy", "_GLOBAL__sub_I_main"])
+    }
+
+    @Test func swiftSuspectsAreFoundAndDemangled() throws {
+        for variant in ["swift-startup/swift-startup", "swift-startup/swift-startup-O"] {
+            let swift = try #require(try audit(variant).swift, "\(variant)")
+            let defaults = swift.defaultArguments.map(\.symbol)
+            #expect(defaults.contains("$s12SwiftStartup13HomeViewModelC14summaryServiceAcA07SummaryG0C_tcfcfA_"), "\(variant)")
+            #expect(swift.defaultArguments.contains {
+                $0.demangled?.hasPrefix("default argument 0 of SwiftStartup.HomeViewModel.init(summaryService:") == true
+            })
+            #expect(swift.lazyGlobals.map(\.symbol).contains("$s12SwiftStartup11homeCatalog_WZ"))
+            #expect(swift.lazyGlobals.contains { $0.demangled == "one-time initialization function for homeCatalog" })
+            #expect((swift.metadataSections["swift5_typeref"] ?? 0) > 0)
+        }
+    }
+
+    @Test func manyDepsNeedsThirtyLibrariesThenLibc() throws {
+        let binary = try audit("many-deps/many-deps")
+        #expect(binary.needed.count == 31)
+        #expect(binary.needed.first == "libdep00.so")
+        #expect(binary.needed.last == "libc.so.6")
+    }
+
+    @Test func hiddenVisibilityShrinksTheExportTable() throws {
+        #expect(try audit("many-exports/libexports-default.so").symbols.exportedByType.function == 3000)
+        let hidden = try audit("many-exports/libexports-hidden.so", symbols: true)
+        #expect(hidden.symbols.exported == 10)
+        #expect(hidden.symbols.exportedNames?.sorted().first == "premain_export_0000")
+    }
+
+    @Test func packedRelativeRelocationsCountTheSameAddresses() throws {
+        let plain = try audit("relr/librelr-plain.so")
+        let packed = try audit("relr/librelr-packed.so")
+        #expect(plain.relocations.relative == 2003)
+        #expect(plain.relocations.relrAddresses == 0)
+        #expect(packed.relocations.relative == 2003)
+        #expect(packed.relocations.relrAddresses == 2003)
+        #expect(packed.relocations.tables.contains { $0.format == "relr" && $0.entries == 34 })
+    }
+
+    @Test func closureSamplesCarryTheirSearchPaths() throws {
+        #expect(try audit("closure/rpath-vs-runpath/use-rpath").dynamic.rpath.isEmpty == false)
+        #expect(try audit("closure/rpath-vs-runpath/use-runpath").dynamic.runpath.isEmpty == false)
+        #expect(try audit("closure/origin/bin/origin-app").dynamic.runpath == ["$ORIGIN/../lib"])
+        #expect(try audit("closure/missing/needs-missing").needed.contains("libdoesnotexist.so"))
+        let wrongClass = try audit("closure/wrong-class/lib32/libwc.so")
+        #expect(wrongClass.header.elfClass == "ELF32")
+    }
+}
