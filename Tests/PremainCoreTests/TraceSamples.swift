@@ -100,3 +100,28 @@ enum TraceSamples {
         return found
     }
 }
+
+extension TraceSamples {
+    /// Processes still running a program from the samples folder, or stopped under ptrace by
+    /// this test process (scans /proc). Empty when the tracer cleaned up.
+    static func leftovers() -> [String] {
+        guard let dir = opendir("/proc") else { return ["cannot read /proc"] }
+        defer { closedir(dir) }
+        let me = getpid()
+        var found: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = pid_t(name), pid != me else { continue }
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
+            let exe = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+            let status = FileManagerLite.readText("/proc/\(pid)/status") ?? ""
+            let tracer = status.split(separator: "\n").first { $0.hasPrefix("TracerPid:") }?
+                .split(separator: "\t").last.map(String.init) ?? "0"
+            if exe.hasPrefix(built.directory) || tracer == String(me) {
+                found.append("\(pid) \(exe) tracer \(tracer)")
+            }
+        }
+        return found
+    }
+}

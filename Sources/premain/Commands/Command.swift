@@ -8,4 +8,5 @@ protocol Command: Sendable {
 /// Every subcommand, in the order `premain --help` lists them.
 let allCommands: [any Command.Type] = [
     AuditCommand.self,
+    TraceCommand.self,
 ]
