@@ -4,9 +4,13 @@ import Glibc
 #endif
 @testable import PremainCore
 
-/// `premain trace` against the self-timed samples and the fault samples. Serialized: traces
-/// share two CPUs and time each other otherwise.
+/// Every trace test, one at a time: traces share two CPUs and would time each other otherwise.
 @Suite(.serialized)
+struct TraceTests {}
+
+extension TraceTests {
+/// `premain trace` against the self-timed samples and the fault samples.
+@Suite
 struct TraceSampleTests {
     static let bias: Result<TraceBias, any Error> = Result { () throws -> TraceBias in
         try BiasCalibrator.measure(TraceSamples.calibration, cpu: nil, environment: TraceSamples.environment)
@@ -17,7 +21,7 @@ struct TraceSampleTests {
         var selfTimes: [String: [Double]]
     }
 
-    func trace(_ sample: String, runs: Int = 3, until: TraceWindowEnd = .firstOutput,
+    func trace(_ sample: String, runs: Int = 5, until: TraceWindowEnd = .firstOutput,
                extraEnvironment: [String] = []) throws -> Traced {
         let built = TraceSamples.built
         try #require(built.failure == nil, "\(built.failure ?? "")")
@@ -62,7 +66,7 @@ struct TraceSampleTests {
     @Test func cxxStaticInitEveryInitializerNamedKindTimed() throws {
         let traced = try trace("cxx-static-init/cxx-static-init")
         let m = traced.measurement
-        #expect(m.outcomes == Array(repeating: "reached first-output", count: 3))
+        #expect(m.outcomes == Array(repeating: "reached first-output", count: 5))
         let registry = try function(m, "_GLOBAL__sub_I_registry.cpp", in: "libinit.so")
         let plugins = try function(m, "_GLOBAL__sub_I_plugins.cpp", in: "libinit.so")
         let ctorC = try function(m, "premain_lib_ctor_c", in: "libinit.so")
@@ -164,6 +168,9 @@ struct TraceSampleTests {
     }
 }
 
+}
+
 extension String {
     fileprivate var replacingSlashes: String { String(map { $0 == "/" ? "_" : $0 }) }
 }
+

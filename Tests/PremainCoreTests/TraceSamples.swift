@@ -4,19 +4,20 @@ import Glibc
 #endif
 @testable import PremainCore
 
-/// Builds, once per test run, the samples the trace tests need (from samples/ with gcc, g++
-/// and swiftc) and a tiny calibration program. A missing compiler is a test failure.
+/// The samples for the trace tests: the project's samples (built once per test run by
+/// `scripts/build-samples`, see `Samples`) plus, in a folder of its own, a tiny calibration
+/// program and the C programs only these tests need. A missing compiler is a test failure.
 enum TraceSamples {
-    static let repository: String = {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
-        return path
-    }()
-
     struct Built: Sendable {
+        /// Where the project's samples are.
+        var samples: String
+        /// Where the trace tests' own programs and logs are.
         var directory: String
         var failure: String?
-        func path(_ relative: String) -> String { "\(directory)/\(relative)" }
+        /// A project sample (`cxx-static-init/cxx-static-init`) or one of ours (`calibrate`).
+        func path(_ relative: String) -> String {
+            relative.contains("/") ? "\(samples)/\(relative)" : "\(directory)/\(relative)"
+        }
     }
 
     static let built: Built = build()
@@ -26,36 +27,43 @@ enum TraceSamples {
         return status == -1 ? -1 : (status >> 8) & 0xff
     }
 
+    /// Two functions of one instruction each, packed next to each other (one 8-byte word),
+    /// called alternately: the breakpoints of both entries share a word.
+    static let adjacentSource = """
+    __attribute__((noinline)) void premain_adjacent_a(void) { __asm__ volatile(""); }
+    __attribute__((noinline)) void premain_adjacent_b(void) { __asm__ volatile(""); }
+    int main(void) { for (int i = 0; i < 20; i++) { premain_adjacent_a(); premain_adjacent_b(); } return 0; }
+    """
+
+    static let calibrateSource = """
+    #include <stdlib.h>
+    __attribute__((noinline)) void premain_calibration_empty(void) { __asm__ volatile(""); }
+    int main(int argc, char **argv) { int n = argc > 1 ? atoi(argv[1]) : 200; for (int i = 0; i < n; i++) premain_calibration_empty(); return 0; }
+    """
+
     private static func build() -> Built {
+        let samples: String
+        switch Samples.directory {
+        case .success(let folder): samples = folder
+        case .failure(let error): return Built(samples: "", directory: "", failure: error.message)
+        }
         var template = Array("/tmp/premain-trace-tests-XXXXXX".utf8CString)
         let directory = template.withUnsafeMutableBufferPointer { buffer -> String in
-            guard let result = mkdtemp(buffer.baseAddress!) else { return "/tmp/premain-trace-tests" }
+            guard let base = buffer.baseAddress, let result = mkdtemp(base) else { return "/tmp/premain-trace-tests" }
             return String(cString: result)
         }
-        let samples = "\(repository)/samples"
-        let swiftc = access("/opt/swift/usr/bin/swiftc", X_OK) == 0 ? "/opt/swift/usr/bin/swiftc" : "swiftc"
-        let script = """
-        set -e
-        cd '\(directory)'
-        mkdir -p cxx-static-init swift-startup faults
-        C="-O1 -g -Wall -I\(samples)/common"
-        gcc $C -fPIC -c \(samples)/cxx-static-init/ctor_c.c -o ctor_c.o
-        g++ $C -fPIC -shared \(samples)/cxx-static-init/registry.cpp \(samples)/cxx-static-init/plugins.cpp ctor_c.o -Wl,-soname,libinit.so -o cxx-static-init/libinit.so
-        g++ $C \(samples)/cxx-static-init/main.cpp -Lcxx-static-init -linit -Wl,--enable-new-dtags,-rpath,'$ORIGIN' -o cxx-static-init/cxx-static-init
-        \(swiftc) -Onone -g -parse-as-library -module-name SwiftStartup \(samples)/swift-startup/main.swift -o swift-startup/swift-startup
-        \(swiftc) -O -g -parse-as-library -module-name SwiftStartup \(samples)/swift-startup/main.swift -o swift-startup/swift-startup-O
-        gcc $C \(samples)/faults/crash-in-init.c -o faults/crash-in-init
-        gcc $C -pthread \(samples)/faults/spawn-threads.c -o faults/spawn-threads
-        gcc $C \(samples)/faults/forks-child.c -o faults/forks-child
-        gcc $C -DFORK_IN_CONSTRUCTOR \(samples)/faults/forks-child.c -o faults/forks-in-init
-        printf '%s\\n' '#include <stdlib.h>' \\
-          '__attribute__((noinline)) void premain_calibration_empty(void) { __asm__ volatile(""); }' \\
-          'int main(int argc, char **argv) { int n = argc > 1 ? atoi(argv[1]) : 200; for (int i = 0; i < n; i++) premain_calibration_empty(); return 0; }' > calibrate.c
-        gcc -O1 -g calibrate.c -o calibrate
-        rm -f ctor_c.o
-        """
-        let status = shell("/bin/sh -c \"$(cat <<'PREMAIN_EOF'\n\(script)\nPREMAIN_EOF\n)\" > '\(directory)/build.log' 2>&1")
-        return Built(directory: directory, failure: status == 0 ? nil : "building samples failed (\(status)), see \(directory)/build.log")
+        for (name, source) in [("calibrate", calibrateSource), ("adjacent", adjacentSource)] {
+            let file = fopen("\(directory)/\(name).c", "w")
+            fputs(source + "\n", file)
+            fclose(file)
+        }
+        let status = shell("""
+            cd '\(directory)' && gcc -O1 -g calibrate.c -o calibrate && \
+            gcc -O1 -g -fcf-protection=none -falign-functions=1 -fno-reorder-functions adjacent.c -o adjacent \
+            > build.log 2>&1
+            """)
+        return Built(samples: samples, directory: directory,
+                     failure: status == 0 ? nil : "building the trace test programs failed (\(status)), see \(directory)/build.log")
     }
 
     static var calibration: CalibrationTarget {
@@ -84,21 +92,6 @@ enum TraceSamples {
         }
         return result
     }
-
-    /// Every process whose process group is `group` (scans /proc).
-    static func processes(inGroup group: pid_t) -> [pid_t] {
-        guard let dir = opendir("/proc") else { return [] }
-        defer { closedir(dir) }
-        var found: [pid_t] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let pid = pid_t(name), let stat = FileManagerLite.readText("/proc/\(pid)/stat"),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if fields.count > 3, pid_t(fields[3]) == group { found.append(pid) }
-        }
-        return found
-    }
 }
 
 extension TraceSamples {
@@ -118,7 +111,7 @@ extension TraceSamples {
             let status = FileManagerLite.readText("/proc/\(pid)/status") ?? ""
             let tracer = status.split(separator: "\n").first { $0.hasPrefix("TracerPid:") }?
                 .split(separator: "\t").last.map(String.init) ?? "0"
-            if exe.hasPrefix(built.directory) || tracer == String(me) {
+            if (!built.samples.isEmpty && exe.hasPrefix(built.samples)) || exe.hasPrefix(built.directory) || tracer == String(me) {
                 found.append("\(pid) \(exe) tracer \(tracer)")
             }
         }

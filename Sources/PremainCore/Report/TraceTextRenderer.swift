@@ -22,7 +22,8 @@ public enum TraceTextRenderer {
         var conditions = "conditions: \(m.conditions.allowedCPUs) CPUs, "
         conditions += m.conditions.pinnedCPU.map { "target pinned to CPU \($0)" } ?? "not pinned"
         if let load = m.conditions.loadAverage { conditions += ", load \(String(format1: load))" }
-        out += conditions + ", kernel \(m.conditions.kernel)\n"
+        out += conditions + ", kernel \(m.conditions.kernel)"
+        out += m.conditions.tracerPriorityRaised ? ", tracer at nice -10\n" : ", tracer at normal priority\n"
         var outcomes: [String: Int] = [:]
         for outcome in m.outcomes { outcomes[outcome, default: 0] += 1 }
         out += "outcomes: " + outcomes.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: ", ") + "\n"

@@ -123,11 +123,15 @@ public struct TraceConditions: Codable, Equatable, Sendable {
     public var loadAverage: Double?
     /// `uname -r`.
     public var kernel: String
+    /// The tracer thread ran at nice -10 in every run (it can when premain runs as root), so
+    /// that its wake-up at a breakpoint is not delayed by other work on the machine.
+    public var tracerPriorityRaised: Bool
 
-    public init(pinnedCPU: Int?, allowedCPUs: Int, loadAverage: Double?, kernel: String) {
+    public init(pinnedCPU: Int?, allowedCPUs: Int, loadAverage: Double?, kernel: String, tracerPriorityRaised: Bool) {
         self.pinnedCPU = pinnedCPU
         self.allowedCPUs = allowedCPUs
         self.loadAverage = loadAverage
         self.kernel = kernel
+        self.tracerPriorityRaised = tracerPriorityRaised
     }
 }

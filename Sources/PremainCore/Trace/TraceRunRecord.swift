@@ -42,6 +42,8 @@ struct TraceRunRecord: Sendable {
     var untimed: [UntimedFunction]
     /// Things that went wrong but did not stop the run.
     var notes: [String]
+    /// The tracer thread ran at a raised priority (nice -10) during the run.
+    var tracerPriorityRaised: Bool
 }
 
 /// How a traced launch ended.

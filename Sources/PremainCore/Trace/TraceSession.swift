@@ -79,6 +79,9 @@ final class TraceSession {
     private var outcome: TraceOutcome?
     private var untimed: [UntimedFunction] = []
     private var notes: [String] = []
+    /// Whether this run's tracer thread got `tracerNice`.
+    private(set) var priorityRaised = false
+    static let tracerNice: Int32 = -10
 
     init(configuration: Configuration, planner: ProbePlanner) {
         self.configuration = configuration
@@ -98,6 +101,15 @@ final class TraceSession {
         birthNs = Self.nowNs()
         let pid = try spawn()
         leader = pid
+        // The tracer's wake-up latency at a return breakpoint is added to the call being
+        // timed: raise this thread's priority for the run when allowed (root). The target was
+        // forked before, so it keeps its own priority.
+        let tid = id_t(ctrace_thread_id())
+        errno = 0
+        let previousNice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid)
+        let raised = errno == 0 && setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, Self.tracerNice) == 0
+        defer { if raised { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, previousNice) } }
+        priorityRaised = raised
         ctrace_guard_add(pid)
         let watchdog = DispatchWorkItem { kill(-pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + configuration.timeoutSeconds, execute: watchdog)
@@ -537,7 +549,8 @@ final class TraceSession {
             finalOutcome = .timedOut
         }
         return TraceRunRecord(birthNs: birthNs, functions: functions, unfinished: unfinished,
-                              milestones: milestones, outcome: finalOutcome, untimed: untimed, notes: notes)
+                              milestones: milestones, outcome: finalOutcome, untimed: untimed, notes: notes,
+                              tracerPriorityRaised: priorityRaised)
     }
 }
 

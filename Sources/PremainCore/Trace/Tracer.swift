@@ -33,7 +33,7 @@ public struct Tracer {
         } else {
             throw .noCalibrationTarget("no calibration program and no --bias-ms")
         }
-        let conditions = Self.conditions(cpu: options.cpu)
+        var conditions = Self.conditions(cpu: options.cpu)
         let untilSymbol: String? = if case .symbol(let name) = options.until { name } else { nil }
         let planner = ProbePlanner(functionQueries: options.functions, untilSymbol: untilSymbol,
                                    debugLocator: DebugFileLocator(extraDirectories: options.debugDirectories))
@@ -50,6 +50,7 @@ public struct Tracer {
                               outcome: record.outcome.description))
             if index >= options.warmup { records.append(record) }
         }
+        conditions.tracerPriorityRaised = !records.isEmpty && records.allSatisfy(\.tracerPriorityRaised)
         let measurement = TraceAggregator(biasMs: bias.pairMs, planner: planner).measurement(
             of: records, options: options, conditions: conditions)
         return TraceReport(bias: bias, measurements: [measurement])
@@ -73,6 +74,6 @@ public struct Tracer {
         let kernel = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let load = FileManagerLite.readText("/proc/loadavg")?.split(separator: " ").first.flatMap { Double($0) }
         return TraceConditions(pinnedCPU: cpu.map(Int.init), allowedCPUs: Int(ctraceAllowedCPUs()), loadAverage: load,
-                               kernel: kernel)
+                               kernel: kernel, tracerPriorityRaised: false)
     }
 }
