@@ -3,7 +3,6 @@
 
 #include <signal.h>
 #include <string.h>
-#include <unistd.h>
 
 #define GUARD_SLOTS 64
 
@@ -45,5 +44,3 @@ void ctrace_guard_install(void) {
     int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
     for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaction(signals[i], &action, 0);
 }
-
-pid_t ctrace_thread_id(void) { return gettid(); }

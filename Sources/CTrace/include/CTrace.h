@@ -4,7 +4,8 @@
 
 #include <sys/types.h>
 
-#include "CTraceGuard.h"  // interrupt guard: kill traced process groups when premain is interrupted
+#include "CTraceGuard.h"   // interrupt guard: kill traced process groups when premain is interrupted
+#include "CTraceThread.h"  // tracer thread id and affinity
 
 /// How the child is set up between fork and exec.
 typedef struct {

@@ -16,7 +16,4 @@ void ctrace_guard_remove(pid_t pgid);
 /// group, restores the default action and re-raises the signal, so premain still dies of it.
 void ctrace_guard_install(void);
 
-/// The calling thread's id (gettid), for per-thread priority.
-pid_t ctrace_thread_id(void);
-
 #endif

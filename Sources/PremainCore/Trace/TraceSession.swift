@@ -81,6 +81,7 @@ final class TraceSession {
     private var notes: [String] = []
     /// Whether this run's tracer thread got `tracerNice`.
     private(set) var priorityRaised = false
+    private var tracerPinned = false
     static let tracerNice: Int32 = -10
 
     init(configuration: Configuration, planner: ProbePlanner) {
@@ -110,6 +111,12 @@ final class TraceSession {
         let raised = errno == 0 && setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, Self.tracerNice) == 0
         defer { if raised { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, previousNice) } }
         priorityRaised = raised
+        // With --cpu the tracer shares the target's CPU: every stop then wakes the tracer on
+        // the CPU the target just left, so the cost of a stop is the same in every run.
+        if let cpu = configuration.cpu, ctrace_pin_self(cpu) == 0 {
+            tracerPinned = true
+        }
+        defer { if tracerPinned { _ = ctrace_unpin_self() } }
         ctrace_guard_add(pid)
         let watchdog = DispatchWorkItem { kill(-pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + configuration.timeoutSeconds, execute: watchdog)
