@@ -1,4 +1,5 @@
 import Testing
+import ELFKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,6 +55,73 @@ struct TraceEngineCornerTests {
         let m = try run([TraceSamples.built.path("cxx-static-init/cxx-static-init")], until: .symbol("premain_lib_value"))
         #expect(m.outcomes == ["reached premain_lib_value"])
         #expect(m.milestones["premain_lib_value"] != nil && m.milestones["main"] != nil)
+    }
+}
+}
+
+extension TraceTests {
+/// Stripped objects: names, Swift suspects and inline information come from a separate debug
+/// file found by build-id (with `--debug-dir`) or by `.gnu_debuglink`.
+@Suite
+struct TraceDebugFileTests {
+    /// Copies swift-startup-O into a fresh folder, moves its symbols and DWARF to `.debug`
+    /// and strips it; returns (folder, stripped binary, debug file, build-id).
+    func strippedCopy(_ name: String) throws -> (String, String, String, String) {
+        let built = TraceSamples.built
+        try #require(built.failure == nil, "\(built.failure ?? "")")
+        let folder = built.path(name)
+        let binary = "\(folder)/app"
+        let status = TraceSamples.shell("""
+            rm -rf '\(folder)' && mkdir -p '\(folder)' && cp '\(built.path("swift-startup/swift-startup-O"))' '\(binary)' && \
+            objcopy --only-keep-debug '\(binary)' '\(binary).debug' && strip --strip-all '\(binary)'
+            """)
+        try #require(status == 0)
+        let id = try #require(try ELFKit.ELFFile(path: binary).buildID)
+        #expect(try ELFKit.ELFFile(path: binary).staticSymbols == nil)
+        return (folder, binary, "\(binary).debug", id)
+    }
+
+    func trace(_ binary: String, debugDirectories: [String]) throws -> TraceMeasurement {
+        var options = TraceOptions(command: [binary], environment: TraceSamples.environment)
+        options.biasMs = try TraceTests.TraceSampleTests.bias.get().pairMs
+        options.debugDirectories = debugDirectories
+        options.runs = 1
+        options.warmup = 0
+        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(devNull) }
+        options.outputFD = devNull
+        return try #require(try Tracer(options: options).run().measurements.first)
+    }
+
+    func expectSwiftFunctionsFound(_ m: TraceMeasurement, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        let defaultArgument = m.functions.first { $0.symbol.hasSuffix("summaryServiceAcA07SummaryG0C_tcfcfA_") }
+        let lazyGlobal = m.functions.first { $0.symbol == "$s12SwiftStartup11homeCatalog_WZ" }
+        #expect(defaultArgument?.inlinedInto != nil && (defaultArgument?.inclusive.medianMs ?? 0) > 25,
+                sourceLocation: sourceLocation)
+        #expect(defaultArgument?.source?.file.hasSuffix("main.swift") == true, sourceLocation: sourceLocation)
+        #expect((lazyGlobal?.inclusive.medianMs ?? 0) > 12, sourceLocation: sourceLocation)
+    }
+
+    @Test func strippedWithoutDebugFileSaysWhatCannotBeTimed() throws {
+        let (_, binary, debug, _) = try strippedCopy("stripped-none")
+        unlink(debug)
+        let m = try trace(binary, debugDirectories: [])
+        #expect(!m.functions.contains { $0.symbol == "$s12SwiftStartup11homeCatalog_WZ" })
+        #expect(!m.functions.contains { $0.kind == .swiftDefaultArgument && $0.object == binary })
+        #expect(m.untimed.contains { $0.object == binary && $0.symbol == "*" && $0.reason.contains("--debug-dir") })
+    }
+
+    @Test func strippedWithDebugFileByBuildID() throws {
+        let (folder, binary, debug, id) = try strippedCopy("stripped-build-id")
+        let store = "\(folder)/debug/.build-id/\(id.prefix(2))"
+        try #require(TraceSamples.shell("mkdir -p '\(store)' && mv '\(debug)' '\(store)/\(id.dropFirst(2)).debug'") == 0)
+        expectSwiftFunctionsFound(try trace(binary, debugDirectories: ["\(folder)/debug"]))
+    }
+
+    @Test func strippedWithDebugLink() throws {
+        let (_, binary, debug, _) = try strippedCopy("stripped-debuglink")
+        try #require(TraceSamples.shell("objcopy --add-gnu-debuglink='\(debug)' '\(binary)'") == 0)
+        expectSwiftFunctionsFound(try trace(binary, debugDirectories: []))
     }
 }
 }

@@ -59,9 +59,18 @@ final class ProbePlanner {
         var untimed: [UntimedFunction] = []
         var defaultArguments: [String: UInt64] = [:]
 
+        // A stripped file: its separate debug file (build-id, debuglink) has the full symbol
+        // table at the same link-time addresses.
+        let debugFile: ELFFile? = file.staticSymbols == nil
+            ? debugLocator.debugFile(for: file).flatMap { try? ELFFile(path: $0) } : nil
+
         // 1. Initializer entries.
         let entries = file.initializerEntries
-        let names = file.symbolNames(at: Set(entries.compactMap(\.target)))
+        let targets = Set(entries.compactMap(\.target))
+        var names = file.symbolNames(at: targets)
+        if let debugFile {
+            names.merge(debugFile.symbolNames(at: targets.subtracting(names.keys))) { first, _ in first }
+        }
         for entry in entries {
             guard let target = entry.target, target != 0, target != UInt64.max else { continue }
             var symbol = names[target] ?? entry.relocationSymbol
@@ -79,7 +88,7 @@ final class ProbePlanner {
         // 2. Symbols: Swift suspects, --function, markers.
         var pendingQueries = Set(functionQueries)
         let needsDemangling = !functionQueries.isEmpty || untilSymbol != nil
-        for table in [file.staticSymbols, file.dynamicSymbols].compactMap({ $0 }) {
+        for table in [file.staticSymbols ?? debugFile?.staticSymbols, file.dynamicSymbols].compactMap({ $0 }) {
             table.forEach { symbol in
                 guard symbol.isDefined, symbol.value != 0,
                       symbol.kind == .function || symbol.kind == .gnuIFunc,
@@ -115,6 +124,12 @@ final class ProbePlanner {
                 if name == "_dl_debug_state" { markers[.loaderHook, default: []].insert(address) }
                 return true
             }
+        }
+
+        if file.staticSymbols == nil, debugFile?.staticSymbols == nil, isSwiftObject(file) {
+            untimed.append(UntimedFunction(
+                object: path, symbol: "*", demangled: "every Swift lazy global and default argument", kind: .swiftLazyGlobal,
+                reason: "stripped, and no debug file was found by build-id or .gnu_debuglink (add --debug-dir): their symbols are local, so they cannot be found"))
         }
 
         // 3. Inlined copies (DWARF) of default-argument generators and named functions.

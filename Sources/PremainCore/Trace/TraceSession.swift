@@ -521,10 +521,8 @@ final class TraceSession {
         }
         let windowEnded = !windowOpen && configuration.until != .exit
         while let (pid, status) = waitForThread(-leader) {
-            if status.isTermination {
-                threads[pid] = nil
-                if pid == leader, outcome == nil, !windowEnded { threadEnded(pid, status) }
-            }
+            // Frames of killed threads stay in `threads`: `record()` counts them as unfinished.
+            if status.isTermination, pid == leader, outcome == nil, !windowEnded { threadEnded(pid, status) }
         }
         for pid in Array(threads.keys) where pid != leader {
             _ = waitForThread(pid, noHang: true)
@@ -536,6 +534,9 @@ final class TraceSession {
     }
 
     private func record() -> TraceRunRecord {
+        // Calls still open when the window closed (or the target died) did not return in it.
+        for (_, frames) in threads { for frame in frames { probes[frame.probe].unfinished += 1 } }
+        threads = [:]
         var functions: [TracedFunctionKey: (probe: TraceProbe, calls: [TracedCall], hits: Int, capped: Bool)] = [:]
         var unfinished: [TracedFunctionKey: Int] = [:]
         for runtime in probes where runtime.hits > 0 {
