@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <unistd.h>
 
 pid_t ctrace_thread_id(void) { return gettid(); }
@@ -13,3 +14,5 @@ int ctrace_unpin_self(void) {
     for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) CPU_SET(cpu, &set);
     return sched_setaffinity(0, sizeof set, &set) == 0 ? 0 : -errno;
 }
+
+int ctrace_tgkill(pid_t tgid, pid_t tid, int signal) { return tgkill(tgid, tid, signal) == 0 ? 0 : -errno; }

@@ -9,10 +9,11 @@ extension TraceTests {
 /// Engine corner cases: shared words, exec, signals, `--until SYMBOL`.
 @Suite
 struct TraceEngineCornerTests {
-    func run(_ command: [String], functions: [String] = [], until: TraceWindowEnd = .exit) throws -> TraceMeasurement {
+    func run(_ command: [String], functions: [String] = [], until: TraceWindowEnd = .exit,
+             environment extra: [String] = []) throws -> TraceMeasurement {
         let built = TraceSamples.built
         try #require(built.failure == nil, "\(built.failure ?? "")")
-        var options = TraceOptions(command: command, environment: TraceSamples.environment)
+        var options = TraceOptions(command: command, environment: TraceSamples.environment + extra)
         options.biasMs = try TraceTests.TraceSampleTests.bias.get().pairMs
         options.functions = functions
         options.until = until
@@ -36,6 +37,33 @@ struct TraceEngineCornerTests {
         #expect(ea & ~7 == eb & ~7, "entries 0x\(String(ea, radix: 16)) and 0x\(String(eb, radix: 16))")
         #expect(a.calls == 20 && b.calls == 20)
         #expect(m.outcomes == ["exited with status 0"])
+    }
+
+    @Test func vforkChildrenSharingMemory() throws {
+        let m = try run([TraceSamples.built.path("spawner")], until: .firstOutput)
+        #expect(m.outcomes == ["reached first-output"])
+        let ctor = try #require(m.functions.first { $0.symbol == "premain_spawn_ctor" })
+        #expect(ctor.calls == 1 && ctor.unfinishedCalls == 0)
+        #expect(TraceSamples.leftovers().isEmpty)
+    }
+
+    @Test func oneFunctionOnFourThreadsAtOnce() throws {
+        let log = TraceSamples.built.path("worker.\(getpid()).log")
+        unlink(log)
+        let m = try run([TraceSamples.built.path("faults/spawn-threads")], functions: ["worker"], until: .main,
+                        environment: ["PREMAIN_SAMPLE_LOG=\(log)"])
+        let worker = try #require(m.functions.first { $0.symbol == "worker" })
+        #expect(worker.calls == 4 && worker.unfinishedCalls == 0, "\(worker)")
+        // Each call busy-waits 10 ms: with premain's stops of other threads removed, the four
+        // calls add up to at least 39 ms, and at most four times the constructor that starts
+        // and joins them (with 4 threads on 2 CPUs a thread also waits for a CPU inside `worker`,
+        // outside its self-timed bracket, so the self-times are no exact reference here).
+        let selfTimes = TraceSamples.selfTimes(log)
+        let total = (0..<4).compactMap { selfTimes["exe:thread\($0)"]?.first }.reduce(0, +)
+        let span = try #require(selfTimes["exe:spawn_threads"]?.first)
+        #expect(total >= 40 && worker.inclusive.medianMs >= 39 && worker.inclusive.medianMs <= 4 * span + 0.5,
+                "traced \(worker.inclusive.samplesMs), self \(selfTimes)")
+        #expect(TraceSamples.leftovers().isEmpty)
     }
 
     @Test func followsExecByTheTarget() throws {

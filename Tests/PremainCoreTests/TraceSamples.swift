@@ -35,6 +35,22 @@ enum TraceSamples {
     int main(void) { for (int i = 0; i < 20; i++) { premain_adjacent_a(); premain_adjacent_b(); } return 0; }
     """
 
+    /// A constructor that runs /bin/true with posix_spawn (glibc: clone with CLONE_VM|CLONE_VFORK,
+    /// so the child shares the parent's memory and its breakpoints until it execs).
+    static let spawnerSource = """
+    #include <spawn.h>
+    #include <stdio.h>
+    #include <sys/wait.h>
+    extern char **environ;
+    __attribute__((constructor)) void premain_spawn_ctor(void) {
+        for (int i = 0; i < 3; i++) {
+            pid_t pid; char *argv[] = { "true", NULL };
+            if (posix_spawn(&pid, "/bin/true", NULL, NULL, argv, environ) == 0) waitpid(pid, NULL, 0);
+        }
+    }
+    int main(void) { puts("spawner: main reached"); return 0; }
+    """
+
     static let calibrateSource = """
     #include <stdlib.h>
     __attribute__((noinline)) void premain_calibration_empty(void) { __asm__ volatile(""); }
@@ -52,15 +68,15 @@ enum TraceSamples {
             guard let base = buffer.baseAddress, let result = mkdtemp(base) else { return "/tmp/premain-trace-tests" }
             return String(cString: result)
         }
-        for (name, source) in [("calibrate", calibrateSource), ("adjacent", adjacentSource)] {
+        for (name, source) in [("calibrate", calibrateSource), ("adjacent", adjacentSource), ("spawner", spawnerSource)] {
             let file = fopen("\(directory)/\(name).c", "w")
             fputs(source + "\n", file)
             fclose(file)
         }
         let status = shell("""
-            cd '\(directory)' && gcc -O1 -g calibrate.c -o calibrate && \
-            gcc -O1 -g -fcf-protection=none -falign-functions=1 -fno-reorder-functions adjacent.c -o adjacent \
-            > build.log 2>&1
+            cd '\(directory)' && { gcc -O1 -g calibrate.c -o calibrate && \
+            gcc -O1 -g -fcf-protection=none -falign-functions=1 -fno-reorder-functions adjacent.c -o adjacent && \
+            gcc -O1 -g spawner.c -o spawner; } > build.log 2>&1
             """)
         return Built(samples: samples, directory: directory,
                      failure: status == 0 ? nil : "building the trace test programs failed (\(status)), see \(directory)/build.log")

@@ -11,4 +11,7 @@ pid_t ctrace_thread_id(void);
 /// Lets the calling thread run on every CPU again (after `ctrace_pin_self`). Returns 0 or -errno.
 int ctrace_unpin_self(void);
 
+/// Sends `signal` to thread `tid` of thread group `tgid` (tgkill). Returns 0 or -errno.
+int ctrace_tgkill(pid_t tgid, pid_t tid, int signal);
+
 #endif

@@ -33,6 +33,7 @@ enum Ptrace {
     static let optionTraceVFork: UInt = 0x4
     static let optionTraceClone: UInt = 0x8
     static let optionTraceExec: UInt = 0x10
+    static let optionTraceVForkDone: UInt = 0x20
     static let optionExitKill: UInt = 0x100000
 
     /// The word at `address` (must be readable in the tracee).

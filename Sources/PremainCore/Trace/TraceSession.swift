@@ -72,6 +72,14 @@ final class TraceSession {
     private var expectedForks = Set<pid_t>()
     private var earlyStops = Set<pid_t>()
     private var vforkChildren = Set<pid_t>()
+    /// Threads blocked in vfork until their child execs or exits: they run no code.
+    private var vforkParents = Set<pid_t>()
+    /// Threads sent a SIGSTOP by premain that has not been seen yet (swallowed when it comes).
+    private var stopsSent = Set<pid_t>()
+    /// Stops collected while stopping other threads, handled before the next wait.
+    private var deferred: [(pid: pid_t, status: WaitStatus, seenNs: UInt64)] = []
+    /// When the current stop was first seen (earlier than its handling for a deferred stop).
+    private var stopSeenNs: UInt64 = 0
     private var mainFound = false
     private var windowOpen = true
     private var birthNs: UInt64 = 0
@@ -132,7 +140,7 @@ final class TraceSession {
         }
         do {
             try Ptrace.setOptions(pid, Ptrace.optionExitKill | Ptrace.optionTraceClone | Ptrace.optionTraceFork
-                                       | Ptrace.optionTraceVFork | Ptrace.optionTraceExec)
+                                       | Ptrace.optionTraceVFork | Ptrace.optionTraceVForkDone | Ptrace.optionTraceExec)
             setUpImage(pid)
             try Ptrace.resume(pid)
         } catch {
@@ -171,6 +179,12 @@ final class TraceSession {
     /// Waits for the next event of the target's process group; falls back to polling known
     /// threads if the group has left its group (setsid).
     private func waitForTracee() -> (pid_t, WaitStatus)? {
+        if !deferred.isEmpty {
+            let next = deferred.removeFirst()
+            stopSeenNs = next.seenNs
+            return (next.pid, next.status)
+        }
+        defer { stopSeenNs = Self.nowNs() }
         if let event = waitForThread(-leader) { return event }
         while !threads.isEmpty {
             for pid in threads.keys {
@@ -198,6 +212,10 @@ final class TraceSession {
 
     private func handleStop(_ pid: pid_t, signal: Int32, event: Int32) throws(PtraceError) {
         if event != 0 { return try handleEvent(pid, event: event) }
+        if signal == SIGSTOP, stopsSent.remove(pid) != nil {
+            // premain's own SIGSTOP, arriving after the thread had stopped for something else.
+            return try Ptrace.resume(pid)
+        }
         if threads[pid] == nil {
             // A new thread or child stopped before its parent's event arrived.
             if signal == SIGSTOP {
@@ -223,8 +241,13 @@ final class TraceSession {
         case WaitStatus.eventClone, WaitStatus.eventVFork:
             let child = pid_t(truncatingIfNeeded: try Ptrace.eventMessage(pid))
             threads[child] = threads[child] ?? []
-            if event == WaitStatus.eventVFork { vforkChildren.insert(child) }
+            if event == WaitStatus.eventVFork {
+                vforkChildren.insert(child)
+                vforkParents.insert(pid)
+            }
             if earlyStops.remove(child) != nil { try Ptrace.resume(child) } else { expectedThreads.insert(child) }
+        case WaitStatus.eventVForkDone:
+            vforkParents.remove(pid)
         case WaitStatus.eventFork:
             let child = pid_t(truncatingIfNeeded: try Ptrace.eventMessage(pid))
             if earlyStops.remove(child) != nil { releaseForkChild(child) } else { expectedForks.insert(child) }
@@ -330,7 +353,7 @@ final class TraceSession {
     // MARK: - Breakpoints
 
     private func handleTrap(_ pid: pid_t) throws(PtraceError) {
-        let wake = Self.nowNs()
+        let wake = stopSeenNs
         var regs = try Ptrace.registers(pid)
         let address = regs.rip &- 1
         if table.isInserted(address), sites[address]?.isEmpty ?? true {
@@ -400,6 +423,10 @@ final class TraceSession {
         try Ptrace.setRegisters(pid, regs)
         var pendingSignal: Int32 = 0
         if table.isInserted(address) {
+            // While the original byte is back, another thread could run past the breakpoint:
+            // with more than one thread, the others are stopped for the step.
+            let stopped = stopOtherThreads(except: pid)
+            defer { resumeThreads(stopped) }
             try table.remove(address, pid: pid)
             guard let signal = stepOver(pid) else { return }
             pendingSignal = signal
@@ -419,6 +446,55 @@ final class TraceSession {
         }
         threads[pid] = frames
         try Ptrace.resume(pid, signal: pendingSignal)
+    }
+
+    /// Stops every other running thread of the target with SIGSTOP and waits until each one is
+    /// stopped. Returns the threads premain stopped (to resume after the step); a thread that
+    /// stopped for something else first keeps that stop in `deferred` for the main loop.
+    private func stopOtherThreads(except pid: pid_t) -> [(pid: pid_t, sinceNs: UInt64)] {
+        let waiting = Set(deferred.map(\.pid))
+        let running = threads.keys.filter {
+            $0 != pid && !vforkParents.contains($0) && !expectedThreads.contains($0) && !stopsSent.contains($0)
+                && !waiting.contains($0)
+        }
+        guard !running.isEmpty else { return [] }
+        var signalled: [pid_t] = []
+        for thread in running {
+            let sent = vforkChildren.contains(thread) ? kill(thread, SIGSTOP) : ctrace_tgkill(leader, thread, SIGSTOP)
+            if sent == 0 {
+                stopsSent.insert(thread)
+                signalled.append(thread)
+            }
+        }
+        var stopped: [(pid: pid_t, sinceNs: UInt64)] = []
+        for thread in signalled {
+            guard let (_, status) = waitForThread(thread) else { continue }
+            switch status {
+            case .stopped(SIGSTOP, 0):
+                stopsSent.remove(thread)
+                stopped.append((thread, Self.nowNs()))
+            default:
+                // A breakpoint, an event or its end: handled later; our SIGSTOP is swallowed then.
+                deferred.append((thread, status, Self.nowNs()))
+            }
+        }
+        return stopped
+    }
+
+    /// Resumes threads stopped by `stopOtherThreads`. The time each was held is premain's, not
+    /// the thread's: it is added to the thread's open calls like any nested stop.
+    private func resumeThreads(_ stopped: [(pid: pid_t, sinceNs: UInt64)]) {
+        let now = Self.nowNs()
+        for (thread, since) in stopped {
+            if var frames = threads[thread] {
+                for index in frames.indices {
+                    frames[index].nestedStops += 1
+                    frames[index].nestedHandlingNs += now &- since
+                }
+                threads[thread] = frames
+            }
+            try? Ptrace.resume(thread)
+        }
     }
 
     /// Single-steps `pid` over the original instruction. Returns the signal to deliver when the

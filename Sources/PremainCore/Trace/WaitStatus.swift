@@ -17,6 +17,7 @@ enum WaitStatus: Equatable {
     static let eventVFork: Int32 = 2
     static let eventClone: Int32 = 3
     static let eventExec: Int32 = 4
+    static let eventVForkDone: Int32 = 5
 
     init(_ raw: Int32) {
         let low = raw & 0x7f
