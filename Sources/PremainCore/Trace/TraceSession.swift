@@ -422,7 +422,10 @@ final class TraceSession {
         regs.rip = address
         try Ptrace.setRegisters(pid, regs)
         var pendingSignal: Int32 = 0
-        if table.isInserted(address) {
+        if table.isInserted(address), let effect = emulatedEntry(at: address, pid: pid, regs: regs) {
+            if let store = effect.store { try Ptrace.poke(pid, store.address, store.value) }
+            try Ptrace.setRegisters(pid, effect.registers)
+        } else if table.isInserted(address) {
             // While the original byte is back, another thread could run past the breakpoint:
             // with more than one thread, the others are stopped for the step.
             let stopped = stopOtherThreads(except: pid)
@@ -448,6 +451,18 @@ final class TraceSession {
         try Ptrace.resume(pid, signal: pendingSignal)
     }
 
+    /// The effect of the original instruction at `address` when premain can execute it itself.
+    private func emulatedEntry(at address: UInt64, pid: pid_t, regs: user_regs_struct) -> EntryInstruction.Effect? {
+        guard let word = try? Ptrace.peek(pid, address) else { return nil }
+        var bytes = (0..<4).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) }
+        for offset in 0..<4 {
+            if let original = table.originals[address &+ UInt64(offset)] { bytes[offset] = original }
+        }
+        var at = regs
+        at.rip = address
+        return EntryInstruction.execute(bytes, registers: at)
+    }
+
     /// Stops every other running thread of the target with SIGSTOP and waits until each one is
     /// stopped. Returns the threads premain stopped (to resume after the step); a thread that
     /// stopped for something else first keeps that stop in `deferred` for the main loop.
@@ -459,7 +474,9 @@ final class TraceSession {
         }
         guard !running.isEmpty else { return [] }
         var signalled: [pid_t] = []
+        var wasRunning = Set<pid_t>()
         for thread in running {
+            if Self.isRunning(thread, group: vforkChildren.contains(thread) ? thread : leader) { wasRunning.insert(thread) }
             let sent = vforkChildren.contains(thread) ? kill(thread, SIGSTOP) : ctrace_tgkill(leader, thread, SIGSTOP)
             if sent == 0 {
                 stopsSent.insert(thread)
@@ -472,7 +489,8 @@ final class TraceSession {
             switch status {
             case .stopped(SIGSTOP, 0):
                 stopsSent.remove(thread)
-                stopped.append((thread, Self.nowNs()))
+                // A thread that was blocked (in a join, a sleep) lost nothing by being held.
+                stopped.append((thread, wasRunning.contains(thread) ? Self.nowNs() : 0))
             default:
                 // A breakpoint, an event or its end: handled later; our SIGSTOP is swallowed then.
                 deferred.append((thread, status, Self.nowNs()))
@@ -481,12 +499,19 @@ final class TraceSession {
         return stopped
     }
 
+    /// `true` when the thread is running or runnable (state R in /proc/PID/task/TID/stat).
+    private static func isRunning(_ thread: pid_t, group: pid_t) -> Bool {
+        guard let stat = FileManagerLite.readText("/proc/\(group)/task/\(thread)/stat"),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(after: close)...].split(separator: " ").first == "R"
+    }
+
     /// Resumes threads stopped by `stopOtherThreads`. The time each was held is premain's, not
     /// the thread's: it is added to the thread's open calls like any nested stop.
     private func resumeThreads(_ stopped: [(pid: pid_t, sinceNs: UInt64)]) {
         let now = Self.nowNs()
         for (thread, since) in stopped {
-            if var frames = threads[thread] {
+            if since > 0, var frames = threads[thread] {
                 for index in frames.indices {
                     frames[index].nestedStops += 1
                     frames[index].nestedHandlingNs += now &- since
