@@ -70,6 +70,11 @@ final class TraceSession {
     private var leader: pid_t = 0
     private var expectedThreads = Set<pid_t>()
     private var expectedForks = Set<pid_t>()
+    /// Processes the target started (forked children, vfork children after exec, and theirs):
+    /// they carry no breakpoints and are only kept traced, so that PTRACE_O_EXITKILL ends them
+    /// if premain dies, and signals are passed on.
+    private var followed = Set<pid_t>()
+    private var expectedFollowed = Set<pid_t>()
     private var earlyStops = Set<pid_t>()
     private var vforkChildren = Set<pid_t>()
     /// Threads blocked in vfork until their child execs or exits: they run no code.
@@ -160,6 +165,7 @@ final class TraceSession {
             guard let (pid, status) = waitForTracee() else { return }
             switch status {
             case .exited, .signaled:
+                if followed.remove(pid) != nil { continue }
                 threadEnded(pid, status)
                 if pid == leader { return }
             case .stopped(let signal, let event):
@@ -187,7 +193,7 @@ final class TraceSession {
         defer { stopSeenNs = Self.nowNs() }
         if let event = waitForThread(-leader) { return event }
         while !threads.isEmpty {
-            for pid in threads.keys {
+            for pid in Array(threads.keys) + Array(followed) {
                 if let event = waitForThread(pid, noHang: true) { return event }
             }
             usleep(200)
@@ -211,6 +217,7 @@ final class TraceSession {
     }
 
     private func handleStop(_ pid: pid_t, signal: Int32, event: Int32) throws(PtraceError) {
+        if followed.contains(pid) { return try handleFollowed(pid, signal: signal, event: event) }
         if event != 0 { return try handleEvent(pid, event: event) }
         if signal == SIGSTOP, stopsSent.remove(pid) != nil {
             // premain's own SIGSTOP, arriving after the thread had stopped for something else.
@@ -223,7 +230,11 @@ final class TraceSession {
                     threads[pid] = threads[pid] ?? []
                     return try Ptrace.resume(pid)
                 }
-                if expectedForks.remove(pid) != nil { return releaseForkChild(pid) }
+                if expectedForks.remove(pid) != nil { return adoptForkChild(pid) }
+                if expectedFollowed.remove(pid) != nil {
+                    followed.insert(pid)
+                    return try Ptrace.resume(pid)
+                }
                 earlyStops.insert(pid)
                 return
             }
@@ -250,13 +261,15 @@ final class TraceSession {
             vforkParents.remove(pid)
         case WaitStatus.eventFork:
             let child = pid_t(truncatingIfNeeded: try Ptrace.eventMessage(pid))
-            if earlyStops.remove(child) != nil { releaseForkChild(child) } else { expectedForks.insert(child) }
+            if earlyStops.remove(child) != nil { adoptForkChild(child) } else { expectedForks.insert(child) }
         case WaitStatus.eventExec:
             if vforkChildren.contains(pid) {
-                // A vfork child replaced the shared memory with its own image: let it go.
+                // A vfork child replaced the shared memory with its own image: it carries no
+                // breakpoints any more; follow it like a forked child.
                 vforkChildren.remove(pid)
                 threads[pid] = nil
-                return try Ptrace.detach(pid)
+                followed.insert(pid)
+                return try Ptrace.resume(pid)
             }
             // The target exec'ed: the breakpoints went with the old image. Start over.
             for (_, frames) in threads { for frame in frames { probes[frame.probe].unfinished += 1 } }
@@ -275,11 +288,30 @@ final class TraceSession {
     }
 
     /// A forked child holds a copy of the int3 bytes: put the original bytes back, then let it
-    /// run untraced (the process group is ended with the target).
-    private func releaseForkChild(_ child: pid_t) {
+    /// run, followed (not timed) until the run ends.
+    private func adoptForkChild(_ child: pid_t) {
         let failed = table.restoreCopy(in: child)
         if failed > 0 { notes.append("\(failed) breakpoints could not be removed from forked child \(child)") }
-        try? Ptrace.detach(child)
+        followed.insert(child)
+        try? Ptrace.resume(child)
+    }
+
+    /// A stop of a followed process: new processes and threads are followed too, signals are
+    /// passed on, everything else resumes.
+    private func handleFollowed(_ pid: pid_t, signal: Int32, event: Int32) throws(PtraceError) {
+        switch event {
+        case WaitStatus.eventFork, WaitStatus.eventVFork, WaitStatus.eventClone:
+            let child = pid_t(truncatingIfNeeded: try Ptrace.eventMessage(pid))
+            followed.insert(child)
+            if earlyStops.remove(child) != nil { try Ptrace.resume(child) } else { expectedFollowed.insert(child) }
+            return try Ptrace.resume(pid)
+        case 0:
+            if signal == SIGSTOP, expectedFollowed.remove(pid) != nil { return try Ptrace.resume(pid) }
+            if Ptrace.signalInfo(pid) == nil { return try Ptrace.resume(pid) }
+            return try Ptrace.resume(pid, signal: signal)
+        default:
+            return try Ptrace.resume(pid)
+        }
     }
 
     // MARK: - Objects
@@ -617,7 +649,8 @@ final class TraceSession {
     /// Kills what is left of the group and reaps every tracee, so nothing stays stopped.
     private func drain() {
         kill(-leader, SIGKILL)
-        for pid in Array(threads.keys) + Array(expectedThreads) + Array(earlyStops) + Array(vforkChildren) {
+        for pid in Array(threads.keys) + Array(expectedThreads) + Array(earlyStops) + Array(vforkChildren)
+            + Array(followed) + Array(expectedFollowed) {
             kill(pid, SIGKILL)
         }
         let windowEnded = !windowOpen && configuration.until != .exit
@@ -628,6 +661,12 @@ final class TraceSession {
         for pid in Array(threads.keys) where pid != leader {
             _ = waitForThread(pid, noHang: true)
         }
+        // Followed processes that left the group: killed above, reaped here.
+        for pid in followed.union(expectedFollowed) {
+            _ = waitForThread(pid)
+        }
+        followed = []
+        expectedFollowed = []
     }
 
     private func milliseconds(since end: UInt64) -> Double {
