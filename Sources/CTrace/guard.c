@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CTraceGuard.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 
@@ -42,5 +43,13 @@ void ctrace_guard_install(void) {
     action.sa_handler = guard_handler;
     sigemptyset(&action.sa_mask);
     int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaction(signals[i], &action, 0);
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        sigaction(signals[i], &action, 0);
+        sigaddset(&unblock, signals[i]);
+    }
+    // A parent may have started premain with these blocked (Foundation's Process does): the
+    // calling thread takes them, so an interrupted premain still cleans up.
+    pthread_sigmask(SIG_UNBLOCK, &unblock, 0);
 }
