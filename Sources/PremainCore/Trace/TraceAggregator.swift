@@ -44,7 +44,7 @@ struct TraceAggregator {
             functions.append(TracedFunction(
                 object: key.object, symbol: key.symbol, demangled: probe.demangled, kind: probe.kind,
                 calls: calls[key] ?? 0, callsCapped: capped[key] ?? false,
-                inclusive: TraceTiming(samplesMs: [])  ?? TraceTiming.zero, source: planner.debugInfo(for: probe.object)?.sourceLocation(of: probe.entry),
+                inclusive: .zero, source: planner.debugInfo(for: probe.object)?.sourceLocation(of: probe.entry),
                 inlinedInto: probe.inlinedInto, unfinishedCalls: count))
         }
         var milestoneSamples: [String: [Double]] = [:]
@@ -63,14 +63,5 @@ struct TraceAggregator {
             milestones: milestoneSamples.compactMapValues { TraceTiming(samplesMs: $0) },
             outcomes: records.map(\.outcome.description), functions: functions, untimed: untimed,
             notes: records.flatMap(\.notes).filter { seenNotes.insert($0).inserted })
-    }
-}
-
-extension TraceTiming {
-    /// All zero, no samples: for a function that never completed a call.
-    static var zero: TraceTiming {
-        var timing = TraceTiming(samplesMs: [0])!
-        timing.samplesMs = []
-        return timing
     }
 }

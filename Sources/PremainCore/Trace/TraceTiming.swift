@@ -9,6 +9,17 @@ public struct TraceTiming: Codable, Equatable, Sendable {
     /// Every sample in run order.
     public var samplesMs: [Double]
 
+    /// All zero and no samples: the timing of a function that never completed a call.
+    public static let zero = TraceTiming(medianMs: 0, p90Ms: 0, minMs: 0, maxMs: 0, samplesMs: [])
+
+    public init(medianMs: Double, p90Ms: Double, minMs: Double, maxMs: Double, samplesMs: [Double]) {
+        self.medianMs = medianMs
+        self.p90Ms = p90Ms
+        self.minMs = minMs
+        self.maxMs = maxMs
+        self.samplesMs = samplesMs
+    }
+
     /// Summarizes `samplesMs`; `nil` when empty. Quantiles interpolate linearly (type 7).
     public init?(samplesMs: [Double]) {
         guard let low = samplesMs.min(), let high = samplesMs.max() else { return nil }
