@@ -74,6 +74,24 @@ struct TraceEngineCornerTests {
         #expect(TraceSamples.leftovers().isEmpty)
     }
 
+    @Test func timeoutEndsAHangingTarget() throws {
+        let built = TraceSamples.built
+        try #require(built.failure == nil)
+        var options = TraceOptions(command: [built.path("faults/hang")], environment: TraceSamples.environment)
+        options.biasMs = try TraceTests.TraceSampleTests.bias.get().pairMs
+        options.until = .exit
+        options.runs = 1
+        options.warmup = 0
+        options.timeoutSeconds = 1
+        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(devNull) }
+        options.outputFD = devNull
+        let m = try #require(try Tracer(options: options).run().measurements.first)
+        #expect(m.outcomes == ["timed out"])
+        #expect(m.milestones["exit"] == nil && m.milestones["main"] != nil)
+        #expect(TraceSamples.leftovers().isEmpty)
+    }
+
     @Test func signalsReachTheTarget() throws {
         let m = try run(["/bin/sh", "-c", "trap 'exit 7' USR1; kill -USR1 $$; sleep 2; exit 0"])
         #expect(m.outcomes == ["exited with status 7"])

@@ -696,6 +696,7 @@ final class TraceSession {
         } else if finalOutcome == .killedBySignal(SIGKILL), elapsed >= configuration.timeoutSeconds {
             finalOutcome = .timedOut
         }
+        if finalOutcome == .timedOut { milestones["exit"] = nil }  // premain's kill, not an exit
         return TraceRunRecord(birthNs: birthNs, functions: functions, unfinished: unfinished,
                               milestones: milestones, outcome: finalOutcome, untimed: untimed, notes: notes,
                               tracerPriorityRaised: priorityRaised)
