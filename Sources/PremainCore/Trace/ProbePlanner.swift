@@ -170,15 +170,14 @@ final class ProbePlanner {
         file.sections.contains { $0.name.hasPrefix("swift5_") }
     }
 
-    /// Toolchain functions that run in every object, named after GCC's crt files.
-    static let toolchainNames: Set<String> = [
-        "frame_dummy", "register_tm_clones", "__do_global_ctors_aux", "_init", "__libc_csu_init",
-        "call_weak_fn", "init_cacheinfo",
-    ]
-
+    /// The kind of an initializer entry named `symbol`, with the audit's classification
+    /// (`InitializerClassifier`): toolchain functions and unnamed entries are plain static
+    /// initializers.
     static func initializerKind(_ symbol: String?) -> TracedFunctionKind {
-        guard let symbol, !toolchainNames.contains(symbol) else { return .staticInitializer }
-        if symbol.hasPrefix("_GLOBAL__sub_I_") || symbol.hasPrefix("_GLOBAL__I_") { return .cxxTranslationUnitInitializer }
+        guard let symbol, !InitializerClassifier.toolchainNames.contains(symbol) else { return .staticInitializer }
+        if InitializerClassifier.translationUnit(of: symbol) != nil || symbol.hasPrefix("_GLOBAL__I_") {
+            return .cxxTranslationUnitInitializer
+        }
         return .constructorFunction
     }
 }
