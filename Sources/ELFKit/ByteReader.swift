@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Bounds-checked reads of fixed-width integers from a byte buffer in the file's byte order.
 ///
 /// Every read returns `nil` instead of trapping when it would leave the buffer.
@@ -37,8 +41,8 @@ public struct ByteReader {
     /// ends it inside the buffer.
     public func cString(at offset: Int) -> String? {
         guard offset >= 0, offset < bytes.count, let base = bytes.baseAddress else { return nil }
-        let tail = UnsafeRawBufferPointer(start: base + offset, count: bytes.count - offset)
-        guard let end = tail.firstIndex(of: 0) else { return nil }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: tail[0..<end]), as: UTF8.self)
+        guard let end = memchr(base + offset, 0, bytes.count - offset) else { return nil }
+        let length = base.distance(to: UnsafeRawPointer(end)) - offset
+        return String(decoding: UnsafeRawBufferPointer(start: base + offset, count: length), as: UTF8.self)
     }
 }

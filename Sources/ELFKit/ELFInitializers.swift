@@ -116,9 +116,14 @@ extension ELFFile {
         guard !slots.isEmpty else { return [:] }
         var result: [UInt64: (UInt64?, String?)] = [:]
         let symbols = dynamicSymbols
+        guard let lowest = slots.min(), let highest = slots.max() else { return [:] }
         for table in dynamicRelocationTables where table.format != .relr {
-            for index in 0..<table.entryCount {
-                guard let relocation = table[index], slots.contains(relocation.offset) else { continue }
+            var hits: [Int] = []
+            table.forEachEntry { offset, _, _, index in
+                if offset >= lowest && offset <= highest && slots.contains(offset) { hits.append(index) }
+            }
+            for index in hits {
+                guard let relocation = table[index] else { continue }
                 switch machine.relocationClass(relocation.type) {
                 case .relative, .irelative:
                     if let addend = relocation.addend {
@@ -145,9 +150,12 @@ extension ELFFile {
         let thumb = machine == .arm
         for table in [staticSymbols, dynamicSymbols].compactMap({ $0 }) where !remaining.isEmpty {
             var candidates: [UInt64: (String, Int)] = [:]  // name and rank: lower wins
+            // A range check first: most symbols lie outside it, and it costs no hashing.
+            let lowest = remaining.min() ?? 0
+            let highest = remaining.max() ?? 0
             table.forEach { symbol in
                 let value = thumb ? symbol.value & ~1 : symbol.value
-                guard symbol.isDefined, remaining.contains(value) else { return true }
+                guard value >= lowest, value <= highest, symbol.isDefined, remaining.contains(value) else { return true }
                 let rank: Int
                 switch symbol.kind {
                 case .function, .gnuIFunc: rank = symbol.binding == .local ? 1 : 0

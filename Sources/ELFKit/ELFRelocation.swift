@@ -59,6 +59,40 @@ public struct ELFRelocationTable {
                              addend: addend)
     }
 
+    /// Calls `body(offset, type, symbolIndex, entryIndex)` for every REL/RELA entry, reading only
+    /// `r_offset` and `r_info` straight from the mapped table (its bounds are checked once):
+    /// the fast path for counting. Does nothing for RELR tables.
+    public func forEachEntry(_ body: (UInt64, UInt32, UInt32, Int) -> Void) {
+        guard format != .relr, let base = data.bytes.baseAddress else { return }
+        let count = entryCount
+        let stride = entrySize
+        guard count > 0, count * stride <= data.count else { return }
+        let swap = data.bigEndian
+        if is64 {
+            for index in 0..<count {
+                let at = base + index * stride
+                var offset = at.loadUnaligned(as: UInt64.self)
+                var info = (at + 8).loadUnaligned(as: UInt64.self)
+                if swap {
+                    offset = offset.byteSwapped
+                    info = info.byteSwapped
+                }
+                body(offset, UInt32(truncatingIfNeeded: info), UInt32(truncatingIfNeeded: info >> 32), index)
+            }
+        } else {
+            for index in 0..<count {
+                let at = base + index * stride
+                var offset = at.loadUnaligned(as: UInt32.self)
+                var info = (at + 4).loadUnaligned(as: UInt32.self)
+                if swap {
+                    offset = offset.byteSwapped
+                    info = info.byteSwapped
+                }
+                body(UInt64(offset), info & 0xff, info >> 8, index)
+            }
+        }
+    }
+
     /// Calls `body` with every address a RELR table relocates, decoding the bitmap words.
     /// Does nothing for REL/RELA tables.
     public func forEachRelrAddress(_ body: (UInt64) -> Void) {

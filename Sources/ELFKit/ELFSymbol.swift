@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One symbol table entry, decoded. The name is resolved through its `ELFSymbolTable`.
 public struct ELFSymbol: Sendable, Hashable {
     public var index: Int
@@ -39,6 +43,26 @@ public struct ELFSymbolTable {
     public subscript(index: Int) -> ELFSymbol? {
         guard index >= 0, index < count else { return nil }
         let base = index * entrySize
+        // Fast path: one bounds check for the whole entry, then unaligned loads.
+        if let start = entries.bytes.baseAddress, base + entrySize <= entries.count {
+            let at = start + base
+            let swap = entries.bigEndian
+            func fix<T: FixedWidthInteger>(_ value: T) -> T { swap ? value.byteSwapped : value }
+            if is64 {
+                return ELFSymbol(index: index, nameOffset: fix(at.loadUnaligned(as: UInt32.self)),
+                                 value: fix((at + 8).loadUnaligned(as: UInt64.self)),
+                                 size: fix((at + 16).loadUnaligned(as: UInt64.self)),
+                                 info: at.load(fromByteOffset: 4, as: UInt8.self),
+                                 other: at.load(fromByteOffset: 5, as: UInt8.self),
+                                 sectionIndex: fix((at + 6).loadUnaligned(as: UInt16.self)))
+            }
+            return ELFSymbol(index: index, nameOffset: fix(at.loadUnaligned(as: UInt32.self)),
+                             value: UInt64(fix((at + 4).loadUnaligned(as: UInt32.self))),
+                             size: UInt64(fix((at + 8).loadUnaligned(as: UInt32.self))),
+                             info: at.load(fromByteOffset: 12, as: UInt8.self),
+                             other: at.load(fromByteOffset: 13, as: UInt8.self),
+                             sectionIndex: fix((at + 14).loadUnaligned(as: UInt16.self)))
+        }
         if is64 {
             guard let name = entries.u32(at: base), let info = entries.u8(at: base + 4),
                   let other = entries.u8(at: base + 5), let shndx = entries.u16(at: base + 6),
@@ -68,9 +92,8 @@ public struct ELFSymbolTable {
         guard let strings, let base = strings.bytes.baseAddress else { return nil }
         let start = Int(symbol.nameOffset)
         guard start < strings.count else { return nil }
-        let tail = UnsafeRawBufferPointer(start: base + start, count: strings.count - start)
-        guard let end = tail.firstIndex(of: 0) else { return nil }
-        return UnsafeRawBufferPointer(rebasing: tail[0..<end])
+        guard let end = memchr(base + start, 0, strings.count - start) else { return nil }
+        return UnsafeRawBufferPointer(start: base + start, count: base.distance(to: UnsafeRawPointer(end)) - start)
     }
 
     /// Calls `body` for every entry in order, stopping early when it returns `false`.

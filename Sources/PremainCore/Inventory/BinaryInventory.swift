@@ -16,6 +16,12 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
     public var sizes: SizeCensus
     /// Problems with tables that were skipped; `[]` for a sound file.
     public var diagnostics: [String]
+    /// The load closure (`premain audit --closure`, the default); `nil` when not resolved or
+    /// for a file without dynamic linking.
+    public var closure: DependencyClosure? = nil
+    /// `DT_NEEDED` entries that provide none of the file's imports (`ldd -u`); `nil` when the
+    /// closure was not resolved.
+    public var unusedNeeded: [String]? = nil
 
     public struct Header: Codable, Sendable, Equatable {
         /// "ELF32" or "ELF64".

@@ -44,10 +44,7 @@ public enum InventoryBuilder {
                 continue
             }
             let machine = file.machine
-            for index in 0..<table.entryCount {
-                guard let relocation = table[index] else { break }
-                census.add(machine.relocationClass(relocation.type))
-            }
+            table.forEachEntry { _, type, _, _ in census.add(machine.relocationClass(type)) }
         }
         return census
     }

@@ -6,6 +6,8 @@ public struct AuditReport: Codable, Sendable, Equatable {
     public var binaries: [BinaryInventory]
     /// Files that could not be read as ELF at all.
     public var errors: [FileError]
+    /// Largest offenders when several files or a folder were audited; `nil` otherwise.
+    public var summary: OffenderSummary? = nil
 
     public init(binaries: [BinaryInventory], errors: [FileError], tool: ToolInfo = .current) {
         self.schemaVersion = 1

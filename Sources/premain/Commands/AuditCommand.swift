@@ -5,42 +5,53 @@ enum AuditCommand: Command {
     static let spec = CommandSpec(
         name: "audit",
         abstract: "Report what ELF files make the loader do before main, without running them.",
-        usage: "premain audit [--format <format>] [--symbols] [--output <path>] <file>...",
+        usage: "premain audit [--format <format>] [--output <path>] [<options>] <file-or-folder>...",
         discussion: """
         For each file: header, dependencies (DT_NEEDED, RPATH, RUNPATH), binding, relocations \
         the loader applies by class (relative incl. RELR, symbolic, plt, copy, irelative, tls), \
         exported and imported dynamic symbols, static initializers (symbolized and demangled), \
         Swift start-up suspects (lazy globals, default-argument generators) and segment sizes. \
         A file that cannot be read gets one 'Error: <path>: <reason>' line on stderr; the other \
-        files are still audited.
+        files are still audited. \
+        The load closure of each file is resolved as glibc's ld.so would (RPATH, LD_LIBRARY_PATH \
+        only with --library-path or --honor-env, RUNPATH, ld.so.cache, default directories; \
+        $ORIGIN/$LIB/$PLATFORM; class and machine checked): a dependency tree with where each \
+        object was found, missing and unused libraries, and the closure's relocations, symbol \
+        look-ups, initializers and exports. A folder is audited recursively on all cores: \
+        non-ELF files are skipped, symbolic links inside it are not followed, and a summary lists \
+        the largest offenders.
         """,
-        arguments: [ArgumentSpec(name: "<file>", help: "ELF files (executables, shared libraries, objects).")],
+        arguments: [ArgumentSpec(name: "<file-or-folder>", help: "ELF files (executables, shared libraries, objects) or folders of them.")],
         options: [
             OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OptionSpec(names: ["--symbols"], valueName: nil, help: "List every exported and imported dynamic symbol."),
             OptionSpec(names: ["--no-demangle"], valueName: nil, help: "Show mangled names only."),
-        ])
+        ] + closureOptionSpecs)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = try arguments.choice("--format", ["text", "json"], default: "text")
-        guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing expected argument '<file>'") }
+        guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing expected argument '<file-or-folder>'") }
         let options = InventoryOptions(symbolLists: arguments.flag("--symbols"),
                                        demangle: !arguments.flag("--no-demangle"))
-        var binaries: [BinaryInventory] = []
-        var errors: [FileError] = []
-        for path in arguments.positionals {
-            do {
-                let inventory = try InventoryBuilder.audit(path: path, options: options)
-                binaries.append(inventory)
-            } catch {
-                errors.append(FileError(path: path, reason: error.reason.rawValue, message: error.message))
-            }
+        let workers = try jobs(arguments)
+        let batch = BatchAudit(inventory: options, closure: try closureOptions(arguments), workers: workers)
+        let tree = try treeOptions(arguments)
+        let progress = ProgressBar.onTerminal("auditing")
+        var onProgress: (@Sendable (Int, Int) -> Void)?
+        if let progress {
+            onProgress = { done, total in progress.update(done, total) }
         }
-        let report = AuditReport(binaries: binaries, errors: errors)
+        let report = batch.run(arguments.positionals, progress: onProgress)
+        progress?.finish()
         let text: String
         do {
-            text = format == "json" ? try JSONRenderer.render(report) : AuditTextRenderer.render(report)
+            if format == "json" {
+                text = try ParallelAuditJSON.render(report, workers: workers)
+            } else {
+                text = report.binaries.map { AuditTextRenderer.render($0) + ClosureTextRenderer.render($0, options: tree) }
+                    .joined(separator: "\n") + (report.summary.map(ClosureTextRenderer.render) ?? "")
+            }
         } catch {
             Console.error("cannot encode the report: \(error)")
             return .internalError

@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finds dynamic symbols by name the way the loader does: through `.gnu.hash` (bloom filter,
+/// buckets, chains) or `.hash`, falling back to one pass over `.dynsym` when neither is
+/// usable. Out-of-range indices in a corrupt table end the search; they never trap.
+public struct ELFSymbolLookup {
+    public let symbols: ELFSymbolTable
+    private let gnu: GNUHash?
+    private let sysv: SysVHash?
+    private let byName: [String: [Int]]?
+
+    struct GNUHash {
+        let data: ByteReader
+        let bucketCount: Int
+        let symbolOffset: Int
+        let bloomWords: Int
+        let bloomShift: UInt32
+        let wordSize: Int
+        var bucketsStart: Int { 16 + bloomWords * wordSize }
+        var chainsStart: Int { bucketsStart + bucketCount * 4 }
+    }
+
+    struct SysVHash {
+        let data: ByteReader
+        let bucketCount: Int
+        let chainCount: Int
+    }
+
+    /// `nil` when the file has no `.dynsym`.
+    public init?(_ file: ELFFile) {
+        guard let symbols = file.dynamicSymbols else { return nil }
+        self.symbols = symbols
+        var gnu: GNUHash?
+        var sysv: SysVHash?
+        if let section = file.sections.first(where: { $0.type == .gnuHash && Int($0.link) == symbols.section.index }),
+           let data = file.bytes(of: section),
+           let buckets = data.u32(at: 0), let offset = data.u32(at: 4), let bloom = data.u32(at: 8),
+           let shift = data.u32(at: 12) {
+            let candidate = GNUHash(data: data, bucketCount: Int(buckets), symbolOffset: Int(offset),
+                                    bloomWords: Int(bloom), bloomShift: shift, wordSize: file.wordSize)
+            if candidate.bucketCount > 0, candidate.bloomWords > 0, candidate.bucketCount < 1 << 28,
+               candidate.bloomWords < 1 << 28, candidate.chainsStart <= data.count {
+                gnu = candidate
+            }
+        }
+        if gnu == nil,
+           let section = file.sections.first(where: { $0.type == .hash && Int($0.link) == symbols.section.index }),
+           let data = file.bytes(of: section), let buckets = data.u32(at: 0), let chains = data.u32(at: 4),
+           buckets > 0, 8 + (UInt64(buckets) + UInt64(chains)) * 4 <= UInt64(data.count) {
+            sysv = SysVHash(data: data, bucketCount: Int(buckets), chainCount: Int(chains))
+        }
+        self.gnu = gnu
+        self.sysv = sysv
+        if gnu == nil && sysv == nil {
+            var index: [String: [Int]] = [:]
+            symbols.forEach { symbol in
+                if symbol.isDefined, let name = symbols.name(of: symbol), !name.isEmpty {
+                    index[name, default: []].append(symbol.index)
+                }
+                return true
+            }
+            byName = index
+        } else {
+            byName = nil
+        }
+    }
+
+    /// Indices of the defined `.dynsym` entries named `name` (several when the object defines
+    /// more than one version); `[]` when there is none.
+    public func definitions(of name: String) -> [Int] {
+        if let byName { return byName[name] ?? [] }
+        var utf8 = Array(name.utf8)
+        return utf8.withUnsafeMutableBufferPointer { buffer in definitions(ofBytes: UnsafeRawBufferPointer(buffer)) }
+    }
+
+    /// `definitions(of:)` for a name given as bytes (without the NUL), e.g. straight from
+    /// another file's string table.
+    public func definitions(ofBytes name: UnsafeRawBufferPointer) -> [Int] {
+        if let byName { return byName[String(decoding: name, as: UTF8.self)] ?? [] }
+        if let gnu { return gnuLookup(gnu, name) }
+        if let sysv { return sysvLookup(sysv, name) }
+        return []
+    }
+
+    private func matches(_ index: Int, _ name: UnsafeRawBufferPointer) -> Bool {
+        guard let symbol = symbols[index], symbol.isDefined,
+              let stored = symbols.nameBytes(of: symbol) else { return false }
+        return stored.count == name.count && memoryEqual(stored, name)
+    }
+
+    private func memoryEqual(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let left = a.baseAddress, let right = b.baseAddress else { return a.count == 0 }
+        return memcmp(left, right, a.count) == 0
+    }
+
+    private func gnuLookup(_ table: GNUHash, _ name: UnsafeRawBufferPointer) -> [Int] {
+        var hash: UInt32 = 5381
+        for byte in name { hash = hash &* 33 &+ UInt32(byte) }
+        let bits = UInt32(table.wordSize * 8)
+        let wordIndex = Int((hash / bits) % UInt32(table.bloomWords))
+        guard let word = table.data.word(at: 16 + wordIndex * table.wordSize, is64: table.wordSize == 8) else { return [] }
+        let mask: UInt64 = (1 << UInt64(hash % bits)) | (1 << UInt64((hash >> (table.bloomShift & 31)) % bits))
+        guard word & mask == mask else { return [] }
+        guard let start = table.data.u32(at: table.bucketsStart + Int(hash % UInt32(table.bucketCount)) * 4),
+              start != 0, Int(start) >= table.symbolOffset else { return [] }
+        var found: [Int] = []
+        var index = Int(start)
+        while index < symbols.count {
+            guard let chain = table.data.u32(at: table.chainsStart + (index - table.symbolOffset) * 4) else { break }
+            if chain | 1 == hash | 1, matches(index, name) { found.append(index) }
+            if chain & 1 != 0 { break }
+            index += 1
+        }
+        return found
+    }
+
+    private func sysvLookup(_ table: SysVHash, _ name: UnsafeRawBufferPointer) -> [Int] {
+        var hash: UInt32 = 0
+        for byte in name {
+            hash = (hash << 4) &+ UInt32(byte)
+            let high = hash & 0xf000_0000
+            if high != 0 { hash ^= high >> 24 }
+            hash &= ~high
+        }
+        guard let first = table.data.u32(at: 8 + Int(hash % UInt32(table.bucketCount)) * 4) else { return [] }
+        var found: [Int] = []
+        var index = Int(first)
+        var steps = 0
+        while index != 0, index < table.chainCount, steps <= table.chainCount {
+            if matches(index, name) { found.append(index) }
+            guard let next = table.data.u32(at: 8 + (table.bucketCount + index) * 4) else { break }
+            index = Int(next)
+            steps += 1
+        }
+        return found
+    }
+}
