@@ -22,6 +22,8 @@ struct TraceCLITests {
         #expect(missing.stderr.contains("See 'premain trace --help'"))
         let bad = try CLI.run(["trace", "--runs", "zero", "--", "/bin/true"])
         #expect(bad.status == 64)
+        #expect(try CLI.run(["trace", "--until", "", "--", "/bin/true"]).status == 64)
+        #expect(try CLI.run(["trace", "--function", "", "--", "/bin/true"]).status == 64)
     }
 
     @Test func missingProgramExits4() throws {

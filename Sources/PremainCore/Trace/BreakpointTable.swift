@@ -39,13 +39,6 @@ struct BreakpointTable {
         try Self.write(byte, at: address, pid: pid)
     }
 
-    /// Removes every breakpoint (the table is empty afterwards, even when a write failed
-    /// because the memory is gone).
-    mutating func removeAll(pid: pid_t) {
-        for (address, byte) in originals { try? Self.write(byte, at: address, pid: pid) }
-        originals = [:]
-    }
-
     /// Writes every original byte into another address space that holds a copy of this one
     /// (a forked child), leaving this table unchanged. Returns how many writes failed.
     @discardableResult

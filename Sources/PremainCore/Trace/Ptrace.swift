@@ -24,7 +24,6 @@ enum Ptrace {
     static let singleStep: Int32 = 9
     static let getRegs: Int32 = 12
     static let setRegs: Int32 = 13
-    static let detach: Int32 = 17
     static let setOptions: Int32 = 0x4200
     static let getEventMessage: Int32 = 0x4201
     static let getSignalInfo: Int32 = 0x4202
@@ -71,10 +70,6 @@ enum Ptrace {
 
     static func step(_ pid: pid_t) throws(PtraceError) {
         try check(ctrace_ptrace(singleStep, pid, 0, 0), "SINGLESTEP", pid)
-    }
-
-    static func detach(_ pid: pid_t, signal: Int32 = 0) throws(PtraceError) {
-        try check(ctrace_ptrace(detach, pid, 0, UInt(signal)), "DETACH", pid)
     }
 
     static func setOptions(_ pid: pid_t, _ options: UInt) throws(PtraceError) {

@@ -50,7 +50,11 @@ enum TraceCommand: Command {
         guard !command.isEmpty else { throw UsageError(message: "missing expected argument '<command>'") }
         var options = TraceOptions(command: command, environment: environment())
         options.until = TraceWindowEnd(argument: arguments.value("--until") ?? "first-output")
+        if case .symbol(let name) = options.until, name.isEmpty {
+            throw UsageError(message: "--until takes main, first-output, exit or a function name, not ''")
+        }
         options.functions = arguments.all("--function")
+        if options.functions.contains(where: \.isEmpty) { throw UsageError(message: "--function takes a symbol name, not ''") }
         options.maxCalls = try arguments.integer("--max-calls", default: 100, in: 1...1_000_000)
         options.runs = try arguments.integer("--runs", default: 5, in: 1...10_000)
         options.warmup = try arguments.integer("--warmup", default: 1, in: 0...1_000)
