@@ -39,6 +39,14 @@ struct TraceEngineCornerTests {
         #expect(m.outcomes == ["exited with status 0"])
     }
 
+    @Test func recursionCountsEveryCallAndTimesTheOutermost() throws {
+        let m = try run([TraceSamples.built.path("recursive")], functions: ["premain_recurse"])
+        #expect(m.outcomes == ["exited with status 0"])
+        let f = try #require(m.functions.first { $0.symbol == "premain_recurse" })
+        #expect(f.calls == 6 && f.unfinishedCalls == 0 && f.inclusive.samplesMs.count == 1)
+        #expect(f.inclusive.medianMs < 1)
+    }
+
     @Test func vforkChildrenSharingMemory() throws {
         let m = try run([TraceSamples.built.path("spawner")], until: .firstOutput)
         #expect(m.outcomes == ["reached first-output"])

@@ -51,6 +51,13 @@ enum TraceSamples {
     int main(void) { puts("spawner: main reached"); return 0; }
     """
 
+    /// A recursive function: six nested calls of one function on one thread, each return
+    /// breakpoint at the same address.
+    static let recursiveSource = """
+    __attribute__((noinline)) int premain_recurse(int n) { if (n <= 0) return 0; int r = premain_recurse(n - 1) + 1; __asm__ volatile(""); return r; }
+    int main(void) { return premain_recurse(5) == 5 ? 0 : 1; }
+    """
+
     static let calibrateSource = """
     #include <stdlib.h>
     __attribute__((noinline)) void premain_calibration_empty(void) { __asm__ volatile(""); }
@@ -68,7 +75,8 @@ enum TraceSamples {
             guard let base = buffer.baseAddress, let result = mkdtemp(base) else { return "/tmp/premain-trace-tests" }
             return String(cString: result)
         }
-        for (name, source) in [("calibrate", calibrateSource), ("adjacent", adjacentSource), ("spawner", spawnerSource)] {
+        for (name, source) in [("calibrate", calibrateSource), ("adjacent", adjacentSource), ("spawner", spawnerSource),
+                               ("recursive", recursiveSource)] {
             let file = fopen("\(directory)/\(name).c", "w")
             fputs(source + "\n", file)
             fclose(file)
@@ -76,7 +84,7 @@ enum TraceSamples {
         let status = shell("""
             cd '\(directory)' && { gcc -O1 -g calibrate.c -o calibrate && \
             gcc -O1 -g -fcf-protection=none -falign-functions=1 -fno-reorder-functions adjacent.c -o adjacent && \
-            gcc -O1 -g spawner.c -o spawner; } > build.log 2>&1
+            gcc -O1 -g spawner.c -o spawner && gcc -O0 -g recursive.c -o recursive; } > build.log 2>&1
             """)
         return Built(samples: samples, directory: directory,
                      failure: status == 0 ? nil : "building the trace test programs failed (\(status)), see \(directory)/build.log")
