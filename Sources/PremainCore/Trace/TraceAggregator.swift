@@ -57,11 +57,19 @@ struct TraceAggregator {
             !timedKeys.contains("\($0.object)|\($0.symbol)") && seenUntimed.insert("\($0.object)|\($0.symbol)").inserted
         }
         var seenNotes = Set<String>()
+        var advice: [String] = []
+        if let load = conditions.loadAverage, load > Double(conditions.allowedCPUs) {
+            advice.append("the load average (\(String(format1: load))) was above the number of CPUs (\(conditions.allowedCPUs)): other work preempts launches and timings spread; trace on a quiet machine")
+        }
+        let cappedCount = functions.filter(\.callsCapped).count
+        if cappedCount > 0 {
+            advice.append("\(cappedCount) functions reached --max-calls \(options.maxCalls) and were no longer timed after that; raise --max-calls to time every call")
+        }
         return TraceMeasurement(
             command: options.command, runs: records.count, warmup: options.warmup, until: options.until.description,
             maxCalls: options.maxCalls, conditions: conditions,
             milestones: milestoneSamples.compactMapValues { TraceTiming(samplesMs: $0) },
             outcomes: records.map(\.outcome.description), functions: functions, untimed: untimed,
-            notes: records.flatMap(\.notes).filter { seenNotes.insert($0).inserted })
+            notes: (records.flatMap(\.notes) + advice).filter { seenNotes.insert($0).inserted })
     }
 }

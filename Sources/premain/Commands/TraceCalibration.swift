@@ -1,3 +1,5 @@
+import PremainCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,21 +26,13 @@ enum TraceCalibration {
         exit(0)
     }
 
-    /// premain itself, run in calibration mode.
-    static var target: CalibrationTargetSpec? {
+    /// premain itself, run in calibration mode; `nil` when /proc/self/exe cannot be read.
+    static var target: CalibrationTarget? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
         let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return CalibrationTargetSpec(executable: path, arguments: ["premain", modeArgument, String(calls)],
-                                     symbol: symbol, calls: calls)
+        return CalibrationTarget(executable: path, arguments: ["premain", modeArgument, String(calls)],
+                                 symbol: symbol, calls: calls)
     }
-}
-
-/// Plain values for building a `CalibrationTarget` (kept apart so this file needs no core import).
-struct CalibrationTargetSpec {
-    var executable: String
-    var arguments: [String]
-    var symbol: String
-    var calls: Int
 }

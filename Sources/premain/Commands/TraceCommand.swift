@@ -66,10 +66,7 @@ enum TraceCommand: Command {
         if arguments.value("--bias-ms") != nil {
             options.biasMs = try arguments.number("--bias-ms", default: 0, in: 0...1_000)
         }
-        if let spec = TraceCalibration.target {
-            options.calibration = CalibrationTarget(executable: spec.executable, arguments: spec.arguments,
-                                                    symbol: spec.symbol, calls: spec.calls)
-        }
+        options.calibration = TraceCalibration.target
         var devNull: Int32 = -1
         if !arguments.flag("--show-output") {
             devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
