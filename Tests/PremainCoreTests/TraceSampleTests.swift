@@ -128,6 +128,11 @@ struct TraceSampleTests {
         #expect(lazyGlobal.kind == .swiftLazyGlobal)
         #expect(lazyGlobal.demangled == "one-time initialization function for homeCatalog")
         #expect(defaultArgument.source?.file.hasSuffix("main.swift") == true)
+        // The lazy global is located at its declaration, not at line 0 (compiler-generated code).
+        let lazySource = try #require(lazyGlobal.source)
+        let lines = (FileManagerLite.readText(lazySource.file) ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lazySource.line > 0 && lazySource.line <= lines.count && lines[lazySource.line - 1].contains("homeCatalog"),
+                "\(lazySource)")
         if sample.hasSuffix("-O") {
             // Optimized: the generator is inlined into main; timed through DWARF inline ranges.
             #expect(defaultArgument.inlinedInto != nil)

@@ -42,12 +42,30 @@ final class DebugInfo {
         close(descriptor)
     }
 
-    /// The line-table row for `address`, or `nil` when no compile unit covers it.
+    /// The line-table row for `address`, or `nil` when no compile unit covers it. A row with
+    /// line 0 (compiler-generated code, such as a Swift global's one-time initializer) gives way
+    /// to the next row of the function with a real line, within 256 bytes.
     func sourceLocation(of address: UInt64) -> SourceLocation? {
         var cu = Dwarf_Die()
         if dwarf_addrdie(dwarf, address, &cu) == nil, !findUnit(containing: address, into: &cu) { return nil }
-        guard let line = dwarf_getsrc_die(&cu, address),
-              let file = dwarf_linesrc(line, nil, nil) else { return nil }
+        guard let line = dwarf_getsrc_die(&cu, address) else { return nil }
+        if let location = Self.location(of: line), location.line > 0 { return location }
+        var lines: OpaquePointer?
+        var count = 0
+        guard dwarf_getsrclines(&cu, &lines, &count) == 0, let lines else { return Self.location(of: line) }
+        var best: (UInt64, SourceLocation)?
+        for index in 0..<count {
+            guard let row = dwarf_onesrcline(lines, index) else { continue }
+            var rowAddress: Dwarf_Addr = 0
+            guard dwarf_lineaddr(row, &rowAddress) == 0, rowAddress >= address, rowAddress < address + 256,
+                  let location = Self.location(of: row), location.line > 0 else { continue }
+            if best == nil || rowAddress < best?.0 ?? 0 { best = (rowAddress, location) }
+        }
+        return best?.1 ?? Self.location(of: line)
+    }
+
+    private static func location(of line: OpaquePointer) -> SourceLocation? {
+        guard let file = dwarf_linesrc(line, nil, nil) else { return nil }
         var number: Int32 = 0
         guard dwarf_lineno(line, &number) == 0 else { return nil }
         return SourceLocation(file: String(cString: file), line: Int(number))
