@@ -49,10 +49,10 @@ struct TraceRendererTests {
         milestone main: median 31.000 ms, p90 31.800 ms, max 32.000 ms
         milestone firstOutput: median 41.000 ms, p90 41.800 ms, max 42.000 ms
 
-                MEDIAN        P90        MAX  CALLS  KIND                              FUNCTION                                                                                               OBJECT      SOURCE
-             20.200 ms  20.280 ms  20.300 ms      1  C++ translation-unit initializer  _GLOBAL__sub_I_registry.cpp                                                                            libinit.so  registry.cpp:25
-              5.000 ms   5.000 ms   5.000 ms  ≥ 100  Swift default argument            default argument 0 of App.Home.init(service: App.Service) -> App.Home (inlined into App.main() -> ())  app         main.swift:96
-        did not return          -          -      1  constructor function              crash_ctor                                                                                             app         -
+                MEDIAN        P90        MAX  CALLS  KIND                              OBJECT      SOURCE           FUNCTION
+             20.200 ms  20.280 ms  20.300 ms      1  C++ translation-unit initializer  libinit.so  registry.cpp:25  _GLOBAL__sub_I_registry.cpp
+              5.000 ms   5.000 ms   5.000 ms  ≥ 100  Swift default argument            app         main.swift:96    default argument 0 of App.Home.init(service: App.Service) -> App.Home (inlined into App.main() -> ())
+        did not return          -          -      1  constructor function              app         -                crash_ctor
         (1 toolchain/static initializers under 0.010 ms not shown; --all shows them)
 
         not timed:

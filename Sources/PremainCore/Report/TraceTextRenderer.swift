@@ -33,15 +33,16 @@ public enum TraceTextRenderer {
         }
         let shown = m.functions.filter { all || $0.inclusive.medianMs >= smallMs || $0.kind != .staticInitializer || $0.unfinishedCalls > 0 }
         out += "\n"
-        var rows: [[String]] = [["MEDIAN", "P90", "MAX", "CALLS", "KIND", "FUNCTION", "OBJECT", "SOURCE"]]
+        // FUNCTION last: demangled Swift names are long and would push the other columns away.
+        var rows: [[String]] = [["MEDIAN", "P90", "MAX", "CALLS", "KIND", "OBJECT", "SOURCE", "FUNCTION"]]
         for f in shown {
             var name = f.demangled ?? f.symbol
             if let caller = f.inlinedInto { name += " (inlined into \(caller))" }
             let timed = !f.inclusive.samplesMs.isEmpty
             rows.append([timed ? ms(f.inclusive.medianMs) : "did not return", timed ? ms(f.inclusive.p90Ms) : "-",
-                         timed ? ms(f.inclusive.maxMs) : "-", f.callsText, f.kind.title, name,
+                         timed ? ms(f.inclusive.maxMs) : "-", f.callsText, f.kind.title,
                          f.object.split(separator: "/").last.map(String.init) ?? f.object,
-                         f.source?.description ?? "-"])
+                         f.source.map { Self.shortSource($0) } ?? "-", name])
         }
         out += table(rows)
         let hidden = m.functions.count - shown.count
@@ -55,6 +56,11 @@ public enum TraceTextRenderer {
             for note in m.notes { out += "  \(note)\n" }
         }
         return out
+    }
+
+    /// `file:line` with the file's last path component only.
+    static func shortSource(_ source: SourceLocation) -> String {
+        "\(source.file.split(separator: "/").last.map(String.init) ?? source.file):\(source.line)"
     }
 
     static func ms(_ value: Double) -> String { "\(String(format3: value)) ms" }
