@@ -3,6 +3,9 @@ public enum TraceTextRenderer {
     /// Functions under this inclusive median are summarized in one line unless `all`.
     public static let smallMs = 0.01
 
+    /// The bias line, then per measurement: command, conditions, outcomes, milestones, the hot
+    /// list (toolchain initializers under `smallMs` summarized unless `all`), what was not timed
+    /// and notes.
     public static func render(_ report: TraceReport, all: Bool = false) -> String {
         var out = ""
         let bias = report.bias

@@ -27,10 +27,14 @@ struct ProbePlan: Sendable {
 
 /// A function premain looked for and could not time.
 public struct UntimedFunction: Codable, Equatable, Sendable {
+    /// Path of the object.
     public var object: String
+    /// The mangled symbol, or "*" for every function of that kind in the object.
     public var symbol: String
+    /// The readable name; `nil` when the symbol is not mangled.
     public var demangled: String?
     public var kind: TracedFunctionKind
+    /// Why it could not be timed, in words a user can act on.
     public var reason: String
 
     public init(object: String, symbol: String, demangled: String?, kind: TracedFunctionKind, reason: String) {

@@ -4,11 +4,15 @@ public struct TraceOptions: Sendable {
     public var command: [String]
     /// Environment of the target as "NAME=value" (premain's own when built by the CLI).
     public var environment: [String]
+    /// Where timing stops (`--until`, default first output).
     public var until: TraceWindowEnd = .firstOutput
+    /// Calls after which a function is no longer timed (`--max-calls`).
     public var maxCalls: Int = 100
     /// `--function`: mangled or demangled names (with or without the parameter list).
     public var functions: [String] = []
+    /// Measured runs (`--runs`).
     public var runs: Int = 5
+    /// Runs before the measured ones, not counted (`--warmup`).
     public var warmup: Int = 1
     /// Pin the target (and the calibration) to this CPU.
     public var cpu: Int32?
@@ -31,9 +35,13 @@ public struct TraceOptions: Sendable {
 
 /// A program that calls an empty function `calls` times, traced to measure the bias.
 public struct CalibrationTarget: Sendable {
+    /// The program (an absolute path).
     public var executable: String
+    /// Its argv, including argv[0].
     public var arguments: [String]
+    /// The empty function, as `--function` takes it.
     public var symbol: String
+    /// How many times the program calls it.
     public var calls: Int
 
     public init(executable: String, arguments: [String], symbol: String, calls: Int) {

@@ -1,5 +1,6 @@
 /// The result of `premain trace`: Codable, the input of other tools (`--format json`).
 public struct TraceReport: Codable, Equatable, Sendable {
+    /// 1 for this layout.
     public var schemaVersion: Int
     /// The tracer's fixed cost per breakpoint pair, subtracted from every timing.
     public var bias: TraceBias
@@ -54,6 +55,7 @@ public struct TraceMeasurement: Codable, Equatable, Sendable {
     public var functions: [TracedFunction]
     /// Functions found but not timed, with the reason.
     public var untimed: [UntimedFunction]
+    /// Things premain noticed: problems that did not stop a run, and advice.
     public var notes: [String]
 
     public init(command: [String], runs: Int, warmup: Int, until: String, maxCalls: Int, conditions: TraceConditions,
@@ -79,6 +81,7 @@ public struct TracedFunction: Codable, Equatable, Sendable {
     public var object: String
     /// The mangled symbol (for an unnamed initializer entry: "DT_INIT_ARRAY[i]").
     public var symbol: String
+    /// The readable name; `nil` when the symbol is not mangled (C functions).
     public var demangled: String?
     public var kind: TracedFunctionKind
     /// Calls per run (the largest over the runs). When `callsCapped`, at least this many.

@@ -20,6 +20,9 @@ public struct Tracer {
         public var outcome: String
     }
 
+    /// Measures the bias (or takes `biasMs`), then traces the command `warmup + runs` times.
+    /// Throws `TraceError` when the command cannot be started or the bias cannot be measured;
+    /// a target that crashes or times out is an outcome in the report, not an error.
     public func run(progress: (Progress) -> Void = { _ in }) throws(TraceError) -> TraceReport {
         guard let first = options.command.first else { throw .cannotStart("", "no command") }
         guard let executable = Self.resolve(first, environment: options.environment) else {
