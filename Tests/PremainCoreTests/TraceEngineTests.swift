@@ -47,6 +47,21 @@ struct TraceEngineCornerTests {
         #expect(f.inclusive.medianMs < 1)
     }
 
+    @Test func exclusiveTimeLeavesOutTracedCallees() throws {
+        // _GLOBAL__sub_I_registry.cpp constructs std::ios_base::Init; name it to trace it too.
+        let m = try run([TraceSamples.built.path("cxx-static-init/cxx-static-init")],
+                        functions: ["std::ios_base::Init::Init()"], until: .main)
+        let registry = try #require(m.functions.first { $0.symbol == "_GLOBAL__sub_I_registry.cpp" })
+        let initializer = try #require(m.functions.first { $0.demangled == "std::ios_base::Init::Init()" })
+        #expect(initializer.kind == .named && initializer.calls >= 1)
+        let exclusive = try #require(registry.exclusive)
+        #expect(abs(registry.inclusive.medianMs - initializer.inclusive.medianMs - exclusive.medianMs) < 0.01,
+                "registry \(registry.inclusive.medianMs) - init \(initializer.inclusive.medianMs) vs self \(exclusive.medianMs)")
+        // A function that calls no traced function has exclusive == inclusive.
+        let ctor = try #require(m.functions.first { $0.symbol == "premain_lib_ctor_c" })
+        #expect(ctor.exclusive == ctor.inclusive)
+    }
+
     @Test func vforkChildrenSharingMemory() throws {
         let m = try run([TraceSamples.built.path("spawner")], until: .firstOutput)
         #expect(m.outcomes == ["reached first-output"])

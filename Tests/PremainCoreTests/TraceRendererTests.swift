@@ -13,7 +13,8 @@ struct TraceRendererTests {
         let functions = [
             TracedFunction(object: "/app/libinit.so", symbol: "_GLOBAL__sub_I_registry.cpp", demangled: nil,
                            kind: .cxxTranslationUnitInitializer, calls: 1, callsCapped: false,
-                           inclusive: timing([20.1, 20.3, 20.2]), source: SourceLocation(file: "registry.cpp", line: 25),
+                           inclusive: timing([20.1, 20.3, 20.2]), exclusive: timing([20.0, 20.2, 20.1]),
+                           source: SourceLocation(file: "registry.cpp", line: 25),
                            inlinedInto: nil, unfinishedCalls: 0),
             TracedFunction(object: "/app/app", symbol: "$s3App4HomeC7serviceAcA7ServiceC_tcfcfA_",
                            demangled: "default argument 0 of App.Home.init(service: App.Service) -> App.Home",
@@ -49,10 +50,10 @@ struct TraceRendererTests {
         milestone main: median 31.000 ms, p90 31.800 ms, max 32.000 ms
         milestone firstOutput: median 41.000 ms, p90 41.800 ms, max 42.000 ms
 
-                MEDIAN        P90        MAX  CALLS  KIND                              OBJECT      SOURCE           FUNCTION
-             20.200 ms  20.280 ms  20.300 ms      1  C++ translation-unit initializer  libinit.so  registry.cpp:25  _GLOBAL__sub_I_registry.cpp
-              5.000 ms   5.000 ms   5.000 ms  ≥ 100  Swift default argument            app         main.swift:96    default argument 0 of App.Home.init(service: App.Service) -> App.Home (inlined into App.main() -> ())
-        did not return          -          -      1  constructor function              app         -                crash_ctor
+                MEDIAN        P90        MAX       SELF  CALLS  KIND                              OBJECT      SOURCE           FUNCTION
+             20.200 ms  20.280 ms  20.300 ms  20.100 ms      1  C++ translation-unit initializer  libinit.so  registry.cpp:25  _GLOBAL__sub_I_registry.cpp
+              5.000 ms   5.000 ms   5.000 ms          -  ≥ 100  Swift default argument            app         main.swift:96    default argument 0 of App.Home.init(service: App.Service) -> App.Home (inlined into App.main() -> ())
+        did not return          -          -          -      1  constructor function              app         -                crash_ctor
         (1 toolchain/static initializers under 0.010 ms not shown; --all shows them)
 
         not timed:
@@ -76,7 +77,7 @@ struct TraceRendererTests {
         let decoded = try JSONDecoder().decode(TraceReport.self, from: Data(text.utf8))
         #expect(decoded == Self.report)
         for key in ["\"measurements\"", "\"functions\"", "\"object\"", "\"symbol\"", "\"demangled\"", "\"kind\"",
-                    "\"calls\"", "\"inclusive\"", "\"medianMs\"", "\"p90Ms\"", "\"minMs\"", "\"maxMs\"", "\"samplesMs\"",
+                    "\"calls\"", "\"inclusive\"", "\"exclusive\"", "\"medianMs\"", "\"p90Ms\"", "\"minMs\"", "\"maxMs\"", "\"samplesMs\"",
                     "\"command\"", "\"runs\"", "\"conditions\"", "\"milestones\"", "\"swiftDefaultArgument\""] {
             #expect(text.contains(key), "JSON lacks \(key)")
         }

@@ -4,7 +4,7 @@ public enum TraceTextRenderer {
     public static let smallMs = 0.01
 
     /// The bias line, then per measurement: command, conditions, outcomes, milestones, the hot
-    /// list (toolchain initializers under `smallMs` summarized unless `all`), what was not timed
+    /// list (inclusive median, p90, max; SELF is the exclusive median) (toolchain initializers under `smallMs` summarized unless `all`), what was not timed
     /// and notes.
     public static func render(_ report: TraceReport, all: Bool = false) -> String {
         var out = ""
@@ -37,13 +37,13 @@ public enum TraceTextRenderer {
         let shown = m.functions.filter { all || $0.inclusive.medianMs >= smallMs || $0.kind != .staticInitializer || $0.unfinishedCalls > 0 }
         out += "\n"
         // FUNCTION last: demangled Swift names are long and would push the other columns away.
-        var rows: [[String]] = [["MEDIAN", "P90", "MAX", "CALLS", "KIND", "OBJECT", "SOURCE", "FUNCTION"]]
+        var rows: [[String]] = [["MEDIAN", "P90", "MAX", "SELF", "CALLS", "KIND", "OBJECT", "SOURCE", "FUNCTION"]]
         for f in shown {
             var name = f.demangled ?? f.symbol
             if let caller = f.inlinedInto { name += " (inlined into \(caller))" }
             let timed = !f.inclusive.samplesMs.isEmpty
             rows.append([timed ? ms(f.inclusive.medianMs) : "did not return", timed ? ms(f.inclusive.p90Ms) : "-",
-                         timed ? ms(f.inclusive.maxMs) : "-", f.callsText, f.kind.title,
+                         timed ? ms(f.inclusive.maxMs) : "-", f.exclusive.map { ms($0.medianMs) } ?? "-", f.callsText, f.kind.title,
                          f.object.split(separator: "/").last.map(String.init) ?? f.object,
                          f.source.map { Self.shortSource($0) } ?? "-", name])
         }
@@ -77,7 +77,7 @@ public enum TraceTextRenderer {
             var line = ""
             for (i, cell) in row.enumerated() {
                 let pad = String(repeating: " ", count: widths[i] - cell.count)
-                line += i < 4 ? pad + cell : cell + (i == width - 1 ? "" : pad)
+                line += i < 5 ? pad + cell : cell + (i == width - 1 ? "" : pad)
                 if i < width - 1 { line += "  " }
             }
             out += line + "\n"

@@ -10,6 +10,7 @@ struct TraceAggregator {
 
     func measurement(of records: [TraceRunRecord], options: TraceOptions, conditions: TraceConditions) -> TraceMeasurement {
         var samples: [TracedFunctionKey: [Double]] = [:]
+        var exclusiveSamples: [TracedFunctionKey: [Double]] = [:]
         var calls: [TracedFunctionKey: Int] = [:]
         var capped: [TracedFunctionKey: Bool] = [:]
         var unfinished: [TracedFunctionKey: Int] = [:]
@@ -19,7 +20,11 @@ struct TraceAggregator {
                 probes[key] = entry.probe
                 let total = entry.calls.filter { !$0.recursive }
                     .reduce(0.0) { $0 + $1.correctedNs(biasNs: biasMs * 1e6) }
-                if !entry.calls.isEmpty { samples[key, default: []].append(total / 1e6) }
+                if !entry.calls.isEmpty {
+                    samples[key, default: []].append(total / 1e6)
+                    let exclusive = entry.calls.reduce(0.0) { $0 + $1.exclusiveNs(biasNs: biasMs * 1e6) }
+                    exclusiveSamples[key, default: []].append(exclusive / 1e6)
+                }
                 calls[key] = max(calls[key] ?? 0, entry.hits)
                 capped[key] = (capped[key] ?? false) || entry.capped
             }
@@ -31,7 +36,8 @@ struct TraceAggregator {
             let source = probe.source ?? planner.debugInfo(for: probe.object)?.sourceLocation(of: probe.entry)
             functions.append(TracedFunction(
                 object: key.object, symbol: key.symbol, demangled: probe.demangled, kind: probe.kind,
-                calls: calls[key] ?? 0, callsCapped: capped[key] ?? false, inclusive: timing, source: source,
+                calls: calls[key] ?? 0, callsCapped: capped[key] ?? false, inclusive: timing,
+                exclusive: TraceTiming(samplesMs: exclusiveSamples[key] ?? []), source: source,
                 inlinedInto: probe.inlinedInto, unfinishedCalls: unfinished[key] ?? 0))
         }
         functions.sort {

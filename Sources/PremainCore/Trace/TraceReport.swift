@@ -90,6 +90,9 @@ public struct TracedFunction: Codable, Equatable, Sendable {
     public var callsCapped: Bool
     /// Inclusive time per run (all non-recursive calls of the run added up), bias removed.
     public var inclusive: TraceTiming
+    /// Exclusive time per run: inclusive minus the traced functions called directly inside it.
+    /// `nil` when no call completed.
+    public var exclusive: TraceTiming?
     /// Where the function is (line table at its entry), or for an inlined copy the call site.
     public var source: SourceLocation?
     /// For an inlined copy: the function it was inlined into.
@@ -98,8 +101,9 @@ public struct TracedFunction: Codable, Equatable, Sendable {
     public var unfinishedCalls: Int
 
     public init(object: String, symbol: String, demangled: String?, kind: TracedFunctionKind, calls: Int,
-                callsCapped: Bool, inclusive: TraceTiming, source: SourceLocation?, inlinedInto: String?,
-                unfinishedCalls: Int) {
+                callsCapped: Bool, inclusive: TraceTiming, exclusive: TraceTiming? = nil, source: SourceLocation?,
+                inlinedInto: String?, unfinishedCalls: Int) {
+        self.exclusive = exclusive
         self.object = object
         self.symbol = symbol
         self.demangled = demangled

@@ -19,11 +19,34 @@ struct TracedCall: Sendable, Equatable {
     /// The function was already running on this thread (recursion): the call is counted but
     /// its time is inside the outer call's.
     var recursive = false
+    /// Completed calls of traced functions directly inside this one.
+    var children = Children()
+
+    /// What the direct inner calls of a call add up to, kept raw until the bias is known.
+    struct Children: Sendable, Equatable {
+        var rawNs: UInt64 = 0
+        /// Their own pairs plus the stops nested in them.
+        var stops = 0
+        var handlingNs: UInt64 = 0
+
+        mutating func add(_ call: TracedCall) {
+            rawNs &+= call.rawNs
+            stops += 1 + call.nestedStops
+            handlingNs &+= call.nestedHandlingNs
+        }
+    }
 
     /// Inclusive time in ns with the tracer's cost removed: one bias for this call's own pair,
     /// one bias and the measured handling time for every nested stop. Never negative.
     func correctedNs(biasNs: Double) -> Double {
         max(0, Double(rawNs) - biasNs * Double(1 + nestedStops) - Double(nestedHandlingNs))
+    }
+
+    /// Corrected time minus the corrected time of the traced calls directly inside it (their
+    /// stops are already among this call's nested stops). Never negative.
+    func exclusiveNs(biasNs: Double) -> Double {
+        let inner = Double(children.rawNs) - biasNs * Double(children.stops) - Double(children.handlingNs)
+        return max(0, correctedNs(biasNs: biasNs) - max(0, inner))
     }
 }
 

@@ -27,17 +27,17 @@ extension TraceSession {
             return try Ptrace.resume(pid, signal: SIGTRAP)
         }
         var frames = threads[pid] ?? []
-        var completed: [(Frame, UInt64)] = []
+        var completed: [(frame: Frame, end: UInt64, depth: Int)] = []
         if site.returnRefs > 0,
            let index = frames.lastIndex(where: { $0.returnAddress == address && $0.entrySP &+ 8 == regs.rsp }) {
-            completed.append((frames[index], wake))
+            completed.append((frames[index], wake, index))
             for frame in frames[(index + 1)...] { abandon(frame, stopped: pid) }
             frames.removeSubrange(index...)
             sites[address]?.returnRefs -= 1
         }
         if !site.exitOf.isEmpty,
            let index = frames.lastIndex(where: { $0.returnAddress == nil && probes[$0.probe].exits.contains(address) }) {
-            completed.append((frames[index], wake))
+            completed.append((frames[index], wake, index))
             for frame in frames[(index + 1)...] { abandon(frame, stopped: pid) }
             frames.removeSubrange(index...)
         }
@@ -89,8 +89,9 @@ extension TraceSession {
             try table.insert(address, pid: pid)
         }
         let resume = Self.nowNs()
-        for (frame, end) in completed {
-            record(frame, endNs: end, returnHandlingNs: resume - wake)
+        for (frame, end, depth) in completed {
+            let call = record(frame, endNs: end, returnHandlingNs: resume - wake)
+            if depth > 0, depth - 1 < openBefore { frames[depth - 1].children.add(call) }
         }
         for index in 0..<openBefore {
             frames[index].nestedStops += 1
@@ -231,12 +232,14 @@ extension TraceSession {
         if milestones[milestone] == nil { milestones[milestone] = milliseconds(since: Self.nowNs()) }
     }
 
-    func record(_ frame: Frame, endNs: UInt64, returnHandlingNs: UInt64) {
+    @discardableResult
+    func record(_ frame: Frame, endNs: UInt64, returnHandlingNs: UInt64) -> TracedCall {
         let call = TracedCall(rawNs: endNs &- frame.startNs, nestedStops: frame.nestedStops,
                               nestedHandlingNs: frame.nestedHandlingNs,
-                              handlingNs: frame.entryHandlingNs + returnHandlingNs, recursive: frame.recursive)
+                              handlingNs: frame.entryHandlingNs + returnHandlingNs, recursive: frame.recursive,
+                              children: frame.children)
         probes[frame.probe].calls.append(call)
-        // Count this call's own stops in every frame still open around it: done by the caller.
+        return call
     }
 
     /// Gives up on a call that will not return (its thread ended, or an outer frame returned

@@ -38,6 +38,8 @@ final class TraceSession {
         var recursive: Bool
         var nestedStops = 0
         var nestedHandlingNs: UInt64 = 0
+        /// Completed calls of traced functions directly inside this one (for exclusive time).
+        var children = TracedCall.Children()
     }
 
     struct Site {
