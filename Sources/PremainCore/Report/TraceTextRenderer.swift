@@ -24,7 +24,7 @@ public enum TraceTextRenderer {
         out += "runs: \(m.runs) (+\(m.warmup) warm-up), until \(m.until), max \(m.maxCalls) calls per function\n"
         var conditions = "conditions: \(m.conditions.allowedCPUs) CPUs, "
         conditions += m.conditions.pinnedCPU.map { "target pinned to CPU \($0)" } ?? "not pinned"
-        if let load = m.conditions.loadAverage { conditions += ", load \(String(format1: load))" }
+        if let load = m.conditions.loadAverage { conditions += ", load \(Milliseconds.number(load, decimals: 1))" }
         out += conditions + ", kernel \(m.conditions.kernel)"
         out += m.conditions.tracerPriorityRaised ? ", tracer at nice -10\n" : ", tracer at normal priority\n"
         var outcomes: [String: Int] = [:]
@@ -66,7 +66,7 @@ public enum TraceTextRenderer {
         "\(source.file.split(separator: "/").last.map(String.init) ?? source.file):\(source.line)"
     }
 
-    static func ms(_ value: Double) -> String { "\(String(format3: value)) ms" }
+    static func ms(_ value: Double) -> String { "\(Milliseconds.number(value)) ms" }
 
     static func table(_ rows: [[String]]) -> String {
         guard let width = rows.first?.count else { return "" }
@@ -83,22 +83,5 @@ public enum TraceTextRenderer {
             out += line + "\n"
         }
         return out
-    }
-}
-
-extension String {
-    /// `value` with exactly three decimals, no Foundation.
-    init(format3 value: Double) {
-        let scaled = (abs(value) * 1000).rounded()
-        let whole = Int(scaled / 1000)
-        let fraction = Int(scaled.truncatingRemainder(dividingBy: 1000))
-        let digits = String(fraction)
-        self = (value < 0 && scaled > 0 ? "-" : "") + "\(whole)." + String(repeating: "0", count: 3 - digits.count) + digits
-    }
-
-    /// `value` with one decimal.
-    init(format1 value: Double) {
-        let scaled = Int((value * 10).rounded())
-        self = "\(scaled / 10).\(abs(scaled % 10))"
     }
 }

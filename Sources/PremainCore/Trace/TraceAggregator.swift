@@ -65,7 +65,7 @@ struct TraceAggregator {
         var seenNotes = Set<String>()
         var advice: [String] = []
         if let load = conditions.loadAverage, load > Double(conditions.allowedCPUs) {
-            advice.append("the load average (\(String(format1: load))) was above the number of CPUs (\(conditions.allowedCPUs)): other work preempts launches and timings spread; trace on a quiet machine")
+            advice.append("the load average (\(Milliseconds.number(load, decimals: 1))) was above the number of CPUs (\(conditions.allowedCPUs)): other work preempts launches and timings spread; trace on a quiet machine")
         }
         let cappedCount = functions.filter(\.callsCapped).count
         if cappedCount > 0 {

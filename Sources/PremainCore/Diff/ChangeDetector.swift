@@ -1,0 +1,65 @@
+/// Decides whether a measured quantity changed between two series: a regression only when
+/// the Mann–Whitney test is significant at `alpha` **and** the difference of medians exceeds
+/// the minimum effect (the larger of `minEffectMs` and `minEffectPercent` of the base
+/// median). The bootstrap interval of the difference of medians is reported beside it, not
+/// used to decide: with a few slow outliers in 20 runs the percentile interval of a median
+/// jumps between order statistics and would hide real shifts the rank test sees clearly.
+public struct ChangeDetector: Sendable {
+    public var settings: PremainConfig.DiffSettings
+
+    public init(settings: PremainConfig.DiffSettings = .init()) {
+        self.settings = settings
+    }
+
+    /// What happened to one quantity.
+    public enum Change: String, Codable, Sendable {
+        case regression
+        case improvement
+        case noChange
+        /// Only the head has it.
+        case added
+        /// Only the base has it.
+        case removed
+        /// A side has no per-run samples, so no test is possible; medians are still shown.
+        case untested
+    }
+
+    public struct Result: Sendable, Equatable, Codable {
+        public var change: Change
+        /// median(head) − median(base); `nil` when a side is missing.
+        public var deltaMs: Double?
+        /// `deltaMs` relative to the base median, in percent; `nil` when the base median is 0.
+        public var percent: Double?
+        /// The smallest change that counts, in ms.
+        public var minEffectMs: Double?
+        public var test: MannWhitney?
+        public var interval: BootstrapInterval?
+    }
+
+    public func compare(base: TimingSummary?, head: TimingSummary?, seedSalt: UInt64 = 0) -> Result {
+        guard let base else {
+            return Result(change: head == nil ? .untested : .added, deltaMs: head?.medianMs, percent: nil)
+        }
+        guard let head else { return Result(change: .removed, deltaMs: base.medianMs.negated, percent: nil) }
+        let delta = head.medianMs - base.medianMs
+        let percent = base.medianMs != 0 ? delta / base.medianMs * 100 : nil
+        let minimum = max(settings.minEffectMs, abs(base.medianMs) * settings.minEffectPercent / 100)
+        guard let test = MannWhitney.test(base.samplesMs, head.samplesMs), base.samplesMs.count >= 2,
+              head.samplesMs.count >= 2 else {
+            return Result(change: .untested, deltaMs: delta, percent: percent, minEffectMs: minimum)
+        }
+        let interval = BootstrapInterval.differenceOfMedians(
+            base: base.samplesMs, head: head.samplesMs, level: 1 - settings.alpha,
+            resamples: settings.bootstrapResamples, seed: settings.seed &+ seedSalt)
+        var change = Change.noChange
+        if test.pValue < settings.alpha, abs(delta) > minimum {
+            change = delta > 0 ? .regression : .improvement
+        }
+        return Result(change: change, deltaMs: delta, percent: percent, minEffectMs: minimum, test: test,
+                      interval: interval)
+    }
+}
+
+extension Double {
+    var negated: Double { -self }
+}

@@ -1,0 +1,7 @@
+import PremainCore
+
+/// Where `check` and `diff` get dependency closures from: the closure resolver, as
+/// `premain audit` uses it (this machine's ld.so.cache and default paths).
+enum ClosureSupport {
+    static let provider: RuleInputLoader.ClosureProvider? = RuleInputLoader.resolvingClosures
+}

@@ -1,0 +1,75 @@
+import PremainCore
+
+/// `premain diff BASE HEAD`: what changed in start-up between two builds.
+enum DiffCommand: Command {
+    static let spec = CommandSpec(
+        name: "diff",
+        abstract: "Compare the start-up of two builds: static deltas, measured changes with a statistical test, new and fixed findings.",
+        usage: "premain diff [--format <format>] [--fail-on <severity>] [--alpha <p>] [--min-effect-ms <ms>] [--min-effect-percent <pct>] [--top <n>] [--output <path>] <base> <head>",
+        discussion: """
+        Each side is an ELF file, a folder (its ELF files and *.json reports from premain audit, \
+        measure and trace), or one JSON report. Measured quantities (milestones, objects' \
+        initializers, traced functions) are compared with the Mann–Whitney U test and a \
+        bootstrap interval of the difference of medians; a change is a regression only when \
+        p < alpha and the difference of medians exceeds the larger of \
+        --min-effect-ms and --min-effect-percent of the base. Exit status 2 on a regression, \
+        1 on new findings at or above --fail-on or a budget exceeded in head, 3 when an input \
+        cannot be read.
+        """,
+        arguments: [
+            ArgumentSpec(name: "<base>", help: "The build before the change."),
+            ArgumentSpec(name: "<head>", help: "The build after the change."),
+        ],
+        options: [
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, markdown (a pull-request comment) or sarif."),
+            OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
+            OptionSpec(names: ["--alpha"], valueName: "p", help: "Significance level of the test (default 0.01, or diff.alpha in premain.json)."),
+            OptionSpec(names: ["--min-effect-ms"], valueName: "ms", help: "Smallest change of a median that counts (default 0.5)."),
+            OptionSpec(names: ["--min-effect-percent"], valueName: "pct", help: "Smallest change relative to the base median that counts (default 5)."),
+            OptionSpec(names: ["--top"], valueName: "n", help: "Rows per table in the Markdown before '…and K more' (default 10)."),
+            ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig,
+        ])
+
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        let format = try arguments.choice("--format", ["text", "json", "markdown", "sarif"], default: "text")
+        guard arguments.positionals.count == 2 else {
+            throw UsageError(message: arguments.positionals.count < 2 ? "missing expected argument '<\(arguments.positionals.isEmpty ? "base" : "head")>'"
+                : "unexpected argument '\(arguments.positionals[2])'")
+        }
+        var config = try ConfigOptions.load(arguments)
+        config.diff.alpha = try arguments.number("--alpha", default: config.diff.alpha, in: 0.000001...0.5)
+        config.diff.minEffectMs = try arguments.number("--min-effect-ms", default: config.diff.minEffectMs, in: 0...1_000_000)
+        config.diff.minEffectPercent = try arguments.number("--min-effect-percent", default: config.diff.minEffectPercent, in: 0...1000)
+        let top = try arguments.integer("--top", default: 10, in: 1...1000)
+        let failOn = try ConfigOptions.failOn(arguments, config)
+        let loader = RuleInputLoader(closureProvider: ClosureSupport.provider)
+        let base = loader.load([arguments.positionals[0]])
+        let head = loader.load([arguments.positionals[1]])
+        let errors = base.errors + head.errors
+        for error in errors { Console.error("\(TextSafety.display(error.path)): \(error.message)") }
+        if !errors.isEmpty { return .inputError }
+        let report = DiffBuilder(config: config, failOn: failOn ?? .error)
+            .diff(base: base.input, head: head.input, baseLabel: arguments.positionals[0], headLabel: arguments.positionals[1])
+        let text: String
+        do {
+            switch format {
+            case "json": text = try JSONRenderer.render(report)
+            case "markdown": text = DiffMarkdownRenderer.render(report, top: top)
+            case "sarif": text = try SARIFRenderer.render(report)
+            default: text = DiffTextRenderer.render(report)
+            }
+        } catch {
+            Console.error("cannot encode the report: \(error)")
+            return .internalError
+        }
+        if let problem = Console.write(text, to: arguments.value("--output")) {
+            Console.error(problem)
+            return .internalError
+        }
+        switch report.verdict.status {
+        case "regression": return .regression
+        case "findings": return failOn == nil ? .success : .findings
+        default: return .success
+        }
+    }
+}

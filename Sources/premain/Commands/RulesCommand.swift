@@ -1,0 +1,41 @@
+import PremainCore
+
+/// `premain rules`: every rule with its severity and thresholds after premain.json.
+enum RulesCommand: Command {
+    static let spec = CommandSpec(
+        name: "rules",
+        abstract: "List the rules and budgets with their defaults (and premain.json's settings).",
+        usage: "premain rules [--format <format>] [--config <path>]",
+        discussion: "Each rule has an identifier (for premain.json's \"rules\"), a severity, thresholds, and what to do when it fires. Measured rules need a premain measure or trace report.",
+        options: [
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
+            ConfigOptions.config, ConfigOptions.noConfig,
+        ])
+
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        guard arguments.positionals.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'") }
+        let engine = RuleEngine(config: try ConfigOptions.load(arguments))
+        if format == "text" {
+            Console.out(RulesTextRenderer.render(engine))
+            return .success
+        }
+        struct Entry: Encodable {
+            var description: RuleDescription
+            var enabled: Bool
+            var severity: Severity
+            var values: [String: Double]
+        }
+        let entries = allRules.map { rule in
+            let settings = engine.ruleConfig(rule.description)
+            return Entry(description: rule.description, enabled: settings.enabled, severity: settings.severity, values: settings.values)
+        }
+        do {
+            Console.out(try JSONRenderer.render(entries))
+        } catch {
+            Console.error("cannot encode the rules: \(error)")
+            return .internalError
+        }
+        return .success
+    }
+}

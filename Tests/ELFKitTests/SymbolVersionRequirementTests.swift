@@ -1,0 +1,20 @@
+import ELFKit
+import XCTest
+
+/// The verneed reader that `relative_relocations_without_relr` relies on to learn the glibc a
+/// program was linked against.
+final class SymbolVersionRequirementTests: XCTestCase {
+    func testTheTestRunnerRequiresGlibcVersionsOfLibc() throws {
+        let file = try ELFFile(path: "/proc/self/exe")
+        let versions = try XCTUnwrap(file.symbolVersions)
+        let libc = try XCTUnwrap(versions.required["libc.so.6"])
+        XCTAssertTrue(libc.contains("GLIBC_2.2.5"), "\(libc)")
+    }
+
+    func testLibcDefinesItsOwnVersions() throws {
+        let file = try ELFFile(path: "/lib/x86_64-linux-gnu/libc.so.6")
+        let defined = try XCTUnwrap(file.symbolVersions).defined
+        XCTAssertTrue(defined.contains("GLIBC_2.36"), "\(defined.suffix(5))")
+        XCTAssertFalse(defined.contains("libc.so.6"), "the base entry names the file and is left out")
+    }
+}

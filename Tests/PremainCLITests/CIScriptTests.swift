@@ -1,0 +1,79 @@
+import Foundation
+import XCTest
+
+/// scripts/ci/premain-pr end to end: two commits of a small git repository (the C pair of
+/// samples/pairs), built by the script, audited, diffed, and the comment written.
+final class CIScriptTests: XCTestCase {
+    func shell(_ command: String, in folder: String) throws -> FindingsCLI.Result {
+        try FindingsCLI.run(["-c", command], in: folder, executable: "/bin/bash")
+    }
+
+    func testTwoCommitsOfASampleRepository() throws {
+        let root = FindingsCLI.repositoryRoot
+        let repo = NSTemporaryDirectory() + "premain-ci-repo-\(getpid())"
+        try? FileManager.default.removeItem(atPath: repo)
+        try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: repo) }
+        let build = """
+        #!/usr/bin/env bash
+        # Builds out/app and out/lib/ from the pair sources; FLAGS holds -DPREMAIN_HEAD in head.
+        set -euo pipefail
+        flags=$(cat FLAGS)
+        mkdir -p out/lib
+        gcc -O1 -I. $flags -fPIC -shared core.c -Wl,-soname,libcore.so -o out/lib/libcore.so
+        extra=()
+        if [[ -n "$flags" ]]; then
+            gcc -O1 -I. -fPIC -shared extra.c -Wl,-soname,libextra.so -o out/lib/libextra.so
+            extra=(-lextra -lm)
+        fi
+        gcc -O1 -I. $flags app.c -Lout/lib -lcore "${extra[@]}" -Wl,--no-as-needed,--enable-new-dtags,-rpath,'$ORIGIN/lib' -o out/app
+        """
+        let setup = """
+        set -e
+        cp '\(root)/samples/pairs/'*.c '\(root)/samples/common/selftime.h' .
+        cat > build.sh <<'SCRIPT'
+        \(build)
+        SCRIPT
+        printf '' > FLAGS
+        git init -q . && git config user.email ci@example.invalid && git config user.name ci
+        git add -A && git commit -qm base
+        printf -- '-DPREMAIN_HEAD' > FLAGS
+        git commit -qam head
+        """
+        let prepared = try shell(setup, in: repo)
+        XCTAssertEqual(prepared.status, 0, prepared.stderr)
+        let report = repo + "-report"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let result = try FindingsCLI.run(
+            [root + "/scripts/ci/premain-pr", "--commits", "HEAD~1", "HEAD", "--build", "bash build.sh", "--artifact", "out",
+             "--run", "app", "--premain", FindingsCLI.binary, "--out", report, "--no-post", "--no-config-search"],
+            in: repo, executable: "/bin/bash")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let comment = try String(contentsOfFile: report + "/comment.md", encoding: .utf8)
+        XCTAssertTrue(comment.hasPrefix("<!-- premain-report -->\n## premain: start-up report\n"), comment)
+        XCTAssertTrue(comment.contains("| app | changed | +libextra.so<br>+libm.so.6 |"), comment)
+        XCTAssertTrue(comment.contains("| libcore.so | changed | – | 15 | 11 → 31, +20 (+181.8 %) ▲ | 1 |"), comment)
+        XCTAssertTrue(comment.contains("🆕 static initializer premain\\_extra\\_ctor in libextra.so"), comment)
+        for file in ["diff.json", "diff.sarif", "base/audit.json", "head/audit.json"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: report + "/" + file), file)
+        }
+        let worktrees = try shell("git worktree list | wc -l", in: repo)
+        XCTAssertEqual(worktrees.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1", "temporary worktrees are removed")
+    }
+
+    func testArtifactsModeAndUsageErrors() throws {
+        let root = FindingsCLI.repositoryRoot
+        let report = NSTemporaryDirectory() + "premain-ci-artifacts-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let result = try FindingsCLI.run(
+            [root + "/scripts/ci/premain-pr", "--base", try FindingsCLI.sample("pairs/aa-1"), "--head", try FindingsCLI.sample("pairs/aa-2"),
+             "--premain", FindingsCLI.binary, "--out", report, "--no-post", "--no-config-search"],
+            executable: "/bin/bash")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let comment = try String(contentsOfFile: report + "/comment.md", encoding: .utf8)
+        XCTAssertTrue(comment.contains("No static change in 2 objects."), comment)
+        let usage = try FindingsCLI.run([root + "/scripts/ci/premain-pr", "--base", "x"], executable: "/bin/bash")
+        XCTAssertEqual(usage.status, 64)
+        XCTAssertTrue(usage.stderr.hasPrefix("premain-pr: error: give --base and --head"), usage.stderr)
+    }
+}

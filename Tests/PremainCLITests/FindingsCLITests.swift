@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+
+/// `premain rules`, `check` and `diff` as a user runs them: output, formats, exit codes.
+final class FindingsCLITests: XCTestCase {
+    func testRulesListsEveryRuleWithDefaults() throws {
+        let result = try FindingsCLI.run(["rules", "--no-config"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("heavy_static_initializer (warning, measured)  objectThresholdMs=5 thresholdMs=1"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("textrel (error)"))
+        XCTAssertTrue(result.stdout.contains("budget_time_to_main"))
+        let json = try FindingsCLI.run(["rules", "--format", "json", "--no-config"])
+        XCTAssertEqual(json.status, 0)
+        XCTAssertTrue(json.stdout.contains("\"identifier\" : \"deep_dependency_chain\""))
+        let help = try FindingsCLI.run(["help", "diff"])
+        XCTAssertEqual(help.stdout, try FindingsCLI.run(["diff", "--help"]).stdout)
+        XCTAssertTrue(help.stdout.hasPrefix("OVERVIEW: Compare the start-up of two builds"))
+    }
+
+    func testCheckExitCodesFollowFailOn() throws {
+        let libinit = try FindingsCLI.sample("cxx-static-init/libinit.so")
+        let warning = try FindingsCLI.run(["check", "--no-config", libinit])
+        XCTAssertEqual(warning.status, 0, "warnings pass at the default --fail-on error: \(warning.stdout)")
+        XCTAssertTrue(warning.stdout.contains("warning: [many_static_initializers] libinit.so"))
+        XCTAssertEqual(try FindingsCLI.run(["check", "--no-config", "--fail-on", "warning", libinit]).status, 1)
+        XCTAssertEqual(try FindingsCLI.run(["check", "--no-config", "--fail-on", "note", try FindingsCLI.sample("c-hello/c-hello")]).status, 0)
+        XCTAssertEqual(try FindingsCLI.run(["check", "--no-config", try FindingsCLI.sample("rules/libtextrel.so")]).status, 1)
+        XCTAssertEqual(try FindingsCLI.run(["check", "--no-config", "--fail-on", "never", try FindingsCLI.sample("rules/libtextrel.so")]).status, 0)
+        let missing = try FindingsCLI.run(["check", "--no-config", "/nonexistent/file"])
+        XCTAssertEqual(missing.status, 3)
+        XCTAssertEqual(missing.stderr, "Error: /nonexistent/file: no such file or folder\n")
+        let usage = try FindingsCLI.run(["check", "--fail-on", "fatal", libinit])
+        XCTAssertEqual(usage.status, 64)
+        XCTAssertTrue(usage.stderr.hasPrefix("Error: --fail-on must be one of note, warning, error, never, not 'fatal'\nUsage: premain check"))
+    }
+
+    func testBrokenConfigIsAUsageErrorNamingTheKey() throws {
+        let folder = NSTemporaryDirectory() + "premain-config-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try #"{"budgets": {"maxClosureObject": 3}}"#.write(toFile: folder + "/premain.json", atomically: true, encoding: .utf8)
+        let result = try FindingsCLI.run(["check", try FindingsCLI.sample("c-hello/c-hello")], in: folder)
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.stderr.contains("budgets.maxClosureObject: unknown key; expected one of maxInitializersPerObject"), result.stderr)
+        try #"{"budgets": {"maxInitializersPerObject": 0}}"#.write(toFile: folder + "/premain.json", atomically: true, encoding: .utf8)
+        let budget = try FindingsCLI.run(["check", "--format", "json", try FindingsCLI.sample("cxx-static-init/libinit.so")], in: folder)
+        XCTAssertEqual(budget.status, 1, "the nearest premain.json applies: \(budget.stdout)")
+        XCTAssertTrue(budget.stdout.contains("\"rule\" : \"budget_initializers_per_object\""))
+    }
+
+    func testCheckWritesSARIF() throws {
+        let result = try FindingsCLI.run(["check", "--no-config", "--format", "sarif", try FindingsCLI.sample("relr/librelr-plain.so")])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.stdout.contains("\"version\" : \"2.1.0\""))
+        XCTAssertTrue(result.stdout.contains("\"ruleId\" : \"relative_relocations_without_relr\""))
+    }
+
+    func testDiffOfSamplePairs() throws {
+        let base = try FindingsCLI.sample("pairs/base")
+        let head = try FindingsCLI.sample("pairs/head")
+        let text = try FindingsCLI.run(["diff", "--no-config", base, head])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.contains("+ needs libextra.so"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("exports: 11 -> 31"))
+        XCTAssertTrue(text.stdout.contains("+ initializer premain_extra_ctor"))
+        let markdown = try FindingsCLI.run(["diff", "--no-config", "--format", "markdown", base, head])
+        XCTAssertTrue(markdown.stdout.hasPrefix("<!-- premain-report -->\n## premain: start-up report\n\n✅"), markdown.stdout)
+        let usage = try FindingsCLI.run(["diff", base])
+        XCTAssertEqual(usage.status, 64)
+        XCTAssertTrue(usage.stderr.hasPrefix("Error: missing expected argument '<head>'"))
+        XCTAssertEqual(try FindingsCLI.run(["diff", base, "/nonexistent"]).status, 3)
+    }
+
+    func testDiffOfMeasureReportsExitsTwoOnRegression() throws {
+        let folder = NSTemporaryDirectory() + "premain-diff-cli-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func report(_ shift: Double) -> String {
+            let samples = (0..<20).map { String(5 + shift + Double($0 % 5) * 0.05) }.joined(separator: ", ")
+            return """
+            {"schemaVersion": 1, "measurements": [{"command": ["./app"], "runs": 20, "cold": false,
+              "conditions": {"machine": "test"},
+              "milestones": {"main": {"medianMs": \(5 + shift + 0.1), "samplesMs": [\(samples)]}},
+              "objects": []}]}
+            """
+        }
+        try report(0).write(toFile: folder + "/base.json", atomically: true, encoding: .utf8)
+        try report(2).write(toFile: folder + "/head.json", atomically: true, encoding: .utf8)
+        try report(0).write(toFile: folder + "/same.json", atomically: true, encoding: .utf8)
+        let regressed = try FindingsCLI.run(["diff", "--no-config", folder + "/base.json", folder + "/head.json"])
+        XCTAssertEqual(regressed.status, 2, regressed.stdout + regressed.stderr)
+        XCTAssertTrue(regressed.stdout.contains("verdict: regression"))
+        let same = try FindingsCLI.run(["diff", "--no-config", folder + "/base.json", folder + "/same.json"])
+        XCTAssertEqual(same.status, 0)
+        let lenient = try FindingsCLI.run(["diff", "--no-config", "--min-effect-ms", "3", folder + "/base.json", folder + "/head.json"])
+        XCTAssertEqual(lenient.status, 0, "a 2 ms change is below a 3 ms minimum effect")
+        try "{\"nothing\": 1}".write(toFile: folder + "/bad.json", atomically: true, encoding: .utf8)
+        let bad = try FindingsCLI.run(["diff", "--no-config", folder + "/base.json", folder + "/bad.json"])
+        XCTAssertEqual(bad.status, 3)
+        XCTAssertTrue(bad.stderr.contains("not a premain report"), bad.stderr)
+    }
+}

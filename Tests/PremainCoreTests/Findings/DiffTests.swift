@@ -1,0 +1,166 @@
+import XCTest
+@testable import PremainCore
+
+/// `premain diff` on the sample pairs (samples/README.md §9), statically and with 20
+/// self-timed launches per side.
+final class DiffTests: XCTestCase {
+    func side(_ folder: String, runs: Int = 0) throws -> RuleInput {
+        let path = try RuleSamples.path(folder)
+        let loaded = RuleInputLoader().load([path])
+        XCTAssertEqual(loaded.errors, [])
+        var input = loaded.input
+        if runs > 0 {
+            let launches = try (0..<runs).map { _ in try SelfTimedRun.launch(path + "/app", costs: [:]) }
+            input.launches = [SelfTimedRun.launchFacts(launches, program: path + "/app")]
+            input.functions = SelfTimedRun.functions(launches, program: path + "/app")
+        }
+        return input
+    }
+
+    func testStaticDeltasNameEachChange() throws {
+        let report = DiffBuilder().diff(base: try side("pairs/base"), head: try side("pairs/head"), baseLabel: "base", headLabel: "head")
+        let app = try XCTUnwrap(report.objects.first { $0.name == "app" })
+        XCTAssertEqual(app.status, "changed")
+        XCTAssertEqual(app.neededAdded, ["libextra.so", "libm.so.6"])
+        XCTAssertEqual(app.neededRemoved, [])
+        let core = try XCTUnwrap(report.objects.first { $0.name == "libcore.so" })
+        XCTAssertEqual(core.exports.base, 11)
+        XCTAssertEqual(core.exports.head, 31)
+        let extra = try XCTUnwrap(report.objects.first { $0.name == "libextra.so" })
+        XCTAssertEqual(extra.status, "added")
+        XCTAssertEqual(extra.initializersAdded, ["premain_extra_ctor"])
+        XCTAssertEqual(report.measured, [])
+        XCTAssertEqual(report.verdict.status, "pass")
+    }
+
+    func testIdenticalBuildsHaveNoStaticChange() throws {
+        let report = DiffBuilder().diff(base: try side("pairs/aa-1"), head: try side("pairs/aa-2"), baseLabel: "a", headLabel: "b")
+        XCTAssertEqual(report.objects.map(\.status), ["unchanged", "unchanged"])
+    }
+
+    /// Both sides with `runs` launches each, interleaved (base, head, base, …) so that a busy
+    /// moment of the shared machine hits both series alike.
+    func interleaved(_ baseFolder: String, _ headFolder: String, runs: Int,
+                     headCosts: [String: String] = [:]) throws -> (RuleInput, RuleInput) {
+        var base = try side(baseFolder)
+        var head = try side(headFolder)
+        let basePath = try RuleSamples.path(baseFolder) + "/app"
+        let headPath = try RuleSamples.path(headFolder) + "/app"
+        var baseLaunches: [SelfTimedRun.Launch] = []
+        var headLaunches: [SelfTimedRun.Launch] = []
+        _ = try SelfTimedRun.launch(basePath, costs: [:])
+        _ = try SelfTimedRun.launch(headPath, costs: [:])
+        for _ in 0..<runs {
+            baseLaunches.append(try SelfTimedRun.launch(basePath, costs: [:]))
+            headLaunches.append(try SelfTimedRun.launch(headPath, costs: headCosts))
+        }
+        base.launches = [SelfTimedRun.launchFacts(baseLaunches, program: basePath)]
+        base.functions = SelfTimedRun.functions(baseLaunches, program: basePath)
+        head.launches = [SelfTimedRun.launchFacts(headLaunches, program: headPath)]
+        head.functions = SelfTimedRun.functions(headLaunches, program: headPath)
+        return (base, head)
+    }
+
+    /// Real launches on a machine shared with other builds: the time from spawn to main
+    /// swings by several ms when a compiler takes the CPU, so head's new constructor is set to
+    /// 5 ms here (PREMAIN_SAMPLE_COST_EXTRA_MS); that the test catches a 1 ms shift at 20 runs
+    /// per side under launch-like noise is StatisticsTests' job.
+    func testMeasuredRegressionIsFlaggedAndTheAAPairIsNot() throws {
+        let (base, head) = try interleaved("pairs/base", "pairs/head", runs: 20, headCosts: ["EXTRA": "5"])
+        let report = DiffBuilder().diff(base: base, head: head, baseLabel: "base", headLabel: "head")
+        let main = try XCTUnwrap(report.measured.first { $0.scope == "milestone" && $0.subject == "main" })
+        XCTAssertEqual(main.result.change, .regression, "\(main)")
+        XCTAssertEqual(report.verdict.status, "regression")
+        XCTAssertTrue(report.verdict.reasons.first?.hasPrefix("time to main regressed by +") == true, "\(report.verdict.reasons)")
+        let extra = try XCTUnwrap(report.measured.first { $0.scope == "function" && $0.subject == "premain_extra_ctor" })
+        XCTAssertEqual(extra.result.change, .added)
+        XCTAssertTrue((4.9...8).contains(try XCTUnwrap(extra.head?.medianMs)), "\(extra)")
+        XCTAssertFalse(report.base.timeline.isEmpty)
+
+        let (aa1, aa2) = try interleaved("pairs/aa-1", "pairs/aa-2", runs: 20)
+        let aa = DiffBuilder().diff(base: aa1, head: aa2, baseLabel: "aa-1", headLabel: "aa-2")
+        XCTAssertEqual(aa.verdict.status, "pass", "\(aa.measured.map { ($0.subject, $0.result.change, $0.result.deltaMs ?? 0) })")
+        XCTAssertFalse(aa.measured.contains { $0.result.change == .regression })
+    }
+
+    func testSlowerSwiftDefaultArgumentIsARegression() throws {
+        let (base, head) = try interleaved("pairs/swift-base", "pairs/swift-head", runs: 8)
+        let report = DiffBuilder().diff(base: base, head: head, baseLabel: "swift-base", headLabel: "swift-head")
+        let function = try XCTUnwrap(report.measured.first { $0.scope == "function" && $0.subject.hasPrefix("default argument 0 of") })
+        XCTAssertEqual(function.result.change, .regression)
+        XCTAssertTrue((25...45).contains(try XCTUnwrap(function.result.deltaMs)), "\(function)")
+        XCTAssertEqual(report.findings.new, [], "the finding was there before: same fingerprint")
+        XCTAssertTrue(report.findings.unchanged.contains { $0.rule == "swift_default_argument_on_startup_path" })
+    }
+
+    func testFindingsMatchByFingerprintNotByFigureOrPath() {
+        func finding(_ rule: String, _ object: String, _ symbol: String?, figure: Double, path: String) -> Finding {
+            Finding(rule: rule, severity: .warning, subject: .init(object: object, path: path, symbol: symbol), figure: figure,
+                    threshold: 1, unit: "ms", message: "m \(figure)", advice: "a")
+        }
+        let base = [finding("heavy_static_initializer", "libinit.so", "ctor()", figure: 5, path: "/tmp/base/libinit.so"),
+                    finding("textrel", "libold.so", nil, figure: 0, path: "/tmp/base/libold.so")]
+        let head = [finding("heavy_static_initializer", "libinit.so", "ctor()", figure: 9, path: "/tmp/head/libinit.so"),
+                    finding("many_static_initializers", "libnew.so", nil, figure: 4, path: "/tmp/head/libnew.so")]
+        let delta = FindingsDelta(base: base, head: head)
+        XCTAssertEqual(delta.new.map(\.fingerprint), ["many_static_initializers:libnew.so"])
+        XCTAssertEqual(delta.fixed.map(\.fingerprint), ["textrel:libold.so"])
+        XCTAssertEqual(delta.unchanged.map(\.fingerprint), ["heavy_static_initializer:libinit.so:ctor()"])
+    }
+
+    func testNewFindingAtFailOnFailsTheVerdict() throws {
+        let base = try side("pairs/base")
+        var head = base
+        head.objects.append(try RuleSamples.input("rules/libtextrel.so").objects[0])
+        let report = DiffBuilder(failOn: .error).diff(base: base, head: head, baseLabel: "b", headLabel: "h")
+        XCTAssertEqual(report.verdict.status, "findings")
+        XCTAssertEqual(report.findings.new.map(\.rule), ["textrel"])
+        let lenient = DiffBuilder(failOn: .error).diff(base: head, head: head, baseLabel: "b", headLabel: "h")
+        XCTAssertEqual(lenient.verdict.status, "pass", "an existing finding does not fail a pull request")
+    }
+
+    func testReportsRoundTripThroughJSONAndLoadAsASide() throws {
+        let base = try side("pairs/base", runs: 3)
+        let audit = AuditReport(binaries: base.objects, errors: [])
+        let folder = NSTemporaryDirectory() + "premain-diff-json-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try JSONRenderer.render(audit).write(toFile: folder + "/audit.json", atomically: true, encoding: .utf8)
+        struct Measure: Encodable {
+            var schemaVersion = 1
+            var measurements: [Entry]
+            struct Entry: Encodable {
+                var command: [String]
+                var runs: Int
+                var cold: Bool
+                var conditions: [String: String]
+                var milestones: [String: TimingSummary]
+                var objects: [LaunchFacts.ObjectTiming]
+            }
+        }
+        struct Trace: Encodable {
+            var schemaVersion = 1
+            var measurements: [Entry]
+            struct Entry: Encodable {
+                var command: [String]
+                var functions: [FunctionTiming]
+            }
+        }
+        let launch = try XCTUnwrap(base.launches.first)
+        let measure = Measure(measurements: [.init(command: [launch.command], runs: launch.runs, cold: false, conditions: ["cpu": "pinned"],
+                                                    milestones: launch.milestones, objects: launch.objects)])
+        try JSONRenderer.render(measure).write(toFile: folder + "/measure.json", atomically: true, encoding: .utf8)
+        let trace = Trace(measurements: [.init(command: [launch.command], functions: base.functions)])
+        try JSONRenderer.render(trace).write(toFile: folder + "/trace.json", atomically: true, encoding: .utf8)
+        let loaded = RuleInputLoader().load([folder])
+        XCTAssertEqual(loaded.errors, [])
+        XCTAssertEqual(loaded.input.objects, base.objects)
+        XCTAssertEqual(loaded.input.launches.first?.milestones, launch.milestones)
+        XCTAssertEqual(loaded.input.launches.first?.conditions, ["cpu": "pinned"])
+        XCTAssertEqual(loaded.input.functions, base.functions)
+
+        let report = DiffBuilder().diff(base: loaded.input, head: loaded.input, baseLabel: "a", headLabel: "b")
+        let decoded = try JSONRenderer.decode(DiffReport.self, from: try JSONRenderer.render(report))
+        XCTAssertEqual(decoded, report)
+    }
+}

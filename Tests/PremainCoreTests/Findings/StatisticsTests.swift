@@ -1,0 +1,90 @@
+import XCTest
+@testable import PremainCore
+
+final class StatisticsTests: XCTestCase {
+    func testExactMannWhitneyMatchesTheTable() throws {
+        // n1 = n2 = 3, complete separation: P(U = 0) = 1 / C(6, 3) = 1/20, two-sided 0.1.
+        let separated = try XCTUnwrap(MannWhitney.test([1, 2, 3], [4, 5, 6]))
+        XCTAssertEqual(separated.method, "exact")
+        XCTAssertEqual(separated.u, 0)
+        XCTAssertEqual(separated.pValue, 0.1, accuracy: 1e-12)
+        // n1 = n2 = 5, U = 4: scipy 1.17 mannwhitneyu(method="exact") gives p = 0.09523809523809523.
+        let close = try XCTUnwrap(MannWhitney.test([1, 2, 3, 6, 7], [4, 5, 8, 9, 10]))
+        XCTAssertEqual(close.u, 4)
+        XCTAssertEqual(close.pValue, 2 * 12.0 / 252, accuracy: 1e-12)  // P(U ≤ 4) = 12/252
+        XCTAssertEqual(MannWhitney.exactDistribution(5, 5).reduce(0, +), 252)
+    }
+
+    func testNormalApproximationWithTies() throws {
+        let x: [Double] = [1, 2, 2, 3, 3, 3, 4, 4, 5, 5]
+        let y: [Double] = [3, 4, 4, 5, 5, 5, 6, 6, 7, 7]
+        let result = try XCTUnwrap(MannWhitney.test(x, y))
+        XCTAssertEqual(result.method, "normal")
+        // scipy 1.17 stats.mannwhitneyu(x, y, method="asymptotic") → U = 14.5, p = 0.007154053613678814
+        XCTAssertEqual(result.u, 14.5)
+        XCTAssertEqual(result.pValue, 0.007154053613678814, accuracy: 1e-12)
+        XCTAssertEqual(MannWhitney.test([2, 2, 2], [2, 2, 2])?.pValue, 1)
+    }
+
+    func testBootstrapIsSeededAndCoversTheShift() throws {
+        let base = (0..<20).map { 10 + Double($0 % 5) * 0.1 }
+        let head = base.map { $0 + 1 }
+        let first = try XCTUnwrap(BootstrapInterval.differenceOfMedians(base: base, head: head, level: 0.99, resamples: 2000, seed: 7))
+        let second = try XCTUnwrap(BootstrapInterval.differenceOfMedians(base: base, head: head, level: 0.99, resamples: 2000, seed: 7))
+        XCTAssertEqual(first, second)
+        XCTAssertLessThanOrEqual(first.lowMs, 1)
+        XCTAssertGreaterThanOrEqual(first.highMs, 1)
+        XCTAssertGreaterThan(first.lowMs, 0)
+    }
+
+    /// Launch-like noise: a normal core (Box–Muller) with occasional slow outliers.
+    static func series(_ count: Int, median: Double, spread: Double, using generator: inout SeededGenerator) -> [Double] {
+        (0..<count).map { _ in
+            let u1 = max(Double.random(in: 0..<1, using: &generator), 1e-12)
+            let u2 = Double.random(in: 0..<1, using: &generator)
+            let normal = (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+            let outlier = Double.random(in: 0..<1, using: &generator) < 0.05 ? Double.random(in: 1...4, using: &generator) : 0
+            return median + spread * normal + outlier
+        }
+    }
+
+    func testSameDistributionIsNoChangeInAtLeast95PercentOfTrials() {
+        var generator = SeededGenerator(seed: 42)
+        var settings = PremainConfig.DiffSettings()
+        settings.bootstrapResamples = 300
+        let detector = ChangeDetector(settings: settings)
+        let trials = 400
+        var quiet = 0
+        for trial in 0..<trials {
+            let base = Self.series(20, median: 8, spread: 0.4, using: &generator)
+            let head = Self.series(20, median: 8, spread: 0.4, using: &generator)
+            let result = detector.compare(base: TimingSummary(samples: base), head: TimingSummary(samples: head), seedSalt: UInt64(trial))
+            if result.change == .noChange { quiet += 1 }
+        }
+        XCTAssertGreaterThanOrEqual(Double(quiet) / Double(trials), 0.95, "\(quiet) of \(trials)")
+    }
+
+    func testOneMillisecondShiftIsCaughtAt20RunsPerSide() {
+        var generator = SeededGenerator(seed: 4242)
+        var settings = PremainConfig.DiffSettings()
+        settings.bootstrapResamples = 300
+        let detector = ChangeDetector(settings: settings)
+        let trials = 200
+        var caught = 0
+        for trial in 0..<trials {
+            let base = Self.series(20, median: 8, spread: 0.4, using: &generator)
+            let head = Self.series(20, median: 9, spread: 0.4, using: &generator)
+            let result = detector.compare(base: TimingSummary(samples: base), head: TimingSummary(samples: head), seedSalt: UInt64(trial))
+            if result.change == .regression { caught += 1 }
+        }
+        XCTAssertGreaterThanOrEqual(Double(caught) / Double(trials), 0.95, "\(caught) of \(trials)")
+    }
+
+    func testSmallSignificantChangeBelowMinimumEffectIsNoChange() {
+        let base = (0..<30).map { 100 + Double($0 % 3) * 0.01 }
+        let head = base.map { $0 + 0.3 }  // significant, but 0.3 ms < max(0.5 ms, 5 %)
+        let result = ChangeDetector().compare(base: TimingSummary(samples: base), head: TimingSummary(samples: head))
+        XCTAssertLessThan(result.test?.pValue ?? 1, 0.01)
+        XCTAssertEqual(result.change, .noChange)
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+@testable import PremainCore
+
+/// Turns the sample names of `RuleDescription.triggeringSamples` into `RuleInput`s:
+///
+/// - `path/of/sample`: the built file, audited; for an executable also its closure as
+///   `ldd` (an independent reader) resolves it, with depths from the audits' DT_NEEDED.
+/// - `measured:path?VAR=ms&...`: the same plus launches of the self-timed sample (see
+///   samples/README.md): `PREMAIN_SAMPLE_COST_<VAR>_MS` set as given, each initializer's logged
+///   duration becomes a trace-shaped `FunctionTiming`, the time from spawn to `main` a
+///   measure-shaped milestone.
+enum RuleSamples {
+    /// Built samples plus the rule samples (scripts/build-rule-samples), in one folder.
+    static let directory: Result<String, SampleBuildError> = {
+        do {
+            let folder = try Samples.directory.get()
+            let result = try Shell.run(["bash", Samples.repositoryRoot + "/scripts/build-rule-samples", folder])
+            guard result.status == 0 else {
+                return .failure(SampleBuildError(message: "scripts/build-rule-samples failed:\n\(result.stderr)"))
+            }
+            return .success(folder)
+        } catch let error as SampleBuildError {
+            return .failure(error)
+        } catch {
+            return .failure(SampleBuildError(message: "\(error)"))
+        }
+    }()
+
+    static func path(_ relative: String) throws -> String { try directory.get() + "/" + relative }
+
+    static func input(_ name: String, runs: Int = 3) throws -> RuleInput {
+        var sample = name
+        var measured = false
+        if sample.hasPrefix("measured:") {
+            measured = true
+            sample.removeFirst("measured:".count)
+        }
+        var costs: [String: String] = [:]
+        if let question = sample.firstIndex(of: "?") {
+            for pair in sample[sample.index(after: question)...].split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                if parts.count == 2 { costs[parts[0]] = parts[1] }
+            }
+            sample = String(sample[..<question])
+        }
+        let file = try path(sample)
+        let binary = try InventoryBuilder.audit(path: file, options: InventoryOptions(symbolLists: true, demangle: true))
+        var input = RuleInput(objects: [binary])
+        if binary.header.interpreter != nil { input.closures.append(try lddClosure(file, binary)) }
+        if measured {
+            let launches = try (0..<runs).map { _ in try SelfTimedRun.launch(file, costs: costs) }
+            input.launches = [SelfTimedRun.launchFacts(launches, program: file)]
+            input.functions = SelfTimedRun.functions(launches, program: file)
+        }
+        return input
+    }
+
+    /// The closure `ldd` reports, with depth by breadth-first search over DT_NEEDED and the
+    /// program's unused direct dependencies from `ldd -u`.
+    static func lddClosure(_ file: String, _ binary: BinaryInventory) throws -> ClosureFacts {
+        let listing = try Shell.run(["ldd", file]).stdout
+        var resolved: [String: String] = [:]
+        var missing: [String] = []
+        var interpreter: String?
+        for line in listing.split(separator: "\n") {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.contains("=> not found") {
+                missing.append(String(text.split(separator: " ")[0]))
+            } else if let arrow = text.range(of: " => ") {
+                let name = String(text[..<arrow.lowerBound])
+                let rest = text[arrow.upperBound...]
+                if let path = rest.split(separator: " ").first { resolved[name] = String(path) }
+            } else if text.hasPrefix("/") {
+                interpreter = String(text.split(separator: " ")[0])
+            }
+        }
+        var objects: [ClosureFacts.Object] = []
+        var queue: [(name: String, depth: Int, parent: String, needed: [String])] =
+            binary.needed.map { ($0, 1, ObjectName.of(binary), []) }
+        var seen: Set<String> = []
+        var missingFacts: [ClosureFacts.Missing] = []
+        while !queue.isEmpty {
+            let item = queue.removeFirst()
+            guard seen.insert(item.name).inserted else { continue }
+            guard let path = resolved[item.name] else {
+                if missing.contains(item.name) { missingFacts.append(.init(name: item.name, neededBy: item.parent)) }
+                continue
+            }
+            let audit = try? InventoryBuilder.audit(path: path)
+            let object = ClosureFacts.Object(path: path, soname: audit?.header.soname ?? item.name, depth: item.depth,
+                                             neededBy: item.parent, system: path.hasPrefix("/lib") || path.hasPrefix("/usr/lib"))
+            objects.append(object)
+            for next in audit?.needed ?? [] { queue.append((next, item.depth + 1, object.path, [])) }
+        }
+        if let interpreter {
+            objects.append(.init(path: interpreter, soname: "ld-linux-x86-64.so.2", depth: 1, neededBy: file, system: true))
+        }
+        let unusedListing = try Shell.run(["ldd", "-u", file]).stdout
+        let unused = unusedListing.split(separator: "\n").dropFirst().compactMap { line -> String? in
+            let path = line.trimmingCharacters(in: .whitespaces)
+            return resolved.first { $0.value == path }?.key
+        }
+        return ClosureFacts(program: ObjectName.of(binary), objects: objects, missing: missingFacts, unusedNeeded: unused)
+    }
+}
+
+/// Launches a self-timed sample and reads its log (samples/README.md, "Self-timing protocol").
+enum SelfTimedRun {
+    struct Launch {
+        /// Log id → duration in ms.
+        var durations: [(id: String, ms: Double)]
+        /// From just before spawning to `main`'s log line, in ms; `nil` without a log.
+        var toMainMs: Double?
+    }
+
+    /// Log ids of the samples → (object, symbol, trace kind); "exe" is the program itself.
+    static let functions: [String: (object: String, symbol: String, kind: String)] = [
+        "lib:registry.cpp": ("libinit.so", "_GLOBAL__sub_I_registry.cpp", "cxxTranslationUnitInitializer"),
+        "lib:plugins.cpp": ("libinit.so", "_GLOBAL__sub_I_plugins.cpp", "cxxTranslationUnitInitializer"),
+        "lib:ctor_c": ("libinit.so", "premain_lib_ctor_c", "constructorFunction"),
+        "exe:ctor_101": ("exe", "premain_exe_ctor_101", "constructorFunction"),
+        "exe:main.cpp": ("exe", "_GLOBAL__sub_I_main", "cxxTranslationUnitInitializer"),
+        "swift:defaultArgument": ("exe", "$s12SwiftStartup13HomeViewModelC14summaryServiceAcA07SummaryG0C_tcfcfA_", "swiftDefaultArgument"),
+        "swift:lazyGlobal": ("exe", "$s12SwiftStartup11homeCatalog_WZ", "swiftLazyGlobal"),
+        "lib:core.c": ("libcore.so", "premain_core_ctor", "constructorFunction"),
+        "lib:extra.c": ("libextra.so", "premain_extra_ctor", "constructorFunction"),
+    ]
+
+    static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    static func launch(_ file: String, costs: [String: String]) throws -> Launch {
+        let log = NSTemporaryDirectory() + "premain-log-\(getpid())-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        var environment = ["PREMAIN_SAMPLE_LOG": log]
+        for (name, value) in costs { environment["PREMAIN_SAMPLE_COST_\(name)_MS"] = value }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: file)
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        let start = monotonicNanoseconds()
+        try process.run()
+        process.waitUntilExit()
+        // Samples without self-timing (c-hello) write no log: no durations, no milestone.
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        var launch = Launch(durations: [], toMainMs: nil)
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 4, let begin = UInt64(fields[1]), let duration = Double(fields[3]) else { continue }
+            if fields[0] == "main" {
+                launch.toMainMs = Double(begin &- start) / 1e6
+            } else {
+                launch.durations.append((String(fields[0]), duration))
+            }
+        }
+        return launch
+    }
+
+    static func objectName(_ object: String, program: String) -> String {
+        object == "exe" ? ObjectName.fileName(program) : object
+    }
+
+    static func launchFacts(_ launches: [Launch], program: String) -> LaunchFacts {
+        var perObject: [String: [Double]] = [:]
+        var order: [String] = []
+        for launch in launches {
+            var sums: [String: Double] = [:]
+            for (id, ms) in launch.durations {
+                guard let function = functions[id], function.kind != "swiftDefaultArgument", function.kind != "swiftLazyGlobal" else { continue }
+                let name = objectName(function.object, program: program)
+                if !order.contains(name) { order.append(name) }
+                sums[name, default: 0] += ms
+            }
+            for (name, sum) in sums { perObject[name, default: []].append(sum) }
+        }
+        return LaunchFacts(
+            command: program, runs: launches.count, cold: false, conditions: ["launcher": "self-timed sample log"],
+            milestones: ["main": TimingSummary(samples: launches.compactMap(\.toMainMs))].compactMapValues { $0 },
+            objects: order.map { .init(path: "/samples/" + $0, initializers: TimingSummary(samples: perObject[$0] ?? [])) })
+    }
+
+    static func functions(_ launches: [Launch], program: String) -> [FunctionTiming] {
+        var samples: [String: [Double]] = [:]
+        var order: [String] = []
+        for launch in launches {
+            for (id, ms) in launch.durations where functions[id] != nil {
+                if samples[id] == nil { order.append(id) }
+                samples[id, default: []].append(ms)
+            }
+        }
+        return order.compactMap { id in
+            guard let function = functions[id], let summary = TimingSummary(samples: samples[id] ?? []) else { return nil }
+            return FunctionTiming(object: "/samples/" + objectName(function.object, program: program), symbol: function.symbol,
+                                  demangled: Demangler.demangle(function.symbol), kind: function.kind, calls: 1, inclusive: summary)
+        }
+    }
+}
