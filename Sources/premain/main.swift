@@ -35,6 +35,7 @@ func command(named name: String) -> (any Command.Type)? {
     allCommands.first { $0.spec.name == name }
 }
 
+TraceCalibration.runIfRequested()
 var words = Array(CommandLine.arguments.dropFirst())
 guard let first = words.first else {
     Console.err(overview)

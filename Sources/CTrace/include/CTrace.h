@@ -5,6 +5,9 @@
 #include <gnu/libc-version.h>  // gnu_get_libc_version(), which the Glibc module does not export
 #include <sys/types.h>
 
+#include "CTraceGuard.h"   // interrupt guard: kill traced process groups when premain is interrupted
+#include "CTraceThread.h"  // tracer thread id and affinity
+
 /// How the child is set up between fork and exec.
 typedef struct {
     int cpu;          ///< CPU to pin the child to, or -1 for no pinning.

@@ -9,6 +9,7 @@ protocol Command: Sendable {
 let allCommands: [any Command.Type] = [
     AuditCommand.self,
     MeasureCommand.self,
+    TraceCommand.self,
     CheckCommand.self,
     DiffCommand.self,
     RulesCommand.self,

@@ -1,0 +1,38 @@
+import PremainCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The empty function `premain trace` traces in a child copy of premain to measure its own cost
+/// per breakpoint pair. Kept out of line and unoptimized so that every call is a real call.
+@inline(never)
+@_optimize(none)
+func premainCalibrationEmpty() {}
+
+/// The hidden mode `premain __trace-calibration N`: calls the empty function N times and exits.
+enum TraceCalibration {
+    static let modeArgument = "__trace-calibration"
+    /// Demangled name without the parameter list: `premain.premainCalibrationEmpty() -> ()`.
+    static let symbol = "premain.premainCalibrationEmpty"
+    static let calls = 300
+
+    /// Runs the calibration mode when argv asks for it; returns otherwise.
+    static func runIfRequested() {
+        let arguments = CommandLine.arguments
+        guard arguments.count >= 2, arguments[1] == modeArgument else { return }
+        let count = arguments.count > 2 ? Int(arguments[2]) ?? calls : calls
+        for _ in 0..<count { premainCalibrationEmpty() }
+        exit(0)
+    }
+
+    /// premain itself, run in calibration mode; `nil` when /proc/self/exe cannot be read.
+    static var target: CalibrationTarget? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return CalibrationTarget(executable: path, arguments: ["premain", modeArgument, String(calls)],
+                                 symbol: symbol, calls: calls)
+    }
+}

@@ -1,0 +1,113 @@
+import PremainCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `premain trace [options] -- COMMAND [ARGS...]`: times every static initializer, Swift lazy
+/// global and default argument (and `--function`s) on the way to a milestone, under ptrace.
+enum TraceCommand: Command {
+    static let spec = CommandSpec(
+        name: "trace",
+        abstract: "Time every static initializer, Swift lazy global and default argument on the start-up path.",
+        usage: "premain trace [--until <milestone>] [--function <symbol> ...] [--runs <n>] [options] -- <command> [<argument>...]",
+        discussion: """
+        Runs the command under ptrace and plants breakpoints on every .preinit_array, .init_array, \
+        .ctors and DT_INIT entry of every object as the loader maps it, on every Swift lazy-global \
+        initializer (…WZ) and default-argument generator (…fA_, with inlined copies found through \
+        DWARF), and on every --function. Each call is timed from entry to return; the tracer's own \
+        cost per breakpoint pair is measured at start on an empty function and subtracted. \
+        First output is the first call of libc write/writev on fd 1 or 2 (direct system calls are \
+        not seen). When the milestone is reached premain kills the command's process group.
+        """,
+        arguments: [ArgumentSpec(name: "<command>", help: "The program to run, then its arguments (after --).")],
+        options: [
+            OptionSpec(names: ["--until"], valueName: "milestone",
+                       help: "Where timing stops: main, first-output (default), exit, or a function name."),
+            OptionSpec(names: ["--function"], valueName: "symbol",
+                       help: "Also time this function (mangled or demangled name). Repeatable.", repeatable: true),
+            OptionSpec(names: ["--max-calls"], valueName: "n",
+                       help: "Stop timing a function after n calls; shown as '≥ n' (default 100)."),
+            OptionSpec(names: ["--runs"], valueName: "n", help: "Measured runs (default 5)."),
+            OptionSpec(names: ["--warmup"], valueName: "n", help: "Runs before measuring, not counted (default 1)."),
+            OptionSpec(names: ["--cpu"], valueName: "n", help: "Pin the command to this CPU."),
+            OptionSpec(names: ["--debug-dir"], valueName: "path",
+                       help: "Look for separate debug files here first (build-id and debuglink). Repeatable.",
+                       repeatable: true),
+            OptionSpec(names: ["--bias-ms"], valueName: "ms", help: "Use this bias instead of measuring it."),
+            OptionSpec(names: ["--timeout"], valueName: "seconds", help: "Kill a run after this long (default 30)."),
+            OptionSpec(names: ["--show-output"], valueName: nil,
+                       help: "Let the command write to premain's stdout and stderr (default: /dev/null)."),
+            OptionSpec(names: ["--all"], valueName: nil, help: "List toolchain initializers under 0.01 ms too."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
+            OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
+        ],
+        acceptsPassthrough: true)
+
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let command = arguments.passthrough.isEmpty ? arguments.positionals : arguments.passthrough
+        guard !command.isEmpty else { throw UsageError(message: "missing expected argument '<command>'") }
+        var options = TraceOptions(command: command, environment: environment())
+        options.until = TraceWindowEnd(argument: arguments.value("--until") ?? "first-output")
+        if case .symbol(let name) = options.until, name.isEmpty {
+            throw UsageError(message: "--until takes main, first-output, exit or a function name, not ''")
+        }
+        options.functions = arguments.all("--function")
+        if options.functions.contains(where: \.isEmpty) { throw UsageError(message: "--function takes a symbol name, not ''") }
+        options.maxCalls = try arguments.integer("--max-calls", default: 100, in: 1...1_000_000)
+        options.runs = try arguments.integer("--runs", default: 5, in: 1...10_000)
+        options.warmup = try arguments.integer("--warmup", default: 1, in: 0...1_000)
+        options.debugDirectories = arguments.all("--debug-dir")
+        options.timeoutSeconds = try arguments.number("--timeout", default: 30, in: 0.1...86_400)
+        if arguments.value("--cpu") != nil {
+            options.cpu = Int32(try arguments.integer("--cpu", default: 0, in: 0...4095))
+        }
+        if arguments.value("--bias-ms") != nil {
+            options.biasMs = try arguments.number("--bias-ms", default: 0, in: 0...1_000)
+        }
+        options.calibration = TraceCalibration.target
+        var devNull: Int32 = -1
+        if !arguments.flag("--show-output") {
+            devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+            options.outputFD = devNull
+        }
+        defer { if devNull >= 0 { close(devNull) } }
+        let showProgress = Console.isTerminal(2)
+        let report: TraceReport
+        do {
+            report = try Tracer(options: options).run { progress in
+                guard showProgress else { return }
+                Console.err("\rrun \(progress.run)/\(progress.total)\(progress.isWarmup ? " (warm-up)" : ""): \(progress.outcome)   ")
+                if progress.run == progress.total { Console.err("\n") }
+            }
+        } catch {
+            Console.error(error.description)
+            return .targetFailed
+        }
+        let text: String
+        do {
+            text = format == "json" ? try JSONRenderer.render(report) : TraceTextRenderer.render(report, all: arguments.flag("--all"))
+        } catch {
+            Console.error("cannot encode the report: \(error)")
+            return .internalError
+        }
+        if let problem = Console.write(text, to: arguments.value("--output")) {
+            Console.error(problem)
+            return .internalError
+        }
+        let failed = report.measurements.flatMap(\.outcomes).contains { !$0.hasPrefix("reached") && $0 != "exited with status 0" }
+        return failed ? .targetFailed : .success
+    }
+
+    /// premain's environment as "NAME=value".
+    static func environment() -> [String] {
+        var result: [String] = []
+        var pointer = environ
+        while let entry = pointer.pointee {
+            result.append(String(cString: entry))
+            pointer += 1
+        }
+        return result
+    }
+}

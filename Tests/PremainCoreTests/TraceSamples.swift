@@ -1,0 +1,144 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import PremainCore
+
+/// The samples for the trace tests: the project's samples (built once per test run by
+/// `scripts/build-samples`, see `Samples`) plus, in a folder of its own, a tiny calibration
+/// program and the C programs only these tests need. A missing compiler is a test failure.
+enum TraceSamples {
+    struct Built: Sendable {
+        /// Where the project's samples are.
+        var samples: String
+        /// Where the trace tests' own programs and logs are.
+        var directory: String
+        var failure: String?
+        /// A project sample (`cxx-static-init/cxx-static-init`) or one of ours (`calibrate`).
+        func path(_ relative: String) -> String {
+            relative.contains("/") ? "\(samples)/\(relative)" : "\(directory)/\(relative)"
+        }
+    }
+
+    static let built: Built = build()
+
+    static func shell(_ command: String) -> Int32 {
+        let status = system(command)
+        return status == -1 ? -1 : (status >> 8) & 0xff
+    }
+
+    /// Two functions of one instruction each, packed next to each other (one 8-byte word),
+    /// called alternately: the breakpoints of both entries share a word.
+    static let adjacentSource = """
+    __attribute__((noinline)) void premain_adjacent_a(void) { __asm__ volatile(""); }
+    __attribute__((noinline)) void premain_adjacent_b(void) { __asm__ volatile(""); }
+    int main(void) { for (int i = 0; i < 20; i++) { premain_adjacent_a(); premain_adjacent_b(); } return 0; }
+    """
+
+    /// A constructor that runs /bin/true with posix_spawn (glibc: clone with CLONE_VM|CLONE_VFORK,
+    /// so the child shares the parent's memory and its breakpoints until it execs).
+    static let spawnerSource = """
+    #include <spawn.h>
+    #include <stdio.h>
+    #include <sys/wait.h>
+    extern char **environ;
+    __attribute__((constructor)) void premain_spawn_ctor(void) {
+        for (int i = 0; i < 3; i++) {
+            pid_t pid; char *argv[] = { "true", NULL };
+            if (posix_spawn(&pid, "/bin/true", NULL, NULL, argv, environ) == 0) waitpid(pid, NULL, 0);
+        }
+    }
+    int main(void) { puts("spawner: main reached"); return 0; }
+    """
+
+    /// A recursive function: six nested calls of one function on one thread, each return
+    /// breakpoint at the same address.
+    static let recursiveSource = """
+    __attribute__((noinline)) int premain_recurse(int n) { if (n <= 0) return 0; int r = premain_recurse(n - 1) + 1; __asm__ volatile(""); return r; }
+    int main(void) { return premain_recurse(5) == 5 ? 0 : 1; }
+    """
+
+    static let calibrateSource = """
+    #include <stdlib.h>
+    __attribute__((noinline)) void premain_calibration_empty(void) { __asm__ volatile(""); }
+    int main(int argc, char **argv) { int n = argc > 1 ? atoi(argv[1]) : 200; for (int i = 0; i < n; i++) premain_calibration_empty(); return 0; }
+    """
+
+    private static func build() -> Built {
+        let samples: String
+        switch Samples.directory {
+        case .success(let folder): samples = folder
+        case .failure(let error): return Built(samples: "", directory: "", failure: error.message)
+        }
+        var template = Array("/tmp/premain-trace-tests-XXXXXX".utf8CString)
+        let directory = template.withUnsafeMutableBufferPointer { buffer -> String in
+            guard let base = buffer.baseAddress, let result = mkdtemp(base) else { return "/tmp/premain-trace-tests" }
+            return String(cString: result)
+        }
+        for (name, source) in [("calibrate", calibrateSource), ("adjacent", adjacentSource), ("spawner", spawnerSource),
+                               ("recursive", recursiveSource)] {
+            let file = fopen("\(directory)/\(name).c", "w")
+            fputs(source + "\n", file)
+            fclose(file)
+        }
+        let status = shell("""
+            cd '\(directory)' && { gcc -O1 -g calibrate.c -o calibrate && \
+            gcc -O1 -g -fcf-protection=none -falign-functions=1 -fno-reorder-functions adjacent.c -o adjacent && \
+            gcc -O1 -g spawner.c -o spawner && gcc -O0 -g recursive.c -o recursive; } > build.log 2>&1
+            """)
+        return Built(samples: samples, directory: directory,
+                     failure: status == 0 ? nil : "building the trace test programs failed (\(status)), see \(directory)/build.log")
+    }
+
+    static var calibration: CalibrationTarget {
+        CalibrationTarget(executable: built.path("calibrate"), arguments: ["calibrate", "300"],
+                          symbol: "premain_calibration_empty", calls: 300)
+    }
+
+    static var environment: [String] {
+        var result: [String] = []
+        var pointer = environ
+        while let entry = pointer.pointee {
+            result.append(String(cString: entry))
+            pointer += 1
+        }
+        return result
+    }
+
+    /// Parses a self-timing log: id → durations in ms, in order.
+    static func selfTimes(_ path: String) -> [String: [Double]] {
+        guard let text = FileManagerLite.readText(path) else { return [:] }
+        var result: [String: [Double]] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 4, let start = UInt64(fields[1]), let end = UInt64(fields[2]) else { continue }
+            result[String(fields[0]), default: []].append(Double(end - start) / 1e6)
+        }
+        return result
+    }
+}
+
+extension TraceSamples {
+    /// Processes still running a program from the samples folder, or stopped under ptrace by
+    /// this test process (scans /proc). Empty when the tracer cleaned up.
+    static func leftovers() -> [String] {
+        guard let dir = opendir("/proc") else { return ["cannot read /proc"] }
+        defer { closedir(dir) }
+        let me = getpid()
+        var found: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = pid_t(name), pid != me else { continue }
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
+            let exe = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+            let status = FileManagerLite.readText("/proc/\(pid)/status") ?? ""
+            let tracer = status.split(separator: "\n").first { $0.hasPrefix("TracerPid:") }?
+                .split(separator: "\t").last.map(String.init) ?? "0"
+            if (!built.samples.isEmpty && exe.hasPrefix(built.samples)) || exe.hasPrefix(built.directory) || tracer == String(me) {
+                found.append("\(pid) \(exe) tracer \(tracer)")
+            }
+        }
+        return found
+    }
+}

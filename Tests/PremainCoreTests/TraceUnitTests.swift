@@ -1,0 +1,90 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import PremainCore
+
+/// Pure parts of the tracer: no process involved.
+@Suite
+struct TraceUnitTests {
+    @Test func entryInstructionsExecuteLikeTheCPU() throws {
+        var regs = user_regs_struct()
+        regs.rip = 0x1000
+        regs.rsp = 0x7fff_0000
+        regs.r12 = 0x1234
+        regs.rbp = 0x99
+        let pushR12 = try #require(EntryInstruction.execute([0x41, 0x54, 0x00, 0x00], registers: regs))
+        #expect(pushR12.registers.rip == 0x1002 && pushR12.registers.rsp == 0x7ffe_fff8)
+        #expect(pushR12.store?.address == 0x7ffe_fff8 && pushR12.store?.value == 0x1234)
+        let pushRbp = try #require(EntryInstruction.execute([0x55, 0x48, 0x89, 0xe5], registers: regs))
+        #expect(pushRbp.registers.rip == 0x1001 && pushRbp.store?.value == 0x99)
+        let endbr = try #require(EntryInstruction.execute([0xf3, 0x0f, 0x1e, 0xfa], registers: regs))
+        #expect(endbr.registers.rip == 0x1004 && endbr.store == nil && endbr.registers.rsp == regs.rsp)
+        let movRbp = try #require(EntryInstruction.execute([0x48, 0x89, 0xe5, 0x00], registers: regs))
+        #expect(movRbp.registers.rbp == 0x7fff_0000 && movRbp.registers.rip == 0x1003)
+        // sub $0x18,%rsp changes flags: stepped, not executed here.
+        #expect(EntryInstruction.execute([0x48, 0x83, 0xec, 0x18], registers: regs) == nil)
+        #expect(EntryInstruction.execute([0x80, 0x3d, 0x91, 0x32], registers: regs) == nil)
+    }
+
+    @Test func mapsGiveLoadBias() {
+        let maps = ProcessMaps(text: """
+            55d0a0000000-55d0a0001000 r--p 00000000 08:01 1234 /usr/bin/app
+            55d0a0001000-55d0a0002000 r-xp 00001000 08:01 1234 /usr/bin/app
+            7f0000000000-7f0000021000 rw-p 00000000 00:00 0
+            7f1000000000-7f1000028000 r--p 00000000 08:01 99 /lib/x86_64-linux-gnu/libc.so.6
+            7f1000028000-7f10001bd000 r-xp 00028000 08:01 99 /lib/x86_64-linux-gnu/libc.so.6
+            7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0                          [stack]
+            7f2000000000-7f2000001000 r--p 00000000 08:01 7 /tmp/dir with space/lib.so
+            """)
+        #expect(maps.paths == ["/usr/bin/app", "/lib/x86_64-linux-gnu/libc.so.6", "/tmp/dir with space/lib.so"])
+        #expect(maps.loadBias(of: "/usr/bin/app", segments: [(0, 0), (0x1000, 0x1000)]) == 0x55d0a0000000)
+        #expect(maps.loadBias(of: "/lib/x86_64-linux-gnu/libc.so.6", segments: [(0, 0)]) == 0x7f1000000000)
+        #expect(maps.loadBias(of: "/absent.so", segments: [(0, 0)]) == nil)
+    }
+
+    @Test func waitStatusDecodesLikeTheMacros() {
+        #expect(WaitStatus(0x0300) == .exited(3))
+        #expect(WaitStatus(0x000b) == .signaled(11))
+        #expect(WaitStatus(0x057f) == .stopped(signal: SIGTRAP, event: 0))
+        #expect(WaitStatus(0x3_057f) == .stopped(signal: SIGTRAP, event: WaitStatus.eventClone))
+        #expect(WaitStatus(0x137f) == .stopped(signal: SIGSTOP, event: 0))
+    }
+
+    @Test func correctionRemovesOneBiasPerStopAndMeasuredHandling() {
+        let call = TracedCall(rawNs: 1_000_000, nestedStops: 2, nestedHandlingNs: 100_000, handlingNs: 50_000)
+        #expect(call.correctedNs(biasNs: 10_000) == 1_000_000 - 30_000 - 100_000)
+        #expect(TracedCall(rawNs: 5, nestedStops: 0, nestedHandlingNs: 0, handlingNs: 0).correctedNs(biasNs: 10) == 0)
+    }
+
+    @Test func timingQuantilesInterpolate() throws {
+        let timing = try #require(TraceTiming(samplesMs: [4, 1, 3, 2]))
+        #expect(timing.medianMs == 2.5 && timing.minMs == 1 && timing.maxMs == 4)
+        #expect(abs(timing.p90Ms - 3.7) < 1e-9)
+        #expect(timing.samplesMs == [4, 1, 3, 2])
+        #expect(TraceTiming(samplesMs: []) == nil)
+    }
+
+    @Test func functionQueriesMatchMangledAndDemangledNames() {
+        let mangled = "$s12SwiftStartup15makeHomeCatalogSaySiGyF"
+        let demangled = "SwiftStartup.makeHomeCatalog() -> [Swift.Int]"
+        #expect(ProbePlanner.matches(mangled, mangled: mangled, demangled: demangled))
+        #expect(ProbePlanner.matches(demangled, mangled: mangled, demangled: demangled))
+        #expect(ProbePlanner.matches("SwiftStartup.makeHomeCatalog", mangled: mangled, demangled: demangled))
+        #expect(!ProbePlanner.matches("makeHomeCatalog", mangled: mangled, demangled: demangled))
+    }
+
+    @Test func initializerKinds() {
+        #expect(ProbePlanner.initializerKind("_GLOBAL__sub_I_registry.cpp") == .cxxTranslationUnitInitializer)
+        #expect(ProbePlanner.initializerKind("premain_lib_ctor_c") == .constructorFunction)
+        #expect(ProbePlanner.initializerKind("frame_dummy") == .staticInitializer)
+        #expect(ProbePlanner.initializerKind(nil) == .staticInitializer)
+    }
+
+    @Test func windowEndParses() {
+        #expect(TraceWindowEnd(argument: "main") == .main)
+        #expect(TraceWindowEnd(argument: "first-output") == .firstOutput)
+        #expect(TraceWindowEnd(argument: "exit") == .exit)
+        #expect(TraceWindowEnd(argument: "premain_lib_value") == .symbol("premain_lib_value"))
+    }
+}
