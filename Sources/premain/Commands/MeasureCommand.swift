@@ -70,7 +70,7 @@ enum MeasureCommand: Command {
         let measurement: LaunchMeasurement
         do {
             measurement = try MeasureSession(launcher: ProcessLauncher()).measure(
-                command: arguments.passthrough, environment: currentEnvironment(), options: options) { step in
+                command: arguments.passthrough, environment: ProcessEnvironment.current(), options: options) { step in
                     progress?.update(step.completedLaunches, step.totalLaunches)
                 }
         } catch {
@@ -93,16 +93,5 @@ enum MeasureCommand: Command {
         }
         for failure in measurement.failures { Console.error("\(measurement.command[0]): \(failure)") }
         return measurement.status == .ok ? .success : .targetFailed
-    }
-
-    /// premain's own environment as `NAME=value` strings, in order.
-    static func currentEnvironment() -> [String] {
-        var result: [String] = []
-        var cursor = environ
-        while let entry = cursor.pointee {
-            result.append(String(cString: entry))
-            cursor += 1
-        }
-        return result
     }
 }
