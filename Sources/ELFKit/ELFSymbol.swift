@@ -96,6 +96,12 @@ public struct ELFSymbolTable {
         return UnsafeRawBufferPointer(start: base + start, count: base.distance(to: UnsafeRawPointer(end)) - start)
     }
 
+    /// Byte `index` of the symbol's name, or `nil` outside the string table. Lets a scan reject
+    /// names by their first bytes without finding where they end.
+    public func nameByte(of symbol: ELFSymbol, at index: Int) -> UInt8? {
+        strings?.u8(at: Int(symbol.nameOffset) + index)
+    }
+
     /// Calls `body` for every entry in order, stopping early when it returns `false`.
     public func forEach(_ body: (ELFSymbol) -> Bool) {
         for index in 0..<count {

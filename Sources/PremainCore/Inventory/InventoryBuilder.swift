@@ -98,8 +98,12 @@ public enum InventoryBuilder {
         var defaultArguments: [SwiftSuspect] = []
         for table in [file.staticSymbols].compactMap({ $0 }) {
             table.forEach { symbol in
-                guard symbol.isDefined, symbol.kind == .function, let bytes = table.nameBytes(of: symbol),
-                      bytes.count > 4, bytes[0] == UInt8(ascii: "$") || bytes[0] == UInt8(ascii: "_"),
+                // Swift manglings start "$s", "$S", "$e", "_$s" or "_T0": reject C and C++
+                // names by their first bytes before finding where they end.
+                guard symbol.isDefined, symbol.kind == .function, let first = table.nameByte(of: symbol, at: 0),
+                      first == UInt8(ascii: "$")
+                        || (first == UInt8(ascii: "_") && [UInt8(ascii: "$"), UInt8(ascii: "T")].contains(table.nameByte(of: symbol, at: 1))),
+                      let bytes = table.nameBytes(of: symbol), bytes.count > 4,
                       let last = bytes.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "_") else { return true }
                 let name = String(decoding: bytes, as: UTF8.self)
                 guard let kind = SwiftSuspects.kind(of: name) else { return true }
