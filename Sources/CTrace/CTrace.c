@@ -111,12 +111,6 @@ long ctrace_ptrace(int request, pid_t pid, unsigned long addr, unsigned long dat
 
 int ctrace_pin_self(int cpu) { return pin(0, cpu); }
 
-int ctrace_allowed_cpus(void) {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
-    return CPU_COUNT(&set);
-}
-
 int ctrace_allowed_cpu_list(int *cpus, int capacity) {
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) != 0) return -errno;
@@ -141,50 +135,4 @@ int ctrace_pidfd_open(pid_t pid) {
 
 int ctrace_set_child_subreaper(void) {
     return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -errno;
-}
-
-static volatile sig_atomic_t guarded_group;
-static volatile sig_atomic_t guarded_paths_valid;
-static char guarded_fifo[4096], guarded_folder[4096];
-
-void ctrace_guard_group(pid_t pgid) { guarded_group = pgid; }
-
-static void copy_path(char *to, const char *from) {
-    size_t i = 0;
-    if (from)
-        for (; from[i] && i < 4095; i++) to[i] = from[i];
-    to[i] = 0;
-}
-
-void ctrace_guard_paths(const char *fifo, const char *folder) {
-    guarded_paths_valid = 0;
-    copy_path(guarded_fifo, fifo);
-    copy_path(guarded_folder, folder);
-    guarded_paths_valid = fifo || folder;
-}
-
-static void kill_guarded_group(int sig) {
-    pid_t pgid = guarded_group;
-    if (pgid > 0) kill(-pgid, SIGKILL);
-    if (guarded_paths_valid) {
-        if (guarded_fifo[0]) unlink(guarded_fifo);
-        if (guarded_folder[0]) rmdir(guarded_folder);
-    }
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-int ctrace_install_group_guard(void) {
-    struct sigaction action = {0};
-    action.sa_handler = kill_guarded_group;
-    sigemptyset(&action.sa_mask);
-    const int signals[] = {SIGINT, SIGTERM, SIGHUP};
-    sigset_t set;
-    sigemptyset(&set);
-    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
-        if (sigaction(signals[i], &action, 0) != 0) return -errno;
-        sigaddset(&set, signals[i]);
-    }
-    // A parent may have started us with them blocked; they must reach the handler.
-    return sigprocmask(SIG_UNBLOCK, &set, 0) == 0 ? 0 : -errno;
 }

@@ -83,7 +83,7 @@ import Testing
 
     @Test func jsonOnStdoutStaysParseable() throws {
         let exe = try Self.samples.get() + "/cxx-static-init/cxx-static-init"
-        let result = try Self.premain(["measure", "--runs", "3", "--warmup", "0", "--format", "json", "--", exe])
+        let result = try Self.premain(["measure", "--runs", "3", "--warmup", "0", "--format", "json", "--show-output", "--", exe])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONRenderer.decode(MeasureReport.self, from: result.stdout)
         #expect(report.schemaVersion == 1)
@@ -94,6 +94,15 @@ import Testing
         // The target's stdout was forwarded to stderr, keeping stdout pure JSON.
         #expect(result.stderr.contains("cxx-static-init: main reached"))
         #expect(!result.stdout.contains("main reached"))
+    }
+
+    @Test func targetOutputIsDroppedByDefault() throws {
+        let exe = try Self.samples.get() + "/cxx-static-init/cxx-static-init"
+        let result = try Self.premain(["measure", "--runs", "2", "--warmup", "0", "--no-observer", "--", exe])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("main reached"))
+        #expect(!result.stderr.contains("main reached"))
+        #expect(result.stdout.contains("first output"))
     }
 
     @Test func failingTargetExitsWithFour() throws {

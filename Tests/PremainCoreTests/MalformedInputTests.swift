@@ -21,7 +21,7 @@ import Testing
     @discardableResult
     func audit(_ bytes: [UInt8], name: String = "sample") -> (error: ELFOpenError?, diagnostics: [String]) {
         let path = folder + "/" + name
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
             let inventory = try InventoryBuilder.audit(path: path, options: InventoryOptions(symbolLists: true))

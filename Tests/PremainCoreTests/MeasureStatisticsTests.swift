@@ -73,9 +73,9 @@ struct MeasureStatisticsTests {
     }
 
     @Test func millisecondsFormat() {
-        #expect(MillisecondsFormat.string(0.05) == "0.050 ms")
-        #expect(MillisecondsFormat.number(12.3456) == "12.346")
-        #expect(MillisecondsFormat.number(-0.0004) == "0.000")
-        #expect(MillisecondsFormat.number(2.5, decimals: 0) == "3")
+        #expect(Milliseconds.text(0.05) == "0.050 ms")
+        #expect(Milliseconds.number(12.3456) == "12.346")
+        #expect(Milliseconds.number(-0.0004) == "0.000")
+        #expect(Milliseconds.number(2.5, decimals: 0) == "3")
     }
 }

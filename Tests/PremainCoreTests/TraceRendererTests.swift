@@ -7,9 +7,13 @@ import Testing
 @Suite
 struct TraceRendererTests {
     static let report: TraceReport = {
-        func timing(_ samples: [Double]) -> TraceTiming { TraceTiming(samplesMs: samples) ?? .zero }
-        let conditions = TraceConditions(pinnedCPU: 1, allowedCPUs: 2, loadAverage: 0.5, kernel: "6.1.0",
-                                         tracerPriorityRaised: true)
+        func timing(_ samples: [Double]) -> TimeSummary { TimeSummary(samplesMs: samples) ?? .zero }
+        var conditions = LaunchConditions(
+            kernel: "6.1.0 #1 SMP", cpuModel: "Xeon", onlineCPUs: 2, allowedCPUs: [0, 1], frequencyGovernor: nil,
+            loadAverage1m: 0.5, glibcVersion: "2.36", pinning: CPUPinning(pinned: true, measurerCPU: 1, targetCPU: 1, reason: nil),
+            runs: 3, warmup: 1, cold: false, binaryPath: "/app/app", buildID: "0a1b2c", environmentOverrides: [],
+            stdin: "inherited from premain", date: "2026-11-30T01:00:00Z")
+        conditions.measurerScheduling = "nice -10 (the target keeps its own priority)"
         let functions = [
             TracedFunction(object: "/app/libinit.so", symbol: "_GLOBAL__sub_I_registry.cpp", demangled: nil,
                            kind: .cxxTranslationUnitInitializer, calls: 1, callsCapped: false,
@@ -45,7 +49,10 @@ struct TraceRendererTests {
 
         command: /app/app --flag
         runs: 3 (+1 warm-up), until first-output, max 100 calls per function
-        conditions: 2 CPUs, target pinned to CPU 1, load 0.5, kernel 6.1.0, tracer at nice -10
+        conditions: 2026-11-30T01:00:00Z, kernel 6.1.0 #1 SMP
+          CPU Xeon, 2 online, allowed 0,1, governor not exposed, load 0.50
+          pinned: tracer CPU 1, target CPU 1; tracer nice -10 (the target keeps its own priority)
+          glibc 2.36; stdin inherited from premain; binary /app/app build-id 0a1b2c
         outcomes: 1× killed by signal 11, 2× reached first-output
         milestone main: median 31.000 ms, p90 31.800 ms, max 32.000 ms
         milestone firstOutput: median 41.000 ms, p90 41.800 ms, max 42.000 ms
@@ -78,7 +85,8 @@ struct TraceRendererTests {
         #expect(decoded == Self.report)
         for key in ["\"measurements\"", "\"functions\"", "\"object\"", "\"symbol\"", "\"demangled\"", "\"kind\"",
                     "\"calls\"", "\"inclusive\"", "\"exclusive\"", "\"medianMs\"", "\"p90Ms\"", "\"minMs\"", "\"maxMs\"", "\"samplesMs\"",
-                    "\"command\"", "\"runs\"", "\"conditions\"", "\"milestones\"", "\"swiftDefaultArgument\""] {
+                    "\"command\"", "\"runs\"", "\"conditions\"", "\"milestones\"", "\"swiftDefaultArgument\"",
+                    "\"kernel\"", "\"glibcVersion\"", "\"pinning\"", "\"binaryPath\"", "\"buildID\"", "\"date\""] {
             #expect(text.contains(key), "JSON lacks \(key)")
         }
     }

@@ -56,7 +56,7 @@ struct TraceSampleTests {
             return "self-timing has \(selfTimed?.count ?? 0) lines, trace has \(f.inclusive.samplesMs.count) runs for \(f.symbol)"
         }
         let differences = zip(f.inclusive.samplesMs, selfTimed).map { $0 - $1 }
-        let median = TraceTiming(samplesMs: differences)?.medianMs ?? .infinity
+        let median = SampleStatistics.median(differences) ?? .infinity
         return abs(median) <= tolerance ? nil : "\(f.symbol): traced \(f.inclusive.samplesMs) vs self-timed \(selfTimed)"
     }
 
@@ -130,7 +130,7 @@ struct TraceSampleTests {
         #expect(defaultArgument.source?.file.hasSuffix("main.swift") == true)
         // The lazy global is located at its declaration, not at line 0 (compiler-generated code).
         let lazySource = try #require(lazyGlobal.source)
-        let lines = (FileManagerLite.readText(lazySource.file) ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = (TextFile.read(lazySource.file) ?? "").split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lazySource.line > 0 && lazySource.line <= lines.count && lines[lazySource.line - 1].contains("homeCatalog"),
                 "\(lazySource)")
         if sample.hasSuffix("-O") {

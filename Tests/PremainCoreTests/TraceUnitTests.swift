@@ -57,14 +57,6 @@ struct TraceUnitTests {
         #expect(TracedCall(rawNs: 5, nestedStops: 0, nestedHandlingNs: 0, handlingNs: 0).correctedNs(biasNs: 10) == 0)
     }
 
-    @Test func timingQuantilesInterpolate() throws {
-        let timing = try #require(TraceTiming(samplesMs: [4, 1, 3, 2]))
-        #expect(timing.medianMs == 2.5 && timing.minMs == 1 && timing.maxMs == 4)
-        #expect(abs(timing.p90Ms - 3.7) < 1e-9)
-        #expect(timing.samplesMs == [4, 1, 3, 2])
-        #expect(TraceTiming(samplesMs: []) == nil)
-    }
-
     @Test func functionQueriesMatchMangledAndDemangledNames() {
         let mangled = "$s12SwiftStartup15makeHomeCatalogSaySiGyF"
         let demangled = "SwiftStartup.makeHomeCatalog() -> [Swift.Int]"

@@ -47,9 +47,6 @@ long ctrace_ptrace(int request, pid_t pid, unsigned long addr, unsigned long dat
 /// Pins the calling thread to one CPU. Returns 0 or -errno.
 int ctrace_pin_self(int cpu);
 
-/// Number of CPUs the calling thread may run on, or -1.
-int ctrace_allowed_cpus(void);
-
 /// Writes the CPUs the calling thread may run on into `cpus`, ascending, at most `capacity`.
 /// Returns how many, or -errno.
 int ctrace_allowed_cpu_list(int *cpus, int capacity);
@@ -63,19 +60,5 @@ int ctrace_pidfd_open(pid_t pid);
 /// prctl(PR_SET_CHILD_SUBREAPER, 1): orphans of our children are re-parented to us, so we can
 /// reap a whole process group. Returns 0 or -errno.
 int ctrace_set_child_subreaper(void);
-
-/// The process group that SIGINT, SIGTERM and SIGHUP must kill (SIGKILL) before this process
-/// dies of that signal; 0 for none. Async-signal-safe to change at any time.
-void ctrace_guard_group(pid_t pgid);
-
-/// A FIFO and its folder that those signals must also remove (each may be NULL). The strings
-/// are copied (at most 4095 bytes each).
-void ctrace_guard_paths(const char *fifo, const char *folder);
-
-/// Installs the SIGINT/SIGTERM/SIGHUP handlers that kill the guarded group, remove the guarded
-/// paths, restore the default
-/// action and re-raise the signal, and unblocks those signals in the calling thread.
-/// Returns 0 or -errno.
-int ctrace_install_group_guard(void);
 
 #endif

@@ -1,5 +1,6 @@
-// CTraceGuard: kills registered process groups when premain itself is interrupted.
-// Async-signal-safe by construction: a fixed array of pids and kill(2) in the handler.
+// CTraceGuard: kills registered process groups (and removes a registered FIFO and its folder)
+// when premain itself is interrupted. Shared by `measure` and `trace`.
+// Async-signal-safe by construction: fixed arrays, kill(2), unlink(2) and rmdir(2) in the handler.
 #ifndef CTRACE_GUARD_H
 #define CTRACE_GUARD_H
 
@@ -12,8 +13,13 @@ int ctrace_guard_add(pid_t pgid);
 /// Forgets `pgid`; no effect when it is not registered.
 void ctrace_guard_remove(pid_t pgid);
 
-/// Installs the handlers once (later calls do nothing). The handler kills every registered
-/// group, restores the default action and re-raises the signal, so premain still dies of it.
-void ctrace_guard_install(void);
+/// A FIFO and its folder that those signals must also remove (each may be NULL; both NULL
+/// forgets them). The strings are copied (at most 4095 bytes each).
+void ctrace_guard_paths(const char *fifo, const char *folder);
+
+/// Installs the handlers once (later calls do nothing and return 0) and unblocks those signals
+/// in the calling thread. The handler kills every registered group, removes the paths, restores
+/// the default action and re-raises the signal, so premain still dies of it. Returns 0 or -errno.
+int ctrace_guard_install(void);
 
 #endif

@@ -21,11 +21,11 @@ public struct BootstrapInterval: Sendable, Equatable, Codable {
             for index in headDraw.indices { headDraw[index] = head[Int.random(in: 0..<head.count, using: &generator)] }
             baseDraw.sort()
             headDraw.sort()
-            differences.append(Quantile.sorted(headDraw, 0.5) - Quantile.sorted(baseDraw, 0.5))
+            differences.append(SampleStatistics.percentile(sorted: headDraw, 0.5) - SampleStatistics.percentile(sorted: baseDraw, 0.5))
         }
         differences.sort()
         let tail = (1 - level) / 2
-        return BootstrapInterval(lowMs: Quantile.sorted(differences, tail), highMs: Quantile.sorted(differences, 1 - tail),
+        return BootstrapInterval(lowMs: SampleStatistics.percentile(sorted: differences, tail), highMs: SampleStatistics.percentile(sorted: differences, 1 - tail),
                                  level: level)
     }
 }

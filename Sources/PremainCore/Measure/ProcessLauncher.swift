@@ -56,8 +56,8 @@ public struct ProcessLauncher: Launcher {
             close(stderrPipe.read)
             throw LaunchError("cannot fork: \(Self.errorText(-pid))")
         }
-        ctrace_guard_group(pid)
-        defer { ctrace_guard_group(0) }
+        ctrace_guard_add(pid)
+        defer { ctrace_guard_remove(pid) }
 
         var fifoFD: Int32 = -1
         var fifoPath: String?
@@ -111,7 +111,7 @@ public struct ProcessLauncher: Launcher {
     static func outcome(status: Int32?, timedOut: Bool, timeout: Double?, stderrHead: String,
                         lingering: Int) -> LaunchOutcome {
         if timedOut {
-            let limit = timeout.map { MillisecondsFormat.number($0, decimals: 1) } ?? "?"
+            let limit = timeout.map { Milliseconds.number($0, decimals: 1) } ?? "?"
             return LaunchOutcome(kind: .timedOut, message: "did not exit within the \(limit) s timeout; its process group was killed",
                                  lingeringProcessesKilled: lingering)
         }

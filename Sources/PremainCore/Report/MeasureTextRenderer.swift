@@ -40,7 +40,7 @@ public enum MeasureTextRenderer {
                                     alignments: [.left, .right, .right, .right, .right, .right, .right, .right], maxWidth: 98)
             for object in withInit {
                 let name = object.role == .executable ? "\(object.path) (executable)" : object.path
-                let start = object.initializersStart.map { MillisecondsFormat.number($0.medianMs) } ?? "-"
+                let start = object.initializersStart.map { Milliseconds.number($0.medianMs) } ?? "-"
                 let started = object.initializersStart?.samplesMs.count ?? 0
                 guard let duration = object.initializers else {
                     objects.add([name, start, "-", "-", "-", "-", "-", "0/\(started)"])
@@ -88,13 +88,13 @@ public enum MeasureTextRenderer {
         if let plain = m.uninstrumented, let effect = m.observerEffect {
             var parts: [String] = []
             if let ratio = effect.firstOutputRatio, let base = plain.firstOutput {
-                parts.append("first output ×\(MillisecondsFormat.number(ratio)) (uninstrumented median \(MillisecondsFormat.string(base.medianMs)))")
+                parts.append("first output ×\(Milliseconds.number(ratio)) (uninstrumented median \(Milliseconds.text(base.medianMs)))")
             }
             if let ratio = effect.exitRatio, let base = plain.exit {
-                parts.append("exit ×\(MillisecondsFormat.number(ratio)) (uninstrumented median \(MillisecondsFormat.string(base.medianMs)))")
+                parts.append("exit ×\(Milliseconds.number(ratio)) (uninstrumented median \(Milliseconds.text(base.medianMs)))")
             }
             if let ratio = effect.cpuRatio, let base = plain.cpu {
-                parts.append("target CPU time ×\(MillisecondsFormat.number(ratio)) (uninstrumented median \(MillisecondsFormat.string(base.medianMs)))")
+                parts.append("target CPU time ×\(Milliseconds.number(ratio)) (uninstrumented median \(Milliseconds.text(base.medianMs)))")
             }
             if !parts.isEmpty {
                 out += "  observer effect (LD_DEBUG vs none, \(plain.runs) interleaved runs each): \(parts.joined(separator: ", "))\n"
@@ -109,9 +109,9 @@ public enum MeasureTextRenderer {
             let total = residency.reduce(0) { $0 + $1.pages }
             let stayed = residency.reduce(0.0) { $0 + $1.residentPagesMedian }
             out += "  cold: \(residency.count) files evicted before every run (fdatasync + POSIX_FADV_DONTNEED); "
-            out += "median \(MillisecondsFormat.number(stayed, decimals: 0)) of \(total) pages stayed resident\n"
+            out += "median \(Milliseconds.number(stayed, decimals: 0)) of \(total) pages stayed resident\n"
             for file in residency where file.residentPagesMedian > 0 || file.error != nil {
-                out += "    \(TextSafety.display(file.path)): \(MillisecondsFormat.number(file.residentPagesMedian, decimals: 0))/\(file.pages) pages resident"
+                out += "    \(TextSafety.display(file.path)): \(Milliseconds.number(file.residentPagesMedian, decimals: 0))/\(file.pages) pages resident"
                 out += file.error.map { " (\($0))" } ?? ""
                 out += "\n"
             }
@@ -122,26 +122,12 @@ public enum MeasureTextRenderer {
                 out += "    - \(TextSafety.display(warning.subject)): \(TextSafety.display(warning.message)); \(warning.advice)\n"
             }
         }
-        let c = m.conditions
-        out += "  conditions: \(c.date), kernel \(c.kernel)\n"
-        out += "    CPU \(c.cpuModel ?? "unknown"), \(c.onlineCPUs) online, allowed \(c.allowedCPUs.map(String.init).joined(separator: ",")), "
-        out += "governor \(c.frequencyGovernor ?? "not exposed"), load \(c.loadAverage1m.map { MillisecondsFormat.number($0, decimals: 2) } ?? "?")\n"
-        if c.pinning.pinned, let measurer = c.pinning.measurerCPU, let target = c.pinning.targetCPU {
-            out += "    pinned: measurer CPU \(measurer), target CPU \(target)"
-        } else {
-            out += "    not pinned: \(c.pinning.reason ?? "unknown")"
-        }
-        out += "; measurer \(c.measurerScheduling ?? "SCHED_OTHER")\n"
-        if let idle = c.cpuIdleLatency { out += "    cpu_dma_latency \(idle)\n" }
-        out += "    glibc \(c.glibcVersion); stdin \(c.stdin); binary \(TextSafety.display(c.binaryPath)) build-id \(c.buildID ?? "none")\n"
-        if !c.environmentOverrides.isEmpty {
-            out += "    environment overrides: \(c.environmentOverrides.map(TextSafety.display).joined(separator: "; "))\n"
-        }
+        out += ConditionsTextRenderer.render(m.conditions, indent: "  ")
         return out
     }
 
     static func figures(_ summary: TimeSummary) -> [String] {
-        [summary.medianMs, summary.p90Ms, summary.minMs, summary.maxMs, summary.madMs].map { MillisecondsFormat.number($0) }
+        [summary.medianMs, summary.p90Ms, summary.minMs, summary.maxMs, summary.madMs].map { Milliseconds.number($0) }
     }
 
     static func describe(_ counts: LoaderCounts) -> String {

@@ -22,11 +22,7 @@ public enum TraceTextRenderer {
     static func render(_ m: TraceMeasurement, all: Bool) -> String {
         var out = "command: \(m.command.joined(separator: " "))\n"
         out += "runs: \(m.runs) (+\(m.warmup) warm-up), until \(m.until), max \(m.maxCalls) calls per function\n"
-        var conditions = "conditions: \(m.conditions.allowedCPUs) CPUs, "
-        conditions += m.conditions.pinnedCPU.map { "target pinned to CPU \($0)" } ?? "not pinned"
-        if let load = m.conditions.loadAverage { conditions += ", load \(Milliseconds.number(load, decimals: 1))" }
-        out += conditions + ", kernel \(m.conditions.kernel)"
-        out += m.conditions.tracerPriorityRaised ? ", tracer at nice -10\n" : ", tracer at normal priority\n"
+        out += ConditionsTextRenderer.render(m.conditions, measurer: "tracer")
         var outcomes: [String: Int] = [:]
         for outcome in m.outcomes { outcomes[outcome, default: 0] += 1 }
         out += "outcomes: " + outcomes.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: ", ") + "\n"

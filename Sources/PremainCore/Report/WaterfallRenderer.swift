@@ -29,22 +29,22 @@ public enum WaterfallRenderer {
             return row.trailingSpacesRemoved
         }
         var lines: [String] = []
-        let scale = "0" + String(repeating: " ", count: max(0, barWidth - 1 - MillisecondsFormat.string(endMs).count))
-            + MillisecondsFormat.string(endMs)
+        let scale = "0" + String(repeating: " ", count: max(0, barWidth - 1 - Milliseconds.text(endMs).count))
+            + Milliseconds.text(endMs)
         lines.append(line("", scale, ""))
         if let done = timeline.loaderDoneMs {
             lines.append(line("loader: map + relocate", bar(from: timeline.loaderStartMs, to: done, fill: "-"),
-                              "\(MillisecondsFormat.number(timeline.loaderStartMs))–\(MillisecondsFormat.number(done))"))
+                              "\(Milliseconds.number(timeline.loaderStartMs))–\(Milliseconds.number(done))"))
         }
         for call in timeline.initializers {
             let name = call.isProgram ? "\(basename(call.path)) (exe)" : basename(call.path)
             let duration = call.durationMs ?? (endMs - call.startMs)
-            let figure = call.durationMs.map { "\(MillisecondsFormat.number($0)) @ \(MillisecondsFormat.number(call.startMs))" }
-                ?? "unfinished @ \(MillisecondsFormat.number(call.startMs))"
+            let figure = call.durationMs.map { "\(Milliseconds.number($0)) @ \(Milliseconds.number(call.startMs))" }
+                ?? "unfinished @ \(Milliseconds.number(call.startMs))"
             lines.append(line(name, bar(from: call.startMs, to: call.startMs + duration, fill: "#"), figure))
         }
-        if let main = timeline.mainMs { lines.append(line("main", marker(at: main), MillisecondsFormat.number(main))) }
-        if let exitMs { lines.append(line("exit", marker(at: exitMs), MillisecondsFormat.number(exitMs))) }
+        if let main = timeline.mainMs { lines.append(line("main", marker(at: main), Milliseconds.number(main))) }
+        if let exitMs { lines.append(line("exit", marker(at: exitMs), Milliseconds.number(exitMs))) }
         return lines.joined(separator: "\n") + "\n"
     }
 

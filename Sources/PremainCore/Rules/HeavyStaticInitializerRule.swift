@@ -42,26 +42,6 @@ public struct HeavyStaticInitializerRule: Rule {
     }
 }
 
-/// Formats milliseconds the same way in every message: "12.345 ms".
-public enum Milliseconds {
-    public static func text(_ value: Double) -> String { number(value) + " ms" }
-
-    /// Three decimals, rounded half away from zero; "-" for NaN and infinities.
-    public static func number(_ value: Double, decimals: Int = 3) -> String {
-        guard value.isFinite else { return "-" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        let whole = (scaled / scale).rounded(.down)
-        let fraction = Int(scaled - whole * scale)
-        var digits = String(fraction)
-        while digits.count < decimals { digits = "0" + digits }
-        let sign = value < 0 && scaled != 0 ? "-" : ""
-        let wholeText = whole < 1e15 ? String(Int64(whole)) : String(whole)
-        return decimals > 0 ? "\(sign)\(wholeText).\(digits)" : "\(sign)\(wholeText)"
-    }
-}
-
 extension String {
     /// The string with its first letter lowercased ("Make" → "make").
     var lowercasedFirst: String {

@@ -33,7 +33,7 @@ public enum BiasCalibrator {
         let warm = Array(calls.dropFirst(calls.count / 10))
         let raw = warm.map { Double($0.rawNs) / 1e6 }
         let cost = warm.map { Double($0.rawNs + $0.handlingNs) / 1e6 }
-        guard let pair = TraceTiming(samplesMs: raw)?.medianMs, let perCall = TraceTiming(samplesMs: cost)?.medianMs else {
+        guard let pair = SampleStatistics.median(raw), let perCall = SampleStatistics.median(cost) else {
             throw .noCalibrationTarget("no samples")
         }
         // A traced call stops twice: the unseen halves of both stops add up to one more pair.

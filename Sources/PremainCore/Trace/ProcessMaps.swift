@@ -15,7 +15,7 @@ struct ProcessMaps {
 
     /// Reads `/proc/<pid>/maps`; `nil` when the process is gone.
     init?(pid: pid_t) {
-        guard let text = FileManagerLite.readText("/proc/\(pid)/maps") else { return nil }
+        guard let text = TextFile.read("/proc/\(pid)/maps", limit: 64 << 20) else { return nil }
         self.init(text: text)
     }
 

@@ -1,14 +1,10 @@
-import CTrace
-
-func ctraceAllowedCPUs() -> Int32 { ctrace_allowed_cpus() }
-
 /// Turns the records of several runs into one measurement: per-function inclusive time per run
 /// with the bias removed, milestones, outcomes, source locations.
 struct TraceAggregator {
     let biasMs: Double
     let planner: ProbePlanner
 
-    func measurement(of records: [TraceRunRecord], options: TraceOptions, conditions: TraceConditions) -> TraceMeasurement {
+    func measurement(of records: [TraceRunRecord], options: TraceOptions, conditions: LaunchConditions) -> TraceMeasurement {
         var samples: [TracedFunctionKey: [Double]] = [:]
         var exclusiveSamples: [TracedFunctionKey: [Double]] = [:]
         var calls: [TracedFunctionKey: Int] = [:]
@@ -32,12 +28,12 @@ struct TraceAggregator {
         }
         var functions: [TracedFunction] = []
         for (key, probe) in probes {
-            guard let timing = TraceTiming(samplesMs: samples[key] ?? []) else { continue }
+            guard let timing = TimeSummary(samplesMs: samples[key] ?? []) else { continue }
             let source = probe.source ?? planner.debugInfo(for: probe.object)?.sourceLocation(of: probe.entry)
             functions.append(TracedFunction(
                 object: key.object, symbol: key.symbol, demangled: probe.demangled, kind: probe.kind,
                 calls: calls[key] ?? 0, callsCapped: capped[key] ?? false, inclusive: timing,
-                exclusive: TraceTiming(samplesMs: exclusiveSamples[key] ?? []), source: source,
+                exclusive: TimeSummary(samplesMs: exclusiveSamples[key] ?? []), source: source,
                 inlinedInto: probe.inlinedInto, unfinishedCalls: unfinished[key] ?? 0))
         }
         functions.sort {
@@ -64,8 +60,9 @@ struct TraceAggregator {
         }
         var seenNotes = Set<String>()
         var advice: [String] = []
-        if let load = conditions.loadAverage, load > Double(conditions.allowedCPUs) {
-            advice.append("the load average (\(Milliseconds.number(load, decimals: 1))) was above the number of CPUs (\(conditions.allowedCPUs)): other work preempts launches and timings spread; trace on a quiet machine")
+        let cpus = conditions.allowedCPUs.count
+        if let load = conditions.loadAverage1m, cpus > 0, load > Double(cpus) {
+            advice.append("the load average (\(Milliseconds.number(load, decimals: 1))) was above the number of CPUs (\(cpus)): other work preempts launches and timings spread; trace on a quiet machine")
         }
         let cappedCount = functions.filter(\.callsCapped).count
         if cappedCount > 0 {
@@ -74,7 +71,7 @@ struct TraceAggregator {
         return TraceMeasurement(
             command: options.command, runs: records.count, warmup: options.warmup, until: options.until.description,
             maxCalls: options.maxCalls, conditions: conditions,
-            milestones: milestoneSamples.compactMapValues { TraceTiming(samplesMs: $0) },
+            milestones: milestoneSamples.compactMapValues { TimeSummary(samplesMs: $0) },
             outcomes: records.map(\.outcome.description), functions: functions, untimed: untimed,
             notes: (records.flatMap(\.notes) + advice).filter { seenNotes.insert($0).inserted })
     }

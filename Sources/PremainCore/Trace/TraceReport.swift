@@ -45,10 +45,12 @@ public struct TraceMeasurement: Codable, Equatable, Sendable {
     /// `main`, `first-output`, `exit` or a symbol.
     public var until: String
     public var maxCalls: Int
-    public var conditions: TraceConditions
+    /// Machine, pinning, binary and date, as `premain measure` records them; the tracer is the
+    /// measurer (`pinning.measurerCPU`, `measurerScheduling`).
+    public var conditions: LaunchConditions
     /// ms since process birth of each milestone reached: "main", "firstOutput", "exit", or the
     /// `--until` symbol; over the runs that reached it.
-    public var milestones: [String: TraceTiming]
+    public var milestones: [String: TimeSummary]
     /// How each measured run ended, in order ("reached main", "killed by signal 11", ...).
     public var outcomes: [String]
     /// The hot list, sorted by inclusive median, largest first.
@@ -58,8 +60,8 @@ public struct TraceMeasurement: Codable, Equatable, Sendable {
     /// Things premain noticed: problems that did not stop a run, and advice.
     public var notes: [String]
 
-    public init(command: [String], runs: Int, warmup: Int, until: String, maxCalls: Int, conditions: TraceConditions,
-                milestones: [String: TraceTiming], outcomes: [String], functions: [TracedFunction],
+    public init(command: [String], runs: Int, warmup: Int, until: String, maxCalls: Int, conditions: LaunchConditions,
+                milestones: [String: TimeSummary], outcomes: [String], functions: [TracedFunction],
                 untimed: [UntimedFunction], notes: [String]) {
         self.command = command
         self.runs = runs
@@ -89,10 +91,10 @@ public struct TracedFunction: Codable, Equatable, Sendable {
     /// `--max-calls` was reached and the function was disarmed.
     public var callsCapped: Bool
     /// Inclusive time per run (all non-recursive calls of the run added up), bias removed.
-    public var inclusive: TraceTiming
+    public var inclusive: TimeSummary
     /// Exclusive time per run: inclusive minus the traced functions called directly inside it.
     /// `nil` when no call completed.
-    public var exclusive: TraceTiming?
+    public var exclusive: TimeSummary?
     /// Where the function is (line table at its entry), or for an inlined copy the call site.
     public var source: SourceLocation?
     /// For an inlined copy: the function it was inlined into.
@@ -101,7 +103,7 @@ public struct TracedFunction: Codable, Equatable, Sendable {
     public var unfinishedCalls: Int
 
     public init(object: String, symbol: String, demangled: String?, kind: TracedFunctionKind, calls: Int,
-                callsCapped: Bool, inclusive: TraceTiming, exclusive: TraceTiming? = nil, source: SourceLocation?,
+                callsCapped: Bool, inclusive: TimeSummary, exclusive: TimeSummary? = nil, source: SourceLocation?,
                 inlinedInto: String?, unfinishedCalls: Int) {
         self.exclusive = exclusive
         self.object = object
@@ -118,27 +120,4 @@ public struct TracedFunction: Codable, Equatable, Sendable {
 
     /// "12" or "≥ 100" when capped.
     public var callsText: String { callsCapped ? "≥ \(calls)" : "\(calls)" }
-}
-
-/// Conditions of the runs, to judge whether two traces are comparable.
-public struct TraceConditions: Codable, Equatable, Sendable {
-    /// CPU the target was pinned to, or `nil`.
-    public var pinnedCPU: Int?
-    /// CPUs premain may run on.
-    public var allowedCPUs: Int
-    /// 1-minute load average before the first run.
-    public var loadAverage: Double?
-    /// `uname -r`.
-    public var kernel: String
-    /// The tracer thread ran at nice -10 in every run (it can when premain runs as root), so
-    /// that its wake-up at a breakpoint is not delayed by other work on the machine.
-    public var tracerPriorityRaised: Bool
-
-    public init(pinnedCPU: Int?, allowedCPUs: Int, loadAverage: Double?, kernel: String, tracerPriorityRaised: Bool) {
-        self.pinnedCPU = pinnedCPU
-        self.allowedCPUs = allowedCPUs
-        self.loadAverage = loadAverage
-        self.kernel = kernel
-        self.tracerPriorityRaised = tracerPriorityRaised
-    }
 }

@@ -88,7 +88,7 @@ extension TraceSession {
             pendingSignal = signal
             try table.insert(address, pid: pid)
         }
-        let resume = Self.nowNs()
+        let resume = MonotonicClock.nowNs()
         for (frame, end, depth) in completed {
             let call = record(frame, endNs: end, returnHandlingNs: resume - wake)
             if depth > 0, depth - 1 < openBefore { frames[depth - 1].children.add(call) }
@@ -144,10 +144,10 @@ extension TraceSession {
             case .stopped(SIGSTOP, 0):
                 stopsSent.remove(thread)
                 // A thread that was blocked (in a join, a sleep) lost nothing by being held.
-                stopped.append((thread, wasRunning.contains(thread) ? Self.nowNs() : 0))
+                stopped.append((thread, wasRunning.contains(thread) ? MonotonicClock.nowNs() : 0))
             default:
                 // A breakpoint, an event or its end: handled later; our SIGSTOP is swallowed then.
-                deferred.append((thread, status, Self.nowNs()))
+                deferred.append((thread, status, MonotonicClock.nowNs()))
             }
         }
         return stopped
@@ -155,7 +155,7 @@ extension TraceSession {
 
     /// `true` when the thread is running or runnable (state R in /proc/PID/task/TID/stat).
     static func isRunning(_ thread: pid_t, group: pid_t) -> Bool {
-        guard let stat = FileManagerLite.readText("/proc/\(group)/task/\(thread)/stat"),
+        guard let stat = TextFile.read("/proc/\(group)/task/\(thread)/stat"),
               let close = stat.lastIndex(of: ")") else { return true }
         return stat[stat.index(after: close)...].split(separator: " ").first == "R"
     }
@@ -163,7 +163,7 @@ extension TraceSession {
     /// Resumes threads stopped by `stopOtherThreads`. The time each was held is premain's, not
     /// the thread's: it is added to the thread's open calls like any nested stop.
     func resumeThreads(_ stopped: [(pid: pid_t, sinceNs: UInt64)]) {
-        let now = Self.nowNs()
+        let now = MonotonicClock.nowNs()
         for (thread, since) in stopped {
             if since > 0, var frames = threads[thread] {
                 for index in frames.indices {
@@ -229,7 +229,7 @@ extension TraceSession {
     }
 
     func reach(_ milestone: String) {
-        if milestones[milestone] == nil { milestones[milestone] = milliseconds(since: Self.nowNs()) }
+        if milestones[milestone] == nil { milestones[milestone] = milliseconds(since: MonotonicClock.nowNs()) }
     }
 
     @discardableResult

@@ -35,7 +35,7 @@ extension TraceSession {
             stopSeenNs = next.seenNs
             return (next.pid, next.status)
         }
-        defer { stopSeenNs = Self.nowNs() }
+        defer { stopSeenNs = MonotonicClock.nowNs() }
         if let event = waitForThread(-leader) { return event }
         while !threads.isEmpty {
             for pid in Array(threads.keys) + Array(followed) {
@@ -53,7 +53,7 @@ extension TraceSession {
         vforkChildren.remove(pid)
         expectedThreads.remove(pid)
         guard pid == leader else { return }
-        milestones["exit"] = milliseconds(since: Self.nowNs())
+        milestones["exit"] = milliseconds(since: MonotonicClock.nowNs())
         switch status {
         case .exited(let code): outcome = .exited(code: code)
         case .signaled(let signal): outcome = .killedBySignal(signal)

@@ -104,17 +104,10 @@ final class TraceSession {
         self.planner = planner
     }
 
-    static func nowNs() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
-
     /// Runs the launch. Throws `TraceError` when the target cannot be started; every other
     /// problem ends up in the record's outcome and notes.
     func run() throws(TraceError) -> TraceRunRecord {
-        ctrace_guard_install()
-        birthNs = Self.nowNs()
+        birthNs = MonotonicClock.nowNs()
         let pid = try spawn()
         leader = pid
         // The tracer's wake-up latency at a return breakpoint is added to the call being
@@ -163,15 +156,13 @@ final class TraceSession {
     // MARK: - Start and end
 
     func spawn() throws(TraceError) -> pid_t {
-        let argv = CStringList(configuration.arguments)
-        let envp = CStringList(configuration.environment)
-        defer {
-            argv.free()
-            envp.free()
-        }
         var options = ctrace_spawn_options(cpu: configuration.cpu ?? -1, traceme: 1, stdinFD: -1,
                                            stdoutFD: configuration.outputFD, stderrFD: configuration.outputFD)
-        let pid = ctrace_spawn(configuration.executable, argv.pointers, envp.pointers, &options)
+        let pid = CStringArray.with(configuration.arguments) { argv in
+            CStringArray.with(configuration.environment) { envp in
+                ctrace_spawn(configuration.executable, argv, envp, &options)
+            }
+        }
         guard pid > 0 else {
             throw TraceError.cannotStart(configuration.executable, String(cString: strerror(-pid)))
         }
@@ -222,7 +213,7 @@ final class TraceSession {
             if runtime.unfinished > 0 { unfinished[key, default: 0] += runtime.unfinished }
         }
         var finalOutcome = outcome ?? .timedOut
-        let elapsed = Double(Self.nowNs() &- birthNs) / 1e9
+        let elapsed = Double(MonotonicClock.nowNs() &- birthNs) / 1e9
         if !windowOpen, configuration.until != .exit {
             finalOutcome = .milestoneReached(configuration.until.description)
         } else if finalOutcome == .killedBySignal(SIGKILL), elapsed >= configuration.timeoutSeconds {

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Runs `premain trace`: measures the bias, traces the command `warmup + runs` times and
 /// summarizes every function over the measured runs. Never prints; `progress` is told about
 /// each run as it ends.
@@ -24,10 +20,12 @@ public struct Tracer {
     /// Throws `TraceError` when the command cannot be started or the bias cannot be measured;
     /// a target that crashes or times out is an outcome in the report, not an error.
     public func run(progress: (Progress) -> Void = { _ in }) throws(TraceError) -> TraceReport {
-        guard let first = options.command.first else { throw .cannotStart("", "no command") }
-        guard let executable = Self.resolve(first, environment: options.environment) else {
+        guard let first = options.command.first, !first.isEmpty else { throw .cannotStart("", "no command") }
+        let searchPath = options.environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
+        guard let found = CommandResolver.resolve(first, searchPath: searchPath) else {
             throw .cannotStart(first, "not found in PATH")
         }
+        let executable = CommandResolver.absolute(found)
         let bias: TraceBias
         if let given = options.biasMs {
             bias = TraceBias(pairMs: given, costPerCallMs: nil, source: "given", calibrationCalls: 0)
@@ -36,7 +34,10 @@ public struct Tracer {
         } else {
             throw .noCalibrationTarget("no calibration program and no --bias-ms")
         }
-        var conditions = Self.conditions(cpu: options.cpu)
+        var conditions = MachineProbe.conditions(
+            pinning: Self.pinning(cpu: options.cpu), runs: options.runs, warmup: options.warmup, cold: false,
+            binaryPath: executable, buildID: TargetProbe.probe(executable).buildID, environmentOverrides: [],
+            stdin: "inherited from premain")
         let untilSymbol: String? = if case .symbol(let name) = options.until { name } else { nil }
         let planner = ProbePlanner(functionQueries: options.functions, untilSymbol: untilSymbol,
                                    debugLocator: DebugFileLocator(extraDirectories: options.debugDirectories))
@@ -53,30 +54,21 @@ public struct Tracer {
                               outcome: record.outcome.description))
             if index >= options.warmup { records.append(record) }
         }
-        conditions.tracerPriorityRaised = !records.isEmpty && records.allSatisfy(\.tracerPriorityRaised)
+        conditions.measurerScheduling = !records.isEmpty && records.allSatisfy(\.tracerPriorityRaised)
+            ? "nice \(TraceSession.tracerNice) (the target keeps its own priority)"
+            : "nice 0 (nice \(TraceSession.tracerNice) needs CAP_SYS_NICE)"
         let measurement = TraceAggregator(biasMs: bias.pairMs, planner: planner).measurement(
             of: records, options: options, conditions: conditions)
         return TraceReport(bias: bias, measurements: [measurement])
     }
 
-    /// `name` itself when it has a slash, else the first executable `PATH` entry.
-    static func resolve(_ name: String, environment: [String]) -> String? {
-        if name.contains("/") { return name }
-        let path = environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
-            ?? "/usr/local/bin:/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = "\(directory)/\(name)"
-            if access(candidate, X_OK) == 0 { return candidate }
+    /// With `cpu`, target and tracer share that CPU (every stop then wakes the tracer on the CPU
+    /// the target just left, so a stop costs the same in every run); without it, neither is pinned.
+    static func pinning(cpu: Int32?) -> CPUPinning {
+        guard let cpu else {
+            return CPUPinning(pinned: false, measurerCPU: nil, targetCPU: nil,
+                              reason: "no --cpu given; tracer and target run where the scheduler puts them")
         }
-        return nil
-    }
-
-    static func conditions(cpu: Int32?) -> TraceConditions {
-        var name = utsname()
-        uname(&name)
-        let kernel = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        let load = FileManagerLite.readText("/proc/loadavg")?.split(separator: " ").first.flatMap { Double($0) }
-        return TraceConditions(pinnedCPU: cpu.map(Int.init), allowedCPUs: Int(ctraceAllowedCPUs()), loadAverage: load,
-                               kernel: kernel, tracerPriorityRaised: false)
+        return CPUPinning(pinned: true, measurerCPU: Int(cpu), targetCPU: Int(cpu), reason: nil)
     }
 }

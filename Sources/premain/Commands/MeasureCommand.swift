@@ -27,7 +27,8 @@ enum MeasureCommand: Command {
             OptionSpec(names: ["-t", "--timeout"], valueName: "seconds", help: "Kill a run that takes longer (default: no limit)."),
             OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
-            OptionSpec(names: ["--discard-output"], valueName: nil, help: "Drop the target's stdout and stderr instead of forwarding them."),
+            OptionSpec(names: ["--show-output"], valueName: nil, help: "Forward the target's stdout and stderr (to stderr when the JSON report goes to stdout); by default they are read, timed and dropped."),
+            OptionSpec(names: ["--discard-output"], valueName: nil, help: "Drop the target's stdout and stderr (the default)."),
             OptionSpec(names: ["--no-observer"], valueName: nil, help: "Skip the uninstrumented series (no observer-effect figures)."),
             OptionSpec(names: ["--no-pin"], valueName: nil, help: "Do not pin premain and the target to different CPUs."),
             OptionSpec(names: ["--no-realtime"], valueName: nil, help: "Do not raise premain's measuring thread to SCHED_FIFO."),
@@ -51,7 +52,7 @@ enum MeasureCommand: Command {
         let output = arguments.value("--output")
         let reportOnStdout = output == nil || output == "-"
         let handling: LaunchRequest.OutputHandling
-        if arguments.flag("--discard-output") {
+        if !arguments.flag("--show-output") || arguments.flag("--discard-output") {
             handling = .discard
         } else {
             let stdoutTarget: Int32 = (format == "json" && reportOnStdout) ? 2 : 1
@@ -70,7 +71,7 @@ enum MeasureCommand: Command {
         let measurement: LaunchMeasurement
         do {
             measurement = try MeasureSession(launcher: ProcessLauncher()).measure(
-                command: arguments.passthrough, environment: currentEnvironment(), options: options) { step in
+                command: arguments.passthrough, environment: ProcessEnvironment.current(), options: options) { step in
                     progress?.update(step.completedLaunches, step.totalLaunches)
                 }
         } catch {
@@ -93,16 +94,5 @@ enum MeasureCommand: Command {
         }
         for failure in measurement.failures { Console.error("\(measurement.command[0]): \(failure)") }
         return measurement.status == .ok ? .success : .targetFailed
-    }
-
-    /// premain's own environment as `NAME=value` strings, in order.
-    static func currentEnvironment() -> [String] {
-        var result: [String] = []
-        var cursor = environ
-        while let entry = cursor.pointee {
-            result.append(String(cString: entry))
-            cursor += 1
-        }
-        return result
     }
 }

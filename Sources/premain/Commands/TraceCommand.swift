@@ -48,7 +48,7 @@ enum TraceCommand: Command {
         let format = try arguments.choice("--format", ["text", "json"], default: "text")
         let command = arguments.passthrough.isEmpty ? arguments.positionals : arguments.passthrough
         guard !command.isEmpty else { throw UsageError(message: "missing expected argument '<command>'") }
-        var options = TraceOptions(command: command, environment: environment())
+        var options = TraceOptions(command: command, environment: ProcessEnvironment.current())
         options.until = TraceWindowEnd(argument: arguments.value("--until") ?? "first-output")
         if case .symbol(let name) = options.until, name.isEmpty {
             throw UsageError(message: "--until takes main, first-output, exit or a function name, not ''")
@@ -73,18 +73,17 @@ enum TraceCommand: Command {
             options.outputFD = devNull
         }
         defer { if devNull >= 0 { close(devNull) } }
-        let showProgress = Console.isTerminal(2)
+        if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
+        let progress = ProgressBar.onTerminal("trace")
         let report: TraceReport
         do {
-            report = try Tracer(options: options).run { progress in
-                guard showProgress else { return }
-                Console.err("\rrun \(progress.run)/\(progress.total)\(progress.isWarmup ? " (warm-up)" : ""): \(progress.outcome)   ")
-                if progress.run == progress.total { Console.err("\n") }
-            }
+            report = try Tracer(options: options).run { step in progress?.update(step.run, step.total) }
         } catch {
+            progress?.finish()
             Console.error(error.description)
             return .targetFailed
         }
+        progress?.finish()
         let text: String
         do {
             text = format == "json" ? try JSONRenderer.render(report) : TraceTextRenderer.render(report, all: arguments.flag("--all"))
@@ -98,16 +97,5 @@ enum TraceCommand: Command {
         }
         let failed = report.measurements.flatMap(\.outcomes).contains { !$0.hasPrefix("reached") && $0 != "exited with status 0" }
         return failed ? .targetFailed : .success
-    }
-
-    /// premain's environment as "NAME=value".
-    static func environment() -> [String] {
-        var result: [String] = []
-        var pointer = environ
-        while let entry = pointer.pointee {
-            result.append(String(cString: entry))
-            pointer += 1
-        }
-        return result
     }
 }

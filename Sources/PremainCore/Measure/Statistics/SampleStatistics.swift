@@ -12,13 +12,18 @@ public enum SampleStatistics {
     /// (Hyndman–Fan type 7, the default of R and NumPy). `nil` when empty.
     public static func percentile(_ samples: [Double], _ fraction: Double) -> Double? {
         guard !samples.isEmpty else { return nil }
-        let sorted = samples.sorted()
+        return percentile(sorted: samples.sorted(), fraction)
+    }
+
+    /// `percentile` of values already sorted ascending, without sorting again (the bootstrap
+    /// in `diff` calls it thousands of times). `values` must not be empty.
+    static func percentile(sorted values: [Double], _ fraction: Double) -> Double {
         let clamped = min(max(fraction, 0), 1)
-        let position = clamped * Double(sorted.count - 1)
+        let position = clamped * Double(values.count - 1)
         let lower = Int(position.rounded(.down))
-        let upper = min(lower + 1, sorted.count - 1)
+        let upper = min(lower + 1, values.count - 1)
         let weight = position - Double(lower)
-        return sorted[lower] + (sorted[upper] - sorted[lower]) * weight
+        return values[lower] + (values[upper] - values[lower]) * weight
     }
 
     /// Median absolute deviation from the median, unscaled (no 1.4826 factor).

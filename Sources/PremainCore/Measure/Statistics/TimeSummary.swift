@@ -24,6 +24,10 @@ public struct TimeSummary: Codable, Equatable, Sendable {
         self.outliers = outliers
     }
 
+    /// All zero, no samples: the summary of a series in which nothing completed (a traced
+    /// function entered in every run but never returning).
+    public static let zero = TimeSummary(medianMs: 0, p90Ms: 0, minMs: 0, maxMs: 0, madMs: 0, samplesMs: [], outliers: [])
+
     /// Summarizes `samplesMs` (run order kept). Returns `nil` when there is no sample.
     public init?(samplesMs: [Double], detector: OutlierDetector = OutlierDetector()) {
         guard let median = SampleStatistics.median(samplesMs),

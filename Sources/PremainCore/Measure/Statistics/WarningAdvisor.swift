@@ -59,6 +59,6 @@ public struct WarningAdvisor: Sendable {
     }
 
     static func ms(_ value: Double) -> String {
-        MillisecondsFormat.string(value)
+        Milliseconds.text(value)
     }
 }

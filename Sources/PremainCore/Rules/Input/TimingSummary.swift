@@ -20,8 +20,8 @@ public struct TimingSummary: Codable, Sendable, Equatable {
     /// The summary of `samples` (median and p90 interpolated like NumPy's default). `nil`
     /// for an empty sample.
     public init?(samples: [Double]) {
-        guard let median = Quantile.of(samples, 0.5) else { return nil }
-        self.init(medianMs: median, p90Ms: Quantile.of(samples, 0.9), minMs: samples.min(), maxMs: samples.max(),
+        guard let median = SampleStatistics.median(samples) else { return nil }
+        self.init(medianMs: median, p90Ms: SampleStatistics.percentile(samples, 0.9), minMs: samples.min(), maxMs: samples.max(),
                   samplesMs: samples)
     }
 
@@ -34,22 +34,5 @@ public struct TimingSummary: Codable, Sendable, Equatable {
         minMs = try container.decodeIfPresent(Double.self, forKey: .minMs)
         maxMs = try container.decodeIfPresent(Double.self, forKey: .maxMs)
         samplesMs = try container.decodeIfPresent([Double].self, forKey: .samplesMs) ?? []
-    }
-}
-
-/// Sample quantiles with linear interpolation (Hyndman–Fan type 7).
-public enum Quantile {
-    /// The `fraction` quantile of `samples`; `nil` when empty.
-    public static func of(_ samples: [Double], _ fraction: Double) -> Double? {
-        guard !samples.isEmpty else { return nil }
-        return sorted(samples.sorted(), fraction)
-    }
-
-    /// The quantile of already sorted, non-empty `values`.
-    static func sorted(_ values: [Double], _ fraction: Double) -> Double {
-        let position = min(max(fraction, 0), 1) * Double(values.count - 1)
-        let lower = Int(position.rounded(.down))
-        let upper = min(lower + 1, values.count - 1)
-        return values[lower] + (values[upper] - values[lower]) * (position - Double(lower))
     }
 }
