@@ -58,7 +58,12 @@ final class CIScriptTests: XCTestCase {
         XCTAssertTrue(comment.contains("| app | changed | +libextra.so<br>+libm.so.6 |"), comment)
         XCTAssertTrue(comment.contains("| libcore.so | changed | – | 15 | 11 → 31, +20 (+181.8 %) ▲ | 1 |"), comment)
         XCTAssertTrue(comment.contains("🆕 static initializer premain\\_extra\\_ctor in libextra.so"), comment)
-        for file in ["diff.json", "diff.sarif", "base/audit.json", "head/audit.json"] {
+        // Measured and traced: the timeline, and the new constructor timed by premain trace.
+        XCTAssertTrue(comment.contains("| **time to main** |"), comment)
+        XCTAssertTrue(comment.contains("| premain\\_extra\\_ctor <sub>in libextra.so</sub> |"), comment)
+        XCTAssertTrue(comment.contains("```mermaid\ngantt\n"), comment)
+        for file in ["diff.json", "diff.sarif", "base/audit.json", "head/audit.json", "base/measure.json", "head/measure.json",
+                     "base/trace.json", "head/trace.json"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: report + "/" + file), file)
         }
         let worktrees = try shell("git worktree list | wc -l", in: repo)

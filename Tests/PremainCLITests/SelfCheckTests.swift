@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 
 /// premain checks itself: the release build (scripts/release, static Swift standard library)
-/// must pass `premain check` with the repository's premain.json, and launch within 4× the
-/// time of samples/c-hello.
+/// must pass `premain check` with the repository's premain.json, and reach `main` within 4×
+/// the time of samples/c-hello, both measured by `premain measure`.
 final class SelfCheckTests: XCTestCase {
     /// The release binary, built once into .build/self-check (its own scratch folder: `swift
     /// test` holds the lock of .build).
@@ -19,7 +19,7 @@ final class SelfCheckTests: XCTestCase {
         process.environment = environment
         let log = output + ".log"
         try? FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         guard let handle = FileHandle(forWritingAtPath: log) else { return .failure(.init(description: "cannot write \(log)")) }
         process.standardOutput = handle
         process.standardError = handle
@@ -56,31 +56,83 @@ final class SelfCheckTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("premain has 9 static initializers, 1 more than the 8 allowed"), result.stdout)
     }
 
-    /// Until `premain measure` is in this build, the launch is timed to exit (an upper bound of
-    /// the time to main plus a tiny `--version`) with the same clock for both programs.
-    func testReleaseBinaryLaunchesWithinFourTimesCHello() throws {
+    /// `premain measure` times both programs to `main` (LD_DEBUG stamps, `--discard-output`,
+    /// no observer series) in three interleaved rounds of 5 runs each, so that a busy moment of
+    /// the shared machine hits both series alike; the medians of the 15 pooled runs are
+    /// compared. On a loaded machine the scheduler, not the program, can decide a 2 ms launch
+    /// (a preempted run is about 4 ms late), so premain measure runs at SCHED_FIFO through
+    /// `chrt` when permitted, and an attempt whose ratio is over 4× is repeated, up to three
+    /// attempts in all: a real regression fails every one. The premain series is
+    /// also checked against budgets.maxMedianMsToMain of premain.json through
+    /// `premain check BINARY MEASURE.json`.
+    func testReleaseBinaryReachesMainWithinFourTimesCHello() throws {
         let binary = try Self.release.get()
         let hello = try FindingsCLI.sample("c-hello/c-hello")
-        func launch(_ path: String, _ arguments: [String]) throws -> Double {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            let start = DispatchTime.now().uptimeNanoseconds
-            try process.run()
-            process.waitUntilExit()
-            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        let folder = NSTemporaryDirectory() + "premain-self-measure-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // At SCHED_FIFO (when permitted; the target inherits it) a busy machine's other
+        // processes cannot preempt the launch, so the medians compare the programs.
+        let realtime = (try? FindingsCLI.run(["-f", "10", "/bin/true"], executable: "/usr/bin/chrt"))?.status == 0
+        func measure(_ command: [String], runs: Int, report: String) throws -> [Double] {
+            let arguments = ["measure", "--runs", String(runs), "--warmup", "1", "--no-observer",
+                             "--discard-output", "--format", "json", "--output", report, "--"] + command
+            let result = realtime ? try FindingsCLI.run(["-f", "10", FindingsCLI.binary] + arguments, executable: "/usr/bin/chrt")
+                : try FindingsCLI.run(arguments)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let data = try Data(contentsOf: URL(fileURLWithPath: report))
+            let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let measurement = try XCTUnwrap((json["measurements"] as? [[String: Any]])?.first)
+            let main = try XCTUnwrap((measurement["milestones"] as? [String: Any])?["main"] as? [String: Any], "\(measurement)")
+            return try XCTUnwrap(main["samplesMs"] as? [Double])
         }
-        _ = try launch(binary, ["--version"])  // warm the page cache
-        // Interleaved, so that a busy moment of the machine hits both series alike.
-        var hellos: [Double] = []
-        var premains: [Double] = []
-        for _ in 0..<41 {
-            hellos.append(try launch(hello, []))
-            premains.append(try launch(binary, ["--version"]))
+        func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         }
-        let helloMs = hellos.sorted()[hellos.count / 2]
-        let premainMs = premains.sorted()[premains.count / 2]
-        XCTAssertLessThanOrEqual(premainMs, 4 * helloMs, "premain \(premainMs) ms vs c-hello \(helloMs) ms")
+        var attempts: [String] = []
+        var passed = false
+        for attempt in 1...3 where !passed {
+            var hellos: [Double] = []
+            var premains: [Double] = []
+            for round in 0..<3 {
+                hellos += try measure([hello], runs: 5, report: folder + "/hello-\(round).json")
+                premains += try measure([binary, "--version"], runs: 5, report: folder + "/premain-\(round).json")
+            }
+            XCTAssertEqual(hellos.count, 15)
+            XCTAssertEqual(premains.count, 15)
+            let helloMs = median(hellos)
+            let premainMs = median(premains)
+            attempts.append(String(format: "attempt %d: premain %.3f ms vs c-hello %.3f ms to main (×%.2f, medians of 15 runs each, ",
+                                   attempt, premainMs, helloMs, premainMs / helloMs) + (realtime ? "SCHED_FIFO)" : "SCHED_OTHER)"))
+            passed = premainMs <= 4 * helloMs
+        }
+        print("self-check: " + attempts.joined(separator: "; "))
+        XCTAssertTrue(passed, "premain's time to main is over 4× c-hello's in every attempt: " + attempts.joined(separator: "; "))
+
+        // The same measurement (one 15-run series) against premain.json's absolute budget.
+        let report = folder + "/premain.json"
+        _ = try measure([binary, "--version"], runs: 15, report: report)
+        let check = try FindingsCLI.run(["check", "--config", FindingsCLI.repositoryRoot + "/premain.json",
+                                         "--fail-on", "warning", binary, report])
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+        XCTAssertFalse(check.stdout.contains("budget_time_to_main"), check.stdout)
+    }
+
+    /// The time-to-main budget is read from the measure report: a budget below the measured
+    /// median fails `check` with exit 1 and names the figure.
+    func testTimeToMainBudgetFailsWhenTooTight() throws {
+        let binary = try Self.release.get()
+        let folder = NSTemporaryDirectory() + "premain-self-budget-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let measured = try FindingsCLI.run(["measure", "--runs", "3", "--no-observer", "--discard-output", "--format", "json",
+                                            "--output", folder + "/measure.json", "--", binary, "--version"])
+        XCTAssertEqual(measured.status, 0, measured.stderr)
+        try #"{"budgets": {"maxMedianMsToMain": 0.001}}"#.write(toFile: folder + "/premain.json", atomically: true, encoding: .utf8)
+        let result = try FindingsCLI.run(["check", "--config", folder + "/premain.json", folder + "/measure.json"])
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("budget_time_to_main"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("premain reaches main after"), result.stdout)
     }
 }

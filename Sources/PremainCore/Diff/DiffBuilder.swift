@@ -139,15 +139,23 @@ public struct DiffBuilder: Sendable {
 
     func verdictFor(findings: FindingsDelta, measured: [MeasuredDelta]) -> DiffReport.Verdict {
         var reasons: [String] = []
-        let regressions = measured.filter { $0.result.change == .regression }
+        // The first milestone that regressed (what users feel), then the objects and functions
+        // that regressed, largest first (the cause), then the later milestones.
+        let regressed = measured.filter { $0.result.change == .regression }
+        let milestones = regressed.filter { $0.scope == "milestone" }
+        let causes = regressed.filter { $0.scope != "milestone" }.sorted { ($0.result.deltaMs ?? 0) > ($1.result.deltaMs ?? 0) }
+        let regressions = Array(milestones.prefix(1)) + causes + milestones.dropFirst()
         for delta in regressions.prefix(2) {
-            let what = delta.scope == "milestone" ? "time to \(delta.subject)" : delta.scope == "object"
-                ? "initializers of \(delta.subject)" : "\(delta.subject) in \(delta.object ?? "?")"
+            let what = delta.displayName
             let change = delta.result.deltaMs.map { "+" + Milliseconds.text($0) } ?? ""
             let percent = delta.result.percent.map { String(format1: $0) } ?? ""
             reasons.append("\(what) regressed by \(change)\(percent.isEmpty ? "" : " (+\(percent) %)")")
         }
-        if regressions.count > 2 { reasons.append("\(regressions.count - 2) more measured regressions") }
+        if regressions.count > 2 {
+            let more = regressions.dropFirst(2)
+            let names = more.prefix(3).map(\.displayName).joined(separator: ", ") + (more.count > 3 ? ", …" : "")
+            reasons.append("\(more.count) more measured regression\(more.count == 1 ? "" : "s"): \(names)")
+        }
         let budget = Set(BudgetChecker.descriptions.map(\.identifier))
         let failing = findings.new.filter { $0.severity >= failOn } + findings.unchanged.filter { budget.contains($0.rule) }
         for finding in failing.prefix(2) { reasons.append(finding.message) }

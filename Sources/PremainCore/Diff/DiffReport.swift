@@ -161,6 +161,34 @@ public struct MeasuredDelta: Codable, Sendable, Equatable {
         self.head = head
         self.result = result
     }
+
+    /// A milestone's name for people: "first output" for `firstOutput`, "loader done" for
+    /// `loaderDone`; other names unchanged.
+    public static func milestoneName(_ name: String) -> String {
+        switch name {
+        case "firstOutput": return "first output"
+        case "loaderDone": return "loader done"
+        case "loaderStart": return "loader start"
+        case "programInitializers": return "program initializers"
+        default: return name
+        }
+    }
+
+    /// "time to main", "initializers of libfoo.so", or "ctor() in libfoo.so".
+    public var displayName: String {
+        switch scope {
+        case "milestone": return "time to " + Self.milestoneName(subject)
+        case "object": return "initializers of " + subject
+        default: return "\(subject) in \(object ?? "?")"
+        }
+    }
+
+    /// True for an object or function that took under 0.0005 ms on both sides (shown as
+    /// 0.000 ms) and did not change: summaries leave it out, the JSON keeps it.
+    public var isNegligible: Bool {
+        scope != "milestone" && result.change != .regression && result.change != .improvement
+            && max(base?.medianMs ?? 0, head?.medianMs ?? 0) < 0.0005
+    }
 }
 
 /// Findings by fingerprint: only in head (new), only in base (fixed), in both.

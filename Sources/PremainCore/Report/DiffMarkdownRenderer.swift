@@ -112,7 +112,8 @@ public enum DiffMarkdownRenderer {
         guard !milestones.isEmpty || !others.isEmpty else { return nil }
         var out = "### Start-up time, head vs base (medians)\n\n" + measuredHeader
         for delta in milestones { out += measuredRow(delta) }
-        let shown = others.filter { $0.result.change != .noChange && $0.result.change != .untested || abs($0.result.deltaMs ?? 0) >= report.settings.minEffectMs }
+        let shown = others.filter { !$0.isNegligible }
+            .filter { $0.result.change != .noChange && $0.result.change != .untested || abs($0.result.deltaMs ?? 0) >= report.settings.minEffectMs }
         for delta in shown.prefix(top) { out += measuredRow(delta) }
         if shown.count > top { out += "| …and \(shown.count - top) more | | | | | | |\n" }
         return out.trimmingTrailingNewline
@@ -132,13 +133,7 @@ public enum DiffMarkdownRenderer {
         return "| \(label) | \(ms(delta.base?.medianMs)) | \(ms(delta.head?.medianMs)) | \(signedMs(result.deltaMs)) | \(signedPercent(result.percent)) | \(p) | \(marker(result.change)) |\n"
     }
 
-    static func milestoneName(_ name: String) -> String {
-        switch name {
-        case "firstOutput": return "first output"
-        case "loaderDone": return "loader done"
-        default: return name
-        }
-    }
+    static func milestoneName(_ name: String) -> String { MeasuredDelta.milestoneName(name) }
 
     static func marker(_ change: ChangeDetector.Change) -> String {
         switch change {
@@ -286,7 +281,9 @@ public enum DiffMarkdownRenderer {
                 // reads as ms with three decimals.
                 let start = Int((span.startMs * 1000).rounded())
                 let end = max(start + 1, Int((span.endMs * 1000).rounded()))
-                out += "    \(MarkdownEscape.mermaid(span.label)) \(Milliseconds.number(span.endMs - span.startMs, decimals: 1)) ms :t\(index), \(start), \(end)\n"
+                // One decimal, two below 1 ms: a 0.03 ms span does not read "0.0 ms".
+                let length = span.endMs - span.startMs
+                out += "    \(MarkdownEscape.mermaid(span.label)) \(Milliseconds.number(length, decimals: length < 0.95 ? 2 : 1)) ms :t\(index), \(start), \(end)\n"
                 index += 1
             }
         }

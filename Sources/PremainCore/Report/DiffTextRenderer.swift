@@ -7,8 +7,9 @@ public enum DiffTextRenderer {
         if !report.measured.isEmpty {
             var table = TextTable(headers: ["measured", "base", "head", "delta", "%", "p", "change"],
                                   alignments: [.left, .right, .right, .right, .right, .right, .left])
-            for delta in report.measured {
-                let name = delta.scope == "milestone" ? "time to " + delta.subject
+            let negligible = report.measured.filter(\.isNegligible).count
+            for delta in report.measured where !delta.isNegligible {
+                let name = delta.scope == "milestone" ? "time to " + MeasuredDelta.milestoneName(delta.subject)
                     : delta.scope == "object" ? "init " + delta.subject : "\(delta.subject) (\(delta.object ?? "?"))"
                 table.add([TextSafety.display(name), Self.ms(delta.base?.medianMs),
                            Self.ms(delta.head?.medianMs), Self.signedMs(delta.result.deltaMs),
@@ -17,6 +18,9 @@ public enum DiffTextRenderer {
                            delta.result.change.rawValue])
             }
             out += "\n" + table.render()
+            if negligible > 0 {
+                out += "  (\(negligible) initializers under 0.001 ms on both sides left out; --format json has them)\n"
+            }
         }
         let changed = report.objects.filter { $0.status != "unchanged" }
         out += "\nobjects: \(report.objects.count), changed: \(changed.count)\n"
