@@ -116,7 +116,16 @@ import Testing
     }
 
     @Test func coldSeriesEvictsAndChecksResidency() throws {
-        let exe = try Samples.path("cxx-static-init/cxx-static-init")
+        // A private copy: other tests run the shared sample in parallel, and a page of a library
+        // that another process maps stays resident. RUNPATH $ORIGIN makes the copy load its own
+        // libinit.so.
+        let folder = NSTemporaryDirectory() + "premain-cold-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["cxx-static-init", "libinit.so"] {
+            try FileManager.default.copyItem(atPath: try Samples.path("cxx-static-init/" + name), toPath: folder + "/" + name)
+        }
+        let exe = folder + "/cxx-static-init"
         let measurement = try MeasureSession(launcher: launcher).measure(
             command: [exe], environment: [], options: MeasureOptions(runs: 3, warmup: 0, cold: true, observerSeries: false))
         #expect(measurement.cold && measurement.conditions.cold)
