@@ -12,42 +12,12 @@ enum FindingsCLI {
         return FileManager.default.currentDirectoryPath
     }()
 
-    static let binary: String = {
-        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = runner.deletingLastPathComponent()
-        while folder.path != "/" {
-            let candidate = folder.appendingPathComponent("premain").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        return "premain"
-    }()
+    static var binary: String { CLI.binary }
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Result = CLI.Result
 
     static func run(_ arguments: [String], in folder: String? = nil, executable: String? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable ?? binary)
-        process.arguments = arguments
-        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
-        let base = NSTemporaryDirectory() + "premain-findings-cli-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: base + ".out", contents: nil)
-        FileManager.default.createFile(atPath: base + ".err", contents: nil)
-        defer {
-            try? FileManager.default.removeItem(atPath: base + ".out")
-            try? FileManager.default.removeItem(atPath: base + ".err")
-        }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".out"))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".err"))
-        try process.run()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "",
-                      stderr: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "")
+        try CLI.run(arguments, in: folder, executable: executable)
     }
 
     struct BuildError: Error, CustomStringConvertible { var description: String }
