@@ -26,6 +26,15 @@ public struct Tracer {
             throw .cannotStart(first, "not found in PATH")
         }
         let executable = CommandResolver.absolute(found)
+        let (report, idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) { () throws(TraceError) in
+            try trace(executable, progress: progress)
+        }
+        var held = report
+        for index in held.measurements.indices { held.measurements[index].conditions.cpuIdleLatency = idleLatency }
+        return held
+    }
+
+    private func trace(_ executable: String, progress: (Progress) -> Void) throws(TraceError) -> TraceReport {
         let bias: TraceBias
         if let given = options.biasMs {
             bias = TraceBias(pairMs: given, costPerCallMs: nil, source: "given", calibrationCalls: 0)

@@ -31,6 +31,8 @@ enum TraceCommand: Command {
             OptionSpec(names: ["--runs"], valueName: "n", help: "Measured runs (default 5)."),
             OptionSpec(names: ["--warmup"], valueName: "n", help: "Runs before measuring, not counted (default 1)."),
             OptionSpec(names: ["--cpu"], valueName: "n", help: "Pin the command to this CPU."),
+            OptionSpec(names: ["--allow-idle"], valueName: nil,
+                       help: "Do not hold /dev/cpu_dma_latency at 0 (idle CPUs may halt, and each stop then waits for a wake-up)."),
             OptionSpec(names: ["--debug-dir"], valueName: "path",
                        help: "Look for separate debug files here first (build-id and debuglink). Repeatable.",
                        repeatable: true),
@@ -62,6 +64,9 @@ enum TraceCommand: Command {
         options.timeoutSeconds = try arguments.number("--timeout", default: 30, in: 0.1...86_400)
         if arguments.value("--cpu") != nil {
             options.cpu = Int32(try arguments.integer("--cpu", default: 0, in: 0...4095))
+        }
+        if arguments.flag("--allow-idle") {
+            options.holdIdleLatency = false
         }
         if arguments.value("--bias-ms") != nil {
             options.biasMs = try arguments.number("--bias-ms", default: 0, in: 0...1_000)
