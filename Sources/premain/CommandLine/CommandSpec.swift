@@ -37,13 +37,15 @@ struct CommandSpec {
 
     /// The `--help` text.
     func helpText() -> String {
-        var out = "OVERVIEW: \(abstract)\n"
+        var out = Self.hanging("OVERVIEW: ", abstract) + "\n"
         if !discussion.isEmpty {
             let paragraphs = discussion.split(separator: "\n", omittingEmptySubsequences: false)
             out += "\n" + paragraphs.map { Self.wrap(String($0), width: 98).joined(separator: "\n") }
                 .joined(separator: "\n") + "\n"
         }
-        out += "\nUSAGE: \(usage)\n"
+        let command = "premain \(name) "
+        let usageIndent = usage.hasPrefix(command) ? "USAGE: " + command : "USAGE: "
+        out += "\n" + Self.hanging(usageIndent, String(usage.dropFirst(usageIndent.count - 7))) + "\n"
         if !arguments.isEmpty {
             out += "\nARGUMENTS:\n"
             for argument in arguments { out += Self.row(argument.name, argument.help) }
@@ -68,6 +70,12 @@ struct CommandSpec {
         }
         out += lines.joined(separator: "\n" + String(repeating: " ", count: column)) + "\n"
         return out
+    }
+
+    /// `label` + `text` wrapped at 100 columns, continuation lines indented under the text.
+    static func hanging(_ label: String, _ text: String) -> String {
+        let indent = label.count <= 40 ? label.count : 4
+        return label + wrap(text, width: 100 - indent).joined(separator: "\n" + String(repeating: " ", count: indent))
     }
 
     static func wrap(_ text: String, width: Int) -> [String] {
