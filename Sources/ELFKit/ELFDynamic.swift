@@ -69,16 +69,13 @@ extension ELFFile {
         return strings.cString(at: index)
     }
 
-    private func dynamicStrings(_ tag: DynamicTag) -> [String] {
+    func dynamicStrings(_ tag: DynamicTag) -> [String] {
         dynamicEntries.filter { $0.tag == tag }.compactMap { entry in
             let text = dynamicString(at: entry.value)
             if text == nil { note("\(tag) string offset outside DT_STRTAB", value: "\(entry.value)") }
             return text
         }
     }
-
-    /// `DT_NEEDED` names in order; `[]` when the file has no dynamic section.
-    public var neededLibraries: [String] { dynamicStrings(.needed) }
 
     /// `DT_SONAME`, or `nil`.
     public var soname: String? { dynamicStrings(.soname).first }

@@ -37,6 +37,22 @@ public final class ELFFile {
     /// The dynamic string table (`DT_STRTAB`), or `nil` when absent or broken.
     public internal(set) var dynamicStrings: ByteReader?
 
+    // Tables an audit asks for several times (inventory, initializers, closure costs, symbol
+    // binding): read on first use and kept, so each is parsed and diagnosed once.
+
+    /// `DT_NEEDED` names in order; `[]` when the file has no dynamic section.
+    public private(set) lazy var neededLibraries: [String] = dynamicStrings(.needed)
+    /// The dynamic symbol table, or `nil`.
+    public private(set) lazy var dynamicSymbols: ELFSymbolTable? = symbolTable(.dynsym)
+    /// The full symbol table, or `nil` when the file is stripped.
+    public private(set) lazy var staticSymbols: ELFSymbolTable? = symbolTable(.symtab)
+    /// Symbol versions of the dynamic symbols, or `nil` when the file has no `SHT_GNU_versym`.
+    public private(set) lazy var symbolVersions: ELFSymbolVersions? = readSymbolVersions()
+    /// The relocation tables the loader applies, in file order: allocated `SHT_REL`,
+    /// `SHT_RELA` and `SHT_RELR` sections; for a file without section headers, the ranges its
+    /// dynamic tags name. `[]` for files without dynamic relocations.
+    public private(set) lazy var dynamicRelocationTables: [ELFRelocationTable] = readDynamicRelocationTables()
+
     let elf: OpaquePointer
     let fd: Int32
 

@@ -131,10 +131,8 @@ public struct ELFRelocationTable {
 }
 
 extension ELFFile {
-    /// The relocation tables the loader applies, in file order: allocated `SHT_REL`,
-    /// `SHT_RELA` and `SHT_RELR` sections; for a file without section headers, the ranges its
-    /// dynamic tags name. `[]` for files without dynamic relocations.
-    public var dynamicRelocationTables: [ELFRelocationTable] {
+    /// Reads `dynamicRelocationTables`.
+    func readDynamicRelocationTables() -> [ELFRelocationTable] {
         if !sections.isEmpty {
             return sections.compactMap { section -> ELFRelocationTable? in
                 let format: ELFRelocationTable.Format

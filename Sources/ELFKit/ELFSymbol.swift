@@ -129,9 +129,4 @@ extension ELFFile {
         return ELFSymbolTable(section: section, entries: entries, strings: strings, is64: is64,
                               count: entries.count / entrySize)
     }
-
-    /// The dynamic symbol table, or `nil`.
-    public var dynamicSymbols: ELFSymbolTable? { symbolTable(.dynsym) }
-    /// The full symbol table, or `nil` when the file is stripped.
-    public var staticSymbols: ELFSymbolTable? { symbolTable(.symtab) }
 }

@@ -23,8 +23,8 @@ public struct ELFSymbolVersions: Sendable {
 }
 
 extension ELFFile {
-    /// Symbol versions of the dynamic symbols, or `nil` when the file has no `SHT_GNU_versym`.
-    public var symbolVersions: ELFSymbolVersions? {
+    /// Reads `symbolVersions`.
+    func readSymbolVersions() -> ELFSymbolVersions? {
         guard let versymSection = sections.first(where: { $0.type == .gnuVersym }),
               let versym = bytes(of: versymSection) else { return nil }
         var byIndex: [UInt16: ELFSymbolVersion] = [:]
