@@ -26,7 +26,7 @@ final class ClosureWalk {
         self.resolver = resolver
         self.program = program
         platform = LoaderPlatform.forTarget(elfClass: program.elfClass, machine: program.machine)
-        let real = Self.realPath(program.path)
+        let real = resolver.store.realPath(program.path)
         let origin = resolver.logicalPath(Self.directory(of: real))
         let main = LoadedObject(file: ObjectFacts(program), path: program.path, logicalPath: resolver.logicalPath(program.path),
                                 requestedName: program.path, foundVia: .directPath, searchDirectory: nil,
@@ -249,12 +249,6 @@ final class ClosureWalk {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         if slash == path.startIndex { return "/" }
         return String(path[..<slash])
-    }
-
-    static func realPath(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// The closure without costs or unused entries (filled in by `result`).
