@@ -4,7 +4,8 @@ import PremainCore
 import Glibc
 #endif
 
-let overview = """
+/// `premain --help`; built only when shown (a global `let` in main.swift runs at every launch).
+var overview: String { """
 OVERVIEW: What your binaries cost before main and on the way to first output.
 
 USAGE: premain <subcommand> [options]
@@ -19,7 +20,7 @@ EXIT CODES:
   64 usage error; 70 internal error.
 
   See 'premain help <subcommand>' for detailed help.
-"""
+""" }
 
 func usageFailure(_ message: String, spec: CommandSpec?) -> Never {
     Console.error(message)
