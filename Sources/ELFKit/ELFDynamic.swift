@@ -88,8 +88,6 @@ extension ELFFile {
 
     /// `true` when the file has a `DT_RUNPATH` entry (which disables its `DT_RPATH`).
     public var hasRunpath: Bool { dynamicEntries.contains { $0.tag == .runpath } }
-    /// `true` when the file has a `DT_RPATH` entry.
-    public var hasRpath: Bool { dynamicEntries.contains { $0.tag == .rpath } }
 
     static func splitSearchPath(_ text: String) -> [String] {
         text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)

@@ -17,13 +17,8 @@ public enum RelocationClass: String, Sendable, Codable, CaseIterable {
 }
 
 extension ELFMachine {
-    /// Whether this reader knows the machine's relocation numbers; unknown machines count
-    /// every relocation as `symbolic`.
-    public var classifiesRelocations: Bool {
-        [Self.x86_64, .i386, .aarch64, .arm, .riscv, .ppc64, .ppc, .s390].contains(self)
-    }
-
-    /// The class of relocation `type` on this machine.
+    /// The class of relocation `type` on this machine; on a machine this reader does not know,
+    /// every relocation but type 0 is `symbolic`.
     public func relocationClass(_ type: UInt32) -> RelocationClass {
         switch self {
         case .x86_64:
