@@ -96,7 +96,7 @@ public enum InventoryBuilder {
         guard !metadata.isEmpty else { return nil }
         var lazyGlobals: [SwiftSuspect] = []
         var defaultArguments: [SwiftSuspect] = []
-        for table in [file.staticSymbols].compactMap({ $0 }) {
+        if let table = file.staticSymbols {
             table.forEach { symbol in
                 // Swift manglings start "$s", "$S", "$e", "_$s" or "_T0": reject C and C++
                 // names by their first bytes before finding where they end.
