@@ -32,15 +32,7 @@ public struct ObjectCost: Codable, Sendable, Equatable {
         let bindNow = file.bindNow
         let machine = file.machine
         for table in file.dynamicRelocationTables {
-            if table.format == .relr {
-                let count = table.relrAddressCount
-                census.add(.relative, count)
-                census.relrAddresses += count
-                continue
-            }
-            table.forEachEntry { _, type, symbolIndex, _ in
-                let kind = machine.relocationClass(type)
-                census.add(kind)
+            census.count(table, machine: machine) { kind, symbolIndex in
                 guard symbolIndex != 0 else { return }
                 switch kind {
                 case .symbolic, .copy, .tls: lookups += 1

@@ -98,6 +98,23 @@ public struct RelocationCensus: Codable, Sendable, Equatable {
         total += count
     }
 
+    /// Adds `table`'s relocations by class, RELR addresses as `relative` (not the table itself
+    /// to `tables`). `entry` sees the class and symbol index of each REL/RELA entry.
+    mutating func count(_ table: ELFRelocationTable, machine: ELFMachine,
+                        entry: (RelocationClass, UInt32) -> Void = { _, _ in }) {
+        if table.format == .relr {
+            let count = table.relrAddressCount
+            add(.relative, count)
+            relrAddresses += count
+            return
+        }
+        table.forEachEntry { _, type, symbolIndex, _ in
+            let kind = machine.relocationClass(type)
+            add(kind)
+            entry(kind, symbolIndex)
+        }
+    }
+
     /// Adds another census's class counts (not its tables): for closure totals.
     public mutating func add(_ other: RelocationCensus) {
         relative += other.relative

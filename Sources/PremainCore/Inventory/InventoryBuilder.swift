@@ -37,14 +37,7 @@ public enum InventoryBuilder {
         var census = RelocationCensus()
         for table in file.dynamicRelocationTables {
             census.tables.append(.init(name: table.name, format: table.format.rawValue, entries: table.entryCount))
-            if table.format == .relr {
-                let count = table.relrAddressCount
-                census.add(.relative, count)
-                census.relrAddresses += count
-                continue
-            }
-            let machine = file.machine
-            table.forEachEntry { _, type, _, _ in census.add(machine.relocationClass(type)) }
+            census.count(table, machine: file.machine)
         }
         return census
     }
