@@ -4,6 +4,8 @@ import ELFKit
 ///
 /// `@unchecked Sendable`: after construction only reads of the mapped file happen (symbol
 /// entries, names and hash tables through `ELFSymbolLookup`), which are safe from any thread.
+/// `file` is kept only to keep the mapping alive: its lazily read tables (`dynamicSymbols`,
+/// `symbolVersions`, ...) fill in on first use and must not be asked for from here.
 final class SymbolProvider: @unchecked Sendable {
     let file: ELFFile
     let lookup: ELFSymbolLookup
