@@ -5,11 +5,15 @@ public struct RuleInputLoader: Sendable {
     public typealias ClosureProvider = @Sendable (BinaryInventory) -> ClosureFacts?
 
     /// The closure as `ld.so` would load it on this machine (`ClosureResolver`, unused
-    /// dependencies found, costs not computed).
-    public static let resolvingClosures: ClosureProvider = { binary in
+    /// dependencies found, costs not computed). Each provider has one resolver for all the
+    /// programs it is asked about, so ld.so.cache is read once and each library is opened
+    /// once (its `ObjectStore`), not once per program.
+    public static var resolvingClosures: ClosureProvider {
         let resolver = ClosureResolver(options: ClosureOptions(findUnused: true, computeCosts: false))
-        guard let closure = try? resolver.resolve(path: binary.path) else { return nil }
-        return ClosureFacts(closure, program: ObjectName.of(binary))
+        return { binary in
+            guard let closure = try? resolver.resolve(path: binary.path) else { return nil }
+            return ClosureFacts(closure, program: ObjectName.of(binary))
+        }
     }
 
     public var closureProvider: ClosureProvider?
