@@ -63,7 +63,7 @@ public enum ConfigParser {
                 let object = try reader.string(fields["object"], key + ".object")
                 let count = try reader.whole(fields["count"], key + ".count")
                 let reason = try reader.string(fields["reason"], key + ".reason")
-                guard !reason.trimmingSpaces.isEmpty else {
+                guard !reason.allSatisfy(\.isWhitespace) else {
                     throw ConfigError(file: file, key: key + ".reason", message: "say why these initializers are accepted")
                 }
                 var symbols: [String]?
@@ -146,14 +146,6 @@ public enum ConfigParser {
             }
             return severity
         }
-    }
-}
-
-extension String {
-    var trimmingSpaces: Substring {
-        let start = firstIndex { !$0.isWhitespace } ?? endIndex
-        let end = lastIndex { !$0.isWhitespace }.map { index(after: $0) } ?? start
-        return self[start..<max(start, end)]
     }
 }
 

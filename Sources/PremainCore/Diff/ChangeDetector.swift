@@ -40,7 +40,7 @@ public struct ChangeDetector: Sendable {
         guard let base else {
             return Result(change: head == nil ? .untested : .added, deltaMs: head?.medianMs, percent: nil)
         }
-        guard let head else { return Result(change: .removed, deltaMs: base.medianMs.negated, percent: nil) }
+        guard let head else { return Result(change: .removed, deltaMs: -base.medianMs, percent: nil) }
         let delta = head.medianMs - base.medianMs
         let percent = base.medianMs != 0 ? delta / base.medianMs * 100 : nil
         let minimum = max(settings.minEffectMs, abs(base.medianMs) * settings.minEffectPercent / 100)
@@ -58,8 +58,4 @@ public struct ChangeDetector: Sendable {
         return Result(change: change, deltaMs: delta, percent: percent, minEffectMs: minimum, test: test,
                       interval: interval)
     }
-}
-
-extension Double {
-    var negated: Double { -self }
 }

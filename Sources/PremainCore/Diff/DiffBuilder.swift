@@ -50,6 +50,9 @@ public struct DiffBuilder: Sendable {
             guard let swift = binary?.swift else { return [] }
             return (swift.lazyGlobals + swift.defaultArguments).map { $0.demangled ?? $0.symbol }
         }
+        let baseInitializers = names(base), headInitializers = names(head)
+        let baseSuspects = suspects(base), headSuspects = suspects(head)
+        let baseNeeded = base?.needed ?? [], headNeeded = head?.needed ?? []
         let relocations = [
             count("relative") { $0.relocations.relative }, count("relr") { $0.relocations.relrAddresses },
             count("symbolic") { $0.relocations.symbolic }, count("plt") { $0.relocations.plt },
@@ -58,15 +61,15 @@ public struct DiffBuilder: Sendable {
         ]
         var delta = ObjectDelta(
             name: name, status: "unchanged",
-            neededAdded: (head?.needed ?? []).filter { !(base?.needed ?? []).contains($0) },
-            neededRemoved: (base?.needed ?? []).filter { !(head?.needed ?? []).contains($0) },
+            neededAdded: headNeeded.filter { !baseNeeded.contains($0) },
+            neededRemoved: baseNeeded.filter { !headNeeded.contains($0) },
             relocations: relocations,
             exports: count("exports") { $0.symbols.exported }, imports: count("imports") { $0.symbols.imported },
             initializers: count("initializers") { $0.initializers.own },
-            initializersAdded: names(head).filter { !names(base).contains($0) },
-            initializersRemoved: names(base).filter { !names(head).contains($0) },
-            swiftSuspectsAdded: suspects(head).filter { !suspects(base).contains($0) },
-            swiftSuspectsRemoved: suspects(base).filter { !suspects(head).contains($0) },
+            initializersAdded: headInitializers.filter { !baseInitializers.contains($0) },
+            initializersRemoved: baseInitializers.filter { !headInitializers.contains($0) },
+            swiftSuspectsAdded: headSuspects.filter { !baseSuspects.contains($0) },
+            swiftSuspectsRemoved: baseSuspects.filter { !headSuspects.contains($0) },
             fileSize: count("fileSize") { Int(clamping: $0.header.fileSize) })
         if base == nil {
             delta.status = "added"
@@ -121,12 +124,15 @@ public struct DiffBuilder: Sendable {
             }
         }
         func key(_ function: FunctionTiming) -> String { ObjectName.fileName(function.object) + "\u{0}" + function.symbol }
-        let baseFunctions = Dictionary(base.functions.map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
+        func byKey(_ functions: [FunctionTiming]) -> [String: FunctionTiming] {
+            Dictionary(functions.map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        let baseFunctions = byKey(base.functions)
+        let headFunctions = byKey(head.functions)
         var seen: Set<String> = []
         for function in head.functions + base.functions where seen.insert(key(function)).inserted {
-            let b = baseFunctions[key(function)]
-            let h = head.functions.first { key($0) == key(function) }
-            add("function", function.displayName, ObjectName.fileName(function.object), b?.inclusive, h?.inclusive)
+            add("function", function.displayName, ObjectName.fileName(function.object), baseFunctions[key(function)]?.inclusive,
+                headFunctions[key(function)]?.inclusive)
         }
         return deltas
     }

@@ -11,10 +11,7 @@ public enum CheckMarkdownRenderer {
             ? "✅ **Passed**: \(report.findings.count) findings, none at or above \(report.failOn.rawValue)"
             : "❌ **Failed**: \(failing.count) findings at or above \(report.failOn.rawValue)"
         var table = "| severity | rule | where | finding |\n|---|---|---|---|\n"
-        for finding in report.findings.prefix(top) {
-            let row = DiffMarkdownRenderer.findingRow("", finding)
-            table += "|" + row.split(separator: "|", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "|")
-        }
+        for finding in report.findings.prefix(top) { table += "| " + DiffMarkdownRenderer.findingCells(finding) }
         if report.findings.count > top { table += "| …and \(report.findings.count - top) more | | | |\n" }
         var advice = "<details><summary>What to do</summary>\n\n"
         for finding in report.findings.prefix(top) {

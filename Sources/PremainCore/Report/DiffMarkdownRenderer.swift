@@ -121,7 +121,9 @@ public enum DiffMarkdownRenderer {
 
     static let measuredHeader = "| | base | head | Δ | Δ % | p | |\n|---|---:|---:|---:|---:|---:|---|\n"
 
-    static func measuredRow(_ delta: MeasuredDelta) -> String {
+    /// One row of the measured table; `fifth` replaces the Δ % column (the details table
+    /// shows the bootstrap interval there).
+    static func measuredRow(_ delta: MeasuredDelta, fifth: String? = nil) -> String {
         let label: String
         switch delta.scope {
         case "milestone": label = "**time to \(e(milestoneName(delta.subject)))**"
@@ -130,7 +132,7 @@ public enum DiffMarkdownRenderer {
         }
         let result = delta.result
         let p = result.test.map { $0.pValue < 0.0001 ? "<0.0001" : Milliseconds.number($0.pValue, decimals: 4) } ?? "–"
-        return "| \(label) | \(ms(delta.base?.medianMs)) | \(ms(delta.head?.medianMs)) | \(signedMs(result.deltaMs)) | \(signedPercent(result.percent)) | \(p) | \(marker(result.change)) |\n"
+        return "| \(label) | \(ms(delta.base?.medianMs)) | \(ms(delta.head?.medianMs)) | \(signedMs(result.deltaMs)) | \(fifth ?? signedPercent(result.percent)) | \(p) | \(marker(result.change)) |\n"
     }
 
     static func milestoneName(_ name: String) -> String { MeasuredDelta.milestoneName(name) }
@@ -222,12 +224,8 @@ public enum DiffMarkdownRenderer {
         guard all.count > 1 else { return nil }
         var out = "<details><summary>Every measured quantity (\(all.count)), with 99 % bootstrap intervals</summary>\n\n| | base | head | Δ | Δ interval | p | |\n|---|---:|---:|---:|---|---:|---|\n"
         for delta in all {
-            let row = measuredRow(delta)
             let interval = delta.result.interval.map { "\(signedMs($0.lowMs)) … \(signedMs($0.highMs))" } ?? "–"
-            var cells = row.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-            // cells: "", label, base, head, Δ, Δ%, p, marker, "\n"
-            if cells.count >= 8 { cells[5] = " \(interval) " }
-            out += cells.joined(separator: "|")
+            out += measuredRow(delta, fifth: interval)
         }
         return out + "\n</details>"
     }
@@ -264,8 +262,13 @@ public enum DiffMarkdownRenderer {
     }
 
     static func findingRow(_ state: String, _ finding: Finding) -> String {
+        "| \(state) | " + findingCells(finding)
+    }
+
+    /// A finding's severity, rule, subject and message cells, ending the row.
+    static func findingCells(_ finding: Finding) -> String {
         let severity = finding.severity == .error ? "🔴 error" : finding.severity == .warning ? "🟠 warning" : "🔵 note"
-        return "| \(state) | \(severity) | \(e(finding.rule)) | \(e(subjectText(finding.subject), 160)) | \(e(finding.message, 400)) |\n"
+        return "\(severity) | \(e(finding.rule)) | \(e(subjectText(finding.subject), 160)) | \(e(finding.message, 400)) |\n"
     }
 
     // MARK: timeline

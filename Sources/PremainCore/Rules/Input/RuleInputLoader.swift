@@ -5,11 +5,15 @@ public struct RuleInputLoader: Sendable {
     public typealias ClosureProvider = @Sendable (BinaryInventory) -> ClosureFacts?
 
     /// The closure as `ld.so` would load it on this machine (`ClosureResolver`, unused
-    /// dependencies found, costs not computed).
-    public static let resolvingClosures: ClosureProvider = { binary in
+    /// dependencies found, costs not computed). Each provider has one resolver for all the
+    /// programs it is asked about, so ld.so.cache is read once and each library is opened
+    /// once (its `ObjectStore`), not once per program.
+    public static var resolvingClosures: ClosureProvider {
         let resolver = ClosureResolver(options: ClosureOptions(findUnused: true, computeCosts: false))
-        guard let closure = try? resolver.resolve(path: binary.path) else { return nil }
-        return ClosureFacts(closure, program: ObjectName.of(binary))
+        return { binary in
+            guard let closure = try? resolver.resolve(path: binary.path) else { return nil }
+            return ClosureFacts(closure, program: ObjectName.of(binary))
+        }
     }
 
     public var closureProvider: ClosureProvider?
@@ -64,12 +68,9 @@ public struct RuleInputLoader: Sendable {
         do {
             let binary = try InventoryBuilder.audit(path: path, options: InventoryOptions(symbolLists: true, demangle: true))
             loaded.input.objects.append(binary)
-            if binary.header.kind != "relocatable", binary.header.interpreter != nil || binary.header.soname == nil {
-                if let closure = binary.closure {
-                    loaded.input.closures.append(ClosureFacts(closure, program: ObjectName.of(binary)))
-                } else if let closure = closureProvider?(binary) {
-                    loaded.input.closures.append(closure)
-                }
+            if binary.header.kind != "relocatable", binary.header.interpreter != nil || binary.header.soname == nil,
+               let closure = closureProvider?(binary) {
+                loaded.input.closures.append(closure)
             }
         } catch {
             if !quietly { loaded.errors.append(FileError(path: path, reason: error.reason.rawValue, message: error.message)) }
@@ -96,7 +97,7 @@ public struct RuleInputLoader: Sendable {
                     throw ReportError(description: "binaries[] entry is not an audit inventory of this premain version")
                 }
                 input.objects.append(binary)
-                if let closure = closureFacts(entry, program: ObjectName.of(binary)) { input.closures.append(closure) }
+                if let closure = closureFacts(binary) { input.closures.append(closure) }
             }
         }
         if case .array(let measurements)? = document["measurements"] {
@@ -117,37 +118,13 @@ public struct RuleInputLoader: Sendable {
         return input
     }
 
-    /// The closure of an audit entry (`closure.objects`, `closure.missing`, `unusedNeeded`);
-    /// `nil` when the audit did not resolve one.
-    static func closureFacts(_ entry: JSONValue, program: String) -> ClosureFacts? {
-        guard let closure = entry["closure"], case .array(let objects)? = closure["objects"] else { return nil }
-        func strings(_ value: JSONValue?) -> [String] {
-            guard case .array(let items)? = value else { return [] }
-            return items.compactMap { if case .string(let text) = $0 { return text } else { return nil } }
-        }
-        func string(_ value: JSONValue?) -> String? {
-            if case .string(let text)? = value { return text }
-            return nil
-        }
-        let facts = objects.compactMap { object -> ClosureFacts.Object? in
-            guard let path = string(object["path"]) else { return nil }
-            var depth = 1
-            if case .number(let value)? = object["depth"] { depth = Int(value) }
-            var system = false
-            if case .bool(let flag)? = object["system"] { system = flag }
-            return .init(path: path, soname: string(object["soname"]), depth: depth,
-                         neededBy: string(object["neededBy"]) ?? program, unusedNeeded: strings(object["unusedNeeded"]),
-                         system: system)
-        }
-        var missing: [ClosureFacts.Missing] = []
-        if case .array(let entries)? = closure["missing"] {
-            missing = entries.compactMap { item in
-                string(item["name"]).map { .init(name: $0, neededBy: string(item["neededBy"]) ?? program) }
-            }
-        }
-        var unused = strings(closure["unusedNeeded"])
-        for name in strings(entry["unusedNeeded"]) where !unused.contains(name) { unused.append(name) }
-        return ClosureFacts(program: program, objects: facts, missing: missing, unusedNeeded: unused)
+    /// The closure of an audited binary, with the unused `DT_NEEDED` entries the audit
+    /// reported for the file itself; `nil` when the audit did not resolve one.
+    static func closureFacts(_ binary: BinaryInventory) -> ClosureFacts? {
+        guard let closure = binary.closure else { return nil }
+        var facts = ClosureFacts(closure, program: ObjectName.of(binary))
+        for name in binary.unusedNeeded ?? [] where !facts.unusedNeeded.contains(name) { facts.unusedNeeded.append(name) }
+        return facts
     }
 
     /// The glibc of the closure's libc; else the newest `GLIBC_2.x` the objects require
