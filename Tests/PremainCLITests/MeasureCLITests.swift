@@ -107,10 +107,7 @@ import Testing
 
     /// Pids whose /proc/PID/exe is `path`.
     static func processes(running path: String) -> [pid_t] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { pid_t($0) }.filter {
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe")) == path
-        }
+        ProcessScan.all().filter { $0.executable == path }.map(\.pid)
     }
 
     static func processGroup(of pid: pid_t) -> pid_t {
