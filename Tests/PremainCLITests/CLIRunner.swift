@@ -33,16 +33,22 @@ enum CLI {
     struct BuildError: Error, CustomStringConvertible { var description: String }
 
     /// The samples and rule samples (scripts/build-samples, scripts/build-rule-samples), built
-    /// into a temporary folder on first use. A missing compiler fails the tests that need them.
+    /// into a temporary folder on first use, once per `swift test` run: its XCTest and its
+    /// swift-testing process share the folder (see `SharedBuild`). A missing compiler fails the
+    /// tests that need them.
     static let samples: Swift.Result<String, BuildError> = {
-        let folder = NSTemporaryDirectory() + "premain-cli-samples-\(getpid())"
-        for script in ["build-samples", "build-rule-samples"] {
-            guard let result = try? run([repositoryRoot + "/scripts/" + script, folder], executable: "/bin/bash") else {
-                return .failure(BuildError(description: "cannot run scripts/\(script)"))
+        let folder = SharedBuild.folder("premain-cli-samples", sources: [
+            repositoryRoot + "/samples", repositoryRoot + "/scripts/build-samples", repositoryRoot + "/scripts/build-rule-samples",
+        ])
+        return SharedBuild.once(in: folder) {
+            for script in ["build-samples", "build-rule-samples"] {
+                guard let result = try? run([repositoryRoot + "/scripts/" + script, folder], executable: "/bin/bash") else {
+                    return "cannot run scripts/\(script)"
+                }
+                guard result.status == 0 else { return "scripts/\(script) failed: \(result.stderr)" }
             }
-            guard result.status == 0 else { return .failure(BuildError(description: "scripts/\(script) failed: \(result.stderr)")) }
-        }
-        return .success(folder)
+            return nil
+        }.map { .failure(BuildError(description: $0)) } ?? .success(folder)
     }()
 
     /// The path of a built sample file, e.g. `sample("cxx-static-init/libinit.so")`.
