@@ -4,12 +4,12 @@ import XCTest
 /// scripts/ci/premain-pr end to end: two commits of a small git repository (the C pair of
 /// samples/pairs), built by the script, audited, diffed, and the comment written.
 final class CIScriptTests: XCTestCase {
-    func shell(_ command: String, in folder: String) throws -> FindingsCLI.Result {
-        try FindingsCLI.run(["-c", command], in: folder, executable: "/bin/bash")
+    func shell(_ command: String, in folder: String) throws -> CLI.Result {
+        try CLI.run(["-c", command], in: folder, executable: "/bin/bash")
     }
 
     func testTwoCommitsOfASampleRepository() throws {
-        let root = FindingsCLI.repositoryRoot
+        let root = CLI.repositoryRoot
         let repo = NSTemporaryDirectory() + "premain-ci-repo-\(getpid())"
         try? FileManager.default.removeItem(atPath: repo)
         try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
@@ -46,9 +46,9 @@ final class CIScriptTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: report) }
         // Head's new constructor library costs 8 ms here, so the measured regression is far
         // above the noise of a busy 2-core machine: the script must exit with diff's 2.
-        let result = try FindingsCLI.run(
+        let result = try CLI.run(
             ["PREMAIN_SAMPLE_COST_EXTRA_MS=8", "bash", root + "/scripts/ci/premain-pr", "--commits", "HEAD~1", "HEAD",
-             "--build", "bash build.sh", "--artifact", "out", "--run", "app", "--premain", FindingsCLI.binary,
+             "--build", "bash build.sh", "--artifact", "out", "--run", "app", "--premain", CLI.binary,
              "--out", report, "--no-post", "--no-config-search"],
             in: repo, executable: "/usr/bin/env")
         XCTAssertEqual(result.status, 2, result.stderr)
@@ -71,17 +71,17 @@ final class CIScriptTests: XCTestCase {
     }
 
     func testArtifactsModeAndUsageErrors() throws {
-        let root = FindingsCLI.repositoryRoot
+        let root = CLI.repositoryRoot
         let report = NSTemporaryDirectory() + "premain-ci-artifacts-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: report) }
-        let result = try FindingsCLI.run(
-            [root + "/scripts/ci/premain-pr", "--base", try FindingsCLI.sample("pairs/aa-1"), "--head", try FindingsCLI.sample("pairs/aa-2"),
-             "--premain", FindingsCLI.binary, "--out", report, "--no-post", "--no-config-search"],
+        let result = try CLI.run(
+            [root + "/scripts/ci/premain-pr", "--base", try CLI.sample("pairs/aa-1"), "--head", try CLI.sample("pairs/aa-2"),
+             "--premain", CLI.binary, "--out", report, "--no-post", "--no-config-search"],
             executable: "/bin/bash")
         XCTAssertEqual(result.status, 0, result.stderr)
         let comment = try String(contentsOfFile: report + "/comment.md", encoding: .utf8)
         XCTAssertTrue(comment.contains("No static change in 2 objects."), comment)
-        let usage = try FindingsCLI.run([root + "/scripts/ci/premain-pr", "--base", "x"], executable: "/bin/bash")
+        let usage = try CLI.run([root + "/scripts/ci/premain-pr", "--base", "x"], executable: "/bin/bash")
         XCTAssertEqual(usage.status, 64)
         XCTAssertTrue(usage.stderr.hasPrefix("premain-pr: error: give --base and --head"), usage.stderr)
     }

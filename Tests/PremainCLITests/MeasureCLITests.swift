@@ -6,53 +6,6 @@ import Testing
 /// Runs the built `premain measure` on the samples: help, usage errors, formats, exit codes,
 /// and SIGINT to premain killing the target's process group.
 @Suite(.serialized) struct MeasureCLITests {
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
-        }
-        return FileManager.default.currentDirectoryPath
-    }()
-
-    /// Samples built once for this suite by scripts/build-samples (a missing compiler fails).
-    static let samples: Result<String, CLIError> = {
-        let folder = NSTemporaryDirectory() + "premain-cli-samples-\(getpid())"
-        guard let result = try? run(["/bin/bash", root + "/scripts/build-samples", folder]), result.status == 0 else {
-            return .failure(CLIError(message: "scripts/build-samples failed"))
-        }
-        return .success(folder)
-    }()
-
-    struct CLIError: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
-    }
-
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static func run(_ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
-    }
-
     static func premain(_ arguments: [String]) throws -> CLI.Result {
         try #require(FileManager.default.isExecutableFile(atPath: CLI.binary), "build premain first: swift build")
         return try CLI.run(arguments)
@@ -82,7 +35,7 @@ import Testing
     }
 
     @Test func jsonOnStdoutStaysParseable() throws {
-        let exe = try Self.samples.get() + "/cxx-static-init/cxx-static-init"
+        let exe = try CLI.sample("cxx-static-init/cxx-static-init")
         let result = try Self.premain(["measure", "--runs", "3", "--warmup", "0", "--format", "json", "--show-output", "--", exe])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONRenderer.decode(MeasureReport.self, from: result.stdout)
@@ -97,7 +50,7 @@ import Testing
     }
 
     @Test func targetOutputIsDroppedByDefault() throws {
-        let exe = try Self.samples.get() + "/cxx-static-init/cxx-static-init"
+        let exe = try CLI.sample("cxx-static-init/cxx-static-init")
         let result = try Self.premain(["measure", "--runs", "2", "--warmup", "0", "--no-observer", "--", exe])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.contains("main reached"))
@@ -106,7 +59,7 @@ import Testing
     }
 
     @Test func failingTargetExitsWithFour() throws {
-        let exe = try Self.samples.get() + "/faults/exit-nonzero"
+        let exe = try CLI.sample("faults/exit-nonzero")
         let result = try Self.premain(["measure", "--runs", "2", "--warmup", "0", "--no-observer", "--discard-output", "--", exe])
         #expect(result.status == 4)
         #expect(result.stdout.contains("FAILED: 2 of 2 runs: exited with status 3"))
@@ -116,7 +69,7 @@ import Testing
 
     @Test(arguments: [SIGINT, SIGTERM])
     func interruptKillsTheTargetGroup(signal: Int32) throws {
-        let hang = try Self.samples.get() + "/faults/hang"
+        let hang = try CLI.sample("faults/hang")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.binary)
         process.arguments = ["measure", "--runs", "1", "--warmup", "0", "--discard-output", "--", hang]
@@ -154,10 +107,7 @@ import Testing
 
     /// Pids whose /proc/PID/exe is `path`.
     static func processes(running path: String) -> [pid_t] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { pid_t($0) }.filter {
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe")) == path
-        }
+        ProcessScan.all().filter { $0.executable == path }.map(\.pid)
     }
 
     static func processGroup(of pid: pid_t) -> pid_t {

@@ -30,8 +30,8 @@ final class RealPairDiffTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
         let sides = Sides(base: folder + "/base", head: folder + "/head")
-        try FileManager.default.copyItem(atPath: try FindingsCLI.sample("pairs/" + baseName), toPath: sides.base)
-        try FileManager.default.copyItem(atPath: try FindingsCLI.sample("pairs/" + headName), toPath: sides.head)
+        try FileManager.default.copyItem(atPath: try CLI.sample("pairs/" + baseName), toPath: sides.base)
+        try FileManager.default.copyItem(atPath: try CLI.sample("pairs/" + headName), toPath: sides.head)
         var measures: [String: [[String: Any]]] = [:]
         var traces: [String: [[String: Any]]] = [:]
         for _ in 0..<Self.measureRounds {
@@ -55,7 +55,7 @@ final class RealPairDiffTests: XCTestCase {
     }
 
     func premainJSON(_ environment: [String], _ arguments: [String]) throws -> [String: Any] {
-        let result = try FindingsCLI.run(environment + [FindingsCLI.binary] + arguments, executable: "/usr/bin/env")
+        let result = try CLI.run(environment + [CLI.binary] + arguments, executable: "/usr/bin/env")
         XCTAssertEqual(result.status, 0, "premain \(arguments.joined(separator: " ")): \(result.stderr)")
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
@@ -64,8 +64,8 @@ final class RealPairDiffTests: XCTestCase {
         try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: URL(fileURLWithPath: path))
     }
 
-    func diff(_ sides: Sides, _ format: String = "text") throws -> FindingsCLI.Result {
-        try FindingsCLI.run(["diff", "--no-config", "--format", format, sides.base, sides.head])
+    func diff(_ sides: Sides, _ format: String = "text") throws -> CLI.Result {
+        try CLI.run(["diff", "--no-config", "--format", format, sides.base, sides.head])
     }
 
     func testConstructorLibraryPairNamesEachChangeAndFlagsTheMeasuredOne() throws {
@@ -119,9 +119,9 @@ final class RealPairDiffTests: XCTestCase {
     /// `RuleInput(measure:)` and `RuleInput(trace:)` take the in-memory reports and see what
     /// the JSON reader sees, so `check` and `diff` give one answer whichever way the data came.
     func testInMemoryReportsReadLikeTheirJSON() throws {
-        let app = try FindingsCLI.sample("pairs/head/app")
-        let measureText = try FindingsCLI.run(["measure", "--runs", "3", "--no-observer", "--discard-output", "--format", "json", "--", app])
-        let traceText = try FindingsCLI.run(["trace", "--runs", "2", "--format", "json", "--", app])
+        let app = try CLI.sample("pairs/head/app")
+        let measureText = try CLI.run(["measure", "--runs", "3", "--no-observer", "--discard-output", "--format", "json", "--", app])
+        let traceText = try CLI.run(["trace", "--runs", "2", "--format", "json", "--", app])
         XCTAssertEqual(measureText.status, 0, measureText.stderr)
         XCTAssertEqual(traceText.status, 0, traceText.stderr)
         let measure = try JSONDecoder().decode(MeasureReport.self, from: Data(measureText.stdout.utf8))

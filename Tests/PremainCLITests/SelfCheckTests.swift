@@ -7,15 +7,15 @@ import XCTest
 final class SelfCheckTests: XCTestCase {
     /// The release binary, built once into .build/self-check (its own scratch folder: `swift
     /// test` holds the lock of .build).
-    static let release: Result<String, FindingsCLI.BuildError> = {
+    static let release: Result<String, CLI.BuildError> = {
         let output = NSTemporaryDirectory() + "premain-self-check-\(getpid())/premain"
-        let script = FindingsCLI.repositoryRoot + "/scripts/release"
+        let script = CLI.repositoryRoot + "/scripts/release"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [script, output]
-        process.currentDirectoryURL = URL(fileURLWithPath: FindingsCLI.repositoryRoot)
+        process.currentDirectoryURL = URL(fileURLWithPath: CLI.repositoryRoot)
         var environment = ProcessInfo.processInfo.environment
-        environment["SCRATCH"] = FindingsCLI.repositoryRoot + "/.build/self-check"
+        environment["SCRATCH"] = CLI.repositoryRoot + "/.build/self-check"
         process.environment = environment
         let log = output + ".log"
         try? FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -37,10 +37,10 @@ final class SelfCheckTests: XCTestCase {
 
     func testReleaseBinaryPassesItsOwnBudget() throws {
         let binary = try Self.release.get()
-        let result = try FindingsCLI.run(["check", "--config", FindingsCLI.repositoryRoot + "/premain.json",
+        let result = try CLI.run(["check", "--config", CLI.repositoryRoot + "/premain.json",
                                           "--fail-on", "warning", binary])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        let audit = try FindingsCLI.run(["audit", "--format", "json", binary])
+        let audit = try CLI.run(["audit", "--format", "json", binary])
         XCTAssertFalse(audit.stdout.contains("libswiftCore.so"), "the release build links the Swift standard library statically")
     }
 
@@ -51,7 +51,7 @@ final class SelfCheckTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try #"{"allowlist": [{"object": "premain", "count": 8, "reason": "too few on purpose"}]}"#
             .write(toFile: folder + "/premain.json", atomically: true, encoding: .utf8)
-        let result = try FindingsCLI.run(["check", "--config", folder + "/premain.json", binary])
+        let result = try CLI.run(["check", "--config", folder + "/premain.json", binary])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stdout.contains("premain has 9 static initializers, 1 more than the 8 allowed"), result.stdout)
     }
@@ -67,18 +67,18 @@ final class SelfCheckTests: XCTestCase {
     /// `premain check BINARY MEASURE.json`.
     func testReleaseBinaryReachesMainWithinFourTimesCHello() throws {
         let binary = try Self.release.get()
-        let hello = try FindingsCLI.sample("c-hello/c-hello")
+        let hello = try CLI.sample("c-hello/c-hello")
         let folder = NSTemporaryDirectory() + "premain-self-measure-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // At SCHED_FIFO (when permitted; the target inherits it) a busy machine's other
         // processes cannot preempt the launch, so the medians compare the programs.
-        let realtime = (try? FindingsCLI.run(["-f", "10", "/bin/true"], executable: "/usr/bin/chrt"))?.status == 0
+        let realtime = (try? CLI.run(["-f", "10", "/bin/true"], executable: "/usr/bin/chrt"))?.status == 0
         func measure(_ command: [String], runs: Int, report: String) throws -> [Double] {
             let arguments = ["measure", "--runs", String(runs), "--warmup", "1", "--no-observer",
                              "--discard-output", "--format", "json", "--output", report, "--"] + command
-            let result = realtime ? try FindingsCLI.run(["-f", "10", FindingsCLI.binary] + arguments, executable: "/usr/bin/chrt")
-                : try FindingsCLI.run(arguments)
+            let result = realtime ? try CLI.run(["-f", "10", CLI.binary] + arguments, executable: "/usr/bin/chrt")
+                : try CLI.run(arguments)
             XCTAssertEqual(result.status, 0, result.stderr)
             let data = try Data(contentsOf: URL(fileURLWithPath: report))
             let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -113,7 +113,7 @@ final class SelfCheckTests: XCTestCase {
         // The same measurement (one 15-run series) against premain.json's absolute budget.
         let report = folder + "/premain.json"
         _ = try measure([binary, "--version"], runs: 15, report: report)
-        let check = try FindingsCLI.run(["check", "--config", FindingsCLI.repositoryRoot + "/premain.json",
+        let check = try CLI.run(["check", "--config", CLI.repositoryRoot + "/premain.json",
                                          "--fail-on", "warning", binary, report])
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
         XCTAssertFalse(check.stdout.contains("budget_time_to_main"), check.stdout)
@@ -126,11 +126,11 @@ final class SelfCheckTests: XCTestCase {
         let folder = NSTemporaryDirectory() + "premain-self-budget-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let measured = try FindingsCLI.run(["measure", "--runs", "3", "--no-observer", "--discard-output", "--format", "json",
+        let measured = try CLI.run(["measure", "--runs", "3", "--no-observer", "--discard-output", "--format", "json",
                                             "--output", folder + "/measure.json", "--", binary, "--version"])
         XCTAssertEqual(measured.status, 0, measured.stderr)
         try #"{"budgets": {"maxMedianMsToMain": 0.001}}"#.write(toFile: folder + "/premain.json", atomically: true, encoding: .utf8)
-        let result = try FindingsCLI.run(["check", "--config", folder + "/premain.json", folder + "/measure.json"])
+        let result = try CLI.run(["check", "--config", folder + "/premain.json", folder + "/measure.json"])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("budget_time_to_main"), result.stdout)
         XCTAssertTrue(result.stdout.contains("premain reaches main after"), result.stdout)

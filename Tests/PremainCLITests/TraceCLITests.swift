@@ -96,17 +96,8 @@ struct TraceCLITests {
     /// "pid cmdline" of the live processes whose command line contains `mark`, and of their
     /// children (scans /proc; zombies are left out).
     static func processes(of mark: String) -> [String] {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
-        var all: [(pid: String, parent: String, line: String)] = []
-        for entry in entries where entry.allSatisfy(\.isNumber) {
-            guard let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
-                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, fields[0] != "Z" else { continue }
-            all.append((entry, String(fields[1]), String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)))
-        }
-        let marked = Set(all.filter { $0.line.contains(mark) && !$0.line.contains("premain trace") }.map(\.pid))
-        return all.filter { marked.contains($0.pid) || marked.contains($0.parent) }.map { "\($0.pid) \($0.line)" }
+        let all = ProcessScan.all().filter { $0.state != "Z" }
+        let marked = Set(all.filter { $0.commandLine.contains(mark) && !$0.commandLine.contains("premain trace") }.map(\.pid))
+        return all.filter { marked.contains($0.pid) || marked.contains($0.parent) }.map { "\($0.pid) \($0.commandLine)" }
     }
 }

@@ -22,9 +22,9 @@ enum TraceSamples {
 
     static let built: Built = build()
 
+    /// Runs `command` with bash; its exit status, or -1 when bash cannot start.
     static func shell(_ command: String) -> Int32 {
-        let status = system(command)
-        return status == -1 ? -1 : (status >> 8) & 0xff
+        (try? Shell.run(["bash", "-c", command]).status) ?? -1
     }
 
     /// Two functions of one instruction each, packed next to each other (one 8-byte word),

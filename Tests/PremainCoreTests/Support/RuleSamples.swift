@@ -10,23 +10,8 @@ import Foundation
 ///   duration becomes a trace-shaped `FunctionTiming`, the time from spawn to `main` a
 ///   measure-shaped milestone.
 enum RuleSamples {
-    /// Built samples plus the rule samples (scripts/build-rule-samples), in one folder.
-    static let directory: Result<String, SampleBuildError> = {
-        do {
-            let folder = try Samples.directory.get()
-            let result = try Shell.run(["bash", Samples.repositoryRoot + "/scripts/build-rule-samples", folder])
-            guard result.status == 0 else {
-                return .failure(SampleBuildError(message: "scripts/build-rule-samples failed:\n\(result.stderr)"))
-            }
-            return .success(folder)
-        } catch let error as SampleBuildError {
-            return .failure(error)
-        } catch {
-            return .failure(SampleBuildError(message: "\(error)"))
-        }
-    }()
-
-    static func path(_ relative: String) throws -> String { try directory.get() + "/" + relative }
+    /// A built sample or rule sample (both are in `Samples.directory`).
+    static func path(_ relative: String) throws -> String { try Samples.path(relative) }
 
     static func input(_ name: String, runs: Int = 3) throws -> RuleInput {
         var sample = name

@@ -1,7 +1,15 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// The project's samples, built once per test run into a temporary folder by
-/// `scripts/build-samples`. A missing compiler fails loudly instead of skipping.
+/// The project's samples and the rule samples (`scripts/build-samples`, then
+/// `scripts/build-rule-samples`), built once per test run into a temporary folder. A missing
+/// compiler fails loudly instead of skipping.
+///
+/// `swift test` runs this target twice, XCTest and then swift-testing, each in a child process
+/// of one `swift-test`; both use the folder named after that parent (see `SharedBuild`), so the
+/// samples are compiled once per run, not once per test library.
 enum Samples {
     static let repositoryRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
@@ -16,16 +24,21 @@ enum Samples {
 
     /// The folder the samples were built into; the build runs on first use.
     static let directory: Result<String, SampleBuildError> = {
-        let folder = NSTemporaryDirectory() + "premain-samples-\(getpid())"
-        do {
-            let result = try Shell.run(["bash", repositoryRoot + "/scripts/build-samples", folder])
-            guard result.status == 0 else {
-                return .failure(SampleBuildError(message: "scripts/build-samples failed (\(result.status)):\n\(result.stderr)\(result.stdout)"))
+        let folder = SharedBuild.folder("premain-core-samples", sources: [
+            repositoryRoot + "/samples", repositoryRoot + "/scripts/build-samples", repositoryRoot + "/scripts/build-rule-samples",
+        ])
+        return SharedBuild.once(in: folder) {
+            for script in ["build-samples", "build-rule-samples"] {
+                let result: ShellResult
+                do {
+                    result = try Shell.run(["bash", repositoryRoot + "/scripts/" + script, folder])
+                } catch {
+                    return "cannot run scripts/\(script): \(error)"
+                }
+                guard result.status == 0 else { return "scripts/\(script) failed (\(result.status)):\n\(result.stderr)\(result.stdout)" }
             }
-            return .success(folder)
-        } catch {
-            return .failure(SampleBuildError(message: "cannot run scripts/build-samples: \(error)"))
-        }
+            return nil
+        }.map { .failure(SampleBuildError(message: $0)) } ?? .success(folder)
     }()
 
     /// The path of a built sample file, e.g. `path("cxx-static-init/libinit.so")`.
