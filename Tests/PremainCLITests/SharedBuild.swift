@@ -40,7 +40,7 @@ enum SharedBuild {
         let done = folder + "/.built"
         if FileManager.default.fileExists(atPath: done) { return nil }
         if let failure = build() { return failure }
-        FileManager.default.createFile(atPath: done, contents: nil)
+        _ = FileManager.default.createFile(atPath: done, contents: nil)
         return nil
     }
 }
