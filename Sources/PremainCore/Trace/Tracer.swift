@@ -21,11 +21,9 @@ public struct Tracer {
     /// a target that crashes or times out is an outcome in the report, not an error.
     public func run(progress: (Progress) -> Void = { _ in }) throws(TraceError) -> TraceReport {
         guard let first = options.command.first, !first.isEmpty else { throw .cannotStart("", "no command") }
-        let searchPath = options.environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
-        guard let found = CommandResolver.resolve(first, searchPath: searchPath) else {
+        guard let executable = CommandResolver.executable(for: first, environment: options.environment) else {
             throw .cannotStart(first, "not found in PATH")
         }
-        let executable = CommandResolver.absolute(found)
         let (report, idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) { () throws(TraceError) in
             try trace(executable, progress: progress)
         }
