@@ -186,8 +186,9 @@ final class TraceSession {
         expectedFollowed = []
     }
 
-    func milliseconds(since end: UInt64) -> Double {
-        Double(end &- birthNs) / 1e6
+    /// Milliseconds from the target's birth to now.
+    func millisecondsSinceBirth() -> Double {
+        MonotonicClock.milliseconds(from: birthNs, to: MonotonicClock.nowNs())
     }
 
     func record() -> TraceRunRecord {
@@ -207,7 +208,7 @@ final class TraceSession {
             if runtime.unfinished > 0 { unfinished[key, default: 0] += runtime.unfinished }
         }
         var finalOutcome = outcome ?? .timedOut
-        let elapsed = Double(MonotonicClock.nowNs() &- birthNs) / 1e9
+        let elapsed = millisecondsSinceBirth() / 1000
         if !windowOpen, configuration.until != .exit {
             finalOutcome = .milestoneReached(configuration.until.description)
         } else if finalOutcome == .killedBySignal(SIGKILL), elapsed >= configuration.timeoutSeconds {
