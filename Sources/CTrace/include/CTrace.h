@@ -6,7 +6,7 @@
 #include <sys/types.h>
 
 #include "CTraceGuard.h"   // interrupt guard: kill traced process groups when premain is interrupted
-#include "CTraceThread.h"  // tracer thread id and affinity
+#include "CTraceThread.h"  // tracer thread id, tgkill
 
 /// How the child is set up between fork and exec.
 typedef struct {

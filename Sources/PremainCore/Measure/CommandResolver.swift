@@ -17,6 +17,14 @@ public enum CommandResolver {
         return nil
     }
 
+    /// The absolute path `execve` should run for `command`, looked up in the `PATH` of
+    /// `environment` (`NAME=value` entries; the default search path when it has none), as
+    /// `measure` and `trace` both launch it. `nil` when none is found.
+    public static func executable(for command: String, environment: [String]) -> String? {
+        let searchPath = environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
+        return resolve(command, searchPath: searchPath).map(absolute)
+    }
+
     /// `path` made absolute against the current directory, without resolving symbolic links.
     public static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }

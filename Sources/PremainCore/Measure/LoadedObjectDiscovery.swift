@@ -1,5 +1,3 @@
-import Glibc
-
 /// The files a cold launch must evict: the executable, its loader and every object the loader
 /// maps at start-up, as glibc's loader itself lists them with `LD_TRACE_LOADED_OBJECTS=1` (what
 /// `ldd` does: the loader resolves and maps the closure, prints it, and exits before any
@@ -18,7 +16,7 @@ public enum LoadedObjectDiscovery {
             candidates += closure.objects.map(\.realPath)
         }
         var seen: Set<String> = []
-        return candidates.map(realPath).filter { seen.insert($0).inserted }
+        return candidates.map { FileManagerLite.realPath($0) ?? $0 }.filter { seen.insert($0).inserted }
     }
 
     /// What the loader lists under `LD_TRACE_LOADED_OBJECTS=1`; `[]` when the launch fails.
@@ -33,13 +31,6 @@ public enum LoadedObjectDiscovery {
         // A missing library makes the loader fail after listing the others: keep those.
         guard (try? launcher.launch(request)) != nil else { return [] }
         return parse(collected.text)
-    }
-
-    /// `path` with symbolic links resolved; `path` itself when it cannot be resolved.
-    static func realPath(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// Paths from `ldd`-style lines: `"libx.so => /path/libx.so (0x…)"` and

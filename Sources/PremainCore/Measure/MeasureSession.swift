@@ -16,11 +16,9 @@ public struct MeasureSession: Sendable {
     public func measure(command: [String], environment: [String], options: MeasureOptions,
                         progress: (MeasureProgress) -> Void = { _ in }) throws(MeasureError) -> LaunchMeasurement {
         guard let name = command.first, !name.isEmpty else { throw MeasureError("no command to measure") }
-        let searchPath = environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
-        guard let found = CommandResolver.resolve(name, searchPath: searchPath) else {
+        guard let executable = CommandResolver.executable(for: name, environment: environment) else {
             throw MeasureError("command not found: \(name)")
         }
-        let executable = CommandResolver.absolute(found)
         let target = TargetProbe.probe(executable)
         let instrument = target.glibcLoader
         let pinning = CPUPinning.plan(requested: options.pin)

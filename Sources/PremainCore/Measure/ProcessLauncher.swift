@@ -72,12 +72,13 @@ public struct ProcessLauncher: Launcher {
         ctrace_guard_paths(fifoPath, fifoDirectory)
         defer { ctrace_guard_paths(nil, nil) }
         let pidFD = ctrace_pidfd_open(pid)
+        // Closed once the group is reaped, on every path below.
+        defer { [fifoFD, pidFD, stdoutPipe.read, stderrPipe.read].filter { $0 >= 0 }.forEach { close($0) } }
         if (fifoDirectory != nil && fifoFD < 0) || pidFD < 0 {
             let why = Self.errorText(errno)
             close(gate.goFD)  // the child exits 126 without exec
             close(gate.reportFD)
             _ = ProcessGroupReaper.finish(pgid: pid)
-            [fifoFD, pidFD, stdoutPipe.read, stderrPipe.read].filter { $0 >= 0 }.forEach { close($0) }
             throw LaunchError(pidFD < 0 ? "cannot open a pidfd for \(pid): \(why)"
                                         : "cannot create the LD_DEBUG_OUTPUT fifo: \(why)")
         }
@@ -86,7 +87,6 @@ public struct ProcessLauncher: Launcher {
         let execResult = ctrace_release(&gate)
         if execResult < 0 {
             _ = ProcessGroupReaper.finish(pgid: pid)  // the child exited 127 after the failed exec
-            [fifoFD, pidFD, stdoutPipe.read, stderrPipe.read].filter { $0 >= 0 }.forEach { close($0) }
             let outcome = LaunchOutcome(kind: .execFailed,
                                         message: "cannot execute \(request.executablePath): \(Self.errorText(-execResult))")
             return session.sample(outcome: outcome)
@@ -95,7 +95,6 @@ public struct ProcessLauncher: Launcher {
         let timedOut = session.pump(fifo: fifoFD, stdout: stdoutPipe.read, stderr: stderrPipe.read,
                                     pidFD: pidFD)
         let reaped = ProcessGroupReaper.finish(pgid: pid)
-        [fifoFD, pidFD, stdoutPipe.read, stderrPipe.read].filter { $0 >= 0 }.forEach { close($0) }
         let outcome = Self.outcome(status: reaped.leaderStatus, timedOut: timedOut,
                                    timeout: request.timeoutSeconds, stderrHead: session.stderrHeadText,
                                    lingering: reaped.othersKilled)

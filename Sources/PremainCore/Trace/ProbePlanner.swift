@@ -31,11 +31,12 @@ final class ProbePlanner {
         return plan
     }
 
-    /// DWARF for the object at `path` (its own or a separate debug file), cached.
-    func debugInfo(for path: String) -> DebugInfo? {
+    /// DWARF for the object at `path` (its own or a separate debug file), cached; `file` is the
+    /// object when the caller has it open already. `nil` when no file with DWARF is found.
+    func debugInfo(for path: String, file: ELFFile? = nil) -> DebugInfo? {
         if let cached = debugInfos[path] { return cached }
         var info: DebugInfo?
-        if let file = try? ELFFile(path: path), let debugPath = debugLocator.debugFile(for: file) {
+        if let file = file ?? (try? ELFFile(path: path)), let debugPath = debugLocator.debugFile(for: file) {
             info = DebugInfo(path: debugPath)
         }
         debugInfos[path] = info
@@ -134,7 +135,7 @@ final class ProbePlanner {
 
         // 3. Inlined copies (DWARF) of default-argument generators and named functions.
         if isSwiftObject(file) || !functionQueries.isEmpty {
-            let info = debugInfo(for: path)
+            let info = debugInfo(for: path, file: file)
             let copies = info?.inlinedCopies { name in
                 SwiftSuspects.kind(of: name) == .defaultArgument
                     || self.functionQueries.contains { Self.matches($0, mangled: name, demangled: nil) }

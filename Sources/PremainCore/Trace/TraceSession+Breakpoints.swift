@@ -229,7 +229,7 @@ extension TraceSession {
     }
 
     func reach(_ milestone: String) {
-        if milestones[milestone] == nil { milestones[milestone] = milliseconds(since: MonotonicClock.nowNs()) }
+        if milestones[milestone] == nil { milestones[milestone] = millisecondsSinceBirth() }
     }
 
     @discardableResult

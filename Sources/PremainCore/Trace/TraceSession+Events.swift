@@ -53,7 +53,7 @@ extension TraceSession {
         vforkChildren.remove(pid)
         expectedThreads.remove(pid)
         guard pid == leader else { return }
-        milestones["exit"] = milliseconds(since: MonotonicClock.nowNs())
+        milestones["exit"] = millisecondsSinceBirth()
         switch status {
         case .exited(let code): outcome = .exited(code: code)
         case .signaled(let signal): outcome = .killedBySignal(signal)

@@ -20,7 +20,8 @@ final class TraceSession {
         var until: TraceWindowEnd
         /// Calls of one function after which its breakpoint is removed.
         var maxCalls: Int
-        /// CPU to pin the target to, or `nil`.
+        /// CPU to pin the target to, or `nil`. The tracer thread is pinned by the caller
+        /// (`Tracer`, once for the whole series).
         var cpu: Int32?
         /// Descriptor for the target's stdout and stderr, or -1 to share premain's.
         var outputFD: Int32
@@ -96,7 +97,6 @@ final class TraceSession {
     var notes: [String] = []
     /// Whether this run's tracer thread got `tracerNice`.
     var priorityRaised = false
-    var tracerPinned = false
     static let tracerNice: Int32 = -10
 
     init(configuration: Configuration, planner: ProbePlanner) {
@@ -119,12 +119,6 @@ final class TraceSession {
         let raised = errno == 0 && setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, Self.tracerNice) == 0
         defer { if raised { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, previousNice) } }
         priorityRaised = raised
-        // With --cpu the tracer shares the target's CPU: every stop then wakes the tracer on
-        // the CPU the target just left, so the cost of a stop is the same in every run.
-        if let cpu = configuration.cpu, ctrace_pin_self(cpu) == 0 {
-            tracerPinned = true
-        }
-        defer { if tracerPinned { _ = ctrace_unpin_self() } }
         ctrace_guard_add(pid)
         let watchdog = DispatchWorkItem { kill(-pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + configuration.timeoutSeconds, execute: watchdog)
@@ -192,8 +186,9 @@ final class TraceSession {
         expectedFollowed = []
     }
 
-    func milliseconds(since end: UInt64) -> Double {
-        Double(end &- birthNs) / 1e6
+    /// Milliseconds from the target's birth to now.
+    func millisecondsSinceBirth() -> Double {
+        MonotonicClock.milliseconds(from: birthNs, to: MonotonicClock.nowNs())
     }
 
     func record() -> TraceRunRecord {
@@ -213,7 +208,7 @@ final class TraceSession {
             if runtime.unfinished > 0 { unfinished[key, default: 0] += runtime.unfinished }
         }
         var finalOutcome = outcome ?? .timedOut
-        let elapsed = Double(MonotonicClock.nowNs() &- birthNs) / 1e9
+        let elapsed = millisecondsSinceBirth() / 1000
         if !windowOpen, configuration.until != .exit {
             finalOutcome = .milestoneReached(configuration.until.description)
         } else if finalOutcome == .killedBySignal(SIGKILL), elapsed >= configuration.timeoutSeconds {

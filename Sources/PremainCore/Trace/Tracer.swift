@@ -21,20 +21,28 @@ public struct Tracer {
     /// a target that crashes or times out is an outcome in the report, not an error.
     public func run(progress: (Progress) -> Void = { _ in }) throws(TraceError) -> TraceReport {
         guard let first = options.command.first, !first.isEmpty else { throw .cannotStart("", "no command") }
-        let searchPath = options.environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
-        guard let found = CommandResolver.resolve(first, searchPath: searchPath) else {
+        guard let executable = CommandResolver.executable(for: first, environment: options.environment) else {
             throw .cannotStart(first, "not found in PATH")
         }
-        let executable = CommandResolver.absolute(found)
+        let pinning = Self.pinning(cpu: options.cpu)
+        // Read before pinning, so that the allowed CPUs are premain's own.
+        let conditions = MachineProbe.conditions(
+            pinning: pinning, runs: options.runs, warmup: options.warmup, cold: false,
+            binaryPath: executable, buildID: TargetProbe.probe(executable).buildID, environmentOverrides: [],
+            stdin: "inherited from premain")
+        // With --cpu the tracer thread is pinned for the whole series, calibration included.
         let (report, idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) { () throws(TraceError) in
-            try trace(executable, progress: progress)
+            try pinning.withMeasurerPinned { () throws(TraceError) in
+                try trace(executable, conditions: conditions, progress: progress)
+            }
         }
         var held = report
         for index in held.measurements.indices { held.measurements[index].conditions.cpuIdleLatency = idleLatency }
         return held
     }
 
-    private func trace(_ executable: String, progress: (Progress) -> Void) throws(TraceError) -> TraceReport {
+    private func trace(_ executable: String, conditions: LaunchConditions,
+                       progress: (Progress) -> Void) throws(TraceError) -> TraceReport {
         let bias: TraceBias
         if let given = options.biasMs {
             bias = TraceBias(pairMs: given, costPerCallMs: nil, source: "given", calibrationCalls: 0)
@@ -43,10 +51,6 @@ public struct Tracer {
         } else {
             throw .noCalibrationTarget("no calibration program and no --bias-ms")
         }
-        var conditions = MachineProbe.conditions(
-            pinning: Self.pinning(cpu: options.cpu), runs: options.runs, warmup: options.warmup, cold: false,
-            binaryPath: executable, buildID: TargetProbe.probe(executable).buildID, environmentOverrides: [],
-            stdin: "inherited from premain")
         let untilSymbol: String? = if case .symbol(let name) = options.until { name } else { nil }
         let planner = ProbePlanner(functionQueries: options.functions, untilSymbol: untilSymbol,
                                    debugLocator: DebugFileLocator(extraDirectories: options.debugDirectories))
@@ -63,6 +67,7 @@ public struct Tracer {
                               outcome: record.outcome.description))
             if index >= options.warmup { records.append(record) }
         }
+        var conditions = conditions
         conditions.measurerScheduling = !records.isEmpty && records.allSatisfy(\.tracerPriorityRaised)
             ? "nice \(TraceSession.tracerNice) (the target keeps its own priority)"
             : "nice 0 (nice \(TraceSession.tracerNice) needs CAP_SYS_NICE)"
