@@ -81,7 +81,7 @@ import Testing
         var mainErrors: [Double] = []
         var programInit: [Double] = []
         let pinning = CPUPinning.plan(requested: true)
-        try MeasurerScheduling.run(requested: true) { () throws in try pinning.withMeasurerPinned { () throws in
+        _ = try MeasurerScheduling.run(requested: true) { () throws in try pinning.withMeasurerPinned { () throws in
         for _ in 0..<7 {
             unlink(log)
             let sample = try launcher.launch(LaunchRequest(executablePath: exe, arguments: [exe],

@@ -27,7 +27,7 @@ final class ClosureWalk {
         self.program = program
         platform = LoaderPlatform.forTarget(elfClass: program.elfClass, machine: program.machine)
         let real = resolver.store.realPath(program.path)
-        let origin = resolver.logicalPath(Self.directory(of: real))
+        let origin = resolver.logicalPath(FileManagerLite.directory(of: real))
         let main = LoadedObject(file: ObjectFacts(program), path: program.path, logicalPath: resolver.logicalPath(program.path),
                                 requestedName: program.path, foundVia: .directPath, searchDirectory: nil,
                                 depth: 0, loader: nil, origin: origin)
@@ -46,7 +46,7 @@ final class ClosureWalk {
             if let file = resolver.store.facts(host), accepts(file) {
                 let object = LoadedObject(file: file, path: host, logicalPath: interpreter, requestedName: interpreter,
                                           foundVia: .interpreter, searchDirectory: nil, depth: 1, loader: nil,
-                                          origin: Self.directory(of: interpreter))
+                                          origin: FileManagerLite.directory(of: interpreter))
                 object.neededBy = 0
                 objects.append(object)
                 register(objects.count - 1)
@@ -92,7 +92,7 @@ final class ClosureWalk {
         let object = LoadedObject(file: found.file, path: found.host, logicalPath: found.logical, requestedName: name,
                                   foundVia: found.via, searchDirectory: found.directory,
                                   depth: objects[requester].depth + 1, loader: requester,
-                                  origin: Self.directory(of: found.logical))
+                                  origin: FileManagerLite.directory(of: found.logical))
         objects.append(object)
         register(objects.count - 1)
         reach(objects.count - 1, from: requester)
@@ -187,7 +187,7 @@ final class ClosureWalk {
                     let host = resolver.hostPath(path)
                     if let file = open(host) {
                         return Found(file: file, host: host, logical: path, via: .ldSoCache,
-                                     directory: Self.directory(of: path))
+                                     directory: FileManagerLite.directory(of: path))
                     }
                 }
             }
@@ -245,12 +245,6 @@ final class ClosureWalk {
     }
 
     /// The directory part of `path` (`"."` for a bare name, `"/"` for a file in the root).
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        if slash == path.startIndex { return "/" }
-        return String(path[..<slash])
-    }
-
     /// The closure without costs or unused entries (filled in by `result`).
     func result() -> DependencyClosure {
         let systemPrefixes = ["/lib/", "/usr/lib/", "/lib64/", "/usr/lib64/", "/lib32/", "/usr/lib32/"]

@@ -24,12 +24,7 @@ public final class ObjectStore: Sendable {
     /// `path` with symlinks and `..` resolved (`path` itself when it does not resolve), memoized.
     public func realPath(_ path: String) -> String {
         if let known = realPaths.value(path) { return known }
-        var resolved = path
-        if let pointer = realpath(path, nil) {
-            resolved = String(cString: pointer)
-            free(pointer)
-        }
-        return realPaths.insertIfAbsent(path, resolved)
+        return realPaths.insertIfAbsent(path, FileManagerLite.realPath(path) ?? path)
     }
 
     /// The open file and its symbol look-up, shared by every program that binds to it;
