@@ -26,14 +26,29 @@ let package = Package(
         .target(name: "CTrace"),
         // The only importer of CELF: libelf handles become Swift values.
         .target(name: "ELFKit", dependencies: ["CELF"]),
-        // The audit, measure, trace, rules, diff and renderers. Never prints.
-        .target(name: "PremainCore", dependencies: ["ELFKit", "CDemangle", "CTrace", "CDW"]),
+        // The pipeline, one target per stage: a target may import only those above it, so an
+        // import that points backwards does not compile. Nothing below the CLI prints.
+        // The report contract: Codable values of every command, one TimeSummary, statistics.
+        .target(name: "PremainModel"),
+        // The few POSIX file-system calls premain makes: path names, listings, whole-file reads.
+        .target(name: "PremainSystem"),
+        // Static analysis: inventory, load closure, batch audit.
+        .target(name: "PremainAudit", dependencies: ["PremainModel", "PremainSystem", "ELFKit", "CDemangle"]),
+        // Real launches: measure and trace (ptrace, x86-64 only behind #if arch).
+        .target(name: "PremainLaunch", dependencies: ["PremainModel", "PremainSystem", "PremainAudit", "ELFKit", "CTrace", "CDW"]),
+        // Judging: rules, budgets, premain.json, diff; reads reports as model values.
+        .target(name: "PremainJudge", dependencies: ["PremainModel", "PremainSystem", "PremainAudit"]),
+        // Renderers: text, Markdown, SARIF, JSON; pure functions of model values.
+        .target(name: "PremainRender", dependencies: ["PremainModel"]),
         // The thin command-line tool.
-        .executableTarget(name: "premain", dependencies: ["PremainCore"]),
+        .executableTarget(name: "premain", dependencies: [
+            "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender"]),
         .testTarget(name: "ELFKitTests", dependencies: ["ELFKit"]),
-        .testTarget(name: "PremainCoreTests", dependencies: ["PremainCore", "ELFKit"],
+        .testTarget(name: "PremainCoreTests", dependencies: [
+                        "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender", "ELFKit"],
                     exclude: ["Golden"]),  // golden files are read by path (#filePath), not bundled
-        .testTarget(name: "PremainCLITests", dependencies: ["PremainCore"]),
+        .testTarget(name: "PremainCLITests", dependencies: [
+                        "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender"]),
     ],
     swiftLanguageModes: [.v6]
 )

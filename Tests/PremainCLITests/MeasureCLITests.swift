@@ -1,6 +1,11 @@
 import Foundation
 import Glibc
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 import Testing
 
 /// Runs the built `premain measure` on the samples: help, usage errors, formats, exit codes,

@@ -1,5 +1,10 @@
 import Foundation
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 import XCTest
 
 /// `premain diff` on the sample pairs (samples/README.md, pairs) fed with real `premain

@@ -1,5 +1,10 @@
 import Foundation
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 import Testing
 
 /// Folder mode: what is collected below a folder, parallel audits equal serial ones, and the

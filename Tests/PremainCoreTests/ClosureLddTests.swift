@@ -1,6 +1,11 @@
 import ELFKit
 import Foundation
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 import Testing
 
 /// The closure premain resolves statically equals the one `ld.so` resolves (`ldd`) on real

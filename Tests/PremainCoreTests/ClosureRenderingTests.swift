@@ -1,5 +1,10 @@
 import ELFKit
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 import Testing
 
 /// Dynamic string tokens, and the closure text rendered from a hand-built closure.

@@ -1,6 +1,11 @@
 import ELFKit
 import Foundation
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 import Testing
 
 /// Closures through broken or unusual dependencies: garbage and truncated candidates, a

@@ -1,6 +1,11 @@
 import ELFKit
 import Foundation
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 import Testing
 
 /// The closure samples (samples/closure/*): search order, $ORIGIN, missing, unused and

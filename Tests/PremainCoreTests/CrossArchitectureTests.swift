@@ -1,5 +1,10 @@
 import Foundation
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 import Testing
 
 /// ELF32 and ELF64, both byte orders, seven machines: files linked by real cross binutils

@@ -1,6 +1,11 @@
 import ELFKit
 import Foundation
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 import Testing
 
 /// Damaged files made in code: every one must be audited or rejected with one clear error,

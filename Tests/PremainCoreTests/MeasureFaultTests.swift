@@ -1,6 +1,11 @@
 import Foundation
 import Glibc
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 import Testing
 
 /// Faulty targets: each is reported as what it is, and no process of its group survives.

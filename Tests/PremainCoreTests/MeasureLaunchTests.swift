@@ -1,6 +1,11 @@
 import Foundation
 import Glibc
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 import Testing
 
 /// Real launches of the self-timed samples: measured initializer time against self-timing.

@@ -1,4 +1,9 @@
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 import Testing
 
 /// `LdDebugParser` on glibc 2.36 `LD_DEBUG=files,statistics` lines, each given a known time.

@@ -1,5 +1,10 @@
 import Foundation
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 import Testing
 
 /// The session and the statistics over a scripted launcher: nothing is run.

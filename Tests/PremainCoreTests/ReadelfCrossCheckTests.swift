@@ -1,5 +1,10 @@
 import Foundation
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 import Testing
 
 /// The JSON contract's keys must agree with GNU readelf on real files of this machine.

@@ -1,4 +1,9 @@
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 import Testing
 
 /// The facts samples/README.md promises, as `premain audit` sees them.

@@ -3,7 +3,12 @@ import ELFKit
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import PremainCore
+@testable import PremainAudit
+@testable import PremainJudge
+@testable import PremainLaunch
+@testable import PremainModel
+@testable import PremainRender
+@testable import PremainSystem
 
 extension TraceTests {
 /// Engine corner cases: shared words, exec, signals, `--until SYMBOL`.

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import PremainCore
+@testable import PremainAudit
+@testable import PremainJudge
+@testable import PremainLaunch
+@testable import PremainModel
+@testable import PremainRender
+@testable import PremainSystem
 
 /// The trace renderers on a hand-built report (never a compiled binary, so the expected text
 /// does not move with the compiler).

@@ -2,7 +2,12 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import PremainCore
+@testable import PremainAudit
+@testable import PremainJudge
+@testable import PremainLaunch
+@testable import PremainModel
+@testable import PremainRender
+@testable import PremainSystem
 
 /// Every trace test, one at a time: traces share two CPUs and would time each other otherwise.
 @Suite(.serialized)
@@ -130,7 +135,7 @@ struct TraceSampleTests {
         #expect(defaultArgument.source?.file.hasSuffix("main.swift") == true)
         // The lazy global is located at its declaration, not at line 0 (compiler-generated code).
         let lazySource = try #require(lazyGlobal.source)
-        let lines = (TextFile.read(lazySource.file) ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = (LocalFiles.readText(lazySource.file) ?? "").split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lazySource.line > 0 && lazySource.line <= lines.count && lines[lazySource.line - 1].contains("homeCatalog"),
                 "\(lazySource)")
         if sample.hasSuffix("-O") {

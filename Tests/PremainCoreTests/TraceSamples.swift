@@ -2,7 +2,12 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import PremainCore
+@testable import PremainAudit
+@testable import PremainJudge
+@testable import PremainLaunch
+@testable import PremainModel
+@testable import PremainRender
+@testable import PremainSystem
 
 /// The samples for the trace tests: the project's samples (built once per test run by
 /// `scripts/build-samples`, see `Samples`) plus, in a folder of its own, a tiny calibration
@@ -107,7 +112,7 @@ enum TraceSamples {
 
     /// Parses a self-timing log: id → durations in ms, in order.
     static func selfTimes(_ path: String) -> [String: [Double]] {
-        guard let text = TextFile.read(path) else { return [:] }
+        guard let text = LocalFiles.readText(path) else { return [:] }
         var result: [String: [Double]] = [:]
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ")
@@ -132,7 +137,7 @@ extension TraceSamples {
             var buffer = [CChar](repeating: 0, count: 4096)
             let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
             let exe = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-            let status = TextFile.read("/proc/\(pid)/status") ?? ""
+            let status = LocalFiles.readText("/proc/\(pid)/status") ?? ""
             let tracer = status.split(separator: "\n").first { $0.hasPrefix("TracerPid:") }?
                 .split(separator: "\t").last.map(String.init) ?? "0"
             if (!built.samples.isEmpty && exe.hasPrefix(built.samples)) || exe.hasPrefix(built.directory) || tracer == String(me) {

@@ -2,7 +2,12 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import PremainCore
+@testable import PremainAudit
+@testable import PremainJudge
+@testable import PremainLaunch
+@testable import PremainModel
+@testable import PremainRender
+@testable import PremainSystem
 
 /// Pure parts of the tracer: no process involved.
 @Suite

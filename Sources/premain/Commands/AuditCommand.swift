@@ -1,4 +1,9 @@
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 
 /// `premain audit FILE...`: the static audit, without running anything.
 enum AuditCommand: Command {

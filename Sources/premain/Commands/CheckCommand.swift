@@ -1,4 +1,9 @@
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 
 /// `premain check INPUT...`: the rules and budgets over binaries, folders and reports.
 enum CheckCommand: Command {
@@ -32,7 +37,7 @@ enum CheckCommand: Command {
         do {
             switch format {
             case "json": text = try JSONRenderer.render(report)
-            case "sarif": text = try SARIFRenderer.render(report)
+            case "sarif": text = try SARIFRenderer.render(report, catalog: RuleEngine(config: config).catalog)
             case "markdown": text = CheckMarkdownRenderer.render(report)
             default: text = FindingsTextRenderer.render(report)
             }

@@ -1,4 +1,9 @@
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 
 /// `premain diff BASE HEAD`: what changed in start-up between two builds.
 enum DiffCommand: Command {
@@ -55,7 +60,7 @@ enum DiffCommand: Command {
             switch format {
             case "json": text = try JSONRenderer.render(report)
             case "markdown": text = DiffMarkdownRenderer.render(report, top: top)
-            case "sarif": text = try SARIFRenderer.render(report)
+            case "sarif": text = try SARIFRenderer.render(report, catalog: RuleEngine(config: config).catalog)
             default: text = DiffTextRenderer.render(report)
             }
         } catch {

@@ -1,4 +1,9 @@
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 
 /// `premain rules`: every rule with its severity and thresholds after premain.json.
 enum RulesCommand: Command {
@@ -17,7 +22,7 @@ enum RulesCommand: Command {
         guard arguments.positionals.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'") }
         let engine = RuleEngine(config: try ConfigOptions.load(arguments))
         if format == "text" {
-            Console.out(RulesTextRenderer.render(engine))
+            Console.out(RulesTextRenderer.render(engine.catalog))
             return .success
         }
         struct Entry: Encodable {

@@ -1,5 +1,10 @@
 import XCTest
-@testable import PremainCore
+@testable import PremainAudit
+@testable import PremainJudge
+@testable import PremainLaunch
+@testable import PremainModel
+@testable import PremainRender
+@testable import PremainSystem
 
 /// `premain diff` on the sample pairs (samples/README.md §9), statically and with 20
 /// self-timed launches per side.

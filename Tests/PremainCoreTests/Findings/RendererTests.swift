@@ -1,5 +1,10 @@
 import XCTest
-@testable import PremainCore
+@testable import PremainAudit
+@testable import PremainJudge
+@testable import PremainLaunch
+@testable import PremainModel
+@testable import PremainRender
+@testable import PremainSystem
 
 /// Golden-file tests of the renderers with hand-built reports (never compiled binaries, so
 /// they do not change with the compiler). `PREMAIN_UPDATE_GOLDEN=1 swift test` rewrites the
@@ -98,7 +103,7 @@ final class RendererTests: XCTestCase {
 
     func testDiffTextAndJSONGolden() throws {
         try golden("diff.txt", DiffTextRenderer.render(Self.diffReport()))
-        try golden("diff.sarif", try SARIFRenderer.render(Self.diffReport()))
+        try golden("diff.sarif", try SARIFRenderer.render(Self.diffReport(), catalog: RuleEngine().catalog))
     }
 
     func testCheckRenderersGolden() throws {
@@ -111,11 +116,11 @@ final class RendererTests: XCTestCase {
             failOn: .error, errors: [])
         try golden("check.txt", FindingsTextRenderer.render(report))
         try golden("check.md", CheckMarkdownRenderer.render(report))
-        try golden("check.sarif", try SARIFRenderer.render(report))
+        try golden("check.sarif", try SARIFRenderer.render(report, catalog: RuleEngine().catalog))
     }
 
     func testSARIFIsWellFormed() throws {
-        let text = try SARIFRenderer.render(Self.diffReport())
+        let text = try SARIFRenderer.render(Self.diffReport(), catalog: RuleEngine().catalog)
         let document = try XCTUnwrap(JSONValue.parse(text))
         XCTAssertEqual(document["version"], .string("2.1.0"))
         XCTAssertEqual(document["$schema"], .string(SARIFRenderer.schema))

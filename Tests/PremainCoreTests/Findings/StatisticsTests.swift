@@ -1,5 +1,10 @@
 import XCTest
-@testable import PremainCore
+@testable import PremainAudit
+@testable import PremainJudge
+@testable import PremainLaunch
+@testable import PremainModel
+@testable import PremainRender
+@testable import PremainSystem
 
 final class StatisticsTests: XCTestCase {
     func testExactMannWhitneyMatchesTheTable() throws {

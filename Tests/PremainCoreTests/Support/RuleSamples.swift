@@ -1,5 +1,10 @@
 import Foundation
-@testable import PremainCore
+@testable import PremainAudit
+@testable import PremainJudge
+@testable import PremainLaunch
+@testable import PremainModel
+@testable import PremainRender
+@testable import PremainSystem
 
 /// Turns the sample names of `RuleDescription.triggeringSamples` into `RuleInput`s:
 ///

@@ -1,5 +1,10 @@
 import Foundation
-import PremainCore
+import PremainAudit
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
 
 /// A `Launcher` that returns prepared samples in order and records every request, for tests
 /// of the session, the statistics and the renderers without running anything. Instrumented and

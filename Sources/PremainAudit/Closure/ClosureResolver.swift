@@ -1,0 +1,75 @@
+import ELFKit
+import PremainModel
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Resolves a program's load closure the way glibc's `ld.so` does (`elf/dl-load.c`
+/// `_dl_map_object`, `elf/dl-deps.c` `_dl_map_object_deps`), without running anything.
+///
+/// Breadth-first from the program's `DT_NEEDED`. A name already loaded (equal to an object's
+/// SONAME, path or a name it was requested by) is not loaded again. A name with a slash is a
+/// path (tokens expanded). Any other name is searched in order: `DT_RPATH` of the requesting
+/// object, then of the object that loaded it, and so on up to the program (only when the
+/// requesting object has no `DT_RUNPATH`, which also cancels its own `DT_RPATH`);
+/// `LD_LIBRARY_PATH` when given; `DT_RUNPATH` of the requesting object; `ld.so.cache`; the
+/// default directories. `DF_1_NODEFLIB` on the requesting object skips the default
+/// directories and cache entries inside them. Each search-path directory is tried with its
+/// `glibc-hwcaps` and legacy subdirectories first. A candidate whose ELF class or machine
+/// differs is skipped. A file found under a second name (same device and inode) is the same
+/// object. The program's `PT_INTERP` is part of the closure.
+///
+/// Thread-safe: `resolve` keeps its state per call, so one resolver serves many threads.
+public struct ClosureResolver: Sendable {
+    public let options: ClosureOptions
+    /// The cache, or `nil` when it is missing or unusable (then `ld.so` skips it too).
+    public let cache: LdSoCache?
+    /// Why the cache could not be used, when it could not.
+    public let cacheProblem: String?
+    /// Facts and costs of files, shared by every `resolve` of this resolver.
+    public let store: ObjectStore
+    let root: String
+    let cacheLogicalPath: String
+
+    /// `store` defaults to a new one that counts costs when `options.computeCosts`.
+    public init(options: ClosureOptions = .init(), store: ObjectStore? = nil) {
+        self.options = options
+        self.store = store ?? ObjectStore(measuresCosts: options.computeCosts)
+        root = options.root
+        let cachePath = options.cachePath ?? root + "/etc/ld.so.cache"
+        cacheLogicalPath = options.cachePath ?? "/etc/ld.so.cache"
+        do {
+            cache = try LdSoCache(path: cachePath)
+            cacheProblem = nil
+        } catch {
+            cache = nil
+            cacheProblem = error.message
+        }
+    }
+
+    /// The closure of the program at `path`. Throws when the program itself cannot be opened.
+    public func resolve(path: String) throws(ELFOpenError) -> DependencyClosure {
+        try resolve(ELFFile(path: path))
+    }
+
+    /// The closure of `program`. A program without `.dynamic` has an empty closure.
+    public func resolve(_ program: ELFFile) -> DependencyClosure {
+        let walk = ClosureWalk(resolver: self, program: program)
+        walk.run()
+        return walk.result()
+    }
+
+    /// The host path of a path as the program sees it.
+    func hostPath(_ logical: String) -> String {
+        logical.hasPrefix("/") ? root + logical : logical
+    }
+
+    /// The program's view of a host path.
+    func logicalPath(_ host: String) -> String {
+        guard !root.isEmpty else { return host }
+        if host == root { return "/" }
+        if host.hasPrefix(root + "/") { return String(host.dropFirst(root.count)) }
+        return host
+    }
+}

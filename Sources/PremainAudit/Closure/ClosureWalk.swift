@@ -1,0 +1,280 @@
+import ELFKit
+import PremainModel
+import PremainSystem
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The state of one `ClosureResolver.resolve` call.
+final class ClosureWalk {
+    let resolver: ClosureResolver
+    let platform: LoaderPlatform
+    /// The program, open (for symbol binding).
+    let program: ELFFile
+    var objects: [LoadedObject] = []
+    var missing: [MissingLibrary] = []
+    /// Objects in breadth-first order (indices into `objects`), the program first.
+    var loadOrder: [Int] = []
+    /// For each object whose `DT_NEEDED` were processed: each name and the object it loaded.
+    var resolvedNeeded: [Int: [(name: String, object: Int?)]] = [:]
+    private var directoryExists: [String: Bool] = [:]
+    private var byName: [String: Int] = [:]
+    private var byFileID: [FileID: Int] = [:]
+    private var searched: [String] = []
+    private var wrongClass: [String] = []
+
+    init(resolver: ClosureResolver, program: ELFFile) {
+        self.resolver = resolver
+        self.program = program
+        platform = LoaderPlatform.forTarget(elfClass: program.elfClass, machine: program.machine)
+        let real = resolver.store.realPath(program.path)
+        let origin = resolver.logicalPath(LocalFiles.directory(of: real))
+        let main = LoadedObject(file: ObjectFacts(program), path: program.path, logicalPath: resolver.logicalPath(program.path),
+                                requestedName: program.path, foundVia: .directPath, searchDirectory: nil,
+                                depth: 0, loader: nil, origin: origin)
+        main.names = [""]
+        main.order = 0
+        objects.append(main)
+        register(0)
+        loadOrder.append(0)
+    }
+
+    func run() {
+        let program = objects[0].file
+        guard program.hasDynamic || program.interpreter != nil else { return }
+        if let interpreter = program.interpreter {
+            let host = resolver.hostPath(interpreter)
+            if let file = resolver.store.facts(host), accepts(file) {
+                let object = LoadedObject(file: file, path: host, logicalPath: interpreter, requestedName: interpreter,
+                                          foundVia: .interpreter, searchDirectory: nil, depth: 1, loader: nil,
+                                          origin: LocalFiles.directory(of: interpreter))
+                object.neededBy = 0
+                objects.append(object)
+                register(objects.count - 1)
+            } else {
+                missing.append(MissingLibrary(name: interpreter, neededBy: objects[0].path, searched: [host],
+                                              wrongClass: []))
+            }
+        }
+        var cursor = 0
+        while cursor < loadOrder.count {
+            let requester = loadOrder[cursor]
+            cursor += 1
+            resolvedNeeded[requester] = objects[requester].file.needed.map { name in
+                (name, load(name, requester: requester))
+            }
+        }
+        // The interpreter is mapped even when nobody names it.
+        for (index, object) in objects.enumerated() where object.order == nil {
+            object.order = loadOrder.count
+            loadOrder.append(index)
+        }
+    }
+
+    /// Loads `name` for `requester`; the object's index, or `nil` when it is missing.
+    private func load(_ name: String, requester: Int) -> Int? {
+        if let existing = loadedIndex(matching: name) {
+            reach(existing, from: requester)
+            return existing
+        }
+        searched = []
+        wrongClass = []
+        guard let found = search(name, requester: requester) else {
+            missing.append(MissingLibrary(name: name, neededBy: objects[requester].path, searched: searched,
+                                          wrongClass: wrongClass))
+            return nil
+        }
+        if let same = byFileID[FileID(device: found.file.device, inode: found.file.inode)] {
+            objects[same].names.insert(name)
+            if byName[name] == nil { byName[name] = same }
+            reach(same, from: requester)
+            return same
+        }
+        let object = LoadedObject(file: found.file, path: found.host, logicalPath: found.logical, requestedName: name,
+                                  foundVia: found.via, searchDirectory: found.directory,
+                                  depth: objects[requester].depth + 1, loader: requester,
+                                  origin: LocalFiles.directory(of: found.logical))
+        objects.append(object)
+        register(objects.count - 1)
+        reach(objects.count - 1, from: requester)
+        return objects.count - 1
+    }
+
+    /// Puts `index` in the breadth-first list the first time a `DT_NEEDED` reaches it.
+    private func reach(_ index: Int, from requester: Int) {
+        let object = objects[index]
+        guard object.order == nil, index != 0 else { return }
+        object.order = loadOrder.count
+        loadOrder.append(index)
+        if object.foundVia != .interpreter {
+            object.neededBy = requester
+        }
+    }
+
+    /// `_dl_map_object`'s first loop: an object already loaded under `name` (a name it was
+    /// requested or loaded by, or its SONAME). The first object to claim a name keeps it, as
+    /// glibc's walk of the loaded list in load order finds the earliest.
+    private func loadedIndex(matching name: String) -> Int? {
+        byName[name]
+    }
+
+    /// Indexes the names and the file identity of `objects[index]`.
+    private func register(_ index: Int) {
+        let object = objects[index]
+        for name in object.names where byName[name] == nil { byName[name] = index }
+        if let soname = object.soname, byName[soname] == nil { byName[soname] = index }
+        let id = FileID(device: object.file.device, inode: object.file.inode)
+        if byFileID[id] == nil { byFileID[id] = index }
+    }
+
+    struct FileID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    struct Found {
+        var file: ObjectFacts
+        var host: String
+        var logical: String
+        var via: FoundVia
+        var directory: String?
+    }
+
+    private func search(_ name: String, requester: Int) -> Found? {
+        let loader = objects[requester]
+        if name.contains("/") {
+            guard let expanded = DynamicStringTokens.expand(name, origin: loader.origin, lib: platform.libToken,
+                                                            platform: platform.platformToken) else {
+                searched.append(name)
+                return nil
+            }
+            let host = resolver.hostPath(expanded)
+            searched.append(host)
+            guard let file = open(host) else { return nil }
+            return Found(file: file, host: host, logical: expanded, via: .directPath, directory: nil)
+        }
+        if !loader.file.hasRunpath {
+            var chain: Int? = requester
+            var didMain = false
+            while let index = chain {
+                let dirs = objects[index].rpath(platform)
+                if !dirs.isEmpty {
+                    if let found = openPath(name, dirs, via: .rpath) { return found }
+                    didMain = didMain || index == 0
+                }
+                chain = objects[index].loader
+            }
+            if !didMain, let found = openPath(name, objects[0].rpath(platform), via: .rpath) { return found }
+        }
+        if !resolver.options.libraryPath.isEmpty {
+            let dirs = resolver.options.libraryPath.compactMap { element -> String? in
+                let raw = element.isEmpty ? "." : element
+                return DynamicStringTokens.expand(raw, origin: objects[0].origin, lib: platform.libToken,
+                                                  platform: platform.platformToken)
+            }
+            if let found = openPath(name, dirs, via: .ldLibraryPath) { return found }
+        }
+        if let found = openPath(name, loader.runpath(platform), via: .runpath) { return found }
+        let noDefaultLib = loader.file.noDefaultLib
+        if let cache = resolver.cache {
+            searched.append(resolver.cacheLogicalPath)
+            if var path = cache.lookup(name, defaultFlags: platform.cacheFlags,
+                                       acceptsFlags: platform.acceptsCacheFlags,
+                                       hwcapPriority: platform.hwcapsPriority) {
+                if noDefaultLib && platform.defaultDirectories.contains(where: { path.hasPrefix($0 + "/") }) {
+                    path = ""
+                }
+                if !path.isEmpty {
+                    let host = resolver.hostPath(path)
+                    if let file = open(host) {
+                        return Found(file: file, host: host, logical: path, via: .ldSoCache,
+                                     directory: LocalFiles.directory(of: path))
+                    }
+                }
+            }
+        }
+        if !noDefaultLib, let found = openPath(name, platform.defaultDirectories, via: .defaultPath) {
+            return found
+        }
+        return nil
+    }
+
+    /// `open_path`: each directory with its hwcaps subdirectories first.
+    private func openPath(_ name: String, _ dirs: [String], via: FoundVia) -> Found? {
+        for dir in dirs {
+            searched.append(resolver.hostPath(dir))
+            for subdirectory in platform.searchSubdirectories + [""] {
+                let folder = subdirectory.isEmpty ? dir : Self.join(dir, subdirectory)
+                guard exists(folder) else { continue }
+                let logical = Self.join(folder, name)
+                let host = resolver.hostPath(logical)
+                if let file = open(host) {
+                    return Found(file: file, host: host, logical: logical, via: via, directory: dir)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// `open_verify`: the file when it is ELF of the program's class and machine; a
+    /// wrong-class candidate is remembered and skipped.
+    private func open(_ host: String) -> ObjectFacts? {
+        guard let file = resolver.store.facts(host) else { return nil }
+        guard accepts(file) else {
+            wrongClass.append(host)
+            return nil
+        }
+        return file
+    }
+
+    private func accepts(_ file: ObjectFacts) -> Bool {
+        file.elfClass == platform.elfClass && file.machine == platform.machine
+            && file.endianness == objects[0].file.endianness
+    }
+
+    private func exists(_ logicalDirectory: String) -> Bool {
+        if let known = directoryExists[logicalDirectory] { return known }
+        var info = stat()
+        let host = resolver.hostPath(logicalDirectory)
+        let result = stat(host, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        directoryExists[logicalDirectory] = result
+        return result
+    }
+
+    static func join(_ dir: String, _ name: String) -> String {
+        dir.hasSuffix("/") ? dir + name : dir + "/" + name
+    }
+
+    /// The directory part of `path` (`"."` for a bare name, `"/"` for a file in the root).
+    /// The closure without costs or unused entries (filled in by `result`).
+    func result() -> DependencyClosure {
+        let systemPrefixes = ["/lib/", "/usr/lib/", "/lib64/", "/usr/lib64/", "/lib32/", "/usr/lib32/"]
+        var list: [ClosureObject] = []
+        let unused = resolver.options.findUnused ? SymbolBinder(walk: self).unusedNeededOfProgram() : []
+        var costs: [ObjectCost?] = []
+        if resolver.options.computeCosts {
+            costs = objects.indices.map { $0 == 0 ? ObjectCost.measure(program) : resolver.store.cost(objects[$0].path) }
+        }
+        for index in loadOrder where index != 0 {
+            let object = objects[index]
+            let parent = object.neededBy.map { objects[$0].path } ?? objects[0].path
+            let real = resolver.store.realPath(object.path)
+            let logicalReal = resolver.logicalPath(real)
+            list.append(ClosureObject(
+                path: object.path, realPath: real, soname: object.soname, requestedName: object.requestedName,
+                foundVia: object.foundVia, searchDirectory: object.searchDirectory.map(resolver.hostPath),
+                depth: object.depth, neededBy: parent, needed: object.file.needed,
+                system: systemPrefixes.contains { object.logicalPath.hasPrefix($0) || logicalReal.hasPrefix($0) },
+                cost: costs.isEmpty ? nil : costs[index]))
+        }
+        var closure = DependencyClosure(objects: list, missing: missing)
+        if let program = costs.first ?? nil {
+            closure.program = program
+            closure.totals = ClosureTotals(program: program, objects: list)
+            closure.top = ObjectShare.top(list, program: program, count: resolver.options.topCount)
+        }
+        closure.unusedNeeded = unused
+        return closure
+    }
+}

@@ -1,0 +1,262 @@
+import PremainModel
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `/etc/ld.so.cache` as glibc's `ld.so` reads it (`elf/dl-cache.c`, `sysdeps/generic/dl-cache.h`).
+///
+/// Three layouts are understood: the new format alone (`glibc-ld.so.cache1.1`, 48-byte header,
+/// 24-byte entries with `osversion` and `hwcap`, string offsets from the start of the file,
+/// optional extension directory with the `glibc-hwcaps` subdirectory names); the old
+/// `ld.so-1.7.0` format (12-byte entries, strings after the entry array); and the old format
+/// with the new one embedded after it (aligned to 8 bytes; string offsets from the start of
+/// the new header). Every read is bounds-checked: a corrupt cache yields fewer entries or
+/// `LdSoCache.Error`, never a trap.
+public struct LdSoCache: Sendable {
+    /// One library entry.
+    public struct Entry: Sendable, Hashable, Codable {
+        /// The name looked up: a SONAME such as `libc.so.6`.
+        public var name: String
+        /// The path the entry points at.
+        public var path: String
+        /// `FLAG_*` bits: the low byte is the type (3 = ELF libc6), the next byte the
+        /// architecture (`0x03` = x86-64 64-bit, `0x0a` = AArch64, ...).
+        public var flags: Int32
+        /// Required OS version (new format only; 0 otherwise).
+        public var osVersion: UInt32
+        /// Legacy hwcap bits, or for a `glibc-hwcaps` entry the extension bit with the
+        /// subdirectory index in the low 32 bits (new format only; 0 otherwise).
+        public var hwcap: UInt64
+        /// The `glibc-hwcaps` subdirectory (`x86-64-v3`) when the entry is one.
+        public var hwcapSubdirectory: String?
+    }
+
+    public enum Format: String, Sendable, Codable {
+        /// `glibc-ld.so.cache1.1` alone.
+        case new
+        /// `ld.so-1.7.0` alone.
+        case old
+        /// `ld.so-1.7.0` with the new format embedded.
+        case compat
+    }
+
+    /// Why a cache cannot be used at all; `ld.so` then ignores the cache.
+    public struct Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    public static let newMagic = Array("glibc-ld.so.cache1.1".utf8)
+    public static let oldMagic = Array("ld.so-1.7.0".utf8)
+    /// `DL_CACHE_HWCAP_EXTENSION`.
+    public static let hwcapExtension: UInt64 = 1 << 62
+    static let extensionMagic: UInt32 = 0xEAA4_2174  // (uint32_t) -358342284
+    static let newHeaderSize = 48
+    static let newEntrySize = 24
+    static let oldHeaderSize = 16  // 11-byte magic, padded, then nlibs
+    static let oldEntrySize = 12
+
+    public let format: Format
+    /// Entries in file order (sorted by glibc's `_dl_cache_libcmp`, hwcap entries first).
+    public let entries: [Entry]
+    /// The `glibc-hwcaps` subdirectory names of the extension section, in file order.
+    public let hwcapSubdirectories: [String]
+    /// The glibc version that wrote the cache (extension tag 0), when present.
+    public let generator: String?
+    /// Entry indices by name, in file order.
+    private let byName: [String: [Int]]
+
+    /// Reads and parses the cache at `path`. Throws `LdSoCache.Error` when it is missing,
+    /// unreadable or unusable.
+    public init(path: String) throws(LdSoCache.Error) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Error(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw Error(message: "\(path) is not a regular file")
+        }
+        let size = Int(max(info.st_size, 0))
+        guard size <= 256 << 20 else { throw Error(message: "\(path) is larger than 256 MiB") }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let got = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return pread(fd, base + done, size - done, off_t(done))
+            }
+            guard got > 0 else { break }
+            done += got
+        }
+        guard done == size else { throw Error(message: "cannot read \(path)") }
+        try self.init(bytes: bytes)
+    }
+
+    /// Parses cache bytes (for tests and for caches inside a sysroot).
+    public init(bytes: [UInt8]) throws(LdSoCache.Error) {
+        let reader = CacheBytes(bytes)
+        if bytes.starts(with: Self.newMagic) {
+            guard let parsed = Self.parseNew(reader, base: 0) else {
+                throw Error(message: "corrupt glibc-ld.so.cache1.1 header")
+            }
+            format = .new
+            (entries, hwcapSubdirectories, generator) = parsed
+        } else if bytes.starts(with: Self.oldMagic) {
+            guard let count = reader.u32(at: 12).map(Int.init) else { throw Error(message: "truncated ld.so-1.7.0 header") }
+            let available = (bytes.count - Self.oldHeaderSize) / Self.oldEntrySize
+            guard bytes.count > Self.oldHeaderSize, count <= available else {
+                throw Error(message: "ld.so-1.7.0 entry count \(count) exceeds the file")
+            }
+            let tableEnd = Self.oldHeaderSize + count * Self.oldEntrySize
+            let newBase = (tableEnd + 7) & ~7
+            if newBase + Self.newHeaderSize <= bytes.count,
+               Array(bytes[newBase..<(newBase + Self.newMagic.count)]) == Self.newMagic,
+               let parsed = Self.parseNew(reader, base: newBase) {
+                format = .compat
+                (entries, hwcapSubdirectories, generator) = parsed
+            } else {
+                format = .old
+                var list: [Entry] = []
+                for index in 0..<count {
+                    let at = Self.oldHeaderSize + index * Self.oldEntrySize
+                    guard let flags = reader.u32(at: at), let key = reader.u32(at: at + 4),
+                          let value = reader.u32(at: at + 8),
+                          let name = reader.cString(at: tableEnd, Int(key)),
+                          let path = reader.cString(at: tableEnd, Int(value)) else { continue }
+                    list.append(Entry(name: name, path: path, flags: Int32(bitPattern: flags), osVersion: 0,
+                                      hwcap: 0, hwcapSubdirectory: nil))
+                }
+                entries = list
+                hwcapSubdirectories = []
+                generator = nil
+            }
+        } else {
+            throw Error(message: "not an ld.so cache (unknown magic)")
+        }
+        var index: [String: [Int]] = [:]
+        for (position, entry) in entries.enumerated() { index[entry.name, default: []].append(position) }
+        byName = index
+    }
+
+    /// `nil` when the header is unusable: wrong endianness flag, or more entries than fit.
+    private static func parseNew(_ reader: CacheBytes, base: Int)
+        -> (entries: [Entry], subdirectories: [String], generator: String?)? {
+        guard let count = reader.u32(at: base + 20).map(Int.init),
+              let flagsByte = reader.u8(at: base + 28),
+              let extensionOffset = reader.u32(at: base + 32).map(Int.init) else { return nil }
+        let room = reader.count - base - newHeaderSize
+        guard room >= 0, count <= room / newEntrySize else { return nil }
+        // cache_file_new_matches_endian: 0 unknown, 2 little (this reader's byte order).
+        guard flagsByte == 0 || flagsByte & 3 == 2 else { return nil }
+        var subdirectories: [String] = []
+        var generator: String?
+        if base == 0, extensionOffset != 0, extensionOffset % 4 == 0,
+           reader.u32(at: extensionOffset) == extensionMagic,
+           let sections = reader.u32(at: extensionOffset + 4).map(Int.init),
+           sections <= (reader.count - extensionOffset - 8) / 16 {
+            for section in 0..<sections {
+                let at = extensionOffset + 8 + section * 16
+                guard let tag = reader.u32(at: at), let offset = reader.u32(at: at + 8).map(Int.init),
+                      let size = reader.u32(at: at + 12).map(Int.init),
+                      offset <= reader.count, size <= reader.count - offset else { break }
+                if tag == 0 {
+                    generator = String(decoding: reader.bytes[offset..<(offset + size)], as: UTF8.self)
+                } else if tag == 1, size > 0, size % 4 == 0, offset % 4 == 0 {
+                    for item in 0..<(size / 4) {
+                        let name = reader.u32(at: offset + item * 4).flatMap { reader.cString(at: 0, Int($0)) }
+                        subdirectories.append(name ?? "")
+                    }
+                }
+            }
+        }
+        var list: [Entry] = []
+        list.reserveCapacity(count)
+        for index in 0..<count {
+            let at = base + newHeaderSize + index * newEntrySize
+            guard let flags = reader.u32(at: at), let key = reader.u32(at: at + 4),
+                  let value = reader.u32(at: at + 8), let osVersion = reader.u32(at: at + 12),
+                  let hwcap = reader.u64(at: at + 16),
+                  let name = reader.cString(at: base, Int(key)),
+                  let path = reader.cString(at: base, Int(value)) else { continue }
+            var entry = Entry(name: name, path: path, flags: Int32(bitPattern: flags), osVersion: osVersion,
+                              hwcap: hwcap, hwcapSubdirectory: nil)
+            if isHwcapExtension(hwcap) {
+                let slot = Int(hwcap & 0xffff_ffff)
+                entry.hwcapSubdirectory = slot < subdirectories.count ? subdirectories[slot] : nil
+            }
+            list.append(entry)
+        }
+        return (list, subdirectories, generator)
+    }
+
+    /// `dl_cache_hwcap_extension`: only the extension bit set in the upper half, ignoring the
+    /// ISA-level bits.
+    static func isHwcapExtension(_ hwcap: UInt64) -> Bool {
+        (hwcap >> 32) & ~UInt64(0x3ff) == hwcapExtension >> 32
+    }
+
+    /// Entries named `name`, in file order.
+    public func entries(named name: String) -> [Entry] {
+        (byName[name] ?? []).map { entries[$0] }
+    }
+
+    /// The path `ld.so` takes for `name`, like `search_cache`: entries whose flags pass
+    /// `acceptsFlags`; a `glibc-hwcaps` entry wins by the priority of its subdirectory in
+    /// `hwcapPriority` (earlier is better; absent means unusable); otherwise the first plain
+    /// entry without legacy hwcap bits; the search ends at the first plain entry whose flags
+    /// equal `defaultFlags`. `nil` when no entry fits.
+    public func lookup(_ name: String, defaultFlags: Int32, acceptsFlags: (Int32) -> Bool,
+                       hwcapPriority: [String]) -> String? {
+        var best: String?
+        var bestPriority = Int.max
+        for entry in entries(named: name) where acceptsFlags(entry.flags) {
+            if Self.isHwcapExtension(entry.hwcap) {
+                guard let subdirectory = entry.hwcapSubdirectory,
+                      let priority = hwcapPriority.firstIndex(of: subdirectory) else { continue }
+                if best == nil || priority < bestPriority {
+                    best = entry.path
+                    bestPriority = priority
+                }
+                continue
+            }
+            if best != nil { break }
+            // Legacy hwcap subdirectory entries (tls, platform bits): only TLS is always present.
+            if entry.hwcap & ~(UInt64(1) << 63) != 0 { continue }
+            best = entry.path
+            if entry.flags == defaultFlags { break }
+        }
+        return best
+    }
+}
+
+/// Bounds-checked little-endian reads over the cache bytes.
+struct CacheBytes {
+    let bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    var count: Int { bytes.count }
+
+    func u8(at offset: Int) -> UInt8? {
+        offset >= 0 && offset < bytes.count ? bytes[offset] : nil
+    }
+
+    func u32(at offset: Int) -> UInt32? {
+        guard offset >= 0, offset <= bytes.count - 4 else { return nil }
+        var value: UInt32 = 0
+        for shift in 0..<4 { value |= UInt32(bytes[offset + shift]) << (8 * shift) }
+        return value
+    }
+
+    func u64(at offset: Int) -> UInt64? {
+        guard let low = u32(at: offset), let high = u32(at: offset + 4) else { return nil }
+        return UInt64(high) << 32 | UInt64(low)
+    }
+
+    /// The NUL-terminated string at `base + offset`; `nil` when outside or unterminated.
+    func cString(at base: Int, _ offset: Int) -> String? {
+        let (start, overflow) = base.addingReportingOverflow(offset)
+        guard !overflow, start >= 0, start < bytes.count,
+              let end = bytes[start...].firstIndex(of: 0) else { return nil }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,88 @@
+import ELFKit
+import PremainModel
+
+/// Binds each object's imports to the object that would define them, to find `DT_NEEDED`
+/// entries nothing binds to: the static equivalent of `ldd -u` (which `ld.so` answers by
+/// marking every object a look-up lands in as used).
+///
+/// Imports are the undefined `.dynsym` entries (global or weak) plus the symbols of `COPY`
+/// relocations (defined in the executable, looked up elsewhere). Each is looked up in the
+/// global scope, in load order, skipping the importer: the first object that defines the
+/// name (not local, not hidden) with a matching version wins. A versioned import (`foo@V`)
+/// binds only to a definition of version `V`, or to an unversioned definition in an object
+/// without version definitions; an unversioned import takes any default (non-`@`) version.
+struct SymbolBinder {
+    let walk: ClosureWalk
+
+    /// The program's `DT_NEEDED` names that provide none of its imports, in `DT_NEEDED` order;
+    /// `[]` when every entry is used. Missing libraries are not listed (they are missing).
+    func unusedNeededOfProgram() -> [String] {
+        guard let needed = walk.resolvedNeeded[0], !needed.isEmpty else { return [] }
+        let file = walk.program
+        guard let table = file.dynamicSymbols else { return needed.compactMap { $0.object == nil ? nil : $0.name } }
+        var opened: [Int: SymbolProvider?] = [:]
+        func provider(_ index: Int) -> SymbolProvider? {
+            if let known = opened[index] { return known }
+            let made = walk.resolver.store.provider(walk.objects[index].path)
+            opened[index] = made
+            return made
+        }
+        let importerVersions = file.symbolVersions
+        var imports: [Int] = []
+        table.forEach { symbol in
+            if symbol.index > 0, !symbol.isDefined, symbol.binding == .global || symbol.binding == .weak {
+                imports.append(symbol.index)
+            }
+            return true
+        }
+        imports += copyRelocationSymbols(file)
+        let candidates = Set(needed.compactMap(\.object))
+        var used = Set<Int>()
+        for symbolIndex in imports {
+            guard let symbol = table[symbolIndex], let name = table.nameBytes(of: symbol), !name.isEmpty else { continue }
+            let wanted = importerVersions?[symbolIndex]
+            for index in walk.loadOrder where index != 0 {
+                guard let found = provider(index) else { continue }
+                let matches = found.lookup.definitions(ofBytes: name)
+                if matches.contains(where: { accepts($0, in: found.lookup, versions: found.versions, wanted: wanted) }) {
+                    used.insert(index)
+                    break
+                }
+            }
+            if candidates.isSubset(of: used) { break }
+        }
+        return needed.filter { entry in entry.object.map { !used.contains($0) } ?? false }.map(\.name)
+    }
+
+    /// `check_match` of glibc's `elf/dl-lookup.c`, reduced to what decides binding.
+    private func accepts(_ index: Int, in lookup: ELFSymbolLookup, versions: ELFSymbolVersions?,
+                         wanted: ELFSymbolVersion?) -> Bool {
+        guard let symbol = lookup.symbols[index], symbol.binding != .local, symbol.binding != nil,
+              symbol.visibility != 1, symbol.visibility != 2 else { return false }
+        switch symbol.kind {
+        case .none?, .object?, .function?, .common?, .tls?, .gnuIFunc?: break
+        default: return false
+        }
+        let defined = versions?[index]
+        guard let wanted else {
+            // Unversioned request: hidden (foo@V) definitions are never taken.
+            return !(defined?.hidden ?? false)
+        }
+        guard let versions else { return true }
+        if let defined { return defined.name == wanted.name }
+        return versions.defined.isEmpty
+    }
+
+    /// Symbol indices of `COPY` relocations.
+    private func copyRelocationSymbols(_ file: ELFFile) -> [Int] {
+        guard file.objectKind != .sharedLibrary else { return [] }
+        var indices: [Int] = []
+        let machine = file.machine
+        for table in file.dynamicRelocationTables where table.format != .relr {
+            table.forEachEntry { _, type, symbolIndex, _ in
+                if symbolIndex != 0, machine.relocationClass(type) == .copy { indices.append(Int(symbolIndex)) }
+            }
+        }
+        return indices
+    }
+}

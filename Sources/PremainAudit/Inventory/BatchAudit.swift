@@ -1,0 +1,103 @@
+import Dispatch
+import ELFKit
+import Synchronization
+import PremainModel
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Audits many files on all cores: each file's inventory, and its load closure when asked.
+/// Never prints; progress goes to a callback.
+public struct BatchAudit: Sendable {
+    public var inventory: InventoryOptions
+    /// Resolve each file's closure; `nil` to skip closures.
+    public var closure: ClosureOptions?
+    /// Worker threads; defaults to the number of active processors.
+    public var workers: Int
+
+    public init(inventory: InventoryOptions = .init(), closure: ClosureOptions? = .init(),
+                workers: Int = BatchAudit.processorCount) {
+        self.inventory = inventory
+        self.closure = closure
+        self.workers = max(1, workers)
+    }
+
+    public static var processorCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// Audits `paths` (files and folders, see `FileCollector`). Files found in folders that
+    /// are not ELF are skipped quietly; named files that cannot be audited are `errors`.
+    /// `progress(done, total)` is called from worker threads after each file.
+    public func run(_ paths: [String], progress: (@Sendable (Int, Int) -> Void)? = nil) -> AuditReport {
+        let collected = FileCollector.collect(paths)
+        let files = collected.files
+        let resolver = closure.map { ClosureResolver(options: $0) }
+        let results = Mutex<[Int: Outcome]>([:])
+        let done = Atomic<Int>(0)
+        let total = files.count
+        let inventoryOptions = inventory
+        let next = Atomic<Int>(0)
+        let work: @Sendable () -> Void = {
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < total else { return }
+                let outcome = Self.audit(files[index], inventory: inventoryOptions, resolver: resolver)
+                results.withLock { $0[index] = outcome }
+                let finished = done.wrappingAdd(1, ordering: .relaxed).newValue
+                progress?(finished, total)
+            }
+        }
+        let threads = min(workers, max(total, 1))
+        if threads == 1 {
+            work()
+        } else {
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in work() }
+        }
+        var binaries: [BinaryInventory] = []
+        var errors = collected.unreadable
+        let collectedResults = results.withLock { $0 }
+        for index in 0..<total {
+            switch collectedResults[index] {
+            case .audited(let inventory)?:
+                binaries.append(inventory)
+            case .failed(let error)?:
+                let quiet = collected.fromFolders.contains(files[index])
+                    && (error.reason == ELFOpenError.Reason.notELF.rawValue)
+                if !quiet { errors.append(error) }
+            case nil:
+                break
+            }
+        }
+        var report = AuditReport(binaries: binaries, errors: errors)
+        if paths.count > 1 || collected.fromFolders.count > 0 {
+            report.summary = OffenderSummary(binaries, top: 10)
+        }
+        return report
+    }
+
+    enum Outcome: Sendable {
+        case audited(BinaryInventory)
+        case failed(FileError)
+    }
+
+    static func audit(_ path: String, inventory options: InventoryOptions,
+                      resolver: ClosureResolver?) -> Outcome {
+        let file: ELFFile
+        do {
+            file = try ELFFile(path: path)
+        } catch {
+            return .failed(FileError(path: path, reason: error.reason.rawValue, message: error.message))
+        }
+        var inventory = InventoryBuilder.audit(file, options: options)
+        // The tables are counted: let the closure's libraries use the memory instead.
+        file.releaseMappedPages()
+        if let resolver, file.interpreter != nil || !file.neededLibraries.isEmpty {
+            let closure = resolver.resolve(file)
+            inventory.closure = closure
+            inventory.unusedNeeded = resolver.options.findUnused ? closure.unusedNeeded : nil
+        }
+        return .audited(inventory)
+    }
+}

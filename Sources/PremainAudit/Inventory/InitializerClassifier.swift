@@ -1,0 +1,74 @@
+import ELFKit
+import PremainModel
+
+/// Symbolizes static initializer entries and says what each one is.
+public enum InitializerClassifier {
+    /// Functions every toolchain adds to every object; listed, but left out of summaries.
+    public static let toolchainNames: Set<String> = [
+        "frame_dummy", "register_tm_clones", "__do_global_ctors_aux", "_init", "__libc_csu_init",
+        "call_weak_fn", "__libc_init_first", "init_cacheinfo", "_GLOBAL__sub_I_00099_0___libc_csu_init",
+    ]
+
+    static func census(_ file: ELFFile, demangle: Bool) -> InitializerCensus {
+        var census = InitializerCensus()
+        let entries = file.initializerEntries
+        let names = file.symbolNames(at: Set(entries.compactMap(\.target)))
+        for entry in entries {
+            switch entry.source {
+            case .initArray: census.initArray += 1
+            case .preinitArray: census.preinitArray += 1
+            case .ctors: census.ctors += 1
+            case .dtInit: census.dtInit = true
+            }
+            var symbol = entry.target.flatMap { names[$0] } ?? entry.relocationSymbol
+            // Stripped files: DT_INIT at the start of .init is crti's _init.
+            if symbol == nil, entry.source == .dtInit, let section = file.section(named: ".init"),
+               section.address == entry.target {
+                symbol = "_init"
+            }
+            let info = classify(symbol: symbol, entry: entry, demangle: demangle)
+            if info.toolchain { census.toolchain += 1 }
+            census.entries.append(info)
+        }
+        census.total = entries.count
+        return census
+    }
+
+    /// The translation unit named by a GCC/Clang `_GLOBAL__sub_I_[prio_]<file>` function, or
+    /// `nil` for other names.
+    public static func translationUnit(of symbol: String) -> String? {
+        let prefix = "_GLOBAL__sub_I_"
+        guard symbol.hasPrefix(prefix) else { return nil }
+        var rest = Substring(symbol.dropFirst(prefix.count))
+        // Priority form: _GLOBAL__sub_I_00101_0_file.cpp
+        let parts = rest.split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0].count == 5, parts[0].allSatisfy(\.isNumber), parts[1].allSatisfy(\.isNumber) {
+            rest = parts[2]
+        }
+        return rest.isEmpty ? nil : String(rest)
+    }
+
+    static func classify(symbol: String?, entry: ELFInitializerEntry, demangle: Bool) -> InitializerInfo {
+        var kind = "unknown"
+        var unit: String?
+        var toolchain = false
+        if let symbol {
+            if toolchainNames.contains(symbol) {
+                kind = "toolchain"
+                toolchain = true
+            } else if let tu = translationUnit(of: symbol) {
+                kind = "cxxTranslationUnit"
+                unit = tu
+            } else if Demangler.isSwift(symbol) || symbol.hasPrefix("swift_") || symbol.hasPrefix("_ZL23swift_image_constructor") {
+                kind = "swift"
+            } else {
+                kind = "constructorFunction"
+            }
+        }
+        return InitializerInfo(
+            source: entry.source.rawValue, index: entry.index, address: entry.target.map(hex),
+            resolution: entry.resolution.rawValue, symbol: symbol,
+            demangled: demangle ? symbol.flatMap(Demangler.demangle) : nil,
+            translationUnit: unit, kind: kind, toolchain: toolchain)
+    }
+}

@@ -1,0 +1,136 @@
+import ELFKit
+import PremainModel
+
+/// Builds a `BinaryInventory` from an ELF file: the static audit of one file.
+public enum InventoryBuilder {
+    /// Opens and audits `path`. Throws `ELFOpenError` when the file cannot be read as ELF at
+    /// all; a file with broken tables is still audited and carries `diagnostics`.
+    public static func audit(path: String, options: InventoryOptions = .init()) throws(ELFOpenError) -> BinaryInventory {
+        let file = try ELFFile(path: path)
+        return audit(file, options: options)
+    }
+
+    /// Audits an opened file.
+    public static func audit(_ file: ELFFile, options: InventoryOptions = .init()) -> BinaryInventory {
+        let header = BinaryInventory.Header(
+            elfClass: file.elfClass.rawValue, endianness: file.endianness.rawValue,
+            machine: file.machine.displayName, machineName: file.machine.description,
+            kind: file.objectKind.rawValue, interpreter: file.interpreter, soname: file.soname,
+            buildID: file.buildID, stripped: !file.hasSymbolTable, debugLink: file.debugLink?.name,
+            fileSize: file.fileSize)
+        let dynamic = BinaryInventory.DynamicInfo(
+            rpath: file.rpath, runpath: file.runpath, bindNow: file.bindNow, gnuHash: file.hasGNUHash,
+            sysvHash: file.hasSysVHash, textRel: file.textRel, symbolVersioning: file.hasSymbolVersioning,
+            noDefaultLib: file.noDefaultLib)
+        let needed = file.neededLibraries
+        let relocations = relocationCensus(file)
+        let symbols = symbolCensus(file, lists: options.symbolLists)
+        let initializers = InitializerClassifier.census(file, demangle: options.demangle)
+        let swift = swiftCensus(file, demangle: options.demangle)
+        let sizes = sizeCensus(file)
+        return BinaryInventory(
+            path: file.path, header: header, needed: needed, dynamic: dynamic, relocations: relocations,
+            symbols: symbols, initializers: initializers, swift: swift, sizes: sizes,
+            diagnostics: file.diagnostics.map(\.description))
+    }
+
+    static func relocationCensus(_ file: ELFFile) -> RelocationCensus {
+        var census = RelocationCensus()
+        for table in file.dynamicRelocationTables {
+            census.tables.append(.init(name: table.name, format: table.format.rawValue, entries: table.entryCount))
+            census.count(table, machine: file.machine)
+        }
+        return census
+    }
+
+    static func symbolCensus(_ file: ELFFile, lists: Bool) -> SymbolCensus {
+        var census = SymbolCensus()
+        guard let table = file.dynamicSymbols else { return census }
+        let versions = lists ? file.symbolVersions : nil
+        var exportedNames: [String] = []
+        var importedNames: [String] = []
+        table.forEach { symbol in
+            guard symbol.index > 0 else { return true }
+            if !symbol.isDefined {
+                census.imported += 1
+                census.importedByType.add(symbol.kind)
+                if lists { importedNames.append(label(table, symbol, versions)) }
+                return true
+            }
+            switch symbol.binding {
+            case .global, .weak, .gnuUnique: break
+            default: return true
+            }
+            guard symbol.visibility == 0 || symbol.visibility == 3 else { return true }
+            guard symbol.kind != .section, symbol.kind != .file else { return true }
+            census.exported += 1
+            census.exportedByType.add(symbol.kind)
+            if lists { exportedNames.append(label(table, symbol, versions)) }
+            return true
+        }
+        if lists {
+            census.exportedNames = exportedNames
+            census.importedNames = importedNames
+        }
+        return census
+    }
+
+    private static func label(_ table: ELFSymbolTable, _ symbol: ELFSymbol, _ versions: ELFSymbolVersions?) -> String {
+        let name = table.name(of: symbol) ?? "<bad name offset \(symbol.nameOffset)>"
+        guard let version = versions?[symbol.index] else { return name }
+        let separator = symbol.isDefined && !version.hidden ? "@@" : "@"
+        return name + separator + version.name
+    }
+
+    static func swiftCensus(_ file: ELFFile, demangle: Bool) -> SwiftCensus? {
+        var metadata: [String: UInt64] = [:]
+        for section in file.sections where SwiftSuspects.metadataSectionNames.contains(section.name) {
+            metadata[section.name, default: 0] += section.size
+        }
+        guard !metadata.isEmpty else { return nil }
+        var lazyGlobals: [SwiftSuspect] = []
+        var defaultArguments: [SwiftSuspect] = []
+        if let table = file.staticSymbols {
+            table.forEach { symbol in
+                // Swift manglings start "$s", "$S", "$e", "_$s" or "_T0": reject C and C++
+                // names by their first bytes before finding where they end.
+                guard symbol.isDefined, symbol.kind == .function, let first = table.nameByte(of: symbol, at: 0),
+                      first == UInt8(ascii: "$")
+                        || (first == UInt8(ascii: "_") && [UInt8(ascii: "$"), UInt8(ascii: "T")].contains(table.nameByte(of: symbol, at: 1))),
+                      let bytes = table.nameBytes(of: symbol), bytes.count > 4,
+                      let last = bytes.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "_") else { return true }
+                let name = String(decoding: bytes, as: UTF8.self)
+                guard let kind = SwiftSuspects.kind(of: name) else { return true }
+                let suspect = SwiftSuspect(symbol: name, demangled: demangle ? Demangler.demangle(name) : nil,
+                                           address: hex(symbol.value), size: symbol.size)
+                switch kind {
+                case .lazyGlobal: lazyGlobals.append(suspect)
+                case .defaultArgument: defaultArguments.append(suspect)
+                }
+                return true
+            }
+        }
+        return SwiftCensus(lazyGlobals: lazyGlobals, defaultArguments: defaultArguments, metadataSections: metadata)
+    }
+
+    static func sizeCensus(_ file: ELFFile) -> SizeCensus {
+        var sizes = SizeCensus()
+        sizes.file = file.fileSize
+        for segment in file.segments {
+            if segment.type == ELFSegment.gnuRelro { sizes.relro &+= segment.memorySize }
+            guard segment.type == ELFSegment.load else { continue }
+            if segment.flags & ELFSegment.flagExecute != 0 {
+                sizes.text &+= segment.fileSize
+            } else if segment.flags & ELFSegment.flagWrite != 0 {
+                sizes.data &+= segment.fileSize
+                if segment.memorySize > segment.fileSize { sizes.bss &+= segment.memorySize - segment.fileSize }
+            } else {
+                sizes.rodata &+= segment.fileSize
+            }
+        }
+        return sizes
+    }
+}
+
+/// `0x`-prefixed lowercase hex.
+func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }

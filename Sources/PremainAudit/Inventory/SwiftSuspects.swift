@@ -1,0 +1,45 @@
+import PremainModel
+
+/// What kind of Swift code a mangled symbol is, for the start-up suspects.
+public enum SwiftSuspectKind: String, Codable, Sendable {
+    /// A global `let`/`var`'s one-time initializer (mangling suffix `WZ`), run on first use.
+    case lazyGlobal
+    /// A default-argument generator (`fA_`, `fA0_`, ...), run at every call site that omits
+    /// the argument.
+    case defaultArgument
+}
+
+/// Classifies Swift mangled names. Works on the name alone, so it costs one suffix check per
+/// symbol.
+public enum SwiftSuspects {
+    /// The suspect kind of `name`, or `nil` when it is neither a lazy-global initializer nor a
+    /// default-argument generator.
+    public static func kind(of name: String) -> SwiftSuspectKind? {
+        let utf8 = name.utf8
+        guard utf8.count > 4, Demangler.isSwift(name) else { return nil }
+        // Lazy global: "...WZ" (one-time initialization function).
+        if name.hasSuffix("WZ") { return .lazyGlobal }
+        // Default argument: "...fA_" or "...fA<digits>_".
+        guard utf8.last == UInt8(ascii: "_") else { return nil }
+        var index = utf8.index(before: utf8.endIndex)
+        while index > utf8.startIndex {
+            let previous = utf8.index(before: index)
+            let byte = utf8[previous]
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                index = previous
+                continue
+            }
+            guard byte == UInt8(ascii: "A"), previous > utf8.startIndex else { return nil }
+            return utf8[utf8.index(before: previous)] == UInt8(ascii: "f") ? .defaultArgument : nil
+        }
+        return nil
+    }
+
+    /// The metadata sections the Swift runtime scans at start-up or on first use.
+    public static let metadataSectionNames: Set<String> = [
+        "swift5_protocols", "swift5_protocol_conformances", "swift5_type_metadata", "swift5_types",
+        "swift5_typeref", "swift5_reflstr", "swift5_fieldmd", "swift5_assocty", "swift5_builtin",
+        "swift5_capture", "swift5_mpenum", "swift5_replace", "swift5_replac2", "swift5_accessible_functions",
+        "swift5_runtime_attributes", "swift5_tests",
+    ]
+}

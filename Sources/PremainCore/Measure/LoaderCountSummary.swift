@@ -1,9 +1,0 @@
-/// `LD_DEBUG=statistics` counts: those of the median run, and every run's.
-public struct LoaderCountSummary: Codable, Equatable, Sendable {
-    /// Printed when relocation was done, before any initializer.
-    public var startup: LoaderCounts?
-    /// Printed at exit; includes lazy binding during main.
-    public var final: LoaderCounts?
-    public var startupPerRun: [LoaderCounts?]
-    public var finalPerRun: [LoaderCounts?]
-}

@@ -1,0 +1,87 @@
+import PremainAudit
+import PremainModel
+
+/// Evaluates the budgets and the initializer allowlist of premain.json against one input.
+/// Every violation is a `Finding` of severity `error` whose rule is the budget's name.
+public enum BudgetChecker {
+    /// The identifiers of budget findings, with what each one checks (for `premain rules`
+    /// and SARIF).
+    public static let descriptions: [(identifier: String, summary: String)] = [
+        ("budget_initializers_per_object", "An object has more static initializers than budgets.maxInitializersPerObject"),
+        ("budget_closure_objects", "A program maps more objects than budgets.maxClosureObjects"),
+        ("budget_time_to_main", "The median time to main exceeds budgets.maxMedianMsToMain"),
+        ("budget_time_to_first_output", "The median time to first output exceeds budgets.maxMedianMsToFirstOutput"),
+        ("initializer_allowlist", "An object's static initializers differ from the allowlist in premain.json"),
+    ]
+
+    public static func check(_ input: RuleInput, _ config: PremainConfig) -> [Finding] {
+        var findings: [Finding] = []
+        let budgets = config.budgets
+        let allowed = Dictionary(config.allowlist.map { ($0.object, $0) }, uniquingKeysWith: { first, _ in first })
+        for binary in input.objects {
+            let name = ObjectName.of(binary)
+            let own = binary.initializers.entries.filter { !$0.toolchain }
+            if let entry = allowed[name] {
+                findings += allowlist(entry, binary, own)
+            } else if let limit = budgets.maxInitializersPerObject, own.count > limit {
+                findings.append(Finding(
+                    rule: "budget_initializers_per_object", severity: .error, subject: RuleInput.subject(binary),
+                    figure: Double(own.count), threshold: Double(limit), unit: "initializers",
+                    message: "\(name) has \(own.count) static initializers of its own, the budget is \(limit)",
+                    advice: "Remove initializers, or list \(name) in the allowlist of premain.json with its count and a reason"))
+            }
+        }
+        if let limit = budgets.maxClosureObjects {
+            for closure in input.closures where closure.objects.count > limit {
+                findings.append(Finding(
+                    rule: "budget_closure_objects", severity: .error, subject: Finding.Subject(object: closure.program),
+                    figure: Double(closure.objects.count), threshold: Double(limit), unit: "objects",
+                    message: "\(closure.program) maps \(closure.objects.count) objects before main, the budget is \(limit)",
+                    advice: "Drop or merge dependencies, or raise budgets.maxClosureObjects in premain.json"))
+            }
+        }
+        for launch in input.launches {
+            let program = Finding.Subject(object: ObjectName.fileName(launch.command.split(separator: " ").first.map(String.init) ?? launch.command))
+            for (milestone, limit, rule, key) in [
+                ("main", budgets.maxMedianMsToMain, "budget_time_to_main", "maxMedianMsToMain"),
+                ("firstOutput", budgets.maxMedianMsToFirstOutput, "budget_time_to_first_output", "maxMedianMsToFirstOutput"),
+            ] {
+                guard let limit, let time = launch.milestones[milestone], time.medianMs > limit else { continue }
+                findings.append(Finding(
+                    rule: rule, severity: .error, subject: program, figure: time.medianMs, threshold: limit, unit: "ms",
+                    message: "\(program.object) reaches \(milestone) after \(Milliseconds.text(time.medianMs)) (median of \(launch.runs) runs), the budget is \(Milliseconds.text(limit))",
+                    advice: "Run premain trace to find the slow initializers, or raise budgets.\(key) in premain.json"))
+            }
+        }
+        return findings
+    }
+
+    /// Exact-count check in both directions, Chromium style.
+    static func allowlist(_ entry: PremainConfig.AllowedInitializers, _ binary: BinaryInventory,
+                          _ own: [InitializerInfo]) -> [Finding] {
+        let name = ObjectName.of(binary)
+        var problems: [String] = []
+        if own.count > entry.count {
+            problems.append("has \(own.count) static initializers, \(own.count - entry.count) more than the \(entry.count) allowed")
+        } else if own.count < entry.count {
+            problems.append("has \(own.count) static initializers, \(entry.count - own.count) fewer than the \(entry.count) listed")
+        }
+        if let symbols = entry.symbols {
+            let present = own.map { $0.demangled ?? $0.symbol ?? "?" }
+            let rawNames = Set(own.compactMap(\.symbol))
+            let added = present.filter { !symbols.contains($0) && !rawNames.intersection(symbols).contains($0) }
+            let gone = symbols.filter { listed in !present.contains(listed) && !rawNames.contains(listed) }
+            if !added.isEmpty { problems.append("runs initializers not in the allowlist: \(added.joined(separator: ", "))") }
+            if !gone.isEmpty { problems.append("no longer runs listed initializers: \(gone.joined(separator: ", "))") }
+        }
+        guard !problems.isEmpty else { return [] }
+        let names = own.map { "\"\($0.demangled ?? $0.symbol ?? "?")\"" }.joined(separator: ", ")
+        return [Finding(
+            rule: "initializer_allowlist", severity: .error, subject: RuleInput.subject(binary),
+            figure: Double(own.count), threshold: Double(entry.count), unit: "initializers",
+            message: "\(name) \(problems.joined(separator: "; "))",
+            advice: own.count < entry.count || (entry.symbols != nil && own.count <= entry.count)
+                ? "Update the allowlist entry for \(name) in premain.json: \"count\": \(own.count), \"symbols\": [\(names)]"
+                : "Remove the new initializer, or if it is needed update the allowlist entry for \(name) in premain.json to \"count\": \(own.count), \"symbols\": [\(names)] and say why in \"reason\"")]
+    }
+}

@@ -1,0 +1,175 @@
+import PremainAudit
+import PremainModel
+import PremainSystem
+
+/// Reads premain.json by hand, so every mistake names its key and unknown keys are errors
+/// (a misspelt budget would otherwise be ignored silently).
+public enum ConfigParser {
+    static let topKeys = ["rules", "budgets", "allowlist", "diff", "failOn", "$schema", "comment"]
+    static let budgetKeys = ["maxInitializersPerObject", "maxClosureObjects", "maxMedianMsToMain", "maxMedianMsToFirstOutput"]
+    static let diffKeys = ["alpha", "minEffectMs", "minEffectPercent", "bootstrapResamples", "seed"]
+    static let allowKeys = ["object", "count", "symbols", "reason"]
+
+    /// Parses `text`, the content of `file` (the name is used in errors only).
+    public static func parse(_ text: String, file: String = "premain.json") throws(ConfigError) -> PremainConfig {
+        guard let document = JSONValue.parse(text) else {
+            throw ConfigError(file: file, key: "", message: "not valid JSON")
+        }
+        let reader = Reader(file: file)
+        let top = try reader.object(document, "")
+        try reader.onlyKnown(top, topKeys, "")
+        var config = PremainConfig()
+        if let value = top["failOn"] { config.failOn = try reader.severity(value, "failOn") }
+        if let value = top["rules"] {
+            let known = Dictionary(uniqueKeysWithValues: allRules.map { ($0.description.identifier, $0.description) })
+            for (identifier, entry) in try reader.object(value, "rules") {
+                let key = "rules.\(identifier)"
+                guard let description = known[identifier] else {
+                    throw ConfigError(file: file, key: key, message: "unknown rule; 'premain rules' lists the rules")
+                }
+                let fields = try reader.object(entry, key)
+                try reader.onlyKnown(fields, ["enabled", "severity"] + description.defaults.keys.sorted(), key)
+                var override = PremainConfig.RuleOverride()
+                if let flag = fields["enabled"] { override.enabled = try reader.bool(flag, key + ".enabled") }
+                if let level = fields["severity"] { override.severity = try reader.severity(level, key + ".severity") }
+                for name in description.defaults.keys {
+                    if let number = fields[name] { override.values[name] = try reader.number(number, "\(key).\(name)", minimum: 0) }
+                }
+                config.rules[identifier] = override
+            }
+        }
+        if let value = top["budgets"] {
+            let fields = try reader.object(value, "budgets")
+            try reader.onlyKnown(fields, budgetKeys, "budgets")
+            var budgets = PremainConfig.Budgets()
+            if let number = fields["maxInitializersPerObject"] {
+                budgets.maxInitializersPerObject = try reader.whole(number, "budgets.maxInitializersPerObject")
+            }
+            if let number = fields["maxClosureObjects"] {
+                budgets.maxClosureObjects = try reader.whole(number, "budgets.maxClosureObjects")
+            }
+            if let number = fields["maxMedianMsToMain"] {
+                budgets.maxMedianMsToMain = try reader.number(number, "budgets.maxMedianMsToMain", minimum: 0)
+            }
+            if let number = fields["maxMedianMsToFirstOutput"] {
+                budgets.maxMedianMsToFirstOutput = try reader.number(number, "budgets.maxMedianMsToFirstOutput", minimum: 0)
+            }
+            config.budgets = budgets
+        }
+        if let value = top["allowlist"] {
+            guard case .array(let entries) = value else {
+                throw ConfigError(file: file, key: "allowlist", message: "expected an array of {object, count, reason}, found \(value.kindName)")
+            }
+            for (index, entry) in entries.enumerated() {
+                let key = "allowlist[\(index)]"
+                let fields = try reader.object(entry, key)
+                try reader.onlyKnown(fields, allowKeys, key)
+                let object = try reader.string(fields["object"], key + ".object")
+                let count = try reader.whole(fields["count"], key + ".count")
+                let reason = try reader.string(fields["reason"], key + ".reason")
+                guard !reason.allSatisfy(\.isWhitespace) else {
+                    throw ConfigError(file: file, key: key + ".reason", message: "say why these initializers are accepted")
+                }
+                var symbols: [String]?
+                if let list = fields["symbols"] {
+                    guard case .array(let items) = list else {
+                        throw ConfigError(file: file, key: key + ".symbols", message: "expected an array of strings, found \(list.kindName)")
+                    }
+                    symbols = try items.enumerated().map { (i, item) throws(ConfigError) in try reader.string(item, "\(key).symbols[\(i)]") }
+                }
+                config.allowlist.append(.init(object: object, count: count, symbols: symbols, reason: reason))
+            }
+        }
+        if let value = top["diff"] {
+            let fields = try reader.object(value, "diff")
+            try reader.onlyKnown(fields, diffKeys, "diff")
+            if let number = fields["alpha"] {
+                let alpha = try reader.number(number, "diff.alpha", minimum: 0)
+                guard alpha > 0, alpha < 1 else { throw ConfigError(file: file, key: "diff.alpha", message: "expected a number between 0 and 1, found \(alpha)") }
+                config.diff.alpha = alpha
+            }
+            if let number = fields["minEffectMs"] { config.diff.minEffectMs = try reader.number(number, "diff.minEffectMs", minimum: 0) }
+            if let number = fields["minEffectPercent"] {
+                config.diff.minEffectPercent = try reader.number(number, "diff.minEffectPercent", minimum: 0)
+            }
+            if let number = fields["bootstrapResamples"] {
+                config.diff.bootstrapResamples = max(100, try reader.whole(number, "diff.bootstrapResamples"))
+            }
+            if let number = fields["seed"] { config.diff.seed = UInt64(try reader.whole(number, "diff.seed")) }
+        }
+        return config
+    }
+
+    struct Reader {
+        var file: String
+
+        func fail(_ key: String, _ expected: String, _ value: JSONValue?) -> ConfigError {
+            ConfigError(file: file, key: key, message: value.map { "expected \(expected), found \($0.kindName)" } ?? "missing; expected \(expected)")
+        }
+
+        func object(_ value: JSONValue, _ key: String) throws(ConfigError) -> [String: JSONValue] {
+            guard case .object(let fields) = value else { throw fail(key, "an object", value) }
+            return fields
+        }
+
+        func onlyKnown(_ fields: [String: JSONValue], _ known: [String], _ key: String) throws(ConfigError) {
+            for name in fields.keys.sorted() where !known.contains(name) {
+                let prefix = key.isEmpty ? "" : key + "."
+                throw ConfigError(file: file, key: prefix + name, message: "unknown key; expected one of \(known.filter { !$0.hasPrefix("$") }.joined(separator: ", "))")
+            }
+        }
+
+        func number(_ value: JSONValue, _ key: String, minimum: Double) throws(ConfigError) -> Double {
+            guard case .number(let number) = value, number.isFinite else { throw fail(key, "a number", value) }
+            guard number >= minimum else { throw ConfigError(file: file, key: key, message: "expected a number of at least \(Milliseconds.number(minimum, decimals: 0)), found \(number)") }
+            return number
+        }
+
+        func whole(_ value: JSONValue?, _ key: String) throws(ConfigError) -> Int {
+            guard case .number(let number)? = value, number == number.rounded(), number >= 0, number < 1e12 else {
+                throw fail(key, "a whole number of at least 0", value)
+            }
+            return Int(number)
+        }
+
+        func bool(_ value: JSONValue, _ key: String) throws(ConfigError) -> Bool {
+            guard case .bool(let flag) = value else { throw fail(key, "true or false", value) }
+            return flag
+        }
+
+        func string(_ value: JSONValue?, _ key: String) throws(ConfigError) -> String {
+            guard case .string(let text)? = value else { throw fail(key, "a string", value) }
+            return text
+        }
+
+        func severity(_ value: JSONValue, _ key: String) throws(ConfigError) -> Severity {
+            let names = Severity.allCases.map(\.rawValue).joined(separator: ", ")
+            guard case .string(let text) = value else { throw fail(key, "one of \(names)", value) }
+            guard let severity = Severity(rawValue: text) else {
+                throw ConfigError(file: file, key: key, message: "expected one of \(names), found '\(text)'")
+            }
+            return severity
+        }
+    }
+}
+
+extension ConfigParser {
+    /// Reads and parses the config file at `path`.
+    public static func load(path: String) throws(ConfigError) -> PremainConfig {
+        guard let bytes = LocalFiles.read(path, limit: 16 << 20) else {
+            throw ConfigError(file: path, key: "", message: "cannot read the file")
+        }
+        return try parse(String(decoding: bytes, as: UTF8.self), file: path)
+    }
+
+    /// `premain.json` in `folder` or the nearest parent folder that has one; `nil` when none.
+    public static func find(from folder: String) -> String? {
+        var current = folder
+        while true {
+            let candidate = (current.hasSuffix("/") ? current : current + "/") + "premain.json"
+            if LocalFiles.kind(candidate) == .file { return candidate }
+            guard let slash = current.dropLast().lastIndex(of: "/"), current != "/" else { return nil }
+            current = slash == current.startIndex ? "/" : String(current[..<slash])
+        }
+    }
+}

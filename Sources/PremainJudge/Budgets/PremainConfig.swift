@@ -1,0 +1,87 @@
+import PremainAudit
+import PremainModel
+
+/// `premain.json` at the repository root: rule settings, budgets, the initializer allowlist
+/// and the thresholds of `premain diff`. Every key is optional; an empty object means the
+/// defaults. Read with `PremainConfig.parse`, which names the key of any mistake.
+public struct PremainConfig: Sendable, Equatable {
+    /// Per-rule overrides by rule identifier.
+    public var rules: [String: RuleOverride] = [:]
+    public var budgets = Budgets()
+    /// Objects whose static initializers are known and counted exactly.
+    public var allowlist: [AllowedInitializers] = []
+    public var diff = DiffSettings()
+    /// The severity at or above which findings fail `check` and `diff`; `nil`: `--fail-on`
+    /// or its default decides.
+    public var failOn: Severity?
+
+    public init() {}
+
+    public struct RuleOverride: Sendable, Equatable {
+        public var enabled: Bool?
+        public var severity: Severity?
+        /// Threshold overrides by the names in the rule's `defaults`.
+        public var values: [String: Double] = [:]
+
+        public init(enabled: Bool? = nil, severity: Severity? = nil, values: [String: Double] = [:]) {
+            self.enabled = enabled
+            self.severity = severity
+            self.values = values
+        }
+    }
+
+    /// Limits that fail the check when exceeded; `nil` means no limit.
+    public struct Budgets: Sendable, Equatable {
+        /// Own static initializers (toolchain entries left out) of any object not in the allowlist.
+        public var maxInitializersPerObject: Int?
+        /// Objects in a program's closure (the interpreter included).
+        public var maxClosureObjects: Int?
+        /// Median time from exec to main, in ms.
+        public var maxMedianMsToMain: Double?
+        /// Median time from exec to the first byte of output, in ms.
+        public var maxMedianMsToFirstOutput: Double?
+
+        public init(maxInitializersPerObject: Int? = nil, maxClosureObjects: Int? = nil,
+                    maxMedianMsToMain: Double? = nil, maxMedianMsToFirstOutput: Double? = nil) {
+            self.maxInitializersPerObject = maxInitializersPerObject
+            self.maxClosureObjects = maxClosureObjects
+            self.maxMedianMsToMain = maxMedianMsToMain
+            self.maxMedianMsToFirstOutput = maxMedianMsToFirstOutput
+        }
+    }
+
+    /// One object's known static initializers: the exact count, optionally the names.
+    public struct AllowedInitializers: Sendable, Equatable {
+        /// Soname or file name.
+        public var object: String
+        /// Exact number of own static initializers; more or fewer fails.
+        public var count: Int
+        /// The initializers' symbols (demangled or raw); `nil`: only the count is checked.
+        public var symbols: [String]?
+        /// Why they are accepted.
+        public var reason: String
+
+        public init(object: String, count: Int, symbols: [String]? = nil, reason: String) {
+            self.object = object
+            self.count = count
+            self.symbols = symbols
+            self.reason = reason
+        }
+    }
+
+    /// When `diff` calls a measured change a regression.
+    public struct DiffSettings: Sendable, Equatable {
+        /// Significance level of the Mann–Whitney U test.
+        public var alpha: Double = 0.01
+        /// A change must exceed this many ms …
+        public var minEffectMs: Double = 0.5
+        /// … or this percentage of the base median, whichever is larger.
+        public var minEffectPercent: Double = 5
+        /// Bootstrap resamples for the confidence interval of the difference of medians.
+        public var bootstrapResamples: Int = 2000
+        /// Seed of the bootstrap's random numbers, so a diff is reproducible.
+        public var seed: UInt64 = 0x5EED
+
+        public init() {}
+    }
+}

@@ -1,0 +1,208 @@
+import PremainAudit
+import PremainModel
+
+/// Builds a `DiffReport` from the rule inputs of two builds. Pure: no files, no clock.
+public struct DiffBuilder: Sendable {
+    public var config: PremainConfig
+    public var failOn: Severity
+
+    public init(config: PremainConfig = .init(), failOn: Severity = .error) {
+        self.config = config
+        self.failOn = failOn
+    }
+
+    public func diff(base: RuleInput, head: RuleInput, baseLabel: String, headLabel: String) -> DiffReport {
+        let engine = RuleEngine(config: config)
+        let findings = FindingsDelta(base: engine.findings(base), head: engine.findings(head))
+        let objects = objectDeltas(base.objects, head.objects)
+        let closures = closureDeltas(base.closures, head.closures)
+        let measured = measuredDeltas(base, head)
+        let verdict = verdictFor(findings: findings, measured: measured)
+        return DiffReport(
+            verdict: verdict, base: side(base, baseLabel), head: side(head, headLabel), objects: objects,
+            closures: closures, measured: measured, findings: findings,
+            settings: .init(alpha: config.diff.alpha, minEffectMs: config.diff.minEffectMs,
+                            minEffectPercent: config.diff.minEffectPercent, failOn: failOn))
+    }
+
+    // MARK: static
+
+    func objectDeltas(_ base: [BinaryInventory], _ head: [BinaryInventory]) -> [ObjectDelta] {
+        let baseByName = Self.byName(base)
+        let headByName = Self.byName(head)
+        var names = head.map(ObjectName.of)
+        for name in base.map(ObjectName.of) where headByName[name] == nil { names.append(name) }
+        var seen: Set<String> = []
+        return names.filter { seen.insert($0).inserted }.map { name in
+            Self.delta(name, baseByName[name], headByName[name])
+        }
+    }
+
+    static func byName(_ binaries: [BinaryInventory]) -> [String: BinaryInventory] {
+        Dictionary(binaries.map { (ObjectName.of($0), $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    static func delta(_ name: String, _ base: BinaryInventory?, _ head: BinaryInventory?) -> ObjectDelta {
+        func count(_ key: String, _ value: (BinaryInventory) -> Int) -> CountDelta {
+            CountDelta(name: key, base: base.map(value), head: head.map(value))
+        }
+        func names(_ binary: BinaryInventory?) -> [String] {
+            binary?.initializers.entries.filter { !$0.toolchain }.map { $0.demangled ?? $0.symbol ?? $0.address ?? "?" } ?? []
+        }
+        func suspects(_ binary: BinaryInventory?) -> [String] {
+            guard let swift = binary?.swift else { return [] }
+            return (swift.lazyGlobals + swift.defaultArguments).map { $0.demangled ?? $0.symbol }
+        }
+        let baseInitializers = names(base), headInitializers = names(head)
+        let baseSuspects = suspects(base), headSuspects = suspects(head)
+        let baseNeeded = base?.needed ?? [], headNeeded = head?.needed ?? []
+        let relocations = [
+            count("relative") { $0.relocations.relative }, count("relr") { $0.relocations.relrAddresses },
+            count("symbolic") { $0.relocations.symbolic }, count("plt") { $0.relocations.plt },
+            count("copy") { $0.relocations.copy }, count("irelative") { $0.relocations.irelative },
+            count("tls") { $0.relocations.tls }, count("total") { $0.relocations.total },
+        ]
+        var delta = ObjectDelta(
+            name: name, status: "unchanged",
+            neededAdded: headNeeded.filter { !baseNeeded.contains($0) },
+            neededRemoved: baseNeeded.filter { !headNeeded.contains($0) },
+            relocations: relocations,
+            exports: count("exports") { $0.symbols.exported }, imports: count("imports") { $0.symbols.imported },
+            initializers: count("initializers") { $0.initializers.own },
+            initializersAdded: headInitializers.filter { !baseInitializers.contains($0) },
+            initializersRemoved: baseInitializers.filter { !headInitializers.contains($0) },
+            swiftSuspectsAdded: headSuspects.filter { !baseSuspects.contains($0) },
+            swiftSuspectsRemoved: baseSuspects.filter { !headSuspects.contains($0) },
+            fileSize: count("fileSize") { Int(clamping: $0.header.fileSize) })
+        if base == nil {
+            delta.status = "added"
+        } else if head == nil {
+            delta.status = "removed"
+        } else if !delta.neededAdded.isEmpty || !delta.neededRemoved.isEmpty || !delta.initializersAdded.isEmpty
+                    || !delta.initializersRemoved.isEmpty || !delta.swiftSuspectsAdded.isEmpty
+                    || !delta.swiftSuspectsRemoved.isEmpty || relocations.contains(where: { $0.delta != 0 })
+                    || delta.exports.delta != 0 || delta.imports.delta != 0 || delta.initializers.delta != 0
+                    || delta.fileSize.delta != 0 {
+            delta.status = "changed"
+        }
+        return delta
+    }
+
+    func closureDeltas(_ base: [ClosureFacts], _ head: [ClosureFacts]) -> [CountDelta] {
+        var names = head.map(\.program)
+        for closure in base where !names.contains(closure.program) { names.append(closure.program) }
+        return names.map { name in
+            CountDelta(name: name, base: base.first { $0.program == name }?.objects.count,
+                       head: head.first { $0.program == name }?.objects.count)
+        }
+    }
+
+    // MARK: measured
+
+    func measuredDeltas(_ base: RuleInput, _ head: RuleInput) -> [MeasuredDelta] {
+        let detector = ChangeDetector(settings: config.diff)
+        var deltas: [MeasuredDelta] = []
+        var salt: UInt64 = 0
+        func add(_ scope: String, _ subject: String, _ object: String?, _ b: TimingSummary?, _ h: TimingSummary?) {
+            salt &+= 1
+            deltas.append(MeasuredDelta(scope: scope, subject: subject, object: object, base: b, head: h,
+                                        result: detector.compare(base: b, head: h, seedSalt: salt)))
+        }
+        let baseLaunch = base.launches.first
+        let headLaunch = head.launches.first
+        if baseLaunch != nil || headLaunch != nil {
+            for milestone in LaunchFacts.milestoneOrder {
+                let b = baseLaunch?.milestones[milestone]
+                let h = headLaunch?.milestones[milestone]
+                if b != nil || h != nil { add("milestone", milestone, nil, b, h) }
+            }
+            let baseObjects = Self.objectTimes(baseLaunch)
+            let headObjects = Self.objectTimes(headLaunch)
+            var names = headObjects.map(\.0)
+            for (name, _) in baseObjects where !names.contains(name) { names.append(name) }
+            for name in names {
+                let b = baseObjects.first { $0.0 == name }?.1
+                let h = headObjects.first { $0.0 == name }?.1
+                if b != nil || h != nil { add("object", name, nil, b, h) }
+            }
+        }
+        func key(_ function: FunctionTiming) -> String { ObjectName.fileName(function.object) + "\u{0}" + function.symbol }
+        func byKey(_ functions: [FunctionTiming]) -> [String: FunctionTiming] {
+            Dictionary(functions.map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        let baseFunctions = byKey(base.functions)
+        let headFunctions = byKey(head.functions)
+        var seen: Set<String> = []
+        for function in head.functions + base.functions where seen.insert(key(function)).inserted {
+            add("function", function.displayName, ObjectName.fileName(function.object), baseFunctions[key(function)]?.inclusive,
+                headFunctions[key(function)]?.inclusive)
+        }
+        return deltas
+    }
+
+    static func objectTimes(_ launch: LaunchFacts?) -> [(String, TimingSummary?)] {
+        (launch?.objects ?? []).map { (ObjectName.fileName($0.path), $0.initializers) }
+    }
+
+    // MARK: verdict and sides
+
+    func verdictFor(findings: FindingsDelta, measured: [MeasuredDelta]) -> DiffReport.Verdict {
+        var reasons: [String] = []
+        // The first milestone that regressed (what users feel), then the objects and functions
+        // that regressed, largest first (the cause), then the later milestones.
+        let regressed = measured.filter { $0.result.change == .regression }
+        let milestones = regressed.filter { $0.scope == "milestone" }
+        let causes = regressed.filter { $0.scope != "milestone" }.sorted { ($0.result.deltaMs ?? 0) > ($1.result.deltaMs ?? 0) }
+        let regressions = Array(milestones.prefix(1)) + causes + milestones.dropFirst()
+        for delta in regressions.prefix(2) {
+            let what = delta.displayName
+            let change = delta.result.deltaMs.map { "+" + Milliseconds.text($0) } ?? ""
+            let percent = delta.result.percent.map { String(format1: $0) } ?? ""
+            reasons.append("\(what) regressed by \(change)\(percent.isEmpty ? "" : " (+\(percent) %)")")
+        }
+        if regressions.count > 2 {
+            let more = regressions.dropFirst(2)
+            let names = more.prefix(3).map(\.displayName).joined(separator: ", ") + (more.count > 3 ? ", …" : "")
+            reasons.append("\(more.count) more measured regression\(more.count == 1 ? "" : "s"): \(names)")
+        }
+        let budget = Set(BudgetChecker.descriptions.map(\.identifier))
+        let failing = findings.new.filter { $0.severity >= failOn } + findings.unchanged.filter { budget.contains($0.rule) }
+        for finding in failing.prefix(2) { reasons.append(finding.message) }
+        if failing.count > 2 { reasons.append("\(failing.count - 2) more findings at or above \(failOn.rawValue)") }
+        let status = !regressions.isEmpty ? "regression" : !failing.isEmpty ? "findings" : "pass"
+        return .init(status: status, reasons: reasons)
+    }
+
+    func side(_ input: RuleInput, _ label: String) -> DiffReport.Side {
+        let launch = input.launches.first
+        return DiffReport.Side(label: label, objects: input.objects.count, runs: launch?.runs, cold: launch?.cold,
+                               conditions: launch?.conditions ?? [:], timeline: Self.timeline(launch))
+    }
+
+    /// Loader work, each object's initializers (where the report says they started, else back
+    /// to back ending at main), then main → first output → exit; medians from process birth.
+    static func timeline(_ launch: LaunchFacts?) -> [DiffReport.TimelineSpan] {
+        guard let launch, let main = launch.milestones["main"]?.medianMs else { return [] }
+        var spans: [DiffReport.TimelineSpan] = []
+        let initializers = launch.objects.compactMap { object in
+            object.initializers.map { (ObjectName.fileName(object.path), $0.medianMs, object.initializersStartMs) }
+        }
+        let total = initializers.reduce(0) { $0 + $1.1 }
+        var cursor = max(0, main - total)
+        let loaderEnd = launch.milestones["loaderDone"]?.medianMs ?? initializers.compactMap(\.2).min() ?? cursor
+        spans.append(.init(label: "loader", startMs: 0, endMs: min(loaderEnd, main)))
+        cursor = max(cursor, 0)
+        for (name, duration, start) in initializers where duration > 0 {
+            let begin = start ?? cursor
+            spans.append(.init(label: "init " + name, startMs: begin, endMs: begin + duration))
+            cursor = begin + duration
+        }
+        var last = main
+        for milestone in ["firstOutput", "exit"] {
+            guard let end = launch.milestones[milestone]?.medianMs, end >= last else { continue }
+            spans.append(.init(label: milestone == "firstOutput" ? "main to first output" : "to exit", startMs: last, endMs: end))
+            last = end
+        }
+        return spans
+    }
+}

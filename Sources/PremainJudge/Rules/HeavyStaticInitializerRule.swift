@@ -1,0 +1,54 @@
+import PremainAudit
+import PremainModel
+
+/// A static initializer (C++ global constructor, `__attribute__((constructor))`) that takes
+/// long: per function from `premain trace`, per object from `premain measure`.
+public struct HeavyStaticInitializerRule: Rule {
+    public static let description = RuleDescription(
+        identifier: "heavy_static_initializer",
+        summary: "A static initializer takes long before main",
+        advice: "Make the work lazy (a function-local static or std::call_once on first use), move it after main, or cache its result",
+        severity: .warning,
+        defaults: ["thresholdMs": 1.0, "objectThresholdMs": 5.0],
+        measured: true,
+        triggeringSamples: ["measured:cxx-static-init/cxx-static-init"],
+        nonTriggeringSamples: ["measured:c-hello/c-hello", "measured:cxx-static-init/cxx-static-init?REGISTRY=0&PLUGINS=0&CTOR_C=0&CTOR_101=0&MAIN_CPP=0"])
+
+    static let initializerKinds: Set<String> = ["staticInitializer", "cxxTranslationUnitInitializer", "constructorFunction"]
+
+    public init() {}
+
+    public func check(_ input: RuleInput, _ config: RuleConfig) -> [Finding] {
+        var findings: [Finding] = []
+        let threshold = config["thresholdMs"]
+        for function in input.functions where Self.initializerKinds.contains(function.kind) {
+            let median = function.inclusive.medianMs
+            guard median >= threshold else { continue }
+            findings.append(finding(
+                config, RuleInput.subject(path: function.object, symbol: function.displayName),
+                figure: median, threshold: threshold, unit: "ms",
+                message: "Static initializer \(function.displayName) in \(ObjectName.fileName(function.object)) takes \(Milliseconds.text(median)) (median), threshold \(Milliseconds.text(threshold))",
+                advice: Self.description.advice))
+        }
+        let objectThreshold = config["objectThresholdMs"]
+        for launch in input.launches {
+            for object in launch.objects {
+                guard let time = object.initializers, time.medianMs >= objectThreshold else { continue }
+                findings.append(finding(
+                    config, RuleInput.subject(path: object.path),
+                    figure: time.medianMs, threshold: objectThreshold, unit: "ms",
+                    message: "The initializers of \(ObjectName.fileName(object.path)) take \(Milliseconds.text(time.medianMs)) (median) before main, threshold \(Milliseconds.text(objectThreshold))",
+                    advice: "Run premain trace to see which initializer costs most; " + Self.description.advice.lowercasedFirst))
+            }
+        }
+        return findings
+    }
+}
+
+extension String {
+    /// The string with its first letter lowercased ("Make" → "make").
+    var lowercasedFirst: String {
+        guard let first else { return self }
+        return first.lowercased() + dropFirst()
+    }
+}

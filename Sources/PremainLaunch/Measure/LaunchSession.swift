@@ -1,0 +1,118 @@
+import Glibc
+import PremainAudit
+import PremainModel
+
+/// The state of one launch while its descriptors are pumped: stamps loader lines, the first
+/// output byte and the exit, forwards output, and builds the `LaunchSample`.
+struct LaunchSession {
+    let request: LaunchRequest
+    let birthNs: UInt64
+    let pid: Int32
+    private var parser = LdDebugParser()
+    private var partialLine: [UInt8] = []
+    private var firstOutputNs: UInt64?
+    private var firstOutputStream: LaunchSample.Stream?
+    private var exitNs: UInt64?
+    private var stderrHead: [UInt8] = []
+
+    init(request: LaunchRequest, pid: Int32, birthNs: UInt64) {
+        self.request = request
+        self.pid = pid
+        self.birthNs = birthNs
+    }
+
+    var stderrHeadText: String { String(decoding: stderrHead, as: UTF8.self) }
+
+    /// Reads until the process exits (its pidfd is readable) or the timeout passes, then
+    /// drains what is already buffered. Returns true on timeout. Descriptors stay open.
+    mutating func pump(fifo: Int32, stdout: Int32, stderr: Int32, pidFD: Int32) -> Bool {
+        var fds = [
+            pollfd(fd: fifo, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stdout, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stderr, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: pidFD, events: Int16(POLLIN), revents: 0),
+        ]
+        let deadline = request.timeoutSeconds.map { birthNs + UInt64(max(0, $0) * 1e9) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var timedOut = false
+        while true {
+            var waitMs: Int32 = -1
+            if let deadline {
+                let now = MonotonicClock.nowNs()
+                if now >= deadline { timedOut = true; break }
+                waitMs = Int32(min((deadline - now + 999_999) / 1_000_000, UInt64(Int32.max)))
+            }
+            let ready = poll(&fds, nfds_t(fds.count), waitMs)
+            let now = MonotonicClock.nowNs()
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if ready == 0 { continue }  // re-checks the deadline
+            for index in 0..<3 where fds[index].fd >= 0 && fds[index].revents != 0 {
+                if !drainOnce(&fds[index], index: index, at: now, buffer: &buffer) {
+                    fds[index].fd = -1  // end of file: poll ignores negative descriptors
+                }
+            }
+            if fds[3].revents != 0 {
+                exitNs = now
+                break
+            }
+        }
+        // Bytes written before the exit (or the kill) are already in the pipes.
+        let now = MonotonicClock.nowNs()
+        for index in 0..<3 where fds[index].fd >= 0 {
+            while drainOnce(&fds[index], index: index, at: now, buffer: &buffer, onlyIfReady: true) {}
+        }
+        if !partialLine.isEmpty {
+            parser.consume(line: String(decoding: partialLine, as: UTF8.self), atMs: ms(now))
+            partialLine.removeAll()
+        }
+        return timedOut
+    }
+
+    /// One read; returns false at end of file, on error, or (with `onlyIfReady`) when empty.
+    private mutating func drainOnce(_ entry: inout pollfd, index: Int, at now: UInt64,
+                                    buffer: inout [UInt8], onlyIfReady: Bool = false) -> Bool {
+        let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+        if count < 0 { return !onlyIfReady && (errno == EAGAIN || errno == EINTR) }
+        if count == 0 { return false }
+        let bytes = Array(buffer[0..<count])
+        switch index {
+        case 0: consumeLoader(bytes, at: now)
+        case 1: consumeOutput(bytes, stream: .stdout, at: now)
+        default: consumeOutput(bytes, stream: .stderr, at: now)
+        }
+        return true
+    }
+
+    private mutating func consumeLoader(_ bytes: [UInt8], at now: UInt64) {
+        partialLine.append(contentsOf: bytes)
+        while let newline = partialLine.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = String(decoding: partialLine[..<newline], as: UTF8.self)
+            partialLine.removeSubrange(...newline)
+            parser.consume(line: line, atMs: ms(now))
+        }
+    }
+
+    private mutating func consumeOutput(_ bytes: [UInt8], stream: LaunchSample.Stream, at now: UInt64) {
+        if firstOutputNs == nil {
+            firstOutputNs = now
+            firstOutputStream = stream
+        }
+        if stream == .stderr && stderrHead.count < ProcessLauncher.stderrHeadLimit {
+            stderrHead.append(contentsOf: bytes.prefix(ProcessLauncher.stderrHeadLimit - stderrHead.count))
+        }
+        if case .forward(let consumer) = request.output { consumer(stream, bytes) }
+    }
+
+    private func ms(_ ns: UInt64) -> Double {
+        MonotonicClock.milliseconds(from: birthNs, to: ns)
+    }
+
+    func sample(outcome: LaunchOutcome) -> LaunchSample {
+        LaunchSample(birthNs: birthNs, processGroup: pid, instrumented: request.instrumented, loader: parser.result,
+                     firstOutputMs: firstOutputNs.map(ms), firstOutputStream: firstOutputStream,
+                     exitMs: exitNs.map(ms), outcome: outcome, stderrHead: stderrHeadText)
+    }
+}

@@ -1,0 +1,105 @@
+import PremainAudit
+import PremainModel
+
+/// Runs `premain measure` for one command: warm-ups, then counted runs of the instrumented
+/// series interleaved with the uninstrumented series (ABBA order, so drift hits both alike),
+/// cold eviction before every run when asked, CPU pinning, and the statistics.
+public struct MeasureSession: Sendable {
+    public let launcher: any Launcher
+    public var builder = MeasurementBuilder()
+
+    public init(launcher: any Launcher) {
+        self.launcher = launcher
+    }
+
+    /// Measures `command` (`command[0]` is looked up in the PATH of `environment` unless it
+    /// holds a slash) with `environment` passed through. Calls `progress` after every launch.
+    /// Throws `MeasureError` when the command cannot be found or a launch cannot be set up;
+    /// failures of the target itself are part of the `LaunchMeasurement`.
+    public func measure(command: [String], environment: [String], options: MeasureOptions,
+                        progress: (MeasureProgress) -> Void = { _ in }) throws(MeasureError) -> LaunchMeasurement {
+        guard let name = command.first, !name.isEmpty else { throw MeasureError("no command to measure") }
+        guard let executable = CommandResolver.executable(for: name, environment: environment) else {
+            throw MeasureError("command not found: \(name)")
+        }
+        let target = TargetProbe.probe(executable)
+        let instrument = target.glibcLoader
+        let pinning = CPUPinning.plan(requested: options.pin)
+        let runs = max(1, options.runs)
+        let warmup = max(0, options.warmup)
+        let withPlain = options.observerSeries && instrument
+
+        var overrides: [String] = []
+        if instrument {
+            overrides.append("LD_DEBUG=files,statistics")
+            overrides.append("LD_DEBUG_OUTPUT=<private folder>/ld-debug (a FIFO; glibc appends .PID)")
+        }
+        for variable in ["LD_DEBUG", "LD_DEBUG_OUTPUT"] {
+            if let old = environment.first(where: { $0.hasPrefix(variable + "=") }) {
+                overrides.append("\(old) removed")
+            }
+        }
+        let baseConditions = MachineProbe.conditions(
+            pinning: pinning, runs: runs, warmup: warmup, cold: options.cold, binaryPath: executable,
+            buildID: target.buildID, environmentOverrides: overrides)
+
+        let coldObjects = options.cold ? LoadedObjectDiscovery.objects(
+            executable: executable, interpreter: target.interpreter, glibcLoader: target.glibcLoader,
+            environment: environment, launcher: launcher) : []
+
+        func request(instrumented: Bool) -> LaunchRequest {
+            LaunchRequest(executablePath: executable, arguments: command, environment: environment,
+                          instrumented: instrumented, targetCPU: pinning.targetCPU,
+                          timeoutSeconds: options.timeoutSeconds, output: options.output)
+        }
+        let perRound = withPlain ? 2 : 1
+        let total = (warmup + runs) * perRound
+        var done = 0
+        var samples: [LaunchSample] = []
+        var plain: [LaunchSample] = []
+        var residency: [[PageCacheEvictor.Residency]] = []
+
+        let ((_, scheduling), idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) { () throws(MeasureError) in
+        try MeasurerScheduling.run(requested: options.realtimeMeasurer) { () throws(MeasureError) in
+          try pinning.withMeasurerPinned { () throws(MeasureError) in
+            func launch(instrumented: Bool, phase: String) throws(MeasureError) -> (LaunchSample, [PageCacheEvictor.Residency]) {
+                let evicted = options.cold ? PageCacheEvictor.evict(coldObjects) : []
+                let sample: LaunchSample
+                do {
+                    sample = try launcher.launch(request(instrumented: instrumented))
+                } catch {
+                    throw MeasureError("cannot launch \(name): \(error.message)")
+                }
+                done += 1
+                progress(MeasureProgress(completedLaunches: done, totalLaunches: total, phase: phase))
+                return (sample, evicted)
+            }
+            for round in 0..<(warmup + runs) {
+                let counted = round >= warmup
+                // ABBA: even rounds instrumented first, odd rounds uninstrumented first.
+                let order = withPlain ? (round % 2 == 0 ? [true, false] : [false, true]) : [instrument]
+                for instrumented in order {
+                    let phase = !counted ? "warm-up" : (instrumented || !withPlain ? "run" : "uninstrumented run")
+                    let (sample, evicted) = try launch(instrumented: instrumented, phase: phase)
+                    guard counted else { continue }
+                    if instrumented || !withPlain {
+                        samples.append(sample)
+                        residency.append(evicted)
+                    } else {
+                        plain.append(sample)
+                    }
+                }
+            }
+          }
+        }
+        }
+        var conditions = baseConditions
+        conditions.measurerScheduling = scheduling
+        conditions.cpuIdleLatency = idleLatency
+        var measurement = builder.build(command: command, executablePath: executable, warmup: warmup, cold: options.cold,
+                                        conditions: conditions, loaderPhasesMissing: target.loaderPhasesMissing,
+                                        samples: samples, plain: plain, residency: residency)
+        if options.keepRawSamples { measurement.rawSamples = samples }
+        return measurement
+    }
+}

@@ -1,0 +1,183 @@
+import CDW
+import PremainAudit
+import PremainModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// DWARF of one file, through libdw: source lines of addresses and the inlined copies of
+/// functions. Addresses are link-time addresses of the object the DWARF describes.
+final class DebugInfo {
+    /// One inlined copy of a function (`DW_TAG_inlined_subroutine`).
+    struct InlinedCopy: Equatable {
+        /// The inlined function's linkage (mangled) name.
+        var symbol: String
+        /// First instruction executed (`DW_AT_entry_pc`, else the lowest address).
+        var entry: UInt64
+        /// End address of every range: where control leaves the inlined code.
+        var exits: [UInt64]
+        /// Linkage name of the function it was inlined into, when known.
+        var caller: String?
+        /// The call site.
+        var callSite: SourceLocation?
+    }
+
+    let path: String
+    private let descriptor: Int32
+    private let dwarf: OpaquePointer
+
+    /// Opens `path`; returns `nil` when it cannot be opened or has no DWARF.
+    init?(path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        guard let handle = dwarf_begin(fd, DWARF_C_READ) else {
+            close(fd)
+            return nil
+        }
+        self.path = path
+        self.descriptor = fd
+        self.dwarf = handle
+    }
+
+    deinit {
+        dwarf_end(dwarf)
+        close(descriptor)
+    }
+
+    /// The line-table row for `address`, or `nil` when no compile unit covers it. A row with
+    /// line 0 (compiler-generated code, such as a Swift global's one-time initializer) gives way
+    /// to the next row of the function with a real line, within 256 bytes.
+    func sourceLocation(of address: UInt64) -> SourceLocation? {
+        var cu = Dwarf_Die()
+        if dwarf_addrdie(dwarf, address, &cu) == nil, !findUnit(containing: address, into: &cu) { return nil }
+        guard let line = dwarf_getsrc_die(&cu, address) else { return nil }
+        if let location = Self.location(of: line), location.line > 0 { return location }
+        var lines: OpaquePointer?
+        var count = 0
+        guard dwarf_getsrclines(&cu, &lines, &count) == 0, let lines else { return Self.location(of: line) }
+        var best: (UInt64, SourceLocation)?
+        for index in 0..<count {
+            guard let row = dwarf_onesrcline(lines, index) else { continue }
+            var rowAddress: Dwarf_Addr = 0
+            guard dwarf_lineaddr(row, &rowAddress) == 0, rowAddress >= address, rowAddress < address + 256,
+                  let location = Self.location(of: row), location.line > 0 else { continue }
+            if best == nil || rowAddress < best?.0 ?? 0 { best = (rowAddress, location) }
+        }
+        return best?.1 ?? Self.location(of: line)
+    }
+
+    private static func location(of line: OpaquePointer) -> SourceLocation? {
+        guard let file = dwarf_linesrc(line, nil, nil) else { return nil }
+        var number: Int32 = 0
+        guard dwarf_lineno(line, &number) == 0 else { return nil }
+        return SourceLocation(file: String(cString: file), line: Int(number))
+    }
+
+    /// Finds the compile unit whose ranges hold `address` by walking every unit: for files
+    /// without `.debug_aranges` (swiftc emits none), where `dwarf_addrdie` finds nothing.
+    private func findUnit(containing address: UInt64, into cu: inout Dwarf_Die) -> Bool {
+        var offset: Dwarf_Off = 0
+        var next: Dwarf_Off = 0
+        var headerSize: Int = 0
+        while dwarf_nextcu(dwarf, offset, &next, &headerSize, nil, nil, nil) == 0 {
+            if dwarf_offdie(dwarf, offset + Dwarf_Off(headerSize), &cu) != nil, dwarf_haspc(&cu, address) > 0 {
+                return true
+            }
+            offset = next
+        }
+        return false
+    }
+
+    /// Every inlined copy of a function whose linkage name satisfies `wanted`. `[]` when the
+    /// DWARF has no inline information for them.
+    func inlinedCopies(where wanted: (String) -> Bool) -> [InlinedCopy] {
+        var copies: [InlinedCopy] = []
+        var offset: Dwarf_Off = 0
+        var next: Dwarf_Off = 0
+        var headerSize: Int = 0
+        while dwarf_nextcu(dwarf, offset, &next, &headerSize, nil, nil, nil) == 0 {
+            var cu = Dwarf_Die()
+            if dwarf_offdie(dwarf, offset + Dwarf_Off(headerSize), &cu) != nil {
+                var child = Dwarf_Die()
+                if dwarf_child(&cu, &child) == 0 {
+                    walk(child, cu: &cu, caller: nil, wanted: wanted, into: &copies)
+                }
+            }
+            offset = next
+        }
+        return copies
+    }
+
+    private static let tagSubprogram: Int32 = 0x2e
+    private static let tagInlinedSubroutine: Int32 = 0x1d
+    private static let attributeLinkageName: UInt32 = 0x6e
+    private static let attributeMIPSLinkageName: UInt32 = 0x2007
+    private static let attributeCallFile: UInt32 = 0x58
+    private static let attributeCallLine: UInt32 = 0x59
+
+    private func walk(_ first: Dwarf_Die, cu: inout Dwarf_Die, caller: String?,
+                      wanted: (String) -> Bool, into copies: inout [InlinedCopy]) {
+        var die = first
+        while true {
+            let tag = dwarf_tag(&die)
+            var callerHere = caller
+            if tag == Self.tagSubprogram, caller == nil {
+                callerHere = Self.linkageName(&die)
+            } else if tag == Self.tagInlinedSubroutine, let name = Self.linkageName(&die), wanted(name) {
+                if let copy = inlinedCopy(&die, cu: &cu, symbol: name, caller: caller) { copies.append(copy) }
+            }
+            if dwarf_haschildren(&die) != 0 {
+                var child = Dwarf_Die()
+                if dwarf_child(&die, &child) == 0 {
+                    walk(child, cu: &cu, caller: callerHere, wanted: wanted, into: &copies)
+                }
+            }
+            var sibling = Dwarf_Die()
+            guard dwarf_siblingof(&die, &sibling) == 0 else { return }
+            die = sibling
+        }
+    }
+
+    private func inlinedCopy(_ die: inout Dwarf_Die, cu: inout Dwarf_Die, symbol: String,
+                             caller: String?) -> InlinedCopy? {
+        var ranges: [(UInt64, UInt64)] = []
+        var base: Dwarf_Addr = 0
+        var start: Dwarf_Addr = 0
+        var end: Dwarf_Addr = 0
+        var offset = dwarf_ranges(&die, 0, &base, &start, &end)
+        while offset > 0 {
+            if end > start { ranges.append((start, end)) }
+            offset = dwarf_ranges(&die, offset, &base, &start, &end)
+        }
+        guard let lowest = ranges.map(\.0).min() else { return nil }
+        var entry: Dwarf_Addr = 0
+        if dwarf_entrypc(&die, &entry) != 0 || !ranges.contains(where: { entry >= $0.0 && entry < $0.1 }) {
+            entry = lowest
+        }
+        var callSite: SourceLocation?
+        var attribute = Dwarf_Attribute()
+        var fileIndex: Dwarf_Word = 0
+        var lineNumber: Dwarf_Word = 0
+        if dwarf_attr(&die, Self.attributeCallFile, &attribute) != nil, dwarf_formudata(&attribute, &fileIndex) == 0,
+           dwarf_attr(&die, Self.attributeCallLine, &attribute) != nil, dwarf_formudata(&attribute, &lineNumber) == 0 {
+            var files: OpaquePointer?
+            var count: Int = 0
+            if dwarf_getsrcfiles(&cu, &files, &count) == 0, let files, Int(fileIndex) < count,
+               let name = dwarf_filesrc(files, Int(fileIndex), nil, nil) {
+                callSite = SourceLocation(file: String(cString: name), line: Int(lineNumber))
+            }
+        }
+        return InlinedCopy(symbol: symbol, entry: entry, exits: Array(Set(ranges.map(\.1))).sorted(),
+                           caller: caller, callSite: callSite)
+    }
+
+    private static func linkageName(_ die: inout Dwarf_Die) -> String? {
+        var attribute = Dwarf_Attribute()
+        for code in [attributeLinkageName, attributeMIPSLinkageName] {
+            if dwarf_attr_integrate(&die, code, &attribute) != nil, let text = dwarf_formstring(&attribute) {
+                return String(cString: text)
+            }
+        }
+        return nil
+    }
+}

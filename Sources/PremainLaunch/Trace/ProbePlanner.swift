@@ -1,0 +1,186 @@
+import ELFKit
+import PremainAudit
+import PremainModel
+
+/// Reads objects and decides what to plant in each: every initializer entry, Swift lazy-global
+/// initializers and default-argument generators (with their inlined copies from DWARF), the
+/// functions named with `--function`, and the markers. Plans are cached per path, so the
+/// objects of a multi-run trace are read once.
+final class ProbePlanner {
+    let functionQueries: [String]
+    let untilSymbol: String?
+    let debugLocator: DebugFileLocator
+    private var plans: [String: ProbePlan] = [:]
+    private var debugInfos: [String: DebugInfo?] = [:]
+
+    static let writeFunctions: Set<String> = [
+        "write", "__write", "__libc_write", "writev", "__writev", "__libc_writev", "__write_nocancel",
+    ]
+
+    init(functionQueries: [String], untilSymbol: String?, debugLocator: DebugFileLocator) {
+        self.functionQueries = functionQueries
+        self.untilSymbol = untilSymbol
+        self.debugLocator = debugLocator
+    }
+
+    /// The plan for the object at `path`, or `nil` when it is not a readable ELF file.
+    func plan(for path: String, isMainExecutable: Bool) -> ProbePlan? {
+        let key = "\(isMainExecutable ? "exe" : "lib"):\(path)"
+        if let cached = plans[key] { return cached }
+        guard let file = try? ELFFile(path: path) else { return nil }
+        let plan = makePlan(file, isMainExecutable: isMainExecutable)
+        plans[key] = plan
+        return plan
+    }
+
+    /// DWARF for the object at `path` (its own or a separate debug file), cached; `file` is the
+    /// object when the caller has it open already. `nil` when no file with DWARF is found.
+    func debugInfo(for path: String, file: ELFFile? = nil) -> DebugInfo? {
+        if let cached = debugInfos[path] { return cached }
+        var info: DebugInfo?
+        if let file = file ?? (try? ELFFile(path: path)), let debugPath = debugLocator.debugFile(for: file) {
+            info = DebugInfo(path: debugPath)
+        }
+        debugInfos[path] = info
+        return info
+    }
+
+    /// `true` when `name` (mangled) is what `query` asks for: the mangled name itself, the
+    /// demangled name, or the demangled name without its parameter list.
+    static func matches(_ query: String, mangled name: String, demangled: String?) -> Bool {
+        if query == name { return true }
+        guard let demangled else { return false }
+        if query == demangled { return true }
+        if let paren = demangled.firstIndex(of: "("), query == String(demangled[..<paren]) { return true }
+        return false
+    }
+
+    private func makePlan(_ file: ELFFile, isMainExecutable: Bool) -> ProbePlan {
+        let path = file.path
+        var probes: [UInt64: TraceProbe] = [:]
+        var markers: [TraceMarker: Set<UInt64>] = [:]
+        var untimed: [UntimedFunction] = []
+        var defaultArguments: [String: UInt64] = [:]
+
+        // A stripped file: its separate debug file (build-id, debuglink) has the full symbol
+        // table at the same link-time addresses.
+        let debugFile: ELFFile? = file.staticSymbols == nil
+            ? debugLocator.debugFile(for: file).flatMap { try? ELFFile(path: $0) } : nil
+
+        // 1. Initializer entries.
+        let entries = file.initializerEntries
+        let targets = Set(entries.compactMap(\.target))
+        var names = file.symbolNames(at: targets)
+        if let debugFile {
+            names.merge(debugFile.symbolNames(at: targets.subtracting(names.keys))) { first, _ in first }
+        }
+        for entry in entries {
+            guard let target = entry.target, target != 0, target != UInt64.max else { continue }
+            var symbol = names[target] ?? entry.relocationSymbol
+            if symbol == nil, entry.source == .dtInit, file.section(named: ".init")?.address == target {
+                symbol = "_init"
+            }
+            let label = symbol ?? "\(entry.source.rawValue)[\(entry.index)]"
+            if probes[target] == nil {
+                probes[target] = TraceProbe(object: path, entry: target, symbol: label,
+                                            demangled: symbol.flatMap(Demangler.demangle),
+                                            kind: Self.initializerKind(symbol))
+            }
+        }
+
+        // 2. Symbols: Swift suspects, --function, markers.
+        var pendingQueries = Set(functionQueries)
+        let needsDemangling = !functionQueries.isEmpty || untilSymbol != nil
+        for table in [file.staticSymbols ?? debugFile?.staticSymbols, file.dynamicSymbols].compactMap({ $0 }) {
+            table.forEach { symbol in
+                guard symbol.isDefined, symbol.value != 0,
+                      symbol.kind == .function || symbol.kind == .gnuIFunc,
+                      let name = table.name(of: symbol), !name.isEmpty else { return true }
+                let address = symbol.value
+                if let suspect = SwiftSuspects.kind(of: name) {
+                    let kind: TracedFunctionKind = suspect == .lazyGlobal ? .swiftLazyGlobal : .swiftDefaultArgument
+                    if kind == .swiftDefaultArgument { defaultArguments[name] = address }
+                    if probes[address] == nil {
+                        probes[address] = TraceProbe(object: path, entry: address, symbol: name,
+                                                     demangled: Demangler.demangle(name), kind: kind)
+                    }
+                }
+                if needsDemangling {
+                    let demangled = (name.hasPrefix("_Z") || Demangler.isSwift(name)) ? Demangler.demangle(name) : nil
+                    for query in functionQueries where Self.matches(query, mangled: name, demangled: demangled) {
+                        pendingQueries.remove(query)
+                        if var existing = probes[address] {
+                            existing.kind = existing.kind == .staticInitializer ? .named : existing.kind
+                            probes[address] = existing
+                        } else {
+                            probes[address] = TraceProbe(object: path, entry: address, symbol: name,
+                                                         demangled: demangled, kind: .named)
+                        }
+                    }
+                    if let untilSymbol, Self.matches(untilSymbol, mangled: name, demangled: demangled) {
+                        markers[.until, default: []].insert(address)
+                    }
+                }
+                if isMainExecutable, name == "main" { markers[.main, default: []].insert(address) }
+                if name == "__libc_start_main" { markers[.libcStartMain, default: []].insert(address) }
+                if Self.writeFunctions.contains(name) { markers[.write, default: []].insert(address) }
+                if name == "_dl_debug_state" { markers[.loaderHook, default: []].insert(address) }
+                return true
+            }
+        }
+
+        if file.staticSymbols == nil, debugFile?.staticSymbols == nil, isSwiftObject(file) {
+            untimed.append(UntimedFunction(
+                object: path, symbol: "*", demangled: "every Swift lazy global and default argument", kind: .swiftLazyGlobal,
+                reason: "stripped, and no debug file was found by build-id or .gnu_debuglink (add --debug-dir): their symbols are local, so they cannot be found"))
+        }
+
+        // 3. Inlined copies (DWARF) of default-argument generators and named functions.
+        if isSwiftObject(file) || !functionQueries.isEmpty {
+            let info = debugInfo(for: path, file: file)
+            let copies = info?.inlinedCopies { name in
+                SwiftSuspects.kind(of: name) == .defaultArgument
+                    || self.functionQueries.contains { Self.matches($0, mangled: name, demangled: nil) }
+            } ?? []
+            for copy in copies where probes[copy.entry] == nil {
+                let isDefault = SwiftSuspects.kind(of: copy.symbol) == .defaultArgument
+                probes[copy.entry] = TraceProbe(
+                    object: path, entry: copy.entry, symbol: copy.symbol, demangled: Demangler.demangle(copy.symbol),
+                    kind: isDefault ? .swiftDefaultArgument : .named, exits: copy.exits,
+                    inlinedInto: copy.caller.map { Demangler.demangle($0) ?? $0 }, source: copy.callSite)
+            }
+            if info == nil {
+                for (name, _) in defaultArguments.sorted(by: { $0.key < $1.key }) {
+                    untimed.append(UntimedFunction(
+                        object: path, symbol: name, demangled: Demangler.demangle(name), kind: .swiftDefaultArgument,
+                        reason: "no DWARF for this object: copies inlined into callers cannot be found or timed; only calls to the out-of-line function are timed"))
+                }
+            }
+        }
+        for query in pendingQueries.sorted() where isMainExecutable {
+            untimed.append(UntimedFunction(object: path, symbol: query, demangled: nil, kind: .named,
+                                           reason: "no function with this name in the executable (other objects are searched as they load)"))
+        }
+
+        let loads = file.segments.filter { $0.type == ELFSegment.load }
+            .map { (virtualAddress: $0.virtualAddress, offset: $0.offset) }
+        return ProbePlan(path: path, probes: probes.values.sorted { $0.entry < $1.entry },
+                         markers: markers.mapValues { $0.sorted() }, loadSegments: loads,
+                         untimed: untimed, isPositionIndependent: file.type == 3)
+    }
+
+    private func isSwiftObject(_ file: ELFFile) -> Bool {
+        file.sections.contains { $0.name.hasPrefix("swift5_") }
+    }
+
+    /// The kind of an initializer entry named `symbol`, with the audit's classification
+    /// (`InitializerClassifier`): toolchain functions and unnamed entries are plain static
+    /// initializers.
+    static func initializerKind(_ symbol: String?) -> TracedFunctionKind {
+        guard let symbol, !InitializerClassifier.toolchainNames.contains(symbol) else { return .staticInitializer }
+        if InitializerClassifier.translationUnit(of: symbol) != nil || symbol.hasPrefix("_GLOBAL__I_") {
+            return .cxxTranslationUnitInitializer
+        }
+        return .constructorFunction
+    }
+}

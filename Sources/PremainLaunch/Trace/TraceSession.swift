@@ -1,0 +1,224 @@
+import CTrace
+import Dispatch
+import PremainAudit
+import PremainModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One traced launch: spawns the target stopped at exec, follows the objects the loader maps,
+/// plants int3 on every probe and marker, times calls until the window's milestone, then ends
+/// the whole process group and reaps it.
+///
+/// Must run on one thread from start to end: ptrace ties a tracee to the thread that traces it.
+final class TraceSession {
+    struct Configuration: Sendable {
+        /// Absolute or relative path of the program (no PATH search here).
+        var executable: String
+        /// argv, including argv[0].
+        var arguments: [String]
+        /// envp as "NAME=value".
+        var environment: [String]
+        var until: TraceWindowEnd
+        /// Calls of one function after which its breakpoint is removed.
+        var maxCalls: Int
+        /// CPU to pin the target to, or `nil`. The tracer thread is pinned by the caller
+        /// (`Tracer`, once for the whole series).
+        var cpu: Int32?
+        /// Descriptor for the target's stdout and stderr, or -1 to share premain's.
+        var outputFD: Int32
+        /// The group is killed after this many seconds.
+        var timeoutSeconds: Double
+    }
+
+    struct Frame {
+        var probe: Int
+        var returnAddress: UInt64?  // nil: inlined copy, ends at one of the probe's exits
+        var entrySP: UInt64
+        var startNs: UInt64
+        var entryHandlingNs: UInt64
+        /// The same function is already open below this frame (recursion).
+        var recursive: Bool
+        var nestedStops = 0
+        var nestedHandlingNs: UInt64 = 0
+        /// Completed calls of traced functions directly inside this one (for exclusive time).
+        var children = TracedCall.Children()
+    }
+
+    struct Site {
+        var probes: [Int] = []
+        var markers: Set<TraceMarker> = []
+        var returnRefs = 0
+        var exitOf: [Int] = []
+        var isEmpty: Bool { probes.isEmpty && markers.isEmpty && returnRefs == 0 && exitOf.isEmpty }
+    }
+
+    struct RuntimeProbe {
+        var probe: TraceProbe
+        var exits: Set<UInt64>
+        var hits = 0
+        var armed = true
+        var calls: [TracedCall] = []
+        var unfinished = 0
+    }
+
+    let configuration: Configuration
+    let planner: ProbePlanner
+
+    var table = BreakpointTable()
+    var everInserted = Set<UInt64>()
+    var sites: [UInt64: Site] = [:]
+    var probes: [RuntimeProbe] = []
+    var threads: [pid_t: [Frame]] = [:]
+    var planted = Set<String>()
+    var executablePath = ""
+    var leader: pid_t = 0
+    var expectedThreads = Set<pid_t>()
+    var expectedForks = Set<pid_t>()
+    /// Processes the target started (forked children, vfork children after exec, and theirs):
+    /// they carry no breakpoints and are only kept traced, so that PTRACE_O_EXITKILL ends them
+    /// if premain dies, and signals are passed on.
+    var followed = Set<pid_t>()
+    var expectedFollowed = Set<pid_t>()
+    var earlyStops = Set<pid_t>()
+    var vforkChildren = Set<pid_t>()
+    /// Threads blocked in vfork until their child execs or exits: they run no code.
+    var vforkParents = Set<pid_t>()
+    /// Threads sent a SIGSTOP by premain that has not been seen yet (swallowed when it comes).
+    var stopsSent = Set<pid_t>()
+    /// Stops collected while stopping other threads, handled before the next wait.
+    var deferred: [(pid: pid_t, status: WaitStatus, seenNs: UInt64)] = []
+    /// When the current stop was first seen (earlier than its handling for a deferred stop).
+    var stopSeenNs: UInt64 = 0
+    var mainFound = false
+    var windowOpen = true
+    var birthNs: UInt64 = 0
+    var milestones: [String: Double] = [:]
+    var outcome: TraceOutcome?
+    var untimed: [UntimedFunction] = []
+    var notes: [String] = []
+    /// Whether this run's tracer thread got `tracerNice`.
+    var priorityRaised = false
+    static let tracerNice: Int32 = -10
+
+    init(configuration: Configuration, planner: ProbePlanner) {
+        self.configuration = configuration
+        self.planner = planner
+    }
+
+    /// Runs the launch. Throws `TraceError` when the target cannot be started; every other
+    /// problem ends up in the record's outcome and notes.
+    func run() throws(TraceError) -> TraceRunRecord {
+        birthNs = MonotonicClock.nowNs()
+        let pid = try spawn()
+        leader = pid
+        // The tracer's wake-up latency at a return breakpoint is added to the call being
+        // timed: raise this thread's priority for the run when allowed (root). The target was
+        // forked before, so it keeps its own priority.
+        let tid = id_t(ctrace_thread_id())
+        errno = 0
+        let previousNice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid)
+        let raised = errno == 0 && setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, Self.tracerNice) == 0
+        defer { if raised { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, previousNice) } }
+        priorityRaised = raised
+        ctrace_guard_add(pid)
+        let watchdog = DispatchWorkItem { kill(-pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + configuration.timeoutSeconds, execute: watchdog)
+        defer {
+            watchdog.cancel()
+            ctrace_guard_remove(pid)
+        }
+        threads[pid] = []
+        guard let first = waitForThread(pid), case .stopped(SIGTRAP, _) = first.status else {
+            kill(-pid, SIGKILL)
+            drain()
+            throw TraceError.notStoppedAtExec(configuration.executable)
+        }
+        do {
+            try Ptrace.setOptions(pid, Ptrace.optionExitKill | Ptrace.optionTraceClone | Ptrace.optionTraceFork
+                                       | Ptrace.optionTraceVFork | Ptrace.optionTraceVForkDone | Ptrace.optionTraceExec)
+            setUpImage(pid)
+            try Ptrace.resume(pid)
+        } catch {
+            kill(-pid, SIGKILL)
+            drain()
+            throw TraceError.ptrace(error.description)
+        }
+        loop()
+        drain()
+        return record()
+    }
+
+    // MARK: - Start and end
+
+    func spawn() throws(TraceError) -> pid_t {
+        var options = ctrace_spawn_options(cpu: configuration.cpu ?? -1, traceme: 1, stdinFD: -1,
+                                           stdoutFD: configuration.outputFD, stderrFD: configuration.outputFD)
+        let pid = CStringArray.with(configuration.arguments) { argv in
+            CStringArray.with(configuration.environment) { envp in
+                ctrace_spawn(configuration.executable, argv, envp, &options)
+            }
+        }
+        guard pid > 0 else {
+            throw TraceError.cannotStart(configuration.executable, String(cString: strerror(-pid)))
+        }
+        return pid
+    }
+
+    /// Kills what is left of the group and reaps every tracee, so nothing stays stopped.
+    func drain() {
+        kill(-leader, SIGKILL)
+        for pid in Array(threads.keys) + Array(expectedThreads) + Array(earlyStops) + Array(vforkChildren)
+            + Array(followed) + Array(expectedFollowed) {
+            kill(pid, SIGKILL)
+        }
+        let windowEnded = !windowOpen && configuration.until != .exit
+        while let (pid, status) = waitForThread(-leader) {
+            // Frames of killed threads stay in `threads`: `record()` counts them as unfinished.
+            if status.isTermination, pid == leader, outcome == nil, !windowEnded { threadEnded(pid, status) }
+        }
+        for pid in Array(threads.keys) where pid != leader {
+            _ = waitForThread(pid, noHang: true)
+        }
+        // Followed processes that left the group: killed above, reaped here.
+        for pid in followed.union(expectedFollowed) {
+            _ = waitForThread(pid)
+        }
+        followed = []
+        expectedFollowed = []
+    }
+
+    /// Milliseconds from the target's birth to now.
+    func millisecondsSinceBirth() -> Double {
+        MonotonicClock.milliseconds(from: birthNs, to: MonotonicClock.nowNs())
+    }
+
+    func record() -> TraceRunRecord {
+        // Calls still open when the window closed (or the target died) did not return in it.
+        for (_, frames) in threads { for frame in frames { probes[frame.probe].unfinished += 1 } }
+        threads = [:]
+        var functions: [TracedFunctionKey: (probe: TraceProbe, calls: [TracedCall], hits: Int, capped: Bool)] = [:]
+        var unfinished: [TracedFunctionKey: Int] = [:]
+        for runtime in probes where runtime.hits > 0 {
+            let key = TracedFunctionKey(object: runtime.probe.object, symbol: runtime.probe.symbol,
+                                        inlinedAt: runtime.probe.isInlined ? runtime.probe.entry : nil)
+            var entry = functions[key] ?? (runtime.probe, [], 0, false)
+            entry.calls += runtime.calls
+            entry.hits += runtime.hits
+            entry.capped = entry.capped || runtime.hits >= configuration.maxCalls
+            functions[key] = entry
+            if runtime.unfinished > 0 { unfinished[key, default: 0] += runtime.unfinished }
+        }
+        var finalOutcome = outcome ?? .timedOut
+        let elapsed = millisecondsSinceBirth() / 1000
+        if !windowOpen, configuration.until != .exit {
+            finalOutcome = .milestoneReached(configuration.until.description)
+        } else if finalOutcome == .killedBySignal(SIGKILL), elapsed >= configuration.timeoutSeconds {
+            finalOutcome = .timedOut
+        }
+        if finalOutcome == .timedOut { milestones["exit"] = nil }  // premain's kill, not an exit
+        return TraceRunRecord(birthNs: birthNs, functions: functions, unfinished: unfinished,
+                              milestones: milestones, outcome: finalOutcome, untimed: untimed, notes: notes,
+                              tracerPriorityRaised: priorityRaised)
+    }
+}

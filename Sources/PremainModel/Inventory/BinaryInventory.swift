@@ -1,0 +1,273 @@
+/// Everything `premain audit` knows about one ELF file without running it. Codable: the JSON
+/// report's `binaries[]` entries. Keys documented as contract in README.md keep their meaning.
+public struct BinaryInventory: Codable, Sendable, Equatable {
+    public var path: String
+    public var header: Header
+    /// `DT_NEEDED` names in order; `[]` when the file has no dynamic section.
+    public var needed: [String]
+    public var dynamic: DynamicInfo
+    public var relocations: RelocationCensus
+    public var symbols: SymbolCensus
+    public var initializers: InitializerCensus
+    /// Swift start-up suspects; `nil` for files without Swift symbols or metadata.
+    public var swift: SwiftCensus?
+    public var sizes: SizeCensus
+    /// Problems with tables that were skipped; `[]` for a sound file.
+    public var diagnostics: [String]
+    /// The load closure (`premain audit --closure`, the default); `nil` when not resolved or
+    /// for a file without dynamic linking.
+    public var closure: DependencyClosure? = nil
+    /// `DT_NEEDED` entries that provide none of the file's imports (`ldd -u`); `nil` when the
+    /// closure was not resolved.
+    public var unusedNeeded: [String]? = nil
+
+    public struct Header: Codable, Sendable, Equatable {
+        /// "ELF32" or "ELF64".
+        public var elfClass: String
+        /// "little" or "big".
+        public var endianness: String
+        /// Readable machine name ("x86-64") and its C name ("EM_X86_64").
+        public var machine: String
+        public var machineName: String
+        /// executable, pieExecutable, sharedLibrary, relocatable, core, unknown.
+        public var kind: String
+        public var interpreter: String?
+        public var soname: String?
+        public var buildID: String?
+        /// `true` when the file has no `.symtab`.
+        public var stripped: Bool
+        public var debugLink: String?
+        public var fileSize: UInt64
+
+        public init(elfClass: String, endianness: String, machine: String, machineName: String, kind: String, interpreter: String? = nil, soname: String? = nil, buildID: String? = nil, stripped: Bool, debugLink: String? = nil, fileSize: UInt64) {
+            self.elfClass = elfClass
+            self.endianness = endianness
+            self.machine = machine
+            self.machineName = machineName
+            self.kind = kind
+            self.interpreter = interpreter
+            self.soname = soname
+            self.buildID = buildID
+            self.stripped = stripped
+            self.debugLink = debugLink
+            self.fileSize = fileSize
+        }
+    }
+
+    public struct DynamicInfo: Codable, Sendable, Equatable {
+        public var rpath: [String]
+        public var runpath: [String]
+        public var bindNow: Bool
+        public var gnuHash: Bool
+        public var sysvHash: Bool
+        public var textRel: Bool
+        public var symbolVersioning: Bool
+        /// `DF_1_NODEFLIB`.
+        public var noDefaultLib: Bool
+
+        public init(rpath: [String], runpath: [String], bindNow: Bool, gnuHash: Bool, sysvHash: Bool, textRel: Bool, symbolVersioning: Bool, noDefaultLib: Bool) {
+            self.rpath = rpath
+            self.runpath = runpath
+            self.bindNow = bindNow
+            self.gnuHash = gnuHash
+            self.sysvHash = sysvHash
+            self.textRel = textRel
+            self.symbolVersioning = symbolVersioning
+            self.noDefaultLib = noDefaultLib
+        }
+    }
+
+    public init(path: String, header: Header, needed: [String], dynamic: DynamicInfo, relocations: RelocationCensus, symbols: SymbolCensus, initializers: InitializerCensus, swift: SwiftCensus? = nil, sizes: SizeCensus, diagnostics: [String], closure: DependencyClosure? = nil, unusedNeeded: [String]? = nil) {
+        self.path = path
+        self.header = header
+        self.needed = needed
+        self.dynamic = dynamic
+        self.relocations = relocations
+        self.symbols = symbols
+        self.initializers = initializers
+        self.swift = swift
+        self.sizes = sizes
+        self.diagnostics = diagnostics
+        self.closure = closure
+        self.unusedNeeded = unusedNeeded
+    }
+}
+
+/// Dynamic relocations the loader applies, by class.
+public struct RelocationCensus: Codable, Sendable, Equatable {
+    /// `R_*_RELATIVE` entries plus every address DT_RELR encodes.
+    public var relative: Int = 0
+    /// Every other relocation with a symbol look-up (`GLOB_DAT`, `R_*_64`, ...).
+    public var symbolic: Int = 0
+    /// `JUMP_SLOT`.
+    public var plt: Int = 0
+    public var copy: Int = 0
+    public var irelative: Int = 0
+    public var tls: Int = 0
+    /// relative + symbolic + plt + copy + irelative + tls.
+    public var total: Int = 0
+    /// `R_*_NONE` entries, not in `total`.
+    public var none: Int = 0
+    /// How many of `relative` come from RELR.
+    public var relrAddresses: Int = 0
+    /// Raw entries per relocation section.
+    public var tables: [Table] = []
+
+    public struct Table: Codable, Sendable, Equatable {
+        public var name: String
+        /// "rel", "rela" or "relr".
+        public var format: String
+        /// Entries as stored: relocations, or words for RELR.
+        public var entries: Int
+
+        public init(name: String, format: String, entries: Int) {
+            self.name = name
+            self.format = format
+            self.entries = entries
+        }
+    }
+
+    public init() {}
+
+    /// Adds another census's class counts (not its tables): for closure totals.
+    public mutating func add(_ other: RelocationCensus) {
+        relative += other.relative
+        symbolic += other.symbolic
+        plt += other.plt
+        copy += other.copy
+        irelative += other.irelative
+        tls += other.tls
+        total += other.total
+        none += other.none
+        relrAddresses += other.relrAddresses
+    }
+}
+
+/// Dynamic symbols: what the file offers to and asks of other objects.
+public struct SymbolCensus: Codable, Sendable, Equatable {
+    /// Defined `.dynsym` entries (but index 0) binding GLOBAL, WEAK or GNU_UNIQUE with DEFAULT
+    /// or PROTECTED visibility, not of type SECTION or FILE.
+    public var exported: Int = 0
+    /// Undefined `.dynsym` entries but index 0.
+    public var imported: Int = 0
+    public var exportedByType = ByType()
+    public var importedByType = ByType()
+    /// Full lists, only with `--symbols`.
+    public var exportedNames: [String]?
+    public var importedNames: [String]?
+
+    public struct ByType: Codable, Sendable, Equatable {
+        public var function = 0
+        public var object = 0
+        public var tls = 0
+        public var ifunc = 0
+        public var other = 0
+    }
+
+    public init() {}
+}
+
+/// Static initializers: what runs before `main`.
+public struct InitializerCensus: Codable, Sendable, Equatable {
+    /// `DT_INIT_ARRAY` entries.
+    public var initArray: Int = 0
+    /// `DT_PREINIT_ARRAY` entries.
+    public var preinitArray: Int = 0
+    /// Legacy `.ctors` entries (without the -1 and 0 markers).
+    public var ctors: Int = 0
+    /// `DT_INIT` present.
+    public var dtInit: Bool = false
+    /// Every entry, DT_INIT counted as one.
+    public var total: Int = 0
+    /// Entries the toolchain adds to every object (`frame_dummy`, `_init`, ...): in the list,
+    /// left out of summaries.
+    public var toolchain: Int = 0
+    public var entries: [InitializerInfo] = []
+
+    public init() {}
+
+    /// Entries that are the program's own: `total - toolchain`.
+    public var own: Int { total - toolchain }
+}
+
+/// One static initializer entry, symbolized.
+public struct InitializerInfo: Codable, Sendable, Equatable {
+    /// DT_PREINIT_ARRAY, DT_INIT, .ctors or DT_INIT_ARRAY.
+    public var source: String
+    public var index: Int
+    /// Link-time address of the function, hex ("0x1139"); `nil` when unresolved.
+    public var address: String?
+    /// stored, relativeRelocation, symbolRelocation or unresolved.
+    public var resolution: String
+    public var symbol: String?
+    public var demangled: String?
+    /// For `_GLOBAL__sub_I_<file>`: the translation unit's file name.
+    public var translationUnit: String?
+    /// cxxTranslationUnit, constructorFunction, swift, toolchain, unknown.
+    public var kind: String
+    public var toolchain: Bool
+
+    public init(source: String, index: Int, address: String? = nil, resolution: String, symbol: String? = nil, demangled: String? = nil, translationUnit: String? = nil, kind: String, toolchain: Bool) {
+        self.source = source
+        self.index = index
+        self.address = address
+        self.resolution = resolution
+        self.symbol = symbol
+        self.demangled = demangled
+        self.translationUnit = translationUnit
+        self.kind = kind
+        self.toolchain = toolchain
+    }
+}
+
+/// Swift start-up suspects and metadata sizes.
+public struct SwiftCensus: Codable, Sendable, Equatable {
+    public var lazyGlobals: [SwiftSuspect]
+    public var defaultArguments: [SwiftSuspect]
+    /// Sizes in bytes of the `swift5_*` metadata sections present.
+    public var metadataSections: [String: UInt64]
+
+    public init(lazyGlobals: [SwiftSuspect], defaultArguments: [SwiftSuspect], metadataSections: [String: UInt64]) {
+        self.lazyGlobals = lazyGlobals
+        self.defaultArguments = defaultArguments
+        self.metadataSections = metadataSections
+    }
+}
+
+public struct SwiftSuspect: Codable, Sendable, Equatable {
+    public var symbol: String
+    public var demangled: String?
+    public var address: String
+    public var size: UInt64
+
+    public init(symbol: String, demangled: String? = nil, address: String, size: UInt64) {
+        self.symbol = symbol
+        self.demangled = demangled
+        self.address = address
+        self.size = size
+    }
+}
+
+/// Sizes in bytes: the file and its `PT_LOAD` segments by permission.
+public struct SizeCensus: Codable, Sendable, Equatable {
+    public var file: UInt64 = 0
+    /// Executable segments (file bytes).
+    public var text: UInt64 = 0
+    /// Read-only, non-executable segments (file bytes).
+    public var rodata: UInt64 = 0
+    /// Writable segments (file bytes).
+    public var data: UInt64 = 0
+    /// `PT_GNU_RELRO` (memory bytes).
+    public var relro: UInt64 = 0
+    /// Zero-filled memory of writable segments (memsz - filesz).
+    public var bss: UInt64 = 0
+
+    public init(file: UInt64 = 0, text: UInt64 = 0, rodata: UInt64 = 0, data: UInt64 = 0, relro: UInt64 = 0, bss: UInt64 = 0) {
+        self.file = file
+        self.text = text
+        self.rodata = rodata
+        self.data = data
+        self.relro = relro
+        self.bss = bss
+    }
+}

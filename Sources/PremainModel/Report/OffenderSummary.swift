@@ -1,0 +1,54 @@
+/// The largest offenders among many audited files (`premain audit DIR`).
+public struct OffenderSummary: Codable, Sendable, Equatable {
+    /// One file and its figure.
+    public struct Offender: Codable, Sendable, Equatable {
+        public var path: String
+        public var value: Int
+
+        public init(path: String, value: Int) {
+            self.path = path
+            self.value = value
+        }
+    }
+
+    /// Files audited.
+    public var files: Int
+    /// Summed over the files (each file's own tables, not closures).
+    public var relocations: Int
+    public var initializers: Int
+    public var exported: Int
+    /// Files with at least one missing library.
+    public var filesWithMissing: Int
+    /// Files with at least one unused `DT_NEEDED` entry.
+    public var filesWithUnused: Int
+    /// Heaviest first, at most `top` each.
+    public var mostRelocations: [Offender]
+    public var mostInitializers: [Offender]
+    public var mostExported: [Offender]
+    /// Objects in the closure (or `DT_NEEDED` entries when closures were off).
+    public var mostDependencies: [Offender]
+    /// Missing libraries in the closure.
+    public var mostMissing: [Offender]
+    /// Unused `DT_NEEDED` entries.
+    public var mostUnused: [Offender]
+
+    public init(_ binaries: [BinaryInventory], top: Int) {
+        func rank(_ value: (BinaryInventory) -> Int) -> [Offender] {
+            let ranked = binaries.map { Offender(path: $0.path, value: value($0)) }.filter { $0.value > 0 }
+                .sorted { ($0.value, $1.path) > ($1.value, $0.path) }
+            return Array(ranked.prefix(max(top, 0)))
+        }
+        files = binaries.count
+        relocations = binaries.reduce(0) { $0 + $1.relocations.total }
+        initializers = binaries.reduce(0) { $0 + $1.initializers.total }
+        exported = binaries.reduce(0) { $0 + $1.symbols.exported }
+        filesWithMissing = binaries.filter { !($0.closure?.missing.isEmpty ?? true) }.count
+        filesWithUnused = binaries.filter { !($0.unusedNeeded?.isEmpty ?? true) }.count
+        mostRelocations = rank { $0.relocations.total }
+        mostInitializers = rank { $0.initializers.own }
+        mostExported = rank { $0.symbols.exported }
+        mostDependencies = rank { $0.closure?.objects.count ?? $0.needed.count }
+        mostMissing = rank { $0.closure?.missing.count ?? 0 }
+        mostUnused = rank { $0.unusedNeeded?.count ?? 0 }
+    }
+}

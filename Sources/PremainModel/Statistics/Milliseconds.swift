@@ -1,0 +1,28 @@
+/// Formats milliseconds the same way in every message and renderer: "12.345 ms".
+public enum Milliseconds {
+    /// `value` with three decimals and the unit, e.g. `"0.050 ms"`; `"- ms"` for NaN and infinities.
+    public static func text(_ value: Double) -> String { number(value) + " ms" }
+
+    /// `value` with `decimals` decimals, no unit; rounds half away from zero; "-" for NaN and
+    /// infinities.
+    public static func number(_ value: Double, decimals: Int = 3) -> String {
+        guard value.isFinite else { return "-" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = (scaled / scale).rounded(.down)
+        let fraction = Int(scaled - whole * scale)
+        var digits = String(fraction)
+        while digits.count < decimals { digits = "0" + digits }
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        let wholeText = whole < 1e15 ? String(Int64(whole)) : String(whole)
+        return decimals > 0 ? "\(sign)\(wholeText).\(digits)" : "\(sign)\(wholeText)"
+    }
+}
+
+extension String {
+    /// One decimal, no unit: "12.3" (percentages in messages and renderers).
+    public init(format1 value: Double) {
+        self = Milliseconds.number(value, decimals: 1)
+    }
+}

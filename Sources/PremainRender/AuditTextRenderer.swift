@@ -1,0 +1,149 @@
+import PremainModel
+
+/// Renders an `AuditReport` as readable text that fits 100 columns. Pure.
+public enum AuditTextRenderer {
+    public static func render(_ report: AuditReport, maxInitializers: Int = 40) -> String {
+        report.binaries.map { render($0, maxInitializers: maxInitializers) }.joined(separator: "\n")
+    }
+
+    public static func render(_ binary: BinaryInventory, maxInitializers: Int = 40) -> String {
+        var out = ""
+        let h = binary.header
+        out += TextSafety.display(binary.path) + "\n"
+        var kindLine = "  \(h.elfClass) \(h.endianness)-endian \(h.machine), \(kindName(h.kind))"
+        if let interpreter = h.interpreter { kindLine += ", interpreter \(TextSafety.display(interpreter))" }
+        out += kindLine + "\n"
+        var idLine: [String] = []
+        if let soname = h.soname { idLine.append("soname \(TextSafety.display(soname))") }
+        idLine.append("build-id \(h.buildID ?? "none")")
+        idLine.append(h.stripped ? "stripped" : "not stripped")
+        if let link = h.debugLink { idLine.append("debuglink \(TextSafety.display(link))") }
+        out += wrapList("", idLine).replacingFirstSpace()
+        let s = binary.sizes
+        out += "  size \(formatBytes(s.file)): text \(formatBytes(s.text)), rodata \(formatBytes(s.rodata)), "
+            + "data \(formatBytes(s.data)), relro \(formatBytes(s.relro)), bss \(formatBytes(s.bss))\n"
+
+        out += "\nDynamic\n"
+        var dynamic = TextTable(headers: ["", ""], alignments: [.left, .left], indent: 2)
+        out += wrapList("needed (\(binary.needed.count)):", binary.needed.isEmpty ? ["none"] : binary.needed.map(TextSafety.display))
+        if !binary.dynamic.rpath.isEmpty { dynamic.add(["rpath", binary.dynamic.rpath.joined(separator: ":")]) }
+        if !binary.dynamic.runpath.isEmpty { dynamic.add(["runpath", binary.dynamic.runpath.joined(separator: ":")]) }
+        let hashes = [binary.dynamic.gnuHash ? "GNU" : nil, binary.dynamic.sysvHash ? "SysV" : nil].compactMap { $0 }
+        dynamic.add(["binding", binary.dynamic.bindNow ? "now (BIND_NOW)" : "lazy"])
+        dynamic.add(["hash", hashes.isEmpty ? "none" : hashes.joined(separator: " + ")])
+        dynamic.add(["versioning", binary.dynamic.symbolVersioning ? "yes" : "no"])
+        if binary.dynamic.textRel { dynamic.add(["TEXTREL", "yes: the loader writes to code pages"]) }
+        if binary.dynamic.noDefaultLib { dynamic.add(["NODEFLIB", "yes"]) }
+        out += dynamic.render()
+
+        let r = binary.relocations
+        out += "\nRelocations the loader applies (\(r.total))\n"
+        var relocations = TextTable(headers: ["class", "count", ""], alignments: [.left, .right, .left])
+        relocations.add(["relative", "\(r.relative)", r.relrAddresses > 0 ? "\(r.relrAddresses) from RELR" : ""])
+        relocations.add(["symbolic", "\(r.symbolic)", "symbol look-up each"])
+        relocations.add(["plt", "\(r.plt)", binary.dynamic.bindNow ? "bound at start-up (BIND_NOW)" : "bound lazily"])
+        relocations.add(["copy", "\(r.copy)", ""])
+        relocations.add(["irelative", "\(r.irelative)", r.irelative > 0 ? "ifunc resolvers run at start-up" : ""])
+        relocations.add(["tls", "\(r.tls)", ""])
+        relocations.add(["total", "\(r.total)", r.none > 0 ? "plus \(r.none) R_*_NONE" : ""])
+        out += relocations.render()
+        if !r.tables.isEmpty {
+            let tables = r.tables.map { "\(TextSafety.display($0.name)) \($0.entries) \($0.format == "relr" ? "words" : "entries")" }
+            out += "  tables: " + tables.joined(separator: ", ") + "\n"
+        }
+
+        let sym = binary.symbols
+        out += "\nDynamic symbols\n"
+        var symbols = TextTable(headers: ["", "total", "function", "object", "tls", "ifunc", "other"],
+                                alignments: [.left, .right, .right, .right, .right, .right, .right])
+        for (label, total, types) in [("exported", sym.exported, sym.exportedByType), ("imported", sym.imported, sym.importedByType)] {
+            symbols.add([label, "\(total)", "\(types.function)", "\(types.object)", "\(types.tls)", "\(types.ifunc)", "\(types.other)"])
+        }
+        out += symbols.render()
+        for (label, names) in [("exported", sym.exportedNames), ("imported", sym.importedNames)] {
+            guard let names else { continue }
+            out += "  \(label) (\(names.count)):\n"
+            for name in names { out += "    " + TextSafety.display(name) + "\n" }
+        }
+
+        let i = binary.initializers
+        out += "\nStatic initializers: \(i.total)\n"
+        if i.total > 0 {
+            out += "  init_array \(i.initArray), preinit_array \(i.preinitArray), .ctors \(i.ctors), "
+                + "DT_INIT \(i.dtInit ? 1 : 0); \(i.own) the program's own, \(i.toolchain) from the toolchain\n"
+        }
+        if !i.entries.isEmpty {
+            var table = TextTable(headers: ["source", "#", "address", "function", "kind"],
+                                  alignments: [.left, .right, .left, .left, .left])
+            for entry in i.entries.prefix(maxInitializers) {
+                let name = entry.translationUnit != nil ? (entry.symbol ?? "?") : (entry.demangled ?? entry.symbol ?? "?")
+                table.add([entry.source, "\(entry.index)", entry.address ?? "unresolved", name, kindName(entry.kind)])
+            }
+            out += table.render()
+            if i.entries.count > maxInitializers {
+                out += "  …and \(i.entries.count - maxInitializers) more (all of them with --format json)\n"
+            }
+        }
+
+        if let swift = binary.swift {
+            out += "\nSwift start-up suspects\n"
+            out += "  lazy globals: \(swift.lazyGlobals.count), default arguments: \(swift.defaultArguments.count)\n"
+            for (label, list) in [("lazy global", swift.lazyGlobals), ("default argument", swift.defaultArguments)] {
+                for suspect in list.prefix(maxInitializers) {
+                    out += "    \(label): " + TextSafety.fit(TextSafety.display(suspect.demangled ?? suspect.symbol), width: 76) + "\n"
+                }
+                if list.count > maxInitializers { out += "    …and \(list.count - maxInitializers) more\n" }
+            }
+            let sections = swift.metadataSections.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+                .map { "\($0.key) \(formatBytes($0.value))" }
+            out += wrapList("metadata:", sections.isEmpty ? ["none"] : sections)
+        }
+
+        if !binary.diagnostics.isEmpty {
+            out += "\nDiagnostics (tables skipped)\n"
+            for diagnostic in binary.diagnostics { out += "  " + TextSafety.display(diagnostic) + "\n" }
+        }
+        return out
+    }
+
+    /// `label item, item, …` wrapped at 100 columns with continuation lines indented.
+    static func wrapList(_ label: String, _ items: [String]) -> String {
+        var out = "  " + label
+        var width = out.count
+        for (index, item) in items.enumerated() {
+            let piece = item + (index < items.count - 1 ? "," : "")
+            if width + 1 + piece.count > 100 && width > label.count + 2 {
+                out += "\n    "
+                width = 4
+            } else {
+                out += " "
+                width += 1
+            }
+            out += piece
+            width += piece.count
+        }
+        return out + "\n"
+    }
+
+    static func kindName(_ kind: String) -> String {
+        switch kind {
+        case "executable": "executable"
+        case "pieExecutable": "PIE executable"
+        case "sharedLibrary": "shared library"
+        case "relocatable": "relocatable object"
+        case "core": "core file"
+        case "cxxTranslationUnit": "C++ TU initializer"
+        case "constructorFunction": "constructor function"
+        case "swift": "Swift runtime"
+        case "toolchain": "toolchain"
+        default: kind
+        }
+    }
+}
+
+extension String {
+    /// `wrapList("", …)` starts with three spaces; keep the usual two-space indent.
+    fileprivate func replacingFirstSpace() -> String {
+        hasPrefix("   ") ? String(dropFirst()) : self
+    }
+}

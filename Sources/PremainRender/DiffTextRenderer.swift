@@ -1,0 +1,61 @@
+import PremainModel
+
+/// Renders a `DiffReport` for a terminal: verdict, measured deltas, static deltas, findings
+/// new and fixed. Names from binaries pass through `TextSafety`.
+public enum DiffTextRenderer {
+    public static func render(_ report: DiffReport) -> String {
+        var out = "verdict: \(report.verdict.status)\n"
+        for reason in report.verdict.reasons { out += "  - \(TextSafety.display(reason))\n" }
+        if !report.measured.isEmpty {
+            var table = TextTable(headers: ["measured", "base", "head", "delta", "%", "p", "change"],
+                                  alignments: [.left, .right, .right, .right, .right, .right, .left])
+            let negligible = report.measured.filter(\.isNegligible).count
+            for delta in report.measured where !delta.isNegligible {
+                let name = delta.scope == "milestone" ? "time to " + MeasuredDelta.milestoneName(delta.subject)
+                    : delta.scope == "object" ? "init " + delta.subject : "\(delta.subject) (\(delta.object ?? "?"))"
+                table.add([TextSafety.display(name), Self.ms(delta.base?.medianMs),
+                           Self.ms(delta.head?.medianMs), Self.signedMs(delta.result.deltaMs),
+                           Self.signedPercent(delta.result.percent),
+                           delta.result.test.map { Milliseconds.number($0.pValue, decimals: 4) } ?? "-",
+                           delta.result.change.rawValue])
+            }
+            out += "\n" + table.render()
+            if negligible > 0 {
+                out += "  (\(negligible) initializers under 0.001 ms on both sides left out; --format json has them)\n"
+            }
+        }
+        let changed = report.objects.filter { $0.status != "unchanged" }
+        out += "\nobjects: \(report.objects.count), changed: \(changed.count)\n"
+        for delta in changed {
+            out += "  \(TextSafety.display(delta.name)) (\(delta.status))\n"
+            for name in delta.neededAdded { out += "    + needs \(TextSafety.display(name))\n" }
+            for name in delta.neededRemoved { out += "    - needs \(TextSafety.display(name))\n" }
+            for count in delta.relocations + [delta.exports, delta.imports, delta.initializers] where count.delta != 0 {
+                out += "    \(count.name): \(count.base.map(String.init) ?? "-") -> \(count.head.map(String.init) ?? "-")\n"
+            }
+            for name in delta.initializersAdded { out += "    + initializer \(TextSafety.display(name))\n" }
+            for name in delta.initializersRemoved { out += "    - initializer \(TextSafety.display(name))\n" }
+            for name in delta.swiftSuspectsAdded { out += "    + Swift suspect \(TextSafety.display(name))\n" }
+            for name in delta.swiftSuspectsRemoved { out += "    - Swift suspect \(TextSafety.display(name))\n" }
+        }
+        for closure in report.closures where closure.delta != 0 {
+            out += "  closure of \(TextSafety.display(closure.name)): \(closure.base.map(String.init) ?? "-") -> \(closure.head.map(String.init) ?? "-") objects\n"
+        }
+        out += "\nfindings: \(report.findings.new.count) new, \(report.findings.fixed.count) fixed, \(report.findings.unchanged.count) unchanged\n"
+        for finding in report.findings.new { out += "  new \(finding.severity.rawValue): \(TextSafety.display(finding.message))\n" }
+        for finding in report.findings.fixed { out += "  fixed: \(TextSafety.display(finding.message))\n" }
+        return out
+    }
+
+    static func ms(_ value: Double?) -> String { value.map(Milliseconds.text) ?? "-" }
+
+    static func signedMs(_ value: Double?) -> String {
+        guard let value else { return "-" }
+        return (value > 0 ? "+" : "") + Milliseconds.text(value)
+    }
+
+    static func signedPercent(_ value: Double?) -> String {
+        guard let value else { return "-" }
+        return (value > 0 ? "+" : "") + String(format1: value) + " %"
+    }
+}

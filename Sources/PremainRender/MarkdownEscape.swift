@@ -1,0 +1,67 @@
+import PremainModel
+
+/// Makes text from binaries (symbols, paths, sonames, messages that quote them) safe inside
+/// a GitHub comment: it renders as the same characters and cannot start Markdown syntax,
+/// inject HTML, @-mention people or teams, link issues, or break a table.
+public enum MarkdownEscape {
+    /// Longest text shown for one name; longer names are cut with "…".
+    public static let maxLength = 300
+
+    /// Escaped text for a paragraph or a table cell.
+    public static func text(_ raw: String, limit: Int = maxLength) -> String {
+        var out = ""
+        var count = 0
+        let characters = Array(raw)
+        for (index, character) in characters.enumerated() {
+            if count >= limit {
+                out += "…"
+                break
+            }
+            count += 1
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "|": out += "&#124;"
+            case ":":
+                out += "\\:"
+                // "scheme://" would autolink; a zero-width joiner after the colon prevents it.
+                if index + 1 < characters.count, characters[index + 1] == "/" { out += "\u{200D}" }
+            case "\\", "`", "*", "_", "{", "}", "[", "]", "(", ")", "#", "+", "-", "!", "~", "=", "$", "^":
+                out += "\\" + String(character)
+            case "@":
+                // A zero-width joiner after @ keeps GitHub from reading a mention.
+                out += "@\u{200D}"
+            case ".":
+                // "www.example.com" would autolink; a zero-width joiner after "www" prevents it.
+                if out.hasSuffix("www") || out.hasSuffix("WWW") { out += "\u{200D}" }
+                out += "."
+            case "\n", "\r", "\t", "\u{2028}", "\u{2029}":
+                out += " "
+            default:
+                if character.unicodeScalars.allSatisfy({ $0.value < 0x20 || $0.value == 0x7f || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }) {
+                    // Control characters and bidirectional overrides (Trojan Source) shown as code points.
+                    out += character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined()
+                } else {
+                    out.append(character)
+                }
+            }
+        }
+        return out
+    }
+
+    /// Escaped text for a Mermaid label: only letters, digits and `._+/ -` survive; every
+    /// other character becomes `_`, so no name can end a task or start a directive.
+    public static func mermaid(_ raw: String, limit: Int = 60) -> String {
+        var out = ""
+        for character in raw.prefix(limit) {
+            if character.isASCII, character.isLetter || character.isNumber || "._+/ -".contains(character) {
+                out.append(character)
+            } else {
+                out.append("_")
+            }
+        }
+        return out.isEmpty ? "_" : out
+    }
+}

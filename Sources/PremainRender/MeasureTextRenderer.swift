@@ -1,0 +1,142 @@
+import PremainModel
+
+/// `premain measure` as text: per measurement a phase table, an object table, the waterfall of
+/// the median run, observer effect, loader counts, cold residency, failures, warnings and the
+/// conditions. Pure: `MeasureReport → String`; fits 100 columns.
+public enum MeasureTextRenderer {
+    public static func render(_ report: MeasureReport) -> String {
+        report.measurements.map(render).joined(separator: "\n")
+    }
+
+    public static func render(_ m: LaunchMeasurement) -> String {
+        var out = "premain measure: \(TextSafety.display(m.command.joined(separator: " ")))\n"
+        let temperature = m.cold ? "cold (page cache evicted before every run)" : "warm"
+        out += "  \(m.runs) run\(m.runs == 1 ? "" : "s") after \(m.warmup) warm-up\(m.warmup == 1 ? "" : "s"), \(temperature); "
+        out += "status \(m.status.rawValue)\n"
+        out += "  times in ms since process birth (measurer's CLOCK_MONOTONIC just before execve)\n"
+        if m.loaderPhasesMissing == nil {
+            out += "  loader lines read together share one stamp: 0.000 means below that resolution\n"
+        }
+        for failure in m.failures { out += wrap("  FAILED: \(TextSafety.display(failure))") + "\n" }
+        if let missing = m.loaderPhasesMissing { out += wrap("  no loader phases: \(missing)") + "\n" }
+
+        var phases = TextTable(headers: ["milestone", "median", "p90", "min", "max", "MAD", "runs"],
+                               alignments: [.left, .right, .right, .right, .right, .right, .right])
+        let rows: [(String, TimeSummary?)] = [
+            ("loader start (first line)", m.milestones.loaderStart),
+            ("loader done (map+relocate)", m.milestones.loaderDone),
+            ("program initializers", m.milestones.programInitializers),
+            ("main", m.milestones.main),
+            ("first output", m.milestones.firstOutput),
+            ("exit", m.milestones.exit),
+        ]
+        for (name, summary) in rows {
+            guard let summary else { continue }
+            phases.add([name] + figures(summary) + ["\(summary.samplesMs.count)"])
+        }
+        out += "\n" + phases.render()
+
+        let withInit = m.objects.filter { $0.initializersStart != nil }
+        if !withInit.isEmpty {
+            var objects = TextTable(headers: ["initializers of", "starts", "median", "p90", "min", "max", "MAD", "runs"],
+                                    alignments: [.left, .right, .right, .right, .right, .right, .right, .right], maxWidth: 98)
+            for object in withInit {
+                let name = object.role == .executable ? "\(object.path) (executable)" : object.path
+                let start = object.initializersStart.map { Milliseconds.number($0.medianMs) } ?? "-"
+                let started = object.initializersStart?.samplesMs.count ?? 0
+                guard let duration = object.initializers else {
+                    objects.add([name, start, "-", "-", "-", "-", "-", "0/\(started)"])
+                    continue
+                }
+                objects.add([name, start] + figures(duration) + ["\(duration.samplesMs.count)/\(started)"])
+            }
+            out += "\n" + objects.render()
+            out += "    (runs: how many runs finished these initializers / how many started them)\n"
+            for object in withInit where (object.initializers?.samplesMs.count ?? 0) < (object.initializersStart?.samplesMs.count ?? 0) {
+                out += wrap("    unfinished in some runs (the run ended inside them): \(TextSafety.display(object.path))") + "\n"
+            }
+        }
+        let waterfall = WaterfallRenderer.render(m)
+        if !waterfall.isEmpty, let run = m.medianRun {
+            out += "\n  waterfall of run \(run + 1) (closest to the median exit; # initializers, - loader, | milestone)\n"
+            out += waterfall
+        }
+        out += "\n" + details(m).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { wrap(String($0)) }.joined(separator: "\n")
+        return out
+    }
+
+    /// Wraps a line longer than `width` at spaces; continuation lines get 6 more spaces.
+    static func wrap(_ line: String, width: Int = 100) -> String {
+        guard line.count > width else { return line }
+        let indent = String(repeating: " ", count: line.prefix { $0 == " " }.count + 6)
+        var lines: [String] = []
+        var current = String(line.prefix { $0 == " " })
+        for word in line.split(separator: " ") {
+            let candidate = current.allSatisfy({ $0 == " " }) ? current + word : current + " " + word
+            if candidate.count > width && !current.allSatisfy({ $0 == " " }) {
+                lines.append(current)
+                current = indent + word
+            } else {
+                current = candidate
+            }
+        }
+        lines.append(current)
+        return lines.joined(separator: "\n")
+    }
+
+    static func details(_ m: LaunchMeasurement) -> String {
+        var out = ""
+        if let plain = m.uninstrumented, let effect = m.observerEffect {
+            var parts: [String] = []
+            if let ratio = effect.firstOutputRatio, let base = plain.firstOutput {
+                parts.append("first output ×\(Milliseconds.number(ratio)) (uninstrumented median \(Milliseconds.text(base.medianMs)))")
+            }
+            if let ratio = effect.exitRatio, let base = plain.exit {
+                parts.append("exit ×\(Milliseconds.number(ratio)) (uninstrumented median \(Milliseconds.text(base.medianMs)))")
+            }
+            if let ratio = effect.cpuRatio, let base = plain.cpu {
+                parts.append("target CPU time ×\(Milliseconds.number(ratio)) (uninstrumented median \(Milliseconds.text(base.medianMs)))")
+            }
+            if !parts.isEmpty {
+                out += "  observer effect (LD_DEBUG vs none, \(plain.runs) interleaved runs each): \(parts.joined(separator: ", "))\n"
+            }
+        }
+        if let counts = m.loaderCounts {
+            if let startup = counts.startup { out += "  loader counts at relocation end: \(describe(startup))\n" }
+            if let final = counts.final { out += "  loader counts at exit (incl. lazy binding): \(describe(final))\n" }
+            out += "    (LD_DEBUG=statistics counts; its cycle figures are TSC ticks, not durations, and are not used)\n"
+        }
+        if let residency = m.coldResidency {
+            let total = residency.reduce(0) { $0 + $1.pages }
+            let stayed = residency.reduce(0.0) { $0 + $1.residentPagesMedian }
+            out += "  cold: \(residency.count) files evicted before every run (fdatasync + POSIX_FADV_DONTNEED); "
+            out += "median \(Milliseconds.number(stayed, decimals: 0)) of \(total) pages stayed resident\n"
+            for file in residency where file.residentPagesMedian > 0 || file.error != nil {
+                out += "    \(TextSafety.display(file.path)): \(Milliseconds.number(file.residentPagesMedian, decimals: 0))/\(file.pages) pages resident"
+                out += file.error.map { " (\($0))" } ?? ""
+                out += "\n"
+            }
+        }
+        if !m.warnings.isEmpty {
+            out += "  warnings:\n"
+            for warning in m.warnings {
+                out += "    - \(TextSafety.display(warning.subject)): \(TextSafety.display(warning.message)); \(warning.advice)\n"
+            }
+        }
+        out += ConditionsTextRenderer.render(m.conditions, indent: "  ")
+        return out
+    }
+
+    static func figures(_ summary: TimeSummary) -> [String] {
+        [summary.medianMs, summary.p90Ms, summary.minMs, summary.maxMs, summary.madMs].map { Milliseconds.number($0) }
+    }
+
+    static func describe(_ counts: LoaderCounts) -> String {
+        var parts: [String] = []
+        if let value = counts.symbolLookups { parts.append("\(value) symbol look-ups") }
+        if let value = counts.relocationsFromCache { parts.append("\(value) resolved from cache") }
+        if let value = counts.relativeRelocations { parts.append("\(value) relative relocations") }
+        return parts.joined(separator: ", ")
+    }
+}

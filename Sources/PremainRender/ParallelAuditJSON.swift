@@ -1,0 +1,86 @@
+import Dispatch
+import Synchronization
+import PremainModel
+
+/// Renders an `AuditReport` as JSON byte-for-byte like `JSONRenderer.render(report)`, but
+/// encodes the binaries on several threads: for folder audits, whose reports run to megabytes.
+///
+/// Each binary is encoded alone (pretty-printed, sorted keys), indented to its place in the
+/// `binaries` array, and the rest of the report (whose keys all sort after `binaries`) is
+/// encoded once and appended.
+public enum ParallelAuditJSON {
+    public static func render(_ report: AuditReport, workers: Int) throws -> String {
+        guard workers > 1, report.binaries.count > 1 else { return try JSONRenderer.render(report) }
+        let binaries = report.binaries
+        let parts = Mutex<[Int: String]>([:])
+        let failure = Mutex<String?>(nil)
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(workers, binaries.count)) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < binaries.count else { return }
+                do {
+                    let text = try JSONRenderer.render(binaries[index])
+                    parts.withLock { $0[index] = indent(text) }
+                } catch {
+                    failure.withLock { $0 = "\(error)" }
+                    return
+                }
+            }
+        }
+        if let message = failure.withLock({ $0 }) { throw RenderError(message: message) }
+        var tail = report
+        tail.binaries = []
+        let rest = try JSONRenderer.render(Tail(tail))
+        // rest starts with "{\n  \"errors\"": keep everything after the opening brace line.
+        guard rest.hasPrefix("{\n") else { return try JSONRenderer.render(report) }
+        let encoded = parts.withLock { $0 }
+        var out = "{\n  \"binaries\" : [\n"
+        out.reserveCapacity(encoded.values.reduce(0) { $0 + $1.utf8.count } + rest.utf8.count + 64)
+        for index in 0..<binaries.count {
+            guard let part = encoded[index] else { return try JSONRenderer.render(report) }
+            out += part
+            out += index == binaries.count - 1 ? "\n" : ",\n"
+        }
+        out += "  ],\n"
+        out += rest.dropFirst(2)
+        return out
+    }
+
+    struct RenderError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    /// Every field of the report but `binaries`, encoded under the same keys.
+    struct Tail: Encodable {
+        let report: AuditReport
+        init(_ report: AuditReport) { self.report = report }
+
+        enum Keys: String, CodingKey { case errors, schemaVersion, summary, tool }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(report.errors, forKey: .errors)
+            try container.encode(report.schemaVersion, forKey: .schemaVersion)
+            try container.encodeIfPresent(report.summary, forKey: .summary)
+            try container.encode(report.tool, forKey: .tool)
+        }
+    }
+
+    /// A standalone pretty-printed object (ending in "}\n") indented by four spaces, without
+    /// its final newline.
+    static func indent(_ text: String) -> String {
+        var bytes = Array(text.utf8)
+        if bytes.last == 0x0a { bytes.removeLast() }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + bytes.count / 6 + 8)
+        var lineStart = true
+        for byte in bytes {
+            if lineStart && byte != 0x0a { out.append(contentsOf: [0x20, 0x20, 0x20, 0x20]) }
+            out.append(byte)
+            lineStart = byte == 0x0a
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

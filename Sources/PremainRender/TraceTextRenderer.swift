@@ -1,0 +1,85 @@
+import PremainModel
+
+/// Renders a `TraceReport` as the text hot list. Pure: report in, text out.
+public enum TraceTextRenderer {
+    /// Functions under this inclusive median are summarized in one line unless `all`.
+    public static let smallMs = 0.01
+
+    /// The bias line, then per measurement: command, conditions, outcomes, milestones, the hot
+    /// list (inclusive median, p90, max; SELF is the exclusive median) (toolchain initializers under `smallMs` summarized unless `all`), what was not timed
+    /// and notes.
+    public static func render(_ report: TraceReport, all: Bool = false) -> String {
+        var out = ""
+        let bias = report.bias
+        out += "bias: \(ms(bias.pairMs)) per breakpoint pair (\(bias.source)"
+        out += bias.calibrationCalls > 0 ? ", median of \(bias.calibrationCalls) calls of an empty function)" : ")"
+        if let cost = bias.costPerCallMs { out += "; each traced call costs the target about \(ms(cost))" }
+        out += "\n"
+        for measurement in report.measurements {
+            out += "\n" + render(measurement, all: all)
+        }
+        return out
+    }
+
+    static func render(_ m: TraceMeasurement, all: Bool) -> String {
+        var out = "command: \(m.command.joined(separator: " "))\n"
+        out += "runs: \(m.runs) (+\(m.warmup) warm-up), until \(m.until), max \(m.maxCalls) calls per function\n"
+        out += ConditionsTextRenderer.render(m.conditions, measurer: "tracer")
+        var outcomes: [String: Int] = [:]
+        for outcome in m.outcomes { outcomes[outcome, default: 0] += 1 }
+        out += "outcomes: " + outcomes.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: ", ") + "\n"
+        for name in ["main", "firstOutput", "exit"] + m.milestones.keys.filter({ !["main", "firstOutput", "exit"].contains($0) }).sorted() {
+            guard let timing = m.milestones[name] else { continue }
+            out += "milestone \(name): median \(ms(timing.medianMs)), p90 \(ms(timing.p90Ms)), max \(ms(timing.maxMs))\n"
+        }
+        let shown = m.functions.filter { all || $0.inclusive.medianMs >= smallMs || $0.kind != .staticInitializer || $0.unfinishedCalls > 0 }
+        out += "\n"
+        // FUNCTION last: demangled Swift names are long and would push the other columns away.
+        var rows: [[String]] = [["MEDIAN", "P90", "MAX", "SELF", "CALLS", "KIND", "OBJECT", "SOURCE", "FUNCTION"]]
+        for f in shown {
+            var name = f.demangled ?? f.symbol
+            if let caller = f.inlinedInto { name += " (inlined into \(caller))" }
+            let timed = !f.inclusive.samplesMs.isEmpty
+            rows.append([timed ? ms(f.inclusive.medianMs) : "did not return", timed ? ms(f.inclusive.p90Ms) : "-",
+                         timed ? ms(f.inclusive.maxMs) : "-", f.exclusive.map { ms($0.medianMs) } ?? "-", f.callsText, f.kind.title,
+                         f.object.split(separator: "/").last.map(String.init) ?? f.object,
+                         f.source.map { Self.shortSource($0) } ?? "-", name])
+        }
+        out += table(rows)
+        let hidden = m.functions.count - shown.count
+        if hidden > 0 { out += "(\(hidden) toolchain/static initializers under \(ms(smallMs)) not shown; --all shows them)\n" }
+        if !m.untimed.isEmpty {
+            out += "\nnot timed:\n"
+            for u in m.untimed { out += "  \(u.demangled ?? u.symbol) [\(u.object)]: \(u.reason)\n" }
+        }
+        if !m.notes.isEmpty {
+            out += "\nnotes:\n"
+            for note in m.notes { out += "  \(note)\n" }
+        }
+        return out
+    }
+
+    /// `file:line` with the file's last path component only.
+    static func shortSource(_ source: SourceLocation) -> String {
+        "\(source.file.split(separator: "/").last.map(String.init) ?? source.file):\(source.line)"
+    }
+
+    static func ms(_ value: Double) -> String { "\(Milliseconds.number(value)) ms" }
+
+    static func table(_ rows: [[String]]) -> String {
+        guard let width = rows.first?.count else { return "" }
+        var widths = [Int](repeating: 0, count: width)
+        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        var out = ""
+        for row in rows {
+            var line = ""
+            for (i, cell) in row.enumerated() {
+                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                line += i < 5 ? pad + cell : cell + (i == width - 1 ? "" : pad)
+                if i < width - 1 { line += "  " }
+            }
+            out += line + "\n"
+        }
+        return out
+    }
+}

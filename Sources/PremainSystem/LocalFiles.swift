@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The file-system questions premain asks, answered with POSIX calls (no Foundation): one
+/// place for path names, directory listings and whole-file reads.
+public enum LocalFiles {
+    public enum Kind: Sendable { case missing, folder, file, other }
+
+    /// What `path` is, following symlinks; `.missing` when `stat` fails.
+    public static func kind(_ path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return .folder
+        case S_IFREG: return .file
+        default: return .other
+        }
+    }
+
+    /// `true` for a regular file this process may read.
+    public static func isReadableFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, R_OK) == 0
+    }
+
+    /// The folder part of `path`: `"."` when it has no slash, `"/"` for a file in the root.
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `path` with symlinks, `.` and `..` resolved; `nil` when it does not exist.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The names in `folder` (without `.` and `..`), unsorted; `nil` with the `errno` text when
+    /// the folder cannot be opened.
+    public static func entries(of folder: String) -> Result<[String], DirectoryError> {
+        guard let directory = opendir(folder) else {
+            return .failure(DirectoryError(message: String(cString: strerror(errno)).lowercased()))
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return .success(names)
+    }
+
+    /// Why a folder could not be listed: the `strerror` text, lowercase.
+    public struct DirectoryError: Error, Equatable, Sendable {
+        public var message: String
+    }
+
+    /// Regular files under `folder`, recursively, sorted; symlinked folders are not entered,
+    /// symlinks to regular files are listed. At most 100,000 folders are visited.
+    public static func files(under folder: String) -> [String] {
+        var result: [String] = []
+        var pending = [folder.hasSuffix("/") && folder.count > 1 ? String(folder.dropLast()) : folder]
+        var visited = 0
+        while let current = pending.popLast(), visited < 100_000 {
+            visited += 1
+            guard case .success(let names) = entries(of: current) else { continue }
+            for name in names {
+                let full = current + "/" + name
+                var info = stat()
+                guard lstat(full, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: pending.append(full)
+                case S_IFREG: result.append(full)
+                case S_IFLNK: if kind(full) == .file { result.append(full) }
+                default: break
+                }
+            }
+        }
+        return result.sorted()
+    }
+
+    /// The file's bytes, at most `limit`; `nil` when it cannot be opened or a read fails.
+    public static func read(_ path: String, limit: Int = 512 << 20) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count < limit {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return Array(bytes.prefix(limit))
+    }
+
+    /// A small text file (/proc, /sys) as UTF-8, at most `limit` bytes; `nil` when it cannot be
+    /// opened. A read error ends the text where it happened.
+    public static func readText(_ path: String, limit: Int = 1 << 20) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count < limit {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return String(decoding: bytes.prefix(limit), as: UTF8.self)
+    }
+
+    /// `true` when the first non-blank byte of the file is `{`.
+    public static func startsLikeJSON(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 64)
+        let count = head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        return head[0..<count].first { !($0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09) } == UInt8(ascii: "{")
+    }
+}
