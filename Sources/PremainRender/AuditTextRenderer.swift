@@ -10,7 +10,7 @@ public enum AuditTextRenderer {
         var out = ""
         let h = binary.header
         out += TextSafety.display(binary.path) + "\n"
-        var kindLine = "  \(h.elfClass) \(h.endianness)-endian \(h.machine), \(kindName(h.kind))"
+        var kindLine = "  \(h.elfClass.rawValue) \(h.endianness.rawValue)-endian \(h.machine), \(kindName(h.kind))"
         if let interpreter = h.interpreter { kindLine += ", interpreter \(TextSafety.display(interpreter))" }
         out += kindLine + "\n"
         var idLine: [String] = []
@@ -48,7 +48,7 @@ public enum AuditTextRenderer {
         relocations.add(["total", "\(r.total)", r.none > 0 ? "plus \(r.none) R_*_NONE" : ""])
         out += relocations.render()
         if !r.tables.isEmpty {
-            let tables = r.tables.map { "\(TextSafety.display($0.name)) \($0.entries) \($0.format == "relr" ? "words" : "entries")" }
+            let tables = r.tables.map { "\(TextSafety.display($0.name)) \($0.entries) \($0.format == .relr ? "words" : "entries")" }
             out += "  tables: " + tables.joined(separator: ", ") + "\n"
         }
 
@@ -77,7 +77,7 @@ public enum AuditTextRenderer {
                                   alignments: [.left, .right, .left, .left, .left])
             for entry in i.entries.prefix(maxInitializers) {
                 let name = entry.translationUnit != nil ? (entry.symbol ?? "?") : (entry.demangled ?? entry.symbol ?? "?")
-                table.add([entry.source, "\(entry.index)", entry.address ?? "unresolved", name, kindName(entry.kind)])
+                table.add([entry.source.rawValue, "\(entry.index)", entry.address ?? "unresolved", name, kindName(entry.kind)])
             }
             out += table.render()
             if i.entries.count > maxInitializers {
@@ -125,18 +125,24 @@ public enum AuditTextRenderer {
         return out + "\n"
     }
 
-    static func kindName(_ kind: String) -> String {
+    static func kindName(_ kind: BinaryInventory.Kind) -> String {
         switch kind {
-        case "executable": "executable"
-        case "pieExecutable": "PIE executable"
-        case "sharedLibrary": "shared library"
-        case "relocatable": "relocatable object"
-        case "core": "core file"
-        case "cxxTranslationUnit": "C++ TU initializer"
-        case "constructorFunction": "constructor function"
-        case "swift": "Swift runtime"
-        case "toolchain": "toolchain"
-        default: kind
+        case .executable: "executable"
+        case .pieExecutable: "PIE executable"
+        case .sharedLibrary: "shared library"
+        case .relocatable: "relocatable object"
+        case .core: "core file"
+        case .unknown: "unknown"
+        }
+    }
+
+    static func kindName(_ kind: InitializerInfo.Kind) -> String {
+        switch kind {
+        case .cxxTranslationUnit: "C++ TU initializer"
+        case .constructorFunction: "constructor function"
+        case .swift: "Swift runtime"
+        case .toolchain: "toolchain"
+        case .unknown: "unknown"
         }
     }
 }

@@ -56,7 +56,7 @@ import Testing
         #expect(summary.mostDependencies.first?.path == program.path)
         // A named non-ELF file is still an error.
         let named = BatchAudit().run([root + "/sub/readme.txt"])
-        #expect(named.errors.map(\.reason) == ["notELF"])
+        #expect(named.errors.map(\.reason) == [.notELF])
     }
 
     @Test func parallelAuditEqualsSerialAndParallelJSONEqualsPlain() throws {
@@ -75,7 +75,7 @@ import Testing
 
     @Test func missingPathsAreErrorsAndClosuresCanBeTurnedOff() throws {
         let report = BatchAudit(closure: nil).run(["/nonexistent/premain", "/bin/ls"])
-        #expect(report.errors.map(\.reason) == ["missing"])
+        #expect(report.errors.map(\.reason) == [.missing])
         #expect(report.binaries.count == 1)
         #expect(report.binaries.first?.closure == nil)
         #expect(report.binaries.first?.unusedNeeded == nil)

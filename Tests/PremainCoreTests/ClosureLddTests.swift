@@ -48,7 +48,7 @@ import Testing
     @Test func everyExecutableInUsrBinMatchesLdd() throws {
         let report = BatchAudit().run(["/usr/bin"])
         var compared = 0
-        for binary in report.binaries where ["executable", "pieExecutable"].contains(binary.header.kind) {
+        for binary in report.binaries where [.executable, .pieExecutable].contains(binary.header.kind) {
             guard let closure = binary.closure else { continue }
             let expected = try LddOutput.of(binary.path)
             #expect(Set(closure.objects.map(\.realPath)) == expected.resolved, "\(binary.path)")

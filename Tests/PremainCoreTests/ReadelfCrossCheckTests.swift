@@ -56,7 +56,7 @@ import Testing
     @Test func libcUsesRELRAndPremainDecodesEveryAddress() throws {
         let inventory = try InventoryBuilder.audit(path: "/usr/lib/x86_64-linux-gnu/libc.so.6")
         #expect(inventory.relocations.relrAddresses > 0)
-        #expect(inventory.relocations.tables.contains { $0.format == "relr" })
+        #expect(inventory.relocations.tables.contains { $0.format == .relr })
     }
 
     func expectAgreement(_ path: String) throws {

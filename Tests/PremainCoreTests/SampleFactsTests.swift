@@ -15,10 +15,10 @@ import Testing
     @Test func cHelloNeedsOnlyLibc() throws {
         let hello = try audit("c-hello/c-hello")
         #expect(hello.needed == ["libc.so.6"])
-        #expect(hello.header.kind == "pieExecutable")
+        #expect(hello.header.kind == .pieExecutable)
         #expect(hello.initializers.own == 0)
         let statik = try audit("c-hello/c-hello-static")
-        #expect(statik.header.kind == "executable")
+        #expect(statik.header.kind == .executable)
         #expect(statik.header.interpreter == nil)
         #expect(statik.needed.isEmpty)
     }
@@ -26,13 +26,13 @@ import Testing
     @Test func cxxLibraryInitializersAreNamedWithTheirTranslationUnits() throws {
         let library = try audit("cxx-static-init/libinit.so", symbols: true)
         #expect(library.needed == ["libstdc++.so.6", "libc.so.6"])
-        let arrayEntries = library.initializers.entries.filter { $0.source == "DT_INIT_ARRAY" }
+        let arrayEntries = library.initializers.entries.filter { $0.source == .initArray }
         #expect(arrayEntries.map(\.symbol) == ["frame_dummy", "_GLOBAL__sub_I_registry.cpp",
                                                "_GLOBAL__sub_I_plugins.cpp", "premain_lib_ctor_c"])
         #expect(arrayEntries.map(\.translationUnit) == [nil, "registry.cpp", "plugins.cpp", nil])
-        #expect(arrayEntries.map(\.kind) == ["toolchain", "cxxTranslationUnit", "cxxTranslationUnit", "constructorFunction"])
+        #expect(arrayEntries.map(\.kind) == [.toolchain, .cxxTranslationUnit, .cxxTranslationUnit, .constructorFunction])
         // Slot 3 is 0 in the file: the exported constructor is reached through R_X86_64_64.
-        #expect(arrayEntries[3].resolution == "symbolRelocation")
+        #expect(arrayEntries[3].resolution == .symbolRelocation)
         #expect(library.initializers.own == 3)
         #expect(library.symbols.importedNames?.contains { $0.hasPrefix("_ZNSt8ios_base4InitC1Ev") } == true)
     }
@@ -41,7 +41,7 @@ import Testing
         let executable = try audit("cxx-static-init/cxx-static-init")
         #expect(executable.needed == ["libinit.so", "libc.so.6"])
         #expect(executable.dynamic.runpath == ["$ORIGIN"])
-        #expect(executable.initializers.entries.filter { $0.source == "DT_INIT_ARRAY" }.map(\.symbol)
+        #expect(executable.initializers.entries.filter { $0.source == .initArray }.map(\.symbol)
                 == ["premain_exe_ctor_101", "frame_dummy", "_GLOBAL__sub_I_main"])
     }
 
@@ -80,7 +80,7 @@ import Testing
         #expect(plain.relocations.relrAddresses == 0)
         #expect(packed.relocations.relative == 2003)
         #expect(packed.relocations.relrAddresses == 2003)
-        #expect(packed.relocations.tables.contains { $0.format == "relr" && $0.entries == 34 })
+        #expect(packed.relocations.tables.contains { $0.format == .relr && $0.entries == 34 })
     }
 
     @Test func closureSamplesCarryTheirSearchPaths() throws {
@@ -89,6 +89,6 @@ import Testing
         #expect(try audit("closure/origin/bin/origin-app").dynamic.runpath == ["$ORIGIN/../lib"])
         #expect(try audit("closure/missing/needs-missing").needed.contains("libdoesnotexist.so"))
         let wrongClass = try audit("closure/wrong-class/lib32/libwc.so")
-        #expect(wrongClass.header.elfClass == "ELF32")
+        #expect(wrongClass.header.elfClass == .elf32)
     }
 }

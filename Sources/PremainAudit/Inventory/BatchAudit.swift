@@ -64,7 +64,7 @@ public struct BatchAudit: Sendable {
                 binaries.append(inventory)
             case .failed(let error)?:
                 let quiet = collected.fromFolders.contains(files[index])
-                    && (error.reason == ELFOpenError.Reason.notELF.rawValue)
+                    && error.reason == .notELF
                 if !quiet { errors.append(error) }
             case nil:
                 break
@@ -88,7 +88,7 @@ public struct BatchAudit: Sendable {
         do {
             file = try ELFFile(path: path)
         } catch {
-            return .failed(FileError(path: path, reason: error.reason.rawValue, message: error.message))
+            return .failed(FileError(path: path, reason: FileError.Reason(error.reason), message: error.message))
         }
         var inventory = InventoryBuilder.audit(file, options: options)
         // The tables are counted: let the closure's libraries use the memory instead.

@@ -55,7 +55,7 @@ public enum FileCollector {
         switch LocalFiles.entries(of: folder) {
         case .success(let found): names = found
         case .failure(let error):
-            result.unreadable.append(FileError(path: folder, reason: "unreadable", message: error.message))
+            result.unreadable.append(FileError(path: folder, reason: .unreadable, message: error.message))
             return
         }
         let base = folder.hasSuffix("/") ? folder : folder + "/"

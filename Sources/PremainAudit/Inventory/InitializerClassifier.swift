@@ -49,25 +49,25 @@ public enum InitializerClassifier {
     }
 
     static func classify(symbol: String?, entry: ELFInitializerEntry, demangle: Bool) -> InitializerInfo {
-        var kind = "unknown"
+        var kind = InitializerInfo.Kind.unknown
         var unit: String?
         var toolchain = false
         if let symbol {
             if toolchainNames.contains(symbol) {
-                kind = "toolchain"
+                kind = .toolchain
                 toolchain = true
             } else if let tu = translationUnit(of: symbol) {
-                kind = "cxxTranslationUnit"
+                kind = .cxxTranslationUnit
                 unit = tu
             } else if Demangler.isSwift(symbol) || symbol.hasPrefix("swift_") || symbol.hasPrefix("_ZL23swift_image_constructor") {
-                kind = "swift"
+                kind = .swift
             } else {
-                kind = "constructorFunction"
+                kind = .constructorFunction
             }
         }
         return InitializerInfo(
-            source: entry.source.rawValue, index: entry.index, address: entry.target.map(hex),
-            resolution: entry.resolution.rawValue, symbol: symbol,
+            source: .init(entry.source), index: entry.index, address: entry.target.map(hex),
+            resolution: .init(entry.resolution), symbol: symbol,
             demangled: demangle ? symbol.flatMap(Demangler.demangle) : nil,
             translationUnit: unit, kind: kind, toolchain: toolchain)
     }

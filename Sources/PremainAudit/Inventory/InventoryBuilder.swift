@@ -13,9 +13,9 @@ public enum InventoryBuilder {
     /// Audits an opened file.
     public static func audit(_ file: ELFFile, options: InventoryOptions = .init()) -> BinaryInventory {
         let header = BinaryInventory.Header(
-            elfClass: file.elfClass.rawValue, endianness: file.endianness.rawValue,
+            elfClass: .init(file.elfClass), endianness: .init(file.endianness),
             machine: file.machine.displayName, machineName: file.machine.description,
-            kind: file.objectKind.rawValue, interpreter: file.interpreter, soname: file.soname,
+            kind: .init(file.objectKind), interpreter: file.interpreter, soname: file.soname,
             buildID: file.buildID, stripped: !file.hasSymbolTable, debugLink: file.debugLink?.name,
             fileSize: file.fileSize)
         let dynamic = BinaryInventory.DynamicInfo(
@@ -37,7 +37,7 @@ public enum InventoryBuilder {
     static func relocationCensus(_ file: ELFFile) -> RelocationCensus {
         var census = RelocationCensus()
         for table in file.dynamicRelocationTables {
-            census.tables.append(.init(name: table.name, format: table.format.rawValue, entries: table.entryCount))
+            census.tables.append(.init(name: table.name, format: RelocationCensus.Format(table.format), entries: table.entryCount))
             census.count(table, machine: file.machine)
         }
         return census

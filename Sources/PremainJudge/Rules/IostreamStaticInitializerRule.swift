@@ -20,7 +20,7 @@ public struct IostreamStaticInitializerRule: Rule {
         input.objects.compactMap { binary in
             guard let imported = binary.symbols.importedNames,
                   imported.contains(where: { $0 == Self.constructor || $0.hasPrefix(Self.constructor + "@") }) else { return nil }
-            let units = binary.initializers.entries.filter { $0.kind == "cxxTranslationUnit" }
+            let units = binary.initializers.entries.filter { $0.kind == .cxxTranslationUnit }
             guard !units.isEmpty else { return nil }
             let names = units.map { $0.translationUnit ?? $0.symbol ?? "?" }
             return finding(

@@ -22,15 +22,12 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
     public var unusedNeeded: [String]? = nil
 
     public struct Header: Codable, Sendable, Equatable {
-        /// "ELF32" or "ELF64".
-        public var elfClass: String
-        /// "little" or "big".
-        public var endianness: String
+        public var elfClass: ELFClassName
+        public var endianness: Endianness
         /// Readable machine name ("x86-64") and its C name ("EM_X86_64").
         public var machine: String
         public var machineName: String
-        /// executable, pieExecutable, sharedLibrary, relocatable, core, unknown.
-        public var kind: String
+        public var kind: Kind
         public var interpreter: String?
         public var soname: String?
         public var buildID: String?
@@ -39,7 +36,7 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
         public var debugLink: String?
         public var fileSize: UInt64
 
-        public init(elfClass: String, endianness: String, machine: String, machineName: String, kind: String, interpreter: String? = nil, soname: String? = nil, buildID: String? = nil, stripped: Bool, debugLink: String? = nil, fileSize: UInt64) {
+        public init(elfClass: ELFClassName, endianness: Endianness, machine: String, machineName: String, kind: Kind, interpreter: String? = nil, soname: String? = nil, buildID: String? = nil, stripped: Bool, debugLink: String? = nil, fileSize: UInt64) {
             self.elfClass = elfClass
             self.endianness = endianness
             self.machine = machine
@@ -52,6 +49,21 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
             self.debugLink = debugLink
             self.fileSize = fileSize
         }
+    }
+
+    /// The file's word size as readelf prints it.
+    public enum ELFClassName: String, Codable, Sendable {
+        case elf32 = "ELF32", elf64 = "ELF64"
+    }
+
+    /// Byte order of the file's data.
+    public enum Endianness: String, Codable, Sendable {
+        case little, big
+    }
+
+    /// `e_type`, refined: a PIE is an `ET_DYN` with an interpreter or `DF_1_PIE`.
+    public enum Kind: String, Codable, Sendable {
+        case executable, pieExecutable, sharedLibrary, relocatable, core, unknown
     }
 
     public struct DynamicInfo: Codable, Sendable, Equatable {
@@ -115,16 +127,20 @@ public struct RelocationCensus: Codable, Sendable, Equatable {
 
     public struct Table: Codable, Sendable, Equatable {
         public var name: String
-        /// "rel", "rela" or "relr".
-        public var format: String
+        public var format: Format
         /// Entries as stored: relocations, or words for RELR.
         public var entries: Int
 
-        public init(name: String, format: String, entries: Int) {
+        public init(name: String, format: Format, entries: Int) {
             self.name = name
             self.format = format
             self.entries = entries
         }
+    }
+
+    /// How a relocation section stores its entries.
+    public enum Format: String, Codable, Sendable {
+        case rel, rela, relr
     }
 
     public init() {}
@@ -192,22 +208,42 @@ public struct InitializerCensus: Codable, Sendable, Equatable {
 
 /// One static initializer entry, symbolized.
 public struct InitializerInfo: Codable, Sendable, Equatable {
-    /// DT_PREINIT_ARRAY, DT_INIT, .ctors or DT_INIT_ARRAY.
-    public var source: String
+    public var source: Source
     public var index: Int
     /// Link-time address of the function, hex ("0x1139"); `nil` when unresolved.
     public var address: String?
-    /// stored, relativeRelocation, symbolRelocation or unresolved.
-    public var resolution: String
+    public var resolution: Resolution
     public var symbol: String?
     public var demangled: String?
     /// For `_GLOBAL__sub_I_<file>`: the translation unit's file name.
     public var translationUnit: String?
-    /// cxxTranslationUnit, constructorFunction, swift, toolchain, unknown.
-    public var kind: String
+    public var kind: Kind
     public var toolchain: Bool
 
-    public init(source: String, index: Int, address: String? = nil, resolution: String, symbol: String? = nil, demangled: String? = nil, translationUnit: String? = nil, kind: String, toolchain: Bool) {
+    /// Which table the entry is in.
+    public enum Source: String, Codable, Sendable {
+        case preinitArray = "DT_PREINIT_ARRAY", dtInit = "DT_INIT", ctors = ".ctors", initArray = "DT_INIT_ARRAY"
+    }
+
+    /// How the entry's target address was found: stored in the file, from a relative or a
+    /// symbol relocation, or not at all.
+    public enum Resolution: String, Codable, Sendable {
+        case stored, relativeRelocation, symbolRelocation, unresolved
+    }
+
+    /// What kind of function the entry runs.
+    public enum Kind: String, Codable, Sendable {
+        /// `_GLOBAL__sub_I_<file>`: a C++ translation unit's global constructors.
+        case cxxTranslationUnit
+        /// `__attribute__((constructor))` and other named functions.
+        case constructorFunction
+        case swift
+        /// Added to every object by the toolchain (`frame_dummy`, `_init`, ...).
+        case toolchain
+        case unknown
+    }
+
+    public init(source: Source, index: Int, address: String? = nil, resolution: Resolution, symbol: String? = nil, demangled: String? = nil, translationUnit: String? = nil, kind: Kind, toolchain: Bool) {
         self.source = source
         self.index = index
         self.address = address

@@ -20,11 +20,15 @@ public struct AuditReport: Codable, Sendable, Equatable {
 /// A file premain could not audit, and why.
 public struct FileError: Codable, Sendable, Equatable {
     public var path: String
-    /// missing, unreadable, notRegularFile, notELF, malformed.
-    public var reason: String
+    public var reason: Reason
     public var message: String
 
-    public init(path: String, reason: String, message: String) {
+    /// Why the file could not be audited.
+    public enum Reason: String, Codable, Sendable {
+        case missing, unreadable, notRegularFile, notELF, malformed
+    }
+
+    public init(path: String, reason: Reason, message: String) {
         self.path = path
         self.reason = reason
         self.message = message

@@ -43,7 +43,7 @@ public struct RuleInputLoader: Sendable {
         for path in paths {
             switch LocalFiles.kind(path) {
             case .missing:
-                loaded.errors.append(FileError(path: path, reason: "missing", message: "no such file or folder"))
+                loaded.errors.append(FileError(path: path, reason: .missing, message: "no such file or folder"))
             case .folder:
                 for file in LocalFiles.files(under: path) { loadFile(file, into: &loaded, quietly: true) }
             case .file, .other:
@@ -57,14 +57,14 @@ public struct RuleInputLoader: Sendable {
     func loadFile(_ path: String, into loaded: inout Loaded, quietly: Bool) {
         if path.hasSuffix(".json") || LocalFiles.startsLikeJSON(path) {
             guard let data = LocalFiles.read(path) else {
-                loaded.errors.append(FileError(path: path, reason: "unreadable", message: "cannot read the file"))
+                loaded.errors.append(FileError(path: path, reason: .unreadable, message: "cannot read the file"))
                 return
             }
             do {
                 try loaded.input.merge(Self.report(String(decoding: data, as: UTF8.self)))
             } catch {
                 if !quietly || path.hasSuffix(".json") {
-                    loaded.errors.append(FileError(path: path, reason: "malformed", message: error.description))
+                    loaded.errors.append(FileError(path: path, reason: .malformed, message: error.description))
                 }
             }
             return
@@ -72,12 +72,12 @@ public struct RuleInputLoader: Sendable {
         do {
             let binary = try InventoryBuilder.audit(path: path, options: InventoryOptions(symbolLists: true, demangle: true))
             loaded.input.objects.append(binary)
-            if binary.header.kind != "relocatable", binary.header.interpreter != nil || binary.header.soname == nil,
+            if binary.header.kind != .relocatable, binary.header.interpreter != nil || binary.header.soname == nil,
                let closure = closureProvider?(binary) {
                 loaded.input.closures.append(closure)
             }
         } catch {
-            if !quietly { loaded.errors.append(FileError(path: path, reason: error.reason.rawValue, message: error.message)) }
+            if !quietly { loaded.errors.append(FileError(path: path, reason: FileError.Reason(error.reason), message: error.message)) }
         }
     }
 
