@@ -1,3 +1,4 @@
+import ELFKit
 import PremainModel
 
 #if canImport(Glibc)
@@ -95,13 +96,25 @@ public struct LdSoCache: Sendable {
 
     /// Parses cache bytes (for tests and for caches inside a sysroot).
     public init(bytes: [UInt8]) throws(LdSoCache.Error) {
-        let reader = CacheBytes(bytes)
+        // The cache is written in the host's byte order; this reader handles little-endian
+        // caches only (parseNew rejects others by their flags).
+        let parsed = bytes.withUnsafeBytes { raw in
+            Result { () throws(LdSoCache.Error) -> Parsed in try Self.parse(bytes, ByteReader(raw, bigEndian: false)) }
+        }
+        (format, entries, hwcapSubdirectories, generator) = try parsed.get()
+        var index: [String: [Int]] = [:]
+        for (position, entry) in entries.enumerated() { index[entry.name, default: []].append(position) }
+        byName = index
+    }
+
+    private typealias Parsed = (format: Format, entries: [Entry], subdirectories: [String], generator: String?)
+
+    private static func parse(_ bytes: [UInt8], _ reader: ByteReader) throws(LdSoCache.Error) -> Parsed {
         if bytes.starts(with: Self.newMagic) {
             guard let parsed = Self.parseNew(reader, base: 0) else {
                 throw Error(message: "corrupt glibc-ld.so.cache1.1 header")
             }
-            format = .new
-            (entries, hwcapSubdirectories, generator) = parsed
+            return (.new, parsed.entries, parsed.subdirectories, parsed.generator)
         } else if bytes.starts(with: Self.oldMagic) {
             guard let count = reader.u32(at: 12).map(Int.init) else { throw Error(message: "truncated ld.so-1.7.0 header") }
             let available = (bytes.count - Self.oldHeaderSize) / Self.oldEntrySize
@@ -113,34 +126,33 @@ public struct LdSoCache: Sendable {
             if newBase + Self.newHeaderSize <= bytes.count,
                Array(bytes[newBase..<(newBase + Self.newMagic.count)]) == Self.newMagic,
                let parsed = Self.parseNew(reader, base: newBase) {
-                format = .compat
-                (entries, hwcapSubdirectories, generator) = parsed
+                return (.compat, parsed.entries, parsed.subdirectories, parsed.generator)
             } else {
-                format = .old
                 var list: [Entry] = []
                 for index in 0..<count {
                     let at = Self.oldHeaderSize + index * Self.oldEntrySize
                     guard let flags = reader.u32(at: at), let key = reader.u32(at: at + 4),
                           let value = reader.u32(at: at + 8),
-                          let name = reader.cString(at: tableEnd, Int(key)),
-                          let path = reader.cString(at: tableEnd, Int(value)) else { continue }
+                          let name = string(reader, tableEnd, Int(key)),
+                          let path = string(reader, tableEnd, Int(value)) else { continue }
                     list.append(Entry(name: name, path: path, flags: Int32(bitPattern: flags), osVersion: 0,
                                       hwcap: 0, hwcapSubdirectory: nil))
                 }
-                entries = list
-                hwcapSubdirectories = []
-                generator = nil
+                return (.old, list, [], nil)
             }
         } else {
             throw Error(message: "not an ld.so cache (unknown magic)")
         }
-        var index: [String: [Int]] = [:]
-        for (position, entry) in entries.enumerated() { index[entry.name, default: []].append(position) }
-        byName = index
+    }
+
+    /// The NUL-terminated string at `base + offset`; `nil` when outside or unterminated.
+    private static func string(_ reader: ByteReader, _ base: Int, _ offset: Int) -> String? {
+        let (start, overflow) = base.addingReportingOverflow(offset)
+        return overflow ? nil : reader.cString(at: start)
     }
 
     /// `nil` when the header is unusable: wrong endianness flag, or more entries than fit.
-    private static func parseNew(_ reader: CacheBytes, base: Int)
+    private static func parseNew(_ reader: ByteReader, base: Int)
         -> (entries: [Entry], subdirectories: [String], generator: String?)? {
         guard let count = reader.u32(at: base + 20).map(Int.init),
               let flagsByte = reader.u8(at: base + 28),
@@ -161,10 +173,10 @@ public struct LdSoCache: Sendable {
                       let size = reader.u32(at: at + 12).map(Int.init),
                       offset <= reader.count, size <= reader.count - offset else { break }
                 if tag == 0 {
-                    generator = String(decoding: reader.bytes[offset..<(offset + size)], as: UTF8.self)
+                    generator = String(decoding: UnsafeRawBufferPointer(rebasing: reader.bytes[offset..<(offset + size)]), as: UTF8.self)
                 } else if tag == 1, size > 0, size % 4 == 0, offset % 4 == 0 {
                     for item in 0..<(size / 4) {
-                        let name = reader.u32(at: offset + item * 4).flatMap { reader.cString(at: 0, Int($0)) }
+                        let name = reader.u32(at: offset + item * 4).flatMap { string(reader, 0, Int($0)) }
                         subdirectories.append(name ?? "")
                     }
                 }
@@ -177,8 +189,8 @@ public struct LdSoCache: Sendable {
             guard let flags = reader.u32(at: at), let key = reader.u32(at: at + 4),
                   let value = reader.u32(at: at + 8), let osVersion = reader.u32(at: at + 12),
                   let hwcap = reader.u64(at: at + 16),
-                  let name = reader.cString(at: base, Int(key)),
-                  let path = reader.cString(at: base, Int(value)) else { continue }
+                  let name = string(reader, base, Int(key)),
+                  let path = string(reader, base, Int(value)) else { continue }
             var entry = Entry(name: name, path: path, flags: Int32(bitPattern: flags), osVersion: osVersion,
                               hwcap: hwcap, hwcapSubdirectory: nil)
             if isHwcapExtension(hwcap) {
@@ -227,36 +239,5 @@ public struct LdSoCache: Sendable {
             if entry.flags == defaultFlags { break }
         }
         return best
-    }
-}
-
-/// Bounds-checked little-endian reads over the cache bytes.
-struct CacheBytes {
-    let bytes: [UInt8]
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-    var count: Int { bytes.count }
-
-    func u8(at offset: Int) -> UInt8? {
-        offset >= 0 && offset < bytes.count ? bytes[offset] : nil
-    }
-
-    func u32(at offset: Int) -> UInt32? {
-        guard offset >= 0, offset <= bytes.count - 4 else { return nil }
-        var value: UInt32 = 0
-        for shift in 0..<4 { value |= UInt32(bytes[offset + shift]) << (8 * shift) }
-        return value
-    }
-
-    func u64(at offset: Int) -> UInt64? {
-        guard let low = u32(at: offset), let high = u32(at: offset + 4) else { return nil }
-        return UInt64(high) << 32 | UInt64(low)
-    }
-
-    /// The NUL-terminated string at `base + offset`; `nil` when outside or unterminated.
-    func cString(at base: Int, _ offset: Int) -> String? {
-        let (start, overflow) = base.addingReportingOverflow(offset)
-        guard !overflow, start >= 0, start < bytes.count,
-              let end = bytes[start...].firstIndex(of: 0) else { return nil }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 }
