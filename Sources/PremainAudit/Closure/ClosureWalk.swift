@@ -30,7 +30,7 @@ final class ClosureWalk {
         platform = LoaderPlatform.forTarget(elfClass: program.elfClass, machine: program.machine)
         let real = resolver.store.realPath(program.path)
         let origin = resolver.logicalPath(LocalFiles.directory(of: real))
-        let main = LoadedObject(file: ObjectFacts(program), path: program.path, logicalPath: resolver.logicalPath(program.path),
+        let main = LoadedObject(file: FileFacts(program), path: program.path, logicalPath: resolver.logicalPath(program.path),
                                 requestedName: program.path, foundVia: .directPath, searchDirectory: nil,
                                 depth: 0, loader: nil, origin: origin)
         main.names = [""]
@@ -134,7 +134,7 @@ final class ClosureWalk {
     }
 
     struct Found {
-        var file: ObjectFacts
+        var file: FileFacts
         var host: String
         var logical: String
         var via: FoundVia
@@ -219,7 +219,7 @@ final class ClosureWalk {
 
     /// `open_verify`: the file when it is ELF of the program's class and machine; a
     /// wrong-class candidate is remembered and skipped.
-    private func open(_ host: String) -> ObjectFacts? {
+    private func open(_ host: String) -> FileFacts? {
         guard let file = resolver.store.facts(host) else { return nil }
         guard accepts(file) else {
             wrongClass.append(host)
@@ -228,7 +228,7 @@ final class ClosureWalk {
         return file
     }
 
-    private func accepts(_ file: ObjectFacts) -> Bool {
+    private func accepts(_ file: FileFacts) -> Bool {
         file.elfClass == platform.elfClass && file.machine == platform.machine
             && file.endianness == objects[0].file.endianness
     }

@@ -3,7 +3,7 @@ import PremainModel
 
 /// One object mapped during a walk, with its open file.
 final class LoadedObject {
-    let file: ObjectFacts
+    let file: FileFacts
     /// Host path as built.
     let path: String
     /// The path as the program sees it (inside the sysroot).
@@ -28,7 +28,7 @@ final class LoadedObject {
     private var rpathCache: [String]?
     private var runpathCache: [String]?
 
-    init(file: ObjectFacts, path: String, logicalPath: String, requestedName: String, foundVia: FoundVia,
+    init(file: FileFacts, path: String, logicalPath: String, requestedName: String, foundVia: FoundVia,
          searchDirectory: String?, depth: Int, loader: Int?, origin: String?) {
         self.file = file
         self.path = path

@@ -6,11 +6,11 @@ import PremainSystem
 import Glibc
 #endif
 
-/// A thread-safe memo of `ObjectFacts` and `ObjectCost` per path, shared by every closure of
+/// A thread-safe memo of `FileFacts` and `ObjectCost` per path, shared by every closure of
 /// one run so that auditing a folder opens each library once, not once per program.
 public final class ObjectStore: Sendable {
     private struct Slot: Sendable {
-        var facts: ObjectFacts?
+        var facts: FileFacts?
         var cost: ObjectCost?
     }
     private let slots = SharedTable<String, Slot>()
@@ -41,10 +41,10 @@ public final class ObjectStore: Sendable {
     }
 
     /// The facts of the ELF file at `path`; `nil` when it cannot be opened as ELF.
-    public func facts(_ path: String) -> ObjectFacts? {
+    public func facts(_ path: String) -> FileFacts? {
         if let known = slots.value(path) { return known.facts }
         let file = try? ELFFile(path: path)
-        let facts = file.map(ObjectFacts.init)
+        let facts = file.map(FileFacts.init)
         let cost = measuresCosts ? file.map(ObjectCost.measure) : nil
         return slots.insertIfAbsent(path, Slot(facts: facts, cost: cost)).facts
     }
@@ -55,10 +55,88 @@ public final class ObjectStore: Sendable {
         guard let file = try? ELFFile(path: path) else { return nil }
         let cost = ObjectCost.measure(file)
         slots.update(path) { slot in
-            var value = slot ?? Slot(facts: ObjectFacts(file), cost: nil)
+            var value = slot ?? Slot(facts: FileFacts(file), cost: nil)
             value.cost = cost
             slot = value
         }
         return cost
+    }
+}
+
+/// What the resolver needs to know about one candidate file, read once.
+public struct FileFacts: Sendable, Equatable {
+    public var elfClass: ELFClass
+    public var machine: ELFMachine
+    public var endianness: ELFEndianness
+    public var device: UInt64
+    public var inode: UInt64
+    public var soname: String?
+    public var needed: [String]
+    /// `DT_RPATH` split at colons; `[]` when absent or when `DT_RUNPATH` is present (glibc
+    /// ignores `DT_RPATH` then).
+    public var rpath: [String]
+    public var runpath: [String]
+    public var hasRunpath: Bool
+    public var noDefaultLib: Bool
+    public var interpreter: String?
+    public var hasDynamic: Bool
+
+    public init(_ file: ELFFile) {
+        elfClass = file.elfClass
+        machine = file.machine
+        endianness = file.endianness
+        device = file.device
+        inode = file.inode
+        soname = file.soname
+        needed = file.neededLibraries
+        hasRunpath = file.hasRunpath
+        rpath = file.hasRunpath ? [] : file.rpath
+        runpath = file.runpath
+        noDefaultLib = file.noDefaultLib
+        interpreter = file.interpreter
+        hasDynamic = !file.dynamicEntries.isEmpty
+    }
+}
+
+/// A dictionary shared by worker threads that mostly read it: a `pthread_rwlock_t` lets
+/// readers run side by side (Swift's `Mutex` serializes them, and its priority-inheritance
+/// futex is slow under contention).
+final class SharedTable<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+    private var storage: [Key: Value] = [:]
+    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+
+    init() {
+        lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+        lock.initialize(to: pthread_rwlock_t())
+        pthread_rwlock_init(lock, nil)
+    }
+
+    deinit {
+        pthread_rwlock_destroy(lock)
+        lock.deallocate()
+    }
+
+    /// The value for `key`, or `nil` when absent.
+    func value(_ key: Key) -> Value? {
+        pthread_rwlock_rdlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return storage[key]
+    }
+
+    /// Stores `value` unless another thread stored one first; returns the stored value.
+    @discardableResult
+    func insertIfAbsent(_ key: Key, _ value: Value) -> Value {
+        pthread_rwlock_wrlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        if let existing = storage[key] { return existing }
+        storage[key] = value
+        return value
+    }
+
+    /// Changes the value for `key` in place (nil when absent).
+    func update(_ key: Key, _ body: (inout Value?) -> Void) {
+        pthread_rwlock_wrlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        body(&storage[key])
     }
 }
