@@ -108,21 +108,7 @@ public enum AuditTextRenderer {
 
     /// `label item, item, …` wrapped at 100 columns with continuation lines indented.
     static func wrapList(_ label: String, _ items: [String]) -> String {
-        var out = "  " + label
-        var width = out.count
-        for (index, item) in items.enumerated() {
-            let piece = item + (index < items.count - 1 ? "," : "")
-            if width + 1 + piece.count > 100 && width > label.count + 2 {
-                out += "\n    "
-                width = 4
-            } else {
-                out += " "
-                width += 1
-            }
-            out += piece
-            width += piece.count
-        }
-        return out + "\n"
+        TextWrap.list(items, width: 100, first: "  " + label + " ", indent: "    ").joined(separator: "\n") + "\n"
     }
 
     static func kindName(_ kind: BinaryInventory.Kind) -> String {

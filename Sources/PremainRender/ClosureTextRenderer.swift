@@ -69,18 +69,11 @@ public enum ClosureTextRenderer {
     /// `prefix` and `items` separated by commas, wrapped at `width` with a hanging indent.
     static func wrap(_ prefix: String, _ items: [String]) -> String {
         let indent = String(repeating: " ", count: min(prefix.count, 8))
-        var out = ""
-        var line = prefix
-        for (index, item) in items.enumerated() {
-            let piece = item + (index == items.count - 1 ? "" : ",")
-            let fitted = TextSafety.fit(piece, width: width - indent.count)
-            if line.count + fitted.count + 1 > width && line != prefix && line != indent {
-                out += line.trailingSpacesRemoved + "\n"
-                line = indent
-            }
-            line += (line == prefix || line == indent ? "" : " ") + fitted
+        let pieces = items.enumerated().map { index, item in
+            TextSafety.fit(item + (index == items.count - 1 ? "" : ","), width: width - indent.count)
         }
-        return out + line + "\n"
+        let lines = TextWrap.lines(pieces, width: width, first: prefix, indent: indent)
+        return lines.dropLast().map { $0.trailingSpacesRemoved + "\n" }.joined() + (lines.last ?? "") + "\n"
     }
 
     static func percent(_ fraction: Double) -> String {

@@ -69,20 +69,9 @@ public enum MeasureTextRenderer {
     /// Wraps a line longer than `width` at spaces; continuation lines get 6 more spaces.
     static func wrap(_ line: String, width: Int = 100) -> String {
         guard line.count > width else { return line }
-        let indent = String(repeating: " ", count: line.prefix { $0 == " " }.count + 6)
-        var lines: [String] = []
-        var current = String(line.prefix { $0 == " " })
-        for word in line.split(separator: " ") {
-            let candidate = current.allSatisfy({ $0 == " " }) ? current + word : current + " " + word
-            if candidate.count > width && !current.allSatisfy({ $0 == " " }) {
-                lines.append(current)
-                current = indent + word
-            } else {
-                current = candidate
-            }
-        }
-        lines.append(current)
-        return lines.joined(separator: "\n")
+        let leading = String(line.prefix { $0 == " " })
+        return TextWrap.lines(line.split(separator: " "), width: width, first: leading,
+                              indent: leading + String(repeating: " ", count: 6)).joined(separator: "\n")
     }
 
     static func details(_ m: LaunchMeasurement) -> String {

@@ -42,7 +42,7 @@ public enum TraceTextRenderer {
             let timed = !f.inclusive.samplesMs.isEmpty
             rows.append([timed ? ms(f.inclusive.medianMs) : "did not return", timed ? ms(f.inclusive.p90Ms) : "-",
                          timed ? ms(f.inclusive.maxMs) : "-", f.exclusive.map { ms($0.medianMs) } ?? "-", f.callsText, f.kind.title,
-                         f.object.split(separator: "/").last.map(String.init) ?? f.object,
+                         ObjectName.fileName(f.object),
                          f.source.map { Self.shortSource($0) } ?? "-", name])
         }
         out += table(rows)
@@ -61,7 +61,7 @@ public enum TraceTextRenderer {
 
     /// `file:line` with the file's last path component only.
     static func shortSource(_ source: SourceLocation) -> String {
-        "\(source.file.split(separator: "/").last.map(String.init) ?? source.file):\(source.line)"
+        "\(ObjectName.fileName(source.file)):\(source.line)"
     }
 
     static func ms(_ value: Double) -> String { "\(Milliseconds.number(value)) ms" }

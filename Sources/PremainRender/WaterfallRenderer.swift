@@ -39,7 +39,7 @@ public enum WaterfallRenderer {
                               "\(Milliseconds.number(timeline.loaderStartMs))–\(Milliseconds.number(done))"))
         }
         for call in timeline.initializers {
-            let name = call.isProgram ? "\(basename(call.path)) (exe)" : basename(call.path)
+            let name = call.isProgram ? "\(ObjectName.fileName(call.path)) (exe)" : ObjectName.fileName(call.path)
             let duration = call.durationMs ?? (endMs - call.startMs)
             let figure = call.durationMs.map { "\(Milliseconds.number($0)) @ \(Milliseconds.number(call.startMs))" }
                 ?? "unfinished @ \(Milliseconds.number(call.startMs))"
@@ -56,9 +56,5 @@ public enum WaterfallRenderer {
         guard let exit = measurement.milestones.exit, exit.samplesMs.count == measurement.runs,
               run < exit.samplesMs.count else { return nil }
         return exit.samplesMs[run]
-    }
-
-    static func basename(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 }

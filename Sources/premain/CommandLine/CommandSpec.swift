@@ -1,3 +1,5 @@
+import PremainRender
+
 /// One option of a command: a flag (`valueName == nil`) or an option with a value.
 struct OptionSpec {
     /// Every spelling: `["-f", "--format"]`. The last one is the canonical key.
@@ -79,16 +81,6 @@ struct CommandSpec {
     }
 
     static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var current = ""
-        for word in text.split(separator: " ") {
-            if !current.isEmpty && current.count + 1 + word.count > width {
-                lines.append(current)
-                current = ""
-            }
-            current += current.isEmpty ? String(word) : " " + word
-        }
-        if !current.isEmpty { lines.append(current) }
-        return lines.isEmpty ? [""] : lines
+        TextWrap.lines(text.split(separator: " "), width: width)
     }
 }
