@@ -1,4 +1,6 @@
-/// A file that cannot be read as ELF, or a table inside it that is broken.
+/// A broken table inside an ELF file: the reader keeps going past it and lists it in the
+/// file's `diagnostics`. A file that cannot be opened at all (missing, not ELF, a header too
+/// broken to read) is an `ELFOpenError`.
 ///
 /// `message` is lowercase with no trailing period ("section header table outside the file").
 public struct ELFFormatError: Error, Equatable, Sendable, CustomStringConvertible {

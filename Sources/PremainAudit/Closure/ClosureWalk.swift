@@ -246,8 +246,9 @@ final class ClosureWalk {
         dir.hasSuffix("/") ? dir + name : dir + "/" + name
     }
 
-    /// The directory part of `path` (`"."` for a bare name, `"/"` for a file in the root).
-    /// The closure without costs or unused entries (filled in by `result`).
+    /// The walk's closure as the model reports it: the objects in load order (the program left
+    /// out), the missing names, and the costs and unused `DT_NEEDED` entries when the options
+    /// ask for them.
     func result() -> DependencyClosure {
         let systemPrefixes = ["/lib/", "/usr/lib/", "/lib64/", "/usr/lib64/", "/lib32/", "/usr/lib32/"]
         var list: [ClosureObject] = []
