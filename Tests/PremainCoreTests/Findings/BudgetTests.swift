@@ -1,3 +1,4 @@
+import PremainTestSupport
 import XCTest
 @testable import PremainAudit
 @testable import PremainJudge
@@ -32,7 +33,7 @@ final class BudgetTests: XCTestCase {
     }
 
     func testTheRepositoryConfigParses() throws {
-        let config = try ConfigParser.load(path: Samples.repositoryRoot + "/premain.json")
+        let config = try ConfigParser.load(path: Repository.root + "/premain.json")
         XCTAssertNotNil(config.budgets.maxClosureObjects)
     }
 

@@ -1,3 +1,4 @@
+import PremainTestSupport
 import XCTest
 @testable import PremainAudit
 @testable import PremainJudge
@@ -77,7 +78,7 @@ final class RendererTests: XCTestCase {
     }
 
     func golden(_ name: String, _ text: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let path = Samples.repositoryRoot + "/Tests/Golden/" + name
+        let path = Repository.root + "/Tests/Golden/" + name
         if ProcessInfo.processInfo.environment["PREMAIN_UPDATE_GOLDEN"] == "1" {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             return
