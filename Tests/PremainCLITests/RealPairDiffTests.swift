@@ -27,13 +27,17 @@ final class RealPairDiffTests: XCTestCase {
         return sides
     }
 
-    /// Both sides with the measure.json (3 runs) and trace.json (2 runs) of real launches.
-    func measuredSides(_ baseName: String, _ headName: String) throws -> Sides {
+    /// Both sides with the measure.json (`runs` runs) and trace.json (`traceRuns` runs) of real
+    /// launches with `environment` set.
+    func measuredSides(_ baseName: String, _ headName: String, runs: Int = 3, traceRuns: Int = 2,
+                       environment: [String: String] = [:]) throws -> Sides {
         let sides = try copiedSides(baseName, headName)
         for side in [sides.base, sides.head] {
-            for arguments in [["measure", "--runs", "3", "--no-observer", "--discard-output"], ["trace", "--runs", "2"]] {
+            for arguments in [["measure", "--runs", String(runs), "--no-observer", "--discard-output"],
+                              ["trace", "--runs", String(traceRuns)]] {
                 let result = try CLI.run(arguments + ["--warmup", "1", "--format", "json", "--output",
-                                                      side + "/\(arguments[0]).json", "--", side + "/app"])
+                                                      side + "/\(arguments[0]).json", "--", side + "/app"],
+                                         environment: environment)
                 XCTAssertEqual(result.status, 0, "premain \(arguments[0]) \(side)/app: \(result.stderr)")
             }
         }
@@ -135,6 +139,21 @@ final class RealPairDiffTests: XCTestCase {
         XCTAssertEqual(try diff(sides).status, 0)
         XCTAssertTrue(report.measured.allSatisfy { $0.result.change == .noChange }, "\(report.measured.map(\.result.change))")
         XCTAssertEqual(report.objects.map(\.status), ["unchanged", "unchanged"])
+    }
+
+    /// Opt-in (`PREMAIN_ACCURACY=1`): on real launches of a quiet machine, head's new
+    /// constructor made to cost 8 ms (PREMAIN_SAMPLE_COST_EXTRA_MS) is a regression of main at
+    /// the default thresholds (α 0.01, 0.5 ms or 5 %), and the A/A pair is not.
+    func testAccuracyOfRealVerdicts() throws {
+        try XCTSkipUnless(Accuracy.enabled, Accuracy.skipReason)
+        let regressed = try measuredSides("base", "head", runs: 20, traceRuns: 5, environment: ["PREMAIN_SAMPLE_COST_EXTRA_MS": "8"])
+        let report = try measuredDiff(regressed, runs: 20)
+        let main = try XCTUnwrap(report.measured.first { $0.scope == "milestone" && $0.subject == "main" })
+        XCTAssertEqual(main.result.change, .regression, "\(main)")
+        XCTAssertTrue((6...16).contains(try XCTUnwrap(main.result.deltaMs)), "\(main)")
+        XCTAssertEqual(report.verdict.status, "regression")
+        let same = try measuredDiff(try measuredSides("aa-1", "aa-2", runs: 20, traceRuns: 5), runs: 20)
+        XCTAssertEqual(same.verdict.status, "pass", "\(same.measured.map { ($0.subject, $0.result.change, $0.result.deltaMs ?? 0) })")
     }
 
     /// `RuleInput(measure:)` and `RuleInput(trace:)` take the in-memory reports and see what
