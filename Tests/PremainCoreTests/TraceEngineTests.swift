@@ -1,15 +1,9 @@
+import ELFKit
+import Glibc
+import PremainLaunch
+import PremainModel
 import PremainTestSupport
 import Testing
-import ELFKit
-#if canImport(Glibc)
-import Glibc
-#endif
-@testable import PremainAudit
-@testable import PremainJudge
-@testable import PremainLaunch
-@testable import PremainModel
-@testable import PremainRender
-@testable import PremainSystem
 
 extension TraceTests {
 /// Engine corner cases: shared words, exec, signals, `--until SYMBOL`.

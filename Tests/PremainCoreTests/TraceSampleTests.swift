@@ -1,14 +1,9 @@
+import Glibc
+import PremainLaunch
+import PremainModel
+import PremainSystem
 import PremainTestSupport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
-@testable import PremainAudit
-@testable import PremainJudge
-@testable import PremainLaunch
-@testable import PremainModel
-@testable import PremainRender
-@testable import PremainSystem
 
 /// Every trace test, one at a time: traces share two CPUs and would time each other otherwise.
 @Suite(.serialized)

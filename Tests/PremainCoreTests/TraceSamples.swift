@@ -1,14 +1,8 @@
+import Glibc
+import PremainLaunch
+import PremainModel
 import PremainTestSupport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
-@testable import PremainAudit
-@testable import PremainJudge
-@testable import PremainLaunch
-@testable import PremainModel
-@testable import PremainRender
-@testable import PremainSystem
 
 /// The samples for the trace tests, in a folder of their own: a copy of the project's samples
 /// (built once per test run, see `Samples`; copied so that no other suite runs the same files

@@ -1,11 +1,7 @@
 import PremainTestSupport
 import XCTest
-@testable import PremainAudit
 @testable import PremainJudge
-@testable import PremainLaunch
 @testable import PremainModel
-@testable import PremainRender
-@testable import PremainSystem
 
 final class BudgetTests: XCTestCase {
     func testConfigErrorsNameTheKey() {

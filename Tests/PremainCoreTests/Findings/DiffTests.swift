@@ -1,11 +1,8 @@
 import PremainTestSupport
 import XCTest
-@testable import PremainAudit
 @testable import PremainJudge
-@testable import PremainLaunch
 @testable import PremainModel
 @testable import PremainRender
-@testable import PremainSystem
 
 /// `premain diff` on the sample pairs (samples/README.md §9): statically, with self-timed
 /// launches (what the diff holds) and with recorded series (which way the verdict goes).

@@ -1,11 +1,8 @@
 import PremainTestSupport
 import XCTest
-@testable import PremainAudit
 @testable import PremainJudge
-@testable import PremainLaunch
 @testable import PremainModel
 @testable import PremainRender
-@testable import PremainSystem
 
 /// Golden-file tests of the renderers with hand-built reports (never compiled binaries, so
 /// they do not change with the compiler). `PREMAIN_UPDATE_GOLDEN=1 swift test` rewrites the

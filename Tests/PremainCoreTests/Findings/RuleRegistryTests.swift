@@ -2,10 +2,7 @@ import PremainTestSupport
 import XCTest
 @testable import PremainAudit
 @testable import PremainJudge
-@testable import PremainLaunch
 @testable import PremainModel
-@testable import PremainRender
-@testable import PremainSystem
 
 /// Walks the registry: every rule has evidence, its triggering samples make it fire and its
 /// non-triggering samples keep it quiet, and its findings are well formed.

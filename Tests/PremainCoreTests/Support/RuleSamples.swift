@@ -2,10 +2,7 @@ import Foundation
 import PremainTestSupport
 @testable import PremainAudit
 @testable import PremainJudge
-@testable import PremainLaunch
 @testable import PremainModel
-@testable import PremainRender
-@testable import PremainSystem
 
 /// Turns the sample names of `RuleDescription.triggeringSamples` into `RuleInput`s:
 ///
