@@ -43,12 +43,18 @@ let package = Package(
         // The thin command-line tool.
         .executableTarget(name: "premain", dependencies: [
             "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender"]),
-        .testTarget(name: "ELFKitTests", dependencies: ["ELFKit"]),
+        // Helpers both test targets use: the samples built once per test run, running programs
+        // and the built premain, /proc scans, self-timing logs, recorded reports, the opt-in
+        // accuracy switch (swift-argument-parser's ArgumentParserTestHelpers is the model).
+        .target(name: "PremainTestSupport", path: "Tests/PremainTestSupport"),
+        .testTarget(name: "ELFKitTests", dependencies: ["ELFKit", "PremainTestSupport"]),
         .testTarget(name: "PremainCoreTests", dependencies: [
-                        "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender", "ELFKit"],
+                        "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender", "ELFKit",
+                        "PremainTestSupport"],
                     exclude: ["Golden"]),  // golden files are read by path (#filePath), not bundled
         .testTarget(name: "PremainCLITests", dependencies: [
-                        "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender"]),
+                        "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender",
+                        "PremainTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import PremainTestSupport
 import Testing
 
 @Suite struct AuditCLITests {

@@ -1,4 +1,5 @@
 import Foundation
+import PremainTestSupport
 import XCTest
 
 /// `premain rules`, `check` and `diff` as a user runs them: output, formats, exit codes.
@@ -18,14 +19,14 @@ final class FindingsCLITests: XCTestCase {
     }
 
     func testCheckExitCodesFollowFailOn() throws {
-        let libinit = try CLI.sample("cxx-static-init/libinit.so")
+        let libinit = try Samples.path("cxx-static-init/libinit.so")
         let warning = try CLI.run(["check", "--no-config", libinit])
         XCTAssertEqual(warning.status, 0, "warnings pass at the default --fail-on error: \(warning.stdout)")
         XCTAssertTrue(warning.stdout.contains("warning: [many_static_initializers] libinit.so"))
         XCTAssertEqual(try CLI.run(["check", "--no-config", "--fail-on", "warning", libinit]).status, 1)
-        XCTAssertEqual(try CLI.run(["check", "--no-config", "--fail-on", "note", try CLI.sample("c-hello/c-hello")]).status, 0)
-        XCTAssertEqual(try CLI.run(["check", "--no-config", try CLI.sample("rules/libtextrel.so")]).status, 1)
-        XCTAssertEqual(try CLI.run(["check", "--no-config", "--fail-on", "never", try CLI.sample("rules/libtextrel.so")]).status, 0)
+        XCTAssertEqual(try CLI.run(["check", "--no-config", "--fail-on", "note", try Samples.path("c-hello/c-hello")]).status, 0)
+        XCTAssertEqual(try CLI.run(["check", "--no-config", try Samples.path("rules/libtextrel.so")]).status, 1)
+        XCTAssertEqual(try CLI.run(["check", "--no-config", "--fail-on", "never", try Samples.path("rules/libtextrel.so")]).status, 0)
         let missing = try CLI.run(["check", "--no-config", "/nonexistent/file"])
         XCTAssertEqual(missing.status, 3)
         XCTAssertEqual(missing.stderr, "Error: /nonexistent/file: no such file or folder\n")
@@ -39,25 +40,25 @@ final class FindingsCLITests: XCTestCase {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try #"{"budgets": {"maxClosureObject": 3}}"#.write(toFile: folder + "/premain.json", atomically: true, encoding: .utf8)
-        let result = try CLI.run(["check", try CLI.sample("c-hello/c-hello")], in: folder)
+        let result = try CLI.run(["check", try Samples.path("c-hello/c-hello")], in: folder)
         XCTAssertEqual(result.status, 64)
         XCTAssertTrue(result.stderr.contains("budgets.maxClosureObject: unknown key; expected one of maxInitializersPerObject"), result.stderr)
         try #"{"budgets": {"maxInitializersPerObject": 0}}"#.write(toFile: folder + "/premain.json", atomically: true, encoding: .utf8)
-        let budget = try CLI.run(["check", "--format", "json", try CLI.sample("cxx-static-init/libinit.so")], in: folder)
+        let budget = try CLI.run(["check", "--format", "json", try Samples.path("cxx-static-init/libinit.so")], in: folder)
         XCTAssertEqual(budget.status, 1, "the nearest premain.json applies: \(budget.stdout)")
         XCTAssertTrue(budget.stdout.contains("\"rule\" : \"budget_initializers_per_object\""))
     }
 
     func testCheckWritesSARIF() throws {
-        let result = try CLI.run(["check", "--no-config", "--format", "sarif", try CLI.sample("relr/librelr-plain.so")])
+        let result = try CLI.run(["check", "--no-config", "--format", "sarif", try Samples.path("relr/librelr-plain.so")])
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(result.stdout.contains("\"version\" : \"2.1.0\""))
         XCTAssertTrue(result.stdout.contains("\"ruleId\" : \"relative_relocations_without_relr\""))
     }
 
     func testDiffOfSamplePairs() throws {
-        let base = try CLI.sample("pairs/base")
-        let head = try CLI.sample("pairs/head")
+        let base = try Samples.path("pairs/base")
+        let head = try Samples.path("pairs/head")
         let text = try CLI.run(["diff", "--no-config", base, head])
         XCTAssertEqual(text.status, 0, text.stderr)
         XCTAssertTrue(text.stdout.contains("+ needs libextra.so"), text.stdout)

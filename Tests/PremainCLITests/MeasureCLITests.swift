@@ -6,6 +6,7 @@ import PremainLaunch
 import PremainModel
 import PremainRender
 import PremainSystem
+import PremainTestSupport
 import Testing
 
 /// Runs the built `premain measure` on the samples: help, usage errors, formats, exit codes,
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func jsonOnStdoutStaysParseable() throws {
-        let exe = try CLI.sample("cxx-static-init/cxx-static-init")
+        let exe = try Samples.path("cxx-static-init/cxx-static-init")
         let result = try Self.premain(["measure", "--runs", "3", "--warmup", "0", "--format", "json", "--show-output", "--", exe])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONRenderer.decode(MeasureReport.self, from: result.stdout)
@@ -55,7 +56,7 @@ import Testing
     }
 
     @Test func targetOutputIsDroppedByDefault() throws {
-        let exe = try CLI.sample("cxx-static-init/cxx-static-init")
+        let exe = try Samples.path("cxx-static-init/cxx-static-init")
         let result = try Self.premain(["measure", "--runs", "2", "--warmup", "0", "--no-observer", "--", exe])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.contains("main reached"))
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func failingTargetExitsWithFour() throws {
-        let exe = try CLI.sample("faults/exit-nonzero")
+        let exe = try Samples.path("faults/exit-nonzero")
         let result = try Self.premain(["measure", "--runs", "2", "--warmup", "0", "--no-observer", "--discard-output", "--", exe])
         #expect(result.status == 4)
         #expect(result.stdout.contains("FAILED: 2 of 2 runs: exited with status 3"))
@@ -74,7 +75,12 @@ import Testing
 
     @Test(arguments: [SIGINT, SIGTERM])
     func interruptKillsTheTargetGroup(signal: Int32) throws {
-        let hang = try CLI.sample("faults/hang")
+        // A private copy: no other test runs it, so the processes running it are this test's.
+        let folder = NSTemporaryDirectory() + "premain-hang-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let hang = folder + "/hang"
+        try FileManager.default.copyItem(atPath: try Samples.path("faults/hang"), toPath: hang)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.binary)
         process.arguments = ["measure", "--runs", "1", "--warmup", "0", "--discard-output", "--", hang]
@@ -82,29 +88,24 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try process.run()
         var group: pid_t = 0
-        for _ in 0..<500 where group == 0 {
+        let started = Poll.until {
             group = Self.processes(running: hang).first.map { Self.processGroup(of: $0) } ?? 0
-            if group == 0 { usleep(10_000) }
+            return group > 0
         }
-        try #require(group > 0, "the target never started")
+        try #require(started, "the target never started")
         kill(process.processIdentifier, signal)
-        for _ in 0..<1000 where process.isRunning { usleep(10_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            Issue.record("premain ignored signal \(signal) for 10 s")
-        }
-        process.waitUntilExit()
+        #expect(Poll.exit(of: process), "premain ignored signal \(signal)")
         #expect(process.terminationReason == .uncaughtSignal)
         #expect(process.terminationStatus == signal)
         // Killed members become zombies. This test process is a child subreaper (other suites
         // create a ProcessLauncher), so premain's orphaned, killed target is re-parented to us:
         // reap it as init would, then nothing at all may remain.
         var left = ProcessTable.members(ofGroup: group)
-        for _ in 0..<200 where !left.isEmpty {
+        _ = Poll.until(seconds: 30) {
             var status: Int32 = 0
             while waitpid(-group, &status, WNOHANG) > 0 {}
-            usleep(10_000)
             left = ProcessTable.members(ofGroup: group)
+            return left.isEmpty
         }
         #expect(left.isEmpty, "left in group \(group): \(left)")
         #expect(Self.processes(running: hang).isEmpty)

@@ -1,59 +1,69 @@
 import Foundation
+import PremainModel
+import PremainTestSupport
 import XCTest
 
 /// premain checks itself: the release build (scripts/release, static Swift standard library)
-/// must pass `premain check` with the repository's premain.json, and reach `main` within 4×
-/// the time of samples/c-hello, both measured by `premain measure`.
+/// must pass `premain check` with the repository's premain.json; the time-to-main budget is
+/// read from a measure report. Opt-in (`PREMAIN_ACCURACY=1`, it depends on how busy the machine
+/// is): it reaches `main` within 4× the time of samples/c-hello and within premain.json's
+/// budget, both measured by `premain measure`.
 final class SelfCheckTests: XCTestCase {
     /// The release binary, built once into .build/self-check (its own scratch folder: `swift
     /// test` holds the lock of .build).
-    static let release: Result<String, CLI.BuildError> = {
+    static let release: Result<String, SampleBuildError> = {
         let output = NSTemporaryDirectory() + "premain-self-check-\(getpid())/premain"
-        let script = CLI.repositoryRoot + "/scripts/release"
+        let script = Repository.root + "/scripts/release"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [script, output]
-        process.currentDirectoryURL = URL(fileURLWithPath: CLI.repositoryRoot)
+        process.currentDirectoryURL = URL(fileURLWithPath: Repository.root)
         var environment = ProcessInfo.processInfo.environment
-        environment["SCRATCH"] = CLI.repositoryRoot + "/.build/self-check"
+        environment["SCRATCH"] = Repository.root + "/.build/self-check"
         process.environment = environment
         let log = output + ".log"
         try? FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        guard let handle = FileHandle(forWritingAtPath: log) else { return .failure(.init(description: "cannot write \(log)")) }
+        guard let handle = FileHandle(forWritingAtPath: log) else { return .failure(.init(message: "cannot write \(log)")) }
         process.standardOutput = handle
         process.standardError = handle
         do {
             try process.run()
         } catch {
-            return .failure(.init(description: "cannot run scripts/release: \(error)"))
+            return .failure(.init(message: "cannot run scripts/release: \(error)"))
         }
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            return .failure(.init(description: "scripts/release failed: " + ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")))
+            return .failure(.init(message: "scripts/release failed: " + ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")))
         }
         return .success(output)
     }()
 
     func testReleaseBinaryPassesItsOwnBudget() throws {
         let binary = try Self.release.get()
-        let result = try CLI.run(["check", "--config", CLI.repositoryRoot + "/premain.json",
+        let result = try CLI.run(["check", "--config", Repository.root + "/premain.json",
                                           "--fail-on", "warning", binary])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let audit = try CLI.run(["audit", "--format", "json", binary])
         XCTAssertFalse(audit.stdout.contains("libswiftCore.so"), "the release build links the Swift standard library statically")
     }
 
+    /// One initializer fewer allowed than the release binary has fails, naming both counts; the
+    /// count is the audit's, read at run time (it is the toolchain's Swift runtime's).
     func testReleaseBinaryFailsABudgetThatIsTooTight() throws {
         let binary = try Self.release.get()
+        let audit = try CLI.run(["audit", "--format", "json", binary])
+        let inventory = try XCTUnwrap(try JSONDecoder().decode(AuditReport.self, from: Data(audit.stdout.utf8)).binaries.first)
+        let count = inventory.initializers.entries.filter { !$0.toolchain }.count
+        try XCTSkipIf(count == 0, "the release binary has no static initializer to allow one fewer of")
         let folder = NSTemporaryDirectory() + "premain-self-tight-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try #"{"allowlist": [{"object": "premain", "count": 8, "reason": "too few on purpose"}]}"#
+        try #"{"allowlist": [{"object": "premain", "count": \#(count - 1), "reason": "too few on purpose"}]}"#
             .write(toFile: folder + "/premain.json", atomically: true, encoding: .utf8)
         let result = try CLI.run(["check", "--config", folder + "/premain.json", binary])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stdout.contains("premain has 9 static initializers, 1 more than the 8 allowed"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("premain has \(count) static initializers, 1 more than the \(count - 1) allowed"), result.stdout)
     }
 
     /// `premain measure` times both programs to `main` (LD_DEBUG stamps, `--discard-output`,
@@ -65,9 +75,10 @@ final class SelfCheckTests: XCTestCase {
     /// attempts in all: a real regression fails every one. The premain series is
     /// also checked against budgets.maxMedianMsToMain of premain.json through
     /// `premain check BINARY MEASURE.json`.
-    func testReleaseBinaryReachesMainWithinFourTimesCHello() throws {
+    func testAccuracyReleaseBinaryReachesMainWithinFourTimesCHelloAndTheBudget() throws {
+        try XCTSkipUnless(Accuracy.enabled, Accuracy.skipReason)
         let binary = try Self.release.get()
-        let hello = try CLI.sample("c-hello/c-hello")
+        let hello = try Samples.path("c-hello/c-hello")
         let folder = NSTemporaryDirectory() + "premain-self-measure-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -113,26 +124,32 @@ final class SelfCheckTests: XCTestCase {
         // The same measurement (one 15-run series) against premain.json's absolute budget.
         let report = folder + "/premain.json"
         _ = try measure([binary, "--version"], runs: 15, report: report)
-        let check = try CLI.run(["check", "--config", CLI.repositoryRoot + "/premain.json",
+        let check = try CLI.run(["check", "--config", Repository.root + "/premain.json",
                                          "--fail-on", "warning", binary, report])
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
         XCTAssertFalse(check.stdout.contains("budget_time_to_main"), check.stdout)
     }
 
     /// The time-to-main budget is read from the measure report: a budget below the measured
-    /// median fails `check` with exit 1 and names the figure.
-    func testTimeToMainBudgetFailsWhenTooTight() throws {
+    /// median fails `check` with exit 1 and names the figure; one no launch can reach passes.
+    func testTimeToMainBudgetIsReadFromTheMeasureReport() throws {
         let binary = try Self.release.get()
         let folder = NSTemporaryDirectory() + "premain-self-budget-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let measured = try CLI.run(["measure", "--runs", "3", "--no-observer", "--discard-output", "--format", "json",
-                                            "--output", folder + "/measure.json", "--", binary, "--version"])
+                                    "--output", folder + "/measure.json", "--", binary, "--version"])
         XCTAssertEqual(measured.status, 0, measured.stderr)
-        try #"{"budgets": {"maxMedianMsToMain": 0.001}}"#.write(toFile: folder + "/premain.json", atomically: true, encoding: .utf8)
-        let result = try CLI.run(["check", "--config", folder + "/premain.json", folder + "/measure.json"])
-        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("budget_time_to_main"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("premain reaches main after"), result.stdout)
+        func check(budgetMs: String) throws -> CLI.Result {
+            try #"{"budgets": {"maxMedianMsToMain": \#(budgetMs)}}"#.write(toFile: folder + "/premain.json", atomically: true, encoding: .utf8)
+            return try CLI.run(["check", "--config", folder + "/premain.json", folder + "/measure.json"])
+        }
+        let tight = try check(budgetMs: "0.001")
+        XCTAssertEqual(tight.status, 1, tight.stdout + tight.stderr)
+        XCTAssertTrue(tight.stdout.contains("budget_time_to_main"), tight.stdout)
+        XCTAssertTrue(tight.stdout.contains("premain reaches main after"), tight.stdout)
+        let loose = try check(budgetMs: "1000000000")
+        XCTAssertEqual(loose.status, 0, loose.stdout + loose.stderr)
+        XCTAssertFalse(loose.stdout.contains("budget_time_to_main"), loose.stdout)
     }
 }

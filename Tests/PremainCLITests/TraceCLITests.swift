@@ -1,4 +1,5 @@
 import Foundation
+import PremainTestSupport
 import Testing
 
 /// `premain trace` as a user runs it: help, usage errors, the JSON contract, and what happens
@@ -68,25 +69,18 @@ struct TraceCLITests {
                              "--", "/bin/sh", "-c", "sleep 30; echo \(mark)"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        let start = Date()
         try process.run()
         // Wait until the shell runs its sleep.
-        var started = false
-        for _ in 0..<100 where !started {
-            usleep(50_000)
-            started = Self.processes(of: mark).contains { $0.contains("sleep 30") && !$0.contains(mark) }
-        }
+        let started = Poll.until { Self.processes(of: mark).contains { $0.contains("sleep 30") && !$0.contains(mark) } }
         #expect(started)
         kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        #expect(Date().timeIntervalSince(start) < 10, "premain did not stop at signal \(signal)")
+        #expect(Poll.exit(of: process), "premain ignored signal \(signal)")
         var left: [String] = []
-        for _ in 0..<40 {
+        let cleaned = Poll.until(seconds: 30) {
             left = Self.processes(of: mark)
-            if left.isEmpty { break }
-            usleep(50_000)
+            return left.isEmpty
         }
-        #expect(left.isEmpty, "left behind after signal \(signal): \(left)")
+        #expect(cleaned, "left behind after signal \(signal): \(left)")
     }
 
     @Test func interruptedPremainLeavesNothing() throws { try interrupt(with: SIGINT) }

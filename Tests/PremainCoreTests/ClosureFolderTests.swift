@@ -5,6 +5,7 @@ import PremainLaunch
 import PremainModel
 import PremainRender
 import PremainSystem
+import PremainTestSupport
 import Testing
 
 /// Folder mode: what is collected below a folder, parallel audits equal serial ones, and the

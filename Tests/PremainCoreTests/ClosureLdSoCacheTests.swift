@@ -5,6 +5,7 @@ import PremainLaunch
 import PremainModel
 import PremainRender
 import PremainSystem
+import PremainTestSupport
 import Testing
 
 /// The ld.so.cache reader: on this machine's cache against `ldconfig -p`, and on caches made in

@@ -6,6 +6,7 @@ import PremainLaunch
 import PremainModel
 import PremainRender
 import PremainSystem
+import PremainTestSupport
 import Testing
 
 /// The closure premain resolves statically equals the one `ld.so` resolves (`ldd`) on real

@@ -6,6 +6,7 @@ import PremainLaunch
 import PremainModel
 import PremainRender
 import PremainSystem
+import PremainTestSupport
 import Testing
 
 /// Closures through broken or unusual dependencies: garbage and truncated candidates, a

@@ -6,6 +6,7 @@ import PremainLaunch
 import PremainModel
 import PremainRender
 import PremainSystem
+import PremainTestSupport
 import Testing
 
 /// The closure samples (samples/closure/*): search order, $ORIGIN, missing, unused and

@@ -5,6 +5,7 @@ import PremainLaunch
 import PremainModel
 import PremainRender
 import PremainSystem
+import PremainTestSupport
 import Testing
 
 /// ELF32 and ELF64, both byte orders, seven machines: files linked by real cross binutils

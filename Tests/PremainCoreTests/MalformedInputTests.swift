@@ -6,6 +6,7 @@ import PremainLaunch
 import PremainModel
 import PremainRender
 import PremainSystem
+import PremainTestSupport
 import Testing
 
 /// Damaged files made in code: every one must be audited or rejected with one clear error,

@@ -5,6 +5,7 @@ import PremainLaunch
 import PremainModel
 import PremainRender
 import PremainSystem
+import PremainTestSupport
 import Testing
 
 /// The JSON contract's keys must agree with GNU readelf on real files of this machine.

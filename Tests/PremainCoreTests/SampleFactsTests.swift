@@ -4,6 +4,7 @@ import PremainLaunch
 import PremainModel
 import PremainRender
 import PremainSystem
+import PremainTestSupport
 import Testing
 
 /// The facts samples/README.md promises, as `premain audit` sees them.

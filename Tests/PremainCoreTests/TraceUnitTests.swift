@@ -1,13 +1,7 @@
-import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
-@testable import PremainAudit
-@testable import PremainJudge
 @testable import PremainLaunch
-@testable import PremainModel
-@testable import PremainRender
-@testable import PremainSystem
+import PremainModel
+import Testing
 
 /// Pure parts of the tracer: no process involved.
 @Suite

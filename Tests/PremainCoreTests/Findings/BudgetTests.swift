@@ -1,10 +1,7 @@
+import PremainTestSupport
 import XCTest
-@testable import PremainAudit
 @testable import PremainJudge
-@testable import PremainLaunch
 @testable import PremainModel
-@testable import PremainRender
-@testable import PremainSystem
 
 final class BudgetTests: XCTestCase {
     func testConfigErrorsNameTheKey() {
@@ -32,7 +29,7 @@ final class BudgetTests: XCTestCase {
     }
 
     func testTheRepositoryConfigParses() throws {
-        let config = try ConfigParser.load(path: Samples.repositoryRoot + "/premain.json")
+        let config = try ConfigParser.load(path: Repository.root + "/premain.json")
         XCTAssertNotNil(config.budgets.maxClosureObjects)
     }
 

@@ -1,10 +1,8 @@
+import PremainTestSupport
 import XCTest
-@testable import PremainAudit
 @testable import PremainJudge
-@testable import PremainLaunch
 @testable import PremainModel
 @testable import PremainRender
-@testable import PremainSystem
 
 /// Golden-file tests of the renderers with hand-built reports (never compiled binaries, so
 /// they do not change with the compiler). `PREMAIN_UPDATE_GOLDEN=1 swift test` rewrites the
@@ -77,7 +75,7 @@ final class RendererTests: XCTestCase {
     }
 
     func golden(_ name: String, _ text: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let path = Samples.repositoryRoot + "/Tests/Golden/" + name
+        let path = Repository.root + "/Tests/Golden/" + name
         if ProcessInfo.processInfo.environment["PREMAIN_UPDATE_GOLDEN"] == "1" {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             return

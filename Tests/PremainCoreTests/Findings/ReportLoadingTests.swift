@@ -1,10 +1,6 @@
 import XCTest
-@testable import PremainAudit
 @testable import PremainJudge
-@testable import PremainLaunch
 @testable import PremainModel
-@testable import PremainRender
-@testable import PremainSystem
 
 /// The JSON contract of `premain measure` and `premain trace` reports as rules and `diff`
 /// read them: extra keys are ignored, trace milestones (taken under the tracer) are not

@@ -1,10 +1,6 @@
 import XCTest
-@testable import PremainAudit
 @testable import PremainJudge
-@testable import PremainLaunch
 @testable import PremainModel
-@testable import PremainRender
-@testable import PremainSystem
 
 final class StatisticsTests: XCTestCase {
     func testExactMannWhitneyMatchesTheTable() throws {
@@ -53,36 +49,29 @@ final class StatisticsTests: XCTestCase {
         }
     }
 
-    func testSameDistributionIsNoChangeInAtLeast95PercentOfTrials() {
-        var generator = SeededGenerator(seed: 42)
+    /// How many of `trials` pairs of 20-run series (base median 8 ms, head `headMedian`, both
+    /// with launch-like noise from a generator seeded with `seed`) the detector calls `change`.
+    func count(_ change: MeasuredDelta.Change, headMedian: Double, trials: Int, seed: UInt64) -> Int {
+        var generator = SeededGenerator(seed: seed)
         var settings = PremainConfig.DiffSettings()
         settings.bootstrapResamples = 300
         let detector = ChangeDetector(settings: settings)
-        let trials = 400
-        var quiet = 0
-        for trial in 0..<trials {
+        return (0..<trials).filter { trial in
             let base = Self.series(20, median: 8, spread: 0.4, using: &generator)
-            let head = Self.series(20, median: 8, spread: 0.4, using: &generator)
-            let result = detector.compare(base: TimingSummary(samples: base), head: TimingSummary(samples: head), seedSalt: UInt64(trial))
-            if result.change == .noChange { quiet += 1 }
-        }
-        XCTAssertGreaterThanOrEqual(Double(quiet) / Double(trials), 0.95, "\(quiet) of \(trials)")
+            let head = Self.series(20, median: headMedian, spread: 0.4, using: &generator)
+            return detector.compare(base: TimingSummary(samples: base), head: TimingSummary(samples: head),
+                                    seedSalt: UInt64(trial)).change == change
+        }.count
+    }
+
+    func testSameDistributionIsNoChangeInAtLeast95PercentOfTrials() {
+        let quiet = count(.noChange, headMedian: 8, trials: 400, seed: 42)
+        XCTAssertGreaterThanOrEqual(Double(quiet) / 400, 0.95, "\(quiet) of 400")
     }
 
     func testOneMillisecondShiftIsCaughtAt20RunsPerSide() {
-        var generator = SeededGenerator(seed: 4242)
-        var settings = PremainConfig.DiffSettings()
-        settings.bootstrapResamples = 300
-        let detector = ChangeDetector(settings: settings)
-        let trials = 200
-        var caught = 0
-        for trial in 0..<trials {
-            let base = Self.series(20, median: 8, spread: 0.4, using: &generator)
-            let head = Self.series(20, median: 9, spread: 0.4, using: &generator)
-            let result = detector.compare(base: TimingSummary(samples: base), head: TimingSummary(samples: head), seedSalt: UInt64(trial))
-            if result.change == .regression { caught += 1 }
-        }
-        XCTAssertGreaterThanOrEqual(Double(caught) / Double(trials), 0.95, "\(caught) of \(trials)")
+        let caught = count(.regression, headMedian: 9, trials: 200, seed: 4242)
+        XCTAssertGreaterThanOrEqual(Double(caught) / 200, 0.95, "\(caught) of 200")
     }
 
     func testSmallSignificantChangeBelowMinimumEffectIsNoChange() {

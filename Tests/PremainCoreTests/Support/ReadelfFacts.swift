@@ -1,3 +1,4 @@
+import PremainTestSupport
 /// The contract's facts about one file as GNU readelf reports them, for cross-checks: an
 /// independent reader, parsed from `readelf -W -d -r --dyn-syms`.
 struct ReadelfFacts: Equatable, CustomStringConvertible {

@@ -1,10 +1,8 @@
 import Foundation
+import PremainTestSupport
 @testable import PremainAudit
 @testable import PremainJudge
-@testable import PremainLaunch
 @testable import PremainModel
-@testable import PremainRender
-@testable import PremainSystem
 
 /// Turns the sample names of `RuleDescription.triggeringSamples` into `RuleInput`s:
 ///
@@ -116,14 +114,8 @@ enum SelfTimedRun {
         "lib:extra.c": ("libextra.so", "premain_extra_ctor", "constructorFunction"),
     ]
 
-    static func monotonicNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
-
     static func launch(_ file: String, costs: [String: String]) throws -> Launch {
-        let log = NSTemporaryDirectory() + "premain-log-\(getpid())-\(UUID().uuidString)"
+        let log = SelfTimingLog.temporaryPath("rule-sample")
         defer { try? FileManager.default.removeItem(atPath: log) }
         var environment = ["PREMAIN_SAMPLE_LOG": log]
         for (name, value) in costs { environment["PREMAIN_SAMPLE_COST_\(name)_MS"] = value }
@@ -133,19 +125,16 @@ enum SelfTimedRun {
         env.merge(environment) { _, new in new }
         process.environment = env
         process.standardOutput = FileHandle.nullDevice
-        let start = monotonicNanoseconds()
+        let start = SelfTimingLog.nowNs()
         try process.run()
         process.waitUntilExit()
         // Samples without self-timing (c-hello) write no log: no durations, no milestone.
-        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         var launch = Launch(durations: [], toMainMs: nil)
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            guard fields.count == 4, let begin = UInt64(fields[1]), let duration = Double(fields[3]) else { continue }
-            if fields[0] == "main" {
-                launch.toMainMs = Double(begin &- start) / 1e6
+        for line in SelfTimingLog.lines(log) {
+            if line.id == "main" {
+                launch.toMainMs = Double(line.startNs &- start) / 1e6
             } else {
-                launch.durations.append((String(fields[0]), duration))
+                launch.durations.append((line.id, line.durationMs))
             }
         }
         return launch

@@ -1,21 +1,22 @@
 import Foundation
 
 /// The live processes, read from /proc, for the tests that prove premain left nothing behind.
-/// (PremainCoreTests scans /proc for its own question in `TraceSamples.leftovers`.)
-enum ProcessScan {
-    struct Entry {
-        var pid: pid_t
-        var parent: pid_t
+public enum ProcessScan {
+    public struct Entry: Sendable {
+        public var pid: pid_t
+        public var parent: pid_t
         /// State letter of /proc/PID/stat; `Z` for a zombie.
-        var state: Character
+        public var state: Character
         /// Target of /proc/PID/exe; "" when unreadable (zombies, other users).
-        var executable: String
+        public var executable: String
         /// /proc/PID/cmdline with its NUL separators as spaces.
-        var commandLine: String
+        public var commandLine: String
+        /// TracerPid of /proc/PID/status: the process tracing it under ptrace; 0 when none.
+        public var tracer: pid_t
     }
 
     /// Every process whose /proc entry could be read; `[]` when /proc cannot be listed.
-    static func all() -> [Entry] {
+    public static func all() -> [Entry] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
         return entries.compactMap { entry in
             guard let pid = pid_t(entry),
@@ -25,9 +26,13 @@ enum ProcessScan {
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             guard fields.count > 2, let state = fields[0].first, let parent = pid_t(fields[1]) else { return nil }
             let arguments = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") ?? Data()
+            let status = (try? String(contentsOfFile: "/proc/\(entry)/status", encoding: .utf8)) ?? ""
+            let tracer = status.split(separator: "\n").first { $0.hasPrefix("TracerPid:") }
+                .flatMap { pid_t($0.dropFirst("TracerPid:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
             return Entry(pid: pid, parent: parent, state: state,
-                           executable: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/exe")) ?? "",
-                           commandLine: String(decoding: arguments.map { $0 == 0 ? 32 : $0 }, as: UTF8.self))
+                         executable: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/exe")) ?? "",
+                         commandLine: String(decoding: arguments.map { $0 == 0 ? 32 : $0 }, as: UTF8.self),
+                         tracer: tracer)
         }
     }
 }

@@ -3,13 +3,12 @@ import Foundation
 import Glibc
 #endif
 
-/// A build shared by the processes of one test run. (PremainCLITests has the same helper:
-/// test targets cannot share code.)
-enum SharedBuild {
+/// A build shared by the processes of one test run.
+public enum SharedBuild {
     /// `NSTemporaryDirectory()/<prefix>-<parent pid>-<parent start time>-<newest source mtime>`:
     /// the same for the XCTest and the swift-testing process of one `swift test`, different for
     /// the next run, and for an edit of `sources` (files or folders, walked).
-    static func folder(_ prefix: String, sources: [String]) -> String {
+    public static func folder(_ prefix: String, sources: [String]) -> String {
         let parent = getppid()
         // Field 22 of /proc/PID/stat, the start time: tells a reused pid apart.
         let stat = (try? String(contentsOfFile: "/proc/\(parent)/stat", encoding: .utf8)) ?? ""
@@ -30,8 +29,9 @@ enum SharedBuild {
     }
 
     /// Runs `build` (which returns an error message, or `nil` on success) unless it already
-    /// succeeded for `folder`, under an exclusive lock on `folder.lock`. Returns the message.
-    static func once(in folder: String, _ build: () -> String?) -> String? {
+    /// succeeded for `folder`, under an exclusive lock on `folder.lock`. Returns the message;
+    /// `nil` when the folder is built.
+    public static func once(in folder: String, _ build: () -> String?) -> String? {
         let lock = open(folder + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         guard lock >= 0 else { return "cannot open \(folder).lock: errno \(errno)" }
         defer { close(lock) }

@@ -1,0 +1,94 @@
+import Foundation
+
+/// `premain measure` and `premain trace` reports (JSON, schemaVersion 1) written from given
+/// series instead of real launches, so that what a test derives from them (a diff verdict, a
+/// finding, an exit code) does not depend on how busy the machine is.
+public enum RecordedReports {
+    /// One traced function and its per-run inclusive times.
+    public struct Function: Sendable {
+        public var object: String
+        public var symbol: String
+        public var demangled: String?
+        public var kind: String
+        public var samplesMs: [Double]
+
+        public init(object: String, symbol: String, demangled: String? = nil, kind: String, samplesMs: [Double]) {
+            self.object = object
+            self.symbol = symbol
+            self.demangled = demangled
+            self.kind = kind
+            self.samplesMs = samplesMs
+        }
+    }
+
+    /// `count` runs around `medianMs`, the same for every call: offsets 0, 0.01, …, 0.04 ms
+    /// repeated, the launch-like spread of a quiet machine without its outliers.
+    public static func series(_ medianMs: Double, count: Int = 20) -> [Double] {
+        (0..<count).map { medianMs + Double($0 % 5) * 0.01 }
+    }
+
+    /// A measure report of `command` with the given milestones (`main`, `exit`, …) and objects'
+    /// initializer times, each a series in ms.
+    public static func measure(command: String, milestones: [String: [Double]],
+                               objects: [(path: String, initializersMs: [Double])] = []) -> String {
+        let runs = milestones.values.map(\.count).max() ?? 0
+        return json([
+            "schemaVersion": 1,
+            "measurements": [[
+                "command": [command], "runs": runs, "cold": false, "conditions": ["recorded": "in code"],
+                "milestones": milestones.mapValues(summary),
+                "objects": objects.map { ["path": $0.path, "initializers": summary($0.initializersMs)] as [String: Any] },
+            ] as [String: Any]],
+        ])
+    }
+
+    /// A trace report of `command` with the given functions.
+    public static func trace(command: String, functions: [Function]) -> String {
+        json([
+            "schemaVersion": 1,
+            "bias": ["pairMs": 0.01, "source": "recorded"],
+            "measurements": [[
+                "command": [command], "runs": functions.map(\.samplesMs.count).max() ?? 0,
+                "functions": functions.map { function in
+                    var entry: [String: Any] = ["object": function.object, "symbol": function.symbol, "kind": function.kind,
+                                                "calls": 1, "inclusive": summary(function.samplesMs)]
+                    if let demangled = function.demangled { entry["demangled"] = demangled }
+                    return entry
+                },
+            ] as [String: Any]],
+        ])
+    }
+
+    /// `{medianMs, p90Ms, minMs, maxMs, samplesMs}` of a series (nearest-rank p90).
+    static func summary(_ samples: [Double]) -> [String: Any] {
+        let sorted = samples.sorted()
+        guard !sorted.isEmpty else { return ["medianMs": 0, "samplesMs": [Double]()] }
+        let middle = sorted.count / 2
+        let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        let p90 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.9).rounded(.up)) - 1)]
+        return ["medianMs": median, "p90Ms": p90, "minMs": sorted[0], "maxMs": sorted[sorted.count - 1], "samplesMs": samples]
+    }
+
+    static func json(_ object: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// What `premain diff` may answer, and the exit status that goes with each answer.
+public enum DiffVerdicts {
+    /// The values of `verdict.status`.
+    public static let statuses: Set<String> = ["pass", "findings", "regression"]
+
+    /// The exit statuses `premain diff` (and scripts/ci/premain-pr) gives for `status`: 2 for a
+    /// regression; 1 for findings (0 with `--fail-on never`); 0 for a pass. `[]` for an
+    /// unknown status.
+    public static func exitStatuses(for status: String, failOnNever: Bool = false) -> Set<Int32> {
+        switch status {
+        case "regression": return [2]
+        case "findings": return failOnNever ? [0] : [1]
+        case "pass": return [0]
+        default: return []
+        }
+    }
+}
