@@ -1,0 +1,125 @@
+import CTrace
+import Glibc
+import PremainAudit
+import PremainModel
+
+/// Ends a launched process group: kills every member, reaps the leader (keeping its wait
+/// status) and every other member re-parented to us, and waits until the group is empty.
+struct ProcessGroupReaper {
+    /// The leader's raw wait status, and how many other members were still alive.
+    struct Result {
+        var leaderStatus: Int32?
+        /// The leader's user + system CPU time in ms (its own, not its children's).
+        var leaderCPUMs: Double?
+        var othersKilled: Int
+        var leftBehind: Bool
+    }
+
+    /// Kills group `pgid` (whose leader is our child `pgid`) and reaps it. Blocks at most about
+    /// `patienceSeconds` for members that are not our children to disappear.
+    static func finish(pgid: pid_t, patienceSeconds: Double = 2) -> Result {
+        var status: Int32 = 0
+        var leaderStatus: Int32?
+        var leaderCPUMs: Double?
+        func reapLeader(_ options: Int32) {
+            while leaderStatus == nil {
+                var usage = rusage()
+                let reaped = wait4(pgid, &status, options, &usage)
+                if reaped == pgid {
+                    leaderStatus = status
+                    func ms(_ t: timeval) -> Double { Double(t.tv_sec) * 1000 + Double(t.tv_usec) / 1000 }
+                    leaderCPUMs = ms(usage.ru_utime) + ms(usage.ru_stime)
+                } else if reaped == 0 || (reaped < 0 && errno != EINTR) {
+                    return
+                }
+            }
+        }
+        // Fast path: the leader has exited and the group is empty, so no /proc scan is needed.
+        reapLeader(WNOHANG)
+        if leaderStatus != nil && kill(-pgid, 0) != 0 && errno == ESRCH {
+            return Result(leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, othersKilled: 0, leftBehind: false)
+        }
+        // Count members still alive (not zombies) other than the leader before killing them.
+        let others = liveMembers(of: pgid).filter { $0 != pgid }.count
+        _ = kill(-pgid, SIGKILL)
+        reapLeader(0)
+        // Members re-parented to us (we are a child subreaper) are reaped here.
+        while true {
+            let reaped = waitpid(-pgid, &status, 0)
+            if reaped > 0 { continue }
+            if reaped < 0 && errno == EINTR { continue }
+            break
+        }
+        // Members that are not our children: wait for whoever reaps them.
+        let deadline = MonotonicClock.nowNs() + UInt64(patienceSeconds * 1e9)
+        while !ProcessTable.members(ofGroup: pgid).isEmpty {
+            if MonotonicClock.nowNs() > deadline { break }
+            _ = kill(-pgid, SIGKILL)
+            var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            nanosleep(&pause, nil)
+        }
+        let leftBehind = !liveMembers(of: pgid).isEmpty
+        return Result(leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, othersKilled: others, leftBehind: leftBehind)
+    }
+
+    /// Pids in /proc whose process group is `pgid` and which are not zombies. `[]` when none.
+    static func liveMembers(of pgid: pid_t) -> [pid_t] {
+        ProcessTable.members(ofGroup: pgid).filter { !$0.zombie }.map(\.pid)
+    }
+}
+
+/// A scan of /proc/PID/stat: which processes exist in a process group. Used to prove that a
+/// launch left nothing behind.
+public enum ProcessTable {
+    /// One process of the scan.
+    public struct Member: Equatable, Sendable {
+        public var pid: pid_t
+        /// State `Z`: dead, waiting to be reaped.
+        public var zombie: Bool
+    }
+
+    /// Every process whose process group is `pgid`, zombies included. `[]` when none or when
+    /// /proc cannot be read.
+    public static func members(ofGroup pgid: pid_t) -> [Member] {
+        guard let dir = opendir("/proc") else { return [] }
+        defer { closedir(dir) }
+        var found: [Member] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let pid = pid_t(name), let stat = readStat(pid) else { continue }
+            if stat.pgrp == pgid { found.append(Member(pid: pid, zombie: stat.state == "Z")) }
+        }
+        return found
+    }
+
+    /// State letter and process group from /proc/PID/stat; `nil` when the process is gone.
+    static func readStat(_ pid: pid_t) -> (state: Character, pgrp: pid_t)? {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[0..<count], as: UTF8.self)
+        // "pid (comm) S ppid pgrp ...": comm may hold spaces and parentheses; split after the last ')'.
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count >= 3, let state = fields[0].first, let pgrp = pid_t(fields[2]) else { return nil }
+        return (state, pgrp)
+    }
+}
+
+/// Makes SIGINT, SIGTERM, SIGHUP and SIGQUIT to premain kill the running target's process group
+/// first (the target has its own group, so a terminal's Ctrl-C does not reach it). The handler
+/// then restores the default action and re-raises the signal, so premain still dies of it.
+/// Shared by `measure` and `trace`.
+public enum LaunchGuard {
+    /// Installs the handlers (once; later calls do nothing); `ProcessLauncher` and `TraceSession`
+    /// register each group they start. Returns an error message, or `nil` when installed.
+    public static func installSignalHandlers() -> String? {
+        let result = ctrace_guard_install()
+        return result == 0 ? nil : "cannot install signal handlers (errno \(-result))"
+    }
+}
