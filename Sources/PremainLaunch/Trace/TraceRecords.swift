@@ -1,0 +1,197 @@
+import PremainAudit
+import PremainModel
+
+/// Identifies a traced function across runs: the object, the symbol and, for an inlined copy,
+/// its link-time entry address.
+struct TracedFunctionKey: Hashable, Sendable {
+    var object: String
+    var symbol: String
+    var inlinedAt: UInt64?
+}
+
+/// One completed call of a traced function, as the tracer saw it.
+struct TracedCall: Sendable, Equatable {
+    /// From resuming the thread after the entry stop to waking at the return stop.
+    var rawNs: UInt64
+    /// Stops of this thread handled while the call was open (inner traced calls, writes...).
+    var nestedStops: Int
+    /// Time the tracer spent handling those stops (measured).
+    var nestedHandlingNs: UInt64
+    /// Tracer time spent at the entry stop and at the return stop of this call.
+    var handlingNs: UInt64
+    /// The function was already running on this thread (recursion): the call is counted but
+    /// its time is inside the outer call's.
+    var recursive = false
+    /// Completed calls of traced functions directly inside this one.
+    var children = Children()
+
+    /// What the direct inner calls of a call add up to, kept raw until the bias is known.
+    struct Children: Sendable, Equatable {
+        var rawNs: UInt64 = 0
+        /// Their own pairs plus the stops nested in them.
+        var stops = 0
+        var handlingNs: UInt64 = 0
+
+        mutating func add(_ call: TracedCall) {
+            rawNs &+= call.rawNs
+            stops += 1 + call.nestedStops
+            handlingNs &+= call.nestedHandlingNs
+        }
+    }
+
+    /// Inclusive time in ns with the tracer's cost removed: one bias for this call's own pair,
+    /// one bias and the measured handling time for every nested stop. Never negative.
+    func correctedNs(biasNs: Double) -> Double {
+        max(0, Double(rawNs) - biasNs * Double(1 + nestedStops) - Double(nestedHandlingNs))
+    }
+
+    /// Corrected time minus the corrected time of the traced calls directly inside it (their
+    /// stops are already among this call's nested stops). Never negative.
+    func exclusiveNs(biasNs: Double) -> Double {
+        let inner = Double(children.rawNs) - biasNs * Double(children.stops) - Double(children.handlingNs)
+        return max(0, correctedNs(biasNs: biasNs) - max(0, inner))
+    }
+}
+
+/// What one traced launch produced.
+struct TraceRunRecord: Sendable {
+    /// CLOCK_MONOTONIC ns just before the fork of the target.
+    var birthNs: UInt64
+    /// Per function: the probe and its completed calls, in order.
+    var functions: [TracedFunctionKey: (probe: TraceProbe, calls: [TracedCall], hits: Int, capped: Bool)]
+    /// Calls that were entered but did not return inside the window (crash, longjmp, window end).
+    var unfinished: [TracedFunctionKey: Int]
+    /// Milestones reached, in ms since birth: "main", "firstOutput", "exit", or the `--until` symbol.
+    var milestones: [String: Double]
+    var outcome: TraceOutcome
+    /// Functions found but not timed, with the reason.
+    var untimed: [UntimedFunction]
+    /// Things that went wrong but did not stop the run.
+    var notes: [String]
+    /// The tracer thread ran at a raised priority (nice -10) during the run.
+    var tracerPriorityRaised: Bool
+}
+
+/// How a traced launch ended.
+public enum TraceOutcome: Codable, Equatable, Sendable {
+    /// The window's milestone was reached; premain then ended the process group.
+    case milestoneReached(String)
+    case exited(code: Int32)
+    case killedBySignal(Int32)
+    case timedOut
+
+    public var description: String {
+        switch self {
+        case .milestoneReached(let name): return "reached \(name)"
+        case .exited(let code): return "exited with status \(code)"
+        case .killedBySignal(let signal): return "killed by signal \(signal)"
+        case .timedOut: return "timed out"
+        }
+    }
+}
+
+/// Where the timing window ends (`--until`).
+public enum TraceWindowEnd: Equatable, Sendable, CustomStringConvertible {
+    case main
+    case firstOutput
+    case exit
+    case symbol(String)
+
+    /// Parses `main`, `first-output`, `exit`, or anything else as a symbol.
+    public init(argument: String) {
+        switch argument {
+        case "main": self = .main
+        case "first-output": self = .firstOutput
+        case "exit": self = .exit
+        default: self = .symbol(argument)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .main: return "main"
+        case .firstOutput: return "first-output"
+        case .exit: return "exit"
+        case .symbol(let name): return name
+        }
+    }
+}
+
+/// Turns the records of several runs into one measurement: per-function inclusive time per run
+/// with the bias removed, milestones, outcomes, source locations.
+struct TraceAggregator {
+    let biasMs: Double
+    let planner: ProbePlanner
+
+    func measurement(of records: [TraceRunRecord], options: TraceOptions, conditions: LaunchConditions) -> TraceMeasurement {
+        var samples: [TracedFunctionKey: [Double]] = [:]
+        var exclusiveSamples: [TracedFunctionKey: [Double]] = [:]
+        var calls: [TracedFunctionKey: Int] = [:]
+        var capped: [TracedFunctionKey: Bool] = [:]
+        var unfinished: [TracedFunctionKey: Int] = [:]
+        var probes: [TracedFunctionKey: TraceProbe] = [:]
+        for record in records {
+            for (key, entry) in record.functions {
+                probes[key] = entry.probe
+                let total = entry.calls.filter { !$0.recursive }
+                    .reduce(0.0) { $0 + $1.correctedNs(biasNs: biasMs * 1e6) }
+                if !entry.calls.isEmpty {
+                    samples[key, default: []].append(total / 1e6)
+                    let exclusive = entry.calls.reduce(0.0) { $0 + $1.exclusiveNs(biasNs: biasMs * 1e6) }
+                    exclusiveSamples[key, default: []].append(exclusive / 1e6)
+                }
+                calls[key] = max(calls[key] ?? 0, entry.hits)
+                capped[key] = (capped[key] ?? false) || entry.capped
+            }
+            for (key, count) in record.unfinished { unfinished[key, default: 0] += count }
+        }
+        var functions: [TracedFunction] = []
+        for (key, probe) in probes {
+            guard let timing = TimeSummary(samplesMs: samples[key] ?? []) else { continue }
+            let source = probe.source ?? planner.debugInfo(for: probe.object)?.sourceLocation(of: probe.entry)
+            functions.append(TracedFunction(
+                object: key.object, symbol: key.symbol, demangled: probe.demangled, kind: probe.kind,
+                calls: calls[key] ?? 0, callsCapped: capped[key] ?? false, inclusive: timing,
+                exclusive: TimeSummary(samplesMs: exclusiveSamples[key] ?? []), source: source,
+                inlinedInto: probe.inlinedInto, unfinishedCalls: unfinished[key] ?? 0))
+        }
+        functions.sort {
+            $0.inclusive.medianMs != $1.inclusive.medianMs ? $0.inclusive.medianMs > $1.inclusive.medianMs
+                : ($0.object, $0.symbol) < ($1.object, $1.symbol)
+        }
+        // Entered but never completed in any run (crash inside): listed with what is known.
+        for (key, count) in unfinished.sorted(by: { $0.key.symbol < $1.key.symbol }) where samples[key] == nil {
+            guard let probe = probes[key] else { continue }
+            functions.append(TracedFunction(
+                object: key.object, symbol: key.symbol, demangled: probe.demangled, kind: probe.kind,
+                calls: calls[key] ?? 0, callsCapped: capped[key] ?? false,
+                inclusive: .zero, source: planner.debugInfo(for: probe.object)?.sourceLocation(of: probe.entry),
+                inlinedInto: probe.inlinedInto, unfinishedCalls: count))
+        }
+        var milestoneSamples: [String: [Double]] = [:]
+        for record in records {
+            for (name, ms) in record.milestones { milestoneSamples[name, default: []].append(ms) }
+        }
+        let timedKeys = Set(functions.map { "\($0.object)|\($0.symbol)" })
+        var seenUntimed = Set<String>()
+        let untimed = records.flatMap(\.untimed).filter {
+            !timedKeys.contains("\($0.object)|\($0.symbol)") && seenUntimed.insert("\($0.object)|\($0.symbol)").inserted
+        }
+        var seenNotes = Set<String>()
+        var advice: [String] = []
+        let cpus = conditions.allowedCPUs.count
+        if let load = conditions.loadAverage1m, cpus > 0, load > Double(cpus) {
+            advice.append("the load average (\(Milliseconds.number(load, decimals: 1))) was above the number of CPUs (\(cpus)): other work preempts launches and timings spread; trace on a quiet machine")
+        }
+        let cappedCount = functions.filter(\.callsCapped).count
+        if cappedCount > 0 {
+            advice.append("\(cappedCount) functions reached --max-calls \(options.maxCalls) and were no longer timed after that; raise --max-calls to time every call")
+        }
+        return TraceMeasurement(
+            command: options.command, runs: records.count, warmup: options.warmup, until: options.until.description,
+            maxCalls: options.maxCalls, conditions: conditions,
+            milestones: milestoneSamples.compactMapValues { TimeSummary(samplesMs: $0) },
+            outcomes: records.map(\.outcome.description), functions: functions, untimed: untimed,
+            notes: (records.flatMap(\.notes) + advice).filter { seenNotes.insert($0).inserted })
+    }
+}
