@@ -65,7 +65,7 @@ struct MeasureSessionTests {
 
     @Test func unknownCommandIsAnError() {
         let launcher = ScriptedLauncher([])
-        #expect(throws: MeasureError("command not found: premain-no-such-command")) {
+        #expect(throws: MeasureError.commandNotFound("premain-no-such-command")) {
             _ = try MeasureSession(launcher: launcher).measure(command: ["premain-no-such-command"], environment: ["PATH=/usr/bin"],
                                                                options: MeasureOptions())
         }

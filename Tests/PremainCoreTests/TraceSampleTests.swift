@@ -99,7 +99,7 @@ struct TraceSampleTests {
             ]
         }
         let m = traced.measurement
-        #expect(m.outcomes == Array(repeating: "reached first-output", count: 5))
+        #expect(m.outcomes == Array(repeating: .milestoneReached("first-output"), count: 5))
         let registry = try function(m, "_GLOBAL__sub_I_registry.cpp", in: "libinit.so")
         let plugins = try function(m, "_GLOBAL__sub_I_plugins.cpp", in: "libinit.so")
         let ctorC = try function(m, "premain_lib_ctor_c", in: "libinit.so")
@@ -147,7 +147,7 @@ struct TraceSampleTests {
     @Test func crashInsideAnInitializerLeavesNothingBehind() throws {
         let traced = try trace("faults/crash-in-init", runs: 2)
         let m = traced.measurement
-        #expect(m.outcomes == ["killed by signal 11", "killed by signal 11"])
+        #expect(m.outcomes == [.killedBySignal(11), .killedBySignal(11)])
         let ctor = try function(m, "premain_crash_ctor", in: "crash-in-init")
         #expect(ctor.unfinishedCalls == 2 && ctor.inclusive.samplesMs.isEmpty)
         #expect(TraceSamples.leftovers().isEmpty)
@@ -159,7 +159,7 @@ struct TraceSampleTests {
               traced.selfTimes["exe:spawn_threads"])]
         }
         let m = traced.measurement
-        #expect(m.outcomes == Array(repeating: "reached first-output", count: 5))
+        #expect(m.outcomes == Array(repeating: .milestoneReached("first-output"), count: 5))
         #expect(TraceSamples.leftovers().isEmpty)
     }
 
@@ -167,7 +167,7 @@ struct TraceSampleTests {
     func forksTracedToExitWithNoProcessLeft(sample: String) throws {
         let traced = try trace(sample, runs: 1, until: .exit, extraEnvironment: ["PREMAIN_SAMPLE_CHILD_SLEEP_S=30"])
         let m = traced.measurement
-        #expect(m.outcomes == ["exited with status 0"])
+        #expect(m.outcomes == [.exited(code: 0)])
         #expect(m.milestones["main"] != nil && m.milestones["exit"] != nil)
         if sample.hasSuffix("forks-in-init") {
             _ = try function(m, "premain_fork_ctor", in: "forks-in-init")
@@ -177,7 +177,7 @@ struct TraceSampleTests {
 
     @Test func untilMainStopsBeforeMain() throws {
         let traced = try trace("cxx-static-init/cxx-static-init", runs: 1, until: .main)
-        #expect(traced.measurement.outcomes == ["reached main"])
+        #expect(traced.measurement.outcomes == [.milestoneReached("main")])
         #expect(traced.selfTimes["main"] == nil)  // killed at main's first instruction
         #expect(traced.measurement.functions.contains { $0.symbol == "premain_lib_ctor_c" })
     }

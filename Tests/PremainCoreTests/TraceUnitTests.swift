@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -76,6 +77,26 @@ struct TraceUnitTests {
         #expect(ProbePlanner.initializerKind("premain_lib_ctor_c") == .constructorFunction)
         #expect(ProbePlanner.initializerKind("frame_dummy") == .staticInitializer)
         #expect(ProbePlanner.initializerKind(nil) == .staticInitializer)
+    }
+
+    /// Outcomes and the window end are typed in Swift and written as the text reports have
+    /// always carried.
+    @Test func outcomesAndWindowEndAreCodedAsText() throws {
+        let outcomes: [TraceOutcome] = [.milestoneReached("first-output"), .milestoneReached("premain_lib_value"),
+                                        .exited(code: 0), .exited(code: 7), .killedBySignal(11), .timedOut]
+        let texts = ["reached first-output", "reached premain_lib_value", "exited with status 0",
+                     "exited with status 7", "killed by signal 11", "timed out"]
+        let encoded = try JSONEncoder().encode(outcomes)
+        #expect(try JSONDecoder().decode([String].self, from: encoded) == texts)
+        #expect(try JSONDecoder().decode([TraceOutcome].self, from: encoded) == outcomes)
+        #expect(outcomes.map(\.succeeded) == [true, true, true, false, false, false])
+        #expect(TraceOutcome(description: "exited with status x") == nil)
+        let ends: [TraceWindowEnd] = [.main, .firstOutput, .exit, .symbol("premain_lib_value")]
+        let endTexts = try JSONDecoder().decode([String].self, from: JSONEncoder().encode(ends))
+        #expect(endTexts == ["main", "first-output", "exit", "premain_lib_value"])
+        #expect(try JSONDecoder().decode([TraceWindowEnd].self, from: JSONEncoder().encode(ends)) == ends)
+        let source = try JSONDecoder().decode([String].self, from: JSONEncoder().encode([TraceBias.Source.measured, .given]))
+        #expect(source == ["measured", "given"])
     }
 
     @Test func windowEndParses() {

@@ -18,9 +18,9 @@ public struct MeasureSession: Sendable {
     /// failures of the target itself are part of the `LaunchMeasurement`.
     public func measure(command: [String], environment: [String], options: MeasureOptions,
                         progress: (MeasureProgress) -> Void = { _ in }) throws(MeasureError) -> LaunchMeasurement {
-        guard let name = command.first, !name.isEmpty else { throw MeasureError("no command to measure") }
+        guard let name = command.first, !name.isEmpty else { throw .noCommand }
         guard let executable = CommandResolver.executable(for: name, environment: environment) else {
-            throw MeasureError("command not found: \(name)")
+            throw .commandNotFound(name)
         }
         let target = TargetProbe.probe(executable)
         let instrument = target.glibcLoader
@@ -68,7 +68,7 @@ public struct MeasureSession: Sendable {
                 do {
                     sample = try launcher.launch(request(instrumented: instrumented))
                 } catch {
-                    throw MeasureError("cannot launch \(name): \(error.message)")
+                    throw .launchFailed(command: name, error)
                 }
                 done += 1
                 progress(MeasureProgress(completedLaunches: done, totalLaunches: total, phase: phase))
@@ -140,16 +140,24 @@ public struct MeasureOptions: Sendable {
     }
 }
 
-/// The measurement could not be made at all (command not found, launch set-up failed).
-public struct MeasureError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Lowercase, no trailing period.
-    public var message: String
+/// Why a measurement could not be made at all. Failures of the target itself (exit status,
+/// signal, missing library, failed exec, timeout) are outcomes in the `LaunchMeasurement`.
+public enum MeasureError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The command line is empty.
+    case noCommand
+    /// `command[0]` names no executable file (searched in PATH when it holds no slash).
+    case commandNotFound(String)
+    /// A launch of the command could not be set up (no pipe, no FIFO, fork failed).
+    case launchFailed(command: String, LaunchError)
 
-    public init(_ message: String) {
-        self.message = message
+    /// Lowercase, no trailing period: "command not found: NAME".
+    public var description: String {
+        switch self {
+        case .noCommand: return "no command to measure"
+        case .commandNotFound(let name): return "command not found: \(name)"
+        case .launchFailed(let name, let error): return "cannot launch \(name): \(error.message)"
+        }
     }
-
-    public var description: String { message }
 }
 
 /// Progress of a series, for a progress bar.

@@ -72,51 +72,6 @@ struct TraceRunRecord: Sendable {
     var tracerPriorityRaised: Bool
 }
 
-/// How a traced launch ended.
-public enum TraceOutcome: Codable, Equatable, Sendable {
-    /// The window's milestone was reached; premain then ended the process group.
-    case milestoneReached(String)
-    case exited(code: Int32)
-    case killedBySignal(Int32)
-    case timedOut
-
-    public var description: String {
-        switch self {
-        case .milestoneReached(let name): return "reached \(name)"
-        case .exited(let code): return "exited with status \(code)"
-        case .killedBySignal(let signal): return "killed by signal \(signal)"
-        case .timedOut: return "timed out"
-        }
-    }
-}
-
-/// Where the timing window ends (`--until`).
-public enum TraceWindowEnd: Equatable, Sendable, CustomStringConvertible {
-    case main
-    case firstOutput
-    case exit
-    case symbol(String)
-
-    /// Parses `main`, `first-output`, `exit`, or anything else as a symbol.
-    public init(argument: String) {
-        switch argument {
-        case "main": self = .main
-        case "first-output": self = .firstOutput
-        case "exit": self = .exit
-        default: self = .symbol(argument)
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .main: return "main"
-        case .firstOutput: return "first-output"
-        case .exit: return "exit"
-        case .symbol(let name): return name
-        }
-    }
-}
-
 /// Turns the records of several runs into one measurement: per-function inclusive time per run
 /// with the bias removed, milestones, outcomes, source locations.
 struct TraceAggregator {
@@ -188,10 +143,10 @@ struct TraceAggregator {
             advice.append("\(cappedCount) functions reached --max-calls \(options.maxCalls) and were no longer timed after that; raise --max-calls to time every call")
         }
         return TraceMeasurement(
-            command: options.command, runs: records.count, warmup: options.warmup, until: options.until.description,
+            command: options.command, runs: records.count, warmup: options.warmup, until: options.until,
             maxCalls: options.maxCalls, conditions: conditions,
             milestones: milestoneSamples.compactMapValues { TimeSummary(samplesMs: $0) },
-            outcomes: records.map(\.outcome.description), functions: functions, untimed: untimed,
+            outcomes: records.map(\.outcome), functions: functions, untimed: untimed,
             notes: (records.flatMap(\.notes) + advice).filter { seenNotes.insert($0).inserted })
     }
 }

@@ -23,9 +23,9 @@ public struct Tracer {
     /// Throws `TraceError` when the command cannot be started or the bias cannot be measured;
     /// a target that crashes or times out is an outcome in the report, not an error.
     public func run(progress: (Progress) -> Void = { _ in }) throws(TraceError) -> TraceReport {
-        guard let first = options.command.first, !first.isEmpty else { throw .cannotStart("", "no command") }
+        guard let first = options.command.first, !first.isEmpty else { throw .noCommand }
         guard let executable = CommandResolver.executable(for: first, environment: options.environment) else {
-            throw .cannotStart(first, "not found in PATH")
+            throw .commandNotFound(first)
         }
         let pinning = Self.pinning(cpu: options.cpu)
         // Read before pinning, so that the allowed CPUs are premain's own.
@@ -48,7 +48,7 @@ public struct Tracer {
                        progress: (Progress) -> Void) throws(TraceError) -> TraceReport {
         let bias: TraceBias
         if let given = options.biasMs {
-            bias = TraceBias(pairMs: given, costPerCallMs: nil, source: "given", calibrationCalls: 0)
+            bias = TraceBias(pairMs: given, costPerCallMs: nil, source: .given, calibrationCalls: 0)
         } else if let target = options.calibration {
             bias = try BiasCalibrator.measure(target, cpu: options.cpu, environment: options.environment)
         } else {
@@ -147,15 +147,27 @@ public struct CalibrationTarget: Sendable {
     }
 }
 
-/// Why a traced launch could not start.
-public enum TraceError: Error, CustomStringConvertible, Sendable {
+/// Why `premain trace` could not trace at all. A target that crashes, fails or times out is an
+/// outcome in the report instead.
+public enum TraceError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The command line is empty.
+    case noCommand
+    /// `command[0]` has no slash and names no executable file in PATH.
+    case commandNotFound(String)
+    /// The program (path) could not be started (reason: the `execve` or `fork` error).
     case cannotStart(String, String)
+    /// The program did not stop at its exec under PTRACE_TRACEME.
     case notStoppedAtExec(String)
+    /// A ptrace request failed while the run was set up.
     case ptrace(String)
+    /// The bias could not be measured: no calibration program, or its function was not called.
     case noCalibrationTarget(String)
 
+    /// One line, lowercase, no trailing period.
     public var description: String {
         switch self {
+        case .noCommand: return "no command to trace"
+        case .commandNotFound(let name): return "cannot start \(name): not found in PATH"
         case .cannotStart(let path, let reason): return "cannot start \(path): \(reason)"
         case .notStoppedAtExec(let path): return "\(path) did not stop at exec (is ptrace allowed?)"
         case .ptrace(let message): return message
@@ -203,6 +215,6 @@ public enum BiasCalibrator {
             throw .noCalibrationTarget("no samples")
         }
         // A traced call stops twice: the unseen halves of both stops add up to one more pair.
-        return TraceBias(pairMs: pair, costPerCallMs: perCall + pair, source: "measured", calibrationCalls: warm.count)
+        return TraceBias(pairMs: pair, costPerCallMs: perCall + pair, source: .measured, calibrationCalls: warm.count)
     }
 }

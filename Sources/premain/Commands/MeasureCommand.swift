@@ -81,8 +81,11 @@ enum MeasureCommand: Command {
                 }
         } catch {
             progress?.finish()
-            Console.error(error.message)
-            return error.message.hasPrefix("command not found") ? .inputError : .internalError
+            Console.error(error.description)
+            switch error {
+            case .noCommand, .commandNotFound: return .inputError
+            case .launchFailed: return .internalError
+            }
         }
         progress?.finish()
         let report = MeasureReport(measurements: [measurement])

@@ -105,7 +105,7 @@ enum TraceCommand: Command {
             Console.error(problem)
             return .internalError
         }
-        let failed = report.measurements.flatMap(\.outcomes).contains { !$0.hasPrefix("reached") && $0 != "exited with status 0" }
+        let failed = report.measurements.flatMap(\.outcomes).contains { !$0.succeeded }
         return failed ? .targetFailed : .success
     }
 }
