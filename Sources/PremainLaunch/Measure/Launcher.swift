@@ -61,6 +61,20 @@ public struct LaunchError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// How far a series of launches has got, for a progress bar: `measure` reports after every
+/// launch (warm-ups and both series included), `trace` after every traced run.
+public struct LaunchProgress: Equatable, Sendable {
+    /// Launches finished so far: 1 after the first.
+    public var completed: Int
+    /// Launches the series makes in all.
+    public var total: Int
+
+    public init(completed: Int, total: Int) {
+        self.completed = completed
+        self.total = total
+    }
+}
+
 /// The real `Launcher`: fork, then (child) own process group, optional CPU pin, stdin from
 /// /dev/null, stdout and stderr into pipes, and a gate before `execve`. The parent creates the
 /// FIFO `LD_DEBUG_OUTPUT.PID` that glibc will open (it appends the pid), opens it for reading,

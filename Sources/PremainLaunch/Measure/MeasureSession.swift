@@ -17,7 +17,7 @@ public struct MeasureSession: Sendable {
     /// Throws `MeasureError` when the command cannot be found or a launch cannot be set up;
     /// failures of the target itself are part of the `LaunchMeasurement`.
     public func measure(command: [String], environment: [String], options: MeasureOptions,
-                        progress: (MeasureProgress) -> Void = { _ in }) throws(MeasureError) -> LaunchMeasurement {
+                        progress: (LaunchProgress) -> Void = { _ in }) throws(MeasureError) -> LaunchMeasurement {
         guard let name = command.first, !name.isEmpty else { throw .noCommand }
         guard let executable = CommandResolver.executable(for: name, environment: environment) else {
             throw .commandNotFound(name)
@@ -62,7 +62,7 @@ public struct MeasureSession: Sendable {
         let ((_, scheduling), idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) { () throws(MeasureError) in
         try MeasurerScheduling.run(requested: options.realtimeMeasurer) { () throws(MeasureError) in
           try pinning.withMeasurerPinned { () throws(MeasureError) in
-            func launch(instrumented: Bool, phase: String) throws(MeasureError) -> (LaunchSample, [PageCacheEvictor.Residency]) {
+            func launch(instrumented: Bool) throws(MeasureError) -> (LaunchSample, [PageCacheEvictor.Residency]) {
                 let evicted = options.cold ? PageCacheEvictor.evict(coldObjects) : []
                 let sample: LaunchSample
                 do {
@@ -71,7 +71,7 @@ public struct MeasureSession: Sendable {
                     throw .launchFailed(command: name, error)
                 }
                 done += 1
-                progress(MeasureProgress(completedLaunches: done, totalLaunches: total, phase: phase))
+                progress(LaunchProgress(completed: done, total: total))
                 return (sample, evicted)
             }
             for round in 0..<(warmup + runs) {
@@ -79,8 +79,7 @@ public struct MeasureSession: Sendable {
                 // ABBA: even rounds instrumented first, odd rounds uninstrumented first.
                 let order = withPlain ? (round % 2 == 0 ? [true, false] : [false, true]) : [instrument]
                 for instrumented in order {
-                    let phase = !counted ? "warm-up" : (instrumented || !withPlain ? "run" : "uninstrumented run")
-                    let (sample, evicted) = try launch(instrumented: instrumented, phase: phase)
+                    let (sample, evicted) = try launch(instrumented: instrumented)
                     guard counted else { continue }
                     if instrumented || !withPlain {
                         samples.append(sample)
@@ -158,12 +157,4 @@ public enum MeasureError: Error, Equatable, Sendable, CustomStringConvertible {
         case .launchFailed(let name, let error): return "cannot launch \(name): \(error.message)"
         }
     }
-}
-
-/// Progress of a series, for a progress bar.
-public struct MeasureProgress: Sendable {
-    public var completedLaunches: Int
-    public var totalLaunches: Int
-    /// "warm-up", "run", "uninstrumented run".
-    public var phase: String
 }

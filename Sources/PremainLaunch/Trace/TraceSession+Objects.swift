@@ -9,7 +9,7 @@ import Glibc
 /// Objects as the loader maps them: plans placed at their load bias, memory kept in step.
 extension TraceSession {
     func setUpImage(_ pid: pid_t) {
-        executablePath = Self.readLink("/proc/\(pid)/exe") ?? configuration.executable
+        executablePath = Self.readLink("/proc/\(pid)/exe") ?? executable
         refreshObjects(pid)
     }
 

@@ -11,18 +11,14 @@ public struct Tracer {
         self.options = options
     }
 
-    /// What `progress` is told.
-    public struct Progress: Sendable {
-        public var run: Int
-        public var total: Int
-        public var isWarmup: Bool
-        public var outcome: String
-    }
+    /// The tracer thread's nice value during a run, when permitted (CAP_SYS_NICE): its wake-up
+    /// latency at a return breakpoint is added to the call being timed.
+    static let tracerNice: Int32 = -10
 
     /// Measures the bias (or takes `biasMs`), then traces the command `warmup + runs` times.
     /// Throws `TraceError` when the command cannot be started or the bias cannot be measured;
     /// a target that crashes or times out is an outcome in the report, not an error.
-    public func run(progress: (Progress) -> Void = { _ in }) throws(TraceError) -> TraceReport {
+    public func run(progress: (LaunchProgress) -> Void = { _ in }) throws(TraceError) -> TraceReport {
         guard let first = options.command.first, !first.isEmpty else { throw .noCommand }
         guard let executable = CommandResolver.executable(for: first, environment: options.environment) else {
             throw .commandNotFound(first)
@@ -45,7 +41,7 @@ public struct Tracer {
     }
 
     private func trace(_ executable: String, conditions: LaunchConditions,
-                       progress: (Progress) -> Void) throws(TraceError) -> TraceReport {
+                       progress: (LaunchProgress) -> Void) throws(TraceError) -> TraceReport {
         let bias: TraceBias
         if let given = options.biasMs {
             bias = TraceBias(pairMs: given, costPerCallMs: nil, source: .given, calibrationCalls: 0)
@@ -60,23 +56,23 @@ public struct Tracer {
         var records: [TraceRunRecord] = []
         let total = options.warmup + options.runs
         for index in 0..<total {
-            let session = TraceSession(
-                configuration: .init(executable: executable, arguments: options.command, environment: options.environment,
-                                     until: options.until, maxCalls: options.maxCalls, cpu: options.cpu,
-                                     outputFD: options.outputFD, timeoutSeconds: options.timeoutSeconds),
-                planner: planner)
-            let record = try session.run()
-            progress(Progress(run: index + 1, total: total, isWarmup: index < options.warmup,
-                              outcome: record.outcome.description))
+            let record = try Self.traceOnce(executable, options: options, planner: planner)
+            progress(LaunchProgress(completed: index + 1, total: total))
             if index >= options.warmup { records.append(record) }
         }
         var conditions = conditions
         conditions.measurerScheduling = !records.isEmpty && records.allSatisfy(\.tracerPriorityRaised)
-            ? "nice \(TraceSession.tracerNice) (the target keeps its own priority)"
-            : "nice 0 (nice \(TraceSession.tracerNice) needs CAP_SYS_NICE)"
+            ? "nice \(Self.tracerNice) (the target keeps its own priority)"
+            : "nice 0 (nice \(Self.tracerNice) needs CAP_SYS_NICE)"
         let measurement = TraceAggregator(biasMs: bias.pairMs, planner: planner).measurement(
             of: records, options: options, conditions: conditions)
         return TraceReport(bias: bias, measurements: [measurement])
+    }
+
+    /// One traced launch of `executable` with `options` (argv is `options.command`).
+    static func traceOnce(_ executable: String, options: TraceOptions,
+                          planner: ProbePlanner) throws(TraceError) -> TraceRunRecord {
+        try TraceSession(executable: executable, options: options, planner: planner).run()
     }
 
     /// With `cpu`, target and tracer share that CPU (every stop then wakes the tracer on the CPU
@@ -90,7 +86,8 @@ public struct Tracer {
     }
 }
 
-/// Everything `premain trace` needs to know, already validated by the command line.
+/// Everything `premain trace` needs to know, already validated by the command line; each
+/// traced run (`TraceSession`) reads the same options.
 public struct TraceOptions: Sendable {
     /// argv of the target; `command[0]` is resolved through PATH when it has no slash.
     public var command: [String]
@@ -196,13 +193,14 @@ public enum BiasCalibrator {
     }
 
     static func measureOnce(_ target: CalibrationTarget, cpu: Int32?, environment: [String]) throws(TraceError) -> TraceBias {
-        let planner = ProbePlanner(functionQueries: [target.symbol], untilSymbol: nil,
+        var options = TraceOptions(command: target.arguments, environment: environment)
+        options.functions = [target.symbol]
+        options.until = .exit
+        options.maxCalls = target.calls + 1
+        options.cpu = cpu
+        let planner = ProbePlanner(functionQueries: options.functions, untilSymbol: nil,
                                    debugLocator: DebugFileLocator())
-        let session = TraceSession(
-            configuration: .init(executable: target.executable, arguments: target.arguments, environment: environment,
-                                 until: .exit, maxCalls: target.calls + 1, cpu: cpu, outputFD: -1, timeoutSeconds: 30),
-            planner: planner)
-        let record = try session.run()
+        let record = try Tracer.traceOnce(target.executable, options: options, planner: planner)
         let calls = record.functions.values.filter { $0.probe.symbol == target.symbol || $0.probe.kind == .named }
             .flatMap(\.calls)
         guard calls.count >= 5 else {

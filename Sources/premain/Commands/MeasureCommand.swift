@@ -77,7 +77,7 @@ enum MeasureCommand: Command {
         do {
             measurement = try MeasureSession(launcher: ProcessLauncher()).measure(
                 command: arguments.passthrough, environment: ProcessEnvironment.current(), options: options) { step in
-                    progress?.update(step.completedLaunches, step.totalLaunches)
+                    progress?.update(step)
                 }
         } catch {
             progress?.finish()

@@ -87,7 +87,7 @@ enum TraceCommand: Command {
         let progress = ProgressBar.onTerminal("trace")
         let report: TraceReport
         do {
-            report = try Tracer(options: options).run { step in progress?.update(step.run, step.total) }
+            report = try Tracer(options: options).run { step in progress?.update(step) }
         } catch {
             progress?.finish()
             Console.error(error.description)
