@@ -79,6 +79,34 @@ struct TraceUnitTests {
         #expect(ProbePlanner.initializerKind(nil) == .staticInitializer)
     }
 
+    /// The CLI calibrates on `premain.premainCalibrationEmpty` (a demangled name, as `--function`
+    /// takes it); the probe carries the mangled symbol. Only that function's calls count, not
+    /// those of another function traced by name.
+    @Test func calibrationCountsTheCallsOfItsFunctionByEitherName() throws {
+        let mangled = "$s7premain0A16CalibrationEmptyyyF"
+        #expect(Demangler.demangle(mangled) == "premain.premainCalibrationEmpty() -> ()")
+        func entry(_ symbol: String, _ kind: TracedFunctionKind, calls: Int)
+            -> (TracedFunctionKey, (probe: TraceProbe, calls: [TracedCall], hits: Int, capped: Bool)) {
+            let probe = TraceProbe(object: "/usr/bin/premain", entry: 0x1000 + UInt64(calls), symbol: symbol,
+                                   demangled: Demangler.demangle(symbol), kind: kind)
+            let call = TracedCall(rawNs: 1000, nestedStops: 0, nestedHandlingNs: 0, handlingNs: 10)
+            return (TracedFunctionKey(object: probe.object, symbol: symbol),
+                    (probe, Array(repeating: call, count: calls), calls, false))
+        }
+        let record = TraceRunRecord(
+            functions: Dictionary(uniqueKeysWithValues: [
+                entry(mangled, .named, calls: 300),
+                entry("$s7premain4mainyyF", .named, calls: 7),
+                entry("frame_dummy", .staticInitializer, calls: 1),
+            ]),
+            unfinished: [:], milestones: [:], outcome: .exited(code: 0), untimed: [], notes: [],
+            tracerPriorityRaised: false)
+        #expect(BiasCalibrator.calls(of: "premain.premainCalibrationEmpty", in: record).count == 300)
+        #expect(BiasCalibrator.calls(of: "premain.premainCalibrationEmpty() -> ()", in: record).count == 300)
+        #expect(BiasCalibrator.calls(of: mangled, in: record).count == 300)
+        #expect(BiasCalibrator.calls(of: "premain_calibration_empty", in: record).count == 0)
+    }
+
     /// Outcomes and the window end are typed in Swift and written as the text reports have
     /// always carried.
     @Test func outcomesAndWindowEndAreCodedAsText() throws {

@@ -51,7 +51,7 @@ public struct LaunchRequest: Sendable {
 
 /// The launch could not be set up (no FIFO, no pipe, fork failed).
 public struct LaunchError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Lowercase, no trailing period: "cannot create fifo /tmp/x.42: No space left on device".
+    /// Lowercase, no trailing period: "cannot create a pipe: Too many open files".
     public var message: String
 
     public init(_ message: String) {

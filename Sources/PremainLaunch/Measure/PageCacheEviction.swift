@@ -85,14 +85,6 @@ public enum PageCacheEvictor {
         paths.map(evictOne)
     }
 
-    /// Pages of `path` in the page cache now, without evicting. `nil` when unreadable.
-    public static func residency(of path: String) -> Residency? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        return count(fd: fd, path: path)
-    }
-
     static func evictOne(_ path: String) -> Residency {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {

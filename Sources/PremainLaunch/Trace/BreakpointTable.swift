@@ -14,9 +14,6 @@ struct BreakpointTable {
 
     static let int3: UInt64 = 0xcc
 
-    var count: Int { originals.count }
-    var addresses: Dictionary<UInt64, UInt8>.Keys { originals.keys }
-
     func isInserted(_ address: UInt64) -> Bool { originals[address] != nil }
 
     /// Writes int3 at `address` through thread `pid`; nothing happens when it is already there.

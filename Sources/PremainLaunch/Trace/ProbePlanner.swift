@@ -139,8 +139,7 @@ final class ProbePlanner {
         if isSwiftObject(file) || !functionQueries.isEmpty {
             let info = debugInfo(for: path, file: file)
             let copies = info?.inlinedCopies { name in
-                SwiftSuspects.kind(of: name) == .defaultArgument
-                    || self.functionQueries.contains { Self.matches($0, mangled: name, demangled: nil) }
+                SwiftSuspects.kind(of: name) == .defaultArgument || self.isQueried(name)
             } ?? []
             for copy in copies where probes[copy.entry] == nil {
                 let isDefault = SwiftSuspects.kind(of: copy.symbol) == .defaultArgument
@@ -167,6 +166,15 @@ final class ProbePlanner {
         return ProbePlan(path: path, probes: probes.values.sorted { $0.entry < $1.entry },
                          markers: markers.mapValues { $0.sorted() }, loadSegments: loads,
                          untimed: untimed, isPositionIndependent: file.type == 3)
+    }
+
+    /// `true` when the mangled `name` is what one of `functionQueries` asks for (`matches`),
+    /// demangled names included: `--function` takes either form for inlined copies too.
+    private func isQueried(_ name: String) -> Bool {
+        guard !functionQueries.isEmpty else { return false }
+        if functionQueries.contains(name) { return true }
+        guard name.hasPrefix("_Z") || Demangler.isSwift(name), let demangled = Demangler.demangle(name) else { return false }
+        return functionQueries.contains { Self.matches($0, mangled: name, demangled: demangled) }
     }
 
     private func isSwiftObject(_ file: ELFFile) -> Bool {

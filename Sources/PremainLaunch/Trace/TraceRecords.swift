@@ -55,8 +55,6 @@ struct TracedCall: Sendable, Equatable {
 
 /// What one traced launch produced.
 struct TraceRunRecord: Sendable {
-    /// CLOCK_MONOTONIC ns just before the fork of the target.
-    var birthNs: UInt64
     /// Per function: the probe and its completed calls, in order.
     var functions: [TracedFunctionKey: (probe: TraceProbe, calls: [TracedCall], hits: Int, capped: Bool)]
     /// Calls that were entered but did not return inside the window (crash, longjmp, window end).

@@ -202,7 +202,7 @@ final class TraceSession {
             finalOutcome = .timedOut
         }
         if finalOutcome == .timedOut { milestones["exit"] = nil }  // premain's kill, not an exit
-        return TraceRunRecord(birthNs: birthNs, functions: functions, unfinished: unfinished,
+        return TraceRunRecord(functions: functions, unfinished: unfinished,
                               milestones: milestones, outcome: finalOutcome, untimed: untimed, notes: notes,
                               tracerPriorityRaised: priorityRaised)
     }

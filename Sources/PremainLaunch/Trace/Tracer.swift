@@ -201,8 +201,7 @@ public enum BiasCalibrator {
         let planner = ProbePlanner(functionQueries: options.functions, untilSymbol: nil,
                                    debugLocator: DebugFileLocator())
         let record = try Tracer.traceOnce(target.executable, options: options, planner: planner)
-        let calls = record.functions.values.filter { $0.probe.symbol == target.symbol || $0.probe.kind == .named }
-            .flatMap(\.calls)
+        let calls = Self.calls(of: target.symbol, in: record)
         guard calls.count >= 5 else {
             throw .noCalibrationTarget("\(target.symbol) in \(target.executable) was called \(calls.count) times")
         }
@@ -214,5 +213,15 @@ public enum BiasCalibrator {
         }
         // A traced call stops twice: the unseen halves of both stops add up to one more pair.
         return TraceBias(pairMs: pair, costPerCallMs: perCall + pair, source: .measured, calibrationCalls: warm.count)
+    }
+
+    /// The completed calls, in order, of the function `symbol` names as `--function` takes it:
+    /// the mangled name, the demangled name, or the demangled name without its parameter list
+    /// (`premain.premainCalibrationEmpty` for `$s7premain0A16CalibrationEmptyyyF`). Other
+    /// traced functions (the target's initializers) are left out. `[]` when it was not called.
+    static func calls(of symbol: String, in record: TraceRunRecord) -> [TracedCall] {
+        record.functions.values
+            .filter { ProbePlanner.matches(symbol, mangled: $0.probe.symbol, demangled: $0.probe.demangled) }
+            .flatMap(\.calls)
     }
 }
