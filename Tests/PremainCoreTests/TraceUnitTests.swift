@@ -13,6 +13,7 @@ import Glibc
 /// Pure parts of the tracer: no process involved.
 @Suite
 struct TraceUnitTests {
+    #if arch(x86_64)
     @Test func entryInstructionsExecuteLikeTheCPU() throws {
         var regs = user_regs_struct()
         regs.rip = 0x1000
@@ -32,6 +33,7 @@ struct TraceUnitTests {
         #expect(EntryInstruction.execute([0x48, 0x83, 0xec, 0x18], registers: regs) == nil)
         #expect(EntryInstruction.execute([0x80, 0x3d, 0x91, 0x32], registers: regs) == nil)
     }
+    #endif
 
     @Test func mapsGiveLoadBias() {
         let maps = ProcessMaps(text: """

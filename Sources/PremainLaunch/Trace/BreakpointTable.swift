@@ -4,6 +4,7 @@ import PremainModel
 import Glibc
 #endif
 
+#if arch(x86_64)  // the ptrace engine knows x86-64 only (see `Tracer.isSupported`)
 /// The int3 bytes premain has written into one address space, with the byte each replaced.
 ///
 /// Memory is read and written a word at a time on word-aligned addresses, always from a fresh
@@ -12,6 +13,7 @@ import Glibc
 struct BreakpointTable {
     private(set) var originals: [UInt64: UInt8] = [:]
 
+    /// The x86-64 one-byte breakpoint instruction.
     static let int3: UInt64 = 0xcc
 
     func isInserted(_ address: UInt64) -> Bool { originals[address] != nil }
@@ -128,3 +130,4 @@ enum EntryInstruction {
         return Effect(registers: regs, store: (regs.rsp, value))
     }
 }
+#endif

@@ -16,7 +16,8 @@ public struct PtraceError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// Typed ptrace(2) requests over `ctrace_ptrace` (Linux x86-64 ABI numbers).
+/// Typed ptrace(2) requests over `ctrace_ptrace`, with the request numbers every Linux
+/// architecture shares; register access (x86-64 only) is in the extension below.
 ///
 /// Every call acts on one stopped thread; errors come back as `PtraceError`, never as traps.
 enum Ptrace {
@@ -24,8 +25,6 @@ enum Ptrace {
     static let pokeData: Int32 = 5
     static let cont: Int32 = 7
     static let singleStep: Int32 = 9
-    static let getRegs: Int32 = 12
-    static let setRegs: Int32 = 13
     static let setOptions: Int32 = 0x4200
     static let getEventMessage: Int32 = 0x4201
     static let getSignalInfo: Int32 = 0x4202
@@ -46,23 +45,6 @@ enum Ptrace {
 
     static func poke(_ pid: pid_t, _ address: UInt64, _ word: UInt64) throws(PtraceError) {
         try check(ctrace_ptrace(pokeData, pid, UInt(address), UInt(word)), "POKEDATA", pid)
-    }
-
-    static func registers(_ pid: pid_t) throws(PtraceError) -> user_regs_struct {
-        var regs = user_regs_struct()
-        let result = withUnsafeMutablePointer(to: &regs) {
-            ctrace_ptrace(getRegs, pid, 0, UInt(bitPattern: $0))
-        }
-        try check(result, "GETREGS", pid)
-        return regs
-    }
-
-    static func setRegisters(_ pid: pid_t, _ regs: user_regs_struct) throws(PtraceError) {
-        var copy = regs
-        let result = withUnsafeMutablePointer(to: &copy) {
-            ctrace_ptrace(setRegs, pid, 0, UInt(bitPattern: $0))
-        }
-        try check(result, "SETREGS", pid)
     }
 
     /// Resumes the thread, delivering `signal` (0 for none).
@@ -98,10 +80,36 @@ enum Ptrace {
         return result == -1 ? nil : info
     }
 
-    private static func check(_ result: Int, _ request: String, _ pid: pid_t) throws(PtraceError) {
+    fileprivate static func check(_ result: Int, _ request: String, _ pid: pid_t) throws(PtraceError) {
         if result == -1 { throw PtraceError(request: request, pid: pid, errno: errno) }
     }
 }
+
+#if arch(x86_64)
+/// The x86-64 general registers (`user_regs_struct`, PTRACE_GETREGS/SETREGS; other
+/// architectures have neither and use PTRACE_GETREGSET).
+extension Ptrace {
+    static let getRegs: Int32 = 12
+    static let setRegs: Int32 = 13
+
+    static func registers(_ pid: pid_t) throws(PtraceError) -> user_regs_struct {
+        var regs = user_regs_struct()
+        let result = withUnsafeMutablePointer(to: &regs) {
+            ctrace_ptrace(getRegs, pid, 0, UInt(bitPattern: $0))
+        }
+        try check(result, "GETREGS", pid)
+        return regs
+    }
+
+    static func setRegisters(_ pid: pid_t, _ regs: user_regs_struct) throws(PtraceError) {
+        var copy = regs
+        let result = withUnsafeMutablePointer(to: &copy) {
+            ctrace_ptrace(setRegs, pid, 0, UInt(bitPattern: $0))
+        }
+        try check(result, "SETREGS", pid)
+    }
+}
+#endif
 
 /// A waitpid(2) status, decoded without the C macros (which Swift cannot import).
 enum WaitStatus: Equatable {

@@ -6,6 +6,7 @@ import PremainSystem
 import Glibc
 #endif
 
+#if arch(x86_64)  // the ptrace engine knows x86-64 only (see `Tracer.isSupported`)
 /// Breakpoint stops: calls entered and returned, markers, stepping over original instructions.
 extension TraceSession {
     func handleTrap(_ pid: pid_t) throws(PtraceError) {
@@ -255,3 +256,4 @@ extension TraceSession {
         }
     }
 }
+#endif

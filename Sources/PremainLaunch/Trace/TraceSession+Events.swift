@@ -5,6 +5,7 @@ import PremainModel
 import Glibc
 #endif
 
+#if arch(x86_64)  // the ptrace engine knows x86-64 only (see `Tracer.isSupported`)
 /// The event loop: what each stop of a thread, a new thread or a child process means.
 extension TraceSession {
     func loop() {
@@ -161,3 +162,4 @@ extension TraceSession {
         }
     }
 }
+#endif

@@ -6,6 +6,7 @@ import PremainSystem
 import Glibc
 #endif
 
+#if arch(x86_64)  // the ptrace engine knows x86-64 only (see `Tracer.isSupported`)
 /// Objects as the loader maps them: plans placed at their load bias, memory kept in step.
 extension TraceSession {
     func setUpImage(_ pid: pid_t) {
@@ -74,6 +75,7 @@ extension TraceSession {
         }
     }
 }
+#endif
 
 /// The file mappings of a process, from `/proc/PID/maps`.
 struct ProcessMaps {

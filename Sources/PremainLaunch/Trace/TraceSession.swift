@@ -6,6 +6,7 @@ import PremainModel
 import Glibc
 #endif
 
+#if arch(x86_64)  // the ptrace engine knows x86-64 only (see `Tracer.isSupported`)
 /// One traced launch: spawns the target stopped at exec, follows the objects the loader maps,
 /// plants int3 on every probe and marker, times calls until the window's milestone, then ends
 /// the whole process group and reaps it.
@@ -207,3 +208,4 @@ final class TraceSession {
                               tracerPriorityRaised: priorityRaised)
     }
 }
+#endif

@@ -4,6 +4,10 @@ import PremainModel
 /// Runs `premain trace`: measures the bias, traces the command `warmup + runs` times and
 /// summarizes every function over the measured runs. Never prints; `progress` is told about
 /// each run as it ends.
+///
+/// The ptrace engine (`TraceSession`) knows x86-64 only: int3 breakpoints, the x86-64
+/// registers and calling convention, the entry instructions it emulates. On any other
+/// architecture it is not compiled and `run` throws `TraceError.unsupportedArchitecture`.
 public struct Tracer {
     public let options: TraceOptions
 
@@ -11,14 +15,25 @@ public struct Tracer {
         self.options = options
     }
 
+    /// True where the ptrace engine is built: x86-64.
+    public static var isSupported: Bool {
+        #if arch(x86_64)
+        return true
+        #else
+        return false
+        #endif
+    }
+
     /// The tracer thread's nice value during a run, when permitted (CAP_SYS_NICE): its wake-up
     /// latency at a return breakpoint is added to the call being timed.
     static let tracerNice: Int32 = -10
 
     /// Measures the bias (or takes `biasMs`), then traces the command `warmup + runs` times.
-    /// Throws `TraceError` when the command cannot be started or the bias cannot be measured;
-    /// a target that crashes or times out is an outcome in the report, not an error.
+    /// Throws `TraceError` when tracing is not supported here, the command cannot be started or
+    /// the bias cannot be measured; a target that crashes or times out is an outcome in the
+    /// report, not an error.
     public func run(progress: (LaunchProgress) -> Void = { _ in }) throws(TraceError) -> TraceReport {
+        guard Self.isSupported else { throw .unsupportedArchitecture }
         guard let first = options.command.first, !first.isEmpty else { throw .noCommand }
         guard let executable = CommandResolver.executable(for: first, environment: options.environment) else {
             throw .commandNotFound(first)
@@ -69,10 +84,15 @@ public struct Tracer {
         return TraceReport(bias: bias, measurements: [measurement])
     }
 
-    /// One traced launch of `executable` with `options` (argv is `options.command`).
+    /// One traced launch of `executable` with `options` (argv is `options.command`). Throws
+    /// `TraceError.unsupportedArchitecture` where the ptrace engine is not built.
     static func traceOnce(_ executable: String, options: TraceOptions,
                           planner: ProbePlanner) throws(TraceError) -> TraceRunRecord {
-        try TraceSession(executable: executable, options: options, planner: planner).run()
+        #if arch(x86_64)
+        return try TraceSession(executable: executable, options: options, planner: planner).run()
+        #else
+        throw .unsupportedArchitecture
+        #endif
     }
 
     /// With `cpu`, target and tracer share that CPU (every stop then wakes the tracer on the CPU
@@ -147,6 +167,8 @@ public struct CalibrationTarget: Sendable {
 /// Why `premain trace` could not trace at all. A target that crashes, fails or times out is an
 /// outcome in the report instead.
 public enum TraceError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// This is not x86-64, the only architecture the ptrace engine knows.
+    case unsupportedArchitecture
     /// The command line is empty.
     case noCommand
     /// `command[0]` has no slash and names no executable file in PATH.
@@ -163,6 +185,7 @@ public enum TraceError: Error, Equatable, CustomStringConvertible, Sendable {
     /// One line, lowercase, no trailing period.
     public var description: String {
         switch self {
+        case .unsupportedArchitecture: return "trace is supported on x86-64 only"
         case .noCommand: return "no command to trace"
         case .commandNotFound(let name): return "cannot start \(name): not found in PATH"
         case .cannotStart(let path, let reason): return "cannot start \(path): \(reason)"
