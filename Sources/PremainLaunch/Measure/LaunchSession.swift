@@ -1,5 +1,4 @@
 import Glibc
-import PremainAudit
 import PremainModel
 
 /// The state of one launch while its descriptors are pumped: stamps loader lines, the first

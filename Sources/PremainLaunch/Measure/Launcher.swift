@@ -1,6 +1,5 @@
 import CTrace
 import Glibc
-import PremainAudit
 import PremainModel
 
 /// Launches a program once and reports what happened. `ProcessLauncher` is the real one;

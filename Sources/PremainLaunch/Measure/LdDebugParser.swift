@@ -1,4 +1,3 @@
-import PremainAudit
 import PremainModel
 
 /// Reads glibc `LD_DEBUG=files,statistics` output line by line, each line with the time it

@@ -1,6 +1,5 @@
 import CTrace
 import Glibc
-import PremainAudit
 import PremainModel
 import PremainSystem
 

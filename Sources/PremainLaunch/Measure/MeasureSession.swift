@@ -1,4 +1,3 @@
-import PremainAudit
 import PremainModel
 
 /// Runs `premain measure` for one command: warm-ups, then counted runs of the instrumented

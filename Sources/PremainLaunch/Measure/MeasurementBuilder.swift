@@ -1,4 +1,3 @@
-import PremainAudit
 import PremainModel
 
 /// Turns the samples of a series into a `LaunchMeasurement`: statistics per milestone and object,

@@ -1,6 +1,5 @@
 import CTrace
 import Glibc
-import PremainAudit
 import PremainModel
 
 /// Ends a launched process group: kills every member, reaps the leader (keeping its wait

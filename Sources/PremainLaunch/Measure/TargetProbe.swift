@@ -1,6 +1,5 @@
 import ELFKit
 import Glibc
-import PremainAudit
 import PremainModel
 
 /// Finds the file `execve` should run for a command name, as a shell would.

@@ -1,4 +1,3 @@
-import PremainAudit
 import PremainModel
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,5 @@
 import CDW
 import ELFKit
-import PremainAudit
 import PremainModel
 import PremainSystem
 #if canImport(Glibc)

@@ -1,5 +1,4 @@
 import CTrace
-import PremainAudit
 import PremainModel
 #if canImport(Glibc)
 import Glibc

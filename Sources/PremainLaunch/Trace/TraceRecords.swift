@@ -1,4 +1,3 @@
-import PremainAudit
 import PremainModel
 
 /// Identifies a traced function across runs: the object, the symbol and, for an inlined copy,

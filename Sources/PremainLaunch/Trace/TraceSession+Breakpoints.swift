@@ -1,5 +1,4 @@
 import CTrace
-import PremainAudit
 import PremainModel
 import PremainSystem
 #if canImport(Glibc)

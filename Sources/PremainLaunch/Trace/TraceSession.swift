@@ -1,6 +1,5 @@
 import CTrace
 import Dispatch
-import PremainAudit
 import PremainModel
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,3 @@
-import PremainAudit
 import PremainModel
 
 /// Runs `premain trace`: measures the bias, traces the command `warmup + runs` times and
