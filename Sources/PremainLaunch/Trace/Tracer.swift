@@ -202,19 +202,10 @@ public enum BiasCalibrator {
     /// (the first tenth of each round's calls is dropped as cold). Unpinned, the scheduler puts
     /// tracer and target on one CPU or on two from one launch to the next, and the round trip
     /// differs (about 9 µs against 30 µs here); the lowest median never removes more than a
-    /// stop costs. Throws when the function was never called.
+    /// stop costs. The rounds share one planner, so each object is read once. Throws when the
+    /// function was never called.
     public static func measure(_ target: CalibrationTarget, cpu: Int32?, environment: [String],
                                rounds: Int = 3) throws(TraceError) -> TraceBias {
-        var best: TraceBias?
-        for _ in 0..<max(1, rounds) {
-            let round = try measureOnce(target, cpu: cpu, environment: environment)
-            if best == nil || round.pairMs < best?.pairMs ?? 0 { best = round }
-        }
-        guard let best else { throw .noCalibrationTarget("no round") }
-        return best
-    }
-
-    static func measureOnce(_ target: CalibrationTarget, cpu: Int32?, environment: [String]) throws(TraceError) -> TraceBias {
         var options = TraceOptions(command: target.arguments, environment: environment)
         options.functions = [target.symbol]
         options.until = .exit
@@ -222,6 +213,17 @@ public enum BiasCalibrator {
         options.cpu = cpu
         let planner = ProbePlanner(functionQueries: options.functions, untilSymbol: nil,
                                    debugLocator: DebugFileLocator())
+        var best: TraceBias?
+        for _ in 0..<max(1, rounds) {
+            let round = try measureOnce(target, options: options, planner: planner)
+            if best == nil || round.pairMs < best?.pairMs ?? 0 { best = round }
+        }
+        guard let best else { throw .noCalibrationTarget("no round") }
+        return best
+    }
+
+    static func measureOnce(_ target: CalibrationTarget, options: TraceOptions,
+                            planner: ProbePlanner) throws(TraceError) -> TraceBias {
         let record = try Tracer.traceOnce(target.executable, options: options, planner: planner)
         let calls = Self.calls(of: target.symbol, in: record)
         guard calls.count >= 5 else {
