@@ -11,7 +11,7 @@ public enum TraceTextRenderer {
     public static func render(_ report: TraceReport, all: Bool = false) -> String {
         var out = ""
         let bias = report.bias
-        out += "bias: \(ms(bias.pairMs)) per breakpoint pair (\(bias.source)"
+        out += "bias: \(ms(bias.pairMs)) per breakpoint pair (\(bias.source.rawValue)"
         out += bias.calibrationCalls > 0 ? ", median of \(bias.calibrationCalls) calls of an empty function)" : ")"
         if let cost = bias.costPerCallMs { out += "; each traced call costs the target about \(ms(cost))" }
         out += "\n"
@@ -26,7 +26,7 @@ public enum TraceTextRenderer {
         out += "runs: \(m.runs) (+\(m.warmup) warm-up), until \(m.until), max \(m.maxCalls) calls per function\n"
         out += ConditionsTextRenderer.render(m.conditions, measurer: "tracer")
         var outcomes: [String: Int] = [:]
-        for outcome in m.outcomes { outcomes[outcome, default: 0] += 1 }
+        for outcome in m.outcomes { outcomes[outcome.description, default: 0] += 1 }
         out += "outcomes: " + outcomes.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: ", ") + "\n"
         for name in ["main", "firstOutput", "exit"] + m.milestones.keys.filter({ !["main", "firstOutput", "exit"].contains($0) }).sorted() {
             guard let timing = m.milestones[name] else { continue }

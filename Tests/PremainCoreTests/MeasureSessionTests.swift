@@ -25,7 +25,7 @@ struct MeasureSessionTests {
         let measurement = try MeasureSession(launcher: launcher).measure(
             command: ["/bin/true", "x"], environment: ["PATH=/usr/bin", "LD_DEBUG=all"],
             options: MeasureOptions(runs: 5, warmup: 1, timeoutSeconds: 2, pin: false, realtimeMeasurer: false)) {
-                progress.append($0.completedLaunches)
+                progress.append($0.completed)
             }
         #expect(progress == Array(1...12))
         // ABBA order over all rounds (the warm-up is round 0): even rounds instrumented first.
@@ -65,7 +65,7 @@ struct MeasureSessionTests {
 
     @Test func unknownCommandIsAnError() {
         let launcher = ScriptedLauncher([])
-        #expect(throws: MeasureError("command not found: premain-no-such-command")) {
+        #expect(throws: MeasureError.commandNotFound("premain-no-such-command")) {
             _ = try MeasureSession(launcher: launcher).measure(command: ["premain-no-such-command"], environment: ["PATH=/usr/bin"],
                                                                options: MeasureOptions())
         }

@@ -26,12 +26,12 @@ struct TraceEngineCornerTests {
         let (ea, eb) = (try #require(file["premain_adjacent_a"]), try #require(file["premain_adjacent_b"]))
         #expect(ea & ~7 == eb & ~7, "entries 0x\(String(ea, radix: 16)) and 0x\(String(eb, radix: 16))")
         #expect(a.calls == 20 && b.calls == 20)
-        #expect(m.outcomes == ["exited with status 0"])
+        #expect(m.outcomes == [.exited(code: 0)])
     }
 
     @Test func recursionCountsEveryCallAndTimesTheOutermost() throws {
         let m = try run([TraceSamples.built.path("recursive")], functions: ["premain_recurse"])
-        #expect(m.outcomes == ["exited with status 0"])
+        #expect(m.outcomes == [.exited(code: 0)])
         let f = try #require(m.functions.first { $0.symbol == "premain_recurse" })
         // One figure for the run: the outermost call's, the five nested ones inside it.
         #expect(f.calls == 6 && f.unfinishedCalls == 0 && f.inclusive.samplesMs.count == 1)
@@ -57,7 +57,7 @@ struct TraceEngineCornerTests {
 
     @Test func vforkChildrenSharingMemory() throws {
         let m = try run([TraceSamples.built.path("spawner")], until: .firstOutput)
-        #expect(m.outcomes == ["reached first-output"])
+        #expect(m.outcomes == [.milestoneReached("first-output")])
         let ctor = try #require(m.functions.first { $0.symbol == "premain_spawn_ctor" })
         #expect(ctor.calls == 1 && ctor.unfinishedCalls == 0)
         #expect(TraceSamples.leftovers().isEmpty)
@@ -81,7 +81,7 @@ struct TraceEngineCornerTests {
     @Test func followsExecByTheTarget() throws {
         let target = TraceSamples.built.path("cxx-static-init/cxx-static-init")
         let m = try run(["/bin/sh", "-c", "exec '\(target)'"], until: .firstOutput)
-        #expect(m.outcomes == ["reached first-output"])
+        #expect(m.outcomes == [.milestoneReached("first-output")])
         // The initializers of the exec'd program are found and timed.
         #expect(m.functions.contains {
             $0.symbol == "_GLOBAL__sub_I_registry.cpp" && $0.inclusive.samplesMs.count == 1 && $0.inclusive.medianMs > 0
@@ -93,19 +93,19 @@ struct TraceEngineCornerTests {
         var options = try TraceSamples.options([TraceSamples.built.path("faults/hang")])
         options.timeoutSeconds = 1
         let m = try TraceSamples.measure(options)
-        #expect(m.outcomes == ["timed out"])
+        #expect(m.outcomes == [.timedOut])
         #expect(m.milestones["exit"] == nil && m.milestones["main"] != nil)
         #expect(TraceSamples.leftovers().isEmpty)
     }
 
     @Test func signalsReachTheTarget() throws {
         let m = try run(["/bin/sh", "-c", "trap 'exit 7' USR1; kill -USR1 $$; sleep 2; exit 0"])
-        #expect(m.outcomes == ["exited with status 7"])
+        #expect(m.outcomes == [.exited(code: 7)])
     }
 
     @Test func untilSymbol() throws {
         let m = try run([TraceSamples.built.path("cxx-static-init/cxx-static-init")], until: .symbol("premain_lib_value"))
-        #expect(m.outcomes == ["reached premain_lib_value"])
+        #expect(m.outcomes == [.milestoneReached("premain_lib_value")])
         #expect(m.milestones["premain_lib_value"] != nil && m.milestones["main"] != nil)
     }
 }

@@ -34,13 +34,13 @@ struct TraceRendererTests {
                            unfinishedCalls: 3),
         ]
         let measurement = TraceMeasurement(
-            command: ["/app/app", "--flag"], runs: 3, warmup: 1, until: "first-output", maxCalls: 100,
+            command: ["/app/app", "--flag"], runs: 3, warmup: 1, until: .firstOutput, maxCalls: 100,
             conditions: conditions, milestones: ["main": timing([30, 31, 32]), "firstOutput": timing([40, 41, 42])],
-            outcomes: ["reached first-output", "reached first-output", "killed by signal 11"], functions: functions,
+            outcomes: [.milestoneReached("first-output"), .milestoneReached("first-output"), .killedBySignal(11)], functions: functions,
             untimed: [UntimedFunction(object: "/app/libx.so", symbol: "*", demangled: "every Swift lazy global and default argument",
                                       kind: .swiftLazyGlobal, reason: "stripped")],
             notes: ["the target called execve; tracing continued in the new image"])
-        return TraceReport(bias: TraceBias(pairMs: 0.0085, costPerCallMs: 0.0565, source: "measured", calibrationCalls: 270),
+        return TraceReport(bias: TraceBias(pairMs: 0.0085, costPerCallMs: 0.0565, source: .measured, calibrationCalls: 270),
                            measurements: [measurement])
     }()
 

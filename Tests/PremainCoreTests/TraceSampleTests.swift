@@ -43,7 +43,7 @@ struct TraceSampleTests {
     @Test func cxxStaticInitEveryInitializerNamedKindTimed() throws {
         let traced = try trace("cxx-static-init/cxx-static-init")
         let m = traced.measurement
-        #expect(m.outcomes == Array(repeating: "reached first-output", count: 5))
+        #expect(m.outcomes == Array(repeating: .milestoneReached("first-output"), count: 5))
         let registry = try function(m, "_GLOBAL__sub_I_registry.cpp", in: "libinit.so")
         let plugins = try function(m, "_GLOBAL__sub_I_plugins.cpp", in: "libinit.so")
         let ctorC = try function(m, "premain_lib_ctor_c", in: "libinit.so")
@@ -75,7 +75,7 @@ struct TraceSampleTests {
         let object = String(sample.split(separator: "/").last ?? "")
         let traced = try trace(sample)
         let m = traced.measurement
-        #expect(m.outcomes == Array(repeating: "reached first-output", count: 5))
+        #expect(m.outcomes == Array(repeating: .milestoneReached("first-output"), count: 5))
         let defaultArgument = try function(m, "$s12SwiftStartup13HomeViewModelC14summaryServiceAcA07SummaryG0C_tcfcfA_", in: object)
         let lazyGlobal = try function(m, "$s12SwiftStartup11homeCatalog_WZ", in: object)
         expectTimedInEveryRun(defaultArgument, runs: 5)
@@ -99,7 +99,7 @@ struct TraceSampleTests {
     @Test func crashInsideAnInitializerLeavesNothingBehind() throws {
         let traced = try trace("faults/crash-in-init", runs: 2)
         let m = traced.measurement
-        #expect(m.outcomes == ["killed by signal 11", "killed by signal 11"])
+        #expect(m.outcomes == [.killedBySignal(11), .killedBySignal(11)])
         let ctor = try function(m, "premain_crash_ctor", in: "crash-in-init")
         #expect(ctor.unfinishedCalls == 2 && ctor.inclusive.samplesMs.isEmpty)
         #expect(TraceSamples.leftovers().isEmpty)
@@ -108,7 +108,7 @@ struct TraceSampleTests {
     @Test func threadsDuringStartUp() throws {
         let traced = try trace("faults/spawn-threads")
         let m = traced.measurement
-        #expect(m.outcomes == Array(repeating: "reached first-output", count: 5))
+        #expect(m.outcomes == Array(repeating: .milestoneReached("first-output"), count: 5))
         let ctor = try function(m, "premain_spawn_threads_ctor", in: "spawn-threads")
         #expect(ctor.calls == 1 && ctor.unfinishedCalls == 0)
         expectTimedInEveryRun(ctor, runs: 5)
@@ -121,7 +121,7 @@ struct TraceSampleTests {
     func forksTracedToExitWithNoProcessLeft(sample: String) throws {
         let traced = try trace(sample, runs: 1, until: .exit, extraEnvironment: ["PREMAIN_SAMPLE_CHILD_SLEEP_S=30"])
         let m = traced.measurement
-        #expect(m.outcomes == ["exited with status 0"])
+        #expect(m.outcomes == [.exited(code: 0)])
         #expect(m.milestones["main"] != nil && m.milestones["exit"] != nil)
         if sample.hasSuffix("forks-in-init") {
             _ = try function(m, "premain_fork_ctor", in: "forks-in-init")
@@ -131,7 +131,7 @@ struct TraceSampleTests {
 
     @Test func untilMainStopsBeforeMain() throws {
         let traced = try trace("cxx-static-init/cxx-static-init", runs: 1, until: .main)
-        #expect(traced.measurement.outcomes == ["reached main"])
+        #expect(traced.measurement.outcomes == [.milestoneReached("main")])
         #expect(traced.selfTimes["main"] == nil)  // killed at main's first instruction
         #expect(traced.measurement.functions.contains { $0.symbol == "premain_lib_ctor_c" })
     }

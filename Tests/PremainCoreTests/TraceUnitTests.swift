@@ -1,4 +1,8 @@
+import Foundation
+#if canImport(Glibc)
 import Glibc
+#endif
+import PremainAudit
 @testable import PremainLaunch
 import PremainModel
 import Testing
@@ -6,6 +10,7 @@ import Testing
 /// Pure parts of the tracer: no process involved.
 @Suite
 struct TraceUnitTests {
+    #if arch(x86_64)
     @Test func entryInstructionsExecuteLikeTheCPU() throws {
         var regs = user_regs_struct()
         regs.rip = 0x1000
@@ -25,6 +30,7 @@ struct TraceUnitTests {
         #expect(EntryInstruction.execute([0x48, 0x83, 0xec, 0x18], registers: regs) == nil)
         #expect(EntryInstruction.execute([0x80, 0x3d, 0x91, 0x32], registers: regs) == nil)
     }
+    #endif
 
     @Test func mapsGiveLoadBias() {
         let maps = ProcessMaps(text: """
@@ -70,6 +76,54 @@ struct TraceUnitTests {
         #expect(ProbePlanner.initializerKind("premain_lib_ctor_c") == .constructorFunction)
         #expect(ProbePlanner.initializerKind("frame_dummy") == .staticInitializer)
         #expect(ProbePlanner.initializerKind(nil) == .staticInitializer)
+    }
+
+    /// The CLI calibrates on `premain.premainCalibrationEmpty` (a demangled name, as `--function`
+    /// takes it); the probe carries the mangled symbol. Only that function's calls count, not
+    /// those of another function traced by name.
+    @Test func calibrationCountsTheCallsOfItsFunctionByEitherName() throws {
+        let mangled = "$s7premain0A16CalibrationEmptyyyF"
+        #expect(Demangler.demangle(mangled) == "premain.premainCalibrationEmpty() -> ()")
+        func entry(_ symbol: String, _ kind: TracedFunctionKind, calls: Int)
+            -> (TracedFunctionKey, (probe: TraceProbe, calls: [TracedCall], hits: Int, capped: Bool)) {
+            let probe = TraceProbe(object: "/usr/bin/premain", entry: 0x1000 + UInt64(calls), symbol: symbol,
+                                   demangled: Demangler.demangle(symbol), kind: kind)
+            let call = TracedCall(rawNs: 1000, nestedStops: 0, nestedHandlingNs: 0, handlingNs: 10)
+            return (TracedFunctionKey(object: probe.object, symbol: symbol),
+                    (probe, Array(repeating: call, count: calls), calls, false))
+        }
+        let record = TraceRunRecord(
+            functions: Dictionary(uniqueKeysWithValues: [
+                entry(mangled, .named, calls: 300),
+                entry("$s7premain4mainyyF", .named, calls: 7),
+                entry("frame_dummy", .staticInitializer, calls: 1),
+            ]),
+            unfinished: [:], milestones: [:], outcome: .exited(code: 0), untimed: [], notes: [],
+            tracerPriorityRaised: false)
+        #expect(BiasCalibrator.calls(of: "premain.premainCalibrationEmpty", in: record).count == 300)
+        #expect(BiasCalibrator.calls(of: "premain.premainCalibrationEmpty() -> ()", in: record).count == 300)
+        #expect(BiasCalibrator.calls(of: mangled, in: record).count == 300)
+        #expect(BiasCalibrator.calls(of: "premain_calibration_empty", in: record).count == 0)
+    }
+
+    /// Outcomes and the window end are typed in Swift and written as the text reports have
+    /// always carried.
+    @Test func outcomesAndWindowEndAreCodedAsText() throws {
+        let outcomes: [TraceOutcome] = [.milestoneReached("first-output"), .milestoneReached("premain_lib_value"),
+                                        .exited(code: 0), .exited(code: 7), .killedBySignal(11), .timedOut]
+        let texts = ["reached first-output", "reached premain_lib_value", "exited with status 0",
+                     "exited with status 7", "killed by signal 11", "timed out"]
+        let encoded = try JSONEncoder().encode(outcomes)
+        #expect(try JSONDecoder().decode([String].self, from: encoded) == texts)
+        #expect(try JSONDecoder().decode([TraceOutcome].self, from: encoded) == outcomes)
+        #expect(outcomes.map(\.succeeded) == [true, true, true, false, false, false])
+        #expect(TraceOutcome(description: "exited with status x") == nil)
+        let ends: [TraceWindowEnd] = [.main, .firstOutput, .exit, .symbol("premain_lib_value")]
+        let endTexts = try JSONDecoder().decode([String].self, from: JSONEncoder().encode(ends))
+        #expect(endTexts == ["main", "first-output", "exit", "premain_lib_value"])
+        #expect(try JSONDecoder().decode([TraceWindowEnd].self, from: JSONEncoder().encode(ends)) == ends)
+        let source = try JSONDecoder().decode([String].self, from: JSONEncoder().encode([TraceBias.Source.measured, .given]))
+        #expect(source == ["measured", "given"])
     }
 
     @Test func windowEndParses() {

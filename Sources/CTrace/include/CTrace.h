@@ -41,7 +41,8 @@ pid_t ctrace_spawn_gated(const char *path, char *const argv[], char *const envp[
 /// closed unreleased) the child exits with 126.
 int ctrace_release(ctrace_gate *gate);
 
-/// ptrace(2) without varargs.
+/// ptrace(2) without varargs. Architecture-neutral, like everything here: the request numbers
+/// and the register layout (x86-64 only) are the Swift caller's.
 long ctrace_ptrace(int request, pid_t pid, unsigned long addr, unsigned long data);
 
 /// Pins the calling thread to one CPU. Returns 0 or -errno.

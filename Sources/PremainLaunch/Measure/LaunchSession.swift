@@ -1,5 +1,4 @@
 import Glibc
-import PremainAudit
 import PremainModel
 
 /// The state of one launch while its descriptors are pumped: stamps loader lines, the first
@@ -114,5 +113,20 @@ struct LaunchSession {
         LaunchSample(birthNs: birthNs, processGroup: pid, instrumented: request.instrumented, loader: parser.result,
                      firstOutputMs: firstOutputNs.map(ms), firstOutputStream: firstOutputStream,
                      exitMs: exitNs.map(ms), outcome: outcome, stderrHead: stderrHeadText)
+    }
+}
+
+/// CLOCK_MONOTONIC, the clock of every measured time (the self-timed samples use it too).
+public enum MonotonicClock {
+    /// Nanoseconds since an arbitrary boot-time origin.
+    public static func nowNs() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    /// Milliseconds from `start` to `end`; negative when `end` is earlier.
+    public static func milliseconds(from start: UInt64, to end: UInt64) -> Double {
+        end >= start ? Double(end - start) / 1_000_000 : -Double(start - end) / 1_000_000
     }
 }

@@ -1,4 +1,3 @@
-import PremainAudit
 import PremainModel
 
 /// Reads glibc `LD_DEBUG=files,statistics` output line by line, each line with the time it
@@ -111,5 +110,22 @@ public struct LdDebugParser: Sendable {
         // "calling fini: X [0]" style suffixes never follow init lines, but be tolerant.
         if value.hasSuffix(" [0]") { value.removeLast(4) }
         return value
+    }
+}
+
+// Blank trimming without Foundation, for loader lines and /proc text.
+extension String {
+    /// Without leading and trailing spaces, tabs and newlines.
+    func trimmedBlanks() -> String {
+        String(Substring(self).trimmingBlanks())
+    }
+}
+
+extension Substring {
+    func trimmingBlanks() -> Substring {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = firstIndex(where: { !blank($0) }),
+              let last = lastIndex(where: { !blank($0) }) else { return "" }
+        return self[first...last]
     }
 }

@@ -1,4 +1,3 @@
-import PremainAudit
 import PremainModel
 
 /// Runs `premain measure` for one command: warm-ups, then counted runs of the instrumented
@@ -17,10 +16,10 @@ public struct MeasureSession: Sendable {
     /// Throws `MeasureError` when the command cannot be found or a launch cannot be set up;
     /// failures of the target itself are part of the `LaunchMeasurement`.
     public func measure(command: [String], environment: [String], options: MeasureOptions,
-                        progress: (MeasureProgress) -> Void = { _ in }) throws(MeasureError) -> LaunchMeasurement {
-        guard let name = command.first, !name.isEmpty else { throw MeasureError("no command to measure") }
+                        progress: (LaunchProgress) -> Void = { _ in }) throws(MeasureError) -> LaunchMeasurement {
+        guard let name = command.first, !name.isEmpty else { throw .noCommand }
         guard let executable = CommandResolver.executable(for: name, environment: environment) else {
-            throw MeasureError("command not found: \(name)")
+            throw .commandNotFound(name)
         }
         let target = TargetProbe.probe(executable)
         let instrument = target.glibcLoader
@@ -62,16 +61,16 @@ public struct MeasureSession: Sendable {
         let ((_, scheduling), idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) { () throws(MeasureError) in
         try MeasurerScheduling.run(requested: options.realtimeMeasurer) { () throws(MeasureError) in
           try pinning.withMeasurerPinned { () throws(MeasureError) in
-            func launch(instrumented: Bool, phase: String) throws(MeasureError) -> (LaunchSample, [PageCacheEvictor.Residency]) {
+            func launch(instrumented: Bool) throws(MeasureError) -> (LaunchSample, [PageCacheEvictor.Residency]) {
                 let evicted = options.cold ? PageCacheEvictor.evict(coldObjects) : []
                 let sample: LaunchSample
                 do {
                     sample = try launcher.launch(request(instrumented: instrumented))
                 } catch {
-                    throw MeasureError("cannot launch \(name): \(error.message)")
+                    throw .launchFailed(command: name, error)
                 }
                 done += 1
-                progress(MeasureProgress(completedLaunches: done, totalLaunches: total, phase: phase))
+                progress(LaunchProgress(completed: done, total: total))
                 return (sample, evicted)
             }
             for round in 0..<(warmup + runs) {
@@ -79,8 +78,7 @@ public struct MeasureSession: Sendable {
                 // ABBA: even rounds instrumented first, odd rounds uninstrumented first.
                 let order = withPlain ? (round % 2 == 0 ? [true, false] : [false, true]) : [instrument]
                 for instrumented in order {
-                    let phase = !counted ? "warm-up" : (instrumented || !withPlain ? "run" : "uninstrumented run")
-                    let (sample, evicted) = try launch(instrumented: instrumented, phase: phase)
+                    let (sample, evicted) = try launch(instrumented: instrumented)
                     guard counted else { continue }
                     if instrumented || !withPlain {
                         samples.append(sample)
@@ -101,5 +99,61 @@ public struct MeasureSession: Sendable {
                                         samples: samples, plain: plain, residency: residency)
         if options.keepRawSamples { measurement.rawSamples = samples }
         return measurement
+    }
+}
+
+/// How `MeasureSession` runs a series.
+public struct MeasureOptions: Sendable {
+    /// Counted runs per series (at least 1).
+    public var runs: Int = 10
+    /// Uncounted runs before the counted ones, per series.
+    public var warmup: Int = 1
+    /// Evict the executable and its closure from the page cache before every run.
+    public var cold: Bool = false
+    /// Seconds before a run is killed; `nil` for no limit.
+    public var timeoutSeconds: Double?
+    /// Also run an uninstrumented series (no `LD_DEBUG`) for the observer effect.
+    public var observerSeries: Bool = true
+    /// Pin the measurer and the target to different CPUs when there are two or more.
+    public var pin: Bool = true
+    /// Run the measuring thread at SCHED_FIFO when permitted (see `MeasurerScheduling`).
+    public var realtimeMeasurer: Bool = true
+    /// Hold /dev/cpu_dma_latency at 0 during the series (see `IdleLatencyGuard`).
+    public var holdIdleLatency: Bool = true
+    /// Keep every counted run's `LaunchSample` in `LaunchMeasurement.rawSamples`.
+    public var keepRawSamples: Bool = false
+    /// Where the target's output goes.
+    public var output: LaunchRequest.OutputHandling = .discard
+
+    public init(runs: Int = 10, warmup: Int = 1, cold: Bool = false, timeoutSeconds: Double? = nil,
+                observerSeries: Bool = true, pin: Bool = true, realtimeMeasurer: Bool = true, output: LaunchRequest.OutputHandling = .discard) {
+        self.runs = runs
+        self.warmup = warmup
+        self.cold = cold
+        self.timeoutSeconds = timeoutSeconds
+        self.observerSeries = observerSeries
+        self.pin = pin
+        self.realtimeMeasurer = realtimeMeasurer
+        self.output = output
+    }
+}
+
+/// Why a measurement could not be made at all. Failures of the target itself (exit status,
+/// signal, missing library, failed exec, timeout) are outcomes in the `LaunchMeasurement`.
+public enum MeasureError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The command line is empty.
+    case noCommand
+    /// `command[0]` names no executable file (searched in PATH when it holds no slash).
+    case commandNotFound(String)
+    /// A launch of the command could not be set up (no pipe, no FIFO, fork failed).
+    case launchFailed(command: String, LaunchError)
+
+    /// Lowercase, no trailing period: "command not found: NAME".
+    public var description: String {
+        switch self {
+        case .noCommand: return "no command to measure"
+        case .commandNotFound(let name): return "command not found: \(name)"
+        case .launchFailed(let name, let error): return "cannot launch \(name): \(error.message)"
+        }
     }
 }

@@ -139,8 +139,7 @@ final class ProbePlanner {
         if isSwiftObject(file) || !functionQueries.isEmpty {
             let info = debugInfo(for: path, file: file)
             let copies = info?.inlinedCopies { name in
-                SwiftSuspects.kind(of: name) == .defaultArgument
-                    || self.functionQueries.contains { Self.matches($0, mangled: name, demangled: nil) }
+                SwiftSuspects.kind(of: name) == .defaultArgument || self.isQueried(name)
             } ?? []
             for copy in copies where probes[copy.entry] == nil {
                 let isDefault = SwiftSuspects.kind(of: copy.symbol) == .defaultArgument
@@ -169,6 +168,15 @@ final class ProbePlanner {
                          untimed: untimed, isPositionIndependent: file.type == 3)
     }
 
+    /// `true` when the mangled `name` is what one of `functionQueries` asks for (`matches`),
+    /// demangled names included: `--function` takes either form for inlined copies too.
+    private func isQueried(_ name: String) -> Bool {
+        guard !functionQueries.isEmpty else { return false }
+        if functionQueries.contains(name) { return true }
+        guard name.hasPrefix("_Z") || Demangler.isSwift(name), let demangled = Demangler.demangle(name) else { return false }
+        return functionQueries.contains { Self.matches($0, mangled: name, demangled: demangled) }
+    }
+
     private func isSwiftObject(_ file: ELFFile) -> Bool {
         file.sections.contains { $0.name.hasPrefix("swift5_") }
     }
@@ -183,4 +191,53 @@ final class ProbePlanner {
         }
         return .constructorFunction
     }
+}
+
+/// One function premain times in one object, at link-time addresses (the load bias is added
+/// when the object is found in the process).
+struct TraceProbe: Hashable, Sendable {
+    /// Path of the object as the loader mapped it.
+    var object: String
+    /// Link-time address of the first instruction.
+    var entry: UInt64
+    /// The mangled symbol (or a description such as `DT_INIT_ARRAY[3]` for an unnamed entry).
+    var symbol: String
+    var demangled: String?
+    var kind: TracedFunctionKind
+    /// For a function inlined into a caller: link-time addresses where the inlined code ends
+    /// (the end of each DWARF range). Empty for real functions, which are timed until they
+    /// return to the address found on the stack at entry.
+    var exits: [UInt64] = []
+    /// For an inlined copy: the function it was inlined into, and the call site.
+    var inlinedInto: String?
+    var source: SourceLocation?
+
+    var isInlined: Bool { !exits.isEmpty }
+}
+
+/// A place in an object the tracer stops at for a reason other than timing a function.
+enum TraceMarker: Hashable, Sendable {
+    /// The program's `main`.
+    case main
+    /// `__libc_start_main`: its first argument is `main` (used when `main` has no symbol).
+    case libcStartMain
+    /// libc `write`/`writev`: a call with fd 1 or 2 is the first output.
+    case write
+    /// The loader's debugger hook (`_dl_debug_state`, where `r_debug.r_brk` points).
+    case loaderHook
+    /// The function named with `--until SYMBOL`.
+    case until
+}
+
+/// What premain plants in one object: probes and markers at link-time addresses.
+struct ProbePlan: Sendable {
+    var path: String
+    var probes: [TraceProbe]
+    var markers: [TraceMarker: [UInt64]]
+    /// Link-time `p_vaddr` and `p_offset` of each PT_LOAD, to find the load bias.
+    var loadSegments: [(virtualAddress: UInt64, offset: UInt64)]
+    /// Functions that exist in the object but cannot be timed, with the reason.
+    var untimed: [UntimedFunction]
+    /// ET_DYN objects are relocated by a bias; ET_EXEC ones are not.
+    var isPositionIndependent: Bool
 }

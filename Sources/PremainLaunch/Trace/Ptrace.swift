@@ -1,5 +1,4 @@
 import CTrace
-import PremainAudit
 import PremainModel
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +15,8 @@ public struct PtraceError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// Typed ptrace(2) requests over `ctrace_ptrace` (Linux x86-64 ABI numbers).
+/// Typed ptrace(2) requests over `ctrace_ptrace`, with the request numbers every Linux
+/// architecture shares; register access (x86-64 only) is in the extension below.
 ///
 /// Every call acts on one stopped thread; errors come back as `PtraceError`, never as traps.
 enum Ptrace {
@@ -24,8 +24,6 @@ enum Ptrace {
     static let pokeData: Int32 = 5
     static let cont: Int32 = 7
     static let singleStep: Int32 = 9
-    static let getRegs: Int32 = 12
-    static let setRegs: Int32 = 13
     static let setOptions: Int32 = 0x4200
     static let getEventMessage: Int32 = 0x4201
     static let getSignalInfo: Int32 = 0x4202
@@ -46,23 +44,6 @@ enum Ptrace {
 
     static func poke(_ pid: pid_t, _ address: UInt64, _ word: UInt64) throws(PtraceError) {
         try check(ctrace_ptrace(pokeData, pid, UInt(address), UInt(word)), "POKEDATA", pid)
-    }
-
-    static func registers(_ pid: pid_t) throws(PtraceError) -> user_regs_struct {
-        var regs = user_regs_struct()
-        let result = withUnsafeMutablePointer(to: &regs) {
-            ctrace_ptrace(getRegs, pid, 0, UInt(bitPattern: $0))
-        }
-        try check(result, "GETREGS", pid)
-        return regs
-    }
-
-    static func setRegisters(_ pid: pid_t, _ regs: user_regs_struct) throws(PtraceError) {
-        var copy = regs
-        let result = withUnsafeMutablePointer(to: &copy) {
-            ctrace_ptrace(setRegs, pid, 0, UInt(bitPattern: $0))
-        }
-        try check(result, "SETREGS", pid)
     }
 
     /// Resumes the thread, delivering `signal` (0 for none).
@@ -98,7 +79,84 @@ enum Ptrace {
         return result == -1 ? nil : info
     }
 
-    private static func check(_ result: Int, _ request: String, _ pid: pid_t) throws(PtraceError) {
+    fileprivate static func check(_ result: Int, _ request: String, _ pid: pid_t) throws(PtraceError) {
         if result == -1 { throw PtraceError(request: request, pid: pid, errno: errno) }
+    }
+}
+
+#if arch(x86_64)
+/// The x86-64 general registers (`user_regs_struct`, PTRACE_GETREGS/SETREGS; other
+/// architectures have neither and use PTRACE_GETREGSET).
+extension Ptrace {
+    static let getRegs: Int32 = 12
+    static let setRegs: Int32 = 13
+
+    static func registers(_ pid: pid_t) throws(PtraceError) -> user_regs_struct {
+        var regs = user_regs_struct()
+        let result = withUnsafeMutablePointer(to: &regs) {
+            ctrace_ptrace(getRegs, pid, 0, UInt(bitPattern: $0))
+        }
+        try check(result, "GETREGS", pid)
+        return regs
+    }
+
+    static func setRegisters(_ pid: pid_t, _ regs: user_regs_struct) throws(PtraceError) {
+        var copy = regs
+        let result = withUnsafeMutablePointer(to: &copy) {
+            ctrace_ptrace(setRegs, pid, 0, UInt(bitPattern: $0))
+        }
+        try check(result, "SETREGS", pid)
+    }
+}
+#endif
+
+/// A waitpid(2) status, decoded without the C macros (which Swift cannot import).
+enum WaitStatus: Equatable {
+    /// Exited normally with this code.
+    case exited(Int32)
+    /// Killed by this signal.
+    case signaled(Int32)
+    /// Stopped with this signal; `event` is the PTRACE_EVENT_* number (0 for none).
+    case stopped(signal: Int32, event: Int32)
+    /// Anything else (continued).
+    case other
+
+    static let eventFork: Int32 = 1
+    static let eventVFork: Int32 = 2
+    static let eventClone: Int32 = 3
+    static let eventExec: Int32 = 4
+    static let eventVForkDone: Int32 = 5
+
+    init(_ raw: Int32) {
+        let low = raw & 0x7f
+        if low == 0 {
+            self = .exited((raw >> 8) & 0xff)
+        } else if raw & 0xff == 0x7f {
+            self = .stopped(signal: (raw >> 8) & 0xff, event: (raw >> 16) & 0xffff)
+        } else if low != 0x7f {
+            self = .signaled(low)
+        } else {
+            self = .other
+        }
+    }
+
+    var isTermination: Bool {
+        switch self {
+        case .exited, .signaled: return true
+        default: return false
+        }
+    }
+}
+
+/// waitpid(2) with `__WALL`, retried on EINTR. Returns `nil` when there is nothing to wait for.
+func waitForThread(_ pid: pid_t, noHang: Bool = false) -> (pid: pid_t, status: WaitStatus)? {
+    var raw: Int32 = 0
+    let wall: Int32 = 0x4000_0000
+    while true {
+        let result = waitpid(pid, &raw, wall | (noHang ? WNOHANG : 0))
+        if result > 0 { return (result, WaitStatus(raw)) }
+        if result == 0 { return nil }
+        if errno == EINTR { continue }
+        return nil
     }
 }

@@ -1,11 +1,11 @@
 import CTrace
-import PremainAudit
 import PremainModel
 import PremainSystem
 #if canImport(Glibc)
 import Glibc
 #endif
 
+#if arch(x86_64)  // the ptrace engine knows x86-64 only (see `Tracer.isSupported`)
 /// Breakpoint stops: calls entered and returned, markers, stepping over original instructions.
 extension TraceSession {
     func handleTrap(_ pid: pid_t) throws(PtraceError) {
@@ -63,14 +63,14 @@ extension TraceSession {
                         probes[index].unfinished += 1
                     }
                 }
-                if probes[index].hits >= configuration.maxCalls {
+                if probes[index].hits >= options.maxCalls {
                     probes[index].armed = false
                     sites[address]?.probes.removeAll { $0 == index }
                 }
             }
         }
         for marker in site.markers { handleMarker(marker, pid: pid, regs: regs) }
-        if !windowOpen, configuration.until != .exit {
+        if !windowOpen, options.until != .exit {
             threads[pid] = frames
             return
         }
@@ -209,7 +209,7 @@ extension TraceSession {
             refreshObjects(pid)
         case .main:
             reach("main")
-            if configuration.until == .main { windowOpen = false }
+            if options.until == .main { windowOpen = false }
         case .libcStartMain:
             guard !mainFound, regs.rdi != 0 else { return }
             mainFound = true
@@ -218,13 +218,13 @@ extension TraceSession {
         case .write:
             guard regs.rdi == 1 || regs.rdi == 2 else { return }
             reach("firstOutput")
-            if configuration.until == .firstOutput { windowOpen = false }
+            if options.until == .firstOutput { windowOpen = false }
             for (address, site) in sites where site.markers.contains(.write) {
                 sites[address]?.markers.remove(.write)
                 if address != regs.rip &- 1 { sync(address, pid) }
             }
         case .until:
-            if case .symbol(let name) = configuration.until {
+            if case .symbol(let name) = options.until {
                 reach(name)
                 windowOpen = false
             }
@@ -255,3 +255,4 @@ extension TraceSession {
         }
     }
 }
+#endif

@@ -1,14 +1,14 @@
 import CTrace
-import PremainAudit
 import PremainModel
 #if canImport(Glibc)
 import Glibc
 #endif
 
+#if arch(x86_64)  // the ptrace engine knows x86-64 only (see `Tracer.isSupported`)
 /// The event loop: what each stop of a thread, a new thread or a child process means.
 extension TraceSession {
     func loop() {
-        while windowOpen || configuration.until == .exit {
+        while windowOpen || options.until == .exit {
             guard let (pid, status) = waitForTracee() else { return }
             switch status {
             case .exited, .signaled:
@@ -22,7 +22,7 @@ extension TraceSession {
                     notes.append(error.description)
                     try? Ptrace.resume(pid)
                 }
-                if !windowOpen && configuration.until != .exit { return }
+                if !windowOpen && options.until != .exit { return }
             case .other:
                 continue
             }
@@ -161,3 +161,4 @@ extension TraceSession {
         }
     }
 }
+#endif

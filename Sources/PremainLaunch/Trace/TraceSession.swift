@@ -1,36 +1,17 @@
 import CTrace
 import Dispatch
-import PremainAudit
 import PremainModel
 #if canImport(Glibc)
 import Glibc
 #endif
 
+#if arch(x86_64)  // the ptrace engine knows x86-64 only (see `Tracer.isSupported`)
 /// One traced launch: spawns the target stopped at exec, follows the objects the loader maps,
 /// plants int3 on every probe and marker, times calls until the window's milestone, then ends
 /// the whole process group and reaps it.
 ///
 /// Must run on one thread from start to end: ptrace ties a tracee to the thread that traces it.
 final class TraceSession {
-    struct Configuration: Sendable {
-        /// Absolute or relative path of the program (no PATH search here).
-        var executable: String
-        /// argv, including argv[0].
-        var arguments: [String]
-        /// envp as "NAME=value".
-        var environment: [String]
-        var until: TraceWindowEnd
-        /// Calls of one function after which its breakpoint is removed.
-        var maxCalls: Int
-        /// CPU to pin the target to, or `nil`. The tracer thread is pinned by the caller
-        /// (`Tracer`, once for the whole series).
-        var cpu: Int32?
-        /// Descriptor for the target's stdout and stderr, or -1 to share premain's.
-        var outputFD: Int32
-        /// The group is killed after this many seconds.
-        var timeoutSeconds: Double
-    }
-
     struct Frame {
         var probe: Int
         var returnAddress: UInt64?  // nil: inlined copy, ends at one of the probe's exits
@@ -62,7 +43,11 @@ final class TraceSession {
         var unfinished = 0
     }
 
-    let configuration: Configuration
+    /// The program to exec, already resolved (no PATH search here).
+    let executable: String
+    /// The run's settings: `command` is argv, `cpu` pins the target (the tracer thread is
+    /// pinned by `Tracer`, once for the whole series), `outputFD` takes its stdout and stderr.
+    let options: TraceOptions
     let planner: ProbePlanner
 
     var table = BreakpointTable()
@@ -97,12 +82,12 @@ final class TraceSession {
     var outcome: TraceOutcome?
     var untimed: [UntimedFunction] = []
     var notes: [String] = []
-    /// Whether this run's tracer thread got `tracerNice`.
+    /// Whether this run's tracer thread got `Tracer.tracerNice`.
     var priorityRaised = false
-    static let tracerNice: Int32 = -10
 
-    init(configuration: Configuration, planner: ProbePlanner) {
-        self.configuration = configuration
+    init(executable: String, options: TraceOptions, planner: ProbePlanner) {
+        self.executable = executable
+        self.options = options
         self.planner = planner
     }
 
@@ -118,12 +103,12 @@ final class TraceSession {
         let tid = id_t(ctrace_thread_id())
         errno = 0
         let previousNice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid)
-        let raised = errno == 0 && setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, Self.tracerNice) == 0
+        let raised = errno == 0 && setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, Tracer.tracerNice) == 0
         defer { if raised { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, previousNice) } }
         priorityRaised = raised
         ctrace_guard_add(pid)
         let watchdog = DispatchWorkItem { kill(-pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + configuration.timeoutSeconds, execute: watchdog)
+        DispatchQueue.global().asyncAfter(deadline: .now() + options.timeoutSeconds, execute: watchdog)
         defer {
             watchdog.cancel()
             ctrace_guard_remove(pid)
@@ -132,7 +117,7 @@ final class TraceSession {
         guard let first = waitForThread(pid), case .stopped(SIGTRAP, _) = first.status else {
             kill(-pid, SIGKILL)
             drain()
-            throw TraceError.notStoppedAtExec(configuration.executable)
+            throw TraceError.notStoppedAtExec(executable)
         }
         do {
             try Ptrace.setOptions(pid, Ptrace.optionExitKill | Ptrace.optionTraceClone | Ptrace.optionTraceFork
@@ -152,15 +137,15 @@ final class TraceSession {
     // MARK: - Start and end
 
     func spawn() throws(TraceError) -> pid_t {
-        var options = ctrace_spawn_options(cpu: configuration.cpu ?? -1, traceme: 1, stdinFD: -1,
-                                           stdoutFD: configuration.outputFD, stderrFD: configuration.outputFD)
-        let pid = CStringArray.with(configuration.arguments) { argv in
-            CStringArray.with(configuration.environment) { envp in
-                ctrace_spawn(configuration.executable, argv, envp, &options)
+        var spawnOptions = ctrace_spawn_options(cpu: options.cpu ?? -1, traceme: 1, stdinFD: -1,
+                                                stdoutFD: options.outputFD, stderrFD: options.outputFD)
+        let pid = CStringArray.with(options.command) { argv in
+            CStringArray.with(options.environment) { envp in
+                ctrace_spawn(executable, argv, envp, &spawnOptions)
             }
         }
         guard pid > 0 else {
-            throw TraceError.cannotStart(configuration.executable, String(cString: strerror(-pid)))
+            throw TraceError.cannotStart(executable, String(cString: strerror(-pid)))
         }
         return pid
     }
@@ -172,7 +157,7 @@ final class TraceSession {
             + Array(followed) + Array(expectedFollowed) {
             kill(pid, SIGKILL)
         }
-        let windowEnded = !windowOpen && configuration.until != .exit
+        let windowEnded = !windowOpen && options.until != .exit
         while let (pid, status) = waitForThread(-leader) {
             // Frames of killed threads stay in `threads`: `record()` counts them as unfinished.
             if status.isTermination, pid == leader, outcome == nil, !windowEnded { threadEnded(pid, status) }
@@ -205,20 +190,21 @@ final class TraceSession {
             var entry = functions[key] ?? (runtime.probe, [], 0, false)
             entry.calls += runtime.calls
             entry.hits += runtime.hits
-            entry.capped = entry.capped || runtime.hits >= configuration.maxCalls
+            entry.capped = entry.capped || runtime.hits >= options.maxCalls
             functions[key] = entry
             if runtime.unfinished > 0 { unfinished[key, default: 0] += runtime.unfinished }
         }
         var finalOutcome = outcome ?? .timedOut
         let elapsed = millisecondsSinceBirth() / 1000
-        if !windowOpen, configuration.until != .exit {
-            finalOutcome = .milestoneReached(configuration.until.description)
-        } else if finalOutcome == .killedBySignal(SIGKILL), elapsed >= configuration.timeoutSeconds {
+        if !windowOpen, options.until != .exit {
+            finalOutcome = .milestoneReached(options.until.description)
+        } else if finalOutcome == .killedBySignal(SIGKILL), elapsed >= options.timeoutSeconds {
             finalOutcome = .timedOut
         }
         if finalOutcome == .timedOut { milestones["exit"] = nil }  // premain's kill, not an exit
-        return TraceRunRecord(birthNs: birthNs, functions: functions, unfinished: unfinished,
+        return TraceRunRecord(functions: functions, unfinished: unfinished,
                               milestones: milestones, outcome: finalOutcome, untimed: untimed, notes: notes,
                               tracerPriorityRaised: priorityRaised)
     }
 }
+#endif

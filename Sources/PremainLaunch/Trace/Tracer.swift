@@ -1,9 +1,12 @@
-import PremainAudit
 import PremainModel
 
 /// Runs `premain trace`: measures the bias, traces the command `warmup + runs` times and
 /// summarizes every function over the measured runs. Never prints; `progress` is told about
 /// each run as it ends.
+///
+/// The ptrace engine (`TraceSession`) knows x86-64 only: int3 breakpoints, the x86-64
+/// registers and calling convention, the entry instructions it emulates. On any other
+/// architecture it is not compiled and `run` throws `TraceError.unsupportedArchitecture`.
 public struct Tracer {
     public let options: TraceOptions
 
@@ -11,21 +14,28 @@ public struct Tracer {
         self.options = options
     }
 
-    /// What `progress` is told.
-    public struct Progress: Sendable {
-        public var run: Int
-        public var total: Int
-        public var isWarmup: Bool
-        public var outcome: String
+    /// True where the ptrace engine is built: x86-64.
+    public static var isSupported: Bool {
+        #if arch(x86_64)
+        return true
+        #else
+        return false
+        #endif
     }
 
+    /// The tracer thread's nice value during a run, when permitted (CAP_SYS_NICE): its wake-up
+    /// latency at a return breakpoint is added to the call being timed.
+    static let tracerNice: Int32 = -10
+
     /// Measures the bias (or takes `biasMs`), then traces the command `warmup + runs` times.
-    /// Throws `TraceError` when the command cannot be started or the bias cannot be measured;
-    /// a target that crashes or times out is an outcome in the report, not an error.
-    public func run(progress: (Progress) -> Void = { _ in }) throws(TraceError) -> TraceReport {
-        guard let first = options.command.first, !first.isEmpty else { throw .cannotStart("", "no command") }
+    /// Throws `TraceError` when tracing is not supported here, the command cannot be started or
+    /// the bias cannot be measured; a target that crashes or times out is an outcome in the
+    /// report, not an error.
+    public func run(progress: (LaunchProgress) -> Void = { _ in }) throws(TraceError) -> TraceReport {
+        guard Self.isSupported else { throw .unsupportedArchitecture }
+        guard let first = options.command.first, !first.isEmpty else { throw .noCommand }
         guard let executable = CommandResolver.executable(for: first, environment: options.environment) else {
-            throw .cannotStart(first, "not found in PATH")
+            throw .commandNotFound(first)
         }
         let pinning = Self.pinning(cpu: options.cpu)
         // Read before pinning, so that the allowed CPUs are premain's own.
@@ -45,10 +55,10 @@ public struct Tracer {
     }
 
     private func trace(_ executable: String, conditions: LaunchConditions,
-                       progress: (Progress) -> Void) throws(TraceError) -> TraceReport {
+                       progress: (LaunchProgress) -> Void) throws(TraceError) -> TraceReport {
         let bias: TraceBias
         if let given = options.biasMs {
-            bias = TraceBias(pairMs: given, costPerCallMs: nil, source: "given", calibrationCalls: 0)
+            bias = TraceBias(pairMs: given, costPerCallMs: nil, source: .given, calibrationCalls: 0)
         } else if let target = options.calibration {
             bias = try BiasCalibrator.measure(target, cpu: options.cpu, environment: options.environment)
         } else {
@@ -60,23 +70,28 @@ public struct Tracer {
         var records: [TraceRunRecord] = []
         let total = options.warmup + options.runs
         for index in 0..<total {
-            let session = TraceSession(
-                configuration: .init(executable: executable, arguments: options.command, environment: options.environment,
-                                     until: options.until, maxCalls: options.maxCalls, cpu: options.cpu,
-                                     outputFD: options.outputFD, timeoutSeconds: options.timeoutSeconds),
-                planner: planner)
-            let record = try session.run()
-            progress(Progress(run: index + 1, total: total, isWarmup: index < options.warmup,
-                              outcome: record.outcome.description))
+            let record = try Self.traceOnce(executable, options: options, planner: planner)
+            progress(LaunchProgress(completed: index + 1, total: total))
             if index >= options.warmup { records.append(record) }
         }
         var conditions = conditions
         conditions.measurerScheduling = !records.isEmpty && records.allSatisfy(\.tracerPriorityRaised)
-            ? "nice \(TraceSession.tracerNice) (the target keeps its own priority)"
-            : "nice 0 (nice \(TraceSession.tracerNice) needs CAP_SYS_NICE)"
+            ? "nice \(Self.tracerNice) (the target keeps its own priority)"
+            : "nice 0 (nice \(Self.tracerNice) needs CAP_SYS_NICE)"
         let measurement = TraceAggregator(biasMs: bias.pairMs, planner: planner).measurement(
             of: records, options: options, conditions: conditions)
         return TraceReport(bias: bias, measurements: [measurement])
+    }
+
+    /// One traced launch of `executable` with `options` (argv is `options.command`). Throws
+    /// `TraceError.unsupportedArchitecture` where the ptrace engine is not built.
+    static func traceOnce(_ executable: String, options: TraceOptions,
+                          planner: ProbePlanner) throws(TraceError) -> TraceRunRecord {
+        #if arch(x86_64)
+        return try TraceSession(executable: executable, options: options, planner: planner).run()
+        #else
+        throw .unsupportedArchitecture
+        #endif
     }
 
     /// With `cpu`, target and tracer share that CPU (every stop then wakes the tracer on the CPU
@@ -87,5 +102,150 @@ public struct Tracer {
                               reason: "no --cpu given; tracer and target run where the scheduler puts them")
         }
         return CPUPinning(pinned: true, measurerCPU: Int(cpu), targetCPU: Int(cpu), reason: nil)
+    }
+}
+
+/// Everything `premain trace` needs to know, already validated by the command line; each
+/// traced run (`TraceSession`) reads the same options.
+public struct TraceOptions: Sendable {
+    /// argv of the target; `command[0]` is resolved through PATH when it has no slash.
+    public var command: [String]
+    /// Environment of the target as "NAME=value" (premain's own when built by the CLI).
+    public var environment: [String]
+    /// Where timing stops (`--until`, default first output).
+    public var until: TraceWindowEnd = .firstOutput
+    /// Calls after which a function is no longer timed (`--max-calls`).
+    public var maxCalls: Int = 100
+    /// `--function`: mangled or demangled names (with or without the parameter list).
+    public var functions: [String] = []
+    /// Measured runs (`--runs`).
+    public var runs: Int = 5
+    /// Runs before the measured ones, not counted (`--warmup`).
+    public var warmup: Int = 1
+    /// Pin the target (and the calibration) to this CPU.
+    public var cpu: Int32?
+    /// `--debug-dir`: searched before /usr/lib/debug for separate debug files.
+    public var debugDirectories: [String] = []
+    /// Each run is killed after this many seconds.
+    public var timeoutSeconds: Double = 30
+    /// A bias to use instead of measuring one (`--bias-ms`).
+    public var biasMs: Double?
+    /// The empty function traced at start to measure the bias; required when `biasMs` is nil.
+    public var calibration: CalibrationTarget?
+    /// Descriptor for the target's stdout/stderr (-1: premain's own).
+    public var outputFD: Int32 = -1
+    /// Hold `/dev/cpu_dma_latency` at 0 during calibration and runs (`IdleLatencyGuard`), so a
+    /// stop does not wait for a halted CPU to wake (`--allow-idle` turns it off).
+    public var holdIdleLatency = true
+
+    public init(command: [String], environment: [String]) {
+        self.command = command
+        self.environment = environment
+    }
+}
+
+/// A program that calls an empty function `calls` times, traced to measure the bias.
+public struct CalibrationTarget: Sendable {
+    /// The program (an absolute path).
+    public var executable: String
+    /// Its argv, including argv[0].
+    public var arguments: [String]
+    /// The empty function, as `--function` takes it.
+    public var symbol: String
+    /// How many times the program calls it.
+    public var calls: Int
+
+    public init(executable: String, arguments: [String], symbol: String, calls: Int) {
+        self.executable = executable
+        self.arguments = arguments
+        self.symbol = symbol
+        self.calls = calls
+    }
+}
+
+/// Why `premain trace` could not trace at all. A target that crashes, fails or times out is an
+/// outcome in the report instead.
+public enum TraceError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// This is not x86-64, the only architecture the ptrace engine knows.
+    case unsupportedArchitecture
+    /// The command line is empty.
+    case noCommand
+    /// `command[0]` has no slash and names no executable file in PATH.
+    case commandNotFound(String)
+    /// The program (path) could not be started (reason: the `execve` or `fork` error).
+    case cannotStart(String, String)
+    /// The program did not stop at its exec under PTRACE_TRACEME.
+    case notStoppedAtExec(String)
+    /// A ptrace request failed while the run was set up.
+    case ptrace(String)
+    /// The bias could not be measured: no calibration program, or its function was not called.
+    case noCalibrationTarget(String)
+
+    /// One line, lowercase, no trailing period.
+    public var description: String {
+        switch self {
+        case .unsupportedArchitecture: return "trace is supported on x86-64 only"
+        case .noCommand: return "no command to trace"
+        case .commandNotFound(let name): return "cannot start \(name): not found in PATH"
+        case .cannotStart(let path, let reason): return "cannot start \(path): \(reason)"
+        case .notStoppedAtExec(let path): return "\(path) did not stop at exec (is ptrace allowed?)"
+        case .ptrace(let message): return message
+        case .noCalibrationTarget(let message): return "cannot measure the tracer's bias: \(message)"
+        }
+    }
+}
+
+/// Measures what one breakpoint pair costs on this machine, by tracing an empty function the
+/// same way as real ones.
+public enum BiasCalibrator {
+    /// Traces `target` `rounds` times and returns the lowest of the rounds' median round trips
+    /// (the first tenth of each round's calls is dropped as cold). Unpinned, the scheduler puts
+    /// tracer and target on one CPU or on two from one launch to the next, and the round trip
+    /// differs (about 9 µs against 30 µs here); the lowest median never removes more than a
+    /// stop costs. The rounds share one planner, so each object is read once. Throws when the
+    /// function was never called.
+    public static func measure(_ target: CalibrationTarget, cpu: Int32?, environment: [String],
+                               rounds: Int = 3) throws(TraceError) -> TraceBias {
+        var options = TraceOptions(command: target.arguments, environment: environment)
+        options.functions = [target.symbol]
+        options.until = .exit
+        options.maxCalls = target.calls + 1
+        options.cpu = cpu
+        let planner = ProbePlanner(functionQueries: options.functions, untilSymbol: nil,
+                                   debugLocator: DebugFileLocator())
+        var best: TraceBias?
+        for _ in 0..<max(1, rounds) {
+            let round = try measureOnce(target, options: options, planner: planner)
+            if best == nil || round.pairMs < best?.pairMs ?? 0 { best = round }
+        }
+        guard let best else { throw .noCalibrationTarget("no round") }
+        return best
+    }
+
+    static func measureOnce(_ target: CalibrationTarget, options: TraceOptions,
+                            planner: ProbePlanner) throws(TraceError) -> TraceBias {
+        let record = try Tracer.traceOnce(target.executable, options: options, planner: planner)
+        let calls = Self.calls(of: target.symbol, in: record)
+        guard calls.count >= 5 else {
+            throw .noCalibrationTarget("\(target.symbol) in \(target.executable) was called \(calls.count) times")
+        }
+        let warm = Array(calls.dropFirst(calls.count / 10))
+        let raw = warm.map { Double($0.rawNs) / 1e6 }
+        let cost = warm.map { Double($0.rawNs + $0.handlingNs) / 1e6 }
+        guard let pair = SampleStatistics.median(raw), let perCall = SampleStatistics.median(cost) else {
+            throw .noCalibrationTarget("no samples")
+        }
+        // A traced call stops twice: the unseen halves of both stops add up to one more pair.
+        return TraceBias(pairMs: pair, costPerCallMs: perCall + pair, source: .measured, calibrationCalls: warm.count)
+    }
+
+    /// The completed calls, in order, of the function `symbol` names as `--function` takes it:
+    /// the mangled name, the demangled name, or the demangled name without its parameter list
+    /// (`premain.premainCalibrationEmpty` for `$s7premain0A16CalibrationEmptyyyF`). Other
+    /// traced functions (the target's initializers) are left out. `[]` when it was not called.
+    static func calls(of symbol: String, in record: TraceRunRecord) -> [TracedCall] {
+        record.functions.values
+            .filter { ProbePlanner.matches(symbol, mangled: $0.probe.symbol, demangled: $0.probe.demangled) }
+            .flatMap(\.calls)
     }
 }

@@ -67,3 +67,144 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
         self.rawSamples = rawSamples
     }
 }
+
+/// The milestones of a launch, each summarized over the runs that reached it.
+public struct Milestones: Codable, Equatable, Sendable {
+    /// The loader's first line.
+    public var loaderStart: TimeSummary?
+    /// Mapping and relocation done: the first initializer is about to run.
+    public var loaderDone: TimeSummary?
+    /// The executable's own initializers start (`initialize program`).
+    public var programInitializers: TimeSummary?
+    /// `transferring control`: main is called.
+    public var main: TimeSummary?
+    /// First byte on stdout or stderr.
+    public var firstOutput: TimeSummary?
+    /// The process ended.
+    public var exit: TimeSummary?
+
+    public init(loaderStart: TimeSummary? = nil, loaderDone: TimeSummary? = nil,
+                programInitializers: TimeSummary? = nil, main: TimeSummary? = nil,
+                firstOutput: TimeSummary? = nil, exit: TimeSummary? = nil) {
+        self.loaderStart = loaderStart
+        self.loaderDone = loaderDone
+        self.programInitializers = programInitializers
+        self.main = main
+        self.firstOutput = firstOutput
+        self.exit = exit
+    }
+}
+
+/// One object's loader events over the runs.
+public struct ObjectMeasurement: Codable, Equatable, Sendable {
+    public enum Role: String, Codable, Sendable {
+        case loader, library, executable
+    }
+
+    public var path: String
+    public var role: Role
+    /// When its mapping was done; `nil` for the executable and the loader (mapped by the kernel).
+    public var mapped: TimeSummary?
+    /// When its initializers started; `nil` when it has none.
+    public var initializersStart: TimeSummary?
+    /// Duration of all its initializers together; `nil` when it has none.
+    public var initializers: TimeSummary?
+
+    public init(path: String, role: Role, mapped: TimeSummary? = nil,
+                initializersStart: TimeSummary? = nil, initializers: TimeSummary? = nil) {
+        self.path = path
+        self.role = role
+        self.mapped = mapped
+        self.initializersStart = initializersStart
+        self.initializers = initializers
+    }
+}
+
+/// Loader counts from `LD_DEBUG=statistics`. glibc's "number of relocations" counts symbol
+/// look-ups (calls of `_dl_lookup_symbol_x`); "from cache" counts symbol relocations resolved
+/// by the one-entry look-up cache instead. glibc's "cycles" are never read: they are TSC ticks,
+/// stop before any initializer and are not wall-clock time.
+public struct LoaderCounts: Codable, Equatable, Sendable {
+    /// glibc's "number of relocations": symbol look-ups performed.
+    public var symbolLookups: Int?
+    /// glibc's "number of relocations from cache".
+    public var relocationsFromCache: Int?
+    /// glibc's "number of relative relocations" (not printed in the final block).
+    public var relativeRelocations: Int?
+
+    public init(symbolLookups: Int? = nil, relocationsFromCache: Int? = nil,
+                relativeRelocations: Int? = nil) {
+        self.symbolLookups = symbolLookups
+        self.relocationsFromCache = relocationsFromCache
+        self.relativeRelocations = relativeRelocations
+    }
+}
+
+/// `LD_DEBUG=statistics` counts: those of the median run, and every run's.
+public struct LoaderCountSummary: Codable, Equatable, Sendable {
+    /// Printed when relocation was done, before any initializer.
+    public var startup: LoaderCounts?
+    /// Printed at exit; includes lazy binding during main.
+    public var final: LoaderCounts?
+    public var startupPerRun: [LoaderCounts?]
+    public var finalPerRun: [LoaderCounts?]
+
+    public init(startup: LoaderCounts? = nil, final: LoaderCounts? = nil, startupPerRun: [LoaderCounts?], finalPerRun: [LoaderCounts?]) {
+        self.startup = startup
+        self.final = final
+        self.startupPerRun = startupPerRun
+        self.finalPerRun = finalPerRun
+    }
+}
+
+/// The uninstrumented series: what can be seen without `LD_DEBUG`.
+public struct UninstrumentedSeries: Codable, Equatable, Sendable {
+    public var runs: Int
+    public var firstOutput: TimeSummary?
+    public var exit: TimeSummary?
+    /// The target's own CPU time (user + system) per run; `nil` when not measured.
+    public var cpu: TimeSummary?
+    public var outcomes: [LaunchOutcome]
+
+    public init(runs: Int, firstOutput: TimeSummary? = nil, exit: TimeSummary? = nil, cpu: TimeSummary? = nil, outcomes: [LaunchOutcome]) {
+        self.runs = runs
+        self.firstOutput = firstOutput
+        self.exit = exit
+        self.cpu = cpu
+        self.outcomes = outcomes
+    }
+}
+
+/// Instrumented median / uninstrumented median for the milestones both series see.
+/// 1.03 means instrumentation added 3 %.
+public struct ObserverEffect: Codable, Equatable, Sendable {
+    public var firstOutputRatio: Double?
+    public var exitRatio: Double?
+    /// Ratio of the target's own CPU time (user + system), which other load disturbs less.
+    public var cpuRatio: Double?
+
+    public init(firstOutputRatio: Double? = nil, exitRatio: Double? = nil, cpuRatio: Double? = nil) {
+        self.firstOutputRatio = firstOutputRatio
+        self.exitRatio = exitRatio
+        self.cpuRatio = cpuRatio
+    }
+}
+
+/// Pages of one file still resident right after eviction, over the cold runs.
+public struct ResidencySummary: Codable, Equatable, Sendable {
+    public var path: String
+    public var pages: Int
+    /// Median over runs of resident pages after eviction.
+    public var residentPagesMedian: Double
+    public var residentPagesMax: Int
+    /// Set when eviction or the check failed.
+    public var error: String?
+
+    public init(path: String, pages: Int, residentPagesMedian: Double, residentPagesMax: Int, error: String? = nil) {
+        self.path = path
+        self.pages = pages
+        self.residentPagesMedian = residentPagesMedian
+        self.residentPagesMax = residentPagesMax
+        self.error = error
+    }
+}

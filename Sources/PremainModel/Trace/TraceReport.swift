@@ -22,12 +22,20 @@ public struct TraceBias: Codable, Equatable, Sendable {
     /// Wall time the target loses per traced call (two stops with their handling); `nil` when
     /// the bias was given rather than measured.
     public var costPerCallMs: Double?
-    /// "measured" (an empty function traced at start) or "given" (`--bias-ms`).
-    public var source: String
+    /// Where `pairMs` comes from.
+    public var source: Source
     /// Calls of the empty function the figure is the median of (0 when given).
     public var calibrationCalls: Int
 
-    public init(pairMs: Double, costPerCallMs: Double?, source: String, calibrationCalls: Int) {
+    /// Where a bias comes from; encoded as its raw value.
+    public enum Source: String, Codable, Sendable {
+        /// Measured at start on an empty function traced the same way as real ones.
+        case measured
+        /// Given with `--bias-ms`.
+        case given
+    }
+
+    public init(pairMs: Double, costPerCallMs: Double?, source: Source, calibrationCalls: Int) {
         self.pairMs = pairMs
         self.costPerCallMs = costPerCallMs
         self.source = source
@@ -42,8 +50,8 @@ public struct TraceMeasurement: Codable, Equatable, Sendable {
     /// Measured runs (warm-up runs excluded).
     public var runs: Int
     public var warmup: Int
-    /// `main`, `first-output`, `exit` or a symbol.
-    public var until: String
+    /// Where timing stopped: encoded as `main`, `first-output`, `exit` or the symbol.
+    public var until: TraceWindowEnd
     public var maxCalls: Int
     /// Machine, pinning, binary and date, as `premain measure` records them; the tracer is the
     /// measurer (`pinning.measurerCPU`, `measurerScheduling`).
@@ -51,8 +59,9 @@ public struct TraceMeasurement: Codable, Equatable, Sendable {
     /// ms since process birth of each milestone reached: "main", "firstOutput", "exit", or the
     /// `--until` symbol; over the runs that reached it.
     public var milestones: [String: TimeSummary]
-    /// How each measured run ended, in order ("reached main", "killed by signal 11", ...).
-    public var outcomes: [String]
+    /// How each measured run ended, in order; encoded as text ("reached main", "killed by
+    /// signal 11", ...).
+    public var outcomes: [TraceOutcome]
     /// The hot list, sorted by inclusive median, largest first.
     public var functions: [TracedFunction]
     /// Functions found but not timed, with the reason.
@@ -60,8 +69,8 @@ public struct TraceMeasurement: Codable, Equatable, Sendable {
     /// Things premain noticed: problems that did not stop a run, and advice.
     public var notes: [String]
 
-    public init(command: [String], runs: Int, warmup: Int, until: String, maxCalls: Int, conditions: LaunchConditions,
-                milestones: [String: TimeSummary], outcomes: [String], functions: [TracedFunction],
+    public init(command: [String], runs: Int, warmup: Int, until: TraceWindowEnd, maxCalls: Int, conditions: LaunchConditions,
+                milestones: [String: TimeSummary], outcomes: [TraceOutcome], functions: [TracedFunction],
                 untimed: [UntimedFunction], notes: [String]) {
         self.command = command
         self.runs = runs
@@ -120,6 +129,35 @@ public struct TracedFunction: Codable, Equatable, Sendable {
 
     /// "12" or "≥ 100" when capped.
     public var callsText: String { callsCapped ? "≥ \(calls)" : "\(calls)" }
+}
+
+/// What a traced function is, as shown in the hot list.
+public enum TracedFunctionKind: String, Codable, Sendable, CaseIterable {
+    /// A static initializer entry without a better name (toolchain code such as `_init` or
+    /// `frame_dummy`, or an unnamed entry in a stripped file).
+    case staticInitializer
+    /// A GCC/Clang `_GLOBAL__sub_I_<file>` function: every global constructor of one file.
+    case cxxTranslationUnitInitializer
+    /// A named function in an initializer array: `__attribute__((constructor))` and the like.
+    case constructorFunction
+    /// A Swift global's one-time initializer (`…WZ`), run on first use.
+    case swiftLazyGlobal
+    /// A Swift default-argument generator (`…fA_`, `…fA0_`), run at call sites.
+    case swiftDefaultArgument
+    /// A function asked for with `--function`.
+    case named
+
+    /// The words used in text output.
+    public var title: String {
+        switch self {
+        case .staticInitializer: return "static initializer"
+        case .cxxTranslationUnitInitializer: return "C++ translation-unit initializer"
+        case .constructorFunction: return "constructor function"
+        case .swiftLazyGlobal: return "Swift lazy global"
+        case .swiftDefaultArgument: return "Swift default argument"
+        case .named: return "named"
+        }
+    }
 }
 
 /// A function premain looked for and could not time.

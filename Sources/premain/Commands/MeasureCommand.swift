@@ -77,12 +77,15 @@ enum MeasureCommand: Command {
         do {
             measurement = try MeasureSession(launcher: ProcessLauncher()).measure(
                 command: arguments.passthrough, environment: ProcessEnvironment.current(), options: options) { step in
-                    progress?.update(step.completedLaunches, step.totalLaunches)
+                    progress?.update(step)
                 }
         } catch {
             progress?.finish()
-            Console.error(error.message)
-            return error.message.hasPrefix("command not found") ? .inputError : .internalError
+            Console.error(error.description)
+            switch error {
+            case .noCommand, .commandNotFound: return .inputError
+            case .launchFailed: return .internalError
+            }
         }
         progress?.finish()
         let report = MeasureReport(measurements: [measurement])

@@ -23,7 +23,10 @@ enum TraceCommand: Command {
         DWARF), and on every --function. Each call is timed from entry to return; the tracer's own \
         cost per breakpoint pair is measured at start on an empty function and subtracted. \
         First output is the first call of libc write/writev on fd 1 or 2 (direct system calls are \
-        not seen). When the milestone is reached premain kills the command's process group.
+        not seen). When the milestone is reached premain kills the command's process group. \
+        Exit status 4 when a run failed or the command cannot be started. The ptrace engine knows \
+        x86-64 only: on any other machine trace prints 'trace is supported on x86-64 only' and \
+        exits 70.
         """,
         arguments: [ArgumentSpec(name: "<command>", help: "The program to run, then its arguments (after --).")],
         options: [
@@ -87,11 +90,14 @@ enum TraceCommand: Command {
         let progress = ProgressBar.onTerminal("trace")
         let report: TraceReport
         do {
-            report = try Tracer(options: options).run { step in progress?.update(step.run, step.total) }
+            report = try Tracer(options: options).run { step in progress?.update(step) }
         } catch {
             progress?.finish()
             Console.error(error.description)
-            return .targetFailed
+            switch error {
+            case .unsupportedArchitecture: return .internalError
+            default: return .targetFailed
+            }
         }
         progress?.finish()
         let text: String
@@ -105,7 +111,7 @@ enum TraceCommand: Command {
             Console.error(problem)
             return .internalError
         }
-        let failed = report.measurements.flatMap(\.outcomes).contains { !$0.hasPrefix("reached") && $0 != "exited with status 0" }
+        let failed = report.measurements.flatMap(\.outcomes).contains { !$0.succeeded }
         return failed ? .targetFailed : .success
     }
 }

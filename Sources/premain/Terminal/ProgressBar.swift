@@ -1,3 +1,4 @@
+import PremainLaunch
 import Synchronization
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal, at most once per
@@ -26,6 +27,11 @@ final class ProgressBar: Sendable {
         let filled = percent * width / 100
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         Console.err("\r\(label) [\(bar)] \(done)/\(total)")
+    }
+
+    /// Draws how far a series of launches (`measure`, `trace`) has got.
+    func update(_ progress: LaunchProgress) {
+        update(progress.completed, progress.total)
     }
 
     /// Clears the line.

@@ -1,5 +1,73 @@
-import PremainAudit
 import PremainModel
+
+/// Identifies a traced function across runs: the object, the symbol and, for an inlined copy,
+/// its link-time entry address.
+struct TracedFunctionKey: Hashable, Sendable {
+    var object: String
+    var symbol: String
+    var inlinedAt: UInt64?
+}
+
+/// One completed call of a traced function, as the tracer saw it.
+struct TracedCall: Sendable, Equatable {
+    /// From resuming the thread after the entry stop to waking at the return stop.
+    var rawNs: UInt64
+    /// Stops of this thread handled while the call was open (inner traced calls, writes...).
+    var nestedStops: Int
+    /// Time the tracer spent handling those stops (measured).
+    var nestedHandlingNs: UInt64
+    /// Tracer time spent at the entry stop and at the return stop of this call.
+    var handlingNs: UInt64
+    /// The function was already running on this thread (recursion): the call is counted but
+    /// its time is inside the outer call's.
+    var recursive = false
+    /// Completed calls of traced functions directly inside this one.
+    var children = Children()
+
+    /// What the direct inner calls of a call add up to, kept raw until the bias is known.
+    struct Children: Sendable, Equatable {
+        var rawNs: UInt64 = 0
+        /// Their own pairs plus the stops nested in them.
+        var stops = 0
+        var handlingNs: UInt64 = 0
+
+        mutating func add(_ call: TracedCall) {
+            rawNs &+= call.rawNs
+            stops += 1 + call.nestedStops
+            handlingNs &+= call.nestedHandlingNs
+        }
+    }
+
+    /// Inclusive time in ns with the tracer's cost removed: one bias for this call's own pair,
+    /// one bias and the measured handling time for every nested stop. Never negative.
+    func correctedNs(biasNs: Double) -> Double {
+        max(0, Double(rawNs) - biasNs * Double(1 + nestedStops) - Double(nestedHandlingNs))
+    }
+
+    /// Corrected time minus the corrected time of the traced calls directly inside it (their
+    /// stops are already among this call's nested stops). Never negative.
+    func exclusiveNs(biasNs: Double) -> Double {
+        let inner = Double(children.rawNs) - biasNs * Double(children.stops) - Double(children.handlingNs)
+        return max(0, correctedNs(biasNs: biasNs) - max(0, inner))
+    }
+}
+
+/// What one traced launch produced.
+struct TraceRunRecord: Sendable {
+    /// Per function: the probe and its completed calls, in order.
+    var functions: [TracedFunctionKey: (probe: TraceProbe, calls: [TracedCall], hits: Int, capped: Bool)]
+    /// Calls that were entered but did not return inside the window (crash, longjmp, window end).
+    var unfinished: [TracedFunctionKey: Int]
+    /// Milestones reached, in ms since birth: "main", "firstOutput", "exit", or the `--until` symbol.
+    var milestones: [String: Double]
+    var outcome: TraceOutcome
+    /// Functions found but not timed, with the reason.
+    var untimed: [UntimedFunction]
+    /// Things that went wrong but did not stop the run.
+    var notes: [String]
+    /// The tracer thread ran at a raised priority (nice -10) during the run.
+    var tracerPriorityRaised: Bool
+}
 
 /// Turns the records of several runs into one measurement: per-function inclusive time per run
 /// with the bias removed, milestones, outcomes, source locations.
@@ -72,10 +140,10 @@ struct TraceAggregator {
             advice.append("\(cappedCount) functions reached --max-calls \(options.maxCalls) and were no longer timed after that; raise --max-calls to time every call")
         }
         return TraceMeasurement(
-            command: options.command, runs: records.count, warmup: options.warmup, until: options.until.description,
+            command: options.command, runs: records.count, warmup: options.warmup, until: options.until,
             maxCalls: options.maxCalls, conditions: conditions,
             milestones: milestoneSamples.compactMapValues { TimeSummary(samplesMs: $0) },
-            outcomes: records.map(\.outcome.description), functions: functions, untimed: untimed,
+            outcomes: records.map(\.outcome), functions: functions, untimed: untimed,
             notes: (records.flatMap(\.notes) + advice).filter { seenNotes.insert($0).inserted })
     }
 }

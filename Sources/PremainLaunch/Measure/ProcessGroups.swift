@@ -1,6 +1,5 @@
 import CTrace
 import Glibc
-import PremainAudit
 import PremainModel
 
 /// Ends a launched process group: kills every member, reaps the leader (keeping its wait
@@ -65,5 +64,61 @@ struct ProcessGroupReaper {
     /// Pids in /proc whose process group is `pgid` and which are not zombies. `[]` when none.
     static func liveMembers(of pgid: pid_t) -> [pid_t] {
         ProcessTable.members(ofGroup: pgid).filter { !$0.zombie }.map(\.pid)
+    }
+}
+
+/// A scan of /proc/PID/stat: which processes exist in a process group. Used to prove that a
+/// launch left nothing behind.
+public enum ProcessTable {
+    /// One process of the scan.
+    public struct Member: Equatable, Sendable {
+        public var pid: pid_t
+        /// State `Z`: dead, waiting to be reaped.
+        public var zombie: Bool
+    }
+
+    /// Every process whose process group is `pgid`, zombies included. `[]` when none or when
+    /// /proc cannot be read.
+    public static func members(ofGroup pgid: pid_t) -> [Member] {
+        guard let dir = opendir("/proc") else { return [] }
+        defer { closedir(dir) }
+        var found: [Member] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let pid = pid_t(name), let stat = readStat(pid) else { continue }
+            if stat.pgrp == pgid { found.append(Member(pid: pid, zombie: stat.state == "Z")) }
+        }
+        return found
+    }
+
+    /// State letter and process group from /proc/PID/stat; `nil` when the process is gone.
+    static func readStat(_ pid: pid_t) -> (state: Character, pgrp: pid_t)? {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[0..<count], as: UTF8.self)
+        // "pid (comm) S ppid pgrp ...": comm may hold spaces and parentheses; split after the last ')'.
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count >= 3, let state = fields[0].first, let pgrp = pid_t(fields[2]) else { return nil }
+        return (state, pgrp)
+    }
+}
+
+/// Makes SIGINT, SIGTERM, SIGHUP and SIGQUIT to premain kill the running target's process group
+/// first (the target has its own group, so a terminal's Ctrl-C does not reach it). The handler
+/// then restores the default action and re-raises the signal, so premain still dies of it.
+/// Shared by `measure` and `trace`.
+public enum LaunchGuard {
+    /// Installs the handlers (once; later calls do nothing); `ProcessLauncher` and `TraceSession`
+    /// register each group they start. Returns an error message, or `nil` when installed.
+    public static func installSignalHandlers() -> String? {
+        let result = ctrace_guard_install()
+        return result == 0 ? nil : "cannot install signal handlers (errno \(-result))"
     }
 }
