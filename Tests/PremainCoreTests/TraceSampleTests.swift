@@ -6,7 +6,7 @@ import PremainTestSupport
 import Testing
 
 /// Every trace test, one at a time: traces share two CPUs and would time each other otherwise.
-@Suite(.serialized)
+@Suite(.serialized, .enabled(if: Tracer.isSupported, "trace is supported on x86-64 only"))
 struct TraceTests {}
 
 extension TraceTests {
