@@ -24,3 +24,22 @@ public struct Milestones: Codable, Equatable, Sendable {
         self.exit = exit
     }
 }
+
+/// The name of a milestone: the keys of `Milestones` in reports, and what `diff` compares.
+public enum Milestone: String, CaseIterable, Sendable {
+    case loaderStart, loaderDone, programInitializers, main, firstOutput, exit
+}
+
+extension Milestones {
+    /// The summary of `milestone`; `nil` when no run reached it.
+    public subscript(_ milestone: Milestone) -> TimeSummary? {
+        switch milestone {
+        case .loaderStart: return loaderStart
+        case .loaderDone: return loaderDone
+        case .programInitializers: return programInitializers
+        case .main: return main
+        case .firstOutput: return firstOutput
+        case .exit: return exit
+        }
+    }
+}
