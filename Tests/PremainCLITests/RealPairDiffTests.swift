@@ -84,11 +84,11 @@ final class RealPairDiffTests: XCTestCase {
         }
         let json = try diff(sides, "json")
         let report = try JSONDecoder().decode(DiffReport.self, from: Data(json.stdout.utf8))
-        let main = try XCTUnwrap(report.measured.first { $0.scope == "milestone" && $0.subject == "main" })
+        let main = try XCTUnwrap(report.measured.first { $0.scope == .milestone && $0.subject == "main" })
         XCTAssertEqual(main.result.change, .regression, "\(main)")
         XCTAssertTrue((6...16).contains(try XCTUnwrap(main.result.deltaMs)), "\(main)")
         XCTAssertEqual(main.base?.samplesMs.count, Self.measureRounds * Self.measureRunsPerRound)
-        let traced = try XCTUnwrap(report.measured.first { $0.scope == "function" && $0.subject == "premain_extra_ctor" })
+        let traced = try XCTUnwrap(report.measured.first { $0.scope == .function && $0.subject == "premain_extra_ctor" })
         XCTAssertEqual(traced.result.change, .added)
         XCTAssertTrue((7.5...16).contains(try XCTUnwrap(traced.head?.medianMs)), "\(traced)")
         let markdown = try diff(sides, "markdown")
@@ -101,12 +101,12 @@ final class RealPairDiffTests: XCTestCase {
         let json = try diff(sides, "json")
         XCTAssertEqual(json.status, 2, json.stderr)
         let report = try JSONDecoder().decode(DiffReport.self, from: Data(json.stdout.utf8))
-        let function = try XCTUnwrap(report.measured.first { $0.scope == "function" && $0.subject.hasPrefix("default argument 0 of") })
+        let function = try XCTUnwrap(report.measured.first { $0.scope == .function && $0.subject.hasPrefix("default argument 0 of") })
         XCTAssertEqual(function.result.change, .regression, "\(function)")
         XCTAssertTrue((25...45).contains(try XCTUnwrap(function.result.deltaMs)), "\(function)")
-        let firstOutput = try XCTUnwrap(report.measured.first { $0.scope == "milestone" && $0.subject == "firstOutput" })
+        let firstOutput = try XCTUnwrap(report.measured.first { $0.scope == .milestone && $0.subject == "firstOutput" })
         XCTAssertEqual(firstOutput.result.change, .regression, "\(firstOutput)")
-        XCTAssertEqual(report.objects.filter { $0.status != "unchanged" }.map(\.name), [], "only the cost changed, not the binary's facts")
+        XCTAssertEqual(report.objects.filter { $0.status != .unchanged }.map(\.name), [], "only the cost changed, not the binary's facts")
         XCTAssertTrue(report.findings.unchanged.contains { $0.rule == "swift_default_argument_on_startup_path" })
     }
 
@@ -115,10 +115,10 @@ final class RealPairDiffTests: XCTestCase {
         let json = try diff(sides, "json")
         let report = try JSONDecoder().decode(DiffReport.self, from: Data(json.stdout.utf8))
         XCTAssertEqual(json.status, 0, "\(report.measured.map { ($0.subject, $0.result.change, $0.result.deltaMs ?? 0) })")
-        XCTAssertEqual(report.verdict.status, "pass")
+        XCTAssertEqual(report.verdict.status, .pass)
         XCTAssertFalse(report.measured.isEmpty)
         XCTAssertFalse(report.measured.contains { $0.result.change == .regression || $0.result.change == .improvement })
-        XCTAssertEqual(report.objects.map(\.status), ["unchanged", "unchanged"])
+        XCTAssertEqual(report.objects.map(\.status), [.unchanged, .unchanged])
     }
 
     /// `RuleInput(measure:)` and `RuleInput(trace:)` take the in-memory reports and see what
@@ -133,7 +133,7 @@ final class RealPairDiffTests: XCTestCase {
         let trace = try JSONDecoder().decode(TraceReport.self, from: Data(traceText.stdout.utf8))
         let fromMemory = RuleInput(measure: measure).launches
         XCTAssertEqual(fromMemory, try RuleInputLoader.report(measureText.stdout).launches)
-        XCTAssertEqual(fromMemory.first?.milestones["main"]?.samplesMs.count, 3)
+        XCTAssertEqual(fromMemory.first?.milestones.main?.samplesMs.count, 3)
         let functions = RuleInput(trace: trace).functions
         XCTAssertEqual(functions, try RuleInputLoader.report(traceText.stdout).functions)
         XCTAssertTrue(functions.contains { $0.symbol == "premain_extra_ctor" }, "\(functions.map(\.symbol))")
@@ -183,8 +183,8 @@ enum ReportPooling {
     }
 
     static func summary(_ samples: [Double]) -> [String: Any] {
-        guard let timing = TimingSummary(samples: samples) else { return ["medianMs": 0, "samplesMs": [Double]()] }
-        return ["medianMs": timing.medianMs, "p90Ms": timing.p90Ms ?? 0, "minMs": timing.minMs ?? 0, "maxMs": timing.maxMs ?? 0,
+        guard let timing = TimeSummary(samplesMs: samples) else { return ["medianMs": 0, "samplesMs": [Double]()] }
+        return ["medianMs": timing.medianMs, "p90Ms": timing.p90Ms, "minMs": timing.minMs, "maxMs": timing.maxMs,
                 "samplesMs": samples]
     }
 }

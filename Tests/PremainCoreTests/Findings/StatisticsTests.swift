@@ -55,7 +55,7 @@ final class StatisticsTests: XCTestCase {
 
     func testSameDistributionIsNoChangeInAtLeast95PercentOfTrials() {
         var generator = SeededGenerator(seed: 42)
-        var settings = PremainConfig.DiffSettings()
+        var settings = DiffSettings()
         settings.bootstrapResamples = 300
         let detector = ChangeDetector(settings: settings)
         let trials = 400
@@ -63,7 +63,7 @@ final class StatisticsTests: XCTestCase {
         for trial in 0..<trials {
             let base = Self.series(20, median: 8, spread: 0.4, using: &generator)
             let head = Self.series(20, median: 8, spread: 0.4, using: &generator)
-            let result = detector.compare(base: TimingSummary(samples: base), head: TimingSummary(samples: head), seedSalt: UInt64(trial))
+            let result = detector.compare(base: TimeSummary(samplesMs: base), head: TimeSummary(samplesMs: head), seedSalt: UInt64(trial))
             if result.change == .noChange { quiet += 1 }
         }
         XCTAssertGreaterThanOrEqual(Double(quiet) / Double(trials), 0.95, "\(quiet) of \(trials)")
@@ -71,7 +71,7 @@ final class StatisticsTests: XCTestCase {
 
     func testOneMillisecondShiftIsCaughtAt20RunsPerSide() {
         var generator = SeededGenerator(seed: 4242)
-        var settings = PremainConfig.DiffSettings()
+        var settings = DiffSettings()
         settings.bootstrapResamples = 300
         let detector = ChangeDetector(settings: settings)
         let trials = 200
@@ -79,7 +79,7 @@ final class StatisticsTests: XCTestCase {
         for trial in 0..<trials {
             let base = Self.series(20, median: 8, spread: 0.4, using: &generator)
             let head = Self.series(20, median: 9, spread: 0.4, using: &generator)
-            let result = detector.compare(base: TimingSummary(samples: base), head: TimingSummary(samples: head), seedSalt: UInt64(trial))
+            let result = detector.compare(base: TimeSummary(samplesMs: base), head: TimeSummary(samplesMs: head), seedSalt: UInt64(trial))
             if result.change == .regression { caught += 1 }
         }
         XCTAssertGreaterThanOrEqual(Double(caught) / Double(trials), 0.95, "\(caught) of \(trials)")
@@ -88,7 +88,7 @@ final class StatisticsTests: XCTestCase {
     func testSmallSignificantChangeBelowMinimumEffectIsNoChange() {
         let base = (0..<30).map { 100 + Double($0 % 3) * 0.01 }
         let head = base.map { $0 + 0.3 }  // significant, but 0.3 ms < max(0.5 ms, 5 %)
-        let result = ChangeDetector().compare(base: TimingSummary(samples: base), head: TimingSummary(samples: head))
+        let result = ChangeDetector().compare(base: TimeSummary(samplesMs: base), head: TimeSummary(samplesMs: head))
         XCTAssertLessThan(result.test?.pValue ?? 1, 0.01)
         XCTAssertEqual(result.change, .noChange)
     }
