@@ -89,9 +89,9 @@ public enum DiffMarkdownRenderer {
     static func verdict(_ report: DiffReport) -> String {
         let title: String
         switch report.verdict.status {
-        case "regression": title = "❌ **Start-up regressed**"
-        case "findings": title = "❌ **Start-up check failed**"
-        default: title = "✅ **No start-up regression**"
+        case .regression: title = "❌ **Start-up regressed**"
+        case .findings: title = "❌ **Start-up check failed**"
+        case .pass: title = "✅ **No start-up regression**"
         }
         var lines = [title]
         if report.verdict.reasons.isEmpty {
@@ -108,8 +108,8 @@ public enum DiffMarkdownRenderer {
     // MARK: measured
 
     static func measuredSection(_ report: DiffReport, top: Int) -> String? {
-        let milestones = report.measured.filter { $0.scope == "milestone" }
-        let others = report.measured.filter { $0.scope != "milestone" }
+        let milestones = report.measured.filter { $0.scope == .milestone }
+        let others = report.measured.filter { $0.scope != .milestone }
             .sorted { abs($0.result.deltaMs ?? 0) > abs($1.result.deltaMs ?? 0) }
         guard !milestones.isEmpty || !others.isEmpty else { return nil }
         var out = "### Start-up time, head vs base (medians)\n\n" + measuredHeader
@@ -128,9 +128,9 @@ public enum DiffMarkdownRenderer {
     static func measuredRow(_ delta: MeasuredDelta, fifth: String? = nil) -> String {
         let label: String
         switch delta.scope {
-        case "milestone": label = "**time to \(e(milestoneName(delta.subject)))**"
-        case "object": label = "initializers of \(e(delta.subject))"
-        default: label = "\(e(delta.subject)) <sub>in \(e(delta.object ?? "?"))</sub>"
+        case .milestone: label = "**time to \(e(milestoneName(delta.subject)))**"
+        case .object: label = "initializers of \(e(delta.subject))"
+        case .function: label = "\(e(delta.subject)) <sub>in \(e(delta.object ?? "?"))</sub>"
         }
         let result = delta.result
         let p = result.test.map { $0.pValue < 0.0001 ? "<0.0001" : Milliseconds.number($0.pValue, decimals: 4) } ?? "–"
@@ -177,14 +177,19 @@ public enum DiffMarkdownRenderer {
     // MARK: static
 
     static func staticSection(_ report: DiffReport, top: Int) -> String? {
-        let changed = report.objects.filter { $0.status != "unchanged" }
+        let changed = report.objects.filter { $0.status != .unchanged }
         let closures = report.closures.filter { $0.delta != 0 }
         guard !changed.isEmpty || !closures.isEmpty else {
             return report.objects.isEmpty ? nil : "### Binaries\n\nNo static change in \(report.objects.count) objects."
         }
         var out = "### Binaries, head vs base\n\n| object | | dependencies | relocations | exports | static initializers |\n|---|---|---|---|---|---|\n"
         for delta in changed.prefix(top) {
-            let status = delta.status == "added" ? "🆕 new" : delta.status == "removed" ? "✖️ removed" : "changed"
+            let status: String
+            switch delta.status {
+            case .added: status = "🆕 new"
+            case .removed: status = "✖️ removed"
+            case .changed, .unchanged: status = "changed"
+            }
             var needed: [String] = delta.neededAdded.map { "+" + e($0) } + delta.neededRemoved.map { "−" + e($0) }
             if needed.isEmpty { needed = ["–"] }
             let total = delta.relocations.first { $0.name == "total" } ?? CountDelta(name: "total", base: nil, head: nil)
@@ -209,7 +214,7 @@ public enum DiffMarkdownRenderer {
     }
 
     static func objectDetails(_ report: DiffReport) -> String? {
-        let changed = report.objects.filter { $0.status != "unchanged" }
+        let changed = report.objects.filter { $0.status != .unchanged }
         guard !changed.isEmpty else { return nil }
         var out = "<details><summary>Relocations by class and sizes</summary>\n\n| object | relative | RELR | symbolic | PLT | copy | IRELATIVE | TLS | imports | file bytes |\n|---|---|---|---|---|---|---|---|---|---|\n"
         for delta in changed {

@@ -4,15 +4,19 @@ import PremainModel
 /// new and fixed. Names from binaries pass through `TextSafety`.
 public enum DiffTextRenderer {
     public static func render(_ report: DiffReport) -> String {
-        var out = "verdict: \(report.verdict.status)\n"
+        var out = "verdict: \(report.verdict.status.rawValue)\n"
         for reason in report.verdict.reasons { out += "  - \(TextSafety.display(reason))\n" }
         if !report.measured.isEmpty {
             var table = TextTable(headers: ["measured", "base", "head", "delta", "%", "p", "change"],
                                   alignments: [.left, .right, .right, .right, .right, .right, .left])
             let negligible = report.measured.filter(\.isNegligible).count
             for delta in report.measured where !delta.isNegligible {
-                let name = delta.scope == "milestone" ? "time to " + MeasuredDelta.milestoneName(delta.subject)
-                    : delta.scope == "object" ? "init " + delta.subject : "\(delta.subject) (\(delta.object ?? "?"))"
+                let name: String
+                switch delta.scope {
+                case .milestone: name = "time to " + MeasuredDelta.milestoneName(delta.subject)
+                case .object: name = "init " + delta.subject
+                case .function: name = "\(delta.subject) (\(delta.object ?? "?"))"
+                }
                 table.add([TextSafety.display(name), Self.ms(delta.base?.medianMs),
                            Self.ms(delta.head?.medianMs), Self.signedMs(delta.result.deltaMs),
                            Self.signedPercent(delta.result.percent),
@@ -24,10 +28,10 @@ public enum DiffTextRenderer {
                 out += "  (\(negligible) initializers under 0.001 ms on both sides left out; --format json has them)\n"
             }
         }
-        let changed = report.objects.filter { $0.status != "unchanged" }
+        let changed = report.objects.filter { $0.status != .unchanged }
         out += "\nobjects: \(report.objects.count), changed: \(changed.count)\n"
         for delta in changed {
-            out += "  \(TextSafety.display(delta.name)) (\(delta.status))\n"
+            out += "  \(TextSafety.display(delta.name)) (\(delta.status.rawValue))\n"
             for name in delta.neededAdded { out += "    + needs \(TextSafety.display(name))\n" }
             for name in delta.neededRemoved { out += "    - needs \(TextSafety.display(name))\n" }
             for count in delta.relocations + [delta.exports, delta.imports, delta.initializers] where count.delta != 0 {

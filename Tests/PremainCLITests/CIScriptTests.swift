@@ -54,14 +54,14 @@ final class CIScriptTests: XCTestCase {
              "--out", report, "--no-post", "--no-config-search"],
             in: repo, executable: "/usr/bin/env")
         let diff = try JSONDecoder().decode(DiffReport.self, from: Data(contentsOf: URL(fileURLWithPath: report + "/diff.json")))
-        XCTAssertTrue(DiffVerdicts.exitStatuses(for: diff.verdict.status).contains(result.status),
+        XCTAssertTrue(DiffVerdicts.exitStatuses(for: diff.verdict.status.rawValue).contains(result.status),
                       "exit \(result.status) for verdict \(diff.verdict.status): \(result.stderr)")
         let comment = try String(contentsOfFile: report + "/comment.md", encoding: .utf8)
         XCTAssertTrue(comment.hasPrefix("<!-- premain-report -->\n## premain: start-up report\n"), comment)
         let title = ["regression": "❌ **Start-up regressed**", "findings": "❌ **Start-up check failed**",
                      "pass": "✅ **No start-up regression**"][diff.verdict.status] ?? "?"
         XCTAssertTrue(comment.contains(title), "verdict \(diff.verdict.status):\n" + comment)
-        XCTAssertTrue(diff.measured.contains { $0.scope == "milestone" && $0.subject == "main" && $0.base != nil && $0.head != nil })
+        XCTAssertTrue(diff.measured.contains { $0.scope == .milestone && $0.subject == "main" && $0.base != nil && $0.head != nil })
         XCTAssertTrue(comment.contains("| app | changed | +libextra.so<br>+libm.so.6 |"), comment)
         XCTAssertTrue(comment.contains("| libcore.so | changed | – | 15 | 11 → 31, +20 (+181.8 %) ▲ | 1 |"), comment)
         XCTAssertTrue(comment.contains("🆕 static initializer premain\\_extra\\_ctor in libextra.so"), comment)

@@ -72,11 +72,11 @@ final class RealPairDiffTests: XCTestCase {
     func measuredDiff(_ sides: Sides, runs: Int, file: StaticString = #filePath, line: UInt = #line) throws -> DiffReport {
         let json = try diff(sides, "json")
         let report = try JSONDecoder().decode(DiffReport.self, from: Data(json.stdout.utf8))
-        XCTAssertTrue(DiffVerdicts.statuses.contains(report.verdict.status), report.verdict.status, file: file, line: line)
-        XCTAssertTrue(DiffVerdicts.exitStatuses(for: report.verdict.status).contains(json.status),
+        XCTAssertTrue(DiffVerdicts.statuses.contains(report.verdict.status.rawValue), report.verdict.status.rawValue, file: file, line: line)
+        XCTAssertTrue(DiffVerdicts.exitStatuses(for: report.verdict.status.rawValue).contains(json.status),
                       "exit \(json.status) for verdict \(report.verdict.status)", file: file, line: line)
         for milestone in ["main", "exit"] {
-            let delta = try XCTUnwrap(report.measured.first { $0.scope == "milestone" && $0.subject == milestone }, milestone,
+            let delta = try XCTUnwrap(report.measured.first { $0.scope == .milestone && $0.subject == milestone }, milestone,
                                       file: file, line: line)
             XCTAssertEqual(delta.base?.samplesMs.count, runs, "\(delta)", file: file, line: line)
             XCTAssertEqual(delta.head?.samplesMs.count, runs, "\(delta)", file: file, line: line)
@@ -88,11 +88,11 @@ final class RealPairDiffTests: XCTestCase {
     func testConstructorLibraryPairOnRealLaunchesNamesEachChange() throws {
         let sides = try measuredSides("base", "head")
         let report = try measuredDiff(sides, runs: 3)
-        let traced = try XCTUnwrap(report.measured.first { $0.scope == "function" && $0.subject == "premain_extra_ctor" })
+        let traced = try XCTUnwrap(report.measured.first { $0.scope == .function && $0.subject == "premain_extra_ctor" })
         XCTAssertEqual(traced.result.change, .added, "only head has it")
         XCTAssertEqual(traced.head?.samplesMs.count, 2)
         let text = try diff(sides)
-        XCTAssertTrue(DiffVerdicts.exitStatuses(for: report.verdict.status).contains(text.status), text.stdout + text.stderr)
+        XCTAssertTrue(DiffVerdicts.exitStatuses(for: report.verdict.status.rawValue).contains(text.status), text.stdout + text.stderr)
         XCTAssertTrue(text.stdout.contains("verdict: \(report.verdict.status)"), text.stdout)
         for change in ["+ needs libextra.so", "+ needs libm.so.6", "exports: 11 -> 31", "+ initializer premain_extra_ctor",
                        "closure of app: 3 -> 5 objects"] {
@@ -105,12 +105,12 @@ final class RealPairDiffTests: XCTestCase {
 
     func testSwiftAndAAPairsOnRealLaunchesGiveACompleteDiff() throws {
         let swift = try measuredDiff(try measuredSides("swift-base", "swift-head"), runs: 3)
-        let function = try XCTUnwrap(swift.measured.first { $0.scope == "function" && $0.subject.hasPrefix("default argument 0 of") })
+        let function = try XCTUnwrap(swift.measured.first { $0.scope == .function && $0.subject.hasPrefix("default argument 0 of") })
         XCTAssertEqual(function.base?.samplesMs.count, 2)
         XCTAssertEqual(function.head?.samplesMs.count, 2)
-        XCTAssertEqual(swift.objects.filter { $0.status != "unchanged" }.map(\.name), [], "only the cost changed, not the binary's facts")
+        XCTAssertEqual(swift.objects.filter { $0.status != .unchanged }.map(\.name), [], "only the cost changed, not the binary's facts")
         let aa = try measuredDiff(try measuredSides("aa-1", "aa-2"), runs: 3)
-        XCTAssertEqual(aa.objects.map(\.status), ["unchanged", "unchanged"])
+        XCTAssertEqual(aa.objects.map(\.status), [.unchanged, .unchanged])
         XCTAssertEqual(aa.findings.new, [])
     }
 
@@ -126,7 +126,7 @@ final class RealPairDiffTests: XCTestCase {
             XCTAssertTrue(text.stdout.contains(line), "missing '\(line)' in\n" + text.stdout)
         }
         let report = try measuredDiff(sides, runs: 20)
-        let main = try XCTUnwrap(report.measured.first { $0.scope == "milestone" && $0.subject == "main" })
+        let main = try XCTUnwrap(report.measured.first { $0.scope == .milestone && $0.subject == "main" })
         XCTAssertEqual(main.result.change, .regression, "\(main)")
         XCTAssertEqual(try XCTUnwrap(main.result.deltaMs), 8, accuracy: 1e-9)
     }
@@ -135,10 +135,10 @@ final class RealPairDiffTests: XCTestCase {
         let core = (object: "libcore.so", symbol: "premain_core_ctor", ms: 2.0)
         let sides = try recordedSides("aa-1", "aa-2", base: (mainMs: 4, functions: [core]), head: (mainMs: 4, functions: [core]))
         let report = try measuredDiff(sides, runs: 20)
-        XCTAssertEqual(report.verdict.status, "pass")
+        XCTAssertEqual(report.verdict.status, .pass)
         XCTAssertEqual(try diff(sides).status, 0)
         XCTAssertTrue(report.measured.allSatisfy { $0.result.change == .noChange }, "\(report.measured.map(\.result.change))")
-        XCTAssertEqual(report.objects.map(\.status), ["unchanged", "unchanged"])
+        XCTAssertEqual(report.objects.map(\.status), [.unchanged, .unchanged])
     }
 
     /// Opt-in (`PREMAIN_ACCURACY=1`): on real launches of a quiet machine, head's new
@@ -148,12 +148,12 @@ final class RealPairDiffTests: XCTestCase {
         try XCTSkipUnless(Accuracy.enabled, Accuracy.skipReason)
         let regressed = try measuredSides("base", "head", runs: 20, traceRuns: 5, environment: ["PREMAIN_SAMPLE_COST_EXTRA_MS": "8"])
         let report = try measuredDiff(regressed, runs: 20)
-        let main = try XCTUnwrap(report.measured.first { $0.scope == "milestone" && $0.subject == "main" })
+        let main = try XCTUnwrap(report.measured.first { $0.scope == .milestone && $0.subject == "main" })
         XCTAssertEqual(main.result.change, .regression, "\(main)")
         XCTAssertTrue((6...16).contains(try XCTUnwrap(main.result.deltaMs)), "\(main)")
-        XCTAssertEqual(report.verdict.status, "regression")
+        XCTAssertEqual(report.verdict.status, .regression)
         let same = try measuredDiff(try measuredSides("aa-1", "aa-2", runs: 20, traceRuns: 5), runs: 20)
-        XCTAssertEqual(same.verdict.status, "pass", "\(same.measured.map { ($0.subject, $0.result.change, $0.result.deltaMs ?? 0) })")
+        XCTAssertEqual(same.verdict.status, .pass, "\(same.measured.map { ($0.subject, $0.result.change, $0.result.deltaMs ?? 0) })")
     }
 
     /// `RuleInput(measure:)` and `RuleInput(trace:)` take the in-memory reports and see what
@@ -168,7 +168,7 @@ final class RealPairDiffTests: XCTestCase {
         let trace = try JSONDecoder().decode(TraceReport.self, from: Data(traceText.stdout.utf8))
         let fromMemory = RuleInput(measure: measure).launches
         XCTAssertEqual(fromMemory, try RuleInputLoader.report(measureText.stdout).launches)
-        XCTAssertEqual(fromMemory.first?.milestones["main"]?.samplesMs.count, 3)
+        XCTAssertEqual(fromMemory.first?.milestones.main?.samplesMs.count, 3)
         let functions = RuleInput(trace: trace).functions
         XCTAssertEqual(functions, try RuleInputLoader.report(traceText.stdout).functions)
         XCTAssertTrue(functions.contains { $0.symbol == "premain_extra_ctor" }, "\(functions.map(\.symbol))")

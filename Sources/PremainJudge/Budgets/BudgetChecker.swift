@@ -32,24 +32,25 @@ public enum BudgetChecker {
             }
         }
         if let limit = budgets.maxClosureObjects {
-            for closure in input.closures where closure.objects.count > limit {
+            for program in input.closures where program.closure.objects.count > limit {
+                let count = program.closure.objects.count
                 findings.append(Finding(
-                    rule: "budget_closure_objects", severity: .error, subject: Finding.Subject(object: closure.program),
-                    figure: Double(closure.objects.count), threshold: Double(limit), unit: "objects",
-                    message: "\(closure.program) maps \(closure.objects.count) objects before main, the budget is \(limit)",
+                    rule: "budget_closure_objects", severity: .error, subject: Finding.Subject(object: program.name),
+                    figure: Double(count), threshold: Double(limit), unit: "objects",
+                    message: "\(program.name) maps \(count) objects before main, the budget is \(limit)",
                     advice: "Drop or merge dependencies, or raise budgets.maxClosureObjects in premain.json"))
             }
         }
         for launch in input.launches {
-            let program = Finding.Subject(object: ObjectName.fileName(launch.command.split(separator: " ").first.map(String.init) ?? launch.command))
+            let program = Finding.Subject(object: ObjectName.fileName(launch.command.first ?? ""))
             for (milestone, limit, rule, key) in [
-                ("main", budgets.maxMedianMsToMain, "budget_time_to_main", "maxMedianMsToMain"),
-                ("firstOutput", budgets.maxMedianMsToFirstOutput, "budget_time_to_first_output", "maxMedianMsToFirstOutput"),
+                (Milestone.main, budgets.maxMedianMsToMain, "budget_time_to_main", "maxMedianMsToMain"),
+                (.firstOutput, budgets.maxMedianMsToFirstOutput, "budget_time_to_first_output", "maxMedianMsToFirstOutput"),
             ] {
                 guard let limit, let time = launch.milestones[milestone], time.medianMs > limit else { continue }
                 findings.append(Finding(
                     rule: rule, severity: .error, subject: program, figure: time.medianMs, threshold: limit, unit: "ms",
-                    message: "\(program.object) reaches \(milestone) after \(Milliseconds.text(time.medianMs)) (median of \(launch.runs) runs), the budget is \(Milliseconds.text(limit))",
+                    message: "\(program.object) reaches \(milestone.rawValue) after \(Milliseconds.text(time.medianMs)) (median of \(launch.runs) runs), the budget is \(Milliseconds.text(limit))",
                     advice: "Run premain trace to find the slow initializers, or raise budgets.\(key) in premain.json"))
             }
         }

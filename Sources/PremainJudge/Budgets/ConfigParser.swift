@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PremainAudit
 import PremainModel
 import PremainSystem
@@ -171,5 +172,93 @@ extension ConfigParser {
             guard let slash = current.dropLast().lastIndex(of: "/"), current != "/" else { return nil }
             current = slash == current.startIndex ? "/" : String(current[..<slash])
         }
+    }
+}
+
+/// A mistake in premain.json, naming the key: `premain.json: budgets.maxClosureObjects:
+/// expected a whole number, found a string`.
+public struct ConfigError: Error, Equatable, CustomStringConvertible {
+    /// The file the config came from.
+    public var file: String
+    /// Dotted path of the key (`rules.heavy_static_initializer.thresholdMs`); "" for the
+    /// document itself.
+    public var key: String
+    /// Lowercase, no trailing period.
+    public var message: String
+
+    public init(file: String, key: String, message: String) {
+        self.file = file
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String {
+        key.isEmpty ? "\(file): \(message)" : "\(file): \(key): \(message)"
+    }
+}
+
+/// Any JSON value: premain.json as `ConfigParser` reads it, checking each key itself so that
+/// an error can name the key. (Reports are decoded into their model types instead.)
+enum JSONValue: Decodable, Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// Parses a JSON document; `nil` when it is not JSON.
+    static func parse(_ text: String) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    }
+
+    /// The value's kind in error messages: "a number", "an object".
+    var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    /// A one-line rendering for display: strings bare, numbers without a needless ".0",
+    /// arrays joined with spaces, objects as `key=value` pairs.
+    var displayText: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .number(let value):
+            if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+            return String(value)
+        case .string(let value): return value
+        case .array(let values): return values.map(\.displayText).joined(separator: " ")
+        case .object(let values):
+            return values.keys.sorted().map { "\($0)=\(values[$0]?.displayText ?? "")" }.joined(separator: " ")
+        }
+    }
+
+    subscript(_ key: String) -> JSONValue? {
+        if case .object(let values) = self { return values[key] }
+        return nil
     }
 }

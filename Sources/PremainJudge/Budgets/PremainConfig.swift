@@ -3,13 +3,16 @@ import PremainModel
 
 /// `premain.json` at the repository root: rule settings, budgets, the initializer allowlist
 /// and the thresholds of `premain diff`. Every key is optional; an empty object means the
-/// defaults. Read with `PremainConfig.parse`, which names the key of any mistake.
+/// defaults. Read with `ConfigParser.parse` (or `ConfigParser.load`), which names the key of
+/// any mistake.
 public struct PremainConfig: Sendable, Equatable {
     /// Per-rule overrides by rule identifier.
     public var rules: [String: RuleOverride] = [:]
     public var budgets = Budgets()
     /// Objects whose static initializers are known and counted exactly.
     public var allowlist: [AllowedInitializers] = []
+    /// premain.json's `diff` section; its `failOn` is the default (`error`) until the command
+    /// line sets it from `failOn` below or `--fail-on`.
     public var diff = DiffSettings()
     /// The severity at or above which findings fail `check` and `diff`; `nil`: `--fail-on`
     /// or its default decides.
@@ -67,21 +70,5 @@ public struct PremainConfig: Sendable, Equatable {
             self.symbols = symbols
             self.reason = reason
         }
-    }
-
-    /// When `diff` calls a measured change a regression.
-    public struct DiffSettings: Sendable, Equatable {
-        /// Significance level of the Mann–Whitney U test.
-        public var alpha: Double = 0.01
-        /// A change must exceed this many ms …
-        public var minEffectMs: Double = 0.5
-        /// … or this percentage of the base median, whichever is larger.
-        public var minEffectPercent: Double = 5
-        /// Bootstrap resamples for the confidence interval of the difference of medians.
-        public var bootstrapResamples: Int = 2000
-        /// Seed of the bootstrap's random numbers, so a diff is reproducible.
-        public var seed: UInt64 = 0x5EED
-
-        public init() {}
     }
 }

@@ -8,16 +8,16 @@ import PremainModel
 /// used to decide: with a few slow outliers in 20 runs the percentile interval of a median
 /// jumps between order statistics and would hide real shifts the rank test sees clearly.
 public struct ChangeDetector: Sendable {
-    public var settings: PremainConfig.DiffSettings
+    public var settings: DiffSettings
 
-    public init(settings: PremainConfig.DiffSettings = .init()) {
+    public init(settings: DiffSettings = .init()) {
         self.settings = settings
     }
 
     public typealias Change = MeasuredDelta.Change
     public typealias Result = MeasuredDelta.Result
 
-    public func compare(base: TimingSummary?, head: TimingSummary?, seedSalt: UInt64 = 0) -> Result {
+    public func compare(base: TimeSummary?, head: TimeSummary?, seedSalt: UInt64 = 0) -> Result {
         guard let base else {
             return Result(change: head == nil ? .untested : .added, deltaMs: head?.medianMs, percent: nil)
         }

@@ -3,12 +3,13 @@ import PremainModel
 
 /// Builds a `DiffReport` from the rule inputs of two builds. Pure: no files, no clock.
 public struct DiffBuilder: Sendable {
+    /// The rules and budgets to find with, and the diff's settings (`config.diff`).
     public var config: PremainConfig
-    public var failOn: Severity
 
-    public init(config: PremainConfig = .init(), failOn: Severity = .error) {
+    /// `failOn`, when given, replaces `config.diff.failOn`.
+    public init(config: PremainConfig = .init(), failOn: Severity? = nil) {
         self.config = config
-        self.failOn = failOn
+        if let failOn { self.config.diff.failOn = failOn }
     }
 
     public func diff(base: RuleInput, head: RuleInput, baseLabel: String, headLabel: String) -> DiffReport {
@@ -20,9 +21,7 @@ public struct DiffBuilder: Sendable {
         let verdict = verdictFor(findings: findings, measured: measured)
         return DiffReport(
             verdict: verdict, base: side(base, baseLabel), head: side(head, headLabel), objects: objects,
-            closures: closures, measured: measured, findings: findings,
-            settings: .init(alpha: config.diff.alpha, minEffectMs: config.diff.minEffectMs,
-                            minEffectPercent: config.diff.minEffectPercent, failOn: failOn))
+            closures: closures, measured: measured, findings: findings, settings: config.diff)
     }
 
     // MARK: static
@@ -63,7 +62,7 @@ public struct DiffBuilder: Sendable {
             count("tls") { $0.relocations.tls }, count("total") { $0.relocations.total },
         ]
         var delta = ObjectDelta(
-            name: name, status: "unchanged",
+            name: name, status: .unchanged,
             neededAdded: headNeeded.filter { !baseNeeded.contains($0) },
             neededRemoved: baseNeeded.filter { !headNeeded.contains($0) },
             relocations: relocations,
@@ -75,25 +74,25 @@ public struct DiffBuilder: Sendable {
             swiftSuspectsRemoved: baseSuspects.filter { !headSuspects.contains($0) },
             fileSize: count("fileSize") { Int(clamping: $0.header.fileSize) })
         if base == nil {
-            delta.status = "added"
+            delta.status = .added
         } else if head == nil {
-            delta.status = "removed"
+            delta.status = .removed
         } else if !delta.neededAdded.isEmpty || !delta.neededRemoved.isEmpty || !delta.initializersAdded.isEmpty
                     || !delta.initializersRemoved.isEmpty || !delta.swiftSuspectsAdded.isEmpty
                     || !delta.swiftSuspectsRemoved.isEmpty || relocations.contains(where: { $0.delta != 0 })
                     || delta.exports.delta != 0 || delta.imports.delta != 0 || delta.initializers.delta != 0
                     || delta.fileSize.delta != 0 {
-            delta.status = "changed"
+            delta.status = .changed
         }
         return delta
     }
 
-    func closureDeltas(_ base: [ClosureFacts], _ head: [ClosureFacts]) -> [CountDelta] {
-        var names = head.map(\.program)
-        for closure in base where !names.contains(closure.program) { names.append(closure.program) }
+    func closureDeltas(_ base: [ProgramClosure], _ head: [ProgramClosure]) -> [CountDelta] {
+        var names = head.map(\.name)
+        for program in base where !names.contains(program.name) { names.append(program.name) }
         return names.map { name in
-            CountDelta(name: name, base: base.first { $0.program == name }?.objects.count,
-                       head: head.first { $0.program == name }?.objects.count)
+            CountDelta(name: name, base: base.first { $0.name == name }?.closure.objects.count,
+                       head: head.first { $0.name == name }?.closure.objects.count)
         }
     }
 
@@ -103,7 +102,7 @@ public struct DiffBuilder: Sendable {
         let detector = ChangeDetector(settings: config.diff)
         var deltas: [MeasuredDelta] = []
         var salt: UInt64 = 0
-        func add(_ scope: String, _ subject: String, _ object: String?, _ b: TimingSummary?, _ h: TimingSummary?) {
+        func add(_ scope: MeasuredDelta.Scope, _ subject: String, _ object: String?, _ b: TimeSummary?, _ h: TimeSummary?) {
             salt &+= 1
             deltas.append(MeasuredDelta(scope: scope, subject: subject, object: object, base: b, head: h,
                                         result: detector.compare(base: b, head: h, seedSalt: salt)))
@@ -111,10 +110,10 @@ public struct DiffBuilder: Sendable {
         let baseLaunch = base.launches.first
         let headLaunch = head.launches.first
         if baseLaunch != nil || headLaunch != nil {
-            for milestone in LaunchFacts.milestoneOrder {
+            for milestone in Self.comparedMilestones {
                 let b = baseLaunch?.milestones[milestone]
                 let h = headLaunch?.milestones[milestone]
-                if b != nil || h != nil { add("milestone", milestone, nil, b, h) }
+                if b != nil || h != nil { add(.milestone, milestone.rawValue, nil, b, h) }
             }
             let baseObjects = Self.objectTimes(baseLaunch)
             let headObjects = Self.objectTimes(headLaunch)
@@ -123,24 +122,27 @@ public struct DiffBuilder: Sendable {
             for name in names {
                 let b = baseObjects.first { $0.0 == name }?.1
                 let h = headObjects.first { $0.0 == name }?.1
-                if b != nil || h != nil { add("object", name, nil, b, h) }
+                if b != nil || h != nil { add(.object, name, nil, b, h) }
             }
         }
-        func key(_ function: FunctionTiming) -> String { ObjectName.fileName(function.object) + "\u{0}" + function.symbol }
-        func byKey(_ functions: [FunctionTiming]) -> [String: FunctionTiming] {
+        func key(_ function: TracedFunction) -> String { ObjectName.fileName(function.object) + "\u{0}" + function.symbol }
+        func byKey(_ functions: [TracedFunction]) -> [String: TracedFunction] {
             Dictionary(functions.map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
         }
         let baseFunctions = byKey(base.functions)
         let headFunctions = byKey(head.functions)
         var seen: Set<String> = []
         for function in head.functions + base.functions where seen.insert(key(function)).inserted {
-            add("function", function.displayName, ObjectName.fileName(function.object), baseFunctions[key(function)]?.inclusive,
+            add(.function, function.displayName, ObjectName.fileName(function.object), baseFunctions[key(function)]?.inclusive,
                 headFunctions[key(function)]?.inclusive)
         }
         return deltas
     }
 
-    static func objectTimes(_ launch: LaunchFacts?) -> [(String, TimingSummary?)] {
+    /// The milestones compared, in timeline order.
+    static let comparedMilestones: [Milestone] = [.loaderDone, .main, .firstOutput, .exit]
+
+    static func objectTimes(_ launch: LaunchMeasurement?) -> [(String, TimeSummary?)] {
         (launch?.objects ?? []).map { (ObjectName.fileName($0.path), $0.initializers) }
     }
 
@@ -151,8 +153,8 @@ public struct DiffBuilder: Sendable {
         // The first milestone that regressed (what users feel), then the objects and functions
         // that regressed, largest first (the cause), then the later milestones.
         let regressed = measured.filter { $0.result.change == .regression }
-        let milestones = regressed.filter { $0.scope == "milestone" }
-        let causes = regressed.filter { $0.scope != "milestone" }.sorted { ($0.result.deltaMs ?? 0) > ($1.result.deltaMs ?? 0) }
+        let milestones = regressed.filter { $0.scope == .milestone }
+        let causes = regressed.filter { $0.scope != .milestone }.sorted { ($0.result.deltaMs ?? 0) > ($1.result.deltaMs ?? 0) }
         let regressions = Array(milestones.prefix(1)) + causes + milestones.dropFirst()
         for delta in regressions.prefix(2) {
             let what = delta.displayName
@@ -166,30 +168,60 @@ public struct DiffBuilder: Sendable {
             reasons.append("\(more.count) more measured regression\(more.count == 1 ? "" : "s"): \(names)")
         }
         let budget = Set(BudgetChecker.descriptions.map(\.identifier))
+        let failOn = config.diff.failOn
         let failing = findings.new.filter { $0.severity >= failOn } + findings.unchanged.filter { budget.contains($0.rule) }
         for finding in failing.prefix(2) { reasons.append(finding.message) }
         if failing.count > 2 { reasons.append("\(failing.count - 2) more findings at or above \(failOn.rawValue)") }
-        let status = !regressions.isEmpty ? "regression" : !failing.isEmpty ? "findings" : "pass"
+        let status: DiffReport.Verdict.Status = !regressions.isEmpty ? .regression : !failing.isEmpty ? .findings : .pass
         return .init(status: status, reasons: reasons)
     }
 
     func side(_ input: RuleInput, _ label: String) -> DiffReport.Side {
-        let launch = input.launches.first
-        return DiffReport.Side(label: label, objects: input.objects.count, runs: launch?.runs, cold: launch?.cold,
-                               conditions: launch?.conditions ?? [:], timeline: Self.timeline(launch))
+        guard let launch = input.launches.first else { return DiffReport.Side(label: label, objects: input.objects.count) }
+        return DiffReport.Side(label: label, objects: input.objects.count, runs: launch.runs, cold: launch.cold,
+                               conditions: Self.conditionsText(launch.conditions),
+                               timeline: Self.timeline(launch.milestones, launch.objects))
+    }
+
+    /// Each field of `conditions` as one line of text, as its JSON value reads: strings bare,
+    /// whole numbers without ".0", arrays joined with spaces, the pinning as sorted `key=value`
+    /// pairs; fields without a value are left out.
+    static func conditionsText(_ conditions: LaunchConditions) -> [String: String] {
+        func number(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        }
+        let pinning = conditions.pinning
+        let pinningFields: [(String, String?)] = [
+            ("measurerCPU", pinning.measurerCPU.map(String.init)), ("pinned", String(pinning.pinned)),
+            ("reason", pinning.reason), ("targetCPU", pinning.targetCPU.map(String.init)),
+        ]
+        let fields: [(String, String?)] = [
+            ("kernel", conditions.kernel), ("cpuModel", conditions.cpuModel), ("onlineCPUs", String(conditions.onlineCPUs)),
+            ("allowedCPUs", conditions.allowedCPUs.map(String.init).joined(separator: " ")),
+            ("frequencyGovernor", conditions.frequencyGovernor), ("loadAverage1m", conditions.loadAverage1m.map(number)),
+            ("glibcVersion", conditions.glibcVersion),
+            ("pinning", pinningFields.compactMap { key, value in value.map { key + "=" + $0 } }.joined(separator: " ")),
+            ("measurerScheduling", conditions.measurerScheduling), ("cpuIdleLatency", conditions.cpuIdleLatency),
+            ("runs", String(conditions.runs)), ("warmup", String(conditions.warmup)), ("cold", String(conditions.cold)),
+            ("binaryPath", conditions.binaryPath), ("buildID", conditions.buildID),
+            ("environmentOverrides", conditions.environmentOverrides.joined(separator: " ")), ("stdin", conditions.stdin),
+            ("date", conditions.date),
+        ]
+        return Dictionary(uniqueKeysWithValues: fields.compactMap { key, value in value.map { (key, $0) } })
     }
 
     /// Loader work, each object's initializers (where the report says they started, else back
     /// to back ending at main), then main → first output → exit; medians from process birth.
-    static func timeline(_ launch: LaunchFacts?) -> [DiffReport.TimelineSpan] {
-        guard let launch, let main = launch.milestones["main"]?.medianMs else { return [] }
+    /// Returns `[]` when `main` was not reached.
+    static func timeline(_ milestones: Milestones, _ objects: [ObjectMeasurement]) -> [DiffReport.TimelineSpan] {
+        guard let main = milestones.main?.medianMs else { return [] }
         var spans: [DiffReport.TimelineSpan] = []
-        let initializers = launch.objects.compactMap { object in
-            object.initializers.map { (ObjectName.fileName(object.path), $0.medianMs, object.initializersStartMs) }
+        let initializers = objects.compactMap { object in
+            object.initializers.map { (ObjectName.fileName(object.path), $0.medianMs, object.initializersStart?.medianMs) }
         }
         let total = initializers.reduce(0) { $0 + $1.1 }
         var cursor = max(0, main - total)
-        let loaderEnd = launch.milestones["loaderDone"]?.medianMs ?? initializers.compactMap(\.2).min() ?? cursor
+        let loaderEnd = milestones.loaderDone?.medianMs ?? initializers.compactMap(\.2).min() ?? cursor
         spans.append(.init(label: "loader", startMs: 0, endMs: min(loaderEnd, main)))
         cursor = max(cursor, 0)
         for (name, duration, start) in initializers where duration > 0 {
@@ -198,9 +230,9 @@ public struct DiffBuilder: Sendable {
             cursor = begin + duration
         }
         var last = main
-        for milestone in ["firstOutput", "exit"] {
-            guard let end = launch.milestones[milestone]?.medianMs, end >= last else { continue }
-            spans.append(.init(label: milestone == "firstOutput" ? "main to first output" : "to exit", startMs: last, endMs: end))
+        for (milestone, label) in [(milestones.firstOutput, "main to first output"), (milestones.exit, "to exit")] {
+            guard let end = milestone?.medianMs, end >= last else { continue }
+            spans.append(.init(label: label, startMs: last, endMs: end))
             last = end
         }
         return spans

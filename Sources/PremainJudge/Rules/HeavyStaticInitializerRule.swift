@@ -14,7 +14,7 @@ public struct HeavyStaticInitializerRule: Rule {
         triggeringSamples: ["measured:cxx-static-init/cxx-static-init"],
         nonTriggeringSamples: ["measured:c-hello/c-hello", "measured:cxx-static-init/cxx-static-init?REGISTRY=0&PLUGINS=0&CTOR_C=0&CTOR_101=0&MAIN_CPP=0"])
 
-    static let initializerKinds: Set<String> = ["staticInitializer", "cxxTranslationUnitInitializer", "constructorFunction"]
+    static let initializerKinds: Set<TracedFunctionKind> = [.staticInitializer, .cxxTranslationUnitInitializer, .constructorFunction]
 
     public init() {}
 

@@ -17,13 +17,14 @@ public struct ManyClosureObjectsRule: Rule {
 
     public func check(_ input: RuleInput, _ config: RuleConfig) -> [Finding] {
         let limit = config["maxObjects"]
-        return input.closures.compactMap { closure in
-            guard Double(closure.objects.count) > limit else { return nil }
-            let own = closure.objects.filter { !$0.system }.count
+        return input.closures.compactMap { program in
+            let objects = program.closure.objects
+            guard Double(objects.count) > limit else { return nil }
+            let own = objects.filter { !$0.system }.count
             return finding(
-                config, Finding.Subject(object: closure.program), figure: Double(closure.objects.count), threshold: limit,
+                config, Finding.Subject(object: program.name), figure: Double(objects.count), threshold: limit,
                 unit: "objects",
-                message: "\(closure.program) loads \(closure.objects.count) objects before main (\(own) outside the system folders), more than \(Int(limit))",
+                message: "\(program.name) loads \(objects.count) objects before main (\(own) outside the system folders), more than \(Int(limit))",
                 advice: Self.description.advice)
         }
     }

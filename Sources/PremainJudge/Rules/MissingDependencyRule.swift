@@ -14,10 +14,10 @@ public struct MissingDependencyRule: Rule {
     public init() {}
 
     public func check(_ input: RuleInput, _ config: RuleConfig) -> [Finding] {
-        input.closures.flatMap { closure in
-            closure.missing.map { missing in
-                finding(config, Finding.Subject(object: closure.program, symbol: missing.name),
-                        message: "\(missing.name), needed by \(ObjectName.fileName(missing.neededBy)), is not found: \(closure.program) will not start",
+        input.closures.flatMap { program in
+            program.closure.missing.map { missing in
+                finding(config, Finding.Subject(object: program.name, symbol: missing.name),
+                        message: "\(missing.name), needed by \(ObjectName.fileName(missing.neededBy)), is not found: \(program.name) will not start",
                         advice: Self.description.advice)
             }
         }

@@ -19,7 +19,7 @@ public struct SwiftDefaultArgumentOnStartupPathRule: Rule {
     public func check(_ input: RuleInput, _ config: RuleConfig) -> [Finding] {
         let threshold = config["thresholdMs"]
         return input.functions.compactMap { function in
-            guard function.kind == "swiftDefaultArgument", function.inclusive.medianMs >= threshold else { return nil }
+            guard function.kind == .swiftDefaultArgument, function.inclusive.medianMs >= threshold else { return nil }
             return finding(
                 config, RuleInput.subject(path: function.object, symbol: function.displayName),
                 figure: function.inclusive.medianMs, threshold: threshold, unit: "ms",

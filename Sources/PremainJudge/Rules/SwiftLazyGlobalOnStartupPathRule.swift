@@ -18,7 +18,7 @@ public struct SwiftLazyGlobalOnStartupPathRule: Rule {
     public func check(_ input: RuleInput, _ config: RuleConfig) -> [Finding] {
         let threshold = config["thresholdMs"]
         return input.functions.compactMap { function in
-            guard function.kind == "swiftLazyGlobal", function.inclusive.medianMs >= threshold else { return nil }
+            guard function.kind == .swiftLazyGlobal, function.inclusive.medianMs >= threshold else { return nil }
             return finding(
                 config, RuleInput.subject(path: function.object, symbol: function.displayName),
                 figure: function.inclusive.medianMs, threshold: threshold, unit: "ms",

@@ -1,8 +1,9 @@
 import PremainAudit
 import PremainModel
 
-/// A `DT_NEEDED` entry from which the object imports nothing: loaded, relocated and
-/// initialized for no reason.
+/// A `DT_NEEDED` entry of a program from which it imports nothing: loaded, relocated and
+/// initialized for no reason. (The closure records this for the program only, as `ldd -u`
+/// does, not for each library in it.)
 public struct UnusedDirectDependencyRule: Rule {
     public static let description = RuleDescription(
         identifier: "unused_direct_dependency",
@@ -15,21 +16,12 @@ public struct UnusedDirectDependencyRule: Rule {
     public init() {}
 
     public func check(_ input: RuleInput, _ config: RuleConfig) -> [Finding] {
-        var findings: [Finding] = []
-        for closure in input.closures {
-            for name in closure.unusedNeeded {
-                findings.append(unused(name, of: closure.program, config))
-            }
-            for object in closure.objects where !object.system {
-                for name in object.unusedNeeded { findings.append(unused(name, of: object.name, config)) }
+        input.closures.flatMap { program in
+            program.closure.unusedNeeded.map { name in
+                finding(config, Finding.Subject(object: program.name, symbol: name),
+                        message: "\(program.name) needs \(name) but uses none of its symbols",
+                        advice: "Link \(program.name) with -Wl,--as-needed or remove \(name) from its link line")
             }
         }
-        return findings
-    }
-
-    private func unused(_ name: String, of owner: String, _ config: RuleConfig) -> Finding {
-        finding(config, Finding.Subject(object: owner, symbol: name),
-                message: "\(owner) needs \(name) but uses none of its symbols",
-                advice: "Link \(owner) with -Wl,--as-needed or remove \(name) from its link line")
     }
 }

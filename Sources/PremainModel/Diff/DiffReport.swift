@@ -14,10 +14,10 @@ public struct DiffReport: Codable, Sendable, Equatable {
     /// Milestones, then objects' initializers, then functions.
     public var measured: [MeasuredDelta]
     public var findings: FindingsDelta
-    public var settings: Settings
+    public var settings: DiffSettings
 
     public init(tool: ToolInfo = .current, verdict: Verdict, base: Side, head: Side, objects: [ObjectDelta],
-                closures: [CountDelta], measured: [MeasuredDelta], findings: FindingsDelta, settings: Settings) {
+                closures: [CountDelta], measured: [MeasuredDelta], findings: FindingsDelta, settings: DiffSettings) {
         self.tool = tool
         self.verdict = verdict
         self.base = base
@@ -30,12 +30,19 @@ public struct DiffReport: Codable, Sendable, Equatable {
     }
 
     public struct Verdict: Codable, Sendable, Equatable {
-        /// pass, findings (new findings at or above fail-on, or a budget exceeded) or regression.
-        public var status: String
+        public enum Status: String, Codable, Sendable {
+            case pass
+            /// New findings at or above fail-on, or a budget exceeded in head.
+            case findings
+            /// A measured quantity regressed.
+            case regression
+        }
+
+        public var status: Status
         /// The reasons, most important first; `[]` for a pass.
         public var reasons: [String]
 
-        public init(status: String, reasons: [String]) {
+        public init(status: Status, reasons: [String]) {
             self.status = status
             self.reasons = reasons
         }
@@ -49,6 +56,8 @@ public struct DiffReport: Codable, Sendable, Equatable {
         /// Runs of the first measured command; `nil` when not measured.
         public var runs: Int?
         public var cold: Bool?
+        /// The first measured command's conditions, each field as one line of text
+        /// (`"pinning": "measurerCPU=0 pinned=true targetCPU=1"`); `[:]` when not measured.
         public var conditions: [String: String]
         /// Medians of the milestones and objects' initializers, for the timeline.
         public var timeline: [TimelineSpan]
@@ -76,19 +85,39 @@ public struct DiffReport: Codable, Sendable, Equatable {
             self.endMs = endMs
         }
     }
+}
 
-    public struct Settings: Codable, Sendable, Equatable {
-        public var alpha: Double
-        public var minEffectMs: Double
-        public var minEffectPercent: Double
-        public var failOn: Severity
+/// When `diff` calls a measured change a regression and which findings fail it: premain.json's
+/// `diff` section (with `--alpha`, `--min-effect-ms`, `--min-effect-percent` and `--fail-on`
+/// applied), and the settings a `DiffReport` was made with.
+public struct DiffSettings: Codable, Sendable, Equatable {
+    /// Significance level of the Mann–Whitney U test.
+    public var alpha: Double
+    /// A change must exceed this many ms …
+    public var minEffectMs: Double
+    /// … or this percentage of the base median, whichever is larger.
+    public var minEffectPercent: Double
+    /// New findings at or above this severity fail the verdict.
+    public var failOn: Severity
+    /// Bootstrap resamples for the confidence interval of the difference of medians.
+    public var bootstrapResamples: Int = 2000
+    /// Seed of the bootstrap's random numbers, so a diff is reproducible.
+    public var seed: UInt64 = 0x5EED
 
-        public init(alpha: Double, minEffectMs: Double, minEffectPercent: Double, failOn: Severity) {
-            self.alpha = alpha
-            self.minEffectMs = minEffectMs
-            self.minEffectPercent = minEffectPercent
-            self.failOn = failOn
-        }
+    /// `bootstrapResamples` and `seed` are not written to a report; read back they are the
+    /// defaults.
+    enum CodingKeys: String, CodingKey {
+        case alpha, minEffectMs, minEffectPercent, failOn
+    }
+
+    public init(alpha: Double = 0.01, minEffectMs: Double = 0.5, minEffectPercent: Double = 5, failOn: Severity = .error,
+                bootstrapResamples: Int = 2000, seed: UInt64 = 0x5EED) {
+        self.alpha = alpha
+        self.minEffectMs = minEffectMs
+        self.minEffectPercent = minEffectPercent
+        self.failOn = failOn
+        self.bootstrapResamples = bootstrapResamples
+        self.seed = seed
     }
 }
 
@@ -110,9 +139,17 @@ public struct CountDelta: Codable, Sendable, Equatable {
 
 /// What changed in one object between the builds, without running it.
 public struct ObjectDelta: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable {
+        /// Only the head has it.
+        case added
+        /// Only the base has it.
+        case removed
+        case changed
+        case unchanged
+    }
+
     public var name: String
-    /// added, removed, changed or unchanged.
-    public var status: String
+    public var status: Status
     public var neededAdded: [String]
     public var neededRemoved: [String]
     /// `relative`, `symbolic`, `plt`, `copy`, `irelative`, `tls`, `total`, `relr`.
@@ -127,7 +164,7 @@ public struct ObjectDelta: Codable, Sendable, Equatable {
     public var swiftSuspectsRemoved: [String]
     public var fileSize: CountDelta
 
-    public init(name: String, status: String, neededAdded: [String] = [], neededRemoved: [String] = [],
+    public init(name: String, status: Status, neededAdded: [String] = [], neededRemoved: [String] = [],
                 relocations: [CountDelta] = [], exports: CountDelta, imports: CountDelta, initializers: CountDelta,
                 initializersAdded: [String] = [], initializersRemoved: [String] = [], swiftSuspectsAdded: [String] = [],
                 swiftSuspectsRemoved: [String] = [], fileSize: CountDelta) {
@@ -183,17 +220,27 @@ public struct MeasuredDelta: Codable, Sendable, Equatable {
         }
     }
 
-    /// milestone, object or function.
-    public var scope: String
+    /// What kind of quantity it is.
+    public enum Scope: String, Codable, Sendable {
+        /// Time from process birth to a milestone (`Milestones`).
+        case milestone
+        /// An object's initializers, all together.
+        case object
+        /// A function timed by `premain trace` (inclusive time).
+        case function
+    }
+
+    public var scope: Scope
     /// The milestone name, the object's name, or the function's demangled name.
     public var subject: String
     /// For functions: the object's name.
     public var object: String?
-    public var base: TimingSummary?
-    public var head: TimingSummary?
+    /// `nil` when a side does not have the quantity.
+    public var base: TimeSummary?
+    public var head: TimeSummary?
     public var result: Result
 
-    public init(scope: String, subject: String, object: String? = nil, base: TimingSummary?, head: TimingSummary?,
+    public init(scope: Scope, subject: String, object: String? = nil, base: TimeSummary?, head: TimeSummary?,
                 result: Result) {
         self.scope = scope
         self.subject = subject
@@ -201,6 +248,29 @@ public struct MeasuredDelta: Codable, Sendable, Equatable {
         self.base = base
         self.head = head
         self.result = result
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case scope, subject, object, base, head, result
+    }
+
+    /// Writes `base` and `head` as `{medianMs, p90Ms, minMs, maxMs, samplesMs}`: the diff's JSON
+    /// keeps no MAD or outliers (read back, `TimeSummary` computes them from `samplesMs`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(scope, forKey: .scope)
+        try container.encode(subject, forKey: .subject)
+        try container.encodeIfPresent(object, forKey: .object)
+        for (key, summary) in [(CodingKeys.base, base), (.head, head)] {
+            guard let summary else { continue }
+            var series = container.nestedContainer(keyedBy: TimeSummary.CodingKeys.self, forKey: key)
+            try series.encode(summary.medianMs, forKey: .medianMs)
+            try series.encode(summary.p90Ms, forKey: .p90Ms)
+            try series.encode(summary.minMs, forKey: .minMs)
+            try series.encode(summary.maxMs, forKey: .maxMs)
+            try series.encode(summary.samplesMs, forKey: .samplesMs)
+        }
+        try container.encode(result, forKey: .result)
     }
 
     /// A milestone's name for people: "first output" for `firstOutput`, "loader done" for
@@ -218,16 +288,16 @@ public struct MeasuredDelta: Codable, Sendable, Equatable {
     /// "time to main", "initializers of libfoo.so", or "ctor() in libfoo.so".
     public var displayName: String {
         switch scope {
-        case "milestone": return "time to " + Self.milestoneName(subject)
-        case "object": return "initializers of " + subject
-        default: return "\(subject) in \(object ?? "?")"
+        case .milestone: return "time to " + Self.milestoneName(subject)
+        case .object: return "initializers of " + subject
+        case .function: return "\(subject) in \(object ?? "?")"
         }
     }
 
     /// True for an object or function that took under 0.0005 ms on both sides (shown as
     /// 0.000 ms) and did not change: summaries leave it out, the JSON keeps it.
     public var isNegligible: Bool {
-        scope != "milestone" && result.change != .regression && result.change != .improvement
+        scope != .milestone && result.change != .regression && result.change != .improvement
             && max(base?.medianMs ?? 0, head?.medianMs ?? 0) < 0.0005
     }
 }

@@ -11,4 +11,8 @@ public enum ObjectName {
     public static func of(_ binary: BinaryInventory) -> String {
         binary.header.soname ?? fileName(binary.path)
     }
+
+    public static func of(_ object: ClosureObject) -> String {
+        object.soname ?? fileName(object.path)
+    }
 }

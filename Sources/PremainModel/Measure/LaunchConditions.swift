@@ -56,6 +56,33 @@ public struct LaunchConditions: Codable, Equatable, Sendable {
         self.stdin = stdin
         self.date = date
     }
+
+    enum CodingKeys: String, CodingKey {
+        case kernel, cpuModel, onlineCPUs, allowedCPUs, frequencyGovernor, loadAverage1m, glibcVersion, pinning,
+             measurerScheduling, cpuIdleLatency, runs, warmup, cold, binaryPath, buildID, environmentOverrides, stdin, date
+    }
+
+    /// Reads conditions as reports write them. Conditions describe a measurement and decide
+    /// nothing, so a field that is absent or of another shape (a hand-written or older report)
+    /// reads as its empty value ("", 0, `[]`, `nil`, not pinned) instead of failing the report.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func read<T: Decodable>(_ key: CodingKeys, _ empty: T) -> T {
+            (try? container.decodeIfPresent(T.self, forKey: key)) ?? empty
+        }
+        func optional<T: Decodable>(_ key: CodingKeys) -> T? {
+            try? container.decodeIfPresent(T.self, forKey: key)
+        }
+        self.init(kernel: read(.kernel, ""), cpuModel: optional(.cpuModel), onlineCPUs: read(.onlineCPUs, 0),
+                  allowedCPUs: read(.allowedCPUs, []), frequencyGovernor: optional(.frequencyGovernor),
+                  loadAverage1m: optional(.loadAverage1m), glibcVersion: read(.glibcVersion, ""),
+                  pinning: read(.pinning, CPUPinning(pinned: false, measurerCPU: nil, targetCPU: nil, reason: nil)),
+                  runs: read(.runs, 0), warmup: read(.warmup, 0), cold: read(.cold, false), binaryPath: read(.binaryPath, ""),
+                  buildID: optional(.buildID), environmentOverrides: read(.environmentOverrides, []), stdin: read(.stdin, ""),
+                  date: read(.date, ""))
+        measurerScheduling = optional(.measurerScheduling)
+        cpuIdleLatency = optional(.cpuIdleLatency)
+    }
 }
 
 /// Which CPUs the measuring thread and the target run on. With two or more allowed CPUs they

@@ -66,6 +66,39 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
         self.medianRunTimeline = medianRunTimeline
         self.rawSamples = rawSamples
     }
+
+    enum CodingKeys: String, CodingKey {
+        case command, runs, warmup, cold, conditions, status, failures, outcomes, milestones, targetCPUTime, objects,
+             loaderCounts, loaderPhasesMissing, uninstrumented, observerEffect, coldResidency, warnings, medianRun,
+             medianRunTimeline, rawSamples
+    }
+
+    /// Reads a measurement as `premain measure` writes it. `command`, `runs`, `conditions`
+    /// and `milestones` are required; a hand-written report may leave out the rest: no
+    /// warm-up, warm, `ok`, and no failures, outcomes, objects or warnings.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(command: try container.decode([String].self, forKey: .command),
+                  runs: try container.decode(Int.self, forKey: .runs),
+                  warmup: try container.decodeIfPresent(Int.self, forKey: .warmup) ?? 0,
+                  cold: try container.decodeIfPresent(Bool.self, forKey: .cold) ?? false,
+                  conditions: try container.decode(LaunchConditions.self, forKey: .conditions),
+                  status: try container.decodeIfPresent(Status.self, forKey: .status) ?? .ok,
+                  failures: try container.decodeIfPresent([String].self, forKey: .failures) ?? [],
+                  outcomes: try container.decodeIfPresent([LaunchOutcome].self, forKey: .outcomes) ?? [],
+                  milestones: try container.decode(Milestones.self, forKey: .milestones),
+                  targetCPUTime: try container.decodeIfPresent(TimeSummary.self, forKey: .targetCPUTime),
+                  objects: try container.decodeIfPresent([ObjectMeasurement].self, forKey: .objects) ?? [],
+                  loaderCounts: try container.decodeIfPresent(LoaderCountSummary.self, forKey: .loaderCounts),
+                  loaderPhasesMissing: try container.decodeIfPresent(String.self, forKey: .loaderPhasesMissing),
+                  uninstrumented: try container.decodeIfPresent(UninstrumentedSeries.self, forKey: .uninstrumented),
+                  observerEffect: try container.decodeIfPresent(ObserverEffect.self, forKey: .observerEffect),
+                  coldResidency: try container.decodeIfPresent([ResidencySummary].self, forKey: .coldResidency),
+                  warnings: try container.decodeIfPresent([MeasurementWarning].self, forKey: .warnings) ?? [],
+                  medianRun: try container.decodeIfPresent(Int.self, forKey: .medianRun),
+                  medianRunTimeline: try container.decodeIfPresent(LoaderTimeline.self, forKey: .medianRunTimeline),
+                  rawSamples: try container.decodeIfPresent([LaunchSample].self, forKey: .rawSamples))
+    }
 }
 
 /// The milestones of a launch, each summarized over the runs that reached it.
@@ -206,5 +239,24 @@ public struct ResidencySummary: Codable, Equatable, Sendable {
         self.residentPagesMedian = residentPagesMedian
         self.residentPagesMax = residentPagesMax
         self.error = error
+    }
+}
+
+/// The name of a milestone: the keys of `Milestones` in reports, and what `diff` compares.
+public enum Milestone: String, CaseIterable, Sendable {
+    case loaderStart, loaderDone, programInitializers, main, firstOutput, exit
+}
+
+extension Milestones {
+    /// The summary of `milestone`; `nil` when no run reached it.
+    public subscript(_ milestone: Milestone) -> TimeSummary? {
+        switch milestone {
+        case .loaderStart: return loaderStart
+        case .loaderDone: return loaderDone
+        case .programInitializers: return programInitializers
+        case .main: return main
+        case .firstOutput: return firstOutput
+        case .exit: return exit
+        }
     }
 }

@@ -38,6 +38,27 @@ public struct TimeSummary: Codable, Equatable, Sendable {
                   samplesMs: samplesMs, outliers: detector.outlierIndices(samplesMs))
     }
 
+    enum CodingKeys: String, CodingKey {
+        case medianMs, p90Ms, minMs, maxMs, madMs, samplesMs, outliers
+    }
+
+    /// Reads a summary as reports write it. Only `medianMs` is required: what is absent (a
+    /// hand-written report, or `diff`'s JSON, which keeps no MAD or outliers) is computed from
+    /// `samplesMs`, or is the median (MAD 0, no outliers) when there are no samples either.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let median = try container.decode(Double.self, forKey: .medianMs)
+        let samples = try container.decodeIfPresent([Double].self, forKey: .samplesMs) ?? []
+        func value(_ key: CodingKeys, _ computed: @autoclosure () -> Double?) throws -> Double {
+            try container.decodeIfPresent(Double.self, forKey: key) ?? computed() ?? (key == .madMs ? 0 : median)
+        }
+        self.init(medianMs: median, p90Ms: try value(.p90Ms, SampleStatistics.percentile(samples, 0.9)),
+                  minMs: try value(.minMs, samples.min()), maxMs: try value(.maxMs, samples.max()),
+                  madMs: try value(.madMs, SampleStatistics.medianAbsoluteDeviation(samples)), samplesMs: samples,
+                  outliers: try container.decodeIfPresent([Int].self, forKey: .outliers)
+                      ?? OutlierDetector().outlierIndices(samples))
+    }
+
     /// Spread relative to the median (MAD / median); 0 when the median is 0.
     public var relativeSpread: Double {
         medianMs > 0 ? madMs / medianMs : 0

@@ -72,9 +72,9 @@ enum DiffCommand: Command {
             return .internalError
         }
         switch report.verdict.status {
-        case "regression": return .regression
-        case "findings": return failOn == nil ? .success : .findings
-        default: return .success
+        case .regression: return .regression
+        case .findings: return failOn == nil ? .success : .findings
+        case .pass: return .success
         }
     }
 }

@@ -14,7 +14,7 @@ final class DiffTests: XCTestCase {
         var input = loaded.input
         if runs > 0 {
             let launches = try (0..<runs).map { _ in try SelfTimedRun.launch(path + "/app", costs: [:]) }
-            input.launches = [SelfTimedRun.launchFacts(launches, program: path + "/app")]
+            input.launches = [SelfTimedRun.launchMeasurement(launches, program: path + "/app")]
             input.functions = SelfTimedRun.functions(launches, program: path + "/app")
         }
         return input
@@ -23,22 +23,22 @@ final class DiffTests: XCTestCase {
     func testStaticDeltasNameEachChange() throws {
         let report = DiffBuilder().diff(base: try side("pairs/base"), head: try side("pairs/head"), baseLabel: "base", headLabel: "head")
         let app = try XCTUnwrap(report.objects.first { $0.name == "app" })
-        XCTAssertEqual(app.status, "changed")
+        XCTAssertEqual(app.status, .changed)
         XCTAssertEqual(app.neededAdded, ["libextra.so", "libm.so.6"])
         XCTAssertEqual(app.neededRemoved, [])
         let core = try XCTUnwrap(report.objects.first { $0.name == "libcore.so" })
         XCTAssertEqual(core.exports.base, 11)
         XCTAssertEqual(core.exports.head, 31)
         let extra = try XCTUnwrap(report.objects.first { $0.name == "libextra.so" })
-        XCTAssertEqual(extra.status, "added")
+        XCTAssertEqual(extra.status, .added)
         XCTAssertEqual(extra.initializersAdded, ["premain_extra_ctor"])
         XCTAssertEqual(report.measured, [])
-        XCTAssertEqual(report.verdict.status, "pass")
+        XCTAssertEqual(report.verdict.status, .pass)
     }
 
     func testIdenticalBuildsHaveNoStaticChange() throws {
         let report = DiffBuilder().diff(base: try side("pairs/aa-1"), head: try side("pairs/aa-2"), baseLabel: "a", headLabel: "b")
-        XCTAssertEqual(report.objects.map(\.status), ["unchanged", "unchanged"])
+        XCTAssertEqual(report.objects.map(\.status), [.unchanged, .unchanged])
     }
 
     /// Both sides with `runs` launches each, interleaved (base, head, base, …) so that a busy
@@ -56,9 +56,9 @@ final class DiffTests: XCTestCase {
             baseLaunches.append(try SelfTimedRun.launch(basePath, costs: [:]))
             headLaunches.append(try SelfTimedRun.launch(headPath, costs: [:]))
         }
-        base.launches = [SelfTimedRun.launchFacts(baseLaunches, program: basePath)]
+        base.launches = [SelfTimedRun.launchMeasurement(baseLaunches, program: basePath)]
         base.functions = SelfTimedRun.functions(baseLaunches, program: basePath)
-        head.launches = [SelfTimedRun.launchFacts(headLaunches, program: headPath)]
+        head.launches = [SelfTimedRun.launchMeasurement(headLaunches, program: headPath)]
         head.functions = SelfTimedRun.functions(headLaunches, program: headPath)
         return (base, head)
     }
@@ -68,17 +68,17 @@ final class DiffTests: XCTestCase {
     func testMeasuredDiffOfRealLaunchesNamesEachQuantity() throws {
         let (base, head) = try interleaved("pairs/base", "pairs/head", runs: 5)
         let report = DiffBuilder().diff(base: base, head: head, baseLabel: "base", headLabel: "head")
-        XCTAssertTrue(DiffVerdicts.statuses.contains(report.verdict.status), report.verdict.status)
-        let main = try XCTUnwrap(report.measured.first { $0.scope == "milestone" && $0.subject == "main" })
+        XCTAssertTrue(DiffVerdicts.statuses.contains(report.verdict.status.rawValue), report.verdict.status.rawValue)
+        let main = try XCTUnwrap(report.measured.first { $0.scope == .milestone && $0.subject == "main" })
         XCTAssertEqual(main.base?.samplesMs.count, 5)
         XCTAssertEqual(main.head?.samplesMs.count, 5)
         XCTAssertNotNil(main.result.deltaMs)
         XCTAssertNotNil(main.result.test, "5 runs a side are enough for the rank test")
-        let core = try XCTUnwrap(report.measured.first { $0.scope == "function" && $0.subject == "premain_core_ctor" })
+        let core = try XCTUnwrap(report.measured.first { $0.scope == .function && $0.subject == "premain_core_ctor" })
         XCTAssertNotNil(core.base)
         XCTAssertNotNil(core.head)
         // Only head has the new constructor: added, whatever it took.
-        let extra = try XCTUnwrap(report.measured.first { $0.scope == "function" && $0.subject == "premain_extra_ctor" })
+        let extra = try XCTUnwrap(report.measured.first { $0.scope == .function && $0.subject == "premain_extra_ctor" })
         XCTAssertEqual(extra.result.change, .added)
         XCTAssertNil(extra.base)
         XCTAssertEqual(extra.head?.samplesMs.count, 5)
@@ -86,9 +86,9 @@ final class DiffTests: XCTestCase {
 
         let (aa1, aa2) = try interleaved("pairs/aa-1", "pairs/aa-2", runs: 5)
         let aa = DiffBuilder().diff(base: aa1, head: aa2, baseLabel: "aa-1", headLabel: "aa-2")
-        XCTAssertTrue(DiffVerdicts.statuses.contains(aa.verdict.status), aa.verdict.status)
+        XCTAssertTrue(DiffVerdicts.statuses.contains(aa.verdict.status.rawValue), aa.verdict.status.rawValue)
         XCTAssertEqual(aa.findings.new, [], "byte-identical builds")
-        XCTAssertTrue(aa.measured.contains { $0.scope == "milestone" && $0.subject == "main" })
+        XCTAssertTrue(aa.measured.contains { $0.scope == .milestone && $0.subject == "main" })
     }
 
     /// A side: the pair folder's binaries, audited, with recorded launches (20 runs each):
@@ -116,22 +116,22 @@ final class DiffTests: XCTestCase {
         let base = try recorded("pairs/base", mainMs: 4, functions: [core])
         let head = try recorded("pairs/head", mainMs: 9, functions: [(object: "libextra.so", symbol: "premain_extra_ctor", ms: 5), core])
         let report = DiffBuilder().diff(base: base, head: head, baseLabel: "base", headLabel: "head")
-        let main = try XCTUnwrap(report.measured.first { $0.scope == "milestone" && $0.subject == "main" })
+        let main = try XCTUnwrap(report.measured.first { $0.scope == .milestone && $0.subject == "main" })
         XCTAssertEqual(main.result.change, .regression, "\(main)")
         XCTAssertEqual(try XCTUnwrap(main.result.deltaMs), 5, accuracy: 1e-9)
-        XCTAssertEqual(report.verdict.status, "regression")
+        XCTAssertEqual(report.verdict.status, .regression)
         XCTAssertTrue(report.verdict.reasons.first?.hasPrefix("time to main regressed by +5") == true, "\(report.verdict.reasons)")
-        let extra = try XCTUnwrap(report.measured.first { $0.scope == "function" && $0.subject == "premain_extra_ctor" })
+        let extra = try XCTUnwrap(report.measured.first { $0.scope == .function && $0.subject == "premain_extra_ctor" })
         XCTAssertEqual(extra.result.change, .added)
         XCTAssertEqual(try XCTUnwrap(extra.head?.medianMs), 5.02, accuracy: 1e-9)
-        let unchanged = try XCTUnwrap(report.measured.first { $0.scope == "function" && $0.subject == "premain_core_ctor" })
+        let unchanged = try XCTUnwrap(report.measured.first { $0.scope == .function && $0.subject == "premain_core_ctor" })
         XCTAssertEqual(unchanged.result.change, .noChange)
         XCTAssertTrue(report.findings.new.contains { $0.fingerprint == "heavy_static_initializer:libextra.so:premain_extra_ctor" },
                       "\(report.findings.new.map(\.fingerprint))")
 
         let aa = DiffBuilder().diff(base: try recorded("pairs/aa-1", mainMs: 4, functions: [core]),
                                     head: try recorded("pairs/aa-2", mainMs: 4, functions: [core]), baseLabel: "aa-1", headLabel: "aa-2")
-        XCTAssertEqual(aa.verdict.status, "pass", "\(aa.measured.map { ($0.subject, $0.result.change) })")
+        XCTAssertEqual(aa.verdict.status, .pass, "\(aa.measured.map { ($0.subject, $0.result.change) })")
         XCTAssertTrue(aa.measured.allSatisfy { $0.result.change == .noChange }, "\(aa.measured.map(\.result.change))")
     }
 
@@ -141,12 +141,12 @@ final class DiffTests: XCTestCase {
         let base = try recorded("pairs/swift-base", mainMs: 3, functions: [(object: "app", symbol: symbol, ms: 30)], demangled: name)
         let head = try recorded("pairs/swift-head", mainMs: 3, functions: [(object: "app", symbol: symbol, ms: 60)], demangled: name)
         let report = DiffBuilder().diff(base: base, head: head, baseLabel: "swift-base", headLabel: "swift-head")
-        let function = try XCTUnwrap(report.measured.first { $0.scope == "function" && $0.subject.hasPrefix("default argument 0 of") })
+        let function = try XCTUnwrap(report.measured.first { $0.scope == .function && $0.subject.hasPrefix("default argument 0 of") })
         XCTAssertEqual(function.result.change, .regression)
         XCTAssertEqual(try XCTUnwrap(function.result.deltaMs), 30, accuracy: 1e-9)
         XCTAssertEqual(report.findings.new, [], "the finding was there before: same fingerprint")
         XCTAssertTrue(report.findings.unchanged.contains { $0.rule == "swift_default_argument_on_startup_path" })
-        XCTAssertEqual(report.objects.filter { $0.status != "unchanged" }.map(\.name), [], "only the cost changed")
+        XCTAssertEqual(report.objects.filter { $0.status != .unchanged }.map(\.name), [], "only the cost changed")
     }
 
     func testFindingsMatchByFingerprintNotByFigureOrPath() {
@@ -169,10 +169,10 @@ final class DiffTests: XCTestCase {
         var head = base
         head.objects.append(try RuleSamples.input("rules/libtextrel.so").objects[0])
         let report = DiffBuilder(failOn: .error).diff(base: base, head: head, baseLabel: "b", headLabel: "h")
-        XCTAssertEqual(report.verdict.status, "findings")
+        XCTAssertEqual(report.verdict.status, .findings)
         XCTAssertEqual(report.findings.new.map(\.rule), ["textrel"])
         let lenient = DiffBuilder(failOn: .error).diff(base: head, head: head, baseLabel: "b", headLabel: "h")
-        XCTAssertEqual(lenient.verdict.status, "pass", "an existing finding does not fail a pull request")
+        XCTAssertEqual(lenient.verdict.status, .pass, "an existing finding does not fail a pull request")
     }
 
     func testReportsRoundTripThroughJSONAndLoadAsASide() throws {
@@ -182,37 +182,19 @@ final class DiffTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try JSONRenderer.render(audit).write(toFile: folder + "/audit.json", atomically: true, encoding: .utf8)
-        struct Measure: Encodable {
-            var schemaVersion = 1
-            var measurements: [Entry]
-            struct Entry: Encodable {
-                var command: [String]
-                var runs: Int
-                var cold: Bool
-                var conditions: [String: String]
-                var milestones: [String: TimingSummary]
-                var objects: [LaunchFacts.ObjectTiming]
-            }
-        }
-        struct Trace: Encodable {
-            var schemaVersion = 1
-            var measurements: [Entry]
-            struct Entry: Encodable {
-                var command: [String]
-                var functions: [FunctionTiming]
-            }
-        }
         let launch = try XCTUnwrap(base.launches.first)
-        let measure = Measure(measurements: [.init(command: [launch.command], runs: launch.runs, cold: false, conditions: ["cpu": "pinned"],
-                                                    milestones: launch.milestones, objects: launch.objects)])
-        try JSONRenderer.render(measure).write(toFile: folder + "/measure.json", atomically: true, encoding: .utf8)
-        let trace = Trace(measurements: [.init(command: [launch.command], functions: base.functions)])
+        try JSONRenderer.render(MeasureReport(measurements: [launch]))
+            .write(toFile: folder + "/measure.json", atomically: true, encoding: .utf8)
+        let trace = TraceReport(
+            bias: TraceBias(pairMs: 0, costPerCallMs: nil, source: .given, calibrationCalls: 0),
+            measurements: [TraceMeasurement(command: launch.command, runs: launch.runs, warmup: 0, until: .exit, maxCalls: 1000,
+                                            conditions: launch.conditions, milestones: [:], outcomes: [], functions: base.functions,
+                                            untimed: [], notes: [])])
         try JSONRenderer.render(trace).write(toFile: folder + "/trace.json", atomically: true, encoding: .utf8)
         let loaded = RuleInputLoader().load([folder])
         XCTAssertEqual(loaded.errors, [])
         XCTAssertEqual(loaded.input.objects, base.objects)
-        XCTAssertEqual(loaded.input.launches.first?.milestones, launch.milestones)
-        XCTAssertEqual(loaded.input.launches.first?.conditions, ["cpu": "pinned"])
+        XCTAssertEqual(loaded.input.launches, base.launches)
         XCTAssertEqual(loaded.input.functions, base.functions)
 
         let report = DiffBuilder().diff(base: loaded.input, head: loaded.input, baseLabel: "a", headLabel: "b")

@@ -8,8 +8,8 @@ import XCTest
 /// they do not change with the compiler). `PREMAIN_UPDATE_GOLDEN=1 swift test` rewrites the
 /// files in Tests/Golden; review the diff before committing.
 final class RendererTests: XCTestCase {
-    static func timing(_ samples: [Double]) -> TimingSummary {
-        TimingSummary(samples: samples) ?? TimingSummary(medianMs: 0)
+    static func timing(_ samples: [Double]) -> TimeSummary {
+        TimeSummary(samplesMs: samples) ?? .zero
     }
 
     static func finding(_ rule: String, _ severity: Severity, _ object: String, _ symbol: String?, _ message: String,
@@ -28,25 +28,25 @@ final class RendererTests: XCTestCase {
         let headCore = baseCore.map { $0 + 0.01 }
         let headExtra = (0..<20).map { 1.0 + Double($0 % 3) * 0.01 }
         let measured = [
-            MeasuredDelta(scope: "milestone", subject: "main", base: timing(baseMain), head: timing(headMain),
+            MeasuredDelta(scope: .milestone, subject: "main", base: timing(baseMain), head: timing(headMain),
                           result: detector.compare(base: timing(baseMain), head: timing(headMain), seedSalt: 1)),
-            MeasuredDelta(scope: "object", subject: "libcore.so", base: timing(baseCore), head: timing(headCore),
+            MeasuredDelta(scope: .object, subject: "libcore.so", base: timing(baseCore), head: timing(headCore),
                           result: detector.compare(base: timing(baseCore), head: timing(headCore), seedSalt: 2)),
-            MeasuredDelta(scope: "object", subject: names.object, base: nil, head: timing(headExtra),
+            MeasuredDelta(scope: .object, subject: names.object, base: nil, head: timing(headExtra),
                           result: detector.compare(base: nil, head: timing(headExtra))),
-            MeasuredDelta(scope: "function", subject: names.symbol, object: names.object, base: nil, head: timing(headExtra),
+            MeasuredDelta(scope: .function, subject: names.symbol, object: names.object, base: nil, head: timing(headExtra),
                           result: detector.compare(base: nil, head: timing(headExtra))),
         ]
         let objects = [
-            ObjectDelta(name: "app", status: "changed", neededAdded: [names.object, "libm.so.6"],
+            ObjectDelta(name: "app", status: .changed, neededAdded: [names.object, "libm.so.6"],
                         relocations: [CountDelta(name: "relative", base: 8, head: 8), CountDelta(name: "total", base: 16, head: 19),
                                       CountDelta(name: "plt", base: 8, head: 11)],
                         exports: CountDelta(name: "exports", base: 0, head: 0), imports: CountDelta(name: "imports", base: 13, head: 16),
                         initializers: CountDelta(name: "initializers", base: 0, head: 0), fileSize: CountDelta(name: "fileSize", base: 16_000, head: 16_200)),
-            ObjectDelta(name: "libcore.so", status: "changed", exports: CountDelta(name: "exports", base: 11, head: 31),
+            ObjectDelta(name: "libcore.so", status: .changed, exports: CountDelta(name: "exports", base: 11, head: 31),
                         imports: CountDelta(name: "imports", base: 5, head: 5), initializers: CountDelta(name: "initializers", base: 1, head: 1),
                         fileSize: CountDelta(name: "fileSize", base: 15_000, head: 16_000)),
-            ObjectDelta(name: names.object, status: "added", relocations: [CountDelta(name: "total", base: nil, head: 15)],
+            ObjectDelta(name: names.object, status: .added, relocations: [CountDelta(name: "total", base: nil, head: 15)],
                         exports: CountDelta(name: "exports", base: nil, head: 2), imports: CountDelta(name: "imports", base: nil, head: 11),
                         initializers: CountDelta(name: "initializers", base: nil, head: 1), initializersAdded: [names.symbol],
                         fileSize: CountDelta(name: "fileSize", base: nil, head: 15_500)),
@@ -58,18 +58,18 @@ final class RendererTests: XCTestCase {
             fixed: [finding("textrel", .error, "libold.so", nil, "libold.so has text relocations")],
             unchanged: [finding("many_static_initializers", .warning, "libcore.so", nil, "libcore.so runs 3 static initializers")])
         let conditions = ["cpu": "pinned to 1", "machine": "x86-64, 2 cores"]
-        let baseLaunch = LaunchFacts(command: "app", runs: 20, milestones: ["main": timing(baseMain)],
-                                     objects: [.init(path: "lib/libcore.so", initializers: timing(baseCore))])
-        let headLaunch = LaunchFacts(command: "app", runs: 20, milestones: ["main": timing(headMain)],
-                                     objects: [.init(path: "lib/" + names.object, initializers: timing(headExtra)),
-                                               .init(path: "lib/libcore.so", initializers: timing(headCore))])
+        let baseTimeline = DiffBuilder.timeline(Milestones(main: timing(baseMain)),
+                                                [.init(path: "lib/libcore.so", role: .library, initializers: timing(baseCore))])
+        let headTimeline = DiffBuilder.timeline(Milestones(main: timing(headMain)),
+                                                [.init(path: "lib/" + names.object, role: .library, initializers: timing(headExtra)),
+                                                 .init(path: "lib/libcore.so", role: .library, initializers: timing(headCore))])
         return DiffReport(
             tool: ToolInfo(name: "premain", version: "0.1.0"),
             verdict: DiffBuilder().verdictFor(findings: findings, measured: measured),
             base: .init(label: "artifacts/base", objects: 2, runs: 20, cold: false, conditions: conditions,
-                        timeline: DiffBuilder.timeline(baseLaunch)),
+                        timeline: baseTimeline),
             head: .init(label: "artifacts/head", objects: 3, runs: 20, cold: false, conditions: conditions,
-                        timeline: DiffBuilder.timeline(headLaunch)),
+                        timeline: headTimeline),
             objects: objects, closures: [CountDelta(name: "app", base: 4, head: 6)], measured: measured, findings: findings,
             settings: .init(alpha: 0.01, minEffectMs: 0.5, minEffectPercent: 5, failOn: .error))
     }
@@ -192,7 +192,7 @@ final class RendererTests: XCTestCase {
         }
         report.findings = FindingsDelta(new: many, fixed: many, unchanged: many)
         report.objects += (0..<3000).map { index in
-            ObjectDelta(name: "libmany\(index).so", status: "added", exports: CountDelta(name: "exports", base: nil, head: 1),
+            ObjectDelta(name: "libmany\(index).so", status: .added, exports: CountDelta(name: "exports", base: nil, head: 1),
                         imports: CountDelta(name: "imports", base: nil, head: 1),
                         initializers: CountDelta(name: "initializers", base: nil, head: 1),
                         initializersAdded: ["init\(index)"], fileSize: CountDelta(name: "fileSize", base: nil, head: 1))

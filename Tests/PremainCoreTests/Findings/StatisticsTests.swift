@@ -53,13 +53,13 @@ final class StatisticsTests: XCTestCase {
     /// with launch-like noise from a generator seeded with `seed`) the detector calls `change`.
     func count(_ change: MeasuredDelta.Change, headMedian: Double, trials: Int, seed: UInt64) -> Int {
         var generator = SeededGenerator(seed: seed)
-        var settings = PremainConfig.DiffSettings()
+        var settings = DiffSettings()
         settings.bootstrapResamples = 300
         let detector = ChangeDetector(settings: settings)
         return (0..<trials).filter { trial in
             let base = Self.series(20, median: 8, spread: 0.4, using: &generator)
             let head = Self.series(20, median: headMedian, spread: 0.4, using: &generator)
-            return detector.compare(base: TimingSummary(samples: base), head: TimingSummary(samples: head),
+            return detector.compare(base: TimeSummary(samplesMs: base)!, head: TimeSummary(samplesMs: head)!,
                                     seedSalt: UInt64(trial)).change == change
         }.count
     }
@@ -77,7 +77,7 @@ final class StatisticsTests: XCTestCase {
     func testSmallSignificantChangeBelowMinimumEffectIsNoChange() {
         let base = (0..<30).map { 100 + Double($0 % 3) * 0.01 }
         let head = base.map { $0 + 0.3 }  // significant, but 0.3 ms < max(0.5 ms, 5 %)
-        let result = ChangeDetector().compare(base: TimingSummary(samples: base), head: TimingSummary(samples: head))
+        let result = ChangeDetector().compare(base: TimeSummary(samplesMs: base), head: TimeSummary(samplesMs: head))
         XCTAssertLessThan(result.test?.pValue ?? 1, 0.01)
         XCTAssertEqual(result.change, .noChange)
     }

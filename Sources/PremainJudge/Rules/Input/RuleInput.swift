@@ -2,31 +2,48 @@ import PremainAudit
 import PremainModel
 
 /// Everything rules look at for one program (or one folder of objects): the static audits,
-/// the closure when resolved, and launch and per-function timings when measured.
+/// the closures when resolved, and launch and per-function timings when measured.
 ///
-/// Built from reports by `RuleInputBuilder`, so a rule never knows whether its data came from
-/// a binary or a JSON file.
+/// Made of the reports' own model values, whether they were computed from ELF files or decoded
+/// from JSON reports (`RuleInputLoader`), so a rule never knows where its data came from.
 public struct RuleInput: Sendable, Equatable {
     /// Audited objects: programs and the libraries premain could read. `[]` when only
     /// measurements were given.
     public var objects: [BinaryInventory]
     /// One closure per program whose closure was resolved.
-    public var closures: [ClosureFacts]
+    public var closures: [ProgramClosure]
     /// The glibc the programs run against (from the closure's libc or the `GLIBC_2.x`
     /// versions they require); `nil` when unknown.
     public var glibc: GlibcVersion?
-    /// One entry per measured command.
-    public var launches: [LaunchFacts]
+    /// One entry per command measured by `premain measure`.
+    public var launches: [LaunchMeasurement]
     /// Functions timed by `premain trace`.
-    public var functions: [FunctionTiming]
+    public var functions: [TracedFunction]
 
-    public init(objects: [BinaryInventory] = [], closures: [ClosureFacts] = [], glibc: GlibcVersion? = nil,
-                launches: [LaunchFacts] = [], functions: [FunctionTiming] = []) {
+    public init(objects: [BinaryInventory] = [], closures: [ProgramClosure] = [], glibc: GlibcVersion? = nil,
+                launches: [LaunchMeasurement] = [], functions: [TracedFunction] = []) {
         self.objects = objects
         self.closures = closures
         self.glibc = glibc
         self.launches = launches
         self.functions = functions
+    }
+
+    /// The audited objects of a `premain audit` report, with the closures the audit resolved.
+    public init(audit report: AuditReport) {
+        self.init(objects: report.binaries, closures: report.binaries.compactMap(ProgramClosure.init(audited:)))
+    }
+
+    /// The launches of a `premain measure` report.
+    public init(measure report: MeasureReport) {
+        self.init(launches: report.measurements)
+    }
+
+    /// The timed functions of a `premain trace` report. Its milestones, taken under the tracer
+    /// and slower than real launches, are not launches. Returns an empty input when no
+    /// function was timed.
+    public init(trace report: TraceReport) {
+        self.init(functions: report.measurements.flatMap(\.functions))
     }
 
     /// Adds another input's facts (for several files given at once).
@@ -47,4 +64,44 @@ public struct RuleInput: Sendable, Equatable {
     static func subject(path: String, symbol: String? = nil) -> Finding.Subject {
         Finding.Subject(object: ObjectName.fileName(path), path: path, symbol: symbol)
     }
+}
+
+/// One program's dependency closure as rules see it: the program's name beside the closure
+/// the resolver (or an audit report) gave.
+public struct ProgramClosure: Sendable, Equatable {
+    /// The program's soname or file name.
+    public var name: String
+    public var closure: DependencyClosure
+
+    public init(name: String, closure: DependencyClosure) {
+        self.name = name
+        self.closure = closure
+    }
+
+    /// The closure an audit resolved for `binary`; `nil` when it resolved none.
+    public init?(audited binary: BinaryInventory) {
+        guard let closure = binary.closure else { return nil }
+        self.init(name: ObjectName.of(binary), closure: closure)
+    }
+
+    /// The chain of needing objects from the program to `object`, program first; just the
+    /// program and the object when a link is unknown.
+    public func chain(to object: ClosureObject) -> [String] {
+        var chain = [ObjectName.of(object)]
+        var current = object
+        var seen: Set<String> = [object.path]
+        while let parent = closure.objects.first(where: { $0.path == current.neededBy || ObjectName.of($0) == current.neededBy }),
+              !seen.contains(parent.path) {
+            seen.insert(parent.path)
+            chain.insert(ObjectName.of(parent), at: 0)
+            current = parent
+        }
+        chain.insert(name, at: 0)
+        return chain
+    }
+}
+
+extension TracedFunction {
+    /// The name shown to people: demangled when known.
+    var displayName: String { demangled ?? symbol }
 }

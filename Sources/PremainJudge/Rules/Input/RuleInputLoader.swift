@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PremainAudit
 import PremainModel
 import PremainSystem
@@ -6,7 +7,7 @@ import PremainSystem
 /// `premain audit`, `measure` or `trace` — into a `RuleInput`. Reads files; never prints.
 public struct RuleInputLoader: Sendable {
     /// Resolves a program's dependency closure; `nil` when the closure is not computed.
-    public typealias ClosureProvider = @Sendable (BinaryInventory) -> ClosureFacts?
+    public typealias ClosureProvider = @Sendable (BinaryInventory) -> ProgramClosure?
 
     /// The closure as `ld.so` would load it on this machine (`ClosureResolver`, unused
     /// dependencies found, costs not computed). Each provider has one resolver for all the
@@ -16,7 +17,7 @@ public struct RuleInputLoader: Sendable {
         let resolver = ClosureResolver(options: ClosureOptions(findUnused: true, computeCosts: false))
         return { binary in
             guard let closure = try? resolver.resolve(path: binary.path) else { return nil }
-            return ClosureFacts(closure, program: ObjectName.of(binary))
+            return ProgramClosure(name: ObjectName.of(binary), closure: closure)
         }
     }
 
@@ -56,12 +57,12 @@ public struct RuleInputLoader: Sendable {
 
     func loadFile(_ path: String, into loaded: inout Loaded, quietly: Bool) {
         if path.hasSuffix(".json") || LocalFiles.startsLikeJSON(path) {
-            guard let data = LocalFiles.read(path) else {
+            guard let bytes = LocalFiles.read(path) else {
                 loaded.errors.append(FileError(path: path, reason: .unreadable, message: "cannot read the file"))
                 return
             }
             do {
-                try loaded.input.merge(Self.report(String(decoding: data, as: UTF8.self)))
+                try loaded.input.merge(Self.report(Data(bytes)))
             } catch {
                 if !quietly || path.hasSuffix(".json") {
                     loaded.errors.append(FileError(path: path, reason: .malformed, message: error.description))
@@ -86,57 +87,59 @@ public struct RuleInputLoader: Sendable {
         public var description: String
     }
 
-    /// Reads an audit, measure or trace report (or one holding several of these) into a
-    /// `RuleInput`. Throws when the text is not JSON or holds none of them.
+    /// Reads an audit, measure or trace report into a `RuleInput`. Throws when the text is not
+    /// a JSON object, or not one of these reports as this premain writes them.
     public static func report(_ text: String) throws(ReportError) -> RuleInput {
-        guard let document = JSONValue.parse(text), case .object = document else {
-            throw ReportError(description: "not a JSON object")
-        }
-        var input = RuleInput()
-        var recognized = false
-        if case .array(let binaries)? = document["binaries"] {
-            recognized = true
-            for entry in binaries {
-                guard let binary = entry.decoded(BinaryInventory.self) else {
-                    throw ReportError(description: "binaries[] entry is not an audit inventory of this premain version")
-                }
-                input.objects.append(binary)
-                if let closure = closureFacts(binary) { input.closures.append(closure) }
-            }
-        }
-        if case .array(let measurements)? = document["measurements"] {
-            recognized = true
-            for measurement in measurements {
-                // A trace entry has functions (and milestones taken under the tracer, slower
-                // than real launches): only its functions count. A measure entry has none.
-                if case .array(let functions)? = measurement["functions"] {
-                    input.functions += functions.compactMap(FunctionTiming.init(json:))
-                } else if let launch = LaunchFacts(measurement: measurement) {
-                    input.launches.append(launch)
-                }
-            }
-        }
-        guard recognized else {
-            throw ReportError(description: "not a premain report (expected 'binaries' from audit or 'measurements' from measure or trace)")
-        }
-        return input
+        try report(Data(text.utf8))
     }
 
-    /// The closure of an audited binary, with the unused `DT_NEEDED` entries the audit
-    /// reported for the file itself; `nil` when the audit did not resolve one.
-    static func closureFacts(_ binary: BinaryInventory) -> ClosureFacts? {
-        guard let closure = binary.closure else { return nil }
-        var facts = ClosureFacts(closure, program: ObjectName.of(binary))
-        for name in binary.unusedNeeded ?? [] where !facts.unusedNeeded.contains(name) { facts.unusedNeeded.append(name) }
-        return facts
+    /// Decodes `data` as the report its keys say it is (`ReportKind`) and reads that.
+    static func report(_ data: Data) throws(ReportError) -> RuleInput {
+        let sniffed: ReportKind?
+        do {
+            sniffed = try JSONDecoder().decode(ReportKind.Sniffer.self, from: data).kind
+        } catch {
+            throw ReportError(description: "not a JSON object")
+        }
+        guard let kind = sniffed else {
+            throw ReportError(description: "not a premain report (expected 'binaries' from audit or 'measurements' from measure or trace)")
+        }
+        do {
+            switch kind {
+            case .audit: return RuleInput(audit: try JSONDecoder().decode(AuditReport.self, from: data))
+            case .measure: return RuleInput(measure: try JSONDecoder().decode(MeasureReport.self, from: data))
+            case .trace: return RuleInput(trace: try JSONDecoder().decode(TraceReport.self, from: data))
+            }
+        } catch {
+            throw ReportError(description: "not \(kind.article) report of this premain version: \(Self.describe(error))")
+        }
+    }
+
+    /// A decoding error in one line: where (`measurements[0].milestones`) and what.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func place(_ path: [any CodingKey]) -> String {
+            var text = ""
+            for key in path {
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text.isEmpty ? "the document" : text
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(place(context.codingPath + [key])): missing"
+        case .typeMismatch(let type, let context): return "\(place(context.codingPath)): expected \(type)"
+        case .valueNotFound(let type, let context): return "\(place(context.codingPath)): expected \(type), found null"
+        case .dataCorrupted(let context): return "\(place(context.codingPath)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
     }
 
     /// The glibc of the closure's libc; else the newest `GLIBC_2.x` the objects require
     /// when that alone proves 2.36 or later; else this machine's libc (premain checks
     /// usually run where the program runs); `nil` when none is found.
     func glibc(for input: RuleInput) -> GlibcVersion? {
-        for closure in input.closures {
-            if let libc = closure.objects.first(where: { $0.soname == "libc.so.6" || ObjectName.fileName($0.path) == "libc.so.6" }),
+        for program in input.closures {
+            if let libc = program.closure.objects.first(where: { $0.soname == "libc.so.6" || ObjectName.fileName($0.path) == "libc.so.6" }),
                let version = GlibcVersion.definedBy(libcPath: libc.path) {
                 return version
             }
@@ -147,5 +150,49 @@ public struct RuleInputLoader: Sendable {
             if let version = GlibcVersion.definedBy(libcPath: path) { return version }
         }
         return required
+    }
+}
+
+/// Which report a JSON document is, told by its keys before decoding it: `binaries` (audit),
+/// or `measurements` whose entries have `functions` (trace) or not (measure).
+enum ReportKind {
+    case audit, measure, trace
+
+    /// "an audit", "a measure", "a trace".
+    var article: String {
+        switch self {
+        case .audit: return "an audit"
+        case .measure: return "a measure"
+        case .trace: return "a trace"
+        }
+    }
+
+    enum Keys: String, CodingKey {
+        case binaries, measurements, functions
+    }
+
+    /// Decodes only the keys that tell the kinds apart; `kind` is `nil` for a JSON object that
+    /// is none of them. Throws when the document is not a JSON object.
+    struct Sniffer: Decodable {
+        var kind: ReportKind?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            if container.contains(.binaries) {
+                kind = .audit
+            } else if container.contains(.measurements) {
+                let entries = (try? container.decode([Entry].self, forKey: .measurements)) ?? []
+                kind = entries.contains(where: \.traced) ? .trace : .measure
+            }
+        }
+    }
+
+    /// One `measurements[]` entry: traced when it has `functions`.
+    struct Entry: Decodable {
+        var traced: Bool
+
+        init(from decoder: any Decoder) throws {
+            traced = (try? decoder.container(keyedBy: Keys.self))?.contains(.functions) ?? false
+        }
     }
 }
