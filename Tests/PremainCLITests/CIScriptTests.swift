@@ -59,7 +59,7 @@ final class CIScriptTests: XCTestCase {
         let comment = try String(contentsOfFile: report + "/comment.md", encoding: .utf8)
         XCTAssertTrue(comment.hasPrefix("<!-- premain-report -->\n## premain: start-up report\n"), comment)
         let title = ["regression": "❌ **Start-up regressed**", "findings": "❌ **Start-up check failed**",
-                     "pass": "✅ **No start-up regression**"][diff.verdict.status] ?? "?"
+                     "pass": "✅ **No start-up regression**"][diff.verdict.status.rawValue] ?? "?"
         XCTAssertTrue(comment.contains(title), "verdict \(diff.verdict.status):\n" + comment)
         XCTAssertTrue(diff.measured.contains { $0.scope == .milestone && $0.subject == "main" && $0.base != nil && $0.head != nil })
         XCTAssertTrue(comment.contains("| app | changed | +libextra.so<br>+libm.so.6 |"), comment)

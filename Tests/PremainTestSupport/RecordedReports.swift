@@ -46,12 +46,15 @@ public enum RecordedReports {
     public static func trace(command: String, functions: [Function]) -> String {
         json([
             "schemaVersion": 1,
-            "bias": ["pairMs": 0.01, "source": "recorded"],
+            "bias": ["pairMs": 0.01, "source": "given", "calibrationCalls": 0] as [String: Any],
             "measurements": [[
-                "command": [command], "runs": functions.map(\.samplesMs.count).max() ?? 0,
+                "command": [command], "runs": functions.map(\.samplesMs.count).max() ?? 0, "warmup": 0,
+                "until": "exit", "maxCalls": 1000, "conditions": ["recorded": "in code"], "milestones": [String: Any](),
+                "outcomes": [String](), "untimed": [Any](), "notes": [String](),
                 "functions": functions.map { function in
                     var entry: [String: Any] = ["object": function.object, "symbol": function.symbol, "kind": function.kind,
-                                                "calls": 1, "inclusive": summary(function.samplesMs)]
+                                                "calls": 1, "callsCapped": false, "unfinishedCalls": 0,
+                                                "inclusive": summary(function.samplesMs)]
                     if let demangled = function.demangled { entry["demangled"] = demangled }
                     return entry
                 },

@@ -190,7 +190,8 @@ public struct ObjectShare: Codable, Sendable, Equatable {
         return Array(ranked.prefix(max(count, 0)))
     }
 
-    public init(path: String, soname: String? = nil, relocations: Int, relocationShare: Double, lookups: Int, initializers: Int, exported: Int) {
+    public init(path: String, soname: String? = nil, relocations: Int, relocationShare: Double, lookups: Int,
+                initializers: Int, exported: Int) {
         self.path = path
         self.soname = soname
         self.relocations = relocations

@@ -210,7 +210,8 @@ public struct MeasuredDelta: Codable, Sendable, Equatable {
         public var test: MannWhitney?
         public var interval: BootstrapInterval?
 
-        public init(change: Change, deltaMs: Double? = nil, percent: Double? = nil, minEffectMs: Double? = nil, test: MannWhitney? = nil, interval: BootstrapInterval? = nil) {
+        public init(change: Change, deltaMs: Double? = nil, percent: Double? = nil, minEffectMs: Double? = nil,
+                    test: MannWhitney? = nil, interval: BootstrapInterval? = nil) {
             self.change = change
             self.deltaMs = deltaMs
             self.percent = percent

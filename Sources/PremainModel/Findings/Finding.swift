@@ -71,3 +71,66 @@ extension Finding: Comparable {
         return lhs.fingerprint < rhs.fingerprint
     }
 }
+
+/// How much a finding matters. Ordered: `note < warning < error`. The names are SARIF's levels.
+public enum Severity: String, Codable, Sendable, CaseIterable, Comparable {
+    case note
+    case warning
+    case error
+
+    private var rank: Int {
+        switch self {
+        case .note: return 0
+        case .warning: return 1
+        case .error: return 2
+        }
+    }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// How findings and diffs name an object: its soname, else its file name, so that the same
+/// library built in two folders has one name.
+public enum ObjectName {
+    /// The last path component of `path`.
+    public static func fileName(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        let name = String(path[path.index(after: slash)...])
+        return name.isEmpty ? path : name
+    }
+
+    public static func of(_ binary: BinaryInventory) -> String {
+        binary.header.soname ?? fileName(binary.path)
+    }
+
+    public static func of(_ object: ClosureObject) -> String {
+        object.soname ?? fileName(object.path)
+    }
+}
+
+/// The result of `premain check`: findings of the rules and budgets over the given binaries
+/// and reports. Codable; JSON `schemaVersion` 1.
+public struct CheckReport: Codable, Sendable, Equatable {
+    public var schemaVersion: Int = 1
+    public var tool: ToolInfo
+    /// What was checked, as given on the command line.
+    public var inputs: [String]
+    /// Most severe first.
+    public var findings: [Finding]
+    /// The severity at or above which findings fail the check.
+    public var failOn: Severity
+    /// Files that could not be read.
+    public var errors: [FileError]
+
+    public init(tool: ToolInfo = .current, inputs: [String], findings: [Finding], failOn: Severity,
+                errors: [FileError]) {
+        self.tool = tool
+        self.inputs = inputs
+        self.findings = findings
+        self.failOn = failOn
+        self.errors = errors
+    }
+
+    /// Findings at or above `failOn`.
+    public var failing: [Finding] { findings.filter { $0.severity >= failOn } }
+}

@@ -44,7 +44,13 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
     /// time), when asked for (`--raw`); `nil` otherwise.
     public var rawSamples: [LaunchSample]?
 
-    public init(command: [String], runs: Int, warmup: Int, cold: Bool, conditions: LaunchConditions, status: Status, failures: [String], outcomes: [LaunchOutcome], milestones: Milestones, targetCPUTime: TimeSummary? = nil, objects: [ObjectMeasurement], loaderCounts: LoaderCountSummary? = nil, loaderPhasesMissing: String? = nil, uninstrumented: UninstrumentedSeries? = nil, observerEffect: ObserverEffect? = nil, coldResidency: [ResidencySummary]? = nil, warnings: [MeasurementWarning], medianRun: Int? = nil, medianRunTimeline: LoaderTimeline? = nil, rawSamples: [LaunchSample]? = nil) {
+    public init(command: [String], runs: Int, warmup: Int, cold: Bool, conditions: LaunchConditions, status: Status,
+                failures: [String], outcomes: [LaunchOutcome], milestones: Milestones,
+                targetCPUTime: TimeSummary? = nil, objects: [ObjectMeasurement],
+                loaderCounts: LoaderCountSummary? = nil, loaderPhasesMissing: String? = nil,
+                uninstrumented: UninstrumentedSeries? = nil, observerEffect: ObserverEffect? = nil,
+                coldResidency: [ResidencySummary]? = nil, warnings: [MeasurementWarning], medianRun: Int? = nil,
+                medianRunTimeline: LoaderTimeline? = nil, rawSamples: [LaunchSample]? = nil) {
         self.command = command
         self.runs = runs
         self.warmup = warmup
@@ -182,7 +188,8 @@ public struct LoaderCountSummary: Codable, Equatable, Sendable {
     public var startupPerRun: [LoaderCounts?]
     public var finalPerRun: [LoaderCounts?]
 
-    public init(startup: LoaderCounts? = nil, final: LoaderCounts? = nil, startupPerRun: [LoaderCounts?], finalPerRun: [LoaderCounts?]) {
+    public init(startup: LoaderCounts? = nil, final: LoaderCounts? = nil, startupPerRun: [LoaderCounts?],
+                finalPerRun: [LoaderCounts?]) {
         self.startup = startup
         self.final = final
         self.startupPerRun = startupPerRun
@@ -199,7 +206,8 @@ public struct UninstrumentedSeries: Codable, Equatable, Sendable {
     public var cpu: TimeSummary?
     public var outcomes: [LaunchOutcome]
 
-    public init(runs: Int, firstOutput: TimeSummary? = nil, exit: TimeSummary? = nil, cpu: TimeSummary? = nil, outcomes: [LaunchOutcome]) {
+    public init(runs: Int, firstOutput: TimeSummary? = nil, exit: TimeSummary? = nil, cpu: TimeSummary? = nil,
+                outcomes: [LaunchOutcome]) {
         self.runs = runs
         self.firstOutput = firstOutput
         self.exit = exit
@@ -258,5 +266,17 @@ extension Milestones {
         case .firstOutput: return firstOutput
         case .exit: return exit
         }
+    }
+}
+
+/// The result of `premain measure`: one `LaunchMeasurement` per command. Codable; JSON
+/// `schemaVersion` 1, read by `premain diff` and other tools.
+public struct MeasureReport: Codable, Equatable, Sendable {
+    public var schemaVersion: Int
+    public var measurements: [LaunchMeasurement]
+
+    public init(measurements: [LaunchMeasurement]) {
+        self.schemaVersion = 1
+        self.measurements = measurements
     }
 }

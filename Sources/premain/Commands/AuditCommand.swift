@@ -49,22 +49,15 @@ enum AuditCommand: Command {
         }
         let report = batch.run(arguments.positionals, progress: onProgress)
         progress?.finish()
-        let text: String
-        do {
+        let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
             if format == "json" {
-                text = try ParallelAuditJSON.render(report, workers: workers)
+                return try ParallelAuditJSON.render(report, workers: workers)
             } else {
-                text = report.binaries.map { AuditTextRenderer.render($0) + ClosureTextRenderer.render($0, options: tree) }
+                return report.binaries.map { AuditTextRenderer.render($0) + ClosureTextRenderer.render($0, options: tree) }
                     .joined(separator: "\n") + (report.summary.map(ClosureTextRenderer.render) ?? "")
             }
-        } catch {
-            Console.error("cannot encode the report: \(error)")
-            return .internalError
         }
-        if let problem = Console.write(text, to: arguments.value("--output")) {
-            Console.error(problem)
-            return .internalError
-        }
+        guard written else { return .internalError }
         return reportProblems(report)
     }
 

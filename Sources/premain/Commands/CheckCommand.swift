@@ -33,22 +33,15 @@ enum CheckCommand: Command {
         let findings = RuleEngine(config: config).findings(loaded.input)
         let report = CheckReport(inputs: arguments.positionals, findings: findings, failOn: failOn ?? .error,
                                  errors: loaded.errors)
-        let text: String
-        do {
+        let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
             switch format {
-            case "json": text = try JSONRenderer.render(report)
-            case "sarif": text = try SARIFRenderer.render(report, catalog: RuleEngine(config: config).catalog)
-            case "markdown": text = CheckMarkdownRenderer.render(report)
-            default: text = FindingsTextRenderer.render(report)
+            case "json": return try JSONRenderer.render(report)
+            case "sarif": return try SARIFRenderer.render(report, catalog: RuleEngine(config: config).catalog)
+            case "markdown": return CheckMarkdownRenderer.render(report)
+            default: return FindingsTextRenderer.render(report)
             }
-        } catch {
-            Console.error("cannot encode the report: \(error)")
-            return .internalError
         }
-        if let problem = Console.write(text, to: arguments.value("--output")) {
-            Console.error(problem)
-            return .internalError
-        }
+        guard written else { return .internalError }
         for error in loaded.errors { Console.error("\(TextSafety.display(error.path)): \(error.message)") }
         if !loaded.errors.isEmpty { return .inputError }
         guard let failOn else { return .success }

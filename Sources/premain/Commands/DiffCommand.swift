@@ -55,22 +55,15 @@ enum DiffCommand: Command {
         if !errors.isEmpty { return .inputError }
         let report = DiffBuilder(config: config, failOn: failOn ?? .error)
             .diff(base: base.input, head: head.input, baseLabel: arguments.positionals[0], headLabel: arguments.positionals[1])
-        let text: String
-        do {
+        let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
             switch format {
-            case "json": text = try JSONRenderer.render(report)
-            case "markdown": text = DiffMarkdownRenderer.render(report, top: top)
-            case "sarif": text = try SARIFRenderer.render(report, catalog: RuleEngine(config: config).catalog)
-            default: text = DiffTextRenderer.render(report)
+            case "json": return try JSONRenderer.render(report)
+            case "markdown": return DiffMarkdownRenderer.render(report, top: top)
+            case "sarif": return try SARIFRenderer.render(report, catalog: RuleEngine(config: config).catalog)
+            default: return DiffTextRenderer.render(report)
             }
-        } catch {
-            Console.error("cannot encode the report: \(error)")
-            return .internalError
         }
-        if let problem = Console.write(text, to: arguments.value("--output")) {
-            Console.error(problem)
-            return .internalError
-        }
+        guard written else { return .internalError }
         switch report.verdict.status {
         case .regression: return .regression
         case .findings: return failOn == nil ? .success : .findings

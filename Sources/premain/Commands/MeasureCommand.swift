@@ -89,17 +89,10 @@ enum MeasureCommand: Command {
         }
         progress?.finish()
         let report = MeasureReport(measurements: [measurement])
-        let text: String
-        do {
-            text = format == "json" ? try JSONRenderer.render(report) : MeasureTextRenderer.render(report)
-        } catch {
-            Console.error("cannot encode the report: \(error)")
-            return .internalError
+        let written = Console.emit(to: output) { () throws -> String in
+            return format == "json" ? try JSONRenderer.render(report) : MeasureTextRenderer.render(report)
         }
-        if let problem = Console.write(text, to: output) {
-            Console.error(problem)
-            return .internalError
-        }
+        guard written else { return .internalError }
         for failure in measurement.failures { Console.error("\(measurement.command[0]): \(failure)") }
         return measurement.status == .ok ? .success : .targetFailed
     }

@@ -100,17 +100,10 @@ enum TraceCommand: Command {
             }
         }
         progress?.finish()
-        let text: String
-        do {
-            text = format == "json" ? try JSONRenderer.render(report) : TraceTextRenderer.render(report, all: arguments.flag("--all"))
-        } catch {
-            Console.error("cannot encode the report: \(error)")
-            return .internalError
+        let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
+            return format == "json" ? try JSONRenderer.render(report) : TraceTextRenderer.render(report, all: arguments.flag("--all"))
         }
-        if let problem = Console.write(text, to: arguments.value("--output")) {
-            Console.error(problem)
-            return .internalError
-        }
+        guard written else { return .internalError }
         let failed = report.measurements.flatMap(\.outcomes).contains { !$0.succeeded }
         return failed ? .targetFailed : .success
     }

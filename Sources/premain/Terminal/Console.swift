@@ -36,6 +36,23 @@ enum Console {
         }
     }
 
+    /// Renders a report with `render` and writes it to `path` (stdout when `path` is nil or
+    /// "-"). Returns `false` after one `Error:` line on stderr when either step fails.
+    static func emit(to path: String?, _ render: () throws -> String) -> Bool {
+        let text: String
+        do {
+            text = try render()
+        } catch {
+            Console.error("cannot encode the report: \(error)")
+            return false
+        }
+        if let problem = write(text, to: path) {
+            Console.error(problem)
+            return false
+        }
+        return true
+    }
+
     /// Writes `text` to `path`, or stdout when `path` is nil or "-". Returns an error message.
     static func write(_ text: String, to path: String?) -> String? {
         guard let path, path != "-" else {

@@ -36,7 +36,9 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
         public var debugLink: String?
         public var fileSize: UInt64
 
-        public init(elfClass: ELFClassName, endianness: Endianness, machine: String, machineName: String, kind: Kind, interpreter: String? = nil, soname: String? = nil, buildID: String? = nil, stripped: Bool, debugLink: String? = nil, fileSize: UInt64) {
+        public init(elfClass: ELFClassName, endianness: Endianness, machine: String, machineName: String, kind: Kind,
+                    interpreter: String? = nil, soname: String? = nil, buildID: String? = nil, stripped: Bool,
+                    debugLink: String? = nil, fileSize: UInt64) {
             self.elfClass = elfClass
             self.endianness = endianness
             self.machine = machine
@@ -77,7 +79,8 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
         /// `DF_1_NODEFLIB`.
         public var noDefaultLib: Bool
 
-        public init(rpath: [String], runpath: [String], bindNow: Bool, gnuHash: Bool, sysvHash: Bool, textRel: Bool, symbolVersioning: Bool, noDefaultLib: Bool) {
+        public init(rpath: [String], runpath: [String], bindNow: Bool, gnuHash: Bool, sysvHash: Bool, textRel: Bool,
+                    symbolVersioning: Bool, noDefaultLib: Bool) {
             self.rpath = rpath
             self.runpath = runpath
             self.bindNow = bindNow
@@ -89,7 +92,9 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
         }
     }
 
-    public init(path: String, header: Header, needed: [String], dynamic: DynamicInfo, relocations: RelocationCensus, symbols: SymbolCensus, initializers: InitializerCensus, swift: SwiftCensus? = nil, sizes: SizeCensus, diagnostics: [String], closure: DependencyClosure? = nil, unusedNeeded: [String]? = nil) {
+    public init(path: String, header: Header, needed: [String], dynamic: DynamicInfo, relocations: RelocationCensus,
+                symbols: SymbolCensus, initializers: InitializerCensus, swift: SwiftCensus? = nil, sizes: SizeCensus,
+                diagnostics: [String], closure: DependencyClosure? = nil, unusedNeeded: [String]? = nil) {
         self.path = path
         self.header = header
         self.needed = needed
@@ -243,7 +248,8 @@ public struct InitializerInfo: Codable, Sendable, Equatable {
         case unknown
     }
 
-    public init(source: Source, index: Int, address: String? = nil, resolution: Resolution, symbol: String? = nil, demangled: String? = nil, translationUnit: String? = nil, kind: Kind, toolchain: Bool) {
+    public init(source: Source, index: Int, address: String? = nil, resolution: Resolution, symbol: String? = nil,
+                demangled: String? = nil, translationUnit: String? = nil, kind: Kind, toolchain: Bool) {
         self.source = source
         self.index = index
         self.address = address
@@ -298,7 +304,8 @@ public struct SizeCensus: Codable, Sendable, Equatable {
     /// Zero-filled memory of writable segments (memsz - filesz).
     public var bss: UInt64 = 0
 
-    public init(file: UInt64 = 0, text: UInt64 = 0, rodata: UInt64 = 0, data: UInt64 = 0, relro: UInt64 = 0, bss: UInt64 = 0) {
+    public init(file: UInt64 = 0, text: UInt64 = 0, rodata: UInt64 = 0, data: UInt64 = 0, relro: UInt64 = 0,
+                bss: UInt64 = 0) {
         self.file = file
         self.text = text
         self.rodata = rodata
