@@ -37,8 +37,8 @@ public enum LocalFiles {
         return String(cString: resolved)
     }
 
-    /// The names in `folder` (without `.` and `..`), unsorted; `nil` with the `errno` text when
-    /// the folder cannot be opened.
+    /// The names in `folder` (without `.` and `..`), unsorted; a failure with the `errno` text
+    /// when the folder cannot be opened.
     public static func entries(of folder: String) -> Result<[String], DirectoryError> {
         guard let directory = opendir(folder) else {
             return .failure(DirectoryError(message: String(cString: strerror(errno)).lowercased()))
@@ -85,6 +85,19 @@ public enum LocalFiles {
 
     /// The file's bytes, at most `limit`; `nil` when it cannot be opened or a read fails.
     public static func read(_ path: String, limit: Int = 512 << 20) -> [UInt8]? {
+        guard let (bytes, complete) = readPrefix(path, limit: limit), complete else { return nil }
+        return bytes
+    }
+
+    /// A small text file (/proc, /sys) as UTF-8, at most `limit` bytes; `nil` when it cannot be
+    /// opened. A read error ends the text where it happened.
+    public static func readText(_ path: String, limit: Int = 1 << 20) -> String? {
+        readPrefix(path, limit: limit).map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
+
+    /// Up to `limit` bytes from the start of the file, and whether they were read without an
+    /// error (end of file or the limit reached); `nil` when the file cannot be opened.
+    private static func readPrefix(_ path: String, limit: Int) -> (bytes: [UInt8], complete: Bool)? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -94,29 +107,12 @@ public enum LocalFiles {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                return nil
+                return (Array(bytes.prefix(limit)), false)
             }
             if count == 0 { break }
             bytes += chunk[0..<count]
         }
-        return Array(bytes.prefix(limit))
-    }
-
-    /// A small text file (/proc, /sys) as UTF-8, at most `limit` bytes; `nil` when it cannot be
-    /// opened. A read error ends the text where it happened.
-    public static func readText(_ path: String, limit: Int = 1 << 20) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while bytes.count < limit {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            bytes += chunk[0..<count]
-        }
-        return String(decoding: bytes.prefix(limit), as: UTF8.self)
+        return (Array(bytes.prefix(limit)), true)
     }
 
     /// `true` when the first non-blank byte of the file is `{`.

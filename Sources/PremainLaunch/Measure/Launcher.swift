@@ -1,6 +1,7 @@
 import CTrace
 import Glibc
 import PremainModel
+import PremainSystem
 
 /// Launches a program once and reports what happened. `ProcessLauncher` is the real one;
 /// tests of statistics and rendering use a scripted fake.
@@ -214,14 +215,8 @@ public struct ProcessLauncher: Launcher {
 
     /// Deletes the files of a flat folder, then the folder.
     static func removeFolder(_ path: String) {
-        if let dir = opendir(path) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name != "." && name != ".." { unlink(path + "/" + name) }
-            }
-            closedir(dir)
+        if case .success(let names) = LocalFiles.entries(of: path) {
+            for name in names { unlink(path + "/" + name) }
         }
         rmdir(path)
     }

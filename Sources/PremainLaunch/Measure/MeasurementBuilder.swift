@@ -57,7 +57,7 @@ public struct MeasurementBuilder: Sendable {
         }
         let residencySummary = cold ? Self.residency(residency) : nil
         if let stayed = residencySummary?.filter({ $0.residentPagesMedian > 0 }), !stayed.isEmpty {
-            let names = stayed.map { Self.basename($0.path) }.joined(separator: ", ")
+            let names = stayed.map { ObjectName.fileName($0.path) }.joined(separator: ", ")
             warnings.append(MeasurementWarning(
                 kind: .pagesStayedResident, subject: "series",
                 message: "pages stayed in the page cache after eviction: \(names)",
@@ -132,10 +132,6 @@ public struct MeasurementBuilder: Sendable {
                                     error: records.compactMap(\.error).first)
         }
     }
-
-    static func basename(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
-    }
 }
 
 /// Gathers each object's loader events over runs into `ObjectMeasurement`s.
@@ -158,12 +154,12 @@ struct ObjectAggregator {
         for case let timeline? in runs {
             var pathByName: [String: String] = [:]
             for call in timeline.initializers where !call.isProgram {
-                pathByName[ObjectAggregator.basename(call.path)] = call.path
+                pathByName[ObjectName.fileName(call.path)] = call.path
             }
             for call in timeline.initializers {
                 let key = call.isProgram ? executablePath : call.path
                 let role: ObjectMeasurement.Role = call.isProgram ? .executable
-                    : (ObjectAggregator.basename(call.path).hasPrefix("ld-linux") ? .loader : .library)
+                    : (ObjectName.fileName(call.path).hasPrefix("ld-linux") ? .loader : .library)
                 note(key, role)
                 starts[key, default: []].append(call.startMs)
                 if let duration = call.durationMs { durations[key, default: []].append(duration) }
@@ -193,9 +189,5 @@ struct ObjectAggregator {
             if lm != rm { return lm < rm }
             return lhs.0 < rhs.0
         }.map(\.1)
-    }
-
-    static func basename(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 }

@@ -1,6 +1,7 @@
 import CTrace
 import Glibc
 import PremainModel
+import PremainSystem
 
 /// Ends a launched process group: kills every member, reaps the leader (keeping its wait
 /// status) and every other member re-parented to us, and waits until the group is empty.
@@ -80,13 +81,9 @@ public enum ProcessTable {
     /// Every process whose process group is `pgid`, zombies included. `[]` when none or when
     /// /proc cannot be read.
     public static func members(ofGroup pgid: pid_t) -> [Member] {
-        guard let dir = opendir("/proc") else { return [] }
-        defer { closedir(dir) }
+        guard case .success(let names) = LocalFiles.entries(of: "/proc") else { return [] }
         var found: [Member] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for name in names {
             guard let pid = pid_t(name), let stat = readStat(pid) else { continue }
             if stat.pgrp == pgid { found.append(Member(pid: pid, zombie: stat.state == "Z")) }
         }
@@ -95,13 +92,7 @@ public enum ProcessTable {
 
     /// State letter and process group from /proc/PID/stat; `nil` when the process is gone.
     static func readStat(_ pid: pid_t) -> (state: Character, pgrp: pid_t)? {
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        let text = String(decoding: buffer[0..<count], as: UTF8.self)
+        guard let text = LocalFiles.readText("/proc/\(pid)/stat", limit: 1024) else { return nil }
         // "pid (comm) S ppid pgrp ...": comm may hold spaces and parentheses; split after the last ')'.
         guard let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")

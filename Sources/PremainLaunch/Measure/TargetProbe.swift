@@ -60,7 +60,7 @@ public struct TargetProbe: Equatable, Sendable {
             return TargetProbe(path: path, buildID: file.buildID, interpreter: nil, glibcLoader: false,
                                loaderPhasesMissing: "statically linked (no PT_INTERP): no dynamic loader runs, so there are no loader lines to time")
         }
-        let name = interpreter.split(separator: "/").last.map(String.init) ?? interpreter
+        let name = ObjectName.fileName(interpreter)
         let glibc = name.hasPrefix("ld-linux") || name.hasPrefix("ld64.so")
         return TargetProbe(path: path, buildID: file.buildID, interpreter: interpreter, glibcLoader: glibc,
                            loaderPhasesMissing: glibc ? nil : "its loader \(interpreter) is not glibc's: LD_DEBUG is a glibc feature")
