@@ -111,7 +111,10 @@ final class RealPairDiffTests: XCTestCase {
         XCTAssertEqual(swift.objects.filter { $0.status != .unchanged }.map(\.name), [], "only the cost changed, not the binary's facts")
         let aa = try measuredDiff(try measuredSides("aa-1", "aa-2"), runs: 3)
         XCTAssertEqual(aa.objects.map(\.status), [.unchanged, .unchanged])
-        XCTAssertEqual(aa.findings.new, [])
+        // No new finding from the static rules; a measured rule may fire on one side only when a
+        // real launch lands near its threshold.
+        let measuredRules = Set(RuleEngine().catalog.rules.filter(\.description.measured).map(\.description.identifier))
+        XCTAssertEqual(aa.findings.new.filter { !measuredRules.contains($0.rule) }, [])
     }
 
     /// Recorded: head's new constructor takes 8 ms and main comes 8 ms later in every run.
