@@ -44,8 +44,8 @@ let package = Package(
         .executableTarget(name: "premain", dependencies: [
             "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender"]),
         // Helpers both test targets use: the samples built once per test run, running programs
-        // and the built premain, /proc scans, self-timing logs, recorded reports, the opt-in
-        // accuracy switch (swift-argument-parser's ArgumentParserTestHelpers is the model).
+        // and the built premain, /proc scans, self-timing logs, recorded reports
+        // (swift-argument-parser's ArgumentParserTestHelpers is the model).
         .target(name: "PremainTestSupport", path: "Tests/PremainTestSupport"),
         .testTarget(name: "ELFKitTests", dependencies: ["ELFKit", "PremainTestSupport"]),
         .testTarget(name: "PremainCoreTests", dependencies: [

@@ -144,21 +144,6 @@ final class RealPairDiffTests: XCTestCase {
         XCTAssertEqual(report.objects.map(\.status), [.unchanged, .unchanged])
     }
 
-    /// Opt-in (`PREMAIN_ACCURACY=1`): on real launches of a quiet machine, head's new
-    /// constructor made to cost 8 ms (PREMAIN_SAMPLE_COST_EXTRA_MS) is a regression of main at
-    /// the default thresholds (α 0.01, 0.5 ms or 5 %), and the A/A pair is not.
-    func testAccuracyOfRealVerdicts() throws {
-        try XCTSkipUnless(Accuracy.enabled, Accuracy.skipReason)
-        let regressed = try measuredSides("base", "head", runs: 20, traceRuns: 5, environment: ["PREMAIN_SAMPLE_COST_EXTRA_MS": "8"])
-        let report = try measuredDiff(regressed, runs: 20)
-        let main = try XCTUnwrap(report.measured.first { $0.scope == .milestone && $0.subject == "main" })
-        XCTAssertEqual(main.result.change, .regression, "\(main)")
-        XCTAssertTrue((6...16).contains(try XCTUnwrap(main.result.deltaMs)), "\(main)")
-        XCTAssertEqual(report.verdict.status, .regression)
-        let same = try measuredDiff(try measuredSides("aa-1", "aa-2", runs: 20, traceRuns: 5), runs: 20)
-        XCTAssertEqual(same.verdict.status, .pass, "\(same.measured.map { ($0.subject, $0.result.change, $0.result.deltaMs ?? 0) })")
-    }
-
     /// `RuleInput(measure:)` and `RuleInput(trace:)` take the in-memory reports and see what
     /// the JSON reader sees, so `check` and `diff` give one answer whichever way the data came.
     func testInMemoryReportsReadLikeTheirJSON() throws {

