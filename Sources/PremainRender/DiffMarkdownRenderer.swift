@@ -128,7 +128,7 @@ public enum DiffMarkdownRenderer {
     static func measuredRow(_ delta: MeasuredDelta, fifth: String? = nil) -> String {
         let label: String
         switch delta.scope {
-        case .milestone: label = "**time to \(e(milestoneName(delta.subject)))**"
+        case .milestone: label = "**time to \(e(MeasuredDelta.milestoneName(delta.subject)))**"
         case .object: label = "initializers of \(e(delta.subject))"
         case .function: label = "\(e(delta.subject)) <sub>in \(e(delta.object ?? "?"))</sub>"
         }
@@ -137,7 +137,6 @@ public enum DiffMarkdownRenderer {
         return "| \(label) | \(ms(delta.base?.medianMs)) | \(ms(delta.head?.medianMs)) | \(signedMs(result.deltaMs)) | \(fifth ?? signedPercent(result.percent)) | \(p) | \(marker(result.change)) |\n"
     }
 
-    static func milestoneName(_ name: String) -> String { MeasuredDelta.milestoneName(name) }
 
     static func marker(_ change: MeasuredDelta.Change) -> String {
         switch change {

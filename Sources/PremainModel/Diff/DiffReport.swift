@@ -274,16 +274,10 @@ public struct MeasuredDelta: Codable, Sendable, Equatable {
         try container.encode(result, forKey: .result)
     }
 
-    /// A milestone's name for people: "first output" for `firstOutput`, "loader done" for
-    /// `loaderDone`; other names unchanged.
+    /// A milestone's name for people (`Milestone.title`); a name premain does not know (a
+    /// trace's `--until` symbol) unchanged.
     public static func milestoneName(_ name: String) -> String {
-        switch name {
-        case "firstOutput": return "first output"
-        case "loaderDone": return "loader done"
-        case "loaderStart": return "loader start"
-        case "programInitializers": return "program initializers"
-        default: return name
-        }
+        Milestone(rawValue: name)?.title ?? name
     }
 
     /// "time to main", "initializers of libfoo.so", or "ctor() in libfoo.so".

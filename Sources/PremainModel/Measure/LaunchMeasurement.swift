@@ -253,6 +253,18 @@ public struct ResidencySummary: Codable, Equatable, Sendable {
 /// The name of a milestone: the keys of `Milestones` in reports, and what `diff` compares.
 public enum Milestone: String, CaseIterable, Sendable {
     case loaderStart, loaderDone, programInitializers, main, firstOutput, exit
+
+    /// The name for people: "first output" for `firstOutput`, "loader done" for `loaderDone`.
+    public var title: String {
+        switch self {
+        case .loaderStart: return "loader start"
+        case .loaderDone: return "loader done"
+        case .programInitializers: return "program initializers"
+        case .main: return "main"
+        case .firstOutput: return "first output"
+        case .exit: return "exit"
+        }
+    }
 }
 
 extension Milestones {

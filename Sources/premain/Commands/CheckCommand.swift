@@ -30,13 +30,14 @@ enum CheckCommand: Command {
         let config = try ConfigOptions.load(arguments)
         let failOn = try ConfigOptions.failOn(arguments, config)
         let loaded = RuleInputLoader(closureProvider: ClosureSupport.provider).load(arguments.positionals)
-        let findings = RuleEngine(config: config).findings(loaded.input)
+        let engine = RuleEngine(config: config)
+        let findings = engine.findings(loaded.input)
         let report = CheckReport(inputs: arguments.positionals, findings: findings, failOn: failOn ?? .error,
                                  errors: loaded.errors)
         let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
             switch format {
             case "json": return try JSONRenderer.render(report)
-            case "sarif": return try SARIFRenderer.render(report, catalog: RuleEngine(config: config).catalog)
+            case "sarif": return try SARIFRenderer.render(report, catalog: engine.catalog)
             case "markdown": return CheckMarkdownRenderer.render(report)
             default: return FindingsTextRenderer.render(report)
             }

@@ -93,25 +93,21 @@ public struct RuleInputLoader: Sendable {
         try report(Data(text.utf8))
     }
 
-    /// Decodes `data` as the report its keys say it is (`ReportKind`) and reads that.
+    /// Decodes `data`, in one pass, as the report its keys say it is (`ReportKind`) and reads
+    /// that.
     static func report(_ data: Data) throws(ReportError) -> RuleInput {
-        let sniffed: ReportKind?
         do {
-            sniffed = try JSONDecoder().decode(ReportKind.Sniffer.self, from: data).kind
+            switch try JSONDecoder().decode(ReportKind.Decoded.self, from: data) {
+            case .audit(let report): return RuleInput(audit: report)
+            case .measure(let report): return RuleInput(measure: report)
+            case .trace(let report): return RuleInput(trace: report)
+            }
+        } catch let error as ReportKind.Mismatch {
+            throw ReportError(description: "not \(error.kind.article) report of this premain version: \(Self.describe(error.underlying))")
+        } catch is ReportKind.Unknown {
+            throw ReportError(description: "not a premain report (expected 'binaries' from audit or 'measurements' from measure or trace)")
         } catch {
             throw ReportError(description: "not a JSON object")
-        }
-        guard let kind = sniffed else {
-            throw ReportError(description: "not a premain report (expected 'binaries' from audit or 'measurements' from measure or trace)")
-        }
-        do {
-            switch kind {
-            case .audit: return RuleInput(audit: try JSONDecoder().decode(AuditReport.self, from: data))
-            case .measure: return RuleInput(measure: try JSONDecoder().decode(MeasureReport.self, from: data))
-            case .trace: return RuleInput(trace: try JSONDecoder().decode(TraceReport.self, from: data))
-            }
-        } catch {
-            throw ReportError(description: "not \(kind.article) report of this premain version: \(Self.describe(error))")
         }
     }
 
@@ -153,8 +149,8 @@ public struct RuleInputLoader: Sendable {
     }
 }
 
-/// Which report a JSON document is, told by its keys before decoding it: `binaries` (audit),
-/// or `measurements` whose entries have `functions` (trace) or not (measure).
+/// Which report a JSON document is, told by its keys: `binaries` (audit), or `measurements`
+/// whose entries have `functions` (trace) or not (measure).
 enum ReportKind {
     case audit, measure, trace
 
@@ -171,18 +167,39 @@ enum ReportKind {
         case binaries, measurements, functions
     }
 
-    /// Decodes only the keys that tell the kinds apart; `kind` is `nil` for a JSON object that
-    /// is none of them. Throws when the document is not a JSON object.
-    struct Sniffer: Decodable {
-        var kind: ReportKind?
+    /// A JSON object with none of the keys that tell the kinds apart.
+    struct Unknown: Error {}
+
+    /// The kind was told, but the document is not that report as this premain writes it.
+    struct Mismatch: Error {
+        var kind: ReportKind
+        var underlying: any Error
+    }
+
+    /// The report, decoded as the kind its keys tell. Throws `Unknown` or `Mismatch`, or the
+    /// decoder's error when the document is not a JSON object.
+    enum Decoded: Decodable {
+        case audit(AuditReport), measure(MeasureReport), trace(TraceReport)
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Keys.self)
+            let kind: ReportKind
             if container.contains(.binaries) {
                 kind = .audit
             } else if container.contains(.measurements) {
                 let entries = (try? container.decode([Entry].self, forKey: .measurements)) ?? []
                 kind = entries.contains(where: \.traced) ? .trace : .measure
+            } else {
+                throw Unknown()
+            }
+            do {
+                switch kind {
+                case .audit: self = .audit(try AuditReport(from: decoder))
+                case .measure: self = .measure(try MeasureReport(from: decoder))
+                case .trace: self = .trace(try TraceReport(from: decoder))
+                }
+            } catch {
+                throw Mismatch(kind: kind, underlying: error)
             }
         }
     }
