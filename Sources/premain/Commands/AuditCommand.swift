@@ -1,9 +1,6 @@
 import PremainAudit
-import PremainJudge
-import PremainLaunch
 import PremainModel
 import PremainRender
-import PremainSystem
 
 /// `premain audit FILE...`: the static audit, without running anything.
 enum AuditCommand: Command {

@@ -1,9 +1,6 @@
-import PremainAudit
 import PremainJudge
-import PremainLaunch
 import PremainModel
 import PremainRender
-import PremainSystem
 
 /// `premain check INPUT...`: the rules and budgets over binaries, folders and reports.
 enum CheckCommand: Command {

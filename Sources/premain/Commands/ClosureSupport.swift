@@ -1,9 +1,4 @@
-import PremainAudit
 import PremainJudge
-import PremainLaunch
-import PremainModel
-import PremainRender
-import PremainSystem
 
 /// Where `check` and `diff` get dependency closures from: the closure resolver, as
 /// `premain audit` uses it (this machine's ld.so.cache and default paths). One provider for

@@ -1,9 +1,5 @@
-import PremainAudit
 import PremainJudge
-import PremainLaunch
-import PremainModel
 import PremainRender
-import PremainSystem
 
 /// `premain diff BASE HEAD`: what changed in start-up between two builds.
 enum DiffCommand: Command {

@@ -1,9 +1,6 @@
-import PremainAudit
 import PremainJudge
-import PremainLaunch
 import PremainModel
 import PremainRender
-import PremainSystem
 
 /// `premain rules`: every rule with its severity and thresholds after premain.json.
 enum RulesCommand: Command {

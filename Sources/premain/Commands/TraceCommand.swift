@@ -1,9 +1,6 @@
-import PremainAudit
-import PremainJudge
 import PremainLaunch
 import PremainModel
 import PremainRender
-import PremainSystem
 
 #if canImport(Glibc)
 import Glibc
