@@ -10,6 +10,9 @@ enum ExitCode: Int32 {
     case inputError = 3
     /// `measure`/`trace`: the target failed (non-zero exit, signal, timeout, missing library).
     case targetFailed = 4
+    /// `compare`: the runs were too noisy, or too few, to decide; or a wall-time change no
+    /// other signal backs.
+    case inconclusive = 5
     /// A usage error: unknown option, bad value, missing argument.
     case usage = 64
     /// premain itself failed (an internal error, or output could not be written).

@@ -17,7 +17,7 @@ OPTIONS:
 EXIT CODES:
   0 success; 1 findings at or above --fail-on or a budget exceeded; 2 measured regression;
   3 an input file is missing, unreadable, not ELF or damaged; 4 the measured target failed;
-  64 usage error; 70 internal error.
+  5 compare was inconclusive; 64 usage error; 70 internal error.
 
   See 'premain help <subcommand>' for detailed help.
 """ }

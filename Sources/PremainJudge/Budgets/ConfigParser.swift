@@ -6,9 +6,11 @@ import PremainSystem
 /// Reads premain.json by hand, so every mistake names its key and unknown keys are errors
 /// (a misspelt budget would otherwise be ignored silently).
 public enum ConfigParser {
-    static let topKeys = ["rules", "budgets", "allowlist", "diff", "failOn", "$schema", "comment"]
+    static let topKeys = ["rules", "budgets", "allowlist", "diff", "compare", "failOn", "$schema", "comment"]
     static let budgetKeys = ["maxInitializersPerObject", "maxClosureObjects", "maxMedianMsToMain", "maxMedianMsToFirstOutput"]
     static let diffKeys = ["alpha", "minEffectMs", "minEffectPercent", "bootstrapResamples", "seed"]
+    static let compareKeys = ["thresholdMs", "thresholdPercent", "instructionThresholdPercent", "confidence", "minRuns",
+                              "maxRuns", "maxSeconds", "seed"]
     static let allowKeys = ["object", "count", "symbols", "reason"]
 
     /// Parses `text`, the content of `file` (the name is used in errors only).
@@ -98,7 +100,37 @@ public enum ConfigParser {
             }
             if let number = fields["seed"] { config.diff.seed = UInt64(try reader.whole(number, "diff.seed")) }
         }
+        if let value = top["compare"] { config.compare = try compareSettings(value, reader) }
         return config
+    }
+
+    /// premain.json's `compare` section over the defaults.
+    static func compareSettings(_ value: JSONValue, _ reader: Reader) throws(ConfigError) -> CompareSettings {
+        let fields = try reader.object(value, "compare")
+        try reader.onlyKnown(fields, compareKeys, "compare")
+        var settings = CompareSettings()
+        if let number = fields["thresholdMs"] { settings.thresholdMs = try reader.number(number, "compare.thresholdMs", minimum: 0) }
+        if let number = fields["thresholdPercent"] {
+            settings.thresholdPercent = try reader.number(number, "compare.thresholdPercent", minimum: 0)
+        }
+        if let number = fields["instructionThresholdPercent"] {
+            settings.instructionThresholdPercent = try reader.number(number, "compare.instructionThresholdPercent", minimum: 0)
+        }
+        if let number = fields["confidence"] {
+            let level = try reader.number(number, "compare.confidence", minimum: 0)
+            guard level >= 0.5, level < 1 else {
+                throw ConfigError(file: reader.file, key: "compare.confidence", message: "expected a number from 0.5 to below 1, found \(level)")
+            }
+            settings.confidence = level
+        }
+        if let number = fields["minRuns"] { settings.minRuns = max(2, try reader.whole(number, "compare.minRuns")) }
+        if let number = fields["maxRuns"] { settings.maxRuns = max(2, try reader.whole(number, "compare.maxRuns")) }
+        if settings.maxRuns < settings.minRuns {
+            throw ConfigError(file: reader.file, key: "compare.maxRuns", message: "is below compare.minRuns (\(settings.minRuns))")
+        }
+        if let number = fields["maxSeconds"] { settings.maxSeconds = try reader.number(number, "compare.maxSeconds", minimum: 0) }
+        if let number = fields["seed"] { settings.seed = UInt64(try reader.whole(number, "compare.seed")) }
+        return settings
     }
 
     struct Reader {

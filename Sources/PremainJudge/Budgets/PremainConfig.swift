@@ -14,6 +14,8 @@ public struct PremainConfig: Sendable, Equatable {
     /// premain.json's `diff` section; its `failOn` is the default (`error`) until the command
     /// line sets it from `failOn` below or `--fail-on`.
     public var diff = DiffSettings()
+    /// premain.json's `compare` section: thresholds and run budget of `premain compare`.
+    public var compare = CompareSettings()
     /// The severity at or above which findings fail `check` and `diff`; `nil`: `--fail-on`
     /// or its default decides.
     public var failOn: Severity?

@@ -174,6 +174,7 @@ public struct ProcessLauncher: Launcher {
                                    lingering: reaped.othersKilled)
         var sample = session.sample(outcome: outcome)
         sample.cpuMs = reaped.leaderCPUMs
+        sample.usage = reaped.leaderUsage
         if reaped.leftBehind {
             sample.outcome.processesLeftBehind = true
             sample.outcome.message += "; processes of its group outlived SIGKILL"

@@ -11,6 +11,8 @@ struct ProcessGroupReaper {
         var leaderStatus: Int32?
         /// The leader's user + system CPU time in ms (its own, not its children's).
         var leaderCPUMs: Double?
+        /// The leader's fault and context-switch counts.
+        var leaderUsage: ResourceUsage?
         var othersKilled: Int
         var leftBehind: Bool
     }
@@ -21,6 +23,7 @@ struct ProcessGroupReaper {
         var status: Int32 = 0
         var leaderStatus: Int32?
         var leaderCPUMs: Double?
+        var leaderUsage: ResourceUsage?
         func reapLeader(_ options: Int32) {
             while leaderStatus == nil {
                 var usage = rusage()
@@ -29,6 +32,8 @@ struct ProcessGroupReaper {
                     leaderStatus = status
                     func ms(_ t: timeval) -> Double { Double(t.tv_sec) * 1000 + Double(t.tv_usec) / 1000 }
                     leaderCPUMs = ms(usage.ru_utime) + ms(usage.ru_stime)
+                    leaderUsage = ResourceUsage(minorFaults: usage.ru_minflt, majorFaults: usage.ru_majflt,
+                                                voluntarySwitches: usage.ru_nvcsw, involuntarySwitches: usage.ru_nivcsw)
                 } else if reaped == 0 || (reaped < 0 && errno != EINTR) {
                     return
                 }
@@ -37,7 +42,7 @@ struct ProcessGroupReaper {
         // Fast path: the leader has exited and the group is empty, so no /proc scan is needed.
         reapLeader(WNOHANG)
         if leaderStatus != nil && kill(-pgid, 0) != 0 && errno == ESRCH {
-            return Result(leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, othersKilled: 0, leftBehind: false)
+            return Result(leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, leaderUsage: leaderUsage, othersKilled: 0, leftBehind: false)
         }
         // Count members still alive (not zombies) other than the leader before killing them.
         let others = liveMembers(of: pgid).filter { $0 != pgid }.count
@@ -59,7 +64,7 @@ struct ProcessGroupReaper {
             nanosleep(&pause, nil)
         }
         let leftBehind = !liveMembers(of: pgid).isEmpty
-        return Result(leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, othersKilled: others, leftBehind: leftBehind)
+        return Result(leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, leaderUsage: leaderUsage, othersKilled: others, leftBehind: leftBehind)
     }
 
     /// Pids in /proc whose process group is `pgid` and which are not zombies. `[]` when none.

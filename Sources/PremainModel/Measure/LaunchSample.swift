@@ -26,6 +26,8 @@ public struct LaunchSample: Codable, Equatable, Sendable {
     /// The target's own user + system CPU time (from wait4), in ms; `nil` when unknown. Less
     /// sensitive to other load than wall time, so it shows the observer effect on busy machines.
     public var cpuMs: Double?
+    /// The target's own resource counts from wait4's rusage; `nil` when unknown.
+    public var usage: ResourceUsage?
     /// The first bytes of stderr (at most 2 KiB), kept to explain failures.
     public var stderrHead: String
 
@@ -144,5 +146,25 @@ public struct LoaderTimeline: Codable, Equatable, Sendable {
 
     public init(loaderStartMs: Double) {
         self.loaderStartMs = loaderStartMs
+    }
+}
+
+/// Counts from wait4's rusage for one process (its own, not its children's): almost immune to
+/// other load, so they back or refute a change of wall time.
+public struct ResourceUsage: Codable, Equatable, Sendable {
+    /// Page faults served without I/O (`ru_minflt`).
+    public var minorFaults: Int
+    /// Page faults that needed I/O (`ru_majflt`).
+    public var majorFaults: Int
+    /// Times it gave up the CPU to wait: I/O, sleep, a lock (`ru_nvcsw`).
+    public var voluntarySwitches: Int
+    /// Times the scheduler took the CPU away (`ru_nivcsw`): other load.
+    public var involuntarySwitches: Int
+
+    public init(minorFaults: Int, majorFaults: Int, voluntarySwitches: Int, involuntarySwitches: Int) {
+        self.minorFaults = minorFaults
+        self.majorFaults = majorFaults
+        self.voluntarySwitches = voluntarySwitches
+        self.involuntarySwitches = involuntarySwitches
     }
 }

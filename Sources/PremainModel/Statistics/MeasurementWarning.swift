@@ -16,6 +16,14 @@ public struct MeasurementWarning: Codable, Equatable, Sendable {
         case unpinned
         /// Cold runs could not evict some pages from the page cache.
         case pagesStayedResident = "pages_stayed_resident"
+        /// The machine's speed changed during the series (first half against second half).
+        case drift
+        /// The load average was at or above the number of CPUs.
+        case busyMachine = "busy_machine"
+        /// A wall-time difference that no CPU time, fault, switch or loader count backs.
+        case noiseSuspected = "noise_suspected"
+        /// Two separately measured series: drift between them cannot be told from a change.
+        case unpaired
     }
 
     public var kind: Kind

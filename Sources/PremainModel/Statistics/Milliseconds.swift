@@ -3,6 +3,14 @@ public enum Milliseconds {
     /// `value` with three decimals and the unit, e.g. `"0.050 ms"`; `"- ms"` for NaN and infinities.
     public static func text(_ value: Double) -> String { number(value) + " ms" }
 
+    /// A difference with its sign and the unit: "+1.021 ms", "−0.040 ms", "±0.000 ms".
+    public static func signed(_ value: Double) -> String {
+        let digits = number(abs(value))
+        guard value.isFinite else { return digits + " ms" }
+        let sign = Double(digits) == 0 ? "±" : value > 0 ? "+" : "−"
+        return sign + digits + " ms"
+    }
+
     /// `value` with `decimals` decimals, no unit; rounds half away from zero; "-" for NaN and
     /// infinities.
     public static func number(_ value: Double, decimals: Int = 3) -> String {

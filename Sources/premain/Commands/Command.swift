@@ -11,6 +11,7 @@ let allCommands: [any Command.Type] = [
     MeasureCommand.self,
     TraceCommand.self,
     CheckCommand.self,
+    CompareCommand.self,
     DiffCommand.self,
     RulesCommand.self,
 ]

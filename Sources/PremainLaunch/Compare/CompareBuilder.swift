@@ -1,0 +1,328 @@
+import PremainModel
+
+/// One block of a paired comparison: two launches of each build in ABBA or BAAB order, so a
+/// linear drift of the machine's speed adds the same to both sides.
+public struct PairedBlock: Codable, Equatable, Sendable {
+    /// `true`: ABBA (base, head, head, base); `false`: BAAB.
+    public var baseFirst: Bool
+    /// The base build's launches, in launch order.
+    public var base: [LaunchSample]
+    public var head: [LaunchSample]
+
+    public init(baseFirst: Bool, base: [LaunchSample], head: [LaunchSample]) {
+        self.baseFirst = baseFirst
+        self.base = base
+        self.head = head
+    }
+
+    public var order: String { baseFirst ? "ABBA" : "BAAB" }
+}
+
+/// Turns the blocks of a paired comparison into per-quantity intervals, the stopping decision
+/// and the verdict. Pure: no launching, no clock; tests feed it recorded or scripted blocks.
+public struct CompareBuilder: Sendable {
+    public var settings: CompareSettings
+    public var advisor = WarningAdvisor()
+
+    public init(settings: CompareSettings) {
+        self.settings = settings
+    }
+
+    /// The intervals so far.
+    public struct Assessment: Equatable, Sendable {
+        public var times: [TimeComparison]
+        public var counts: [CountComparison]
+
+        public var gated: [TimeComparison] { times.filter(\.gated) }
+
+        /// True when every gated quantity's interval has decided (regression, improvement or
+        /// no change); false when there is none.
+        public var decided: Bool {
+            !gated.isEmpty && gated.allSatisfy { $0.result != .undecided }
+        }
+    }
+
+    // MARK: intervals
+
+    public func assess(_ blocks: [PairedBlock]) -> Assessment {
+        var times: [TimeComparison] = []
+        for quantity in TimeComparison.Quantity.allCases {
+            guard let comparison = compareTime(quantity, blocks) else { continue }
+            times.append(comparison)
+        }
+        // Gate on main and first output where both builds reach them in most blocks; on exit
+        // when neither is there (a static binary that prints nothing).
+        let gatedQuantities: Set<TimeComparison.Quantity>
+        let present = Set(times.filter { ($0.difference?.blocks ?? 0) * 2 >= blocks.count }.map(\.quantity))
+        if present.contains(.main) || present.contains(.firstOutput) {
+            gatedQuantities = present.intersection([.main, .firstOutput])
+        } else {
+            gatedQuantities = present.intersection([.exit])
+        }
+        for index in times.indices { times[index].gated = gatedQuantities.contains(times[index].quantity) }
+        times.sort { ($0.gated ? 0 : 1, Self.order($0.quantity)) < ($1.gated ? 0 : 1, Self.order($1.quantity)) }
+        let counts = CountComparison.Quantity.allCases.compactMap { compareCount($0, blocks) }
+        return Assessment(times: times, counts: counts)
+    }
+
+    static func order(_ quantity: TimeComparison.Quantity) -> Int {
+        TimeComparison.Quantity.allCases.firstIndex(of: quantity) ?? 0
+    }
+
+    static func time(_ quantity: TimeComparison.Quantity, _ sample: LaunchSample) -> Double? {
+        guard sample.outcome.succeeded else { return nil }
+        switch quantity {
+        case .loaderDone: return sample.loader?.loaderDoneMs
+        case .main: return sample.loader?.mainMs
+        case .firstOutput: return sample.firstOutputMs
+        case .exit: return sample.exitMs
+        case .cpuTime: return sample.cpuMs
+        }
+    }
+
+    static func count(_ quantity: CountComparison.Quantity, _ sample: LaunchSample) -> Int? {
+        guard sample.outcome.succeeded else { return nil }
+        switch quantity {
+        case .symbolLookups: return sample.loader?.startupCounts?.symbolLookups
+        case .relativeRelocations: return sample.loader?.startupCounts?.relativeRelocations
+        case .loadedObjects: return sample.loader.map { $0.objects.count }
+        case .minorFaults: return sample.usage?.minorFaults
+        case .majorFaults: return sample.usage?.majorFaults
+        case .voluntarySwitches: return sample.usage?.voluntarySwitches
+        case .involuntarySwitches: return sample.usage?.involuntarySwitches
+        }
+    }
+
+    /// Per block: mean of head's values − mean of base's; blocks where a side has none are
+    /// left out.
+    static func blockDifferences(_ blocks: [PairedBlock], _ value: (LaunchSample) -> Double?) -> [Double] {
+        blocks.compactMap { block in
+            let base = block.base.compactMap(value)
+            let head = block.head.compactMap(value)
+            guard let baseMean = SampleStatistics.mean(base), let headMean = SampleStatistics.mean(head) else { return nil }
+            return headMean - baseMean
+        }
+    }
+
+    func compareTime(_ quantity: TimeComparison.Quantity, _ blocks: [PairedBlock]) -> TimeComparison? {
+        let value = { (sample: LaunchSample) in Self.time(quantity, sample) }
+        guard let base = TimeSummary(samplesMs: blocks.flatMap(\.base).compactMap(value)),
+              let head = TimeSummary(samplesMs: blocks.flatMap(\.head).compactMap(value)) else { return nil }
+        let interval = PairedInterval.of(Self.blockDifferences(blocks, value), level: settings.confidence)
+        let threshold = settings.thresholdMs(forBase: base.medianMs)
+        var result = QuantityResult.undecided
+        if let interval {
+            if interval.low > threshold {
+                result = .regression
+            } else if interval.high < -threshold {
+                result = .improvement
+            } else if interval.low >= -threshold && interval.high <= threshold {
+                result = .noChange
+            }
+        }
+        return TimeComparison(quantity: quantity, gated: false, base: base, head: head,
+                              difference: interval.map(TimeDifference.init), thresholdMs: threshold, result: result)
+    }
+
+    func compareCount(_ quantity: CountComparison.Quantity, _ blocks: [PairedBlock]) -> CountComparison? {
+        let value = { (sample: LaunchSample) in Self.count(quantity, sample) }
+        guard let base = CountSummary(samples: blocks.flatMap(\.base).compactMap(value)),
+              let head = CountSummary(samples: blocks.flatMap(\.head).compactMap(value)) else { return nil }
+        let interval = PairedInterval.of(Self.blockDifferences(blocks) { value($0).map(Double.init) },
+                                         level: settings.confidence)
+        let threshold = max(1, base.median * settings.thresholdPercent / 100)
+        var result = QuantityResult.undecided
+        if let interval {
+            if interval.low > 0 && interval.low >= threshold {
+                result = .regression
+            } else if interval.high < 0 && interval.high <= -threshold {
+                result = .improvement
+            } else if interval.low > -threshold && interval.high < threshold {
+                result = .noChange
+            }
+        }
+        return CountComparison(quantity: quantity, base: base, head: head, difference: interval.map(CountDifference.init),
+                               threshold: threshold, result: result)
+    }
+
+    // MARK: verdict
+
+    /// What backs a wall-time change in `direction` (`.regression` or `.improvement`): CPU time
+    /// whose interval excludes zero by a material amount, or a count (not involuntary switches)
+    /// past its threshold. Names for people; `[]` when nothing does.
+    func backing(_ assessment: Assessment, direction: QuantityResult) -> [String] {
+        var found: [String] = []
+        let up = direction == .regression
+        if let cpu = assessment.times.first(where: { $0.quantity == .cpuTime }), let difference = cpu.difference {
+            let material = abs(cpu.base.medianMs) * settings.thresholdPercent / 100
+            let moved = up ? difference.lowMs > 0 && difference.medianMs >= material
+                           : difference.highMs < 0 && -difference.medianMs >= material
+            if moved { found.append("CPU time \(Milliseconds.signed(difference.medianMs))") }
+        }
+        for count in assessment.counts where count.quantity.isEvidence && count.result == direction {
+            if let difference = count.difference {
+                found.append("\(count.quantity.title) \(Self.signedCount(difference.median))")
+            }
+        }
+        return found
+    }
+
+    /// The verdict and its reasons from the final assessment. `failures` are the distinct
+    /// failures of either side's runs; `runsText` says what was spent ("40 runs per side in 3.1 s").
+    public func verdict(_ assessment: Assessment, stop: CompareReport.Runs.Stop, failures: [String],
+                        runsText: String, spread: String?) -> (CompareVerdict, [String], [MeasurementWarning]) {
+        if !failures.isEmpty {
+            return (.inconclusive, failures + ["no verdict: a build's runs failed"], [])
+        }
+        let gated = assessment.gated
+        guard !gated.isEmpty else {
+            return (.inconclusive, ["nothing to compare: neither build reached main, printed output or exited in most runs"], [])
+        }
+        let level = Int((settings.confidence * 100).rounded())
+        var reasons: [String] = []
+        var warnings: [MeasurementWarning] = []
+        for direction in [QuantityResult.regression, .improvement] {
+            let moved = gated.filter { $0.result == direction }
+            guard !moved.isEmpty else { continue }
+            let backing = backing(assessment, direction: direction)
+            let described = moved.map { describe($0, level: level) }
+            if !backing.isEmpty {
+                reasons += described
+                reasons.append("backed by " + backing.joined(separator: ", "))
+                return (direction == .regression ? .regression : .improvement, reasons, warnings)
+            }
+            let subject = moved.map(\.quantity.title).joined(separator: " and ")
+            let message = "\(subject) \(direction == .regression ? "rose" : "fell") in wall time only: "
+                + "CPU time, page faults, context switches and loader counts did not move with it"
+            warnings.append(MeasurementWarning(
+                kind: .noiseSuspected, subject: moved[0].quantity.rawValue, message: message,
+                advice: "treat it as machine noise; rerun on a quieter runner or add --instructions for exact counts"))
+            reasons.append("noise suspected: " + described.joined(separator: "; ")
+                           + ", but no CPU time, fault, context-switch or loader count backs it")
+            return (.inconclusive, reasons, warnings)
+        }
+        let undecided = gated.filter { $0.result == .undecided }
+        if !undecided.isEmpty {
+            let budget: String
+            switch stop {
+            case .maxRuns: budget = "the run limit (--max-runs)"
+            case .maxTime: budget = "the time limit (--max-time)"
+            case .decided, .failed: budget = "the end of the runs"
+            }
+            for time in undecided {
+                reasons.append("\(time.quantity.title) undecided at \(budget), \(runsText): " + describe(time, level: level)
+                               + (spread.map { "; \($0)" } ?? ""))
+            }
+            reasons.append("rerun on a quieter machine, raise --max-runs or --max-time, or add --instructions for exact counts")
+            return (.inconclusive, reasons, warnings)
+        }
+        return (.noChange, gated.map { describe($0, level: level) }, warnings)
+    }
+
+    /// "time to main +1.021 ms (+23.1 %), 95 % interval +0.912 … +1.130 ms, above the 0.500 ms threshold".
+    func describe(_ time: TimeComparison, level: Int) -> String {
+        guard let difference = time.difference else {
+            return "\(time.quantity.title): too few blocks for a \(level) % interval"
+        }
+        var text = "\(time.quantity.title) \(Milliseconds.signed(difference.medianMs))"
+        if time.base.medianMs > 0 {
+            text += " (\(Self.signedPercent(difference.medianMs / time.base.medianMs * 100)))"
+        }
+        text += ", \(level) % interval \(Milliseconds.signed(difference.lowMs)) … \(Milliseconds.signed(difference.highMs))"
+        let threshold = Milliseconds.text(time.thresholdMs)
+        switch time.result {
+        case .regression: text += ", above the \(threshold) threshold"
+        case .improvement: text += ", below −\(threshold)"
+        case .noChange: text += ", inside ±\(threshold)"
+        case .undecided: text += ", straddles ±\(threshold)"
+        }
+        return text
+    }
+
+    static func signedPercent(_ value: Double) -> String {
+        (value >= 0 ? "+" : "−") + String(format1: abs(value)) + " %"
+    }
+
+    static func signedCount(_ value: Double) -> String {
+        let rounded = value.rounded()
+        let text = rounded == value ? String(Int(abs(value))) : String(format1: abs(value))
+        return (value >= 0 ? "+" : "−") + text
+    }
+
+    // MARK: warnings
+
+    /// Noise warnings: each build's spread and outliers on the first gated quantity (the others
+    /// move with it), drift of the base between the first and second half, the load, unpinned
+    /// runs. A slow first run is left out: the warm-up and the pairing take care of it.
+    public func noiseWarnings(_ assessment: Assessment, blocks: [PairedBlock], loadAverages: [Double],
+                              onlineCPUs: Int, pinned: Bool) -> [MeasurementWarning] {
+        var warnings: [MeasurementWarning] = []
+        if let primary = assessment.gated.first {
+            for (side, summary) in [("base", primary.base), ("head", primary.head)] {
+                for var warning in advisor.warnings(for: summary, subject: "\(side) \(primary.quantity.rawValue)") {
+                    if warning.kind == .firstRunSlower { continue }
+                    if warning.kind == .outliers && summary.outliers.count * 10 < summary.samplesMs.count { continue }
+                    warning.message = "\(side), \(primary.quantity.title): " + warning.message
+                    warnings.append(warning)
+                }
+            }
+        }
+        if let primary = assessment.gated.first, blocks.count >= 4 {
+            let half = blocks.count / 2
+            let value = { (sample: LaunchSample) in Self.time(primary.quantity, sample) }
+            if let early = SampleStatistics.median(blocks.prefix(half).flatMap(\.base).compactMap(value)),
+               let late = SampleStatistics.median(blocks.suffix(blocks.count - half).flatMap(\.base).compactMap(value)),
+               abs(late - early) > max(primary.thresholdMs, 0.10 * min(early, late)) {
+                warnings.append(MeasurementWarning(
+                    kind: .drift, subject: primary.quantity.rawValue,
+                    message: "the machine's speed drifted: base's \(primary.quantity.title) was \(Milliseconds.text(early)) "
+                        + "in the first half of the blocks and \(Milliseconds.text(late)) in the second",
+                    advice: "interleaved blocks cancel drift; separately measured reports (premain diff) would not"))
+            }
+        }
+        if let busiest = loadAverages.max(), onlineCPUs > 0, busiest >= Double(onlineCPUs) {
+            warnings.append(MeasurementWarning(
+                kind: .busyMachine, subject: "machine",
+                message: "load average \(String(format1: busiest)) on \(onlineCPUs) CPU\(onlineCPUs == 1 ? "" : "s")",
+                advice: "other work shares the CPUs; intervals are wider and more runs are needed"))
+        }
+        if !pinned {
+            warnings.append(MeasurementWarning(
+                kind: .unpinned, subject: "series", message: "premain and the target were not pinned to different CPUs",
+                advice: "on a machine with two or more CPUs, leave pinning on"))
+        }
+        return warnings
+    }
+
+    /// "MAD 18 % of the median" for the widest gated spread, or `nil` below 10 %.
+    func spreadText(_ assessment: Assessment) -> String? {
+        let widest = assessment.gated.flatMap { [$0.base.relativeSpread, $0.head.relativeSpread] }.max() ?? 0
+        guard widest > advisor.wideSpreadRatio else { return nil }
+        return "the runs spread widely (MAD \(Int((widest * 100).rounded())) % of the median)"
+    }
+
+    // MARK: report
+
+    /// The whole report from the final blocks.
+    public func report(blocks: [PairedBlock], base: CompareReport.Side, head: CompareReport.Side, arguments: [String],
+                       warmup: Int, seconds: Double, stop: CompareReport.Runs.Stop, conditions: LaunchConditions,
+                       loadAverages: [Double]) -> CompareReport {
+        let assessment = assess(blocks)
+        let perSide = blocks.reduce(0) { $0 + $1.base.count }
+        let runsText = "\(perSide) run\(perSide == 1 ? "" : "s") per side in \(String(format1: seconds)) s"
+        let failures = (base.failures.isEmpty ? [] : ["base: " + base.failures.joined(separator: "; ")])
+            + (head.failures.isEmpty ? [] : ["head: " + head.failures.joined(separator: "; ")])
+        var (verdict, reasons, warnings) = self.verdict(assessment, stop: stop, failures: failures, runsText: runsText,
+                                                        spread: spreadText(assessment))
+        warnings += noiseWarnings(assessment, blocks: blocks, loadAverages: loadAverages,
+                                  onlineCPUs: conditions.onlineCPUs, pinned: conditions.pinning.pinned)
+        if !failures.isEmpty {
+            warnings.insert(MeasurementWarning(kind: .failedRuns, subject: "series", message: failures.joined(separator: "; "),
+                                               advice: "make both builds run successfully with these arguments first"), at: 0)
+        }
+        return CompareReport(
+            verdict: verdict, reasons: reasons, warnings: warnings, base: base, head: head, arguments: arguments,
+            runs: .init(perSide: perSide, warmup: warmup, blocks: blocks.map(\.order), seconds: seconds, stop: stop),
+            times: assessment.times, counts: assessment.counts, settings: settings, conditions: conditions)
+    }
+}

@@ -1,0 +1,164 @@
+import PremainModel
+
+/// Runs `premain compare`: both builds launched alternately in shuffled balanced blocks (every
+/// two blocks hold one ABBA and one BAAB, in random order), after a warm-up of each, under the
+/// same pinning and environment, until every gated quantity's paired interval decides or the
+/// run or time budget is spent. The statistics are `CompareBuilder`'s.
+public struct CompareSession: Sendable {
+    public let launcher: any Launcher
+    /// The clock, in nanoseconds; tests pass a scripted one.
+    public var clock: @Sendable () -> UInt64 = { MonotonicClock.nowNs() }
+    /// The load average, read at the start and the end; tests pass a fixed one.
+    public var loadAverage: @Sendable () -> Double? = { MachineProbe.loadAverage() }
+
+    public init(launcher: any Launcher) {
+        self.launcher = launcher
+    }
+
+    /// Compares the executables at `base` and `head` (paths, not looked up in PATH), each run
+    /// with `arguments` after `argv[0]` and `environment`. Calls `progress` after every launch
+    /// (its total is the most the budget allows). Throws `MeasureError` when an executable is
+    /// missing or a launch cannot be set up; failing runs are part of the report.
+    public func compare(base: String, head: String, arguments: [String], environment: [String], options: CompareOptions,
+                        progress: (LaunchProgress) -> Void = { _ in }) throws(MeasureError) -> CompareReport {
+        let started = clock()
+        let settings = options.settings
+        let builder = CompareBuilder(settings: settings)
+        let baseTarget = TargetProbe.probe(base)
+        let headTarget = TargetProbe.probe(head)
+        // Both with LD_DEBUG (time to main, loader counts) only when both use glibc's loader;
+        // else both without, so the observer effect is the same on both sides.
+        let instrumented = baseTarget.glibcLoader && headTarget.glibcLoader
+        let pinning = CPUPinning.plan(requested: options.pin)
+        let warmup = max(0, options.warmup)
+        let maxBlocks = max(1, (settings.maxRuns + 1) / 2)
+        let minBlocks = min(maxBlocks, max(1, (settings.minRuns + 1) / 2))
+        let total = 2 * warmup + 4 * maxBlocks
+        var loads: [Double] = []
+        if let load = loadAverage() { loads.append(load) }
+
+        func request(_ path: String) -> LaunchRequest {
+            LaunchRequest(executablePath: path, arguments: [path] + arguments, environment: environment,
+                          instrumented: instrumented, targetCPU: pinning.targetCPU, timeoutSeconds: options.timeoutSeconds)
+        }
+        var done = 0
+        var blocks: [PairedBlock] = []
+        var stop = CompareReport.Runs.Stop.maxRuns
+        var orders = BlockOrders(seed: settings.seed)
+
+        let ((_, scheduling), idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) { () throws(MeasureError) in
+        try MeasurerScheduling.run(requested: options.realtimeMeasurer) { () throws(MeasureError) in
+          try pinning.withMeasurerPinned { () throws(MeasureError) in
+            func launch(_ path: String) throws(MeasureError) -> LaunchSample {
+                let sample: LaunchSample
+                do {
+                    sample = try launcher.launch(request(path))
+                } catch {
+                    throw .launchFailed(command: path, error)
+                }
+                done += 1
+                progress(LaunchProgress(completed: done, total: total))
+                return sample
+            }
+            for _ in 0..<warmup {
+                _ = try launch(base)
+                _ = try launch(head)
+            }
+            while blocks.count < maxBlocks {
+                let baseFirst = orders.next()
+                var block = PairedBlock(baseFirst: baseFirst, base: [], head: [])
+                for isBase in baseFirst ? [true, false, false, true] : [false, true, true, false] {
+                    let sample = try launch(isBase ? base : head)
+                    if isBase { block.base.append(sample) } else { block.head.append(sample) }
+                }
+                blocks.append(block)
+                if block.base.contains(where: { !$0.outcome.succeeded }) || block.head.contains(where: { !$0.outcome.succeeded }) {
+                    stop = .failed
+                    break
+                }
+                if blocks.count >= minBlocks && builder.assess(blocks).decided {
+                    stop = .decided
+                    break
+                }
+                if Double(clock() &- started) / 1e9 >= settings.maxSeconds {
+                    stop = .maxTime
+                    break
+                }
+            }
+          }
+        }
+        }
+        if let load = loadAverage() { loads.append(load) }
+        let perSide = blocks.count * 2
+        var conditions = MachineProbe.conditions(
+            pinning: pinning, runs: perSide, warmup: warmup, cold: false, binaryPath: base, buildID: baseTarget.buildID,
+            environmentOverrides: instrumented ? ["LD_DEBUG=files,statistics",
+                                                  "LD_DEBUG_OUTPUT=<private folder>/ld-debug (a FIFO; glibc appends .PID)"] : [])
+        conditions.measurerScheduling = scheduling
+        conditions.cpuIdleLatency = idleLatency
+        let seconds = Double(clock() &- started) / 1e9
+        return builder.report(
+            blocks: blocks,
+            base: .init(label: options.baseLabel ?? base, path: base, buildID: baseTarget.buildID,
+                        failures: Self.failures(blocks.flatMap(\.base))),
+            head: .init(label: options.headLabel ?? head, path: head, buildID: headTarget.buildID,
+                        failures: Self.failures(blocks.flatMap(\.head))),
+            arguments: arguments, warmup: warmup, seconds: seconds, stop: stop, conditions: conditions, loadAverages: loads)
+    }
+
+    /// One line per distinct failure message: "2 of 4 runs: exited with status 1".
+    static func failures(_ samples: [LaunchSample]) -> [String] {
+        var counts: [(String, Int)] = []
+        for sample in samples where !sample.outcome.succeeded {
+            if let index = counts.firstIndex(where: { $0.0 == sample.outcome.message }) {
+                counts[index].1 += 1
+            } else {
+                counts.append((sample.outcome.message, 1))
+            }
+        }
+        return counts.map { "\($0.1) of \(samples.count) runs: \($0.0)" }
+    }
+}
+
+/// Block orders that are shuffled and balanced: each consecutive two blocks are one ABBA and
+/// one BAAB, which of the two comes first drawn from a seeded generator.
+struct BlockOrders {
+    private var generator: SeededGenerator
+    private var pending: Bool?
+
+    init(seed: UInt64) {
+        generator = SeededGenerator(seed: seed)
+    }
+
+    /// `true` for ABBA (base first).
+    mutating func next() -> Bool {
+        if let second = pending {
+            pending = nil
+            return second
+        }
+        let first = Bool.random(using: &generator)
+        pending = !first
+        return first
+    }
+}
+
+/// How `CompareSession` runs.
+public struct CompareOptions: Sendable {
+    public var settings: CompareSettings
+    /// Uncounted launches of each build first.
+    public var warmup: Int = 1
+    /// Seconds before a run is killed; `nil` for no limit.
+    public var timeoutSeconds: Double?
+    public var pin: Bool = true
+    public var realtimeMeasurer: Bool = true
+    public var holdIdleLatency: Bool = true
+    /// Names for the two sides in the report; the paths when `nil`.
+    public var baseLabel: String?
+    public var headLabel: String?
+
+    public init(settings: CompareSettings = .init(), warmup: Int = 1, timeoutSeconds: Double? = nil) {
+        self.settings = settings
+        self.warmup = warmup
+        self.timeoutSeconds = timeoutSeconds
+    }
+}

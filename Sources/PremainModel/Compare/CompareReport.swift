@@ -1,0 +1,337 @@
+/// The result of `premain compare BASE HEAD`: both builds launched alternately in shuffled
+/// balanced blocks (ABBA, BAAB) under the same conditions until the interval of the paired
+/// difference decided, or the run budget ran out. Codable; JSON `schemaVersion` 1.
+public struct CompareReport: Codable, Equatable, Sendable {
+    public var schemaVersion: Int = 1
+    public var tool: ToolInfo
+    public var verdict: CompareVerdict
+    /// Why, most important first; never empty.
+    public var reasons: [String]
+    /// Everything that makes the figures less trustworthy: wide spread, outliers, drift, load,
+    /// failed runs, a wall-time change no other signal backs.
+    public var warnings: [MeasurementWarning]
+    public var base: Side
+    public var head: Side
+    /// The arguments both executables got (after `argv[0]`).
+    public var arguments: [String]
+    public var runs: Runs
+    /// Wall-time milestones and CPU time, gated ones first.
+    public var times: [TimeComparison]
+    /// Counts from the loader and from rusage.
+    public var counts: [CountComparison]
+    public var settings: CompareSettings
+    /// The machine and the launch set-up (the base side's path and build ID).
+    public var conditions: LaunchConditions
+
+    public init(tool: ToolInfo = .current, verdict: CompareVerdict, reasons: [String], warnings: [MeasurementWarning],
+                base: Side, head: Side, arguments: [String], runs: Runs, times: [TimeComparison],
+                counts: [CountComparison], settings: CompareSettings,
+                conditions: LaunchConditions) {
+        self.tool = tool
+        self.verdict = verdict
+        self.reasons = reasons
+        self.warnings = warnings
+        self.base = base
+        self.head = head
+        self.arguments = arguments
+        self.runs = runs
+        self.times = times
+        self.counts = counts
+        self.settings = settings
+        self.conditions = conditions
+    }
+
+    /// One of the two builds.
+    public struct Side: Codable, Equatable, Sendable {
+        /// As given on the command line.
+        public var label: String
+        /// The executable launched.
+        public var path: String
+        public var buildID: String?
+        /// One line per distinct failure of its runs; `[]` when every run succeeded.
+        public var failures: [String]
+
+        public init(label: String, path: String, buildID: String? = nil, failures: [String] = []) {
+            self.label = label
+            self.path = path
+            self.buildID = buildID
+            self.failures = failures
+        }
+    }
+
+    /// What the comparison spent.
+    public struct Runs: Codable, Equatable, Sendable {
+        /// Why launching stopped.
+        public enum Stop: String, Codable, Sendable {
+            /// Every gated quantity's interval decided.
+            case decided
+            /// `--max-runs` reached.
+            case maxRuns
+            /// `--max-time` reached.
+            case maxTime
+            /// A run of either build failed.
+            case failed
+        }
+
+        /// Counted launches of each build.
+        public var perSide: Int
+        /// Uncounted launches of each build first.
+        public var warmup: Int
+        /// Each block's order, `ABBA` (base first) or `BAAB`.
+        public var blocks: [String]
+        /// Wall time of the whole comparison, launches and statistics, in seconds.
+        public var seconds: Double
+        public var stop: Stop
+
+        public init(perSide: Int, warmup: Int, blocks: [String], seconds: Double, stop: Stop) {
+            self.perSide = perSide
+            self.warmup = warmup
+            self.blocks = blocks
+            self.seconds = seconds
+            self.stop = stop
+        }
+    }
+
+    /// The exit-code-worthy outcome, for people: "regression", "no change", …
+    public var verdictTitle: String { verdict.title }
+}
+
+/// What `compare` concluded.
+public enum CompareVerdict: String, Codable, Sendable {
+    /// A gated quantity's interval lies wholly above +threshold and another signal backs it,
+    /// or exact instruction counts grew past their threshold.
+    case regression
+    /// The mirror image: wholly below −threshold, backed.
+    case improvement
+    /// Every gated interval lies wholly inside ±threshold.
+    case noChange
+    /// The run budget ran out first, a run failed, or the wall-time change has no backing.
+    case inconclusive
+
+    public var title: String {
+        switch self {
+        case .regression: return "regression"
+        case .improvement: return "improvement"
+        case .noChange: return "no change"
+        case .inconclusive: return "inconclusive"
+        }
+    }
+}
+
+/// Where one quantity's interval fell against its threshold.
+public enum QuantityResult: String, Codable, Sendable {
+    /// Wholly above +threshold (more time, more counts).
+    case regression
+    /// Wholly below −threshold.
+    case improvement
+    /// Wholly inside ±threshold.
+    case noChange
+    /// The interval straddles a threshold, or there were too few blocks for one.
+    case undecided
+}
+
+/// A time measured on both builds in every block.
+public struct TimeComparison: Codable, Equatable, Sendable {
+    public enum Quantity: String, Codable, Sendable, CaseIterable {
+        case loaderDone, main, firstOutput, exit
+        /// The target's user + system CPU time (wait4), not a milestone.
+        case cpuTime
+
+        /// "time to main", "CPU time".
+        public var title: String {
+            switch self {
+            case .cpuTime: return "CPU time"
+            case .loaderDone: return "time to loader done"
+            case .main: return "time to main"
+            case .firstOutput: return "time to first output"
+            case .exit: return "time to exit"
+            }
+        }
+    }
+
+    public var quantity: Quantity
+    /// True when the verdict rests on it (main and first output; exit when neither exists).
+    public var gated: Bool
+    public var base: TimeSummary
+    public var head: TimeSummary
+    /// The paired difference head − base; `nil` with too few blocks for an interval.
+    public var difference: TimeDifference?
+    /// max(`thresholdMs`, `thresholdPercent` of the base median).
+    public var thresholdMs: Double
+    public var result: QuantityResult
+
+    public init(quantity: Quantity, gated: Bool, base: TimeSummary, head: TimeSummary, difference: TimeDifference?,
+                thresholdMs: Double, result: QuantityResult) {
+        self.quantity = quantity
+        self.gated = gated
+        self.base = base
+        self.head = head
+        self.difference = difference
+        self.thresholdMs = thresholdMs
+        self.result = result
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case quantity, gated, base, head, difference, thresholdMs, result
+    }
+
+    /// Writes `base` and `head` as `{medianMs, p90Ms, minMs, maxMs, madMs, samplesMs}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(quantity, forKey: .quantity)
+        try container.encode(gated, forKey: .gated)
+        for (key, summary) in [(CodingKeys.base, base), (.head, head)] {
+            var series = container.nestedContainer(keyedBy: TimeSummary.CodingKeys.self, forKey: key)
+            try series.encode(summary.medianMs, forKey: .medianMs)
+            try series.encode(summary.p90Ms, forKey: .p90Ms)
+            try series.encode(summary.minMs, forKey: .minMs)
+            try series.encode(summary.maxMs, forKey: .maxMs)
+            try series.encode(summary.madMs, forKey: .madMs)
+            try series.encode(summary.samplesMs, forKey: .samplesMs)
+        }
+        try container.encodeIfPresent(difference, forKey: .difference)
+        try container.encode(thresholdMs, forKey: .thresholdMs)
+        try container.encode(result, forKey: .result)
+    }
+}
+
+/// The paired difference head − base of a time: the Hodges–Lehmann estimate of the per-block
+/// differences and its signed-rank interval.
+public struct TimeDifference: Codable, Equatable, Sendable {
+    public var medianMs: Double
+    public var lowMs: Double
+    public var highMs: Double
+    /// Confidence level of `lowMs … highMs`.
+    public var level: Double
+    /// Blocks it was computed from.
+    public var blocks: Int
+
+    public init(_ interval: PairedInterval) {
+        medianMs = interval.estimate
+        lowMs = interval.low
+        highMs = interval.high
+        level = interval.level
+        blocks = interval.count
+    }
+}
+
+/// A count measured on both builds in every block.
+public struct CountComparison: Codable, Equatable, Sendable {
+    public enum Quantity: String, Codable, Sendable, CaseIterable {
+        /// glibc's "number of relocations" at start-up: symbol look-ups.
+        case symbolLookups
+        /// glibc's "number of relative relocations".
+        case relativeRelocations
+        /// Objects the loader mapped.
+        case loadedObjects
+        case minorFaults, majorFaults, voluntarySwitches, involuntarySwitches
+
+        public var title: String {
+            switch self {
+            case .symbolLookups: return "loader symbol look-ups"
+            case .relativeRelocations: return "relative relocations"
+            case .loadedObjects: return "objects loaded"
+            case .minorFaults: return "minor page faults"
+            case .majorFaults: return "major page faults"
+            case .voluntarySwitches: return "voluntary context switches"
+            case .involuntarySwitches: return "involuntary context switches"
+            }
+        }
+
+        /// Counts that only the program decides; the switches depend on other load.
+        public var isEvidence: Bool { self != .involuntarySwitches }
+    }
+
+    public var quantity: Quantity
+    public var base: CountSummary
+    public var head: CountSummary
+    /// The paired difference head − base; `nil` with too few blocks for an interval.
+    public var difference: CountDifference?
+    /// max(1, `thresholdPercent` of the base median).
+    public var threshold: Double
+    public var result: QuantityResult
+
+    public init(quantity: Quantity, base: CountSummary, head: CountSummary, difference: CountDifference?,
+                threshold: Double, result: QuantityResult) {
+        self.quantity = quantity
+        self.base = base
+        self.head = head
+        self.difference = difference
+        self.threshold = threshold
+        self.result = result
+    }
+}
+
+/// A count over the runs of one build.
+public struct CountSummary: Codable, Equatable, Sendable {
+    public var median: Double
+    public var min: Int
+    public var max: Int
+    public var samples: [Int]
+
+    /// `nil` when there is no sample.
+    public init?(samples: [Int]) {
+        guard let low = samples.min(), let high = samples.max(),
+              let median = SampleStatistics.median(samples.map(Double.init)) else { return nil }
+        self.median = median
+        self.min = low
+        self.max = high
+        self.samples = samples
+    }
+}
+
+/// The paired difference head − base of a count.
+public struct CountDifference: Codable, Equatable, Sendable {
+    public var median: Double
+    public var low: Double
+    public var high: Double
+    public var level: Double
+    public var blocks: Int
+
+    public init(_ interval: PairedInterval) {
+        median = interval.estimate
+        low = interval.low
+        high = interval.high
+        level = interval.level
+        blocks = interval.count
+    }
+}
+
+/// When `compare` calls a difference real and how long it may try: premain.json's `compare`
+/// section, with the command line's options applied.
+public struct CompareSettings: Codable, Equatable, Sendable {
+    /// A difference must exceed this many ms …
+    public var thresholdMs: Double
+    /// … or this percentage of the base median, whichever is larger.
+    public var thresholdPercent: Double
+    /// Exact instruction counts must change by more than this percentage.
+    public var instructionThresholdPercent: Double
+    /// Confidence level of the intervals.
+    public var confidence: Double
+    /// Counted launches of each build before a verdict may be drawn (rounded up to whole blocks).
+    public var minRuns: Int
+    /// Counted launches of each build at most.
+    public var maxRuns: Int
+    /// Seconds of launching at most (the blocks under way finish).
+    public var maxSeconds: Double
+    /// Seed of the block orders, so a comparison can be repeated.
+    public var seed: UInt64
+
+    public init(thresholdMs: Double = 0.5, thresholdPercent: Double = 5, instructionThresholdPercent: Double = 1,
+                confidence: Double = 0.95, minRuns: Int = 16, maxRuns: Int = 200, maxSeconds: Double = 120,
+                seed: UInt64 = 0x5EED) {
+        self.thresholdMs = thresholdMs
+        self.thresholdPercent = thresholdPercent
+        self.instructionThresholdPercent = instructionThresholdPercent
+        self.confidence = confidence
+        self.minRuns = minRuns
+        self.maxRuns = maxRuns
+        self.maxSeconds = maxSeconds
+        self.seed = seed
+    }
+
+    /// The threshold of a time whose base median is `baseMs`.
+    public func thresholdMs(forBase baseMs: Double) -> Double {
+        max(thresholdMs, abs(baseMs) * thresholdPercent / 100)
+    }
+}

@@ -1,0 +1,90 @@
+import PremainModel
+
+/// Renders a `CompareReport` as Markdown for a pull-request comment: the verdict naming the
+/// measured command and the runs, the noise warnings next, then the gated times and the
+/// evidence, details folded away. `section` is the part `premain pr` embeds in its own comment.
+/// Every string that comes from the command line or a binary goes through `MarkdownEscape`.
+public enum CompareMarkdownRenderer {
+    public static let marker = "<!-- premain-compare -->"
+
+    /// A whole comment: marker, heading, `section`.
+    public static func render(_ report: CompareReport) -> String {
+        marker + "\n## premain: paired start-up comparison\n\n" + section(report) + "\n"
+    }
+
+    /// The verdict headline, warnings, tables and details, without marker or heading.
+    public static func section(_ report: CompareReport) -> String {
+        var lines: [String] = [headline(report)]
+        for reason in report.reasons { lines.append("- " + MarkdownEscape.text(reason)) }
+        if !report.warnings.isEmpty {
+            lines.append("")
+            for warning in report.warnings {
+                lines.append("> ⚠️ " + MarkdownEscape.text(warning.message) + " — " + MarkdownEscape.text(warning.advice))
+            }
+        }
+        let level = Int((report.settings.confidence * 100).rounded())
+        lines.append("")
+        lines.append("| time | base | head | Δ (\(level) % interval) | threshold | result |")
+        lines.append("|---|---:|---:|---:|---:|---|")
+        for time in report.times where time.gated || time.quantity == .cpuTime {
+            lines.append(timeRow(time))
+        }
+        let evidence = report.counts.filter { $0.result != .noChange }
+        if !evidence.isEmpty {
+            lines.append("")
+            lines.append("| count | base | head | Δ | result |")
+            lines.append("|---|---:|---:|---:|---|")
+            for count in evidence { lines.append(countRow(count)) }
+        }
+        lines.append("")
+        lines.append("<details><summary>All quantities, runs and conditions</summary>")
+        lines.append("")
+        lines.append("| time | base | head | Δ (\(level) % interval) | threshold | result |")
+        lines.append("|---|---:|---:|---:|---:|---|")
+        for time in report.times { lines.append(timeRow(time)) }
+        lines.append("")
+        lines.append("| count | base | head | Δ | result |")
+        lines.append("|---|---:|---:|---:|---|")
+        for count in report.counts { lines.append(countRow(count)) }
+        lines.append("")
+        lines.append("- base: " + MarkdownEscape.text(report.base.label) + "; head: " + MarkdownEscape.text(report.head.label))
+        lines.append("- runs: " + MarkdownEscape.text(CompareTextRenderer.runsLine(report)))
+        let c = report.conditions
+        lines.append("- machine: " + MarkdownEscape.text("\(c.cpuModel ?? "unknown CPU"), \(c.onlineCPUs) CPUs, kernel \(c.kernel), glibc \(c.glibcVersion), \(c.date)"))
+        lines.append("")
+        lines.append("</details>")
+        return lines.joined(separator: "\n")
+    }
+
+    /// "❌ **Regression** in `app --version`: time to main +1.021 ms (+23.1 %) · 40 runs per side, paired".
+    static func headline(_ report: CompareReport) -> String {
+        let icon: String
+        switch report.verdict {
+        case .regression: icon = "❌ **Start-up regressed**"
+        case .improvement: icon = "🟢 **Start-up improved**"
+        case .noChange: icon = "✅ **No start-up change**"
+        case .inconclusive: icon = "⚠️ **Inconclusive**"
+        }
+        let command = ([ObjectName.fileName(report.head.label)] + report.arguments).joined(separator: " ")
+        var text = "\(icon) for " + MarkdownEscape.text(command)
+        if let primary = report.times.first(where: \.gated), let difference = primary.difference {
+            text += ": \(primary.quantity.title) \(Milliseconds.signed(difference.medianMs))"
+        }
+        text += " · \(report.runs.perSide) runs per side, paired and interleaved"
+        return text
+    }
+
+    static func timeRow(_ time: TimeComparison) -> String {
+        let difference = time.difference.map {
+            "\(Milliseconds.signed($0.medianMs)) (\(CompareTextRenderer.signedNumber($0.lowMs)) … \(CompareTextRenderer.signedNumber($0.highMs)))"
+        } ?? "–"
+        return "| \(time.quantity.title)\(time.gated ? " ★" : "") | \(Milliseconds.text(time.base.medianMs)) | "
+            + "\(Milliseconds.text(time.head.medianMs)) | \(difference) | ±\(Milliseconds.text(time.thresholdMs)) | "
+            + "\(CompareTextRenderer.resultTitle(time.result)) |"
+    }
+
+    static func countRow(_ count: CountComparison) -> String {
+        "| \(count.quantity.title) | \(CompareTextRenderer.number(count.base.median)) | \(CompareTextRenderer.number(count.head.median)) | "
+            + "\(count.difference.map { CompareTextRenderer.signed($0.median) } ?? "–") | \(CompareTextRenderer.resultTitle(count.result)) |"
+    }
+}

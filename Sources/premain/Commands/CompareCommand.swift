@@ -1,0 +1,172 @@
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `premain compare BASE HEAD [-- ARGS...]`: a paired, interleaved comparison of two builds.
+enum CompareCommand: Command {
+    static let spec = CommandSpec(
+        name: "compare",
+        abstract: "Compare the start-up of two builds launched alternately (paired, interleaved): regression, improvement, no change or inconclusive.",
+        usage: "premain compare [--run <name>] [--threshold-ms <ms>] [--threshold-percent <pct>] [--min-runs <n>] [--max-runs <n>] [--max-time <seconds>] [--format <format>] [--output <path>] <base> <head> [-- <argument>...]",
+        discussion: """
+        Launches BASE and HEAD in blocks of four, ABBA or BAAB (shuffled, balanced), under the \
+        same pinning and environment, so drift of the machine's speed falls on both alike. Each \
+        block gives one paired difference per quantity; the Hodges–Lehmann estimate and its \
+        signed-rank interval decide: wholly above +threshold is a regression, wholly below \
+        −threshold an improvement, wholly inside ±threshold no change. The threshold is the \
+        larger of --threshold-ms and --threshold-percent of the base median (default 0.5 ms and \
+        5 %, or premain.json's compare section). Runs continue after --min-runs until time to \
+        main and time to first output have both decided, or until --max-runs or --max-time; then \
+        the verdict is inconclusive with the reason. A wall-time change that CPU time, page \
+        faults, context switches and the loader's counts do not back is "noise suspected", not a \
+        regression. Exit status 0 no change or improvement, 2 regression, 5 inconclusive, 4 when \
+        a run failed, 3 when BASE or HEAD is not an executable file.
+        """,
+        arguments: [
+            ArgumentSpec(name: "<base>", help: "The build before the change: an executable, or a folder with --run."),
+            ArgumentSpec(name: "<head>", help: "The build after the change: an executable, or a folder with --run."),
+            ArgumentSpec(name: "<argument>", help: "Arguments for both, after '--'."),
+        ],
+        options: [
+            OptionSpec(names: ["--run"], valueName: "name", help: "With folders: the executable to launch, relative to each folder (never looked up in PATH)."),
+            OptionSpec(names: ["--threshold-ms"], valueName: "ms", help: "Smallest difference that counts (default 0.5)."),
+            OptionSpec(names: ["--threshold-percent"], valueName: "pct", help: "Smallest difference relative to the base median that counts (default 5)."),
+            OptionSpec(names: ["--confidence"], valueName: "level", help: "Confidence level of the intervals (default 0.95)."),
+            OptionSpec(names: ["--min-runs"], valueName: "n", help: "Runs of each build before a verdict may be drawn (default 16)."),
+            OptionSpec(names: ["--max-runs"], valueName: "n", help: "Runs of each build at most (default 200)."),
+            OptionSpec(names: ["--max-time"], valueName: "seconds", help: "Seconds of launching at most (default 120)."),
+            OptionSpec(names: ["-w", "--warmup"], valueName: "n", help: "Uncounted runs of each build first (default 1)."),
+            OptionSpec(names: ["-t", "--timeout"], valueName: "seconds", help: "Kill a run that takes longer (default: no limit)."),
+            OptionSpec(names: ["--seed"], valueName: "n", help: "Seed of the block order, to repeat a comparison (default 24301)."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json or markdown."),
+            OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
+            OptionSpec(names: ["--no-pin"], valueName: nil, help: "Do not pin premain and the targets to different CPUs."),
+            OptionSpec(names: ["--no-realtime"], valueName: nil, help: "Do not raise premain's measuring thread to SCHED_FIFO."),
+            OptionSpec(names: ["--allow-idle"], valueName: nil, help: "Do not hold /dev/cpu_dma_latency at 0."),
+            ConfigOptions.config, ConfigOptions.noConfig,
+        ],
+        acceptsPassthrough: true)
+
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        let format = try arguments.choice("--format", ["text", "json", "markdown"], default: "text")
+        guard arguments.positionals.count == 2 else {
+            throw UsageError(message: arguments.positionals.count < 2
+                ? "missing expected argument '<\(arguments.positionals.isEmpty ? "base" : "head")>'"
+                : "unexpected argument '\(arguments.positionals[2])'; put the arguments of the builds after '--'")
+        }
+        let config = try ConfigOptions.load(arguments)
+        var options = CompareOptions(settings: try settings(arguments, config.compare))
+        options.warmup = try arguments.integer("--warmup", default: 1, in: 0...1000)
+        options.timeoutSeconds = arguments.value("--timeout") == nil ? nil
+            : try arguments.number("--timeout", default: 0, in: 0.001...86_400)
+        options.pin = !arguments.flag("--no-pin")
+        options.realtimeMeasurer = !arguments.flag("--no-realtime")
+        options.holdIdleLatency = !arguments.flag("--allow-idle")
+        options.baseLabel = arguments.positionals[0]
+        options.headLabel = arguments.positionals[1]
+
+        let run = arguments.value("--run")
+        var executables: [String] = []
+        for side in arguments.positionals {
+            switch BuildExecutable.resolve(side, run: run) {
+            case .success(let path): executables.append(path)
+            case .failure(let problem):
+                Console.error(problem.message)
+                return problem.isUsage ? .usage : .inputError
+            }
+        }
+        if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
+        let progress = ProgressBar.onTerminal("compare")
+        let report: CompareReport
+        do {
+            report = try CompareSession(launcher: ProcessLauncher()).compare(
+                base: executables[0], head: executables[1], arguments: arguments.passthrough,
+                environment: ProcessEnvironment.current(), options: options) { step in progress?.update(step) }
+        } catch {
+            progress?.finish()
+            Console.error(error.description)
+            return .internalError
+        }
+        progress?.finish()
+        let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
+            switch format {
+            case "json": return try JSONRenderer.render(report)
+            case "markdown": return CompareMarkdownRenderer.render(report)
+            default: return CompareTextRenderer.render(report)
+            }
+        }
+        guard written else { return .internalError }
+        return exitCode(report)
+    }
+
+    /// 2 regression, 5 inconclusive, 4 when a run failed, else 0.
+    static func exitCode(_ report: CompareReport) -> ExitCode {
+        if report.runs.stop == .failed { return .targetFailed }
+        switch report.verdict {
+        case .regression: return .regression
+        case .inconclusive: return .inconclusive
+        case .improvement, .noChange: return .success
+        }
+    }
+
+    /// premain.json's compare section with the command line's options over it.
+    static func settings(_ arguments: ParsedArguments, _ configured: CompareSettings) throws(UsageError) -> CompareSettings {
+        var settings = configured
+        settings.thresholdMs = try arguments.number("--threshold-ms", default: settings.thresholdMs, in: 0...1_000_000)
+        settings.thresholdPercent = try arguments.number("--threshold-percent", default: settings.thresholdPercent, in: 0...1000)
+        settings.confidence = try arguments.number("--confidence", default: settings.confidence, in: 0.5...0.9999)
+        settings.minRuns = try arguments.integer("--min-runs", default: settings.minRuns, in: 2...100_000)
+        settings.maxRuns = try arguments.integer("--max-runs", default: max(settings.maxRuns, settings.minRuns), in: 2...100_000)
+        guard settings.maxRuns >= settings.minRuns else {
+            throw UsageError(message: "--max-runs (\(settings.maxRuns)) is below --min-runs (\(settings.minRuns))")
+        }
+        settings.maxSeconds = try arguments.number("--max-time", default: settings.maxSeconds, in: 0...86_400)
+        settings.seed = UInt64(try arguments.integer("--seed", default: Int(clamping: settings.seed), in: 0...Int.max))
+        return settings
+    }
+}
+
+/// Finds the executable of one build: the file itself, or `--run NAME` inside a folder.
+enum BuildExecutable {
+    struct Problem: Error {
+        var message: String
+        /// A folder without --run, or --run with a file: the command line is wrong.
+        var isUsage: Bool
+    }
+
+    static func resolve(_ side: String, run: String?) -> Result<String, Problem> {
+        switch LocalFiles.kind(side) {
+        case .missing:
+            return .failure(Problem(message: "\(TextSafety.display(side)): no such file or folder", isUsage: false))
+        case .folder:
+            guard let run, !run.isEmpty else {
+                return .failure(Problem(message: "\(TextSafety.display(side)) is a folder; name the executable in it with --run NAME", isUsage: true))
+            }
+            let path = (side.hasSuffix("/") ? side : side + "/") + run
+            return executable(path, described: "\(TextSafety.display(run)) in \(TextSafety.display(side))")
+        case .file:
+            if run != nil {
+                return .failure(Problem(message: "\(TextSafety.display(side)) is a file; --run NAME needs artifact folders", isUsage: true))
+            }
+            return executable(side, described: TextSafety.display(side))
+        case .other:
+            return .failure(Problem(message: "\(TextSafety.display(side)): not a regular file or folder", isUsage: false))
+        }
+    }
+
+    static func executable(_ path: String, described: String) -> Result<String, Problem> {
+        guard LocalFiles.kind(path) == .file else {
+            return .failure(Problem(message: "\(described): no such executable file", isUsage: false))
+        }
+        guard access(path, X_OK) == 0 else {
+            return .failure(Problem(message: "\(described): not executable (no x permission)", isUsage: false))
+        }
+        return .success(CommandResolver.absolute(path))
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import PremainModel
+import PremainRender
+import PremainTestSupport
+import Testing
+
+/// Runs the built `premain compare` on the samples: help, usage and input errors, folders with
+/// --run, every format, and exit codes that follow the verdict. Which verdict two real builds
+/// get depends on the machine's load, so no test asserts it.
+@Suite(.serialized) struct CompareCLITests {
+    static func premain(_ arguments: [String], in folder: String? = nil) throws -> CLI.Result {
+        try #require(FileManager.default.isExecutableFile(atPath: CLI.binary), "build premain first: swift build")
+        return try CLI.run(arguments, in: folder)
+    }
+
+    @Test func helpDocumentsVerdictsAndExitCodes() throws {
+        let help = try Self.premain(["compare", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: premain compare"))
+        #expect(help.stdout.contains("5 inconclusive"))
+        #expect(help.stdout.contains("--max-runs"))
+        #expect(try Self.premain(["--help"]).stdout.contains("5 compare was inconclusive"))
+    }
+
+    @Test func badInputsGetOneLineAndTheirCode() throws {
+        let app = try Samples.path("pairs/base/app")
+        let folder = (app as NSString).deletingLastPathComponent
+        let missing = try Self.premain(["compare", app, "/nonexistent/app"])
+        #expect(missing.status == 3)
+        #expect(missing.stderr == "Error: /nonexistent/app: no such file or folder\n")
+        let noRun = try Self.premain(["compare", folder, folder])
+        #expect(noRun.status == 64)
+        #expect(noRun.stderr.hasPrefix("Error: \(folder) is a folder; name the executable in it with --run NAME\n"))
+        let wrongRun = try Self.premain(["compare", "--run", "nope", folder, folder])
+        #expect(wrongRun.status == 3)
+        #expect(wrongRun.stderr.hasPrefix("Error: nope in \(folder): no such executable file"))
+        #expect(try Self.premain(["compare", app]).status == 64)
+        #expect(try Self.premain(["compare", "--max-runs", "4", "--min-runs", "8", app, app]).status == 64)
+    }
+
+    /// One real comparison of two identical builds in a folder each, with --run; the JSON
+    /// holds every documented field and the exit code is the verdict's.
+    @Test func identicalBuildsGiveAReportWhoseExitCodeFollowsTheVerdict() throws {
+        let base = (try Samples.path("pairs/aa-1/app") as NSString).deletingLastPathComponent
+        let head = (try Samples.path("pairs/aa-2/app") as NSString).deletingLastPathComponent
+        let result = try Self.premain(["compare", "--run", "app", "--min-runs", "8", "--max-runs", "16", "--format", "json",
+                                       "--no-config", base, head])
+        let report = try JSONRenderer.decode(CompareReport.self, from: result.stdout)
+        let expected: Int32 = switch report.verdict {
+        case .regression: 2
+        case .inconclusive: 5
+        case .noChange, .improvement: 0
+        }
+        #expect(result.status == expected, "\(result.stderr)")
+        #expect(report.runs.perSide >= 8 && report.runs.perSide <= 16 && report.runs.perSide % 2 == 0)
+        #expect(report.runs.blocks.allSatisfy { $0 == "ABBA" || $0 == "BAAB" })
+        #expect(!report.reasons.isEmpty)
+        #expect(report.base.path.hasSuffix("/pairs/aa-1/app") && report.head.label == head)
+        let main = try #require(report.times.first { $0.quantity == .main })
+        #expect(main.gated && main.base.samplesMs.count == report.runs.perSide)
+        #expect(main.difference.map { $0.lowMs <= $0.medianMs && $0.medianMs <= $0.highMs } ?? true)
+        // Loader counts of byte-identical builds are identical, run after run.
+        let lookups = try #require(report.counts.first { $0.quantity == .symbolLookups })
+        #expect(lookups.base.min == lookups.base.max && lookups.base.samples == lookups.head.samples)
+        #expect(lookups.result == .noChange)
+        #expect(report.counts.contains { $0.quantity == .minorFaults })
+        #expect(result.stdout.contains("\"difference\"") && result.stdout.contains("\"highMs\""))
+    }
+
+    @Test func markdownAndTextShowTheVerdictFirst() throws {
+        let app = try Samples.path("pairs/aa-1/app")
+        let markdown = try Self.premain(["compare", "--min-runs", "4", "--max-runs", "4", "--format", "markdown", "--no-config", app, app])
+        #expect([0, 2, 5].contains(markdown.status))
+        let lines = markdown.stdout.split(separator: "\n")
+        #expect(lines.first == "<!-- premain-compare -->")
+        #expect(["❌", "🟢", "✅", "⚠️"].contains { lines[2].hasPrefix($0) })
+        let text = try Self.premain(["compare", "--min-runs", "4", "--max-runs", "4", "--no-config", app, app, "--", "arg"])
+        #expect(text.stdout.hasPrefix("verdict: "))
+        #expect(text.stdout.contains("runs: 4 per side in 2 blocks"))
+    }
+}
