@@ -90,6 +90,7 @@ public enum DiffMarkdownRenderer {
         let title: String
         switch report.verdict.status {
         case .regression: title = "❌ **Start-up regressed**"
+        case .unconfirmed: title = "⚠️ **Possible start-up regression, not confirmed**"
         case .findings: title = "❌ **Start-up check failed**"
         case .pass: title = "✅ **No start-up regression**"
         }
@@ -101,6 +102,10 @@ public enum DiffMarkdownRenderer {
                 : ": no new findings at or above \(report.settings.failOn.rawValue)"
         } else {
             lines += report.verdict.reasons.map { "- " + e($0, 400) }
+        }
+        if !report.warnings.isEmpty {
+            lines.append("")
+            lines += report.warnings.map { "> ⚠️ " + e($0.message, 400) + " — " + e($0.advice, 400) }
         }
         return lines.joined(separator: "\n")
     }

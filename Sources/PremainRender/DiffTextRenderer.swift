@@ -6,6 +6,12 @@ public enum DiffTextRenderer {
     public static func render(_ report: DiffReport) -> String {
         var out = "verdict: \(report.verdict.status.rawValue)\n"
         for reason in report.verdict.reasons { out += "  - \(TextSafety.display(reason))\n" }
+        if !report.warnings.isEmpty {
+            out += "warnings:\n"
+            for warning in report.warnings {
+                out += "  ! \(TextSafety.display(warning.message)) (\(TextSafety.display(warning.advice)))\n"
+            }
+        }
         if !report.measured.isEmpty {
             var table = TextTable(headers: ["measured", "base", "head", "delta", "%", "p", "change"],
                                   alignments: [.left, .right, .right, .right, .right, .right, .left])

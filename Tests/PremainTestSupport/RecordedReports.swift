@@ -81,7 +81,7 @@ public enum RecordedReports {
 /// What `premain diff` may answer, and the exit status that goes with each answer.
 public enum DiffVerdicts {
     /// The values of `verdict.status`.
-    public static let statuses: Set<String> = ["pass", "findings", "regression"]
+    public static let statuses: Set<String> = ["pass", "findings", "regression", "unconfirmed"]
 
     /// The exit statuses `premain diff` (and scripts/ci/premain-pr) gives for `status`: 2 for a
     /// regression; 1 for findings (0 with `--fail-on never`); 0 for a pass. `[]` for an
@@ -90,7 +90,7 @@ public enum DiffVerdicts {
         switch status {
         case "regression": return [2]
         case "findings": return failOnNever ? [0] : [1]
-        case "pass": return [0]
+        case "pass", "unconfirmed": return [0]
         default: return []
         }
     }

@@ -18,10 +18,12 @@ public struct DiffBuilder: Sendable {
         let objects = objectDeltas(base.objects, head.objects)
         let closures = closureDeltas(base.closures, head.closures)
         let measured = measuredDeltas(base, head)
-        let verdict = verdictFor(findings: findings, measured: measured)
+        let backing = deterministicBacking(objects: objects, base: base, head: head)
+        let verdict = verdictFor(findings: findings, measured: measured, backing: backing)
         return DiffReport(
             verdict: verdict, base: side(base, baseLabel), head: side(head, headLabel), objects: objects,
-            closures: closures, measured: measured, findings: findings, settings: config.diff)
+            closures: closures, measured: measured, findings: findings, warnings: warnings(base, head),
+            settings: config.diff)
     }
 
     // MARK: static
@@ -148,7 +150,51 @@ public struct DiffBuilder: Sendable {
 
     // MARK: verdict and sides
 
-    func verdictFor(findings: FindingsDelta, measured: [MeasuredDelta]) -> DiffReport.Verdict {
+    /// The measurement warnings of both sides, "base: "/"head: " before each message, then,
+    /// when both sides were measured, the warning that unpaired series cannot tell drift from
+    /// change.
+    func warnings(_ base: RuleInput, _ head: RuleInput) -> [MeasurementWarning] {
+        var found: [MeasurementWarning] = []
+        for (name, input) in [("base", base), ("head", head)] {
+            for launch in input.launches {
+                for var warning in launch.warnings {
+                    warning.message = "\(name): " + warning.message
+                    found.append(warning)
+                }
+            }
+        }
+        if !base.launches.isEmpty && !head.launches.isEmpty {
+            found.append(MeasurementWarning(
+                kind: .unpaired, subject: "series",
+                message: "base and head were measured separately, so a drift of the machine between the two series looks like a change",
+                advice: "confirm a measured change with premain compare BASE HEAD, which interleaves the launches"))
+        }
+        return found
+    }
+
+    /// What deterministic facts back a measured regression of unpaired series: new
+    /// dependencies, initializers or Swift suspects in head, more loader symbol look-ups, or
+    /// CPU time that regressed too. Names for people; `[]` when nothing does.
+    func deterministicBacking(objects: [ObjectDelta], base: RuleInput, head: RuleInput) -> [String] {
+        var found: [String] = []
+        let needed = objects.flatMap(\.neededAdded) + objects.filter { $0.status == .added }.map(\.name)
+        if !needed.isEmpty { found.append("new dependencies (\(Set(needed).count))") }
+        let initializers = objects.reduce(0) { $0 + $1.initializersAdded.count }
+        if initializers > 0 { found.append("new static initializers (\(initializers))") }
+        let suspects = objects.reduce(0) { $0 + $1.swiftSuspectsAdded.count }
+        if suspects > 0 { found.append("new Swift start-up suspects (\(suspects))") }
+        let baseLaunch = base.launches.first, headLaunch = head.launches.first
+        if let before = baseLaunch?.loaderCounts?.startup?.symbolLookups,
+           let after = headLaunch?.loaderCounts?.startup?.symbolLookups,
+           after - before >= max(1, Int((Double(before) * config.diff.minEffectPercent / 100).rounded(.up))) {
+            found.append("loader symbol look-ups +\(after - before)")
+        }
+        let cpu = ChangeDetector(settings: config.diff).compare(base: baseLaunch?.targetCPUTime, head: headLaunch?.targetCPUTime)
+        if cpu.change == .regression, let delta = cpu.deltaMs { found.append("CPU time " + Milliseconds.signed(delta)) }
+        return found
+    }
+
+    func verdictFor(findings: FindingsDelta, measured: [MeasuredDelta], backing: [String]) -> DiffReport.Verdict {
         var reasons: [String] = []
         // The first milestone that regressed (what users feel), then the objects and functions
         // that regressed, largest first (the cause), then the later milestones.
@@ -156,23 +202,38 @@ public struct DiffBuilder: Sendable {
         let milestones = regressed.filter { $0.scope == .milestone }
         let causes = regressed.filter { $0.scope != .milestone }.sorted { ($0.result.deltaMs ?? 0) > ($1.result.deltaMs ?? 0) }
         let regressions = Array(milestones.prefix(1)) + causes + milestones.dropFirst()
+        let confirmed = backing.isEmpty ? " in unpaired runs" : ""
         for delta in regressions.prefix(2) {
             let what = delta.displayName
             let change = delta.result.deltaMs.map { "+" + Milliseconds.text($0) } ?? ""
             let percent = delta.result.percent.map { String(format1: $0) } ?? ""
-            reasons.append("\(what) regressed by \(change)\(percent.isEmpty ? "" : " (+\(percent) %)")")
+            reasons.append("\(what) regressed by \(change)\(percent.isEmpty ? "" : " (+\(percent) %)")\(confirmed)")
         }
         if regressions.count > 2 {
             let more = regressions.dropFirst(2)
             let names = more.prefix(3).map(\.displayName).joined(separator: ", ") + (more.count > 3 ? ", …" : "")
             reasons.append("\(more.count) more measured regression\(more.count == 1 ? "" : "s"): \(names)")
         }
+        if !regressions.isEmpty {
+            reasons.append(backing.isEmpty
+                ? "not confirmed: nothing deterministic backs it (no new dependency, initializer or Swift suspect, "
+                    + "same loader look-ups, CPU time unchanged); separately measured runs cannot tell drift from change, "
+                    + "so confirm with premain compare BASE HEAD"
+                : "backed by " + backing.joined(separator: ", "))
+        }
         let budget = Set(BudgetChecker.descriptions.map(\.identifier))
         let failOn = config.diff.failOn
         let failing = findings.new.filter { $0.severity >= failOn } + findings.unchanged.filter { budget.contains($0.rule) }
         for finding in failing.prefix(2) { reasons.append(finding.message) }
         if failing.count > 2 { reasons.append("\(failing.count - 2) more findings at or above \(failOn.rawValue)") }
-        let status: DiffReport.Verdict.Status = !regressions.isEmpty ? .regression : !failing.isEmpty ? .findings : .pass
+        let status: DiffReport.Verdict.Status
+        if !regressions.isEmpty && !backing.isEmpty {
+            status = .regression
+        } else if !failing.isEmpty {
+            status = .findings
+        } else {
+            status = regressions.isEmpty ? .pass : .unconfirmed
+        }
         return .init(status: status, reasons: reasons)
     }
 

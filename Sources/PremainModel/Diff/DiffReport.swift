@@ -14,10 +14,14 @@ public struct DiffReport: Codable, Sendable, Equatable {
     /// Milestones, then objects' initializers, then functions.
     public var measured: [MeasuredDelta]
     public var findings: FindingsDelta
+    /// Every warning of either side's measurement ("base: …", "head: …") and, when both sides
+    /// were measured, that unpaired runs cannot tell drift from change.
+    public var warnings: [MeasurementWarning] = []
     public var settings: DiffSettings
 
     public init(tool: ToolInfo = .current, verdict: Verdict, base: Side, head: Side, objects: [ObjectDelta],
-                closures: [CountDelta], measured: [MeasuredDelta], findings: FindingsDelta, settings: DiffSettings) {
+                closures: [CountDelta], measured: [MeasuredDelta], findings: FindingsDelta,
+                warnings: [MeasurementWarning] = [], settings: DiffSettings) {
         self.tool = tool
         self.verdict = verdict
         self.base = base
@@ -26,6 +30,7 @@ public struct DiffReport: Codable, Sendable, Equatable {
         self.closures = closures
         self.measured = measured
         self.findings = findings
+        self.warnings = warnings
         self.settings = settings
     }
 
@@ -34,8 +39,13 @@ public struct DiffReport: Codable, Sendable, Equatable {
             case pass
             /// New findings at or above fail-on, or a budget exceeded in head.
             case findings
-            /// A measured quantity regressed.
+            /// A measured quantity regressed, and a deterministic change backs it: loader
+            /// counts, CPU time, or a new dependency, initializer or Swift suspect in head.
             case regression
+            /// A measured quantity regressed in the two separately measured series, but nothing
+            /// deterministic backs it: drift of the machine cannot be told from a change.
+            /// `premain compare` can. Not a failure (exit 0).
+            case unconfirmed
         }
 
         public var status: Status

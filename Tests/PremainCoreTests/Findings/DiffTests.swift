@@ -114,6 +114,29 @@ final class DiffTests: XCTestCase {
 
     /// Recorded series: head's new 5 ms constructor moves main by 5 ms in every run, far
     /// beyond the minimum effect; the A/A pair's series are equal.
+    /// The +155 % that cried wolf: identical builds whose separately measured series differ
+    /// (the machine drifted between them). Nothing deterministic backs the change, so the
+    /// verdict is "unconfirmed", which does not fail, and it says how to confirm.
+    func testUnpairedWallTimeAloneIsUnconfirmed() throws {
+        let core = (object: "libcore.so", symbol: "premain_core_ctor", ms: 2.0)
+        var base = try recorded("pairs/aa-1", mainMs: 7.8, functions: [core])
+        let head = try recorded("pairs/aa-2", mainMs: 19.9, functions: [core])
+        base.launches[0].warnings = [MeasurementWarning(kind: .wideSpread, subject: "main", message: "MAD is 21 % of the median",
+                                                        advice: "the machine is noisy")]
+        let report = DiffBuilder().diff(base: base, head: head, baseLabel: "aa-1", headLabel: "aa-2")
+        XCTAssertEqual(report.measured.first { $0.subject == "main" }?.result.change, .regression)
+        XCTAssertEqual(report.verdict.status, .unconfirmed)
+        XCTAssertTrue(report.verdict.reasons.first?.hasSuffix("in unpaired runs") == true, "\(report.verdict.reasons)")
+        XCTAssertTrue(report.verdict.reasons.last?.contains("confirm with premain compare BASE HEAD") == true)
+        XCTAssertEqual(report.warnings.map(\.kind), [.wideSpread, .unpaired])
+        XCTAssertEqual(report.warnings.first?.message, "base: MAD is 21 % of the median")
+        let markdown = DiffMarkdownRenderer.render(report)
+        let lines = markdown.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines[2], "⚠️ **Possible start-up regression, not confirmed**")
+        XCTAssertTrue(lines.prefix(10).contains { $0.hasPrefix("> ⚠️ base\\: MAD is 21 % of the median") }, "\(lines.prefix(10))")
+        XCTAssertTrue(DiffTextRenderer.render(report).contains("warnings:\n  ! base: MAD is 21 % of the median"))
+    }
+
     func testRecordedRegressionIsFlaggedAndTheAAPairIsNot() throws {
         let core = (object: "libcore.so", symbol: "premain_core_ctor", ms: 2.0)
         let base = try recorded("pairs/base", mainMs: 4, functions: [core])

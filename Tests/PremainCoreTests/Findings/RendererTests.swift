@@ -65,7 +65,8 @@ final class RendererTests: XCTestCase {
                                                  .init(path: "lib/libcore.so", role: .library, initializers: timing(headCore))])
         return DiffReport(
             tool: ToolInfo(name: "premain", version: "0.1.0"),
-            verdict: DiffBuilder().verdictFor(findings: findings, measured: measured),
+            verdict: DiffBuilder().verdictFor(findings: findings, measured: measured,
+                                              backing: DiffBuilder().deterministicBacking(objects: objects, base: RuleInput(), head: RuleInput())),
             base: .init(label: "artifacts/base", objects: 2, runs: 20, cold: false, conditions: conditions,
                         timeline: baseTimeline),
             head: .init(label: "artifacts/head", objects: 3, runs: 20, cold: false, conditions: conditions,
