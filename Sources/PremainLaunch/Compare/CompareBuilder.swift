@@ -53,7 +53,7 @@ public struct CompareBuilder: Sendable {
         // Gate on main and first output where both builds reach them in most blocks; on exit
         // when neither is there (a static binary that prints nothing).
         let gatedQuantities: Set<TimeComparison.Quantity>
-        let present = Set(times.filter { ($0.difference?.blocks ?? 0) * 2 >= blocks.count }.map(\.quantity))
+        let present = Set(times.filter { ($0.difference?.pairs ?? 0) >= blocks.count }.map(\.quantity))
         if present.contains(.main) || present.contains(.firstOutput) {
             gatedQuantities = present.intersection([.main, .firstOutput])
         } else {
@@ -93,14 +93,17 @@ public struct CompareBuilder: Sendable {
         }
     }
 
-    /// Per block: mean of head's values − mean of base's; blocks where a side has none are
-    /// left out.
-    static func blockDifferences(_ blocks: [PairedBlock], _ value: (LaunchSample) -> Double?) -> [Double] {
-        blocks.compactMap { block in
-            let base = block.base.compactMap(value)
-            let head = block.head.compactMap(value)
-            guard let baseMean = SampleStatistics.mean(base), let headMean = SampleStatistics.mean(head) else { return nil }
-            return headMean - baseMean
+    /// One difference head − base per adjacent pair of launches: in ABBA and in BAAB alike the
+    /// first two launches hold each build's first run of the block and the last two its second,
+    /// so pair i is (base[i], head[i]). Half the pairs launch base first, half head first, so an
+    /// order effect cancels, and a pair's two launches are as close in time as launches can be.
+    /// A pair where either launch lacks the value is left out.
+    static func pairDifferences(_ blocks: [PairedBlock], _ value: (LaunchSample) -> Double?) -> [Double] {
+        blocks.flatMap { block in
+            zip(block.base, block.head).compactMap { base, head in
+                guard let before = value(base), let after = value(head) else { return nil }
+                return after - before
+            }
         }
     }
 
@@ -108,7 +111,7 @@ public struct CompareBuilder: Sendable {
         let value = { (sample: LaunchSample) in Self.time(quantity, sample) }
         guard let base = TimeSummary(samplesMs: blocks.flatMap(\.base).compactMap(value)),
               let head = TimeSummary(samplesMs: blocks.flatMap(\.head).compactMap(value)) else { return nil }
-        let interval = PairedInterval.of(Self.blockDifferences(blocks, value), level: settings.confidence)
+        let interval = PairedInterval.of(Self.pairDifferences(blocks, value), level: settings.confidence)
         let threshold = settings.thresholdMs(forBase: base.medianMs)
         var result = QuantityResult.undecided
         if let interval {
@@ -128,7 +131,7 @@ public struct CompareBuilder: Sendable {
         let value = { (sample: LaunchSample) in Self.count(quantity, sample) }
         guard let base = CountSummary(samples: blocks.flatMap(\.base).compactMap(value)),
               let head = CountSummary(samples: blocks.flatMap(\.head).compactMap(value)) else { return nil }
-        let interval = PairedInterval.of(Self.blockDifferences(blocks) { value($0).map(Double.init) },
+        let interval = PairedInterval.of(Self.pairDifferences(blocks) { value($0).map(Double.init) },
                                          level: settings.confidence)
         let threshold = max(1, base.median * settings.thresholdPercent / 100)
         var result = QuantityResult.undecided
@@ -222,7 +225,7 @@ public struct CompareBuilder: Sendable {
     /// "time to main +1.021 ms (+23.1 %), 95 % interval +0.912 … +1.130 ms, above the 0.500 ms threshold".
     func describe(_ time: TimeComparison, level: Int) -> String {
         guard let difference = time.difference else {
-            return "\(time.quantity.title): too few blocks for a \(level) % interval"
+            return "\(time.quantity.title): too few pairs of runs for a \(level) % interval"
         }
         var text = "\(time.quantity.title) \(Milliseconds.signed(difference.medianMs))"
         if time.base.medianMs > 0 {

@@ -3,7 +3,8 @@ import PremainModel
 /// Runs `premain compare`: both builds launched alternately in shuffled balanced blocks (every
 /// two blocks hold one ABBA and one BAAB, in random order), after a warm-up of each, under the
 /// same pinning and environment, until every gated quantity's paired interval decides or the
-/// run or time budget is spent. The statistics are `CompareBuilder`'s.
+/// run or time budget is spent. The intervals are looked at once `minRuns` are done and then
+/// each time the runs have grown by a quarter. The statistics are `CompareBuilder`'s.
 public struct CompareSession: Sendable {
     public let launcher: any Launcher
     /// The clock, in nanoseconds; tests pass a scripted one.
@@ -45,6 +46,7 @@ public struct CompareSession: Sendable {
         var blocks: [PairedBlock] = []
         var stop = CompareReport.Runs.Stop.maxRuns
         var orders = BlockOrders(seed: settings.seed)
+        var nextLook = minBlocks
 
         let ((_, scheduling), idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) { () throws(MeasureError) in
         try MeasurerScheduling.run(requested: options.realtimeMeasurer) { () throws(MeasureError) in
@@ -76,9 +78,14 @@ public struct CompareSession: Sendable {
                     stop = .failed
                     break
                 }
-                if blocks.count >= minBlocks && builder.assess(blocks).decided {
-                    stop = .decided
-                    break
+                // Looks at the intervals at geometrically spaced run counts (each a quarter more
+                // than the last), so the chance of stopping on a fluke grows slowly with the runs.
+                if blocks.count >= minBlocks && blocks.count >= nextLook {
+                    nextLook = max(blocks.count + 1, (blocks.count * 5 + 3) / 4)
+                    if builder.assess(blocks).decided {
+                        stop = .decided
+                        break
+                    }
                 }
                 if Double(clock() &- started) / 1e9 >= settings.maxSeconds {
                     stop = .maxTime

@@ -195,23 +195,23 @@ public struct TimeComparison: Codable, Equatable, Sendable {
     }
 }
 
-/// The paired difference head − base of a time: the Hodges–Lehmann estimate of the per-block
-/// differences and its signed-rank interval.
+/// The paired difference head − base of a time: the Hodges–Lehmann estimate of the
+/// differences of adjacent launches and its signed-rank interval.
 public struct TimeDifference: Codable, Equatable, Sendable {
     public var medianMs: Double
     public var lowMs: Double
     public var highMs: Double
     /// Confidence level of `lowMs … highMs`.
     public var level: Double
-    /// Blocks it was computed from.
-    public var blocks: Int
+    /// Pairs of launches (one of each build, side by side) it was computed from.
+    public var pairs: Int
 
     public init(_ interval: PairedInterval) {
         medianMs = interval.estimate
         lowMs = interval.low
         highMs = interval.high
         level = interval.level
-        blocks = interval.count
+        pairs = interval.count
     }
 }
 
@@ -286,14 +286,14 @@ public struct CountDifference: Codable, Equatable, Sendable {
     public var low: Double
     public var high: Double
     public var level: Double
-    public var blocks: Int
+    public var pairs: Int
 
     public init(_ interval: PairedInterval) {
         median = interval.estimate
         low = interval.low
         high = interval.high
         level = interval.level
-        blocks = interval.count
+        pairs = interval.count
     }
 }
 
