@@ -157,6 +157,19 @@ struct CompareTests {
         #expect(report.warnings.first?.kind == .failedRuns)
     }
 
+    @Test func loadThrottlingAndPinningAreWarnedAbout() {
+        let builder = CompareBuilder(settings: CompareSettings())
+        let blocks = Self.blocks(8, drift: 0)
+        let assessment = builder.assess(blocks)
+        let quiet = builder.noiseWarnings(assessment, blocks: blocks, loadAverages: [0.3, 0.5], onlineCPUs: 2, pinned: true)
+        #expect(quiet.isEmpty, "\(quiet)")
+        let noisy = builder.noiseWarnings(assessment, blocks: blocks, loadAverages: [0.3, 2.4], onlineCPUs: 2, pinned: false,
+                                          throttleEvents: 3)
+        #expect(noisy.map(\.kind) == [.busyMachine, .throttled, .unpinned])
+        #expect(noisy[0].message == "load average 2.4 on 2 CPUs")
+        #expect(noisy[1].message == "the CPUs were thermally throttled 3 times during the comparison")
+    }
+
     @Test func thresholdIsTheLargerOfMsAndPercent() {
         let settings = CompareSettings(thresholdMs: 0.5, thresholdPercent: 5)
         #expect(settings.thresholdMs(forBase: 4) == 0.5)

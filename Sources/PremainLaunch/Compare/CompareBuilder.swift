@@ -258,7 +258,7 @@ public struct CompareBuilder: Sendable {
     /// move with it), drift of the base between the first and second half, the load, unpinned
     /// runs. A slow first run is left out: the warm-up and the pairing take care of it.
     public func noiseWarnings(_ assessment: Assessment, blocks: [PairedBlock], loadAverages: [Double],
-                              onlineCPUs: Int, pinned: Bool) -> [MeasurementWarning] {
+                              onlineCPUs: Int, pinned: Bool, throttleEvents: Int = 0) -> [MeasurementWarning] {
         var warnings: [MeasurementWarning] = []
         if let primary = assessment.gated.first {
             for (side, summary) in [("base", primary.base), ("head", primary.head)] {
@@ -289,6 +289,12 @@ public struct CompareBuilder: Sendable {
                 message: "load average \(String(format1: busiest)) on \(onlineCPUs) CPU\(onlineCPUs == 1 ? "" : "s")",
                 advice: "other work shares the CPUs; intervals are wider and more runs are needed"))
         }
+        if throttleEvents > 0 {
+            warnings.append(MeasurementWarning(
+                kind: .throttled, subject: "machine",
+                message: "the CPUs were thermally throttled \(throttleEvents) time\(throttleEvents == 1 ? "" : "s") during the comparison",
+                advice: "the clock speed changed under the runs; let the machine cool or use --instructions for exact counts"))
+        }
         if !pinned {
             warnings.append(MeasurementWarning(
                 kind: .unpinned, subject: "series", message: "premain and the target were not pinned to different CPUs",
@@ -309,7 +315,7 @@ public struct CompareBuilder: Sendable {
     /// The whole report from the final blocks.
     public func report(blocks: [PairedBlock], base: CompareReport.Side, head: CompareReport.Side, arguments: [String],
                        warmup: Int, seconds: Double, stop: CompareReport.Runs.Stop, conditions: LaunchConditions,
-                       loadAverages: [Double]) -> CompareReport {
+                       loadAverages: [Double], throttleEvents: Int = 0) -> CompareReport {
         let assessment = assess(blocks)
         let perSide = blocks.reduce(0) { $0 + $1.base.count }
         let runsText = "\(perSide) run\(perSide == 1 ? "" : "s") per side in \(String(format1: seconds)) s"
@@ -318,7 +324,8 @@ public struct CompareBuilder: Sendable {
         var (verdict, reasons, warnings) = self.verdict(assessment, stop: stop, failures: failures, runsText: runsText,
                                                         spread: spreadText(assessment))
         warnings += noiseWarnings(assessment, blocks: blocks, loadAverages: loadAverages,
-                                  onlineCPUs: conditions.onlineCPUs, pinned: conditions.pinning.pinned)
+                                  onlineCPUs: conditions.onlineCPUs, pinned: conditions.pinning.pinned,
+                                  throttleEvents: throttleEvents)
         if !failures.isEmpty {
             warnings.insert(MeasurementWarning(kind: .failedRuns, subject: "series", message: failures.joined(separator: "; "),
                                                advice: "make both builds run successfully with these arguments first"), at: 0)

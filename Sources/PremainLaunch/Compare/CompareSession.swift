@@ -11,6 +11,8 @@ public struct CompareSession: Sendable {
     public var clock: @Sendable () -> UInt64 = { MonotonicClock.nowNs() }
     /// The load average, read at the start and the end; tests pass a fixed one.
     public var loadAverage: @Sendable () -> Double? = { MachineProbe.loadAverage() }
+    /// Thermal throttling events so far, read at the start and the end; `nil` when unknown.
+    public var throttleEvents: @Sendable () -> Int? = { MachineProbe.throttleEvents() }
 
     public init(launcher: any Launcher) {
         self.launcher = launcher
@@ -37,6 +39,7 @@ public struct CompareSession: Sendable {
         let total = 2 * warmup + 4 * maxBlocks
         var loads: [Double] = []
         if let load = loadAverage() { loads.append(load) }
+        let throttledBefore = throttleEvents()
 
         func request(_ path: String) -> LaunchRequest {
             LaunchRequest(executablePath: path, arguments: [path] + arguments, environment: environment,
@@ -96,6 +99,7 @@ public struct CompareSession: Sendable {
         }
         }
         if let load = loadAverage() { loads.append(load) }
+        let throttled = throttledBefore.flatMap { before in throttleEvents().map { $0 - before } } ?? 0
         let perSide = blocks.count * 2
         var conditions = MachineProbe.conditions(
             pinning: pinning, runs: perSide, warmup: warmup, cold: false, binaryPath: base, buildID: baseTarget.buildID,
@@ -110,7 +114,8 @@ public struct CompareSession: Sendable {
                         failures: Self.failures(blocks.flatMap(\.base))),
             head: .init(label: options.headLabel ?? head, path: head, buildID: headTarget.buildID,
                         failures: Self.failures(blocks.flatMap(\.head))),
-            arguments: arguments, warmup: warmup, seconds: seconds, stop: stop, conditions: conditions, loadAverages: loads)
+            arguments: arguments, warmup: warmup, seconds: seconds, stop: stop, conditions: conditions, loadAverages: loads,
+            throttleEvents: throttled)
     }
 
     /// One line per distinct failure message: "2 of 4 runs: exited with status 1".

@@ -44,6 +44,20 @@ public enum MachineProbe {
             .map { String(Substring($0).trimmingBlanks()) }
     }
 
+    /// The sum over online CPUs of the kernel's thermal throttling events
+    /// (`thermal_throttle/core_throttle_count`); `nil` where the kernel does not expose them
+    /// (most virtual machines).
+    public static func throttleEvents() -> Int? {
+        let cpus = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        var total: Int?
+        for cpu in 0..<max(0, cpus) {
+            guard let text = LocalFiles.readText("/sys/devices/system/cpu/cpu\(cpu)/thermal_throttle/core_throttle_count", limit: 64),
+                  let count = Int(Substring(text).trimmingBlanks()) else { continue }
+            total = (total ?? 0) + count
+        }
+        return total
+    }
+
     /// The one-minute load average from /proc/loadavg; `nil` when unreadable.
     public static func loadAverage() -> Double? {
         LocalFiles.readText("/proc/loadavg")?.split(separator: " ").first.flatMap { Double($0) }

@@ -20,6 +20,8 @@ public struct MeasurementWarning: Codable, Equatable, Sendable {
         case drift
         /// The load average was at or above the number of CPUs.
         case busyMachine = "busy_machine"
+        /// The kernel counted thermal throttling events during the series.
+        case throttled
         /// A wall-time difference that no CPU time, fault, switch or loader count backs.
         case noiseSuspected = "noise_suspected"
         /// Two separately measured series: drift between them cannot be told from a change.
