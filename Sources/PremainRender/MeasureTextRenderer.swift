@@ -1,7 +1,7 @@
 import PremainModel
 
 /// `premain measure` as text: per measurement a phase table, an object table, the waterfall of
-/// the median run, observer effect, loader counts, cold residency, failures, warnings and the
+/// the median run, the instruction counts (`--instructions`), observer effect, loader counts, cold residency, failures, warnings and the
 /// conditions. Pure: `MeasureReport → String`; fits 100 columns.
 public enum MeasureTextRenderer {
     public static func render(_ report: MeasureReport) -> String {
@@ -61,6 +61,7 @@ public enum MeasureTextRenderer {
             out += "\n  waterfall of run \(run + 1) (closest to the median exit; # initializers, - loader, | milestone)\n"
             out += waterfall
         }
+        if let instructions = m.instructions { out += "\n" + InstructionsTextRenderer.render(instructions) }
         out += "\n" + details(m).split(separator: "\n", omittingEmptySubsequences: false)
             .map { wrap(String($0)) }.joined(separator: "\n")
         return out

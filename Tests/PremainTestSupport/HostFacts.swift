@@ -26,4 +26,18 @@ public enum HostFacts {
         }
         return versions.max { $0.lexicographicallyPrecedes($1) }.map { "\($0[0]).\($0[1])" }
     }
+
+    /// The first executable file named `name` in this process's PATH; `nil` when there is none.
+    public static func program(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = "\(folder)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// valgrind in PATH, which the instruction-count tests need (scripts/setup installs it);
+    /// `nil` when it is not installed.
+    public static let valgrind: String? = program("valgrind")
 }

@@ -27,6 +27,13 @@ public enum MachineProbe {
         return "\(release) \(version)"
     }
 
+    /// The hardware name from uname(2) (`x86_64`, `aarch64`); `nil` when uname fails.
+    public static func machine() -> String? {
+        var names = utsname()
+        guard uname(&names) == 0 else { return nil }
+        return withUnsafeBytes(of: names.machine) { Self.cString($0) }
+    }
+
     /// The first `model name` of /proc/cpuinfo; `nil` when there is none.
     public static func cpuModel() -> String? {
         guard let text = LocalFiles.readText("/proc/cpuinfo") else { return nil }

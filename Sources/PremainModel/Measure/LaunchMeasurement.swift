@@ -43,6 +43,9 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
     /// Every counted instrumented run as launched (absolute birth time, every loader line's
     /// time), when asked for (`--raw`); `nil` otherwise.
     public var rawSamples: [LaunchSample]?
+    /// Instructions of one run under callgrind, when asked for (`--instructions`); `nil`
+    /// otherwise.
+    public var instructions: InstructionCounts?
 
     public init(command: [String], runs: Int, warmup: Int, cold: Bool, conditions: LaunchConditions, status: Status,
                 failures: [String], outcomes: [LaunchOutcome], milestones: Milestones,
@@ -50,7 +53,8 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
                 loaderCounts: LoaderCountSummary? = nil, loaderPhasesMissing: String? = nil,
                 uninstrumented: UninstrumentedSeries? = nil, observerEffect: ObserverEffect? = nil,
                 coldResidency: [ResidencySummary]? = nil, warnings: [MeasurementWarning], medianRun: Int? = nil,
-                medianRunTimeline: LoaderTimeline? = nil, rawSamples: [LaunchSample]? = nil) {
+                medianRunTimeline: LoaderTimeline? = nil, rawSamples: [LaunchSample]? = nil,
+                instructions: InstructionCounts? = nil) {
         self.command = command
         self.runs = runs
         self.warmup = warmup
@@ -71,12 +75,13 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
         self.medianRun = medianRun
         self.medianRunTimeline = medianRunTimeline
         self.rawSamples = rawSamples
+        self.instructions = instructions
     }
 
     enum CodingKeys: String, CodingKey {
         case command, runs, warmup, cold, conditions, status, failures, outcomes, milestones, targetCPUTime, objects,
              loaderCounts, loaderPhasesMissing, uninstrumented, observerEffect, coldResidency, warnings, medianRun,
-             medianRunTimeline, rawSamples
+             medianRunTimeline, rawSamples, instructions
     }
 
     /// Reads a measurement as `premain measure` writes it. `command`, `runs`, `conditions`
@@ -103,7 +108,8 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
                   warnings: try container.decodeIfPresent([MeasurementWarning].self, forKey: .warnings) ?? [],
                   medianRun: try container.decodeIfPresent(Int.self, forKey: .medianRun),
                   medianRunTimeline: try container.decodeIfPresent(LoaderTimeline.self, forKey: .medianRunTimeline),
-                  rawSamples: try container.decodeIfPresent([LaunchSample].self, forKey: .rawSamples))
+                  rawSamples: try container.decodeIfPresent([LaunchSample].self, forKey: .rawSamples),
+                  instructions: try container.decodeIfPresent(InstructionCounts.self, forKey: .instructions))
     }
 }
 

@@ -11,7 +11,7 @@ enum MeasureCommand: Command {
     static let spec = CommandSpec(
         name: "measure",
         abstract: "Time a command's launch from process birth: loader, each object's initializers, main, first output, exit.",
-        usage: "premain measure [--runs <n>] [--warmup <n>] [--cold] [--timeout <seconds>] [--format <format>] [--output <path>] -- <command> [<argument>...]",
+        usage: "premain measure [--runs <n>] [--warmup <n>] [--cold] [--instructions] [--timeout <seconds>] [--format <format>] [--output <path>] -- <command> [<argument>...]",
         discussion: """
         Runs the command --runs times after --warmup uncounted runs, with the environment passed \
         through and stdin from /dev/null. Times are milliseconds since process birth (premain's \
@@ -20,6 +20,13 @@ enum MeasureCommand: Command {
         is interleaved to report the observer effect. The target runs in its own process group, \
         which is killed after every run. The target's output is forwarded (its stdout goes to \
         stderr when the JSON report goes to stdout). Exit status 4 when a run failed.
+
+        --instructions adds one run under valgrind's callgrind (the Debian package valgrind) and \
+        an "instructions" section: instructions executed before main, to the first write to \
+        stdout or stderr, and in all, plus each object's and each function's initializers. \
+        Instruction counts do not drift with machine load: the same binary counts the same on \
+        the same machine and environment. Exit status 3 when valgrind is missing, 4 when the \
+        counted run failed.
         """,
         arguments: [ArgumentSpec(name: "<command>", help: "The program to launch (looked up in PATH), after '--'.")],
         options: [
@@ -36,6 +43,7 @@ enum MeasureCommand: Command {
             OptionSpec(names: ["--no-realtime"], valueName: nil, help: "Do not raise premain's measuring thread to SCHED_FIFO."),
             OptionSpec(names: ["--allow-idle"], valueName: nil, help: "Do not hold /dev/cpu_dma_latency at 0 (idle CPUs may halt; stamps after long initializers may come late)."),
             OptionSpec(names: ["--raw"], valueName: nil, help: "Add every run's raw launch record (absolute birth time, each loader line's time) to the JSON."),
+            OptionSpec(names: ["--instructions"], valueName: nil, help: "Also count instructions (before main, to first output, total, per initializer) in one run under valgrind's callgrind."),
         ],
         acceptsPassthrough: true)
 
@@ -69,11 +77,21 @@ enum MeasureCommand: Command {
         options.keepRawSamples = arguments.flag("--raw")
         options.holdIdleLatency = !arguments.flag("--allow-idle")
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
+        let environment = ProcessEnvironment.current()
+        let counter = arguments.flag("--instructions") ? InstructionCounter() : nil
+        if let counter {
+            do {
+                _ = try counter.locateValgrind(environment: environment)
+            } catch {
+                Console.error(error.description)
+                return .inputError
+            }
+        }
         let progress = ProgressBar.onTerminal("measure")
-        let measurement: LaunchMeasurement
+        var measurement: LaunchMeasurement
         do {
             measurement = try MeasureSession(launcher: ProcessLauncher()).measure(
-                command: arguments.passthrough, environment: ProcessEnvironment.current(), options: options) { step in
+                command: arguments.passthrough, environment: environment, options: options) { step in
                     progress?.update(step)
                 }
         } catch {
@@ -85,12 +103,29 @@ enum MeasureCommand: Command {
             }
         }
         progress?.finish()
+        var countFailure: InstructionCountError?
+        if let counter {
+            do {
+                measurement.instructions = try counter.count(command: arguments.passthrough, environment: environment,
+                                                             timeoutSeconds: timeout)
+            } catch {
+                countFailure = error
+            }
+        }
         let report = MeasureReport(measurements: [measurement])
         let written = Console.emit(to: output) { () throws -> String in
             return format == "json" ? try JSONRenderer.render(report) : MeasureTextRenderer.render(report)
         }
         guard written else { return .internalError }
         for failure in measurement.failures { Console.error("\(measurement.command[0]): \(failure)") }
+        if let countFailure {
+            Console.error("instructions: \(countFailure.description)")
+            switch countFailure {
+            case .runFailed: return .targetFailed
+            case .unreadableOutput: return .internalError
+            case .noCommand, .valgrindNotFound, .commandNotFound: return .inputError
+            }
+        }
         return measurement.status == .ok ? .success : .targetFailed
     }
 }

@@ -1,0 +1,66 @@
+import PremainModel
+
+/// `InstructionCounts` as text: the three counts, the objects' initializers, the heaviest
+/// functions before main, and the notes. Pure; fits 100 columns. Used by `measure` and by any
+/// command that shows counts.
+public enum InstructionsTextRenderer {
+    /// Functions listed before "… N more"; the JSON report has them all.
+    static let functionLimit = 12
+
+    public static func render(_ counts: InstructionCounts, indent: String = "  ") -> String {
+        let runs = counts.runs == 1 ? "1 run" : "\(counts.runs) runs, \(counts.differingRuns == 0 ? "all equal" : "\(counts.differingRuns) differing")"
+        var out = "\(indent)instructions under callgrind (exact, repeatable; \(runs); exit status \(counts.exitStatus))\n"
+        let rows: [(String, UInt64?)] = [("before main", counts.beforeMain), ("to first output", counts.toFirstOutput),
+                                         ("total", counts.total)]
+        let width = rows.map { grouped($0.1).count }.max() ?? 0
+        for (name, value) in rows {
+            let text = grouped(value)
+            out += "\(indent)  \(name.padding(15)) \(String(repeating: " ", count: width - text.count))\(text)\n"
+        }
+        let margin = indent.count
+        if !counts.objects.isEmpty {
+            var table = TextTable(headers: ["initializers of", "instructions", "calls"],
+                                  alignments: [.left, .right, .right], indent: margin)
+            for object in counts.objects {
+                table.add([object.object, grouped(object.instructions), "\(object.calls)"])
+            }
+            out += "\n" + table.render()
+        }
+        if !counts.functions.isEmpty {
+            var table = TextTable(headers: ["functions before main", "kind", "object", "instructions", "calls"],
+                                  alignments: [.left, .left, .left, .right, .right], indent: margin)
+            for function in counts.functions.prefix(functionLimit) {
+                table.add([function.displayName, function.kind.title, fileName(function.object),
+                           grouped(function.instructions), "\(function.calls)"])
+            }
+            out += "\n" + table.render()
+            if counts.functions.count > functionLimit {
+                out += "\(indent)  … \(counts.functions.count - functionLimit) more (--format json lists them all)\n"
+            }
+        }
+        for note in counts.notes { out += "\(indent)note: \(TextSafety.display(note))\n" }
+        return out
+    }
+
+    /// `3,121,066`; `-` for `nil`.
+    public static func grouped(_ value: UInt64?) -> String {
+        guard let value else { return "-" }
+        let digits = Array(String(value))
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
+            result.append(digit)
+        }
+        return result
+    }
+
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
+
+private extension String {
+    func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
