@@ -64,6 +64,33 @@ import Testing
         #expect(result.stdout.contains("first output"))
     }
 
+    @Test(.enabled(if: HostFacts.valgrind != nil, "valgrind not installed: scripts/setup installs the Debian package valgrind"))
+    func instructionsSectionInJSONAndText() throws {
+        let exe = try Samples.path("pairs/work-head/app")
+        let json = try Self.premain(["measure", "--runs", "1", "--warmup", "0", "--no-observer", "--instructions",
+                                     "--format", "json", "--", exe])
+        #expect(json.status == 0, "\(json.stderr)")
+        let report = try JSONRenderer.decode(MeasureReport.self, from: json.stdout)
+        let counts = try #require(report.measurements.first?.instructions)
+        #expect(counts.functions.first?.symbol == "premain_work_ctor")
+        #expect((counts.beforeMain ?? 0) > 3_000_000)
+        let text = try Self.premain(["measure", "--runs", "1", "--warmup", "0", "--no-observer", "--instructions", "--", exe])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("instructions under callgrind"))
+        let line = text.stdout.split(separator: "\n").first { $0.contains("premain_work_ctor") } ?? ""
+        #expect(line.split(separator: " ").map(String.init) == ["premain_work_ctor", "constructor", "function", "app", "3,000,002", "1"])
+    }
+
+    @Test func instructionsWithoutValgrindIsAnInputError() throws {
+        #expect(try Self.premain(["measure", "--help"]).stdout.contains("--instructions"))
+        // A PATH without valgrind stands for a machine without it; nothing is measured.
+        let missing = try CLI.run(["measure", "--instructions", "--", "/bin/true"],
+                                  environment: HostFacts.valgrind == nil ? [:] : ["PATH": "/nonexistent"])
+        #expect(missing.status == 3)
+        #expect(missing.stderr.contains("valgrind not found; install the Debian package valgrind"))
+        #expect(missing.stdout.isEmpty)
+    }
+
     @Test func failingTargetExitsWithFour() throws {
         let exe = try Samples.path("faults/exit-nonzero")
         let result = try Self.premain(["measure", "--runs", "2", "--warmup", "0", "--no-observer", "--discard-output", "--", exe])

@@ -55,7 +55,7 @@ public enum InstructionCountBuilder {
             }
         }
         if loaderObjects.isEmpty {
-            notes.append("no glibc loader in the profile (a static executable?): initializers are not told apart from libc's start-up")
+            notes.append("no glibc loader functions in the profile (a static executable, or glibc without debug symbols: Debian package libc6-dbg): initializers are not told apart from the start-up code")
         }
 
         var initializers = Tally()
