@@ -258,7 +258,7 @@ struct InstructionParserTests {
         #expect(counts.functions == [FunctionInstructions(kind: .swiftLazyGlobal, object: "/bin/app", symbol: "$s3App7catalog_WZ",
                                                           demangled: "one-time initialization function for catalog",
                                                           instructions: 900, calls: 1)])
-        #expect(counts.notes.contains { $0.hasPrefix("no glibc loader in the profile") })
+        #expect(counts.notes.contains { $0.hasPrefix("no glibc loader functions in the profile") })
     }
 
     // MARK: model and text
