@@ -1,7 +1,7 @@
 import PremainModel
 
 /// `InstructionCounts` as text: the three counts, the objects' initializers, the heaviest
-/// functions before main, and the notes. Pure; fits 100 columns. Used by `measure` and by any
+/// functions before main (their kinds are in the JSON), and the notes. Pure; fits 100 columns. Used by `measure` and by any
 /// command that shows counts.
 public enum InstructionsTextRenderer {
     /// Functions listed before "… N more"; the JSON report has them all.
@@ -27,11 +27,10 @@ public enum InstructionsTextRenderer {
             out += "\n" + table.render()
         }
         if !counts.functions.isEmpty {
-            var table = TextTable(headers: ["functions before main", "kind", "object", "instructions", "calls"],
-                                  alignments: [.left, .left, .left, .right, .right], indent: margin)
+            var table = TextTable(headers: ["functions before main", "object", "instructions", "calls"],
+                                  alignments: [.left, .left, .right, .right], indent: margin)
             for function in counts.functions.prefix(functionLimit) {
-                table.add([function.displayName, function.kind.title, fileName(function.object),
-                           grouped(function.instructions), "\(function.calls)"])
+                table.add([function.displayName, fileName(function.object), grouped(function.instructions), "\(function.calls)"])
             }
             out += "\n" + table.render()
             if counts.functions.count > functionLimit {

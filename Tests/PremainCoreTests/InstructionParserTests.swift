@@ -286,8 +286,8 @@ struct InstructionParserTests {
               initializers of  instructions  calls
               /opt/app/app        3,000,014      2
 
-              functions before main  kind                  object  instructions  calls
-              work::init()           constructor function  app        3,000,002      1
+              functions before main  object  instructions  calls
+              work::init()           app        3,000,002      1
               note: a note\\x1b[31m
 
             """)

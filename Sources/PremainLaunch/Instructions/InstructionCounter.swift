@@ -153,11 +153,12 @@ public struct InstructionCounter: Sendable {
         return parts
     }
 
-    /// `what`, then valgrind's own messages or, without them, the first line of stderr.
+    /// `what`, then valgrind's own messages or, without them, the first line of stderr when
+    /// `what` does not quote it already.
     static func explain(_ what: String, log: [UInt8], stderr: String) -> String {
         let messages = ValgrindLog.messages(in: log, limit: 3)
-        if !messages.isEmpty { return what + ": " + messages.joined(separator: " / ") }
-        if let line = stderr.split(separator: "\n").first { return what + ": " + line }
+        if !messages.isEmpty { return what + ": " + messages.joined(separator: "; ") }
+        if let line = stderr.split(separator: "\n").first, !what.contains(line) { return what + ": " + line }
         return what
     }
 }

@@ -21,13 +21,18 @@ public enum ValgrindLog {
     }
 
     /// Up to `limit` lines of the log that are not system-call trace lines: valgrind's own
-    /// errors ("valgrind: …", "==4711== …"), each trimmed. `[]` when there are none.
+    /// errors ("valgrind: …", "==4711== …" without its "==4711==" prefix), each trimmed. `[]`
+    /// when there are none.
     public static func messages(in log: [UInt8], limit: Int = 5) -> [String] {
         var result: [String] = []
         for line in log.split(separator: UInt8(ascii: "\n")) where result.count < limit {
-            let text = String(decoding: line, as: UTF8.self).trimmedBlanks()
-            if text.isEmpty || text.hasPrefix("SYSCALL[") || text.hasPrefix("--") { continue }
-            result.append(String(text.prefix(300)))
+            var text = Substring(String(decoding: line, as: UTF8.self))
+            if text.hasPrefix("=="), let end = text.dropFirst(2).firstRange(of: "==") {
+                text = text[end.upperBound...]
+            }
+            let message = String(text.trimmingBlanks())
+            if message.isEmpty || message.hasPrefix("SYSCALL[") || message.hasPrefix("--") { continue }
+            result.append(String(message.prefix(300)))
         }
         return result
     }
