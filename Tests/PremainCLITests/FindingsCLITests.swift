@@ -76,21 +76,31 @@ final class FindingsCLITests: XCTestCase {
         let folder = NSTemporaryDirectory() + "premain-diff-cli-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        func report(_ shift: Double) -> String {
-            let samples = (0..<20).map { String(5 + shift + Double($0 % 5) * 0.05) }.joined(separator: ", ")
+        /// Time to main moved by `shift`, CPU time by `cpuShift`.
+        func report(_ shift: Double, cpuShift: Double = 0) -> String {
+            func series(_ offset: Double) -> String {
+                let samples = (0..<20).map { String(offset + Double($0 % 5) * 0.05) }.joined(separator: ", ")
+                return "{\"medianMs\": \(offset + 0.1), \"samplesMs\": [\(samples)]}"
+            }
             return """
             {"schemaVersion": 1, "measurements": [{"command": ["./app"], "runs": 20, "cold": false,
               "conditions": {"machine": "test"},
-              "milestones": {"main": {"medianMs": \(5 + shift + 0.1), "samplesMs": [\(samples)]}},
+              "milestones": {"main": \(series(5 + shift))}, "targetCPUTime": \(series(4 + cpuShift)),
               "objects": []}]}
             """
         }
         try report(0).write(toFile: folder + "/base.json", atomically: true, encoding: .utf8)
-        try report(2).write(toFile: folder + "/head.json", atomically: true, encoding: .utf8)
+        try report(2, cpuShift: 2).write(toFile: folder + "/head.json", atomically: true, encoding: .utf8)
+        try report(2).write(toFile: folder + "/drifted.json", atomically: true, encoding: .utf8)
         try report(0).write(toFile: folder + "/same.json", atomically: true, encoding: .utf8)
         let regressed = try CLI.run(["diff", "--no-config", folder + "/base.json", folder + "/head.json"])
         XCTAssertEqual(regressed.status, 2, regressed.stdout + regressed.stderr)
         XCTAssertTrue(regressed.stdout.contains("verdict: regression"))
+        XCTAssertTrue(regressed.stdout.contains("backed by CPU time +2.000 ms"), regressed.stdout)
+        // The same wall-time change with CPU time unchanged: drift cannot be ruled out.
+        let drifted = try CLI.run(["diff", "--no-config", folder + "/base.json", folder + "/drifted.json"])
+        XCTAssertEqual(drifted.status, 0, drifted.stdout + drifted.stderr)
+        XCTAssertTrue(drifted.stdout.hasPrefix("verdict: unconfirmed\n"), drifted.stdout)
         let same = try CLI.run(["diff", "--no-config", folder + "/base.json", folder + "/same.json"])
         XCTAssertEqual(same.status, 0)
         let lenient = try CLI.run(["diff", "--no-config", "--min-effect-ms", "3", folder + "/base.json", folder + "/head.json"])
