@@ -29,6 +29,25 @@ public enum CompareMarkdownRenderer {
         for time in report.times where time.gated || time.quantity == .cpuTime {
             lines.append(timeRow(time))
         }
+        if let instructions = report.instructions {
+            lines.append("")
+            lines.append("| instructions (callgrind, exact) | base | head | Δ | result |")
+            lines.append("|---|---:|---:|---:|---|")
+            let rows: [(String, UInt64?, UInt64?, Int64?)] = [
+                ("before main", instructions.base.beforeMain, instructions.head.beforeMain, instructions.difference.beforeMain),
+                ("to first output", instructions.base.toFirstOutput, instructions.head.toFirstOutput, instructions.difference.toFirstOutput),
+                ("in all", instructions.base.total, instructions.head.total, instructions.difference.total),
+            ]
+            for row in rows where row.1 != nil || row.2 != nil {
+                lines.append("| \(row.0) | \(CompareTextRenderer.grouped(row.1)) | \(CompareTextRenderer.grouped(row.2)) | "
+                             + "\(row.3.map { CompareTextRenderer.signed(Double($0)) } ?? "–") | \(CompareTextRenderer.resultTitle(instructions.result)) |")
+            }
+            for function in instructions.functions.prefix(5) {
+                lines.append("| ↳ " + MarkdownEscape.text(function.name, limit: 120) + " (" + MarkdownEscape.text(function.object, limit: 80)
+                             + ") | \(CompareTextRenderer.grouped(function.base)) | \(CompareTextRenderer.grouped(function.head)) | "
+                             + "\(CompareTextRenderer.signed(Double(function.change))) | |")
+            }
+        }
         let evidence = report.counts.filter { $0.result != .noChange }
         if !evidence.isEmpty {
             lines.append("")

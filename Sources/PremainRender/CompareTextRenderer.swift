@@ -38,8 +38,43 @@ public enum CompareTextRenderer {
             }
             out += "\n" + counts.render()
         }
+        if let instructions = report.instructions {
+            out += "\n" + instructionsTable(instructions)
+            for function in instructions.functions {
+                out += "  changed: \(TextSafety.display(function.name)) (\(TextSafety.display(function.object))) "
+                    + "\(grouped(function.base)) -> \(grouped(function.head)), \(signed(Double(function.change)))\n"
+            }
+        }
         out += "\n" + ConditionsTextRenderer.render(report.conditions)
         return out
+    }
+
+    /// Rows before main, to first output and in all, with the difference and the result.
+    static func instructionsTable(_ instructions: InstructionComparison) -> String {
+        var table = TextTable(headers: ["instructions (callgrind, exact)", "base", "head", "difference", "result"],
+                              alignments: [.left, .right, .right, .right, .left])
+        let rows: [(String, UInt64?, UInt64?, Int64?)] = [
+            ("before main", instructions.base.beforeMain, instructions.head.beforeMain, instructions.difference.beforeMain),
+            ("to first output", instructions.base.toFirstOutput, instructions.head.toFirstOutput, instructions.difference.toFirstOutput),
+            ("in all", instructions.base.total, instructions.head.total, instructions.difference.total),
+        ]
+        for (index, row) in rows.enumerated() where row.1 != nil || row.2 != nil {
+            table.add([row.0, grouped(row.1), grouped(row.2), row.3.map { signed(Double($0)) } ?? "-",
+                       index == 0 || (index == 1 && instructions.base.beforeMain == nil) ? resultTitle(instructions.result) : ""])
+        }
+        return table.render() + "  (threshold ±\(String(format1: instructions.thresholdPercent)) % of base)\n"
+    }
+
+    /// "3,122,938"; "-" for `nil`.
+    static func grouped(_ value: UInt64?) -> String {
+        guard let value else { return "-" }
+        var text = String(value)
+        var index = text.count - 3
+        while index > 0 {
+            text.insert(",", at: text.index(text.startIndex, offsetBy: index))
+            index -= 3
+        }
+        return text
     }
 
     /// "40 per side in 20 blocks (shuffled ABBA/BAAB) after 1 warm-up each, 3.2 s; stopped: decided".
@@ -79,6 +114,9 @@ public enum CompareTextRenderer {
     }
 
     static func signed(_ value: Double) -> String {
-        value == 0 ? "±0" : (value > 0 ? "+" : "−") + number(abs(value))
+        guard value != 0 else { return "±0" }
+        let magnitude = abs(value)
+        let digits = magnitude == magnitude.rounded() && magnitude < 1e15 ? grouped(UInt64(magnitude)) : number(magnitude)
+        return (value > 0 ? "+" : "−") + digits
     }
 }

@@ -78,4 +78,36 @@ import Testing
         #expect(text.stdout.hasPrefix("verdict: "))
         #expect(text.stdout.contains("runs: 4 per side in 2 blocks"))
     }
+
+    /// The work pair's head runs exactly 3,000,002 more instructions in its constructor: with
+    /// --instructions the verdict is a regression whatever the wall-clock noise (exact counts).
+    @Test(.enabled(if: HostFacts.valgrind != nil, "valgrind is not installed (scripts/setup installs it)"))
+    func instructionCountsMakeTheVerdictExact() throws {
+        let base = try Samples.path("pairs/work-base/app")
+        let head = try Samples.path("pairs/work-head/app")
+        let result = try Self.premain(["compare", "--instructions", "--min-runs", "4", "--max-runs", "8", "--format", "json",
+                                       "--no-config", base, head])
+        #expect(result.status == 2, "\(result.stderr)")
+        let report = try JSONRenderer.decode(CompareReport.self, from: result.stdout)
+        #expect(report.verdict == .regression)
+        let instructions = try #require(report.instructions)
+        let before = try #require(instructions.difference.beforeMain)
+        #expect(abs(before - 3_000_002) < 1_000, "\(before)")
+        #expect(instructions.result == .regression && instructions.base.runs == 1)
+        #expect(instructions.functions.first?.name == "premain_work_ctor")
+        #expect(report.reasons.first?.hasPrefix("instructions before main +3,000,0") == true, "\(report.reasons)")
+        // A file against its own copy: identical counts, so never a regression by instructions.
+        let same = try Self.premain(["compare", "--instructions", "--min-runs", "4", "--max-runs", "4", "--format", "json",
+                                     "--no-config", base, base])
+        let sameReport = try JSONRenderer.decode(CompareReport.self, from: same.stdout)
+        #expect(sameReport.instructions?.difference == InstructionDifference(beforeMain: 0, toFirstOutput: 0, total: 0))
+        #expect(sameReport.instructions?.result == .noChange)
+    }
+
+    @Test func missingValgrindIsAnInputError() throws {
+        let app = try Samples.path("pairs/aa-1/app")
+        let result = try CLI.run(["compare", "--instructions", app, app], environment: ["PATH": "/nonexistent"])
+        #expect(result.status == 3)
+        #expect(result.stderr == "Error: valgrind not found; install the Debian package valgrind\n")
+    }
 }

@@ -132,6 +132,54 @@ struct CompareTests {
         #expect(lookups?.result == .regression && lookups?.difference?.low == 800)
     }
 
+    static func counts(beforeMain: UInt64, ctor: UInt64?) -> InstructionCounts {
+        InstructionCounts(beforeMain: beforeMain, toFirstOutput: beforeMain + 4_000, total: beforeMain + 4_500,
+                          objects: [], functions: ctor.map {
+                              [FunctionInstructions(kind: .constructorFunction, object: "/w/app", symbol: "work_ctor", demangled: nil,
+                                                    instructions: $0, calls: 1)]
+                          } ?? [])
+    }
+
+    @Test func exactInstructionCountsDecideWhenWallTimeCannot() throws {
+        let instructions = InstructionComparison(base: Self.counts(beforeMain: 120_000, ctor: nil),
+                                                 head: Self.counts(beforeMain: 3_120_023, ctor: 3_000_002), thresholdPercent: 2)
+        #expect(instructions.result == .regression)
+        #expect(instructions.difference == InstructionDifference(beforeMain: 3_000_023, toFirstOutput: 3_000_023, total: 3_000_023))
+        #expect(instructions.functions == [FunctionInstructionDelta(object: "app", name: "work_ctor", base: nil, head: 3_000_002)])
+        // Wall time far too noisy to decide.
+        let report = CompareBuilder(settings: CompareSettings()).report(
+            blocks: Self.blocks(10, jitter: 6), base: .init(label: "a", path: "/a"), head: .init(label: "b", path: "/b"),
+            arguments: [], warmup: 1, seconds: 1, stop: .maxRuns, conditions: Self.conditions, loadAverages: [],
+            instructions: instructions)
+        #expect(report.verdict == .regression)
+        #expect(report.reasons.first == "instructions before main +3,000,023 (+2500.0 %), exact: above the 2.0 % threshold; most in work_ctor (app) +3,000,002")
+        let text = CompareTextRenderer.render(report)
+        #expect(text.contains("  before main                      120,000  3,120,023  +3,000,023  regression\n"), "\(text)")
+    }
+
+    @Test func withInstructionCountsCPUTimeAloneBacksNothing() {
+        // Wall and CPU time 1 ms slower, instruction counts equal: the machine's noise.
+        let same = InstructionComparison(base: Self.counts(beforeMain: 120_000, ctor: 10), head: Self.counts(beforeMain: 120_100, ctor: 10),
+                                         thresholdPercent: 2)
+        #expect(same.result == .noChange && same.functions.isEmpty)
+        let report = CompareBuilder(settings: CompareSettings()).report(
+            blocks: Self.blocks(12, headExtraMs: 1, headExtraCPUMs: 1), base: .init(label: "a", path: "/a"),
+            head: .init(label: "b", path: "/b"), arguments: [], warmup: 1, seconds: 1, stop: .decided,
+            conditions: Self.conditions, loadAverages: [], instructions: same)
+        #expect(report.verdict == .inconclusive)
+        #expect(report.reasons.first?.hasSuffix("but no instruction count, fault, context-switch or loader count backs it") == true,
+                "\(report.reasons)")
+        // Fewer instructions past the threshold, wall time unchanged: an improvement.
+        let fewer = InstructionComparison(base: Self.counts(beforeMain: 120_000, ctor: 50_000),
+                                          head: Self.counts(beforeMain: 100_000, ctor: 30_000), thresholdPercent: 2)
+        #expect(fewer.result == .improvement)
+        #expect(fewer.functions.first?.change == -20_000)
+        let better = CompareBuilder(settings: CompareSettings()).report(
+            blocks: Self.blocks(12), base: .init(label: "a", path: "/a"), head: .init(label: "b", path: "/b"), arguments: [],
+            warmup: 1, seconds: 1, stop: .decided, conditions: Self.conditions, loadAverages: [], instructions: fewer)
+        #expect(better.verdict == .improvement)
+    }
+
     @Test func improvementIsTheMirrorImage() {
         let report = Self.report(Self.blocks(12, headExtraMs: -1, headExtraCPUMs: -1))
         #expect(report.verdict == .improvement, "\(report.reasons)")

@@ -150,13 +150,20 @@ public struct CompareBuilder: Sendable {
 
     // MARK: verdict
 
-    /// What backs a wall-time change in `direction` (`.regression` or `.improvement`): CPU time
-    /// whose interval excludes zero by a material amount, or a count (not involuntary switches)
+    /// What backs a wall-time change in `direction` (`.regression` or `.improvement`): exact
+    /// instruction counts that moved the same way; CPU time whose interval excludes zero by a
+    /// material amount (only without instruction counts: with them, CPU time that moves while
+    /// the instructions do not is the machine's noise); or a count (not involuntary switches)
     /// past its threshold. Names for people; `[]` when nothing does.
-    func backing(_ assessment: Assessment, direction: QuantityResult) -> [String] {
+    func backing(_ assessment: Assessment, direction: QuantityResult, instructions: InstructionComparison?) -> [String] {
         var found: [String] = []
         let up = direction == .regression
-        if let cpu = assessment.times.first(where: { $0.quantity == .cpuTime }), let difference = cpu.difference {
+        if let instructions, instructions.result == direction {
+            let line = instructions.headline
+            found.append("instructions \(line.title) \(Self.signedCount(Double(line.change)))")
+        }
+        if instructions == nil, let cpu = assessment.times.first(where: { $0.quantity == .cpuTime }),
+           let difference = cpu.difference {
             let material = abs(cpu.base.medianMs) * settings.thresholdPercent / 100
             let moved = up ? difference.lowMs > 0 && difference.medianMs >= material
                            : difference.highMs < 0 && -difference.medianMs >= material
@@ -170,10 +177,28 @@ public struct CompareBuilder: Sendable {
         return found
     }
 
+    /// "instructions before main +3,000,023 (+2441.5 %), exact: above the 2 % threshold".
+    func describe(_ instructions: InstructionComparison) -> String {
+        let line = instructions.headline
+        var text = "instructions \(line.title) \(Self.signedCount(Double(line.change)))"
+        if line.base > 0 { text += " (\(Self.signedPercent(Double(line.change) / Double(line.base) * 100)))" }
+        let threshold = String(format1: instructions.thresholdPercent) + " %"
+        switch instructions.result {
+        case .regression: text += ", exact: above the \(threshold) threshold"
+        case .improvement: text += ", exact: below −\(threshold)"
+        case .noChange, .undecided: text += ", exact: inside ±\(threshold)"
+        }
+        if let function = instructions.functions.first {
+            text += "; most in \(function.name) (\(function.object)) \(Self.signedCount(Double(function.change)))"
+        }
+        return text
+    }
+
     /// The verdict and its reasons from the final assessment. `failures` are the distinct
     /// failures of either side's runs; `runsText` says what was spent ("40 runs per side in 3.1 s").
     public func verdict(_ assessment: Assessment, stop: CompareReport.Runs.Stop, failures: [String],
-                        runsText: String, spread: String?) -> (CompareVerdict, [String], [MeasurementWarning]) {
+                        runsText: String, spread: String?,
+                        instructions: InstructionComparison? = nil) -> (CompareVerdict, [String], [MeasurementWarning]) {
         if !failures.isEmpty {
             return (.inconclusive, failures + ["no verdict: a build's runs failed"], [])
         }
@@ -184,10 +209,16 @@ public struct CompareBuilder: Sendable {
         let level = Int((settings.confidence * 100).rounded())
         var reasons: [String] = []
         var warnings: [MeasurementWarning] = []
+        // Exact counts that grew past their threshold are a regression whatever the noise.
+        if let instructions, instructions.result == .regression {
+            reasons.append(describe(instructions))
+            reasons += gated.map { describe($0, level: level) }
+            return (.regression, reasons, warnings)
+        }
         for direction in [QuantityResult.regression, .improvement] {
             let moved = gated.filter { $0.result == direction }
             guard !moved.isEmpty else { continue }
-            let backing = backing(assessment, direction: direction)
+            let backing = backing(assessment, direction: direction, instructions: instructions)
             let described = moved.map { describe($0, level: level) }
             if !backing.isEmpty {
                 reasons += described
@@ -201,7 +232,7 @@ public struct CompareBuilder: Sendable {
                 kind: .noiseSuspected, subject: moved[0].quantity.rawValue, message: message,
                 advice: "treat it as machine noise; rerun on a quieter runner or add --instructions for exact counts"))
             reasons.append("noise suspected: " + described.joined(separator: "; ")
-                           + ", but no CPU time, fault, context-switch or loader count backs it")
+                           + ", but no \(instructions == nil ? "CPU time" : "instruction count"), fault, context-switch or loader count backs it")
             return (.inconclusive, reasons, warnings)
         }
         let undecided = gated.filter { $0.result == .undecided }
@@ -216,10 +247,16 @@ public struct CompareBuilder: Sendable {
                 reasons.append("\(time.quantity.title) undecided at \(budget), \(runsText): " + describe(time, level: level)
                                + (spread.map { "; \($0)" } ?? ""))
             }
-            reasons.append("rerun on a quieter machine, raise --max-runs or --max-time, or add --instructions for exact counts")
+            if let instructions { reasons.append(describe(instructions)) }
+            reasons.append(instructions == nil
+                ? "rerun on a quieter machine, raise --max-runs or --max-time, or add --instructions for exact counts"
+                : "rerun on a quieter machine or raise --max-runs or --max-time")
             return (.inconclusive, reasons, warnings)
         }
-        return (.noChange, gated.map { describe($0, level: level) }, warnings)
+        if let instructions, instructions.result == .improvement {
+            return (.improvement, [describe(instructions)] + gated.map { describe($0, level: level) }, warnings)
+        }
+        return (.noChange, gated.map { describe($0, level: level) } + (instructions.map { [describe($0)] } ?? []), warnings)
     }
 
     /// "time to main +1.021 ms (+23.1 %), 95 % interval +0.912 … +1.130 ms, above the 0.500 ms threshold".
@@ -246,10 +283,22 @@ public struct CompareBuilder: Sendable {
         (value >= 0 ? "+" : "−") + String(format1: abs(value)) + " %"
     }
 
+    /// "+3,000,023", "−12", "+0.5", "±0".
     static func signedCount(_ value: Double) -> String {
+        guard value != 0 else { return "±0" }
         let rounded = value.rounded()
-        let text = rounded == value ? String(Int(abs(value))) : String(format1: abs(value))
-        return (value >= 0 ? "+" : "−") + text
+        var text: String
+        if rounded == value && abs(value) < 1e15 {
+            text = String(Int64(abs(value)))
+            var index = text.count - 3
+            while index > 0 {
+                text.insert(",", at: text.index(text.startIndex, offsetBy: index))
+                index -= 3
+            }
+        } else {
+            text = String(format1: abs(value))
+        }
+        return (value > 0 ? "+" : "−") + text
     }
 
     // MARK: warnings
@@ -315,14 +364,15 @@ public struct CompareBuilder: Sendable {
     /// The whole report from the final blocks.
     public func report(blocks: [PairedBlock], base: CompareReport.Side, head: CompareReport.Side, arguments: [String],
                        warmup: Int, seconds: Double, stop: CompareReport.Runs.Stop, conditions: LaunchConditions,
-                       loadAverages: [Double], throttleEvents: Int = 0) -> CompareReport {
+                       loadAverages: [Double], throttleEvents: Int = 0,
+                       instructions: InstructionComparison? = nil) -> CompareReport {
         let assessment = assess(blocks)
         let perSide = blocks.reduce(0) { $0 + $1.base.count }
         let runsText = "\(perSide) run\(perSide == 1 ? "" : "s") per side in \(String(format1: seconds)) s"
         let failures = (base.failures.isEmpty ? [] : ["base: " + base.failures.joined(separator: "; ")])
             + (head.failures.isEmpty ? [] : ["head: " + head.failures.joined(separator: "; ")])
         var (verdict, reasons, warnings) = self.verdict(assessment, stop: stop, failures: failures, runsText: runsText,
-                                                        spread: spreadText(assessment))
+                                                        spread: spreadText(assessment), instructions: instructions)
         warnings += noiseWarnings(assessment, blocks: blocks, loadAverages: loadAverages,
                                   onlineCPUs: conditions.onlineCPUs, pinned: conditions.pinning.pinned,
                                   throttleEvents: throttleEvents)
@@ -333,6 +383,7 @@ public struct CompareBuilder: Sendable {
         return CompareReport(
             verdict: verdict, reasons: reasons, warnings: warnings, base: base, head: head, arguments: arguments,
             runs: .init(perSide: perSide, warmup: warmup, blocks: blocks.map(\.order), seconds: seconds, stop: stop),
-            times: assessment.times, counts: assessment.counts, settings: settings, conditions: conditions)
+            times: assessment.times, counts: assessment.counts, instructions: instructions, settings: settings,
+            conditions: conditions)
     }
 }

@@ -25,6 +25,19 @@ public struct CompareSession: Sendable {
     public func compare(base: String, head: String, arguments: [String], environment: [String], options: CompareOptions,
                         progress: (LaunchProgress) -> Void = { _ in }) throws(MeasureError) -> CompareReport {
         let started = clock()
+        var instructions: InstructionComparison?
+        if let counter = options.instructionCounter {
+            do {
+                let before = try counter.count(command: [base] + arguments, environment: environment,
+                                               timeoutSeconds: options.timeoutSeconds)
+                let after = try counter.count(command: [head] + arguments, environment: environment,
+                                              timeoutSeconds: options.timeoutSeconds)
+                instructions = InstructionComparison(base: before, head: after,
+                                                     thresholdPercent: options.settings.instructionThresholdPercent)
+            } catch {
+                throw .instructionCountFailed(error)
+            }
+        }
         let settings = options.settings
         let builder = CompareBuilder(settings: settings)
         let baseTarget = TargetProbe.probe(base)
@@ -115,7 +128,7 @@ public struct CompareSession: Sendable {
             head: .init(label: options.headLabel ?? head, path: head, buildID: headTarget.buildID,
                         failures: Self.failures(blocks.flatMap(\.head))),
             arguments: arguments, warmup: warmup, seconds: seconds, stop: stop, conditions: conditions, loadAverages: loads,
-            throttleEvents: throttled)
+            throttleEvents: throttled, instructions: instructions)
     }
 
     /// One line per distinct failure message: "2 of 4 runs: exited with status 1".
@@ -164,6 +177,8 @@ public struct CompareOptions: Sendable {
     public var pin: Bool = true
     public var realtimeMeasurer: Bool = true
     public var holdIdleLatency: Bool = true
+    /// Counts each build's instructions under callgrind before the timed runs; `nil`: no counts.
+    public var instructionCounter: InstructionCounter?
     /// Names for the two sides in the report; the paths when `nil`.
     public var baseLabel: String?
     public var headLabel: String?

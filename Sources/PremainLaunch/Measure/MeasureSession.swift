@@ -147,6 +147,8 @@ public enum MeasureError: Error, Equatable, Sendable, CustomStringConvertible {
     case commandNotFound(String)
     /// A launch of the command could not be set up (no pipe, no FIFO, fork failed).
     case launchFailed(command: String, LaunchError)
+    /// `compare --instructions`: a build's instructions could not be counted.
+    case instructionCountFailed(InstructionCountError)
 
     /// Lowercase, no trailing period: "command not found: NAME".
     public var description: String {
@@ -154,6 +156,7 @@ public enum MeasureError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noCommand: return "no command to measure"
         case .commandNotFound(let name): return "command not found: \(name)"
         case .launchFailed(let name, let error): return "cannot launch \(name): \(error.message)"
+        case .instructionCountFailed(let error): return "instructions: \(error.description)"
         }
     }
 }

@@ -19,13 +19,15 @@ public struct CompareReport: Codable, Equatable, Sendable {
     public var times: [TimeComparison]
     /// Counts from the loader and from rusage.
     public var counts: [CountComparison]
+    /// Exact instruction counts under callgrind (`--instructions`); `nil` when not asked for.
+    public var instructions: InstructionComparison?
     public var settings: CompareSettings
     /// The machine and the launch set-up (the base side's path and build ID).
     public var conditions: LaunchConditions
 
     public init(tool: ToolInfo = .current, verdict: CompareVerdict, reasons: [String], warnings: [MeasurementWarning],
                 base: Side, head: Side, arguments: [String], runs: Runs, times: [TimeComparison],
-                counts: [CountComparison], settings: CompareSettings,
+                counts: [CountComparison], instructions: InstructionComparison? = nil, settings: CompareSettings,
                 conditions: LaunchConditions) {
         self.tool = tool
         self.verdict = verdict
@@ -37,6 +39,7 @@ public struct CompareReport: Codable, Equatable, Sendable {
         self.runs = runs
         self.times = times
         self.counts = counts
+        self.instructions = instructions
         self.settings = settings
         self.conditions = conditions
     }
@@ -317,7 +320,7 @@ public struct CompareSettings: Codable, Equatable, Sendable {
     /// Seed of the block orders, so a comparison can be repeated.
     public var seed: UInt64
 
-    public init(thresholdMs: Double = 0.5, thresholdPercent: Double = 5, instructionThresholdPercent: Double = 1,
+    public init(thresholdMs: Double = 0.5, thresholdPercent: Double = 5, instructionThresholdPercent: Double = 2,
                 confidence: Double = 0.95, minRuns: Int = 16, maxRuns: Int = 200, maxSeconds: Double = 120,
                 seed: UInt64 = 0x5EED) {
         self.thresholdMs = thresholdMs
@@ -334,4 +337,99 @@ public struct CompareSettings: Codable, Equatable, Sendable {
     public func thresholdMs(forBase baseMs: Double) -> Double {
         max(thresholdMs, abs(baseMs) * thresholdPercent / 100)
     }
+}
+
+/// Exact instruction counts of both builds under callgrind (`compare --instructions`): they do
+/// not drift with the machine's load, so a change past the threshold is a regression even when
+/// wall time is too noisy to say.
+public struct InstructionComparison: Codable, Equatable, Sendable {
+    public var base: InstructionCounts
+    public var head: InstructionCounts
+    /// head − base of each count; `nil` where a side lacks it.
+    public var difference: InstructionDifference
+    /// A count must change by more than this percentage of the base count.
+    public var thresholdPercent: Double
+    /// Over before main and to first output (the total when a side has neither): regression
+    /// when one grew past the threshold, improvement when one shrank past it and none grew,
+    /// else no change.
+    public var result: QuantityResult
+    /// Initializer functions whose counts changed, largest change first (at most 10).
+    public var functions: [FunctionInstructionDelta]
+
+    public init(base: InstructionCounts, head: InstructionCounts, thresholdPercent: Double) {
+        self.base = base
+        self.head = head
+        self.thresholdPercent = thresholdPercent
+        func delta(_ pick: (InstructionCounts) -> UInt64?) -> Int64? {
+            guard let before = pick(base), let after = pick(head) else { return nil }
+            return Int64(clamping: after) &- Int64(clamping: before)
+        }
+        difference = InstructionDifference(beforeMain: delta(\.beforeMain), toFirstOutput: delta(\.toFirstOutput),
+                                           total: delta(\.total) ?? 0)
+        var gated: [(Int64, UInt64)] = []
+        for pick in [\InstructionCounts.beforeMain, \.toFirstOutput] {
+            if let before = base[keyPath: pick], let change = delta({ $0[keyPath: pick] }) { gated.append((change, before)) }
+        }
+        if gated.isEmpty { gated = [(difference.total, base.total)] }
+        func past(_ entry: (Int64, UInt64)) -> Int {
+            let limit = Double(entry.1) * thresholdPercent / 100
+            return Double(entry.0) > limit ? 1 : Double(entry.0) < -limit ? -1 : 0
+        }
+        let moves = gated.map(past)
+        result = moves.contains(1) ? .regression : moves.contains(-1) ? .improvement : .noChange
+        var rows: [String: FunctionInstructionDelta] = [:]
+        func key(_ function: FunctionInstructions) -> String { ObjectName.fileName(function.object) + "\u{0}" + function.symbol }
+        for function in base.functions {
+            rows[key(function)] = FunctionInstructionDelta(object: ObjectName.fileName(function.object), name: function.displayName,
+                                                           base: function.instructions, head: nil)
+        }
+        for function in head.functions {
+            var row = rows[key(function)] ?? FunctionInstructionDelta(
+                object: ObjectName.fileName(function.object), name: function.displayName, base: nil, head: nil)
+            row.head = function.instructions
+            rows[key(function)] = row
+        }
+        functions = Array(rows.values.filter { $0.change != 0 }
+            .sorted { (abs($0.change), $0.name) > (abs($1.change), $1.name) }.prefix(10))
+    }
+
+    /// "before main", "to first output" or "in all": the count the verdict line quotes.
+    public var headline: (title: String, base: UInt64, change: Int64) {
+        if let before = base.beforeMain, let change = difference.beforeMain { return ("before main", before, change) }
+        if let before = base.toFirstOutput, let change = difference.toFirstOutput { return ("to first output", before, change) }
+        return ("in all", base.total, difference.total)
+    }
+}
+
+/// head − base of each instruction count.
+public struct InstructionDifference: Codable, Equatable, Sendable {
+    public var beforeMain: Int64?
+    public var toFirstOutput: Int64?
+    public var total: Int64
+
+    public init(beforeMain: Int64?, toFirstOutput: Int64?, total: Int64) {
+        self.beforeMain = beforeMain
+        self.toFirstOutput = toFirstOutput
+        self.total = total
+    }
+}
+
+/// One initializer function's instructions on both builds; `nil` where a build lacks it.
+public struct FunctionInstructionDelta: Codable, Equatable, Sendable {
+    /// The object's file name.
+    public var object: String
+    /// Demangled when possible.
+    public var name: String
+    public var base: UInt64?
+    public var head: UInt64?
+
+    public init(object: String, name: String, base: UInt64?, head: UInt64?) {
+        self.object = object
+        self.name = name
+        self.base = base
+        self.head = head
+    }
+
+    /// head − base, a missing side counted as 0.
+    public var change: Int64 { Int64(clamping: head ?? 0) &- Int64(clamping: base ?? 0) }
 }

@@ -13,7 +13,7 @@ enum CompareCommand: Command {
     static let spec = CommandSpec(
         name: "compare",
         abstract: "Compare the start-up of two builds launched alternately (paired, interleaved): regression, improvement, no change or inconclusive.",
-        usage: "premain compare [--run <name>] [--threshold-ms <ms>] [--threshold-percent <pct>] [--min-runs <n>] [--max-runs <n>] [--max-time <seconds>] [--format <format>] [--output <path>] <base> <head> [-- <argument>...]",
+        usage: "premain compare [--run <name>] [--instructions] [--threshold-ms <ms>] [--threshold-percent <pct>] [--min-runs <n>] [--max-runs <n>] [--max-time <seconds>] [--format <format>] [--output <path>] <base> <head> [-- <argument>...]",
         discussion: """
         Launches BASE and HEAD in blocks of four, ABBA or BAAB (shuffled, balanced), under the \
         same pinning and environment, so drift of the machine's speed falls on both alike. Each \
@@ -25,7 +25,9 @@ enum CompareCommand: Command {
         main and time to first output have both decided, or until --max-runs or --max-time; then \
         the verdict is inconclusive with the reason. A wall-time change that CPU time, page \
         faults, context switches and the loader's counts do not back is "noise suspected", not a \
-        regression. Exit status 0 no change or improvement, 2 regression, 5 inconclusive, 4 when \
+        regression. --instructions first counts each build's instructions under valgrind's \
+        callgrind (exact: a change past --instruction-threshold decides even when wall time \
+        cannot, and then stands in for CPU time as backing). Exit status 0 no change or improvement, 2 regression, 5 inconclusive, 4 when \
         a run failed, 3 when BASE or HEAD is not an executable file.
         """,
         arguments: [
@@ -41,6 +43,8 @@ enum CompareCommand: Command {
             OptionSpec(names: ["--min-runs"], valueName: "n", help: "Runs of each build before a verdict may be drawn (default 16)."),
             OptionSpec(names: ["--max-runs"], valueName: "n", help: "Runs of each build at most (default 200)."),
             OptionSpec(names: ["--max-time"], valueName: "seconds", help: "Seconds of launching at most (default 120)."),
+            OptionSpec(names: ["--instructions"], valueName: nil, help: "Also count each build's instructions (before main, to first output, per initializer) in a run under valgrind's callgrind: exact, so a change past --instruction-threshold is a regression even when wall time is too noisy."),
+            OptionSpec(names: ["--instruction-threshold"], valueName: "pct", help: "Smallest change of an instruction count relative to the base that counts (default 2)."),
             OptionSpec(names: ["-w", "--warmup"], valueName: "n", help: "Uncounted runs of each build first (default 1)."),
             OptionSpec(names: ["-t", "--timeout"], valueName: "seconds", help: "Kill a run that takes longer (default: no limit)."),
             OptionSpec(names: ["--seed"], valueName: "n", help: "Seed of the block order, to repeat a comparison (default 24301)."),
@@ -71,6 +75,16 @@ enum CompareCommand: Command {
         options.baseLabel = arguments.positionals[0]
         options.headLabel = arguments.positionals[1]
 
+        if arguments.flag("--instructions") {
+            let counter = InstructionCounter()
+            do {
+                _ = try counter.locateValgrind(environment: ProcessEnvironment.current())
+            } catch {
+                Console.error(error.description)
+                return .inputError
+            }
+            options.instructionCounter = counter
+        }
         let run = arguments.value("--run")
         var executables: [String] = []
         for side in arguments.positionals {
@@ -91,6 +105,7 @@ enum CompareCommand: Command {
         } catch {
             progress?.finish()
             Console.error(error.description)
+            if case .instructionCountFailed(.runFailed) = error { return .targetFailed }
             return .internalError
         }
         progress?.finish()
@@ -127,6 +142,8 @@ enum CompareCommand: Command {
             throw UsageError(message: "--max-runs (\(settings.maxRuns)) is below --min-runs (\(settings.minRuns))")
         }
         settings.maxSeconds = try arguments.number("--max-time", default: settings.maxSeconds, in: 0...86_400)
+        settings.instructionThresholdPercent = try arguments.number(
+            "--instruction-threshold", default: settings.instructionThresholdPercent, in: 0...1000)
         settings.seed = UInt64(try arguments.integer("--seed", default: Int(clamping: settings.seed), in: 0...Int.max))
         return settings
     }

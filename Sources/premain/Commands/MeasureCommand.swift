@@ -99,7 +99,7 @@ enum MeasureCommand: Command {
             Console.error(error.description)
             switch error {
             case .noCommand, .commandNotFound: return .inputError
-            case .launchFailed: return .internalError
+            case .launchFailed, .instructionCountFailed: return .internalError
             }
         }
         progress?.finish()
