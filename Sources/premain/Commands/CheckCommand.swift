@@ -12,7 +12,7 @@ enum CheckCommand: Command {
         Each input is an ELF file, a folder (its ELF files and *.json reports), or a JSON report \
         from premain audit, measure or trace; all inputs are checked together, so give the \
         measure and trace reports of a program with the program. Exit status 1 when a finding \
-        is at or above --fail-on or a budget is exceeded, 3 when an input cannot be read.
+        is at or above --fail-on or a budget is exceeded, 3 when an input cannot be read. \
         For code scanning (--format sarif) and workflow annotations (--format github), each \
         finding points at a line of the checkout: the DWARF line of the initializer or function \
         it is about, else the line of the build file at --source-root (Package.swift, \
