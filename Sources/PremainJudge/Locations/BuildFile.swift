@@ -27,19 +27,23 @@ public struct BuildFile: Sendable, Equatable {
         return nil
     }
 
-    /// The first line that names one of `names` (most specific first): quoted (`"app"`,
-    /// `'app'`, as Package.swift and meson.build name targets), else as a whole word outside
-    /// comments (`add_executable(app main.c)`, `-lfoo`, `app: main.o`). Line 1 when none does.
+    /// Words of the lines that declare a target: SwiftPM's `.executable(`, `.library(`,
+    /// `.target(`, CMake's `add_executable(`/`add_library(`, Meson's `executable(`/`library(`.
+    static let declarationWords = ["executable", "library", "target", "Target", "product"]
+
+    /// The line that best names one of `names` (most specific first): for each name in turn, the
+    /// first line that declares a target and holds it quoted (`.target(name: "app")`,
+    /// `executable('app', …)`), else any line holding it quoted, else a declaring line holding
+    /// it as a whole word (`add_executable(app main.c)`), else any line outside comments holding
+    /// it as a word (`-lfoo`, `app: main.o`). Line 1 when none does.
     public func line(naming names: [String]) -> Int {
-        let names = names.filter { !$0.isEmpty }
-        for name in names {
-            for quote in ["\"", "'"] {
-                if let index = lines.firstIndex(where: { $0.contains(quote + name + quote) }) { return index + 1 }
-            }
-        }
-        for name in names {
-            if let index = lines.firstIndex(where: { !Self.isComment($0) && Self.containsWord(name, in: $0) }) {
-                return index + 1
+        for name in names where !name.isEmpty {
+            let quoted: (String) -> Bool = { line in line.contains("\"" + name + "\"") || line.contains("'" + name + "'") }
+            let word: (String) -> Bool = { line in !Self.isComment(line) && Self.containsWord(name, in: line) }
+            for matches in [quoted, word] {
+                if let index = lines.firstIndex(where: { matches($0) && Self.declares($0) }) ?? lines.firstIndex(where: matches) {
+                    return index + 1
+                }
             }
         }
         return 1
@@ -59,6 +63,10 @@ public struct BuildFile: Sendable, Equatable {
         guard stem != file, stem.hasPrefix("lib"), stem.count > 3 else { return [file] }
         let name = String(stem.dropFirst(3))
         return [file, name, "-l" + name, stem]
+    }
+
+    static func declares(_ line: String) -> Bool {
+        declarationWords.contains { line.contains($0) }
     }
 
     static func isComment(_ line: String) -> Bool {

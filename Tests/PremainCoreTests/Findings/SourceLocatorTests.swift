@@ -70,7 +70,7 @@ final class SourceLocatorTests: XCTestCase {
         // swift-tools-version:6.0
         import PackageDescription
         let package = Package(
-            name: "Demo",
+            name: "demo-cli",
             products: [.library(name: "Engine", type: .dynamic, targets: ["Engine"])],
             targets: [.executableTarget(name: "demo-cli", dependencies: ["Engine"]), .target(name: "Engine")]
         )
@@ -79,7 +79,7 @@ final class SourceLocatorTests: XCTestCase {
         let package = try XCTUnwrap(BuildFile.find(in: folder + "/repo"))
         XCTAssertEqual(package.path, folder + "/repo/Package.swift")
         XCTAssertEqual(package.line(naming: BuildFile.targetNames(of: "libEngine.so")), 5)
-        XCTAssertEqual(package.line(naming: BuildFile.targetNames(of: "demo-cli")), 6)
+        XCTAssertEqual(package.line(naming: BuildFile.targetNames(of: "demo-cli")), 6, "the target, not the package of the same name")
         XCTAssertEqual(BuildFile.targetNames(of: "libfoo.so.1"), ["libfoo.so.1", "foo", "-lfoo", "libfoo"])
         XCTAssertEqual(BuildFile.targetNames(of: "libbar.a"), ["libbar.a", "bar", "-lbar", "libbar"])
         XCTAssertEqual(BuildFile.targetNames(of: "/x/app"), ["app"])
