@@ -32,10 +32,10 @@ let package = Package(
         .target(name: "PremainModel"),
         // The few POSIX file-system calls premain makes: path names, listings, whole-file reads.
         .target(name: "PremainSystem"),
-        // Static analysis: inventory, load closure, batch audit.
-        .target(name: "PremainAudit", dependencies: ["PremainModel", "PremainSystem", "ELFKit", "CDemangle"]),
+        // Static analysis: inventory, load closure, batch audit, DWARF source lines (libdw).
+        .target(name: "PremainAudit", dependencies: ["PremainModel", "PremainSystem", "ELFKit", "CDemangle", "CDW"]),
         // Real launches: measure and trace (ptrace, x86-64 only behind #if arch).
-        .target(name: "PremainLaunch", dependencies: ["PremainModel", "PremainSystem", "PremainAudit", "ELFKit", "CTrace", "CDW"]),
+        .target(name: "PremainLaunch", dependencies: ["PremainModel", "PremainSystem", "PremainAudit", "ELFKit", "CTrace"]),
         // Judging: rules, budgets, premain.json, diff; reads reports as model values.
         .target(name: "PremainJudge", dependencies: ["PremainModel", "PremainSystem", "PremainAudit"]),
         // Renderers: text, Markdown, SARIF, JSON; pure functions of model values.

@@ -1,27 +1,35 @@
 import FoundationEssentials
 import PremainModel
 
-/// Renders findings as SARIF 2.1.0 for code-scanning annotations: one run, the rules of the
-/// registry and the budgets as `tool.driver.rules`, one result per finding with the
-/// fingerprint as `partialFingerprints` and, for a diff, `baselineState`. Pure.
+/// Renders findings as SARIF 2.1.0 for GitHub code scanning: one run, the rules of the
+/// registry and the budgets as `tool.driver.rules`, one result per finding about the project's
+/// objects (findings about system and toolchain libraries are left out), each with a physical
+/// location relative to the source root (`uriBaseId` `SRCROOT`) and a `region.startLine` when
+/// the finding has a location there, `partialFingerprints` made of rule, object file name and
+/// symbol, and for a diff `baselineState` `new` or `unchanged` (fixed findings are left out:
+/// code scanning closes an alert that is no longer reported). No URI holds an absolute path.
+/// Pure.
 public enum SARIFRenderer {
-    public static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
+    public static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+    /// The `uriBaseId` of paths relative to the source root.
+    public static let sourceRootID = "SRCROOT"
+    /// The key of the fingerprint in `partialFingerprints`.
+    public static let fingerprintKey = "premainFingerprint/v1"
 
     /// Findings of `premain check`.
-    public static func render(_ report: CheckReport, catalog: RuleCatalog) throws -> String {
-        try render(report.findings.map { ($0, nil) }, catalog: catalog, version: report.tool.version)
+    public static func render(_ report: CheckReport, catalog: RuleCatalog, scope: SourceScope) throws -> String {
+        try render(report.findings.map { ($0, nil) }, catalog: catalog, version: report.tool.version, scope: scope)
     }
 
-    /// Findings of `premain diff`: head's findings (new and unchanged) and the fixed ones
-    /// as `absent`.
-    public static func render(_ report: DiffReport, catalog: RuleCatalog) throws -> String {
+    /// Findings of `premain diff`: head's findings, new and unchanged.
+    public static func render(_ report: DiffReport, catalog: RuleCatalog, scope: SourceScope) throws -> String {
         let findings = report.findings.new.map { ($0, Optional("new")) }
             + report.findings.unchanged.map { ($0, Optional("unchanged")) }
-            + report.findings.fixed.map { ($0, Optional("absent")) }
-        return try render(findings, catalog: catalog, version: report.tool.version)
+        return try render(findings, catalog: catalog, version: report.tool.version, scope: scope)
     }
 
-    static func render(_ findings: [(Finding, String?)], catalog: RuleCatalog, version: String) throws -> String {
+    static func render(_ findings: [(Finding, String?)], catalog: RuleCatalog, version: String,
+                       scope: SourceScope) throws -> String {
         var rules = catalog.rules.map { rule in
             let description = rule.description
             return Log.ReportingDescriptor(
@@ -36,34 +44,48 @@ public enum SARIFRenderer {
                                help: .init(text: "Set budgets and the allowlist in premain.json at the repository root")))
         }
         let index = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
-        let results = findings.map { finding, state in
-            var locations: [Log.Location] = []
+        let results = findings.filter { FindingPlacement.isReported($0.0, scope: scope) }.map { finding, state in
             var logical = [Log.LogicalLocation(name: finding.subject.object, fullyQualifiedName: finding.subject.object, kind: "module")]
             if let symbol = finding.subject.symbol {
                 logical.append(.init(name: symbol, fullyQualifiedName: "\(finding.subject.object)!\(symbol)", kind: "function"))
             }
-            let uri = finding.subject.path.map(relativeURI) ?? finding.subject.object
-            locations.append(.init(physicalLocation: .init(artifactLocation: .init(uri: uri)), logicalLocations: logical))
+            let place = FindingPlacement(finding, scope: scope)
+            let physical = Log.PhysicalLocation(
+                artifactLocation: .init(uri: uriReference(place.path), uriBaseId: place.inSourceRoot ? sourceRootID : nil),
+                region: place.line.map { Log.Region(startLine: $0) })
             return Log.Result(
                 ruleId: finding.rule, ruleIndex: index[finding.rule], level: finding.severity.rawValue,
-                message: .init(text: finding.message + ". " + finding.advice), locations: locations,
-                partialFingerprints: ["premainFingerprint/v1": finding.fingerprint], baselineState: state)
+                message: .init(text: finding.message + ". " + finding.advice),
+                locations: [.init(physicalLocation: physical, logicalLocations: logical)],
+                partialFingerprints: [fingerprintKey: fingerprint(finding)], baselineState: state)
         }
         let log = Log(
             schema: schema, version: "2.1.0",
             runs: [.init(tool: .init(driver: .init(name: "premain", version: version, rules: rules)),
+                         originalUriBaseIds: [sourceRootID: .init(description: .init(text: "The top folder of the checkout (premain --source-root)"))],
                          results: results)])
         return try JSONRenderer.render(log)
     }
 
-    /// A path as a relative URI when it is relative, else a `file://` URI.
-    static func relativeURI(_ path: String) -> String {
-        let encoded = path.unicodeScalars.map { scalar -> String in
+    /// Rule, object file name (never a folder) and symbol: the same in every checkout and
+    /// every build folder.
+    static func fingerprint(_ finding: Finding) -> String {
+        var subject = finding.subject
+        subject.object = ObjectName.fileName(subject.object)
+        subject.path = nil
+        return Finding.fingerprint(rule: finding.rule, subject: subject)
+    }
+
+    /// A relative path as a URI reference: every byte but unreserved characters and `/`
+    /// percent-encoded, and a leading `/` dropped, so it is never absolute.
+    static func uriReference(_ path: String) -> String {
+        var path = Substring(path)
+        while path.hasPrefix("/") { path = path.dropFirst() }
+        return path.unicodeScalars.map { scalar -> String in
             let c = Character(scalar)
-            if scalar.isASCII, c.isLetter || c.isNumber || "/-._~$+".contains(c) { return String(c) }
+            if scalar.isASCII, c.isLetter || c.isNumber || "/-._~".contains(c) { return String(c) }
             return String(scalar).utf8.map { "%" + String($0, radix: 16, uppercase: true).leftPadded(2) }.joined()
         }.joined()
-        return path.hasPrefix("/") ? "file://" + encoded : encoded
     }
 
     struct Log: Encodable {
@@ -78,6 +100,7 @@ public enum SARIFRenderer {
 
         struct Run: Encodable {
             var tool: Tool
+            var originalUriBaseIds: [String: ArtifactLocation]
             var results: [Result]
         }
         struct Tool: Encodable { var driver: Driver }
@@ -109,8 +132,24 @@ public enum SARIFRenderer {
             var physicalLocation: PhysicalLocation
             var logicalLocations: [LogicalLocation]
         }
-        struct PhysicalLocation: Encodable { var artifactLocation: ArtifactLocation }
-        struct ArtifactLocation: Encodable { var uri: String }
+        struct PhysicalLocation: Encodable {
+            var artifactLocation: ArtifactLocation
+            var region: Region?
+        }
+        /// A path relative to `uriBaseId`; for a base id itself only a description (its
+        /// absolute folder differs on every machine and is not written).
+        struct ArtifactLocation: Encodable {
+            var uri: String?
+            var uriBaseId: String?
+            var description: Message?
+
+            init(uri: String? = nil, uriBaseId: String? = nil, description: Message? = nil) {
+                self.uri = uri
+                self.uriBaseId = uriBaseId
+                self.description = description
+            }
+        }
+        struct Region: Encodable { var startLine: Int }
         struct LogicalLocation: Encodable {
             var name: String
             var fullyQualifiedName: String

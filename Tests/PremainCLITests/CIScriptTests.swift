@@ -73,6 +73,9 @@ final class CIScriptTests: XCTestCase {
                      "base/trace.json", "head/trace.json"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: report + "/" + file), file)
         }
+        let sarif = try String(contentsOfFile: report + "/diff.sarif", encoding: .utf8)
+        XCTAssertEqual(try SARIFValidation.schemaViolations(sarif), [])
+        XCTAssertEqual(try SARIFValidation.absoluteURIs(sarif), [])
         let worktrees = try shell("git worktree list | wc -l", in: repo)
         XCTAssertEqual(worktrees.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1", "temporary worktrees are removed")
     }
@@ -88,6 +91,7 @@ final class CIScriptTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let comment = try String(contentsOfFile: report + "/comment.md", encoding: .utf8)
         XCTAssertTrue(comment.contains("No static change in 2 objects."), comment)
+        XCTAssertEqual(try SARIFValidation.schemaViolations(try String(contentsOfFile: report + "/diff.sarif", encoding: .utf8)), [])
         let usage = try CLI.run([root + "/scripts/ci/premain-pr", "--base", "x"], executable: "/bin/bash")
         XCTAssertEqual(usage.status, 64)
         XCTAssertTrue(usage.stderr.hasPrefix("premain-pr: error: give --base and --head"), usage.stderr)

@@ -54,6 +54,8 @@ final class FindingsCLITests: XCTestCase {
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(result.stdout.contains("\"version\" : \"2.1.0\""))
         XCTAssertTrue(result.stdout.contains("\"ruleId\" : \"relative_relocations_without_relr\""))
+        XCTAssertEqual(try SARIFValidation.schemaViolations(result.stdout), [])
+        XCTAssertEqual(try SARIFValidation.absoluteURIs(result.stdout), [])
     }
 
     func testDiffOfSamplePairs() throws {

@@ -11,13 +11,17 @@ public enum RecordedReports {
         public var demangled: String?
         public var kind: String
         public var samplesMs: [Double]
+        /// The DWARF line trace would have found, as `file:line` parts.
+        public var source: (file: String, line: Int)?
 
-        public init(object: String, symbol: String, demangled: String? = nil, kind: String, samplesMs: [Double]) {
+        public init(object: String, symbol: String, demangled: String? = nil, kind: String, samplesMs: [Double],
+                    source: (file: String, line: Int)? = nil) {
             self.object = object
             self.symbol = symbol
             self.demangled = demangled
             self.kind = kind
             self.samplesMs = samplesMs
+            self.source = source
         }
     }
 
@@ -56,6 +60,7 @@ public enum RecordedReports {
                                                 "calls": 1, "callsCapped": false, "unfinishedCalls": 0,
                                                 "inclusive": summary(function.samplesMs)]
                     if let demangled = function.demangled { entry["demangled"] = demangled }
+                    if let source = function.source { entry["source"] = ["file": source.file, "line": source.line] as [String: Any] }
                     return entry
                 },
             ] as [String: Any]],

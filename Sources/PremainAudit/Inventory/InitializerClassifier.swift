@@ -34,6 +34,22 @@ public enum InitializerClassifier {
         return census
     }
 
+    /// Sets the DWARF line of every entry that is not the toolchain's, from the file's own
+    /// DWARF or its debug file. Leaves `location` `nil` when no DWARF is found or it has no
+    /// line for the address; opens no DWARF when every entry is the toolchain's.
+    static func locate(_ census: inout InitializerCensus, in file: ELFFile, debugLocator: DebugFileLocator) {
+        let wanted = census.entries.indices.filter { !census.entries[$0].toolchain && census.entries[$0].address != nil }
+        guard !wanted.isEmpty, let debugPath = debugLocator.debugFile(for: file), let info = DebugInfo(path: debugPath) else {
+            return
+        }
+        for index in wanted {
+            guard let text = census.entries[index].address, text.hasPrefix("0x"),
+                  let address = UInt64(text.dropFirst(2), radix: 16), address != 0,
+                  let location = info.sourceLocation(of: address), location.line > 0 else { continue }
+            census.entries[index].location = location
+        }
+    }
+
     /// The translation unit named by a GCC/Clang `_GLOBAL__sub_I_[prio_]<file>` function, or
     /// `nil` for other names.
     public static func translationUnit(of symbol: String) -> String? {

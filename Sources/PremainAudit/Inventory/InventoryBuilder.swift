@@ -7,10 +7,18 @@ public struct InventoryOptions: Sendable, Equatable {
     public var symbolLists: Bool
     /// Demangle initializer and Swift suspect names (costs time on huge files).
     public var demangle: Bool
+    /// The source line (DWARF, through `debugLocator`) of each initializer that is not the
+    /// toolchain's. Costs nothing for objects without DWARF or a debug file.
+    public var sourceLines: Bool
+    /// Where separate debug files are looked for.
+    public var debugLocator: DebugFileLocator
 
-    public init(symbolLists: Bool = false, demangle: Bool = true) {
+    public init(symbolLists: Bool = false, demangle: Bool = true, sourceLines: Bool = true,
+                debugLocator: DebugFileLocator = DebugFileLocator()) {
         self.symbolLists = symbolLists
         self.demangle = demangle
+        self.sourceLines = sourceLines
+        self.debugLocator = debugLocator
     }
 }
 
@@ -38,7 +46,8 @@ public enum InventoryBuilder {
         let needed = file.neededLibraries
         let relocations = relocationCensus(file)
         let symbols = symbolCensus(file, lists: options.symbolLists)
-        let initializers = InitializerClassifier.census(file, demangle: options.demangle)
+        var initializers = InitializerClassifier.census(file, demangle: options.demangle)
+        if options.sourceLines { InitializerClassifier.locate(&initializers, in: file, debugLocator: options.debugLocator) }
         let swift = swiftCensus(file, demangle: options.demangle)
         let sizes = sizeCensus(file)
         return BinaryInventory(

@@ -28,14 +28,15 @@ public enum BudgetChecker {
                     rule: "budget_initializers_per_object", severity: .error, subject: RuleInput.subject(binary),
                     figure: Double(own.count), threshold: Double(limit), unit: "initializers",
                     message: "\(name) has \(own.count) static initializers of its own, the budget is \(limit)",
-                    advice: "Remove initializers, or list \(name) in the allowlist of premain.json with its count and a reason"))
+                    advice: "Remove initializers, or list \(name) in the allowlist of premain.json with its count and a reason",
+                    location: own.firstLocation))
             }
         }
         if let limit = budgets.maxClosureObjects {
             for program in input.closures where program.closure.objects.count > limit {
                 let count = program.closure.objects.count
                 findings.append(Finding(
-                    rule: "budget_closure_objects", severity: .error, subject: Finding.Subject(object: program.name),
+                    rule: "budget_closure_objects", severity: .error, subject: RuleInput.subject(program),
                     figure: Double(count), threshold: Double(limit), unit: "objects",
                     message: "\(program.name) maps \(count) objects before main, the budget is \(limit)",
                     advice: "Drop or merge dependencies, or raise budgets.maxClosureObjects in premain.json"))
@@ -62,6 +63,7 @@ public enum BudgetChecker {
                           _ own: [InitializerInfo]) -> [Finding] {
         let name = ObjectName.of(binary)
         var problems: [String] = []
+        var added: [String] = []
         if own.count > entry.count {
             problems.append("has \(own.count) static initializers, \(own.count - entry.count) more than the \(entry.count) allowed")
         } else if own.count < entry.count {
@@ -70,7 +72,7 @@ public enum BudgetChecker {
         if let symbols = entry.symbols {
             let present = own.map { $0.demangled ?? $0.symbol ?? "?" }
             let rawNames = Set(own.compactMap(\.symbol))
-            let added = present.filter { !symbols.contains($0) && !rawNames.intersection(symbols).contains($0) }
+            added = present.filter { !symbols.contains($0) && !rawNames.intersection(symbols).contains($0) }
             let gone = symbols.filter { listed in !present.contains(listed) && !rawNames.contains(listed) }
             if !added.isEmpty { problems.append("runs initializers not in the allowlist: \(added.joined(separator: ", "))") }
             if !gone.isEmpty { problems.append("no longer runs listed initializers: \(gone.joined(separator: ", "))") }
@@ -83,6 +85,7 @@ public enum BudgetChecker {
             message: "\(name) \(problems.joined(separator: "; "))",
             advice: own.count < entry.count || (entry.symbols != nil && own.count <= entry.count)
                 ? "Update the allowlist entry for \(name) in premain.json: \"count\": \(own.count), \"symbols\": [\(names)]"
-                : "Remove the new initializer, or if it is needed update the allowlist entry for \(name) in premain.json to \"count\": \(own.count), \"symbols\": [\(names)] and say why in \"reason\"")]
+                : "Remove the new initializer, or if it is needed update the allowlist entry for \(name) in premain.json to \"count\": \(own.count), \"symbols\": [\(names)] and say why in \"reason\"",
+            location: own.filter { added.contains($0.demangled ?? $0.symbol ?? "?") }.firstLocation ?? own.firstLocation)]
     }
 }

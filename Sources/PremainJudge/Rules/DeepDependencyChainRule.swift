@@ -23,7 +23,7 @@ public struct DeepDependencyChainRule: Rule {
             }
             let chain = program.chain(to: deepest)
             return finding(
-                config, Finding.Subject(object: program.name, symbol: nil), figure: Double(deepest.depth),
+                config, RuleInput.subject(program), figure: Double(deepest.depth),
                 threshold: limit, unit: "levels",
                 message: "\(program.name) reaches \(ObjectName.of(deepest)) through \(deepest.depth) levels of DT_NEEDED (\(chain.joined(separator: " → "))), more than \(Int(limit))",
                 advice: Self.description.advice)

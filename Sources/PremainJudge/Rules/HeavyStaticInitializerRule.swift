@@ -28,7 +28,7 @@ public struct HeavyStaticInitializerRule: Rule {
                 config, RuleInput.subject(path: function.object, symbol: function.displayName),
                 figure: median, threshold: threshold, unit: "ms",
                 message: "Static initializer \(function.displayName) in \(ObjectName.fileName(function.object)) takes \(Milliseconds.text(median)) (median), threshold \(Milliseconds.text(threshold))",
-                advice: Self.description.advice))
+                advice: Self.description.advice, location: function.location))
         }
         let objectThreshold = config["objectThresholdMs"]
         for launch in input.launches {
@@ -38,7 +38,8 @@ public struct HeavyStaticInitializerRule: Rule {
                     config, RuleInput.subject(path: object.path),
                     figure: time.medianMs, threshold: objectThreshold, unit: "ms",
                     message: "The initializers of \(ObjectName.fileName(object.path)) take \(Milliseconds.text(time.medianMs)) (median) before main, threshold \(Milliseconds.text(objectThreshold))",
-                    advice: "Run premain trace to see which initializer costs most; " + Self.description.advice.lowercasedFirst))
+                    advice: "Run premain trace to see which initializer costs most; " + Self.description.advice.lowercasedFirst,
+                    location: input.object(at: object.path)?.initializers.entries.filter { !$0.toolchain }.firstLocation))
             }
         }
         return findings

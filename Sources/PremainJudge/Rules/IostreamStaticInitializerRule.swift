@@ -26,7 +26,7 @@ public struct IostreamStaticInitializerRule: Rule {
             return finding(
                 config, RuleInput.subject(binary, symbol: "std::ios_base::Init::Init()"),
                 message: "\(ObjectName.of(binary)) constructs std::ios_base::Init in a static initializer (one of the translation units \(names.joined(separator: ", ")) includes <iostream>)",
-                advice: Self.description.advice)
+                advice: Self.description.advice, location: units.firstLocation)
         }
     }
 }

@@ -22,7 +22,7 @@ public struct ManyClosureObjectsRule: Rule {
             guard Double(objects.count) > limit else { return nil }
             let own = objects.filter { !$0.system }.count
             return finding(
-                config, Finding.Subject(object: program.name), figure: Double(objects.count), threshold: limit,
+                config, RuleInput.subject(program), figure: Double(objects.count), threshold: limit,
                 unit: "objects",
                 message: "\(program.name) loads \(objects.count) objects before main (\(own) outside the system folders), more than \(Int(limit))",
                 advice: Self.description.advice)

@@ -24,7 +24,7 @@ public struct ManyStaticInitializersRule: Rule {
             return finding(
                 config, RuleInput.subject(binary), figure: Double(own.count), threshold: limit, unit: "initializers",
                 message: "\(ObjectName.of(binary)) runs \(own.count) static initializers of its own before main (\(names.joined(separator: ", "))), more than \(Int(limit))",
-                advice: Self.description.advice)
+                advice: Self.description.advice, location: own.firstLocation)
         }
     }
 }

@@ -16,7 +16,7 @@ public struct MissingDependencyRule: Rule {
     public func check(_ input: RuleInput, _ config: RuleConfig) -> [Finding] {
         input.closures.flatMap { program in
             program.closure.missing.map { missing in
-                finding(config, Finding.Subject(object: program.name, symbol: missing.name),
+                finding(config, RuleInput.subject(program, library: missing.name),
                         message: "\(missing.name), needed by \(ObjectName.fileName(missing.neededBy)), is not found: \(program.name) will not start",
                         advice: Self.description.advice)
             }

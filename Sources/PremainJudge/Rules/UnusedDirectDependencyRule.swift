@@ -18,7 +18,7 @@ public struct UnusedDirectDependencyRule: Rule {
     public func check(_ input: RuleInput, _ config: RuleConfig) -> [Finding] {
         input.closures.flatMap { program in
             program.closure.unusedNeeded.map { name in
-                finding(config, Finding.Subject(object: program.name, symbol: name),
+                finding(config, RuleInput.subject(program, library: name),
                         message: "\(program.name) needs \(name) but uses none of its symbols",
                         advice: "Link \(program.name) with -Wl,--as-needed or remove \(name) from its link line")
             }

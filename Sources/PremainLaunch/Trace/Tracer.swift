@@ -1,3 +1,4 @@
+import PremainAudit
 import PremainModel
 
 /// Runs `premain trace`: measures the bias, traces the command `warmup + runs` times and

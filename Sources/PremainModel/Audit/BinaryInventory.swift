@@ -224,6 +224,9 @@ public struct InitializerInfo: Codable, Sendable, Equatable {
     public var translationUnit: String?
     public var kind: Kind
     public var toolchain: Bool
+    /// The function's first line from DWARF (the object's own or its debug file's); `nil` for
+    /// toolchain entries, unresolved entries and objects without DWARF (key left out).
+    public var location: SourceLocation? = nil
 
     /// Which table the entry is in.
     public enum Source: String, Codable, Sendable {

@@ -19,6 +19,10 @@ public struct Finding: Codable, Sendable, Equatable, Hashable {
     public var advice: String
     /// `rule` + subject: stable across builds.
     public var fingerprint: String
+    /// Where in the sources to look: the DWARF line of the initializer or function the finding
+    /// is about, or the line of the build file that names the object. `nil` when unknown (and
+    /// in reports written before premain knew it: the key is left out when absent).
+    public var location: SourceLocation?
 
     /// Where a finding is: an object (soname or file name), and a symbol inside it when the
     /// finding is about one function.
@@ -38,7 +42,8 @@ public struct Finding: Codable, Sendable, Equatable, Hashable {
     }
 
     public init(rule: String, severity: Severity, subject: Subject, figure: Double? = nil,
-                threshold: Double? = nil, unit: String? = nil, message: String, advice: String) {
+                threshold: Double? = nil, unit: String? = nil, message: String, advice: String,
+                location: SourceLocation? = nil) {
         self.rule = rule
         self.severity = severity
         self.subject = subject
@@ -48,6 +53,7 @@ public struct Finding: Codable, Sendable, Equatable, Hashable {
         self.message = Finding.trimmed(message)
         self.advice = Finding.trimmed(advice)
         self.fingerprint = Finding.fingerprint(rule: rule, subject: subject)
+        self.location = location
     }
 
     /// `rule:object` or `rule:object:symbol`.

@@ -180,16 +180,3 @@ public struct UntimedFunction: Codable, Equatable, Sendable {
         self.reason = reason
     }
 }
-
-/// A file:line from DWARF.
-public struct SourceLocation: Codable, Hashable, Sendable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
-
-    public init(file: String, line: Int) {
-        self.file = file
-        self.line = line
-    }
-
-    public var description: String { "\(file):\(line)" }
-}

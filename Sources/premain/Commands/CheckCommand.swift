@@ -7,34 +7,41 @@ enum CheckCommand: Command {
     static let spec = CommandSpec(
         name: "check",
         abstract: "Evaluate the rules and the budgets of premain.json; fail on findings at or above --fail-on.",
-        usage: "premain check [--format <format>] [--fail-on <severity>] [--config <path>] [--output <path>] <input>...",
+        usage: "premain check [--format <format>] [--fail-on <severity>] [--config <path>] [--source-root <dir>] [--output <path>] <input>...",
         discussion: """
         Each input is an ELF file, a folder (its ELF files and *.json reports), or a JSON report \
         from premain audit, measure or trace; all inputs are checked together, so give the \
         measure and trace reports of a program with the program. Exit status 1 when a finding \
-        is at or above --fail-on or a budget is exceeded, 3 when an input cannot be read.
+        is at or above --fail-on or a budget is exceeded, 3 when an input cannot be read. \
+        For code scanning (--format sarif) and workflow annotations (--format github), each \
+        finding points at a line of the checkout: the DWARF line of the initializer or function \
+        it is about, else the line of the build file at --source-root (Package.swift, \
+        CMakeLists.txt, meson.build or Makefile) that names the object; findings about system \
+        and toolchain libraries are left out of both.
         """,
         arguments: [ArgumentSpec(name: "<input>", help: "ELF files, folders, or premain JSON reports.")],
         options: [
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, sarif or markdown."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, sarif (SARIF 2.1.0 for GitHub code scanning), markdown or github (workflow-command annotations)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
-            ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig,
+            ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
         ])
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json", "sarif", "markdown"], default: "text")
+        let format = try arguments.choice("--format", ["text", "json", "sarif", "markdown", "github"], default: "text")
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing expected argument '<input>'") }
+        let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         let config = try ConfigOptions.load(arguments)
         let failOn = try ConfigOptions.failOn(arguments, config)
         let loaded = RuleInputLoader(closureProvider: ClosureSupport.provider).load(arguments.positionals)
         let engine = RuleEngine(config: config)
-        let findings = engine.findings(loaded.input)
+        let findings = locator.locate(engine.findings(loaded.input))
         let report = CheckReport(inputs: arguments.positionals, findings: findings, failOn: failOn ?? .error,
                                  errors: loaded.errors)
         let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
             switch format {
             case "json": return try JSONRenderer.render(report)
-            case "sarif": return try SARIFRenderer.render(report, catalog: engine.catalog)
+            case "sarif": return try SARIFRenderer.render(report, catalog: engine.catalog, scope: locator.scope)
+            case "github": return GitHubAnnotationRenderer.render(report, scope: locator.scope)
             case "markdown": return CheckMarkdownRenderer.render(report)
             default: return FindingsTextRenderer.render(report)
             }

@@ -1,10 +1,6 @@
 import PremainJudge
 import PremainModel
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The options shared by `rules`, `check` and `diff`: where premain.json is, and the
 /// severity that fails.
 enum ConfigOptions {
@@ -22,11 +18,7 @@ enum ConfigOptions {
         if let given = arguments.value("--config") {
             path = given
         } else {
-            var buffer = [CChar](repeating: 0, count: 4096)
-            path = getcwd(&buffer, buffer.count).flatMap { _ in
-                let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-                return ConfigParser.find(from: String(decoding: bytes, as: UTF8.self))
-            }
+            path = ProcessEnvironment.currentDirectory().flatMap(ConfigParser.find(from:))
         }
         guard let path else { return PremainConfig() }
         do {

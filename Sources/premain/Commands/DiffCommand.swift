@@ -6,7 +6,7 @@ enum DiffCommand: Command {
     static let spec = CommandSpec(
         name: "diff",
         abstract: "Compare the start-up of two builds: static deltas, measured changes with a statistical test, new and fixed findings.",
-        usage: "premain diff [--format <format>] [--fail-on <severity>] [--alpha <p>] [--min-effect-ms <ms>] [--min-effect-percent <pct>] [--top <n>] [--output <path>] <base> <head>",
+        usage: "premain diff [--format <format>] [--fail-on <severity>] [--alpha <p>] [--min-effect-ms <ms>] [--min-effect-percent <pct>] [--top <n>] [--source-root <dir>] [--output <path>] <base> <head>",
         discussion: """
         Each side is an ELF file, a folder (its ELF files and *.json reports from premain audit, \
         measure and trace), or one JSON report. Measured quantities (milestones, objects' \
@@ -19,24 +19,25 @@ enum DiffCommand: Command {
         suspect, more loader look-ups, or CPU time that regressed too; otherwise the verdict is \
         "unconfirmed" (exit 0): confirm it with premain compare. Exit status 2 on a regression, \
         1 on new findings at or above --fail-on or a budget exceeded in head, 3 when an input \
-        cannot be read.
+        cannot be read. SARIF and github annotations hold head's findings (new and unchanged; \
+        fixed ones are left out), placed in the checkout as premain check places them.
         """,
         arguments: [
             ArgumentSpec(name: "<base>", help: "The build before the change."),
             ArgumentSpec(name: "<head>", help: "The build after the change."),
         ],
         options: [
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, markdown (a pull-request comment) or sarif."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, markdown (a pull-request comment), sarif (SARIF 2.1.0 for GitHub code scanning) or github (workflow-command annotations)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OptionSpec(names: ["--alpha"], valueName: "p", help: "Significance level of the test (default 0.01, or diff.alpha in premain.json)."),
             OptionSpec(names: ["--min-effect-ms"], valueName: "ms", help: "Smallest change of a median that counts (default 0.5)."),
             OptionSpec(names: ["--min-effect-percent"], valueName: "pct", help: "Smallest change relative to the base median that counts (default 5)."),
             OptionSpec(names: ["--top"], valueName: "n", help: "Rows per table in the Markdown before '…and K more' (default 10)."),
-            ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig,
+            ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
         ])
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json", "markdown", "sarif"], default: "text")
+        let format = try arguments.choice("--format", ["text", "json", "markdown", "sarif", "github"], default: "text")
         guard arguments.positionals.count == 2 else {
             throw UsageError(message: arguments.positionals.count < 2 ? "missing expected argument '<\(arguments.positionals.isEmpty ? "base" : "head")>'"
                 : "unexpected argument '\(arguments.positionals[2])'")
@@ -46,6 +47,7 @@ enum DiffCommand: Command {
         config.diff.minEffectMs = try arguments.number("--min-effect-ms", default: config.diff.minEffectMs, in: 0...1_000_000)
         config.diff.minEffectPercent = try arguments.number("--min-effect-percent", default: config.diff.minEffectPercent, in: 0...1000)
         let top = try arguments.integer("--top", default: 10, in: 1...1000)
+        let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         let failOn = try ConfigOptions.failOn(arguments, config)
         let loader = RuleInputLoader(closureProvider: ClosureSupport.provider)
         let base = loader.load([arguments.positionals[0]])
@@ -53,13 +55,15 @@ enum DiffCommand: Command {
         let errors = base.errors + head.errors
         for error in errors { Console.error("\(TextSafety.display(error.path)): \(error.message)") }
         if !errors.isEmpty { return .inputError }
-        let report = DiffBuilder(config: config, failOn: failOn ?? .error)
+        var report = DiffBuilder(config: config, failOn: failOn ?? .error)
             .diff(base: base.input, head: head.input, baseLabel: arguments.positionals[0], headLabel: arguments.positionals[1])
+        report.findings = locator.locate(report.findings)
         let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
             switch format {
             case "json": return try JSONRenderer.render(report)
             case "markdown": return DiffMarkdownRenderer.render(report, top: top)
-            case "sarif": return try SARIFRenderer.render(report, catalog: RuleEngine(config: config).catalog)
+            case "sarif": return try SARIFRenderer.render(report, catalog: RuleEngine(config: config).catalog, scope: locator.scope)
+            case "github": return GitHubAnnotationRenderer.render(report, scope: locator.scope)
             default: return DiffTextRenderer.render(report)
             }
         }

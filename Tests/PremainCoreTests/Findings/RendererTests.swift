@@ -13,10 +13,30 @@ final class RendererTests: XCTestCase {
     }
 
     static func finding(_ rule: String, _ severity: Severity, _ object: String, _ symbol: String?, _ message: String,
-                        figure: Double? = nil, threshold: Double? = nil) -> Finding {
-        Finding(rule: rule, severity: severity, subject: .init(object: object, path: "lib/" + object, symbol: symbol),
+                        figure: Double? = nil, threshold: Double? = nil, path: String? = nil,
+                        location: SourceLocation? = nil) -> Finding {
+        Finding(rule: rule, severity: severity, subject: .init(object: object, path: path ?? "lib/" + object, symbol: symbol),
                 figure: figure, threshold: threshold, unit: figure == nil ? nil : "ms", message: message,
-                advice: "Do the work lazily")
+                advice: "Do the work lazily", location: location)
+    }
+
+    /// The checkout the hand-built reports' findings are placed in: run from its top folder,
+    /// with the artifacts in build/ (findings' paths are lib/<object>, relative to it).
+    static let scope = SourceScope(root: "/src/app", artifacts: ["build"], workingDirectory: "/src/app")
+
+    /// A check report with a finding placed by DWARF, one by the build file, and one about a
+    /// system library (not a SARIF result or an annotation, but in text and Markdown).
+    static func checkReport() -> CheckReport {
+        CheckReport(
+            tool: ToolInfo(name: "premain", version: "0.1.0"), inputs: ["build/app"],
+            findings: [finding("textrel", .error, "libtextrel.so", nil, "libtextrel.so has text relocations",
+                               location: SourceLocation(file: "/src/app/CMakeLists.txt", line: 8)),
+                       finding("heavy_static_initializer", .warning, "libinit.so", "_GLOBAL__sub_I_registry.cpp",
+                               "Static initializer _GLOBAL__sub_I_registry.cpp in libinit.so takes 20.009 ms (median), threshold 1.000 ms",
+                               figure: 20.009, threshold: 1, location: SourceLocation(file: "/src/app/src/registry.cpp", line: 25)),
+                       finding("copy_relocations", .note, "libstdc++.so.6", nil, "libstdc++.so.6 has 2 copy relocations",
+                               path: "/usr/lib/x86_64-linux-gnu/libstdc++.so.6")],
+            failOn: .error, errors: [])
     }
 
     /// A diff of the C pair: libextra.so added with a 1 ms constructor, libcore.so exporting more.
@@ -54,7 +74,7 @@ final class RendererTests: XCTestCase {
         let findings = FindingsDelta(
             new: [finding("heavy_static_initializer", .warning, names.object, names.symbol,
                           "Static initializer \(names.symbol) in \(names.object) takes 1.010 ms (median), threshold 1.000 ms",
-                          figure: 1.01, threshold: 1)],
+                          figure: 1.01, threshold: 1, location: SourceLocation(file: "/src/app/extra.c", line: 12))],
             fixed: [finding("textrel", .error, "libold.so", nil, "libold.so has text relocations")],
             unchanged: [finding("many_static_initializers", .warning, "libcore.so", nil, "libcore.so runs 3 static initializers")])
         let conditions = ["cpu": "pinned to 1", "machine": "x86-64, 2 cores"]
@@ -102,24 +122,21 @@ final class RendererTests: XCTestCase {
 
     func testDiffTextAndJSONGolden() throws {
         try golden("diff.txt", DiffTextRenderer.render(Self.diffReport()))
-        try golden("diff.sarif", try SARIFRenderer.render(Self.diffReport(), catalog: RuleEngine().catalog))
+        try golden("diff.sarif", try SARIFRenderer.render(Self.diffReport(), catalog: RuleEngine().catalog, scope: Self.scope))
+        try golden("diff.github", GitHubAnnotationRenderer.render(Self.diffReport(), scope: Self.scope))
     }
 
     func testCheckRenderersGolden() throws {
-        let report = CheckReport(
-            tool: ToolInfo(name: "premain", version: "0.1.0"), inputs: ["build/app"],
-            findings: [Self.finding("textrel", .error, "libtextrel.so", nil, "libtextrel.so has text relocations"),
-                       Self.finding("heavy_static_initializer", .warning, "libinit.so", "_GLOBAL__sub_I_registry.cpp",
-                                    "Static initializer _GLOBAL__sub_I_registry.cpp in libinit.so takes 20.009 ms (median), threshold 1.000 ms",
-                                    figure: 20.009, threshold: 1)],
-            failOn: .error, errors: [])
+        let report = Self.checkReport()
         try golden("check.txt", FindingsTextRenderer.render(report))
         try golden("check.md", CheckMarkdownRenderer.render(report))
-        try golden("check.sarif", try SARIFRenderer.render(report, catalog: RuleEngine().catalog))
+        try golden("check.sarif", try SARIFRenderer.render(report, catalog: RuleEngine().catalog, scope: Self.scope))
+        try golden("check.github", GitHubAnnotationRenderer.render(report, scope: Self.scope))
     }
 
     func testSARIFIsWellFormed() throws {
-        let text = try SARIFRenderer.render(Self.diffReport(), catalog: RuleEngine().catalog)
+        let text = try SARIFRenderer.render(Self.diffReport(), catalog: RuleEngine().catalog, scope: Self.scope)
+        XCTAssertEqual(try SARIFValidation.schemaViolations(text), [])
         let document = try XCTUnwrap(JSONValue.parse(text))
         XCTAssertEqual(document["version"], .string("2.1.0"))
         XCTAssertEqual(document["$schema"], .string(SARIFRenderer.schema))
@@ -128,7 +145,7 @@ final class RendererTests: XCTestCase {
             return XCTFail("runs[0].tool.driver.rules and results expected")
         }
         XCTAssertEqual(rules.count, allRules.count + BudgetChecker.descriptions.count)
-        XCTAssertEqual(results.count, 3)
+        XCTAssertEqual(results.count, 2, "the fixed finding is left out")
         for result in results {
             guard case .string(let rule)? = result["ruleId"], case .number(let index)? = result["ruleIndex"] else {
                 return XCTFail("ruleId and ruleIndex expected")
@@ -136,7 +153,7 @@ final class RendererTests: XCTestCase {
             XCTAssertEqual(rules[Int(index)]["id"], .string(rule))
             XCTAssertNotNil(result["partialFingerprints"]?["premainFingerprint/v1"])
         }
-        XCTAssertEqual(results.map { $0["baselineState"]?.displayText }, ["new", "unchanged", "absent"])
+        XCTAssertEqual(results.map { $0["baselineState"]?.displayText }, ["new", "unchanged"])
     }
 
     func testHostileNamesCannotInjectMarkdownHTMLOrMentions() throws {

@@ -64,6 +64,24 @@ public struct RuleInput: Sendable, Equatable {
     static func subject(path: String, symbol: String? = nil) -> Finding.Subject {
         Finding.Subject(object: ObjectName.fileName(path), path: path, symbol: symbol)
     }
+
+    /// The subject of a finding about a program's closure: the program, and the library
+    /// named in it (a `DT_NEEDED` name given as a path is named by its file name, so that the
+    /// finding's fingerprint holds no folder of the build machine).
+    static func subject(_ program: ProgramClosure, library: String? = nil) -> Finding.Subject {
+        Finding.Subject(object: program.name, path: program.path, symbol: library.map(ObjectName.fileName))
+    }
+
+    /// The audited object at `path`, else the one with the same name; `nil` when none was audited.
+    func object(at path: String) -> BinaryInventory? {
+        let name = ObjectName.fileName(path)
+        return objects.first { $0.path == path } ?? objects.first { ObjectName.of($0) == name || ObjectName.fileName($0.path) == name }
+    }
+}
+
+extension Sequence where Element == InitializerInfo {
+    /// The first DWARF line among these entries; `nil` when none has one.
+    var firstLocation: SourceLocation? { lazy.compactMap(\.location).first }
 }
 
 /// One program's dependency closure as rules see it: the program's name beside the closure
@@ -71,17 +89,20 @@ public struct RuleInput: Sendable, Equatable {
 public struct ProgramClosure: Sendable, Equatable {
     /// The program's soname or file name.
     public var name: String
+    /// The path the program was read from; `nil` when unknown.
+    public var path: String?
     public var closure: DependencyClosure
 
-    public init(name: String, closure: DependencyClosure) {
+    public init(name: String, path: String? = nil, closure: DependencyClosure) {
         self.name = name
+        self.path = path
         self.closure = closure
     }
 
     /// The closure an audit resolved for `binary`; `nil` when it resolved none.
     public init?(audited binary: BinaryInventory) {
         guard let closure = binary.closure else { return nil }
-        self.init(name: ObjectName.of(binary), closure: closure)
+        self.init(name: ObjectName.of(binary), path: binary.path, closure: closure)
     }
 
     /// The chain of needing objects from the program to `object`, program first; just the
@@ -104,4 +125,7 @@ public struct ProgramClosure: Sendable, Equatable {
 extension TracedFunction {
     /// The name shown to people: demangled when known.
     var displayName: String { demangled ?? symbol }
+
+    /// Its DWARF line; `nil` when trace found none or only line 0.
+    var location: SourceLocation? { source.flatMap { $0.line > 0 ? $0 : nil } }
 }

@@ -1,78 +1,32 @@
 import CDW
-import ELFKit
 import PremainModel
-import PremainSystem
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Finds the file that holds an object's DWARF: the object itself, a debug file by build-id
-/// (`<dir>/.build-id/xx/yyyy.debug`), or one named by `.gnu_debuglink`.
-struct DebugFileLocator: Sendable {
-    /// Searched first, in order (from `--debug-dir`), then `/usr/lib/debug`.
-    var directories: [String]
-
-    init(extraDirectories: [String] = []) {
-        directories = extraDirectories + ["/usr/lib/debug"]
-    }
-
-    /// The path of the file with DWARF for `file`, or `nil` when none is found.
-    func debugFile(for file: ELFFile) -> String? {
-        if file.section(named: ".debug_info") != nil { return file.path }
-        for candidate in candidates(for: file) where LocalFiles.isReadableFile(candidate) {
-            return candidate
-        }
-        return nil
-    }
-
-    /// Every place looked at, in order (for diagnostics and tests).
-    func candidates(for file: ELFFile) -> [String] {
-        var paths: [String] = []
-        if let id = file.buildID, id.count > 2 {
-            let split = id.index(id.startIndex, offsetBy: 2)
-            for directory in directories {
-                paths.append("\(directory)/.build-id/\(id[..<split])/\(id[split...]).debug")
-            }
-        }
-        if let link = file.debugLink?.name, !link.isEmpty {
-            let folder = LocalFiles.directory(of: file.path)
-            let real = LocalFiles.directory(of: LocalFiles.realPath(file.path) ?? file.path)
-            paths.append("\(folder)/\(link)")
-            paths.append("\(folder)/.debug/\(link)")
-            for directory in directories {
-                paths.append("\(directory)/\(link)")
-                paths.append("\(directory)\(folder)/\(link)")
-                if real != folder { paths.append("\(directory)\(real)/\(link)") }
-            }
-        }
-        var seen = Set<String>()
-        return paths.filter { $0 != file.path && seen.insert($0).inserted }
-    }
-}
-
 /// DWARF of one file, through libdw: source lines of addresses and the inlined copies of
 /// functions. Addresses are link-time addresses of the object the DWARF describes.
-final class DebugInfo {
+public final class DebugInfo {
     /// One inlined copy of a function (`DW_TAG_inlined_subroutine`).
-    struct InlinedCopy: Equatable {
+    public struct InlinedCopy: Equatable {
         /// The inlined function's linkage (mangled) name.
-        var symbol: String
+        public var symbol: String
         /// First instruction executed (`DW_AT_entry_pc`, else the lowest address).
-        var entry: UInt64
+        public var entry: UInt64
         /// End address of every range: where control leaves the inlined code.
-        var exits: [UInt64]
+        public var exits: [UInt64]
         /// Linkage name of the function it was inlined into, when known.
-        var caller: String?
+        public var caller: String?
         /// The call site.
-        var callSite: SourceLocation?
+        public var callSite: SourceLocation?
     }
 
-    let path: String
+    public let path: String
     private let descriptor: Int32
     private let dwarf: OpaquePointer
 
     /// Opens `path`; returns `nil` when it cannot be opened or has no DWARF.
-    init?(path: String) {
+    public init?(path: String) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         guard let handle = dwarf_begin(fd, DWARF_C_READ) else {
@@ -92,7 +46,7 @@ final class DebugInfo {
     /// The line-table row for `address`, or `nil` when no compile unit covers it. A row with
     /// line 0 (compiler-generated code, such as a Swift global's one-time initializer) gives way
     /// to the next row of the function with a real line, within 256 bytes.
-    func sourceLocation(of address: UInt64) -> SourceLocation? {
+    public func sourceLocation(of address: UInt64) -> SourceLocation? {
         var cu = Dwarf_Die()
         if dwarf_addrdie(dwarf, address, &cu) == nil, !findUnit(containing: address, into: &cu) { return nil }
         guard let line = dwarf_getsrc_die(&cu, address) else { return nil }
@@ -135,7 +89,7 @@ final class DebugInfo {
 
     /// Every inlined copy of a function whose linkage name satisfies `wanted`. `[]` when the
     /// DWARF has no inline information for them.
-    func inlinedCopies(where wanted: (String) -> Bool) -> [InlinedCopy] {
+    public func inlinedCopies(where wanted: (String) -> Bool) -> [InlinedCopy] {
         var copies: [InlinedCopy] = []
         var offset: Dwarf_Off = 0
         var next: Dwarf_Off = 0

@@ -1,0 +1,14 @@
+/// A place in a source file: a line of DWARF's line table (`file` as the compiler recorded it,
+/// usually absolute), or a line of a build file (Package.swift, CMakeLists.txt, ...).
+public struct SourceLocation: Codable, Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    /// 1-based; 0 when DWARF gives the file but no line.
+    public var line: Int
+
+    public init(file: String, line: Int) {
+        self.file = file
+        self.line = line
+    }
+
+    public var description: String { "\(file):\(line)" }
+}

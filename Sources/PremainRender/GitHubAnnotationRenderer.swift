@@ -1,0 +1,62 @@
+import PremainModel
+
+/// Renders findings as GitHub Actions workflow commands, one line per finding:
+/// `::warning file=PATH,line=N,title=RULE::message`. The command is `error`, `warning` or
+/// `notice` after the severity; `file` and `line` are given when the finding has a place in
+/// the source root (as in SARIF), and findings about system and toolchain libraries are left
+/// out. Values are escaped as the runner requires, so a name cannot end the command or start
+/// another. Pure.
+public enum GitHubAnnotationRenderer {
+    /// Findings of `premain check`.
+    public static func render(_ report: CheckReport, scope: SourceScope) -> String {
+        render(report.findings, scope: scope)
+    }
+
+    /// Findings of `premain diff` that head has: new, then unchanged.
+    public static func render(_ report: DiffReport, scope: SourceScope) -> String {
+        render(report.findings.new + report.findings.unchanged, scope: scope)
+    }
+
+    static func render(_ findings: [Finding], scope: SourceScope) -> String {
+        findings.filter { FindingPlacement.isReported($0, scope: scope) }.map { line($0, scope: scope) + "\n" }.joined()
+    }
+
+    /// One workflow command.
+    static func line(_ finding: Finding, scope: SourceScope) -> String {
+        let place = FindingPlacement(finding, scope: scope)
+        var properties: [String] = []
+        if place.inSourceRoot {
+            properties.append("file=" + escapeProperty(place.path))
+            if let line = place.line { properties.append("line=\(line)") }
+        }
+        properties.append("title=" + escapeProperty(finding.rule))
+        return "::\(command(finding.severity)) \(properties.joined(separator: ","))::" + escapeData(finding.message + ". " + finding.advice)
+    }
+
+    static func command(_ severity: Severity) -> String {
+        switch severity {
+        case .error: return "error"
+        case .warning: return "warning"
+        case .note: return "notice"
+        }
+    }
+
+    /// A message: `%`, CR and LF percent-encoded.
+    static func escapeData(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "%": escaped += "%25"
+            case "\r": escaped += "%0D"
+            case "\n": escaped += "%0A"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    /// A property value: as a message, and `:` and `,` percent-encoded too.
+    static func escapeProperty(_ text: String) -> String {
+        escapeData(text).replacing(":", with: "%3A").replacing(",", with: "%2C")
+    }
+}

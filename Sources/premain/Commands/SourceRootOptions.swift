@@ -1,0 +1,29 @@
+import PremainJudge
+import PremainModel
+import PremainRender
+import PremainSystem
+
+/// `--source-root` of `check` and `diff`: the checkout that SARIF and annotation paths are
+/// relative to, and the artifacts named on the command line.
+enum SourceRootOptions {
+    static let sourceRoot = OptionSpec(
+        names: ["--source-root"], valueName: "dir",
+        help: "The checkout the sources are in: SARIF and --format github paths are relative to it, and link-level findings point at its build file (default: the top of the git checkout holding the current folder, else the current folder).")
+
+    /// The scope of `artifacts` under `--source-root` (or the checkout of the current folder),
+    /// and the locator that points findings into it. A `--source-root` that is not a folder is
+    /// a usage error.
+    static func locator(_ arguments: ParsedArguments, artifacts: [String]) throws(UsageError) -> SourceLocator {
+        let current = ProcessEnvironment.currentDirectory() ?? "/"
+        let root: String
+        if let given = arguments.value("--source-root") {
+            guard LocalFiles.kind(given) == .folder else {
+                throw UsageError(message: "--source-root '\(TextSafety.display(given))' is not a folder")
+            }
+            root = given
+        } else {
+            root = SourceLocator.sourceRoot(from: current)
+        }
+        return SourceLocator(scope: SourceScope(root: root, artifacts: artifacts, workingDirectory: current))
+    }
+}
