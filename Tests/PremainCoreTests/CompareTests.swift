@@ -336,6 +336,9 @@ struct CompareTests {
             base: "/b", head: "/h", arguments: [], environment: [], options: Self.options(minRuns: 8, maxRuns: 24))
         #expect(report.runs.stop == .maxRuns && report.runs.perSide == 24)
         #expect(report.verdict == .inconclusive)
+        // CPU time and the counts did not move: the reasons say the spread is the machine's.
+        #expect(report.reasons.contains("CPU time and every count stayed the same: the spread is most likely the machine's load, not the builds"),
+                "\(report.reasons)")
     }
 
     @Test func sessionStopsOnAFailedRun() throws {

@@ -248,6 +248,12 @@ public struct CompareBuilder: Sendable {
                                + (spread.map { "; \($0)" } ?? ""))
             }
             if let instructions { reasons.append(describe(instructions)) }
+            let cpuSteady = assessment.times.first { $0.quantity == .cpuTime }?.result == .noChange
+            let countsSteady = assessment.counts.filter(\.quantity.isEvidence).allSatisfy { $0.result == .noChange }
+            if cpuSteady && countsSteady && (instructions?.result ?? .noChange) == .noChange {
+                reasons.append("CPU time\(instructions == nil ? "" : ", instructions") and every count stayed the same: "
+                               + "the spread is most likely the machine's load, not the builds")
+            }
             reasons.append(instructions == nil
                 ? "rerun on a quieter machine, raise --max-runs or --max-time, or add --instructions for exact counts"
                 : "rerun on a quieter machine or raise --max-runs or --max-time")
