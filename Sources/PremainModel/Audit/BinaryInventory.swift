@@ -284,17 +284,25 @@ public struct SwiftCensus: Codable, Sendable, Equatable {
     }
 }
 
+/// One Swift start-up suspect: a lazy global's once-function or a default-argument generator.
 public struct SwiftSuspect: Codable, Sendable, Equatable {
     public var symbol: String
+    /// The demangled name; a once-function is named by its variable's full path ("one-time
+    /// initialization function for math.Math.Statistics.configuration"). `nil` with
+    /// `--no-demangle`.
     public var demangled: String?
     public var address: String
     public var size: UInt64
+    /// Where the DWARF line table puts the function's first line with a source line (the
+    /// variable's declaration, the default value); `nil` without DWARF.
+    public var source: SourceLocation?
 
-    public init(symbol: String, demangled: String? = nil, address: String, size: UInt64) {
+    public init(symbol: String, demangled: String? = nil, address: String, size: UInt64, source: SourceLocation? = nil) {
         self.symbol = symbol
         self.demangled = demangled
         self.address = address
         self.size = size
+        self.source = source
     }
 }
 

@@ -29,6 +29,7 @@ enum AuditCommand: Command {
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OptionSpec(names: ["--symbols"], valueName: nil, help: "List every exported and imported dynamic symbol."),
             OptionSpec(names: ["--no-demangle"], valueName: nil, help: "Show mangled names only."),
+            OutputWidth.option,
         ] + closureOptionSpecs)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -38,7 +39,9 @@ enum AuditCommand: Command {
                                        demangle: !arguments.flag("--no-demangle"))
         let workers = try jobs(arguments)
         let batch = BatchAudit(inventory: options, closure: try closureOptions(arguments), workers: workers)
-        let tree = try treeOptions(arguments)
+        let width = OutputWidth.resolve(arguments)
+        var tree = try treeOptions(arguments)
+        tree.width = width
         let progress = ProgressBar.onTerminal("auditing")
         var onProgress: (@Sendable (Int, Int) -> Void)?
         if let progress {
@@ -50,8 +53,9 @@ enum AuditCommand: Command {
             if format == "json" {
                 return try ParallelAuditJSON.render(report, workers: workers)
             } else {
-                return report.binaries.map { AuditTextRenderer.render($0) + ClosureTextRenderer.render($0, options: tree) }
-                    .joined(separator: "\n") + (report.summary.map(ClosureTextRenderer.render) ?? "")
+                return report.binaries
+                    .map { AuditTextRenderer.render($0, width: width) + ClosureTextRenderer.render($0, options: tree) }
+                    .joined(separator: "\n") + (report.summary.map { ClosureTextRenderer.render($0, width: width) } ?? "")
             }
         }
         guard written else { return .internalError }
