@@ -81,6 +81,16 @@ public enum SwiftToolchainLibraries {
         return file.hasPrefix("libswift") && file.hasSuffix(".so") || otherNames.contains(file)
     }
 
+    /// glibc libraries every Swift object asks for through the Glibc module's autolink entries
+    /// ("-lm", "-ldl", "-lpthread", "-lutil").
+    static let glibcAutolinked: Set<String> = ["libm.so.6", "libdl.so.2", "libpthread.so.0", "libutil.so.1"]
+
+    /// `true` for a library the Swift driver links into every Swift program by itself: the
+    /// toolchain's and the glibc libraries of the Glibc module.
+    public static func isAutolinked(_ name: String) -> Bool {
+        contains(name) || glibcAutolinked.contains(fileName(name))
+    }
+
     /// `true` for the Swift runtime itself (`libswiftCore.so`): a file that needs it is Swift.
     public static func isRuntime(_ name: String) -> Bool { fileName(name) == "libswiftCore.so" }
 
@@ -88,29 +98,33 @@ public enum SwiftToolchainLibraries {
     /// not the toolchain's. The Swift driver links these whether or not the code uses them.
     public static func howToDrop(_ name: String) -> String? {
         let file = fileName(name)
+        if glibcAutolinked.contains(file) {
+            return "every Swift object asks for it through the Glibc module's autolink entries, so no Swift link "
+                + "line can drop it; libswiftCore.so needs libm.so.6 anyway, and the others are small parts of glibc: "
+                + "nothing to do"
+        }
         guard contains(file) else { return nil }
+        let statically = "or build with swift build --static-swift-stdlib (swiftc -static-stdlib), which links the "
+            + "toolchain into the program: its loading and relocation go, its code stays"
         switch file {
         case "libswift_StringProcessing.so", "libswift_RegexParser.so":
-            return "every Swift module imports _StringProcessing implicitly, so the Swift driver links it; "
-                + "build with -Xfrontend -disable-implicit-string-processing-module-import (SwiftPM: "
-                + "-Xswiftc -Xfrontend -Xswiftc -disable-implicit-string-processing-module-import) or link "
-                + "with -Xlinker --as-needed so the loader skips it"
+            return "the Swift driver links it for _StringProcessing, which every Swift module imports implicitly and "
+                + "Foundation(Essentials) needs; it goes only when no module imports Foundation or FoundationEssentials "
+                + "and all are built with -Xfrontend -disable-implicit-string-processing-module-import, \(statically)"
         case "libswift_Concurrency.so", "libdispatch.so", "libBlocksRuntime.so", "libswiftDispatch.so":
-            return "the Swift driver links it for Swift concurrency (and Concurrency needs Dispatch); "
-                + "it goes only with -Xfrontend -disable-implicit-concurrency-module-import and no "
-                + "`import Dispatch`, or with -static-stdlib, which links it into the program"
+            return "the Swift driver links it for Swift concurrency (which needs Dispatch) and `import Dispatch`; it "
+                + "goes only with -Xfrontend -disable-implicit-concurrency-module-import and no such import, \(statically)"
         case "libFoundation.so", "libFoundationNetworking.so", "libFoundationXML.so",
              "libFoundationInternationalization.so", "lib_FoundationICU.so":
-            return "it comes with `import Foundation`: import FoundationEssentials where the code needs "
-                + "only its types, or link the toolchain statically with -static-stdlib"
+            return "it comes with `import Foundation` (or FoundationNetworking, FoundationXML): import "
+                + "FoundationEssentials where the code needs only its types, \(statically)"
         case "libFoundationEssentials.so":
-            return "it comes with `import Foundation` or `import FoundationEssentials`: drop the import from "
-                + "modules that do not need it, or link statically with -static-stdlib"
+            return "it comes with `import Foundation` or `import FoundationEssentials`: drop the import from the "
+                + "modules that do not need it, \(statically)"
         case "libswiftCore.so":
-            return "it is the Swift runtime: only -static-stdlib (or -static-executable) links it into the program"
+            return "it is the Swift runtime: only static linking removes it: \(statically)"
         default:
-            return "the Swift driver links it when a module imports it: drop that import, or link the "
-                + "toolchain statically with -static-stdlib"
+            return "the Swift driver links it for a module that imports it: drop that import, \(statically)"
         }
     }
 
