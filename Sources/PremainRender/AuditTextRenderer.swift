@@ -15,7 +15,8 @@ public enum AuditTextRenderer {
         out += TextSafety.display(binary.path) + "\n"
         var kindLine = "  \(h.elfClass.rawValue) \(h.endianness.rawValue)-endian \(h.machine), \(kindName(h.kind))"
         if let interpreter = h.interpreter { kindLine += ", interpreter \(TextSafety.display(interpreter))" }
-        out += kindLine + "\n"
+        out += TextWrap.lines(kindLine.split(separator: " "), width: width, first: "", indent: "    ")
+            .joined(separator: "\n") + "\n"
         var idLine: [String] = []
         if let soname = h.soname { idLine.append("soname \(TextSafety.display(soname))") }
         idLine.append("build-id \(h.buildID ?? "none")")
@@ -75,8 +76,10 @@ public enum AuditTextRenderer {
         let i = binary.initializers
         out += "\nStatic initializers: \(i.total)\n"
         if i.total > 0 {
-            out += "  init_array \(i.initArray), preinit_array \(i.preinitArray), .ctors \(i.ctors), "
-                + "DT_INIT \(i.dtInit ? 1 : 0); \(i.own) the program's own, \(i.toolchain) from the toolchain\n"
+            let counts = "init_array \(i.initArray), preinit_array \(i.preinitArray), .ctors \(i.ctors), "
+                + "DT_INIT \(i.dtInit ? 1 : 0); \(i.own) the program's own, \(i.toolchain) from the toolchain"
+            out += TextWrap.lines(counts.split(separator: " "), width: width, first: "  ", indent: "    ")
+                .joined(separator: "\n") + "\n"
         }
         if !i.entries.isEmpty {
             var table = TextTable(headers: ["source", "#", "address", "function", "kind"],
@@ -144,10 +147,9 @@ public enum AuditTextRenderer {
     }
 
     /// One Swift suspect: its readable name (the variable, or the parameter and its
-    /// function), shortened as `TextFit` allows and wrapped, and its `file:line` when known.
+    /// function), shortened as `TextFit` allows and wrapped.
     static func suspectLines(_ label: String, _ suspect: SwiftSuspect, width: Int) -> String {
-        var name = TextSafety.display(suspect.demangled.map(SwiftName.readable) ?? suspect.symbol)
-        if let source = suspect.source { name += "  " + TextSafety.display(source.shortText) }
+        let name = TextSafety.display(suspect.demangled.map(SwiftName.readable) ?? suspect.symbol)
         let first = "    \(label): "
         let lines = TextFit.lines(name, width: width == TextFit.unlimited ? width : max(20, width - first.count), kind: .symbol)
         return first + lines.joined(separator: "\n" + String(repeating: " ", count: first.count)) + "\n"

@@ -16,10 +16,10 @@ public enum FindingsTextRenderer {
             let count = report.findings.filter { $0.severity == severity }.count
             return "\(count) \(severity.rawValue)\(count == 1 ? "" : "s")"
         }
-        out += "\(report.findings.count) findings (\(counts.joined(separator: ", "))); "
-        out += report.failing.isEmpty ? "none at or above \(report.failOn.rawValue)\n"
-            : "\(report.failing.count) at or above \(report.failOn.rawValue): check failed\n"
-        return out
+        var summary = "\(report.findings.count) findings (\(counts.joined(separator: ", "))); "
+        summary += report.failing.isEmpty ? "none at or above \(report.failOn.rawValue)"
+            : "\(report.failing.count) at or above \(report.failOn.rawValue): check failed"
+        return out + wrap(summary, width: width)
     }
 
     /// `text` (one line) wrapped at spaces to `width` columns, continuation lines two spaces

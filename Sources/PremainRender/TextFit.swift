@@ -45,8 +45,9 @@ public enum TextFit {
     }
 
     /// `text` shortened as its kind allows, then broken into lines of at most `width`
-    /// characters after "/", ".", ",", ":", ")" or a space; a piece with no such point that is
-    /// longer than `width` stands whole on its line. `[text]` when it fits.
+    /// characters after "/", ",", ":" or a space (never inside a name such as "registry.cpp");
+    /// a piece with no such point that is longer than `width` stands whole on its line.
+    /// `[text]` when it fits.
     public static func lines(_ text: String, width: Int, kind: Kind) -> [String] {
         let short = shorten(text, width: width, kind: kind)
         guard short.count > width, width > 0 else { return [short] }
@@ -54,7 +55,7 @@ public enum TextFit {
         var current = ""
         for character in short {
             current.append(character)
-            if "/.,: )".contains(character) {
+            if "/,: ".contains(character) {
                 pieces.append(current)
                 current = ""
             }

@@ -4,7 +4,8 @@ import PremainModel
 ///
 /// When the rows are wider than `maxWidth`, the widest left-aligned column gives way: its
 /// cells are shortened as their kind allows (`TextFit`), and what is still too wide continues
-/// on the next lines in the same column. No cell is cut in the middle.
+/// on the next lines in the same column, or, in the last column, runs past the width. No cell
+/// is cut in the middle.
 public struct TextTable {
     public enum Alignment: Sendable { case left, right }
 
@@ -45,7 +46,9 @@ public struct TextTable {
                 if row.indices.contains(widest) { row[widest] = TextFit.shorten(row[widest], width: room, kind: kind) }
                 return row
             }
-            widths[widest] = max(headers[widest].count, body.map { min(cell($0, widest).count, room) }.max() ?? 0)
+            // A piece that cannot be broken (a file name) widens the column rather than overflow it.
+            let longestLine = body.flatMap { TextFit.lines(cell($0, widest), width: room, kind: .plain) }.map(\.count).max() ?? 0
+            widths[widest] = max(headers[widest].count, widest == columns - 1 ? min(longestLine, room) : longestLine)
             wrapped = widest
         }
         var lines: [String] = []
@@ -53,7 +56,7 @@ public struct TextTable {
             if rowIndex == 0 && headers.allSatisfy(\.isEmpty) { continue }
             // The wrapped column's cell may take several lines; the other cells sit on the first.
             var parts = [row]
-            if let wrapped, rowIndex > 0 {
+            if let wrapped, wrapped < columns - 1, rowIndex > 0 {
                 let pieces = TextFit.lines(cell(row, wrapped), width: widths[wrapped], kind: .plain)
                 parts = pieces.enumerated().map { index, piece in
                     var line = index == 0 ? row : [String](repeating: "", count: columns)

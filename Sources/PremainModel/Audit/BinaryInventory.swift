@@ -293,16 +293,12 @@ public struct SwiftSuspect: Codable, Sendable, Equatable {
     public var demangled: String?
     public var address: String
     public var size: UInt64
-    /// Where the DWARF line table puts the function's first line with a source line (the
-    /// variable's declaration, the default value); `nil` without DWARF.
-    public var source: SourceLocation?
 
-    public init(symbol: String, demangled: String? = nil, address: String, size: UInt64, source: SourceLocation? = nil) {
+    public init(symbol: String, demangled: String? = nil, address: String, size: UInt64) {
         self.symbol = symbol
         self.demangled = demangled
         self.address = address
         self.size = size
-        self.source = source
     }
 }
 

@@ -137,12 +137,22 @@ public enum SwiftName {
     static func withSelectors(_ name: String) -> String {
         if let argument = name.firstRange(of: " of "), name.hasPrefix("default argument "),
            let signature = signature(String(name[argument.upperBound...])) {
-            return String(name[..<argument.upperBound]) + signature.selector
+            return String(name[..<argument.upperBound]) + signature.selector + inlinedSuffix(signature.trailer)
         }
         // Labels only ("f(kind:values:)") already: nothing to drop.
         guard let signature = signature(name), signature.parameters.contains(where: { $0.contains(": ") })
         else { return name }
-        return signature.selector
+        return signature.selector + inlinedSuffix(signature.trailer)
+    }
+
+    /// " (inlined into g())" kept from a trailer " -> A (inlined into g() -> ())", the caller
+    /// shortened the same way; "" when the trailer names no caller.
+    static func inlinedSuffix(_ trailer: String) -> String {
+        let marker = " (inlined into "
+        guard let range = trailer.firstRange(of: marker), trailer.hasSuffix(")") else { return "" }
+        let caller = String(trailer[range.upperBound..<trailer.index(before: trailer.endIndex)])
+        let plain = withoutGenericClauses(caller)
+        return marker + (signature(plain)?.selector ?? plain) + ")"
     }
 
     // MARK: Brackets
