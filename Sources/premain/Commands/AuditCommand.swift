@@ -12,7 +12,9 @@ enum AuditCommand: Command {
         For each file: header, dependencies (DT_NEEDED, RPATH, RUNPATH), binding, relocations \
         the loader applies by class (relative incl. RELR, symbolic, plt, copy, irelative, tls), \
         exported and imported dynamic symbols, static initializers (symbolized and demangled), \
-        Swift start-up suspects (lazy globals, default-argument generators) and segment sizes. \
+        Swift start-up suspects (lazy globals named by their variable's full path, default arguments \
+        by parameter and function), sizes by section (text, rodata, data, RELRO, bss) and the \
+        linker (GNU ld, gold, lld, mold) and languages that made the file. \
         A file that cannot be read gets one 'Error: <path>: <reason>' line on stderr; the other \
         files are still audited. \
         The load closure of each file is resolved as glibc's ld.so would (RPATH, LD_LIBRARY_PATH \
