@@ -23,7 +23,7 @@ public enum AuditTextRenderer {
         idLine.append(h.stripped ? "stripped" : "not stripped")
         if let link = h.debugLink { idLine.append("debuglink \(TextSafety.display(link))") }
         out += wrapList("", idLine).replacingFirstSpace()
-        out += TextWrap.lines(sizeItems(binary.sizes, linker: binary.toolchain?.linker), width: width, first: "  size ",
+        out += TextWrap.lines(sizeItems(binary.sizes), width: width, first: "  size ",
                               indent: "    ").joined(separator: "\n") + "\n"
         if let toolchain = binary.toolchain {
             out += TextWrap.lines(toolchainLine(toolchain).split(separator: " "), width: width, first: "  ", indent: "    ")
@@ -121,12 +121,11 @@ public enum AuditTextRenderer {
         TextWrap.list(items, width: width, first: "  " + label + " ", indent: "    ").joined(separator: "\n") + "\n"
     }
 
-    /// "3.8 MiB:", "text 611 KiB,", … with a note when gold made `.rodata` writable.
-    static func sizeItems(_ s: SizeCensus, linker: BuildToolchain.Linker?) -> [String] {
+    /// "3.8 MiB:", "text 611 KiB,", … with a note when `.rodata` is writable.
+    static func sizeItems(_ s: SizeCensus) -> [String] {
         var data = "data \(formatBytes(s.data))"
         if let writable = s.writableRodata, writable > 0 {
-            let who = linker == .gold ? "gold made writable" : "writable"
-            data += " (\(formatBytes(writable)) of it .rodata \(who))"
+            data += " (\(formatBytes(writable)) of it a writable .rodata)"
         }
         let relro = s.basis == nil ? "relro \(formatBytes(s.relro)) (inside data)" : "relro \(formatBytes(s.relro))"
         return ["\(formatBytes(s.file)):", "text \(formatBytes(s.text)),", "rodata \(formatBytes(s.rodata)),",

@@ -321,8 +321,9 @@ public struct SizeCensus: Codable, Sendable, Equatable {
     /// Zero-filled memory outside RELRO (`SHT_NOBITS`; thread-local `.tbss` and lld's
     /// `.relro_padding` left out).
     public var bss: UInt64 = 0
-    /// Bytes of `.rodata*` sections that are writable (gold makes the merged `.rodata`
-    /// writable when one input section is), counted in `data`; `nil` when there are none.
+    /// Bytes of `.rodata*` sections that are writable (a linker makes the merged `.rodata`
+    /// writable when one input `.rodata` is, as in Swift programs linked by gold or lld),
+    /// counted in `data`; `nil` when there are none.
     public var writableRodata: UInt64? = nil
     /// Where the figures come from; `nil` in reports written before premain recorded it
     /// (those counted segments, with RELRO inside `data`).
