@@ -64,7 +64,7 @@ public enum MeasureTextRenderer {
             out += "\n  waterfall of run \(run + 1) (closest to the median exit; # initializers, - loader, | milestone)\n"
             out += waterfall
         }
-        if let instructions = m.instructions { out += "\n" + InstructionsTextRenderer.render(instructions) }
+        if let instructions = m.instructions { out += "\n" + InstructionsTextRenderer.render(instructions, width: width) }
         out += "\n" + details(m).split(separator: "\n", omittingEmptySubsequences: false)
             .map { wrap(String($0)) }.joined(separator: "\n")
         return out
