@@ -15,7 +15,7 @@ public enum AuditTextRenderer {
         out += TextSafety.display(binary.path) + "\n"
         var kindLine = "  \(h.elfClass.rawValue) \(h.endianness.rawValue)-endian \(h.machine), \(kindName(h.kind))"
         if let interpreter = h.interpreter { kindLine += ", interpreter \(TextSafety.display(interpreter))" }
-        out += TextWrap.lines(kindLine.split(separator: " "), width: width, first: "", indent: "    ")
+        out += TextWrap.lines(kindLine.split(separator: " "), width: width, first: "  ", indent: "    ")
             .joined(separator: "\n") + "\n"
         var idLine: [String] = []
         if let soname = h.soname { idLine.append("soname \(TextSafety.display(soname))") }

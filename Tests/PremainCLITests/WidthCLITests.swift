@@ -35,6 +35,7 @@ import Testing
                 "an ellipsis that is not a dropped directory prefix")
         #expect(result.stdout.contains("lazy global: SwiftStartup.homeCatalog"))
         #expect(result.stdout.contains("linked by gold"))
+        #expect(result.stdout.contains("\n  ELF64 little-endian"), "the header line keeps its indent")
     }
 
     @Test func wideKeepsEveryPathAndName() throws {
