@@ -14,6 +14,8 @@ public struct ELFSection: Sendable, Hashable {
     public static let flagWrite: UInt64 = 0x1
     public static let flagAlloc: UInt64 = 0x2
     public static let flagExec: UInt64 = 0x4
+    /// `SHF_TLS`: a thread-local section (its bytes are a template, not mapped data).
+    public static let flagTLS: UInt64 = 0x400
 
     public var isAllocated: Bool { flags & Self.flagAlloc != 0 }
     /// `true` when the section occupies bytes in the file (not `SHT_NOBITS`, not empty).

@@ -1,30 +1,37 @@
 import PremainModel
 
-/// Renders an `AuditReport` as readable text that fits 100 columns. Pure.
+/// Renders an `AuditReport` as readable text that fits `width` columns (100 by default;
+/// `TextFit.unlimited` shortens nothing). Names are shortened as `TextFit` allows, never cut.
+/// Pure.
 public enum AuditTextRenderer {
-    public static func render(_ report: AuditReport, maxInitializers: Int = 40) -> String {
-        report.binaries.map { render($0, maxInitializers: maxInitializers) }.joined(separator: "\n")
+    public static func render(_ report: AuditReport, maxInitializers: Int = 40, width: Int = 100) -> String {
+        report.binaries.map { render($0, maxInitializers: maxInitializers, width: width) }.joined(separator: "\n")
     }
 
-    public static func render(_ binary: BinaryInventory, maxInitializers: Int = 40) -> String {
+    public static func render(_ binary: BinaryInventory, maxInitializers: Int = 40, width: Int = 100) -> String {
+        let wrapList = { (label: String, items: [String]) in Self.wrapList(label, items, width: width) }
         var out = ""
         let h = binary.header
         out += TextSafety.display(binary.path) + "\n"
         var kindLine = "  \(h.elfClass.rawValue) \(h.endianness.rawValue)-endian \(h.machine), \(kindName(h.kind))"
         if let interpreter = h.interpreter { kindLine += ", interpreter \(TextSafety.display(interpreter))" }
-        out += kindLine + "\n"
+        out += TextWrap.lines(kindLine.split(separator: " "), width: width, first: "  ", indent: "    ")
+            .joined(separator: "\n") + "\n"
         var idLine: [String] = []
         if let soname = h.soname { idLine.append("soname \(TextSafety.display(soname))") }
         idLine.append("build-id \(h.buildID ?? "none")")
         idLine.append(h.stripped ? "stripped" : "not stripped")
         if let link = h.debugLink { idLine.append("debuglink \(TextSafety.display(link))") }
         out += wrapList("", idLine).replacingFirstSpace()
-        let s = binary.sizes
-        out += "  size \(formatBytes(s.file)): text \(formatBytes(s.text)), rodata \(formatBytes(s.rodata)), "
-            + "data \(formatBytes(s.data)), relro \(formatBytes(s.relro)), bss \(formatBytes(s.bss))\n"
+        out += TextWrap.lines(sizeItems(binary.sizes), width: width, first: "  size ",
+                              indent: "    ").joined(separator: "\n") + "\n"
+        if let toolchain = binary.toolchain {
+            out += TextWrap.lines(toolchainLine(toolchain).split(separator: " "), width: width, first: "  ", indent: "    ")
+                .joined(separator: "\n") + "\n"
+        }
 
         out += "\nDynamic\n"
-        var dynamic = TextTable(headers: ["", ""], alignments: [.left, .left], indent: 2)
+        var dynamic = TextTable(headers: ["", ""], alignments: [.left, .left], indent: 2, maxWidth: width)
         out += wrapList("needed (\(binary.needed.count)):", binary.needed.isEmpty ? ["none"] : binary.needed.map(TextSafety.display))
         if !binary.dynamic.rpath.isEmpty { dynamic.add(["rpath", binary.dynamic.rpath.joined(separator: ":")]) }
         if !binary.dynamic.runpath.isEmpty { dynamic.add(["runpath", binary.dynamic.runpath.joined(separator: ":")]) }
@@ -69,12 +76,15 @@ public enum AuditTextRenderer {
         let i = binary.initializers
         out += "\nStatic initializers: \(i.total)\n"
         if i.total > 0 {
-            out += "  init_array \(i.initArray), preinit_array \(i.preinitArray), .ctors \(i.ctors), "
-                + "DT_INIT \(i.dtInit ? 1 : 0); \(i.own) the program's own, \(i.toolchain) from the toolchain\n"
+            let counts = "init_array \(i.initArray), preinit_array \(i.preinitArray), .ctors \(i.ctors), "
+                + "DT_INIT \(i.dtInit ? 1 : 0); \(i.own) the program's own, \(i.toolchain) from the toolchain"
+            out += TextWrap.lines(counts.split(separator: " "), width: width, first: "  ", indent: "    ")
+                .joined(separator: "\n") + "\n"
         }
         if !i.entries.isEmpty {
             var table = TextTable(headers: ["source", "#", "address", "function", "kind"],
-                                  alignments: [.left, .right, .left, .left, .left])
+                                  alignments: [.left, .right, .left, .left, .left],
+                                  kinds: [.plain, .plain, .plain, .symbol, .plain], maxWidth: width)
             for entry in i.entries.prefix(maxInitializers) {
                 let name = entry.translationUnit != nil ? (entry.symbol ?? "?") : (entry.demangled ?? entry.symbol ?? "?")
                 table.add([entry.source.rawValue, "\(entry.index)", entry.address ?? "unresolved", name, kindName(entry.kind)])
@@ -90,7 +100,7 @@ public enum AuditTextRenderer {
             out += "  lazy globals: \(swift.lazyGlobals.count), default arguments: \(swift.defaultArguments.count)\n"
             for (label, list) in [("lazy global", swift.lazyGlobals), ("default argument", swift.defaultArguments)] {
                 for suspect in list.prefix(maxInitializers) {
-                    out += "    \(label): " + TextSafety.fit(TextSafety.display(suspect.demangled ?? suspect.symbol), width: 76) + "\n"
+                    out += suspectLines(label, suspect, width: width)
                 }
                 if list.count > maxInitializers { out += "    …and \(list.count - maxInitializers) more\n" }
             }
@@ -106,9 +116,42 @@ public enum AuditTextRenderer {
         return out
     }
 
-    /// `label item, item, …` wrapped at 100 columns with continuation lines indented.
-    static func wrapList(_ label: String, _ items: [String]) -> String {
-        TextWrap.list(items, width: 100, first: "  " + label + " ", indent: "    ").joined(separator: "\n") + "\n"
+    /// `label item, item, …` wrapped at `width` columns with continuation lines indented.
+    static func wrapList(_ label: String, _ items: [String], width: Int) -> String {
+        TextWrap.list(items, width: width, first: "  " + label + " ", indent: "    ").joined(separator: "\n") + "\n"
+    }
+
+    /// "3.8 MiB:", "text 611 KiB,", … with a note when `.rodata` is writable.
+    static func sizeItems(_ s: SizeCensus) -> [String] {
+        var data = "data \(formatBytes(s.data))"
+        if let writable = s.writableRodata, writable > 0 {
+            data += " (\(formatBytes(writable)) of it a writable .rodata)"
+        }
+        let relro = s.basis == nil ? "relro \(formatBytes(s.relro)) (inside data)" : "relro \(formatBytes(s.relro))"
+        return ["\(formatBytes(s.file)):", "text \(formatBytes(s.text)),", "rodata \(formatBytes(s.rodata)),",
+                data + ",", relro + ",", "bss \(formatBytes(s.bss))"]
+    }
+
+    /// "linked by gold 1.16 (its version note); Swift, C++".
+    static func toolchainLine(_ toolchain: BuildToolchain) -> String {
+        let evidence: String
+        switch toolchain.evidence {
+        case .goldNote: evidence = "its version note"
+        case .comment: evidence = ".comment"
+        case .commentWithoutLinker: evidence = ".comment names no other linker"
+        case .none: evidence = "no .comment or linker note"
+        }
+        let languages = toolchain.languages.map(\.displayName).joined(separator: ", ")
+        return "linked by \(TextSafety.display(toolchain.linkerDescription)) (\(evidence)); \(languages)"
+    }
+
+    /// One Swift suspect: its readable name (the variable, or the parameter and its
+    /// function), shortened as `TextFit` allows and wrapped.
+    static func suspectLines(_ label: String, _ suspect: SwiftSuspect, width: Int) -> String {
+        let name = TextSafety.display(suspect.demangled.map(SwiftName.readable) ?? suspect.symbol)
+        let first = "    \(label): "
+        let lines = TextFit.lines(name, width: width == TextFit.unlimited ? width : max(20, width - first.count), kind: .symbol)
+        return first + lines.joined(separator: "\n" + String(repeating: " ", count: first.count)) + "\n"
     }
 
     static func kindName(_ kind: BinaryInventory.Kind) -> String {

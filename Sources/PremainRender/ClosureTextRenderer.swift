@@ -8,16 +8,21 @@ public enum ClosureTextRenderer {
         public var depth: Int
         /// Show system libraries (under /lib, /usr/lib) in the tree instead of folding them.
         public var all: Bool
+        /// Columns a line may use (`TextFit.unlimited`: any).
+        public var width: Int
 
-        public init(depth: Int = 32, all: Bool = false) {
+        public init(depth: Int = 32, all: Bool = false, width: Int = 100) {
             self.depth = depth
             self.all = all
+            self.width = width
         }
     }
 
     /// `""` when the binary has no closure.
     public static func render(_ binary: BinaryInventory, options: Options = .init()) -> String {
         guard let closure = binary.closure else { return "" }
+        let width = options.width
+        let wrap = { (prefix: String, items: [String]) in Self.wrap(prefix, items, width: width) }
         var out = "\nLoad closure (\(closure.objects.count) objects"
         out += closure.missing.isEmpty ? ")\n" : ", \(closure.missing.count) missing)\n"
         out += tree(binary.path, closure, options)
@@ -37,7 +42,7 @@ public enum ClosureTextRenderer {
         }
         if let totals = closure.totals, let program = closure.program {
             out += "\nClosure totals (program + \(totals.objects) objects)\n"
-            var table = TextTable(headers: ["", "program", "closure"], alignments: [.left, .right, .right])
+            var table = TextTable(headers: ["", "program", "closure"], alignments: [.left, .right, .right], maxWidth: width)
             let (p, t) = (program.relocations, totals.relocations)
             table.add(["relocations", "\(p.total)", "\(t.total)"])
             for (label, mine, all) in [("  relative", p.relative, t.relative), ("  symbolic", p.symbolic, t.symbolic),
@@ -53,7 +58,8 @@ public enum ClosureTextRenderer {
         if !closure.top.isEmpty {
             out += "\nHeaviest objects\n"
             var table = TextTable(headers: ["object", "relocations", "share", "look-ups", "inits", "exported"],
-                                  alignments: [.left, .right, .right, .right, .right, .right])
+                                  alignments: [.left, .right, .right, .right, .right, .right], kinds: [.path],
+                                  maxWidth: width)
             for share in closure.top {
                 table.add([share.soname ?? share.path, "\(share.relocations)", percent(share.relocationShare),
                            "\(share.lookups)", "\(share.initializers)", "\(share.exported)"])
@@ -63,15 +69,11 @@ public enum ClosureTextRenderer {
         return out
     }
 
-    /// Lines are at most this wide.
-    static let width = 100
-
-    /// `prefix` and `items` separated by commas, wrapped at `width` with a hanging indent.
-    static func wrap(_ prefix: String, _ items: [String]) -> String {
+    /// `prefix` and `items` separated by commas, wrapped at `width` with a hanging indent; an
+    /// item wider than a line stands whole on its own.
+    static func wrap(_ prefix: String, _ items: [String], width: Int) -> String {
         let indent = String(repeating: " ", count: min(prefix.count, 8))
-        let pieces = items.enumerated().map { index, item in
-            TextSafety.fit(item + (index == items.count - 1 ? "" : ","), width: width - indent.count)
-        }
+        let pieces = items.enumerated().map { index, item in item + (index == items.count - 1 ? "" : ",") }
         let lines = TextWrap.lines(pieces, width: width, first: prefix, indent: indent)
         return lines.dropLast().map { $0.trailingSpacesRemoved + "\n" }.joined() + (lines.last ?? "") + "\n"
     }
@@ -109,10 +111,12 @@ public enum ClosureTextRenderer {
                 let branch = prefix + (last ? "└── " : "├── ")
                 switch node {
                 case .object(let object):
-                    var line = branch + TextSafety.display(object.soname ?? object.requestedName)
-                        + " [\(tag(object.foundVia))]"
-                    let room = width - 2 - line.count - 1
-                    if room >= 16 { line += " " + TextSafety.fit(TextSafety.display(object.path), width: room) }
+                    let shown = TextSafety.display(object.soname ?? object.requestedName)
+                    var line = branch + shown + " [\(tag(object.foundVia))]"
+                    // The path loses leading directories to fit, never its file name.
+                    let room = options.width == TextFit.unlimited ? options.width : options.width - 2 - line.count - 1
+                    let path = TextFit.shorten(TextSafety.display(object.path), width: room, kind: .path)
+                    if path.contains("/") || path != shown { line += " " + path }
                     lines.append(line)
                     if level < options.depth {
                         visit(object.path, prefix: prefix + (last ? "    " : "│   "), level: level + 1)
@@ -130,7 +134,7 @@ public enum ClosureTextRenderer {
             var unique: [String] = []
             for name in folded where !unique.contains(name) { unique.append(name) }
             out += wrap("  \(unique.count) system libraries folded (--all shows them): ",
-                        unique.map(TextSafety.display))
+                        unique.map(TextSafety.display), width: options.width)
         }
         return out
     }
@@ -154,7 +158,7 @@ public enum ClosureTextRenderer {
     }
 
     /// The summary of a folder audit: totals and the largest offenders.
-    public static func render(_ summary: OffenderSummary) -> String {
+    public static func render(_ summary: OffenderSummary, width: Int = 100) -> String {
         var out = "\nSummary of \(summary.files) files: \(summary.relocations) relocations, "
             + "\(summary.initializers) initializers, \(summary.exported) exported symbols\n"
             + "  \(summary.filesWithMissing) with missing libraries, \(summary.filesWithUnused) with unused ones\n"
@@ -165,7 +169,7 @@ public enum ClosureTextRenderer {
                               ("Most missing libraries", summary.mostMissing),
                               ("Most unused dependencies", summary.mostUnused)] where !list.isEmpty {
             out += "\n\(title)\n"
-            var table = TextTable(headers: ["", ""], alignments: [.right, .left])
+            var table = TextTable(headers: ["", ""], alignments: [.right, .left], kinds: [.plain, .path], maxWidth: width)
             for offender in list { table.add(["\(offender.value)", offender.path]) }
             out += table.render()
         }

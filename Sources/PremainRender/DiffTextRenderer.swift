@@ -1,20 +1,25 @@
 import PremainModel
 
 /// Renders a `DiffReport` for a terminal: verdict, measured deltas, static deltas, findings
-/// new and fixed. Names from binaries pass through `TextSafety`.
+/// new and fixed. Names from binaries pass through `TextSafety`; lines fit `width` columns
+/// (100 by default; `TextFit.unlimited` shortens and wraps nothing), names shortened as
+/// `TextFit` allows, never cut.
 public enum DiffTextRenderer {
-    public static func render(_ report: DiffReport) -> String {
+    public static func render(_ report: DiffReport, width: Int = 100) -> String {
+        /// A line wrapped at `width` with a hanging indent two spaces deeper than its own.
+        func line(_ text: String) -> String { FindingsTextRenderer.wrap(text, width: width) }
         var out = "verdict: \(report.verdict.status.rawValue)\n"
-        for reason in report.verdict.reasons { out += "  - \(TextSafety.display(reason))\n" }
+        for reason in report.verdict.reasons { out += line("  - \(TextSafety.display(reason))") }
         if !report.warnings.isEmpty {
             out += "warnings:\n"
             for warning in report.warnings {
-                out += "  ! \(TextSafety.display(warning.message)) (\(TextSafety.display(warning.advice)))\n"
+                out += line("  ! \(TextSafety.display(warning.message)) (\(TextSafety.display(warning.advice)))")
             }
         }
         if !report.measured.isEmpty {
             var table = TextTable(headers: ["measured", "base", "head", "delta", "%", "p", "change"],
-                                  alignments: [.left, .right, .right, .right, .right, .right, .left])
+                                  alignments: [.left, .right, .right, .right, .right, .right, .left],
+                                  kinds: [.symbol], maxWidth: width)
             let negligible = report.measured.filter(\.isNegligible).count
             for delta in report.measured where !delta.isNegligible {
                 let name: String
@@ -43,17 +48,17 @@ public enum DiffTextRenderer {
             for count in delta.relocations + [delta.exports, delta.imports, delta.initializers] where count.delta != 0 {
                 out += "    \(count.name): \(count.base.map(String.init) ?? "-") -> \(count.head.map(String.init) ?? "-")\n"
             }
-            for name in delta.initializersAdded { out += "    + initializer \(TextSafety.display(name))\n" }
-            for name in delta.initializersRemoved { out += "    - initializer \(TextSafety.display(name))\n" }
-            for name in delta.swiftSuspectsAdded { out += "    + Swift suspect \(TextSafety.display(name))\n" }
-            for name in delta.swiftSuspectsRemoved { out += "    - Swift suspect \(TextSafety.display(name))\n" }
+            for name in delta.initializersAdded { out += line("    + initializer \(TextSafety.display(name))") }
+            for name in delta.initializersRemoved { out += line("    - initializer \(TextSafety.display(name))") }
+            for name in delta.swiftSuspectsAdded { out += line("    + Swift suspect \(TextSafety.display(name))") }
+            for name in delta.swiftSuspectsRemoved { out += line("    - Swift suspect \(TextSafety.display(name))") }
         }
         for closure in report.closures where closure.delta != 0 {
             out += "  closure of \(TextSafety.display(closure.name)): \(closure.base.map(String.init) ?? "-") -> \(closure.head.map(String.init) ?? "-") objects\n"
         }
         out += "\nfindings: \(report.findings.new.count) new, \(report.findings.fixed.count) fixed, \(report.findings.unchanged.count) unchanged\n"
-        for finding in report.findings.new { out += "  new \(finding.severity.rawValue): \(TextSafety.display(finding.message))\n" }
-        for finding in report.findings.fixed { out += "  fixed: \(TextSafety.display(finding.message))\n" }
+        for finding in report.findings.new { out += line("  new \(finding.severity.rawValue): \(TextSafety.display(finding.message))") }
+        for finding in report.findings.fixed { out += line("  fixed: \(TextSafety.display(finding.message))") }
         return out
     }
 

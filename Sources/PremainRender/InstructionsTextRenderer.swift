@@ -1,13 +1,14 @@
 import PremainModel
 
 /// `InstructionCounts` as text: the three counts, the objects' initializers, the heaviest
-/// functions before main (their kinds are in the JSON), and the notes. Pure; fits 100 columns. Used by `measure` and by any
-/// command that shows counts.
+/// functions before main (their kinds are in the JSON), and the notes. Pure; fits `width`
+/// columns (100 by default; names shortened as `TextFit` allows, never cut). Used by `measure`
+/// and by any command that shows counts.
 public enum InstructionsTextRenderer {
     /// Functions listed before "… N more"; the JSON report has them all.
     static let functionLimit = 12
 
-    public static func render(_ counts: InstructionCounts, indent: String = "  ") -> String {
+    public static func render(_ counts: InstructionCounts, indent: String = "  ", width maxWidth: Int = 100) -> String {
         let runs = counts.runs == 1 ? "1 run" : "\(counts.runs) runs, \(counts.differingRuns == 0 ? "all equal" : "\(counts.differingRuns) differing")"
         var out = "\(indent)instructions under callgrind (exact, repeatable; \(runs); exit status \(counts.exitStatus))\n"
         let rows: [(String, UInt64?)] = [("before main", counts.beforeMain), ("to first output", counts.toFirstOutput),
@@ -20,7 +21,7 @@ public enum InstructionsTextRenderer {
         let margin = indent.count
         if !counts.objects.isEmpty {
             var table = TextTable(headers: ["initializers of", "instructions", "calls"],
-                                  alignments: [.left, .right, .right], indent: margin)
+                                  alignments: [.left, .right, .right], kinds: [.path], indent: margin, maxWidth: maxWidth)
             for object in counts.objects {
                 table.add([object.object, grouped(object.instructions), "\(object.calls)"])
             }
@@ -28,7 +29,8 @@ public enum InstructionsTextRenderer {
         }
         if !counts.functions.isEmpty {
             var table = TextTable(headers: ["functions before main", "object", "instructions", "calls"],
-                                  alignments: [.left, .left, .right, .right], indent: margin)
+                                  alignments: [.left, .left, .right, .right], kinds: [.symbol, .path], indent: margin,
+                                  maxWidth: maxWidth)
             for function in counts.functions.prefix(functionLimit) {
                 table.add([function.displayName, fileName(function.object), grouped(function.instructions), "\(function.calls)"])
             }

@@ -1,14 +1,16 @@
 import PremainModel
 
 /// `premain measure` as text: per measurement a phase table, an object table, the waterfall of
-/// the median run, the instruction counts (`--instructions`), observer effect, loader counts, cold residency, failures, warnings and the
-/// conditions. Pure: `MeasureReport → String`; fits 100 columns.
+/// the median run, the instruction counts (`--instructions`), observer effect, loader counts, cold
+/// residency, failures, warnings and the conditions. Pure: `MeasureReport → String`; fits
+/// `width` columns (100 by default; `TextFit.unlimited` shortens and wraps nothing).
 public enum MeasureTextRenderer {
-    public static func render(_ report: MeasureReport) -> String {
-        report.measurements.map(render).joined(separator: "\n")
+    public static func render(_ report: MeasureReport, width: Int = 100) -> String {
+        report.measurements.map { render($0, width: width) }.joined(separator: "\n")
     }
 
-    public static func render(_ m: LaunchMeasurement) -> String {
+    public static func render(_ m: LaunchMeasurement, width: Int = 100) -> String {
+        let wrap = { (line: String) in Self.wrap(line, width: width) }
         var out = "premain measure: \(TextSafety.display(m.command.joined(separator: " ")))\n"
         let temperature = m.cold ? "cold (page cache evicted before every run)" : "warm"
         out += "  \(m.runs) run\(m.runs == 1 ? "" : "s") after \(m.warmup) warm-up\(m.warmup == 1 ? "" : "s"), \(temperature); "
@@ -21,7 +23,7 @@ public enum MeasureTextRenderer {
         if let missing = m.loaderPhasesMissing { out += wrap("  no loader phases: \(missing)") + "\n" }
 
         var phases = TextTable(headers: ["milestone", "median", "p90", "min", "max", "MAD", "runs"],
-                               alignments: [.left, .right, .right, .right, .right, .right, .right])
+                               alignments: [.left, .right, .right, .right, .right, .right, .right], maxWidth: width)
         let rows: [(String, TimeSummary?)] = [
             ("loader start (first line)", m.milestones.loaderStart),
             ("loader done (map+relocate)", m.milestones.loaderDone),
@@ -39,7 +41,8 @@ public enum MeasureTextRenderer {
         let withInit = m.objects.filter { $0.initializersStart != nil }
         if !withInit.isEmpty {
             var objects = TextTable(headers: ["initializers of", "starts", "median", "p90", "min", "max", "MAD", "runs"],
-                                    alignments: [.left, .right, .right, .right, .right, .right, .right, .right], maxWidth: 98)
+                                    alignments: [.left, .right, .right, .right, .right, .right, .right, .right],
+                                    kinds: [.path], maxWidth: width == TextFit.unlimited ? width : width - 2)
             for object in withInit {
                 let name = object.role == .executable ? "\(object.path) (executable)" : object.path
                 let start = object.initializersStart.map { Milliseconds.number($0.medianMs) } ?? "-"
@@ -56,19 +59,19 @@ public enum MeasureTextRenderer {
                 out += wrap("    unfinished in some runs (the run ended inside them): \(TextSafety.display(object.path))") + "\n"
             }
         }
-        let waterfall = WaterfallRenderer.render(m)
+        let waterfall = WaterfallRenderer.render(m, width: width)
         if !waterfall.isEmpty, let run = m.medianRun {
             out += "\n  waterfall of run \(run + 1) (closest to the median exit; # initializers, - loader, | milestone)\n"
             out += waterfall
         }
-        if let instructions = m.instructions { out += "\n" + InstructionsTextRenderer.render(instructions) }
+        if let instructions = m.instructions { out += "\n" + InstructionsTextRenderer.render(instructions, width: width) }
         out += "\n" + details(m).split(separator: "\n", omittingEmptySubsequences: false)
             .map { wrap(String($0)) }.joined(separator: "\n")
         return out
     }
 
     /// Wraps a line longer than `width` at spaces; continuation lines get 6 more spaces.
-    static func wrap(_ line: String, width: Int = 100) -> String {
+    static func wrap(_ line: String, width: Int) -> String {
         guard line.count > width else { return line }
         let leading = String(line.prefix { $0 == " " })
         return TextWrap.lines(line.split(separator: " "), width: width, first: leading,

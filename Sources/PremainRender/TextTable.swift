@@ -1,20 +1,29 @@
 import PremainModel
 
 /// Aligned plain-text columns for the text renderers. Pure: rows in, lines out.
+///
+/// When the rows are wider than `maxWidth`, the widest left-aligned column gives way: its
+/// cells are shortened as their kind allows (`TextFit`), and what is still too wide continues
+/// on the next lines in the same column, or, in the last column, runs past the width. No cell
+/// is cut in the middle.
 public struct TextTable {
     public enum Alignment: Sendable { case left, right }
 
     public var headers: [String]
     public var alignments: [Alignment]
+    /// How each column's cells may be shortened; `.plain` for columns not listed.
+    public var kinds: [TextFit.Kind]
     public var rows: [[String]] = []
     /// Leading spaces on every line.
     public var indent: Int
-    /// Total width the table may use; the widest left-aligned column is shortened to fit.
+    /// Total width the table may use (`TextFit.unlimited`: any).
     public var maxWidth: Int
 
-    public init(headers: [String], alignments: [Alignment], indent: Int = 2, maxWidth: Int = 100) {
+    public init(headers: [String], alignments: [Alignment], kinds: [TextFit.Kind] = [], indent: Int = 2,
+                maxWidth: Int = 100) {
         self.headers = headers
         self.alignments = alignments
+        self.kinds = kinds
         self.indent = indent
         self.maxWidth = maxWidth
     }
@@ -23,34 +32,57 @@ public struct TextTable {
 
     public func render() -> String {
         let columns = headers.count
-        var widths = (0..<columns).map { column in
-            ([headers] + rows).map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
-        }
+        func cell(_ row: [String], _ column: Int) -> String { row.indices.contains(column) ? row[column] : "" }
+        var body = rows
+        var widths = (0..<columns).map { column in ([headers] + body).map { cell($0, column).count }.max() ?? 0 }
         let used = indent + widths.reduce(0, +) + 2 * max(columns - 1, 0)
+        var wrapped: Int?
         if used > maxWidth, let widest = (0..<columns).filter({ alignments[$0] == .left })
             .max(by: { widths[$0] < widths[$1] }) {
-            widths[widest] = max(12, widths[widest] - (used - maxWidth))
+            let room = max(12, widths[widest] - (used - maxWidth))
+            let kind = kinds.indices.contains(widest) ? kinds[widest] : .plain
+            body = body.map { row in
+                var row = row
+                if row.indices.contains(widest) { row[widest] = TextFit.shorten(row[widest], width: room, kind: kind) }
+                return row
+            }
+            // A piece that cannot be broken (a file name) widens the column rather than overflow it.
+            let longestLine = body.flatMap { TextFit.lines(cell($0, widest), width: room, kind: .plain) }.map(\.count).max() ?? 0
+            widths[widest] = max(headers[widest].count, widest == columns - 1 ? min(longestLine, room) : longestLine)
+            wrapped = widest
         }
         var lines: [String] = []
-        for (rowIndex, row) in ([headers] + rows).enumerated() {
+        for (rowIndex, row) in ([headers] + body).enumerated() {
             if rowIndex == 0 && headers.allSatisfy(\.isEmpty) { continue }
-            var cells: [String] = []
-            for column in 0..<columns {
-                let text = TextSafety.fit(row.indices.contains(column) ? row[column] : "", width: widths[column])
-                let padding = String(repeating: " ", count: max(0, widths[column] - text.count))
-                let isLast = column == columns - 1
-                switch alignments[column] {
-                case .left: cells.append(isLast ? text : text + padding)
-                case .right: cells.append(padding + text)
+            // The wrapped column's cell may take several lines; the other cells sit on the first.
+            var parts = [row]
+            if let wrapped, wrapped < columns - 1, rowIndex > 0 {
+                let pieces = TextFit.lines(cell(row, wrapped), width: widths[wrapped], kind: .plain)
+                parts = pieces.enumerated().map { index, piece in
+                    var line = index == 0 ? row : [String](repeating: "", count: columns)
+                    if line.indices.contains(wrapped) { line[wrapped] = piece }
+                    return line
                 }
             }
-            lines.append(String(repeating: " ", count: indent) + cells.joined(separator: "  "))
+            for part in parts {
+                var cells: [String] = []
+                for column in 0..<columns {
+                    let text = cell(part, column)
+                    let padding = String(repeating: " ", count: max(0, widths[column] - text.count))
+                    let isLast = column == columns - 1
+                    switch alignments[column] {
+                    case .left: cells.append(isLast ? text : text + padding)
+                    case .right: cells.append(padding + text)
+                    }
+                }
+                lines.append(String(repeating: " ", count: indent) + cells.joined(separator: "  "))
+            }
         }
         return lines.map { $0.trailingSpacesRemoved }.joined(separator: "\n") + "\n"
     }
 }
 
-/// Makes strings from binaries safe to show on a terminal and short enough to fit.
+/// Makes strings from binaries safe to show on a terminal.
 public enum TextSafety {
     /// Replaces control characters (which could move the cursor or recolour the terminal)
     /// with visible `\xNN` escapes.
@@ -70,14 +102,6 @@ public enum TextSafety {
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (scalar.value >= 0x7f && scalar.value < 0xa0)
-    }
-
-    /// `text` shortened in the middle with "…" to at most `width` characters.
-    public static func fit(_ text: String, width: Int) -> String {
-        guard text.count > width, width > 3 else { return text }
-        let keep = width - 1
-        let head = keep * 2 / 3
-        return String(text.prefix(head)) + "…" + String(text.suffix(keep - head))
     }
 }
 

@@ -8,7 +8,9 @@ public enum TraceTextRenderer {
     /// The bias line, then per measurement: command, conditions, outcomes, milestones, the hot
     /// list (inclusive median, p90, max; SELF is the exclusive median) (toolchain initializers under `smallMs` summarized unless `all`), what was not timed
     /// and notes.
-    public static func render(_ report: TraceReport, all: Bool = false) -> String {
+    /// Lines fit `width` columns (100 by default; `TextFit.unlimited` shortens nothing): the
+    /// FUNCTION column loses what `TextFit` lets a Swift name lose, then wraps.
+    public static func render(_ report: TraceReport, all: Bool = false, width: Int = 100) -> String {
         var out = ""
         let bias = report.bias
         out += "bias: \(ms(bias.pairMs)) per breakpoint pair (\(bias.source.rawValue)"
@@ -16,12 +18,12 @@ public enum TraceTextRenderer {
         if let cost = bias.costPerCallMs { out += "; each traced call costs the target about \(ms(cost))" }
         out += "\n"
         for measurement in report.measurements {
-            out += "\n" + render(measurement, all: all)
+            out += "\n" + render(measurement, all: all, width: width)
         }
         return out
     }
 
-    static func render(_ m: TraceMeasurement, all: Bool) -> String {
+    static func render(_ m: TraceMeasurement, all: Bool, width: Int) -> String {
         var out = "command: \(m.command.joined(separator: " "))\n"
         out += "runs: \(m.runs) (+\(m.warmup) warm-up), until \(m.until), max \(m.maxCalls) calls per function\n"
         out += ConditionsTextRenderer.render(m.conditions, measurer: "tracer")
@@ -35,17 +37,20 @@ public enum TraceTextRenderer {
         let shown = m.functions.filter { all || $0.inclusive.medianMs >= smallMs || $0.kind != .staticInitializer || $0.unfinishedCalls > 0 }
         out += "\n"
         // FUNCTION last: demangled Swift names are long and would push the other columns away.
-        var rows: [[String]] = [["MEDIAN", "P90", "MAX", "SELF", "CALLS", "KIND", "OBJECT", "SOURCE", "FUNCTION"]]
+        var table = TextTable(headers: ["MEDIAN", "P90", "MAX", "SELF", "CALLS", "KIND", "OBJECT", "SOURCE", "FUNCTION"],
+                              alignments: [.right, .right, .right, .right, .right, .left, .left, .left, .left],
+                              kinds: [.plain, .plain, .plain, .plain, .plain, .plain, .path, .plain, .symbol],
+                              indent: 0, maxWidth: width)
         for f in shown {
             var name = f.demangled ?? f.symbol
             if let caller = f.inlinedInto { name += " (inlined into \(caller))" }
             let timed = !f.inclusive.samplesMs.isEmpty
-            rows.append([timed ? ms(f.inclusive.medianMs) : "did not return", timed ? ms(f.inclusive.p90Ms) : "-",
+            table.add([timed ? ms(f.inclusive.medianMs) : "did not return", timed ? ms(f.inclusive.p90Ms) : "-",
                          timed ? ms(f.inclusive.maxMs) : "-", f.exclusive.map { ms($0.medianMs) } ?? "-", f.callsText, f.kind.title,
                          ObjectName.fileName(f.object),
-                         f.source.map { Self.shortSource($0) } ?? "-", name])
+                         f.source?.shortText ?? "-", name])
         }
-        out += table(rows)
+        out += table.render()
         let hidden = m.functions.count - shown.count
         if hidden > 0 { out += "(\(hidden) toolchain/static initializers under \(ms(smallMs)) not shown; --all shows them)\n" }
         if !m.untimed.isEmpty {
@@ -59,27 +64,5 @@ public enum TraceTextRenderer {
         return out
     }
 
-    /// `file:line` with the file's last path component only.
-    static func shortSource(_ source: SourceLocation) -> String {
-        "\(ObjectName.fileName(source.file)):\(source.line)"
-    }
-
     static func ms(_ value: Double) -> String { "\(Milliseconds.number(value)) ms" }
-
-    static func table(_ rows: [[String]]) -> String {
-        guard let width = rows.first?.count else { return "" }
-        var widths = [Int](repeating: 0, count: width)
-        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
-        var out = ""
-        for row in rows {
-            var line = ""
-            for (i, cell) in row.enumerated() {
-                let pad = String(repeating: " ", count: widths[i] - cell.count)
-                line += i < 5 ? pad + cell : cell + (i == width - 1 ? "" : pad)
-                if i < width - 1 { line += "  " }
-            }
-            out += line + "\n"
-        }
-        return out
-    }
 }

@@ -2,7 +2,9 @@ import PremainModel
 
 /// The median run drawn along its time axis: the loader's mapping and relocation, then one bar
 /// per object's initializers, then main, first output and exit. Pure: `LaunchMeasurement → String`.
-/// Lines fit in `width` columns (100 by default).
+/// Lines fit in `width` columns (100 by default); a label wider than its column stands whole on
+/// the line above its bar. With `TextFit.unlimited` the label column is as wide as the widest
+/// label and the bars as long as at 100 columns.
 public enum WaterfallRenderer {
     public static func render(_ measurement: LaunchMeasurement, width: Int = 100) -> String {
         guard let run = measurement.medianRun, let timeline = measurement.medianRunTimeline,
@@ -10,9 +12,13 @@ public enum WaterfallRenderer {
         let exitMs = run < measurement.outcomes.count ? sampleExit(measurement, run: run) : nil
         let endMs = max(exitMs ?? 0, timeline.mainMs ?? 0, timeline.initializers.last.map { $0.startMs + ($0.durationMs ?? 0) } ?? 0)
         guard endMs > 0 else { return "" }
-        let labelWidth = 24
+        let wide = width == TextFit.unlimited
+        let labels = timeline.initializers.map { call in
+            call.isProgram ? "\(ObjectName.fileName(call.path)) (exe)" : ObjectName.fileName(call.path)
+        }
+        let labelWidth = wide ? max(24, labels.map { TextSafety.display($0).count }.max() ?? 0) : 24
         let figureWidth = 22
-        let barWidth = max(20, width - 2 - labelWidth - 2 - figureWidth - 2)
+        let barWidth = wide ? 48 : max(20, width - 2 - labelWidth - 2 - figureWidth - 2)
         func column(_ ms: Double) -> Int { min(barWidth - 1, max(0, Int((ms / endMs * Double(barWidth)).rounded(.down)))) }
         func bar(from start: Double, to end: Double, fill: Character) -> String {
             let first = column(start)
@@ -26,9 +32,14 @@ public enum WaterfallRenderer {
             return String(repeating: " ", count: at) + "|" + String(repeating: " ", count: barWidth - at - 1)
         }
         func line(_ label: String, _ drawn: String, _ figure: String) -> String {
-            let name = TextSafety.fit(TextSafety.display(label), width: labelWidth)
+            var name = TextSafety.display(label)
+            var above = ""
+            if name.count > labelWidth {
+                above = "  " + name + "\n"
+                name = ""
+            }
             let row = "  " + name + String(repeating: " ", count: labelWidth - name.count) + "  " + drawn + "  " + figure
-            return row.trailingSpacesRemoved
+            return above + row.trailingSpacesRemoved
         }
         var lines: [String] = []
         let scale = "0" + String(repeating: " ", count: max(0, barWidth - 1 - Milliseconds.text(endMs).count))
@@ -38,8 +49,7 @@ public enum WaterfallRenderer {
             lines.append(line("loader: map + relocate", bar(from: timeline.loaderStartMs, to: done, fill: "-"),
                               "\(Milliseconds.number(timeline.loaderStartMs))–\(Milliseconds.number(done))"))
         }
-        for call in timeline.initializers {
-            let name = call.isProgram ? "\(ObjectName.fileName(call.path)) (exe)" : ObjectName.fileName(call.path)
+        for (call, name) in zip(timeline.initializers, labels) {
             let duration = call.durationMs ?? (endMs - call.startMs)
             let figure = call.durationMs.map { "\(Milliseconds.number($0)) @ \(Milliseconds.number(call.startMs))" }
                 ?? "unfinished @ \(Milliseconds.number(call.startMs))"

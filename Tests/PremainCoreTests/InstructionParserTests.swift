@@ -256,7 +256,7 @@ struct InstructionParserTests {
             writeDescriptors: [])
         #expect(counts.objects.isEmpty)
         #expect(counts.functions == [FunctionInstructions(kind: .swiftLazyGlobal, object: "/bin/app", symbol: "$s3App7catalog_WZ",
-                                                          demangled: "one-time initialization function for catalog",
+                                                          demangled: "one-time initialization function for App.catalog",
                                                           instructions: 900, calls: 1)])
         #expect(counts.notes.contains { $0.hasPrefix("no glibc loader functions in the profile") })
     }

@@ -55,7 +55,7 @@ import Testing
                 $0.demangled?.hasPrefix("default argument 0 of SwiftStartup.HomeViewModel.init(summaryService:") == true
             })
             #expect(swift.lazyGlobals.map(\.symbol).contains("$s12SwiftStartup11homeCatalog_WZ"))
-            #expect(swift.lazyGlobals.contains { $0.demangled == "one-time initialization function for homeCatalog" })
+            #expect(swift.lazyGlobals.contains { $0.demangled == "one-time initialization function for SwiftStartup.homeCatalog" })
             #expect((swift.metadataSections["swift5_typeref"] ?? 0) > 0)
         }
     }

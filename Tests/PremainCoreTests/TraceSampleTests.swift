@@ -83,7 +83,7 @@ struct TraceSampleTests {
         #expect(defaultArgument.kind == .swiftDefaultArgument)
         #expect(defaultArgument.demangled?.hasPrefix("default argument 0 of SwiftStartup.HomeViewModel.init(summaryService:") == true)
         #expect(lazyGlobal.kind == .swiftLazyGlobal)
-        #expect(lazyGlobal.demangled == "one-time initialization function for homeCatalog")
+        #expect(lazyGlobal.demangled == "one-time initialization function for SwiftStartup.homeCatalog")
         #expect(defaultArgument.source?.file.hasSuffix("main.swift") == true)
         // The lazy global is located at its declaration, not at line 0 (compiler-generated code).
         let lazySource = try #require(lazyGlobal.source)

@@ -29,11 +29,50 @@ public enum Demangler {
         return status == 0 ? String(cString: result) : nil
     }
 
+    /// Swift's demangling, with a lazy global's once-function and once-token named by the
+    /// variable's full path ("one-time initialization function for
+    /// math.Math.Statistics.configuration"), where Swift's demangler prints the bare variable
+    /// name ("… for configuration") that a dozen types may share.
     static func swift(_ name: String) -> String? {
+        guard let text = swiftRuntime(name) else { return nil }
+        if name.hasSuffix("WZ") || name.hasSuffix("Wz"), let qualified = qualifiedOnce(name, text) { return qualified }
+        return text
+    }
+
+    static func swiftRuntime<S: StringProtocol>(_ name: S) -> String? {
+        let name = String(name)
         let length = name.utf8.count
         guard let result = swift_demangle(name, length, nil, nil, 0) else { return nil }
         defer { free(result) }
         let text = String(cString: result)
         return text == name ? nil : text
+    }
+
+    /// The once-function `text` (demangled from `name`, "<context><names>WZ") with its
+    /// variable's context put back. The mangling keeps the context, but the demangler prints
+    /// only the names: demangling the context with a stand-in variable of type Int
+    /// ("<context><name>Sivp" → "math.Math.Statistics.configuration : Swift.Int") gives it.
+    /// `nil` when that fails.
+    static func qualifiedOnce(_ name: String, _ text: String) -> String? {
+        guard let prefix = [SwiftName.onceFunctionPrefix, SwiftName.onceTokenPrefix].first(where: text.hasPrefix)
+        else { return nil }
+        let variables = String(text.dropFirst(prefix.count))
+        let mangled = name.dropLast(2)
+        let standIn = " : Swift.Int"
+        // One variable: "<context><identifier>_".
+        if mangled.hasSuffix("_"), let declared = swiftRuntime(mangled.dropLast() + "Sivp"),
+           declared.hasSuffix(standIn) {
+            let qualified = declared.dropLast(standIn.count)
+            if qualified.hasSuffix(variables) { return prefix + qualified }
+        }
+        // A tuple pattern "(a, b)": the context ends where the first name's identifier starts.
+        guard variables.hasPrefix("("), let first = variables.dropFirst().split(separator: ",").first,
+              !first.contains(" "), let start = mangled.firstRange(of: "\(first.utf8.count)\(first)") else { return nil }
+        guard let declared = swiftRuntime(mangled[..<start.upperBound] + "Sivp"), declared.hasSuffix(standIn) else {
+            return nil
+        }
+        let qualified = declared.dropLast(standIn.count)
+        guard qualified.hasSuffix(first) else { return nil }
+        return prefix + qualified.dropLast(first.count) + variables
     }
 }

@@ -50,10 +50,11 @@ public enum InventoryBuilder {
         if options.sourceLines { InitializerClassifier.locate(&initializers, in: file, debugLocator: options.debugLocator) }
         let swift = swiftCensus(file, demangle: options.demangle)
         let sizes = sizeCensus(file)
+        let toolchain = ToolchainDetector.detect(file, needed: needed)
         return BinaryInventory(
             path: file.path, header: header, needed: needed, dynamic: dynamic, relocations: relocations,
             symbols: symbols, initializers: initializers, swift: swift, sizes: sizes,
-            diagnostics: file.diagnostics.map(\.description))
+            diagnostics: file.diagnostics.map(\.description), toolchain: toolchain)
     }
 
     static func relocationCensus(_ file: ELFFile) -> RelocationCensus {
@@ -135,16 +136,53 @@ public enum InventoryBuilder {
         return SwiftCensus(lazyGlobals: lazyGlobals, defaultArguments: defaultArguments, metadataSections: metadata)
     }
 
+    /// Sizes by allocated section: code, read-only data, writable data outside and inside
+    /// RELRO, zero-filled memory; by `PT_LOAD` segment when the file has no sections.
     static func sizeCensus(_ file: ELFFile) -> SizeCensus {
-        var sizes = SizeCensus()
-        sizes.file = file.fileSize
-        for segment in file.segments {
-            if segment.type == ELFSegment.gnuRelro { sizes.relro &+= segment.memorySize }
-            guard segment.type == ELFSegment.load else { continue }
+        var sizes = SizeCensus(file: file.fileSize)
+        let relro = file.segments.filter { $0.type == ELFSegment.gnuRelro }
+        func inRelro(_ section: ELFSection) -> Bool {
+            relro.contains { section.address >= $0.virtualAddress && section.address - $0.virtualAddress < $0.memorySize }
+        }
+        let allocated = file.sections.filter { $0.isAllocated && $0.size > 0 }
+        guard !allocated.isEmpty else { return segmentSizes(file, relro: relro, into: sizes) }
+        sizes.basis = .sections
+        for section in allocated {
+            let flags = section.flags
+            if section.type == .nobits {
+                // lld's .relro_padding only rounds RELRO up to a page; .tbss is a template.
+                guard flags & ELFSection.flagTLS == 0, section.name != ".relro_padding" else { continue }
+                if inRelro(section) { sizes.relro &+= section.size } else { sizes.bss &+= section.size }
+            } else if flags & ELFSection.flagExec != 0 {
+                sizes.text &+= section.size
+            } else if flags & ELFSection.flagWrite == 0 {
+                sizes.rodata &+= section.size
+            } else if inRelro(section) {
+                sizes.relro &+= section.size
+            } else {
+                sizes.data &+= section.size
+                if section.name == ".rodata" || section.name.hasPrefix(".rodata.") {
+                    sizes.writableRodata = (sizes.writableRodata ?? 0) &+ section.size
+                }
+            }
+        }
+        return sizes
+    }
+
+    /// The segment-based figures for files without section headers: RELRO is taken out of the
+    /// writable segment's file bytes.
+    static func segmentSizes(_ file: ELFFile, relro: [ELFSegment], into start: SizeCensus) -> SizeCensus {
+        var sizes = start
+        sizes.basis = .segments
+        for segment in file.segments where segment.type == ELFSegment.load {
             if segment.flags & ELFSegment.flagExecute != 0 {
                 sizes.text &+= segment.fileSize
             } else if segment.flags & ELFSegment.flagWrite != 0 {
-                sizes.data &+= segment.fileSize
+                let protected = relro.filter { $0.virtualAddress >= segment.virtualAddress
+                    && $0.virtualAddress - segment.virtualAddress < segment.fileSize }
+                    .reduce(UInt64(0)) { $0 &+ $1.fileSize }
+                sizes.relro &+= protected
+                sizes.data &+= segment.fileSize - min(protected, segment.fileSize)
                 if segment.memorySize > segment.fileSize { sizes.bss &+= segment.memorySize - segment.fileSize }
             } else {
                 sizes.rodata &+= segment.fileSize

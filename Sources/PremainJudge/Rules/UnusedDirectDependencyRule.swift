@@ -8,7 +8,7 @@ public struct UnusedDirectDependencyRule: Rule {
     public static let description = RuleDescription(
         identifier: "unused_direct_dependency",
         summary: "A direct dependency provides nothing the object uses",
-        advice: "Link with -Wl,--as-needed (or drop the library from the link line)",
+        advice: "Link with -Wl,--as-needed (or drop the library from the link line); for a Swift toolchain library, which the Swift driver links by itself, drop the import that brings it or link the toolchain statically",
         severity: .warning,
         triggeringSamples: ["closure/unused/unused-deps"],
         nonTriggeringSamples: ["c-hello/c-hello"])
@@ -20,7 +20,7 @@ public struct UnusedDirectDependencyRule: Rule {
             program.closure.unusedNeeded.map { name in
                 finding(config, RuleInput.subject(program, library: name),
                         message: "\(program.name) needs \(name) but uses none of its symbols",
-                        advice: "Link \(program.name) with -Wl,--as-needed or remove \(name) from its link line")
+                        advice: LinkerAdvice.dropUnused(name, from: program.name, toolchain: program.toolchain))
             }
         }
     }

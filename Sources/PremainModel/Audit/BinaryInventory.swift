@@ -20,6 +20,9 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
     /// `DT_NEEDED` entries that provide none of the file's imports (`ldd -u`); `nil` when the
     /// closure was not resolved.
     public var unusedNeeded: [String]? = nil
+    /// The linker and languages that made the file; `nil` in reports written before premain
+    /// recorded them.
+    public var toolchain: BuildToolchain? = nil
 
     public struct Header: Codable, Sendable, Equatable {
         public var elfClass: ELFClassName
@@ -94,7 +97,8 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
 
     public init(path: String, header: Header, needed: [String], dynamic: DynamicInfo, relocations: RelocationCensus,
                 symbols: SymbolCensus, initializers: InitializerCensus, swift: SwiftCensus? = nil, sizes: SizeCensus,
-                diagnostics: [String], closure: DependencyClosure? = nil, unusedNeeded: [String]? = nil) {
+                diagnostics: [String], closure: DependencyClosure? = nil, unusedNeeded: [String]? = nil,
+                toolchain: BuildToolchain? = nil) {
         self.path = path
         self.header = header
         self.needed = needed
@@ -107,6 +111,7 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
         self.diagnostics = diagnostics
         self.closure = closure
         self.unusedNeeded = unusedNeeded
+        self.toolchain = toolchain
     }
 }
 
@@ -279,8 +284,12 @@ public struct SwiftCensus: Codable, Sendable, Equatable {
     }
 }
 
+/// One Swift start-up suspect: a lazy global's once-function or a default-argument generator.
 public struct SwiftSuspect: Codable, Sendable, Equatable {
     public var symbol: String
+    /// The demangled name; a once-function is named by its variable's full path ("one-time
+    /// initialization function for math.Math.Statistics.configuration"). `nil` with
+    /// `--no-demangle`.
     public var demangled: String?
     public var address: String
     public var size: UInt64
@@ -293,27 +302,47 @@ public struct SwiftSuspect: Codable, Sendable, Equatable {
     }
 }
 
-/// Sizes in bytes: the file and its `PT_LOAD` segments by permission.
+/// Sizes in bytes: the file, and its allocated sections by what the loader does with them
+/// (from the `PT_LOAD` segments when the file has no section headers). Section-based, so the
+/// figures mean the same whether GNU ld, gold or lld laid the file out: gold puts read-only
+/// data in the executable segment, and every linker puts RELRO in the writable one.
 public struct SizeCensus: Codable, Sendable, Equatable {
     public var file: UInt64 = 0
-    /// Executable segments (file bytes).
+    /// Code: executable sections (`.text`, `.plt`, `.init`, …).
     public var text: UInt64 = 0
-    /// Read-only, non-executable segments (file bytes).
+    /// Read-only data: allocated sections neither writable nor executable (`.rodata`,
+    /// `.eh_frame`, `swift5_*` metadata, the dynamic symbol and relocation tables, …).
     public var rodata: UInt64 = 0
-    /// Writable segments (file bytes).
+    /// Writable data outside RELRO (`.data`, `.got.plt`, …), file bytes.
     public var data: UInt64 = 0
-    /// `PT_GNU_RELRO` (memory bytes).
+    /// Writable sections inside `PT_GNU_RELRO` (`.data.rel.ro`, `.got`, `.dynamic`, …): written
+    /// by the loader's relocations, then made read-only. Not part of `data`.
     public var relro: UInt64 = 0
-    /// Zero-filled memory of writable segments (memsz - filesz).
+    /// Zero-filled memory outside RELRO (`SHT_NOBITS`; thread-local `.tbss` and lld's
+    /// `.relro_padding` left out).
     public var bss: UInt64 = 0
+    /// Bytes of `.rodata*` sections that are writable (a linker makes the merged `.rodata`
+    /// writable when one input `.rodata` is, as in Swift programs linked by gold or lld),
+    /// counted in `data`; `nil` when there are none.
+    public var writableRodata: UInt64? = nil
+    /// Where the figures come from; `nil` in reports written before premain recorded it
+    /// (those counted segments, with RELRO inside `data`).
+    public var basis: Basis? = nil
+
+    /// What the sizes were computed from.
+    public enum Basis: String, Codable, Sendable {
+        case sections, segments
+    }
 
     public init(file: UInt64 = 0, text: UInt64 = 0, rodata: UInt64 = 0, data: UInt64 = 0, relro: UInt64 = 0,
-                bss: UInt64 = 0) {
+                bss: UInt64 = 0, writableRodata: UInt64? = nil, basis: Basis? = nil) {
         self.file = file
         self.text = text
         self.rodata = rodata
         self.data = data
         self.relro = relro
         self.bss = bss
+        self.writableRodata = writableRodata
+        self.basis = basis
     }
 }

@@ -11,4 +11,7 @@ public struct SourceLocation: Codable, Hashable, Sendable, CustomStringConvertib
     }
 
     public var description: String { "\(file):\(line)" }
+
+    /// `file:line` with the file's last path component only ("Math.swift:42").
+    public var shortText: String { "\(ObjectName.fileName(file)):\(line)" }
 }

@@ -12,7 +12,9 @@ enum AuditCommand: Command {
         For each file: header, dependencies (DT_NEEDED, RPATH, RUNPATH), binding, relocations \
         the loader applies by class (relative incl. RELR, symbolic, plt, copy, irelative, tls), \
         exported and imported dynamic symbols, static initializers (symbolized and demangled), \
-        Swift start-up suspects (lazy globals, default-argument generators) and segment sizes. \
+        Swift start-up suspects (lazy globals named by their variable's full path, default arguments \
+        by parameter and function), sizes by section (text, rodata, data, RELRO, bss) and the \
+        linker (GNU ld, gold, lld, mold) and languages that made the file. \
         A file that cannot be read gets one 'Error: <path>: <reason>' line on stderr; the other \
         files are still audited. \
         The load closure of each file is resolved as glibc's ld.so would (RPATH, LD_LIBRARY_PATH \
@@ -29,6 +31,7 @@ enum AuditCommand: Command {
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OptionSpec(names: ["--symbols"], valueName: nil, help: "List every exported and imported dynamic symbol."),
             OptionSpec(names: ["--no-demangle"], valueName: nil, help: "Show mangled names only."),
+            OutputWidth.option,
         ] + closureOptionSpecs)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -38,7 +41,9 @@ enum AuditCommand: Command {
                                        demangle: !arguments.flag("--no-demangle"))
         let workers = try jobs(arguments)
         let batch = BatchAudit(inventory: options, closure: try closureOptions(arguments), workers: workers)
-        let tree = try treeOptions(arguments)
+        let width = OutputWidth.resolve(arguments)
+        var tree = try treeOptions(arguments)
+        tree.width = width
         let progress = ProgressBar.onTerminal("auditing")
         var onProgress: (@Sendable (Int, Int) -> Void)?
         if let progress {
@@ -50,8 +55,9 @@ enum AuditCommand: Command {
             if format == "json" {
                 return try ParallelAuditJSON.render(report, workers: workers)
             } else {
-                return report.binaries.map { AuditTextRenderer.render($0) + ClosureTextRenderer.render($0, options: tree) }
-                    .joined(separator: "\n") + (report.summary.map(ClosureTextRenderer.render) ?? "")
+                return report.binaries
+                    .map { AuditTextRenderer.render($0, width: width) + ClosureTextRenderer.render($0, options: tree) }
+                    .joined(separator: "\n") + (report.summary.map { ClosureTextRenderer.render($0, width: width) } ?? "")
             }
         }
         guard written else { return .internalError }

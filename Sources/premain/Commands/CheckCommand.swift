@@ -23,6 +23,7 @@ enum CheckCommand: Command {
         options: [
             OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, sarif (SARIF 2.1.0 for GitHub code scanning), markdown or github (workflow-command annotations)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
+            OutputWidth.option,
             ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
         ])
 
@@ -43,7 +44,7 @@ enum CheckCommand: Command {
             case "sarif": return try SARIFRenderer.render(report, catalog: engine.catalog, scope: locator.scope)
             case "github": return GitHubAnnotationRenderer.render(report, scope: locator.scope)
             case "markdown": return CheckMarkdownRenderer.render(report)
-            default: return FindingsTextRenderer.render(report)
+            default: return FindingsTextRenderer.render(report, width: OutputWidth.resolve(arguments))
             }
         }
         guard written else { return .internalError }

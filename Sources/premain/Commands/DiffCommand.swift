@@ -29,6 +29,7 @@ enum DiffCommand: Command {
         options: [
             OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, markdown (a pull-request comment), sarif (SARIF 2.1.0 for GitHub code scanning) or github (workflow-command annotations)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
+            OutputWidth.option,
             OptionSpec(names: ["--alpha"], valueName: "p", help: "Significance level of the test (default 0.01, or diff.alpha in premain.json)."),
             OptionSpec(names: ["--min-effect-ms"], valueName: "ms", help: "Smallest change of a median that counts (default 0.5)."),
             OptionSpec(names: ["--min-effect-percent"], valueName: "pct", help: "Smallest change relative to the base median that counts (default 5)."),
@@ -64,7 +65,7 @@ enum DiffCommand: Command {
             case "markdown": return DiffMarkdownRenderer.render(report, top: top)
             case "sarif": return try SARIFRenderer.render(report, catalog: RuleEngine(config: config).catalog, scope: locator.scope)
             case "github": return GitHubAnnotationRenderer.render(report, scope: locator.scope)
-            default: return DiffTextRenderer.render(report)
+            default: return DiffTextRenderer.render(report, width: OutputWidth.resolve(arguments))
             }
         }
         guard written else { return .internalError }

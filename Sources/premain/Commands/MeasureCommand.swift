@@ -36,6 +36,7 @@ enum MeasureCommand: Command {
             OptionSpec(names: ["-t", "--timeout"], valueName: "seconds", help: "Kill a run that takes longer (default: no limit)."),
             OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
+            OutputWidth.option,
             OptionSpec(names: ["--show-output"], valueName: nil, help: "Forward the target's stdout and stderr (to stderr when the JSON report goes to stdout); by default they are read, timed and dropped."),
             OptionSpec(names: ["--discard-output"], valueName: nil, help: "Drop the target's stdout and stderr (the default)."),
             OptionSpec(names: ["--no-observer"], valueName: nil, help: "Skip the uninstrumented series (no observer-effect figures)."),
@@ -114,7 +115,7 @@ enum MeasureCommand: Command {
         }
         let report = MeasureReport(measurements: [measurement])
         let written = Console.emit(to: output) { () throws -> String in
-            return format == "json" ? try JSONRenderer.render(report) : MeasureTextRenderer.render(report)
+            return format == "json" ? try JSONRenderer.render(report) : MeasureTextRenderer.render(report, width: OutputWidth.resolve(arguments))
         }
         guard written else { return .internalError }
         for failure in measurement.failures { Console.error("\(measurement.command[0]): \(failure)") }

@@ -48,6 +48,7 @@ enum TraceCommand: Command {
             OptionSpec(names: ["--all"], valueName: nil, help: "List toolchain initializers under 0.01 ms too."),
             OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
+            OutputWidth.option,
         ],
         acceptsPassthrough: true)
 
@@ -98,7 +99,7 @@ enum TraceCommand: Command {
         }
         progress?.finish()
         let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
-            return format == "json" ? try JSONRenderer.render(report) : TraceTextRenderer.render(report, all: arguments.flag("--all"))
+            return format == "json" ? try JSONRenderer.render(report) : TraceTextRenderer.render(report, all: arguments.flag("--all"), width: OutputWidth.resolve(arguments))
         }
         guard written else { return .internalError }
         let failed = report.measurements.flatMap(\.outcomes).contains { !$0.succeeded }

@@ -93,7 +93,7 @@ enum RuleSamples {
         }
         var closure = DependencyClosure(objects: objects, missing: missingLibraries)
         closure.unusedNeeded = unused
-        return ProgramClosure(name: ObjectName.of(binary), path: binary.path, closure: closure)
+        return ProgramClosure(name: ObjectName.of(binary), path: binary.path, closure: closure, toolchain: binary.toolchain)
     }
 
     /// A closure object as `ldd` shows it: a path, no search details.

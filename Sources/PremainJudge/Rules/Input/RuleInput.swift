@@ -92,17 +92,20 @@ public struct ProgramClosure: Sendable, Equatable {
     /// The path the program was read from; `nil` when unknown.
     public var path: String?
     public var closure: DependencyClosure
+    /// The linker and languages of the program; `nil` when unknown (older reports).
+    public var toolchain: BuildToolchain?
 
-    public init(name: String, path: String? = nil, closure: DependencyClosure) {
+    public init(name: String, path: String? = nil, closure: DependencyClosure, toolchain: BuildToolchain? = nil) {
         self.name = name
         self.path = path
         self.closure = closure
+        self.toolchain = toolchain
     }
 
     /// The closure an audit resolved for `binary`; `nil` when it resolved none.
     public init?(audited binary: BinaryInventory) {
         guard let closure = binary.closure else { return nil }
-        self.init(name: ObjectName.of(binary), path: binary.path, closure: closure)
+        self.init(name: ObjectName.of(binary), path: binary.path, closure: closure, toolchain: binary.toolchain)
     }
 
     /// The chain of needing objects from the program to `object`, program first; just the

@@ -17,7 +17,7 @@ public struct RuleInputLoader: Sendable {
         let resolver = ClosureResolver(options: ClosureOptions(findUnused: true, computeCosts: false))
         return { binary in
             guard let closure = try? resolver.resolve(path: binary.path) else { return nil }
-            return ProgramClosure(name: ObjectName.of(binary), path: binary.path, closure: closure)
+            return ProgramClosure(name: ObjectName.of(binary), path: binary.path, closure: closure, toolchain: binary.toolchain)
         }
     }
 

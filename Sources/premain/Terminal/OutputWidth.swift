@@ -1,0 +1,52 @@
+import PremainRender
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How wide text reports may be: `--wide` for no limit, else the terminal's width when the
+/// report goes to a terminal, else `COLUMNS`, else 100.
+enum OutputWidth {
+    /// The option every command with a text report takes.
+    static let option = OptionSpec(
+        names: ["--wide"], valueName: nil,
+        help: "Never shorten or wrap names and lines in text output (default: fit the terminal's width when writing to one, else COLUMNS, else 100 columns).")
+
+    /// Used when nothing else says: the width of the golden files and of CI logs.
+    static let standard = 100
+    /// Narrower terminals are treated as this wide: names need some room.
+    static let minimum = 40
+
+    /// The width for a text report written to `output` (stdout when `nil` or "-").
+    static func resolve(_ arguments: ParsedArguments) -> Int {
+        let toStdout = arguments.value("--output").map { $0 == "-" } ?? true
+        let columns = getenv("COLUMNS").map { String(cString: $0) }
+        return width(wide: arguments.flag("--wide"), terminal: toStdout ? terminalColumns(1) : nil, columns: columns)
+    }
+
+    /// `TextFit.unlimited` when `wide`, else the terminal's columns, else `COLUMNS` when it is a
+    /// positive number, else `standard`; never under `minimum`.
+    static func width(wide: Bool, terminal: Int?, columns: String?) -> Int {
+        if wide { return TextFit.unlimited }
+        if let terminal, terminal > 0 { return max(minimum, terminal) }
+        if let columns, let value = Int(columns.trimmingSpaces), value > 0 { return max(minimum, min(value, 10_000)) }
+        return standard
+    }
+
+    /// The columns of the terminal on `fd` (ioctl `TIOCGWINSZ`), or `nil` when it is no terminal.
+    static func terminalColumns(_ fd: Int32) -> Int? {
+        guard Console.isTerminal(fd) else { return nil }
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: Substring {
+        var slice = Substring(self)
+        while slice.first == " " { slice = slice.dropFirst() }
+        while slice.last == " " { slice = slice.dropLast() }
+        return slice
+    }
+}
