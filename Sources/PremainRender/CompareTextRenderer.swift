@@ -1,24 +1,26 @@
 import PremainModel
 
 /// Renders a `CompareReport` for a terminal: the verdict line with its reasons, the noise
-/// warnings, what was spent, then every time and count with its paired interval.
+/// warnings, what was spent, then every time and count with its paired interval. Lines wrap
+/// at `width` columns (100 by default; `TextFit.unlimited` wraps nothing); nothing is cut.
 public enum CompareTextRenderer {
-    public static func render(_ report: CompareReport) -> String {
+    public static func render(_ report: CompareReport, width: Int = 100) -> String {
+        let wrap = { (line: String) in MeasureTextRenderer.wrap(line, width: width) + "\n" }
         var out = "verdict: \(report.verdict.title)\n"
-        for reason in report.reasons { out += "  - \(TextSafety.display(reason))\n" }
+        for reason in report.reasons { out += wrap("  - \(TextSafety.display(reason))") }
         if !report.warnings.isEmpty {
             out += "warnings:\n"
             for warning in report.warnings {
-                out += "  ! \(TextSafety.display(warning.message)) (\(TextSafety.display(warning.advice)))\n"
+                out += wrap("  ! \(TextSafety.display(warning.message)) (\(TextSafety.display(warning.advice)))")
             }
         }
-        out += "\nbase: \(TextSafety.display(report.base.label))\(buildID(report.base))\n"
-        out += "head: \(TextSafety.display(report.head.label))\(buildID(report.head))\n"
-        out += "runs: \(runsLine(report))\n"
+        out += "\n" + wrap("base: \(TextSafety.display(report.base.label))\(buildID(report.base))")
+        out += wrap("head: \(TextSafety.display(report.head.label))\(buildID(report.head))")
+        out += wrap("runs: \(runsLine(report))")
 
         let level = Int((report.settings.confidence * 100).rounded())
-        var times = TextTable(headers: ["time", "base median", "head median", "difference", "\(level) % interval", "threshold", "result"],
-                              alignments: [.left, .right, .right, .right, .right, .right, .left])
+        var times = TextTable(headers: ["time (medians)", "base", "head", "Δ", "\(level) % interval", "threshold", "result"],
+                              alignments: [.left, .right, .right, .right, .right, .right, .left], maxWidth: width)
         for time in report.times {
             times.add([time.quantity.title + (time.gated ? " *" : ""), Milliseconds.text(time.base.medianMs),
                        Milliseconds.text(time.head.medianMs), time.difference.map { Milliseconds.signed($0.medianMs) } ?? "-",
@@ -28,8 +30,8 @@ public enum CompareTextRenderer {
         out += "\n" + times.render()
         out += "  (* gates the verdict)\n"
         if !report.counts.isEmpty {
-            var counts = TextTable(headers: ["count", "base median", "head median", "difference", "\(level) % interval", "result"],
-                                   alignments: [.left, .right, .right, .right, .right, .left])
+            var counts = TextTable(headers: ["count (medians)", "base", "head", "Δ", "\(level) % interval", "result"],
+                                   alignments: [.left, .right, .right, .right, .right, .left], maxWidth: width)
             for count in report.counts {
                 counts.add([count.quantity.title, number(count.base.median), number(count.head.median),
                             count.difference.map { signed($0.median) } ?? "-",
@@ -39,10 +41,10 @@ public enum CompareTextRenderer {
             out += "\n" + counts.render()
         }
         if let instructions = report.instructions {
-            out += "\n" + instructionsTable(instructions)
+            out += "\n" + instructionsTable(instructions, width: width)
             for function in instructions.functions {
-                out += "  changed: \(TextSafety.display(function.name)) (\(TextSafety.display(function.object))) "
-                    + "\(grouped(function.base)) -> \(grouped(function.head)), \(signed(Double(function.change)))\n"
+                out += wrap("  changed: \(TextSafety.display(function.name)) (\(TextSafety.display(function.object))) "
+                    + "\(grouped(function.base)) -> \(grouped(function.head)), \(signed(Double(function.change)))")
             }
         }
         out += "\n" + ConditionsTextRenderer.render(report.conditions)
@@ -50,9 +52,9 @@ public enum CompareTextRenderer {
     }
 
     /// Rows before main, to first output and in all, with the difference and the result.
-    static func instructionsTable(_ instructions: InstructionComparison) -> String {
-        var table = TextTable(headers: ["instructions (callgrind, exact)", "base", "head", "difference", "result"],
-                              alignments: [.left, .right, .right, .right, .left])
+    static func instructionsTable(_ instructions: InstructionComparison, width: Int) -> String {
+        var table = TextTable(headers: ["instructions (callgrind, exact)", "base", "head", "Δ", "result"],
+                              alignments: [.left, .right, .right, .right, .left], maxWidth: width)
         let rows: [(String, UInt64?, UInt64?, Int64?)] = [
             ("before main", instructions.base.beforeMain, instructions.head.beforeMain, instructions.difference.beforeMain),
             ("to first output", instructions.base.toFirstOutput, instructions.head.toFirstOutput, instructions.difference.toFirstOutput),

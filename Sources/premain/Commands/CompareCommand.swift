@@ -53,7 +53,7 @@ enum CompareCommand: Command {
             OptionSpec(names: ["--no-pin"], valueName: nil, help: "Do not pin premain and the targets to different CPUs."),
             OptionSpec(names: ["--no-realtime"], valueName: nil, help: "Do not raise premain's measuring thread to SCHED_FIFO."),
             OptionSpec(names: ["--allow-idle"], valueName: nil, help: "Do not hold /dev/cpu_dma_latency at 0."),
-            ConfigOptions.config, ConfigOptions.noConfig,
+            OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig,
         ],
         acceptsPassthrough: true)
 
@@ -113,7 +113,7 @@ enum CompareCommand: Command {
             switch format {
             case "json": return try JSONRenderer.render(report)
             case "markdown": return CompareMarkdownRenderer.render(report)
-            default: return CompareTextRenderer.render(report)
+            default: return CompareTextRenderer.render(report, width: OutputWidth.resolve(arguments))
             }
         }
         guard written else { return .internalError }
