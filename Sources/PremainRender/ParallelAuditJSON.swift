@@ -57,12 +57,13 @@ public enum ParallelAuditJSON {
         let report: AuditReport
         init(_ report: AuditReport) { self.report = report }
 
-        enum Keys: String, CodingKey { case errors, schemaVersion, summary, tool }
+        enum Keys: String, CodingKey { case errors, schemaVersion, skipped, summary, tool }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(report.errors, forKey: .errors)
             try container.encode(report.schemaVersion, forKey: .schemaVersion)
+            try container.encodeIfPresent(report.skipped, forKey: .skipped)
             try container.encodeIfPresent(report.summary, forKey: .summary)
             try container.encode(report.tool, forKey: .tool)
         }

@@ -89,6 +89,13 @@ public enum LocalFiles {
         return bytes
     }
 
+    /// The first `count` bytes of the file (fewer when it is shorter); `nil` when it cannot be
+    /// opened or a read fails.
+    public static func head(_ path: String, count: Int) -> [UInt8]? {
+        guard let (bytes, complete) = readPrefix(path, limit: count), complete else { return nil }
+        return bytes
+    }
+
     /// A small text file (/proc, /sys) as UTF-8, at most `limit` bytes; `nil` when it cannot be
     /// opened. A read error ends the text where it happened.
     public static func readText(_ path: String, limit: Int = 1 << 20) -> String? {
@@ -102,9 +109,10 @@ public enum LocalFiles {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var chunk = [UInt8](repeating: 0, count: max(1, min(1 << 16, limit)))
         while bytes.count < limit {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let wanted = min(chunk.count, limit - bytes.count)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, wanted) }
             if count < 0 {
                 if errno == EINTR { continue }
                 return (Array(bytes.prefix(limit)), false)

@@ -15,12 +15,15 @@ public struct BatchAudit: Sendable {
     public var closure: ClosureOptions?
     /// Worker threads; defaults to the number of active processors.
     public var workers: Int
+    /// Audit the relocatable objects found in folders too (`--include-objects`).
+    public var includeObjects: Bool
 
     public init(inventory: InventoryOptions = .init(), closure: ClosureOptions? = .init(),
-                workers: Int = BatchAudit.processorCount) {
+                workers: Int = BatchAudit.processorCount, includeObjects: Bool = false) {
         self.inventory = inventory
         self.closure = closure
         self.workers = max(1, workers)
+        self.includeObjects = includeObjects
     }
 
     public static var processorCount: Int {
@@ -28,10 +31,11 @@ public struct BatchAudit: Sendable {
     }
 
     /// Audits `paths` (files and folders, see `FileCollector`). Files found in folders that
-    /// are not ELF are skipped quietly; named files that cannot be audited are `errors`.
+    /// are not ELF executables or libraries are skipped and counted in `skipped`; named files
+    /// that cannot be audited are `errors`.
     /// `progress(done, total)` is called from worker threads after each file.
     public func run(_ paths: [String], progress: (@Sendable (Int, Int) -> Void)? = nil) -> AuditReport {
-        let collected = FileCollector.collect(paths)
+        let collected = FileCollector.collect(paths, options: .init(includeObjects: includeObjects))
         let files = collected.files
         let resolver = closure.map { ClosureResolver(options: $0) }
         let results = Mutex<[Int: Outcome]>([:])
@@ -71,6 +75,7 @@ public struct BatchAudit: Sendable {
             }
         }
         var report = AuditReport(binaries: binaries, errors: errors)
+        if !collected.skipped.isEmpty { report.skipped = collected.skipped }
         if paths.count > 1 || collected.fromFolders.count > 0 {
             report.summary = OffenderSummary(binaries, top: 10)
         }

@@ -8,6 +8,8 @@ public struct AuditReport: Codable, Sendable, Equatable {
     public var errors: [FileError]
     /// Largest offenders when several files or a folder were audited; `nil` otherwise.
     public var summary: OffenderSummary? = nil
+    /// Files left out of the folders walked (objects, non-ELF files); `nil` when nothing was.
+    public var skipped: SkippedFiles? = nil
 
     public init(binaries: [BinaryInventory], errors: [FileError], tool: ToolInfo = .current) {
         self.schemaVersion = 1

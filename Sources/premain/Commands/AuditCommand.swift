@@ -21,9 +21,11 @@ enum AuditCommand: Command {
         only with --library-path or --honor-env, RUNPATH, ld.so.cache, default directories; \
         $ORIGIN/$LIB/$PLATFORM; class and machine checked): a dependency tree with where each \
         object was found, missing and unused libraries, and the closure's relocations, symbol \
-        look-ups, initializers and exports. A folder is audited recursively on all cores: \
-        non-ELF files are skipped, symbolic links inside it are not followed, and a summary lists \
-        the largest offenders.
+        look-ups, initializers and exports. A folder is audited recursively on all cores (a symlinked \
+        folder such as .build/release is followed): only its ELF executables and shared libraries \
+        are audited, relocatable objects (.o, .pcm) only with --include-objects, and one 'Note:' \
+        line on stderr says what was skipped; symbolic links inside it are not followed, and a \
+        summary lists the largest offenders.
         """,
         arguments: [ArgumentSpec(name: "<file-or-folder>", help: "ELF files (executables, shared libraries, objects) or folders of them.")],
         options: [
@@ -32,6 +34,7 @@ enum AuditCommand: Command {
             OptionSpec(names: ["--symbols"], valueName: nil, help: "List every exported and imported dynamic symbol."),
             OptionSpec(names: ["--no-demangle"], valueName: nil, help: "Show mangled names only."),
             OutputWidth.option,
+            FolderOptions.includeObjects,
         ] + closureOptionSpecs)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -40,7 +43,8 @@ enum AuditCommand: Command {
         let options = InventoryOptions(symbolLists: arguments.flag("--symbols"),
                                        demangle: !arguments.flag("--no-demangle"))
         let workers = try jobs(arguments)
-        let batch = BatchAudit(inventory: options, closure: try closureOptions(arguments), workers: workers)
+        let batch = BatchAudit(inventory: options, closure: try closureOptions(arguments), workers: workers,
+                               includeObjects: arguments.flag("--include-objects"))
         let width = OutputWidth.resolve(arguments)
         var tree = try treeOptions(arguments)
         tree.width = width
@@ -51,6 +55,7 @@ enum AuditCommand: Command {
         }
         let report = batch.run(arguments.positionals, progress: onProgress)
         progress?.finish()
+        FolderOptions.note(report.skipped, in: arguments.positionals)
         let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
             if format == "json" {
                 return try ParallelAuditJSON.render(report, workers: workers)

@@ -9,10 +9,14 @@ enum CheckCommand: Command {
         abstract: "Evaluate the rules and the budgets of premain.json; fail on findings at or above --fail-on.",
         usage: "premain check [--format <format>] [--fail-on <severity>] [--config <path>] [--source-root <dir>] [--output <path>] <input>...",
         discussion: """
-        Each input is an ELF file, a folder (its ELF files and *.json reports), or a JSON report \
-        from premain audit, measure or trace; all inputs are checked together, so give the \
-        measure and trace reports of a program with the program. Exit status 1 when a finding \
-        is at or above --fail-on or a budget is exceeded, 3 when an input cannot be read. \
+        Each input is an ELF file, a folder (its ELF executables and shared libraries, and its \
+        premain JSON reports; a symlinked folder is followed), or a JSON report from premain \
+        audit, measure or trace; all inputs are checked together, so give the measure and trace \
+        reports of a program with the program. In a folder, relocatable objects (.o, .pcm) are \
+        skipped unless --include-objects, and JSON files that are not premain reports (SwiftPM's \
+        output-file-map.json, description.json) are skipped; one 'Note:' line says what was. \
+        Exit status 1 when a finding is at or above --fail-on or a budget is exceeded, 3 when \
+        an input cannot be read. \
         For code scanning (--format sarif) and workflow annotations (--format github), each \
         finding points at a line of the checkout: the DWARF line of the initializer or function \
         it is about, else the line of the build file at --source-root (Package.swift, \
@@ -25,6 +29,7 @@ enum CheckCommand: Command {
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OutputWidth.option,
             ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
+            FolderOptions.includeObjects,
         ])
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -33,7 +38,9 @@ enum CheckCommand: Command {
         let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         let config = try ConfigOptions.load(arguments)
         let failOn = try ConfigOptions.failOn(arguments, config)
-        let loaded = RuleInputLoader(closureProvider: ClosureSupport.provider).load(arguments.positionals)
+        let loaded = RuleInputLoader(closureProvider: ClosureSupport.provider, includeObjects: arguments.flag("--include-objects"))
+            .load(arguments.positionals)
+        FolderOptions.note(loaded.skipped, in: arguments.positionals)
         let engine = RuleEngine(config: config)
         let findings = locator.locate(engine.findings(loaded.input))
         let report = CheckReport(inputs: arguments.positionals, findings: findings, failOn: failOn ?? .error,

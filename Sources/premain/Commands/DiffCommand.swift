@@ -8,8 +8,10 @@ enum DiffCommand: Command {
         abstract: "Compare the start-up of two builds: static deltas, measured changes with a statistical test, new and fixed findings.",
         usage: "premain diff [--format <format>] [--fail-on <severity>] [--alpha <p>] [--min-effect-ms <ms>] [--min-effect-percent <pct>] [--top <n>] [--source-root <dir>] [--output <path>] <base> <head>",
         discussion: """
-        Each side is an ELF file, a folder (its ELF files and *.json reports from premain audit, \
-        measure and trace), or one JSON report. Measured quantities (milestones, objects' \
+        Each side is an ELF file, a folder (its ELF executables and shared libraries, found \
+        recursively, a symlinked folder followed, and its JSON reports from premain audit, \
+        measure and trace; relocatable objects only with --include-objects, other JSON skipped), \
+        or one JSON report. Measured quantities (milestones, objects' \
         initializers, traced functions) are compared with the Mann–Whitney U test and a \
         bootstrap interval of the difference of medians; a change is a regression only when \
         p < alpha and the difference of medians exceeds the larger of \
@@ -35,6 +37,7 @@ enum DiffCommand: Command {
             OptionSpec(names: ["--min-effect-percent"], valueName: "pct", help: "Smallest change relative to the base median that counts (default 5)."),
             OptionSpec(names: ["--top"], valueName: "n", help: "Rows per table in the Markdown before '…and K more' (default 10)."),
             ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
+            FolderOptions.includeObjects,
         ])
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -50,9 +53,11 @@ enum DiffCommand: Command {
         let top = try arguments.integer("--top", default: 10, in: 1...1000)
         let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         let failOn = try ConfigOptions.failOn(arguments, config)
-        let loader = RuleInputLoader(closureProvider: ClosureSupport.provider)
+        let loader = RuleInputLoader(closureProvider: ClosureSupport.provider, includeObjects: arguments.flag("--include-objects"))
         let base = loader.load([arguments.positionals[0]])
         let head = loader.load([arguments.positionals[1]])
+        FolderOptions.note(base.skipped, in: [arguments.positionals[0]])
+        FolderOptions.note(head.skipped, in: [arguments.positionals[1]])
         let errors = base.errors + head.errors
         for error in errors { Console.error("\(TextSafety.display(error.path)): \(error.message)") }
         if !errors.isEmpty { return .inputError }

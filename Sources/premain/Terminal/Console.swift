@@ -15,6 +15,9 @@ enum Console {
     /// `Error: <message>` on stderr, one line.
     static func error(_ message: String) { err("Error: \(message)\n") }
 
+    /// `Note: <message>` on stderr, one line: something left out or assumed, not a failure.
+    static func note(_ message: String) { err("Note: \(message)\n") }
+
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     private static func write(_ fd: Int32, _ text: String) {

@@ -24,21 +24,30 @@ public struct RuleInputLoader: Sendable {
     public var closureProvider: ClosureProvider?
     /// Where to find the glibc the programs will run against when no closure names one.
     public var systemLibcPaths: [String]
+    /// Read the relocatable objects found in folders too (`--include-objects`).
+    public var includeObjects: Bool
 
     public init(closureProvider: ClosureProvider? = nil,
-                systemLibcPaths: [String] = ["/lib/x86_64-linux-gnu/libc.so.6", "/lib64/libc.so.6", "/usr/lib/libc.so.6"]) {
+                systemLibcPaths: [String] = ["/lib/x86_64-linux-gnu/libc.so.6", "/lib64/libc.so.6", "/usr/lib/libc.so.6"],
+                includeObjects: Bool = false) {
         self.closureProvider = closureProvider
         self.systemLibcPaths = systemLibcPaths
+        self.includeObjects = includeObjects
     }
 
-    /// What was loaded, and the files that could not be.
+    /// What was loaded, the files that could not be, and what the folders held that was left out.
     public struct Loaded: Sendable {
         public var input: RuleInput
         public var errors: [FileError]
+        /// Files of the folders left out: relocatable objects (unless `includeObjects`),
+        /// non-ELF files, JSON files that are not premain reports.
+        public var skipped = SkippedFiles()
     }
 
-    /// Loads every path into one input. A folder contributes its ELF files (found
-    /// recursively, others skipped) and its `*.json` reports.
+    /// Loads every path into one input. A folder contributes its ELF executables and libraries
+    /// (found recursively as `FileCollector` does, a symlinked folder followed) and its JSON
+    /// reports; JSON files in it that are not premain reports (SwiftPM's
+    /// `output-file-map.json`) are skipped and counted, not errors.
     public func load(_ paths: [String]) -> Loaded {
         var loaded = Loaded(input: RuleInput(), errors: [])
         for path in paths {
@@ -46,7 +55,11 @@ public struct RuleInputLoader: Sendable {
             case .missing:
                 loaded.errors.append(FileError(path: path, reason: .missing, message: "no such file or folder"))
             case .folder:
-                for file in LocalFiles.files(under: path) { loadFile(file, into: &loaded, quietly: true) }
+                let collected = FileCollector.collect([path], options: .init(includeObjects: includeObjects, reports: true))
+                loaded.errors += collected.unreadable
+                loaded.skipped.add(collected.skipped)
+                for file in collected.files { loadFile(file, into: &loaded, quietly: true) }
+                for report in collected.reports { loadReport(report, into: &loaded, fromFolder: true) }
             case .file, .other:
                 loadFile(path, into: &loaded, quietly: false)
             }
@@ -57,17 +70,7 @@ public struct RuleInputLoader: Sendable {
 
     func loadFile(_ path: String, into loaded: inout Loaded, quietly: Bool) {
         if path.hasSuffix(".json") || LocalFiles.startsLikeJSON(path) {
-            guard let bytes = LocalFiles.read(path) else {
-                loaded.errors.append(FileError(path: path, reason: .unreadable, message: "cannot read the file"))
-                return
-            }
-            do {
-                try loaded.input.merge(Self.report(Data(bytes)))
-            } catch {
-                if !quietly || path.hasSuffix(".json") {
-                    loaded.errors.append(FileError(path: path, reason: .malformed, message: error.description))
-                }
-            }
+            loadReport(path, into: &loaded, fromFolder: false)
             return
         }
         do {
@@ -82,9 +85,30 @@ public struct RuleInputLoader: Sendable {
         }
     }
 
+    /// Reads a JSON report. Found in a folder, a file that is not a premain report at all is
+    /// counted in `skipped`; one that is a premain report but cannot be read is an error.
+    func loadReport(_ path: String, into loaded: inout Loaded, fromFolder: Bool) {
+        guard let bytes = LocalFiles.read(path) else {
+            loaded.errors.append(FileError(path: path, reason: .unreadable, message: "cannot read the file"))
+            return
+        }
+        do {
+            try loaded.input.merge(Self.report(Data(bytes)))
+        } catch {
+            if fromFolder && !error.isPremainReport {
+                loaded.skipped.notReports.append(path)
+            } else {
+                loaded.errors.append(FileError(path: path, reason: .malformed, message: error.description))
+            }
+        }
+    }
+
     /// A problem with a JSON report.
     public struct ReportError: Error, CustomStringConvertible {
         public var description: String
+        /// `true` when the keys say which premain report it is but it does not decode as one;
+        /// `false` for JSON that is not a premain report at all (or not a JSON object).
+        public var isPremainReport = false
     }
 
     /// Reads an audit, measure or trace report into a `RuleInput`. Throws when the text is not
@@ -103,7 +127,8 @@ public struct RuleInputLoader: Sendable {
             case .trace(let report): return RuleInput(trace: report)
             }
         } catch let error as ReportKind.Mismatch {
-            throw ReportError(description: "not \(error.kind.article) report of this premain version: \(Self.describe(error.underlying))")
+            throw ReportError(description: "not \(error.kind.article) report of this premain version: \(Self.describe(error.underlying))",
+                              isPremainReport: true)
         } catch is ReportKind.Unknown {
             throw ReportError(description: "not a premain report (expected 'binaries' from audit or 'measurements' from measure or trace)")
         } catch {
