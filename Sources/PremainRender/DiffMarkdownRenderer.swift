@@ -180,45 +180,13 @@ public enum DiffMarkdownRenderer {
 
     // MARK: static
 
+    /// The binaries table (`BinariesMarkdownTable`).
     static func staticSection(_ report: DiffReport, top: Int) -> String? {
-        let changed = report.objects.filter { $0.status != .unchanged }
-        let closures = report.closures.filter { $0.delta != 0 }
-        guard !changed.isEmpty || !closures.isEmpty else {
-            return report.objects.isEmpty ? nil : "### Binaries\n\nNo static change in \(report.objects.count) objects."
-        }
-        var out = "### Binaries, head vs base\n\n| object | | dependencies | relocations | exports | static initializers |\n|---|---|---|---|---|---|\n"
-        for delta in changed.prefix(top) {
-            let status: String
-            switch delta.status {
-            case .added: status = "🆕 new"
-            case .removed: status = "✖️ removed"
-            case .changed, .unchanged: status = "changed"
-            }
-            var needed: [String] = delta.neededAdded.map { "+" + e($0) } + delta.neededRemoved.map { "−" + e($0) }
-            if needed.isEmpty { needed = ["–"] }
-            let total = delta.relocations.first { $0.name == "total" } ?? CountDelta(name: "total", base: nil, head: nil)
-            out += "| \(e(delta.name)) | \(status) | \(needed.joined(separator: "<br>")) | \(signedCount(total)) | \(signedCount(delta.exports)) | \(signedCount(delta.initializers)) |\n"
-        }
-        if changed.count > top { out += "| …and \(changed.count - top) more | | | | | |\n" }
-        for closure in closures {
-            out += "\n**\(e(closure.name))** maps \(signedCount(closure)) objects before main."
-        }
-        var lists: [String] = []
-        for delta in changed {
-            for name in delta.initializersAdded.prefix(top) { lists.append("- 🆕 static initializer \(e(name)) in \(e(delta.name))") }
-            for name in delta.initializersRemoved.prefix(top) { lists.append("- ✖️ static initializer \(e(name)) removed from \(e(delta.name))") }
-            for name in delta.swiftSuspectsAdded.prefix(top) { lists.append("- 🆕 Swift start-up suspect \(e(name)) in \(e(delta.name))") }
-            for name in delta.swiftSuspectsRemoved.prefix(top) { lists.append("- ✖️ Swift start-up suspect \(e(name)) removed from \(e(delta.name))") }
-        }
-        if !lists.isEmpty {
-            out += "\n" + lists.prefix(top).joined(separator: "\n")
-            if lists.count > top { out += "\n- …and \(lists.count - top) more" }
-        }
-        return out.trimmingTrailingNewline
+        BinariesMarkdownTable.render(report, top: top)
     }
 
     static func objectDetails(_ report: DiffReport) -> String? {
-        let changed = report.objects.filter { $0.status != .unchanged }
+        let changed = BinariesMarkdownTable.ordered(report.objects.filter { $0.status != .unchanged && ($0.place ?? .project) == .project })
         guard !changed.isEmpty else { return nil }
         var out = "<details><summary>Relocations by class and sizes</summary>\n\n| object | relative | RELR | symbolic | PLT | copy | IRELATIVE | TLS | imports | file bytes |\n|---|---|---|---|---|---|---|---|---|---|\n"
         for delta in changed {

@@ -5,12 +5,16 @@ import PremainModel
 /// (100 by default; `TextFit.unlimited` shortens and wraps nothing), names shortened as
 /// `TextFit` allows, never cut.
 public enum DiffTextRenderer {
-    public static func render(_ report: DiffReport, width: Int = 100) -> String {
+    /// `verdict: false` leaves out the verdict, its reasons and warnings (`premain pr` prints its own).
+    public static func render(_ report: DiffReport, width: Int = 100, verdict: Bool = true) -> String {
         /// A line wrapped at `width` with a hanging indent two spaces deeper than its own.
         func line(_ text: String) -> String { FindingsTextRenderer.wrap(text, width: width) }
-        var out = "verdict: \(report.verdict.status.rawValue)\n"
-        for reason in report.verdict.reasons { out += line("  - \(TextSafety.display(reason))") }
-        if !report.warnings.isEmpty {
+        var out = ""
+        if verdict {
+            out += "verdict: \(report.verdict.status.rawValue)\n"
+            for reason in report.verdict.reasons { out += line("  - \(TextSafety.display(reason))") }
+        }
+        if verdict && !report.warnings.isEmpty {
             out += "warnings:\n"
             for warning in report.warnings {
                 out += line("  ! \(TextSafety.display(warning.message)) (\(TextSafety.display(warning.advice)))")
@@ -42,7 +46,10 @@ public enum DiffTextRenderer {
         let changed = report.objects.filter { $0.status != .unchanged }
         out += "\nobjects: \(report.objects.count), changed: \(changed.count)\n"
         for delta in changed {
-            out += "  \(TextSafety.display(delta.name)) (\(delta.status.rawValue))\n"
+            var about = [delta.status.rawValue]
+            if let place = delta.place, place != .project { about.append(place.rawValue) }
+            if let programs = delta.mappedBy, !programs.isEmpty { about.append("mapped by " + programs.map(TextSafety.display).joined(separator: ", ")) }
+            out += line("  \(TextSafety.display(delta.name)) (\(about.joined(separator: ", ")))")
             for name in delta.neededAdded { out += "    + needs \(TextSafety.display(name))\n" }
             for name in delta.neededRemoved { out += "    - needs \(TextSafety.display(name))\n" }
             for count in delta.relocations + [delta.exports, delta.imports, delta.initializers] where count.delta != 0 {

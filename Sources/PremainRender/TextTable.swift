@@ -113,9 +113,10 @@ extension String {
     }
 }
 
-/// Human byte sizes: "912 B", "14.2 KiB", "3.1 MiB".
-public func formatBytes(_ value: UInt64) -> String {
-    if value < 1024 { return "\(value) B" }
+/// Human byte sizes: "912 B", "14.2 KiB", "3.1 MiB"; one decimal below 10 of a unit, none
+/// above, unless `decimals` says how many (a change of a few hundred bytes still shows with 1).
+public func formatBytes(_ value: UInt64, decimals: Int? = nil, separator: String = " ") -> String {
+    if value < 1024 { return "\(value)\(separator)B" }
     let units = ["KiB", "MiB", "GiB", "TiB"]
     var size = Double(value) / 1024
     var unit = 0
@@ -123,7 +124,7 @@ public func formatBytes(_ value: UInt64) -> String {
         size /= 1024
         unit += 1
     }
-    return formatFixed(size, digits: size < 10 ? 1 : 0) + " " + units[unit]
+    return formatFixed(size, digits: decimals ?? (size < 10 ? 1 : 0)) + separator + units[unit]
 }
 
 /// A fixed-point decimal without Foundation's formatters: `formatFixed(3.14159, digits: 2)`

@@ -15,7 +15,7 @@ public struct DiffBuilder: Sendable {
     public func diff(base: RuleInput, head: RuleInput, baseLabel: String, headLabel: String) -> DiffReport {
         let engine = RuleEngine(config: config)
         let findings = FindingsDelta(base: engine.findings(base), head: engine.findings(head))
-        let objects = objectDeltas(base.objects, head.objects)
+        let objects = objectDeltas(base.objects, head.objects) + closureLibraryDeltas(base, head)
         let closures = closureDeltas(base.closures, head.closures)
         let measured = measuredDeltas(base, head)
         let backing = deterministicBacking(objects: objects, base: base, head: head)
@@ -75,6 +75,8 @@ public struct DiffBuilder: Sendable {
             swiftSuspectsAdded: headSuspects.filter { !baseSuspects.contains($0) },
             swiftSuspectsRemoved: baseSuspects.filter { !headSuspects.contains($0) },
             fileSize: count("fileSize") { Int(clamping: $0.header.fileSize) })
+        delta.kind = (head ?? base)?.header.kind
+        delta.place = .project
         if base == nil {
             delta.status = .added
         } else if head == nil {
@@ -87,6 +89,32 @@ public struct DiffBuilder: Sendable {
             delta.status = .changed
         }
         return delta
+    }
+
+    /// The libraries that programs' closures map and that were not audited themselves (system
+    /// and toolchain libraries), added to or removed from the closures: only their names, the
+    /// programs that map them, and where they are. Libraries in both builds are left out.
+    func closureLibraryDeltas(_ base: RuleInput, _ head: RuleInput) -> [ObjectDelta] {
+        let audited = Set((base.objects + head.objects).map(ObjectName.of))
+        func libraries(_ input: RuleInput) -> [(name: String, system: Bool, program: String)] {
+            input.closures.flatMap { program in
+                program.closure.objects.map { (name: $0.soname ?? ObjectName.fileName($0.path), system: $0.system, program: program.name) }
+            }.filter { !audited.contains($0.name) }
+        }
+        let baseLibraries = libraries(base), headLibraries = libraries(head)
+        let baseNames = Set(baseLibraries.map(\.name)), headNames = Set(headLibraries.map(\.name))
+        var deltas: [ObjectDelta] = []
+        for (status, found, other) in [(ObjectDelta.Status.added, headLibraries, baseNames), (.removed, baseLibraries, headNames)] {
+            var seen: Set<String> = []
+            for library in found where !other.contains(library.name) && seen.insert(library.name).inserted {
+                let programs = found.filter { $0.name == library.name }.map(\.program)
+                let none = { (name: String) in CountDelta(name: name, base: nil, head: nil) }
+                deltas.append(ObjectDelta(name: library.name, status: status, place: library.system ? .system : .toolchain,
+                                          mappedBy: Array(Set(programs)).sorted(), exports: none("exports"), imports: none("imports"),
+                                          initializers: none("initializers"), fileSize: none("fileSize")))
+            }
+        }
+        return deltas
     }
 
     func closureDeltas(_ base: [ProgramClosure], _ head: [ProgramClosure]) -> [CountDelta] {

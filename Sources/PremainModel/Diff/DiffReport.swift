@@ -158,8 +158,26 @@ public struct ObjectDelta: Codable, Sendable, Equatable {
         case unchanged
     }
 
+    /// Where an object comes from, for ordering: the build's own files first.
+    public enum Place: String, Codable, Sendable {
+        /// One of the files given (the artifacts).
+        case project
+        /// Outside the artifacts and outside the system library directories: a compiler's
+        /// runtime (`/opt/swift/usr/lib/swift/linux`) or another prefix.
+        case toolchain
+        /// Under the system library directories (`/lib`, `/usr/lib`, …).
+        case system
+    }
+
     public var name: String
     public var status: Status
+    /// The object's kind (executable first in summaries); `nil` when not audited (a library
+    /// known only from a closure) or read from an older report.
+    public var kind: BinaryInventory.Kind?
+    /// `nil` in reports written before premain told places apart (read as `project`).
+    public var place: Place?
+    /// For a library known only from closures: the programs whose closure maps it.
+    public var mappedBy: [String]?
     public var neededAdded: [String]
     public var neededRemoved: [String]
     /// `relative`, `symbolic`, `plt`, `copy`, `irelative`, `tls`, `total`, `relr`.
@@ -174,12 +192,16 @@ public struct ObjectDelta: Codable, Sendable, Equatable {
     public var swiftSuspectsRemoved: [String]
     public var fileSize: CountDelta
 
-    public init(name: String, status: Status, neededAdded: [String] = [], neededRemoved: [String] = [],
+    public init(name: String, status: Status, kind: BinaryInventory.Kind? = nil, place: Place? = nil, mappedBy: [String]? = nil,
+                neededAdded: [String] = [], neededRemoved: [String] = [],
                 relocations: [CountDelta] = [], exports: CountDelta, imports: CountDelta, initializers: CountDelta,
                 initializersAdded: [String] = [], initializersRemoved: [String] = [], swiftSuspectsAdded: [String] = [],
                 swiftSuspectsRemoved: [String] = [], fileSize: CountDelta) {
         self.name = name
         self.status = status
+        self.kind = kind
+        self.place = place
+        self.mappedBy = mappedBy
         self.neededAdded = neededAdded
         self.neededRemoved = neededRemoved
         self.relocations = relocations

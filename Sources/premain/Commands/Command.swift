@@ -13,5 +13,6 @@ let allCommands: [any Command.Type] = [
     CheckCommand.self,
     CompareCommand.self,
     DiffCommand.self,
+    PullRequestCommand.self,
     RulesCommand.self,
 ]

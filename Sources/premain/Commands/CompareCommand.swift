@@ -37,25 +37,35 @@ enum CompareCommand: Command {
         ],
         options: [
             OptionSpec(names: ["--run"], valueName: "name", help: "With folders: the executable to launch, relative to each folder (never looked up in PATH)."),
-            OptionSpec(names: ["--threshold-ms"], valueName: "ms", help: "Smallest difference that counts (default 0.5)."),
-            OptionSpec(names: ["--threshold-percent"], valueName: "pct", help: "Smallest difference relative to the base median that counts (default 5)."),
-            OptionSpec(names: ["--confidence"], valueName: "level", help: "Confidence level of the intervals (default 0.95)."),
-            OptionSpec(names: ["--min-runs"], valueName: "n", help: "Runs of each build before a verdict may be drawn (default 16)."),
-            OptionSpec(names: ["--max-runs"], valueName: "n", help: "Runs of each build at most (default 200)."),
-            OptionSpec(names: ["--max-time"], valueName: "seconds", help: "Seconds of launching at most (default 120)."),
-            OptionSpec(names: ["--instructions"], valueName: nil, help: "Also count each build's instructions (before main, to first output, per initializer) in a run under valgrind's callgrind: exact, so a change past --instruction-threshold is a regression even when wall time is too noisy."),
-            OptionSpec(names: ["--instruction-threshold"], valueName: "pct", help: "Smallest change of an instruction count relative to the base that counts (default 2)."),
-            OptionSpec(names: ["-w", "--warmup"], valueName: "n", help: "Uncounted runs of each build first (default 1)."),
-            OptionSpec(names: ["-t", "--timeout"], valueName: "seconds", help: "Kill a run that takes longer (default: no limit)."),
-            OptionSpec(names: ["--seed"], valueName: "n", help: "Seed of the block order, to repeat a comparison (default 24301)."),
+        ] + comparisonOptions + [
             OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json or markdown."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
-            OptionSpec(names: ["--no-pin"], valueName: nil, help: "Do not pin premain and the targets to different CPUs."),
-            OptionSpec(names: ["--no-realtime"], valueName: nil, help: "Do not raise premain's measuring thread to SCHED_FIFO."),
-            OptionSpec(names: ["--allow-idle"], valueName: nil, help: "Do not hold /dev/cpu_dma_latency at 0."),
+        ] + launchOptions + [
             OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig,
         ],
         acceptsPassthrough: true)
+
+    /// The thresholds, the run budget and instruction counting; `premain pr` takes them too.
+    static let comparisonOptions: [OptionSpec] = [
+        OptionSpec(names: ["--threshold-ms"], valueName: "ms", help: "Smallest difference that counts (default 0.5)."),
+        OptionSpec(names: ["--threshold-percent"], valueName: "pct", help: "Smallest difference relative to the base median that counts (default 5)."),
+        OptionSpec(names: ["--confidence"], valueName: "level", help: "Confidence level of the intervals (default 0.95)."),
+        OptionSpec(names: ["--min-runs"], valueName: "n", help: "Runs of each build before a verdict may be drawn (default 16)."),
+        OptionSpec(names: ["--max-runs"], valueName: "n", help: "Runs of each build at most (default 200)."),
+        OptionSpec(names: ["--max-time"], valueName: "seconds", help: "Seconds of launching at most (default 120)."),
+        OptionSpec(names: ["--instructions"], valueName: nil, help: "Also count each build's instructions (before main, to first output, per initializer) in a run under valgrind's callgrind: exact, so a change past --instruction-threshold is a regression even when wall time is too noisy."),
+        OptionSpec(names: ["--instruction-threshold"], valueName: "pct", help: "Smallest change of an instruction count relative to the base that counts (default 2)."),
+        OptionSpec(names: ["-w", "--warmup"], valueName: "n", help: "Uncounted runs of each build first (default 1)."),
+        OptionSpec(names: ["-t", "--timeout"], valueName: "seconds", help: "Kill a run that takes longer (default: no limit)."),
+        OptionSpec(names: ["--seed"], valueName: "n", help: "Seed of the block order, to repeat a comparison (default 24301)."),
+    ]
+
+    /// How the launches run; `premain pr` takes them too.
+    static let launchOptions: [OptionSpec] = [
+        OptionSpec(names: ["--no-pin"], valueName: nil, help: "Do not pin premain and the targets to different CPUs."),
+        OptionSpec(names: ["--no-realtime"], valueName: nil, help: "Do not raise premain's measuring thread to SCHED_FIFO."),
+        OptionSpec(names: ["--allow-idle"], valueName: nil, help: "Do not hold /dev/cpu_dma_latency at 0."),
+    ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = try arguments.choice("--format", ["text", "json", "markdown"], default: "text")
@@ -65,26 +75,10 @@ enum CompareCommand: Command {
                 : "unexpected argument '\(arguments.positionals[2])'; put the arguments of the builds after '--'")
         }
         let config = try ConfigOptions.load(arguments)
-        var options = CompareOptions(settings: try settings(arguments, config.compare))
-        options.warmup = try arguments.integer("--warmup", default: 1, in: 0...1000)
-        options.timeoutSeconds = arguments.value("--timeout") == nil ? nil
-            : try arguments.number("--timeout", default: 0, in: 0.001...86_400)
-        options.pin = !arguments.flag("--no-pin")
-        options.realtimeMeasurer = !arguments.flag("--no-realtime")
-        options.holdIdleLatency = !arguments.flag("--allow-idle")
+        var options = try compareOptions(arguments, config.compare)
         options.baseLabel = arguments.positionals[0]
         options.headLabel = arguments.positionals[1]
-
-        if arguments.flag("--instructions") {
-            let counter = InstructionCounter()
-            do {
-                _ = try counter.locateValgrind(environment: ProcessEnvironment.current())
-            } catch {
-                Console.error(error.description)
-                return .inputError
-            }
-            options.instructionCounter = counter
-        }
+        guard addInstructionCounter(arguments, to: &options) else { return .inputError }
         let run = arguments.value("--run")
         var executables: [String] = []
         for side in arguments.positionals {
@@ -128,6 +122,34 @@ enum CompareCommand: Command {
         case .inconclusive: return .inconclusive
         case .improvement, .noChange: return .success
         }
+    }
+
+    /// `comparisonOptions` and `launchOptions` from the command line, over premain.json's
+    /// compare section (instruction counting apart: `addInstructionCounter`).
+    static func compareOptions(_ arguments: ParsedArguments, _ configured: CompareSettings) throws(UsageError) -> CompareOptions {
+        var options = CompareOptions(settings: try settings(arguments, configured))
+        options.warmup = try arguments.integer("--warmup", default: 1, in: 0...1000)
+        options.timeoutSeconds = arguments.value("--timeout") == nil ? nil
+            : try arguments.number("--timeout", default: 0, in: 0.001...86_400)
+        options.pin = !arguments.flag("--no-pin")
+        options.realtimeMeasurer = !arguments.flag("--no-realtime")
+        options.holdIdleLatency = !arguments.flag("--allow-idle")
+        return options
+    }
+
+    /// With `--instructions`, valgrind found and the counter set; `false` after one `Error:`
+    /// line when valgrind is missing.
+    static func addInstructionCounter(_ arguments: ParsedArguments, to options: inout CompareOptions) -> Bool {
+        guard arguments.flag("--instructions") else { return true }
+        let counter = InstructionCounter()
+        do {
+            _ = try counter.locateValgrind(environment: ProcessEnvironment.current())
+        } catch {
+            Console.error(error.description)
+            return false
+        }
+        options.instructionCounter = counter
+        return true
     }
 
     /// premain.json's compare section with the command line's options over it.

@@ -1,0 +1,72 @@
+import PremainModel
+
+/// Puts `premain pr`'s report together: the static diff of the two artifact folders, the
+/// paired comparison (or why there is none), and one verdict over both. Pure: no files, no
+/// launches.
+public enum PullRequestBuilder {
+    /// What became of the measured part.
+    public enum Measured: Sendable, Equatable {
+        /// `premain compare` ran (its runs may still have failed: `runs.stop == .failed`).
+        case compared(CompareReport)
+        /// Nothing was measured, and why.
+        case notMeasured(String, NotMeasured)
+    }
+
+    /// Why nothing was measured.
+    public enum NotMeasured: Sendable, Equatable {
+        /// No `--run`: only the static facts were asked for.
+        case noRun
+        /// `--run` names no executable file in an artifact folder.
+        case missingExecutable
+        /// The launches could not be set up, or the build's program could not start.
+        case launchFailed
+    }
+
+    public static func report(diff: DiffReport, measured: Measured, command: [String]?,
+                              skipped: PullRequestReport.SkippedSides, commits: PullRequestReport.Commits? = nil) -> PullRequestReport {
+        var compare: CompareReport?
+        var notMeasured: String?
+        switch measured {
+        case .compared(let report): compare = report
+        case .notMeasured(let reason, _): notMeasured = reason
+        }
+        return PullRequestReport(verdict: verdict(diff: diff, measured: measured), command: command, compare: compare,
+                                 notMeasured: notMeasured, diff: diff, skipped: skipped, commits: commits)
+    }
+
+    /// The worst of: a failed run, a regression (measured by `compare`, or in the diff when
+    /// its folders held measure reports), failing findings, an inconclusive comparison,
+    /// nothing measured; else a pass. Reasons: the measured part's first, then the diff's.
+    public static func verdict(diff: DiffReport, measured: Measured) -> PullRequestReport.Verdict {
+        typealias Status = PullRequestReport.Verdict.Status
+        var reasons: [String] = []
+        var measuredStatus: Status
+        switch measured {
+        case .compared(let report):
+            if report.runs.stop == .failed {
+                measuredStatus = .runFailed
+                reasons += (report.base.failures.map { "base: " + $0 } + report.head.failures.map { "head: " + $0 })
+            } else {
+                switch report.verdict {
+                case .regression: measuredStatus = .regression
+                case .inconclusive: measuredStatus = .inconclusive
+                case .improvement, .noChange: measuredStatus = .pass
+                }
+            }
+            reasons += report.reasons
+        case .notMeasured(let reason, let why):
+            measuredStatus = why == .launchFailed ? .runFailed : .notMeasured
+            reasons.append("not measured: " + reason)
+        }
+        let staticStatus: Status
+        switch diff.verdict.status {
+        case .regression: staticStatus = .regression
+        case .findings: staticStatus = .findings
+        case .pass: staticStatus = .pass
+        }
+        reasons += diff.verdict.reasons
+        let order: [Status] = [.runFailed, .regression, .findings, .inconclusive, .notMeasured, .pass]
+        let worst = order.first { $0 == measuredStatus || $0 == staticStatus } ?? .pass
+        return .init(status: worst, reasons: reasons)
+    }
+}

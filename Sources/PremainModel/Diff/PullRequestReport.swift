@@ -1,0 +1,86 @@
+/// The result of `premain pr`: the paired launch comparison of one program of two builds
+/// (`CompareReport`), or why there is none, beside the static diff and the findings of the
+/// two builds' artifact folders (`DiffReport`), and one verdict over both. Codable; JSON
+/// `schemaVersion` 1.
+public struct PullRequestReport: Codable, Sendable, Equatable {
+    public var schemaVersion: Int = 1
+    public var tool: ToolInfo
+    public var verdict: Verdict
+    /// The program launched (`--run`, relative to each artifact folder) and its arguments;
+    /// `nil` without `--run`.
+    public var command: [String]?
+    /// The paired comparison; `nil` when nothing was measured.
+    public var compare: CompareReport?
+    /// Why nothing was measured ("no --run given", "math: no such executable file in
+    /// head/.build/release", a launch that could not be set up); `nil` when `compare` is set.
+    public var notMeasured: String?
+    /// Static deltas, closures and findings of the two artifact folders (no measured part).
+    public var diff: DiffReport
+    /// What each side's folder held that was left out.
+    public var skipped: SkippedSides
+    /// The commits built with `--commits`, as full SHAs; `nil` for `--base`/`--head` folders.
+    public var commits: Commits?
+
+    public init(tool: ToolInfo = .current, verdict: Verdict, command: [String]?, compare: CompareReport?,
+                notMeasured: String?, diff: DiffReport, skipped: SkippedSides, commits: Commits? = nil) {
+        self.tool = tool
+        self.verdict = verdict
+        self.command = command
+        self.compare = compare
+        self.notMeasured = notMeasured
+        self.diff = diff
+        self.skipped = skipped
+        self.commits = commits
+    }
+
+    /// One verdict over the measured and the static part, with its reasons.
+    public struct Verdict: Codable, Sendable, Equatable {
+        /// Worst first; `premain pr`'s exit code follows it (README "Exit codes").
+        public enum Status: String, Codable, Sendable {
+            /// A run of either build failed (exit 4).
+            case runFailed
+            /// The paired comparison found a regression (exit 2).
+            case regression
+            /// New findings at or above fail-on, or a budget exceeded in head (exit 1).
+            case findings
+            /// The comparison could not decide (exit 5).
+            case inconclusive
+            /// Nothing was measured: no `--run`, or the executable is missing (exit 5, or 3
+            /// when the executable is missing).
+            case notMeasured
+            /// Measured without regression (no change or improvement) and no failing findings.
+            case pass
+        }
+
+        public var status: Status
+        /// The reasons, most important first: the comparison's, then the failing findings'.
+        public var reasons: [String]
+
+        public init(status: Status, reasons: [String]) {
+            self.status = status
+            self.reasons = reasons
+        }
+    }
+
+    /// What each side's folder held that was left out.
+    public struct SkippedSides: Codable, Sendable, Equatable {
+        public var base: SkippedFiles
+        public var head: SkippedFiles
+
+        public init(base: SkippedFiles = .init(), head: SkippedFiles = .init()) {
+            self.base = base
+            self.head = head
+        }
+    }
+
+    /// The two commits of `--commits`.
+    public struct Commits: Codable, Sendable, Equatable {
+        public var base: String
+        public var head: String
+
+        public init(base: String, head: String) {
+            self.base = base
+            self.head = head
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import PremainModel
+
+/// Renders a `PullRequestReport` as one sticky pull-request comment, shaped like size-limit's
+/// and bloaty's: the marker CI finds it by, a heading with the verdict, the paired comparison
+/// (headline naming the measured command and the runs, noise warnings next, then its tables:
+/// `CompareMarkdownRenderer.section`) or "Not measured: <reason>", then the binaries
+/// (executables first, sorted by the size of the change, a total row, unchanged objects
+/// folded away, toolchain and system libraries last: `BinariesMarkdownTable`), the findings,
+/// and a footer. Every name from a binary or the command line goes through `MarkdownEscape`;
+/// the result never exceeds `limit` characters. Pure: report in, text out.
+public enum PullRequestMarkdownRenderer {
+    /// The first line of the comment; the workflow finds the comment to update by it (and by
+    /// its author).
+    public static let marker = "<!-- premain -->"
+
+    public static func render(_ report: PullRequestReport, top: Int = 10,
+                              limit: Int = DiffMarkdownRenderer.defaultLimit) -> String {
+        var required = [marker + "\n" + heading(report) + "\n\n" + measuredSection(report)]
+        if let skipped = skippedNote(report) { required.append(skipped) }
+        if let binaries = BinariesMarkdownTable.render(report.diff, top: top) { required.append(binaries) }
+        required.append(DiffMarkdownRenderer.findingsSection(report.diff, top: top))
+        var optional: [String] = []
+        if let details = DiffMarkdownRenderer.objectDetails(report.diff) { optional.append(details) }
+        return DiffMarkdownRenderer.assemble(required: required, optional: optional, footer: footer(report), limit: limit)
+    }
+
+    /// "## premain: ❌ start-up regressed", "## premain: ⚠️ not measured", …
+    static func heading(_ report: PullRequestReport) -> String {
+        let title: String
+        switch report.verdict.status {
+        case .runFailed: title = "❌ a run failed"
+        case .regression: title = "❌ start-up regressed"
+        case .findings: title = "❌ new findings"
+        case .inconclusive: title = "⚠️ inconclusive"
+        case .notMeasured: title = "⚠️ not measured"
+        case .pass:
+            title = report.compare?.verdict == .improvement ? "🟢 start-up improved" : "✅ no start-up change"
+        }
+        return "## premain: " + title
+    }
+
+    /// The comparison's section, or the sentence saying why nothing was measured.
+    static func measuredSection(_ report: PullRequestReport) -> String {
+        if let compare = report.compare {
+            var section = CompareMarkdownRenderer.section(compare)
+            let failures = compare.base.failures.map { "base: " + $0 } + compare.head.failures.map { "head: " + $0 }
+            if !failures.isEmpty {
+                section += "\n\n" + failures.map { "> ❌ " + MarkdownEscape.text($0, limit: 400) }.joined(separator: "\n")
+            }
+            return section
+        }
+        let reason = MarkdownEscape.text(report.notMeasured ?? "unknown reason", limit: 400)
+        let icon = report.verdict.status == .runFailed ? "❌" : "⚠️"
+        let command = report.command.map { " " + MarkdownEscape.text($0.joined(separator: " "), limit: 200) } ?? ""
+        return "\(icon) **Start-up\(command.isEmpty ? "" : " of" + command) not measured**: \(reason). "
+            + "Only the static facts below were compared; they say nothing about launch time."
+    }
+
+    /// One line counting what the folders held that was left out, base / head; `nil` when
+    /// nothing was.
+    static func skippedNote(_ report: PullRequestReport) -> String? {
+        let base = report.skipped.base, head = report.skipped.head
+        guard !base.isEmpty || !head.isEmpty else { return nil }
+        var parts: [String] = []
+        if base.objects + head.objects > 0 {
+            let kinds = Array(Set(base.objectExtensions + head.objectExtensions)).filter { !$0.isEmpty }.sorted()
+            parts.append("\(base.objects) / \(head.objects) relocatable objects (\(kinds.map { MarkdownEscape.text($0, limit: 20) }.joined(separator: ", ")); `--include-objects` reads them)")
+        }
+        if !base.notReports.isEmpty || !head.notReports.isEmpty {
+            parts.append("\(base.notReports.count) / \(head.notReports.count) JSON files that are not premain reports")
+        }
+        if base.others + head.others > 0 {
+            parts.append("\(base.others) / \(head.others) other files")
+        }
+        return "<sub>Only ELF executables and shared libraries were read. Left out (base / head): " + parts.joined(separator: ", ") + ".</sub>"
+    }
+
+    static func footer(_ report: PullRequestReport) -> String {
+        func side(_ name: String, _ side: DiffReport.Side, _ commit: String?) -> String {
+            let sha = commit.map { " at " + String($0.prefix(12)) } ?? ""
+            return "\(name): \(MarkdownEscape.text(side.label, limit: 120))\(sha), \(side.objects) object\(side.objects == 1 ? "" : "s")"
+        }
+        var parts = [side("base", report.diff.base, report.commits?.base), side("head", report.diff.head, report.commits?.head)]
+        if let settings = report.compare?.settings {
+            let level = Int((settings.confidence * 100).rounded())
+            parts.append("a change counts beyond ±max(\(Milliseconds.number(settings.thresholdMs, decimals: 1)) ms, "
+                + "\(String(format1: settings.thresholdPercent)) %) at \(level) % confidence")
+        }
+        parts.append("premain \(MarkdownEscape.text(report.tool.version, limit: 40))")
+        return "---\n<sub>" + parts.joined(separator: " · ") + "</sub>"
+    }
+}

@@ -1,0 +1,28 @@
+import PremainModel
+
+/// Renders a `PullRequestReport` for a terminal or a CI log: the verdict and its reasons, the
+/// paired comparison (`CompareTextRenderer`) or why nothing was measured, what the folders
+/// held that was left out, then the static diff and findings (`DiffTextRenderer`).
+public enum PullRequestTextRenderer {
+    public static func render(_ report: PullRequestReport) -> String {
+        var out = "verdict: \(report.verdict.status.rawValue)\n"
+        // The comparison's own reasons come with its section below.
+        let reasons = report.compare == nil ? report.verdict.reasons : report.diff.verdict.reasons
+        for reason in reasons { out += "  - \(TextSafety.display(reason))\n" }
+        if let commits = report.commits {
+            out += "commits: base \(TextSafety.display(commits.base)), head \(TextSafety.display(commits.head))\n"
+        }
+        if let compare = report.compare {
+            out += "\nmeasured: \(TextSafety.display((report.command ?? []).joined(separator: " "))), paired with premain compare\n"
+            out += CompareTextRenderer.render(compare)
+        } else {
+            out += "\nnot measured: \(TextSafety.display(report.notMeasured ?? "unknown reason"))\n"
+        }
+        for (name, skipped) in [("base", report.skipped.base), ("head", report.skipped.head)] {
+            if let summary = skipped.summary { out += "\(name): \(TextSafety.display(summary))\n" }
+        }
+        out += "\nstatic, \(TextSafety.display(report.diff.base.label)) -> \(TextSafety.display(report.diff.head.label)):\n"
+        out += DiffTextRenderer.render(report.diff, verdict: false)
+        return out
+    }
+}

@@ -1,0 +1,137 @@
+import PremainSystem
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `premain pr --commits BASE HEAD --build CMD --artifact PATH`: each commit checked out into a
+/// git worktree in a temporary folder, built there with CMD (`/bin/sh -c`, its output on
+/// stderr), and PATH inside it taken as that side's artifact folder. With a cache folder, a
+/// commit's artifact folder is copied to `CACHE/<full SHA>` after its build and taken from there
+/// the next time instead of building again (CI caches that folder by the base commit).
+struct CommitBuilds {
+    var buildCommand: String
+    var artifact: String
+    var cacheDirectory: String?
+
+    struct Failure: Error {
+        var message: String
+    }
+
+    /// The artifact folders, the commits, and what to remove afterwards.
+    struct Prepared {
+        var base: String
+        var head: String
+        var baseCommit: String
+        var headCommit: String
+        var repository: String
+        var temporary: String
+        var worktrees: [String]
+
+        /// Removes the worktrees (git's bookkeeping too) and the temporary folder.
+        func remove() {
+            for tree in worktrees {
+                _ = ChildProcess.run(["git", "-C", repository, "worktree", "remove", "--force", tree])
+            }
+            _ = ChildProcess.run(["rm", "-rf", "--", temporary])
+            _ = ChildProcess.run(["git", "-C", repository, "worktree", "prune"])
+        }
+    }
+
+    /// Builds both commits, base first. Throws with a one-line message naming the step that
+    /// failed; whatever was made is removed then.
+    func prepare(base: String, head: String, log: (String) -> Void) throws(Failure) -> Prepared {
+        let top = ChildProcess.run(["git", "rev-parse", "--show-toplevel"], capture: true)
+        let repository = top.output.trimmingNewlines
+        guard top.status == 0, !repository.isEmpty else {
+            throw Failure(message: "--commits must run inside a git repository (git rev-parse --show-toplevel failed)")
+        }
+        let baseCommit = try resolve(base, in: repository)
+        let headCommit = try resolve(head, in: repository)
+        guard let temporary = Self.temporaryFolder() else {
+            throw Failure(message: "cannot make a temporary folder: \(String(cString: strerror(errno)))")
+        }
+        var prepared = Prepared(base: "", head: "", baseCommit: baseCommit, headCommit: headCommit,
+                                repository: repository, temporary: temporary, worktrees: [])
+        do {
+            prepared.base = try side("base", commit: baseCommit, into: &prepared, log: log)
+            prepared.head = headCommit == baseCommit ? prepared.base : try side("head", commit: headCommit, into: &prepared, log: log)
+        } catch {
+            prepared.remove()
+            throw error
+        }
+        return prepared
+    }
+
+    func resolve(_ revision: String, in repository: String) throws(Failure) -> String {
+        let result = ChildProcess.run(["git", "-C", repository, "rev-parse", "--verify", "--quiet", revision + "^{commit}"], capture: true)
+        let sha = result.output.trimmingNewlines
+        guard result.status == 0, !sha.isEmpty else {
+            throw Failure(message: "'\(revision)' is not a commit of \(repository) (a shallow clone? fetch with fetch-depth: 0)")
+        }
+        return sha
+    }
+
+    /// One side's artifact folder: from the cache, or checked out and built.
+    func side(_ name: String, commit: String, into prepared: inout Prepared, log: (String) -> Void) throws(Failure) -> String {
+        if let cacheDirectory {
+            let cached = cacheDirectory + "/" + commit
+            if LocalFiles.kind(cached) == .folder {
+                log("\(name) (\(commit.prefix(12))): artifacts from the cache \(cached)")
+                return cached
+            }
+        }
+        let tree = prepared.temporary + "/" + name
+        log("\(name) (\(commit.prefix(12))): checking out into \(tree)")
+        guard ChildProcess.run(["git", "-C", prepared.repository, "worktree", "add", "--detach", tree, commit]).status == 0 else {
+            throw Failure(message: "\(name): git worktree add of \(commit.prefix(12)) failed")
+        }
+        prepared.worktrees.append(tree)
+        log("\(name) (\(commit.prefix(12))): building: \(buildCommand)")
+        // The command runs in the worktree as `sh -c` would run it there.
+        let built = ChildProcess.run(["/bin/sh", "-c", "cd -- \"$1\" && eval \"$2\"", "premain-build", tree, buildCommand])
+        guard built.status == 0 else {
+            throw Failure(message: "\(name): the build command exited with status \(built.status) in \(tree)")
+        }
+        let folder = tree + "/" + artifact
+        guard LocalFiles.kind(folder) == .folder else {
+            throw Failure(message: "\(name): --artifact \(artifact) is not a folder after the build (in \(tree))")
+        }
+        if let cacheDirectory {
+            let cached = cacheDirectory + "/" + commit
+            let partial = cached + ".partial"
+            // Copied under another name first, so that an interrupted copy is never taken for a cache hit.
+            let copied = ChildProcess.run(["mkdir", "-p", partial]).status == 0
+                && ChildProcess.run(["cp", "-a", folder + "/.", partial + "/"]).status == 0
+                && ChildProcess.run(["mv", "-T", partial, cached]).status == 0
+            if copied {
+                log("\(name) (\(commit.prefix(12))): artifacts kept in \(cached)")
+            } else {
+                _ = ChildProcess.run(["rm", "-rf", "--", partial])
+                log("\(name) (\(commit.prefix(12))): could not copy the artifacts to \(cached); not cached")
+            }
+        }
+        return folder
+    }
+
+    /// A new folder `$TMPDIR/premain-pr-XXXXXX` (`/tmp` without TMPDIR); `nil` when it cannot be made.
+    static func temporaryFolder() -> String? {
+        let parent = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((parent + "/premain-pr-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            return mkdtemp(base) != nil
+        }
+        guard made else { return nil }
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension String {
+    /// Without trailing newlines and carriage returns (a command's one-line output).
+    var trimmingNewlines: String {
+        var text = self
+        while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,217 @@
+import PremainJudge
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
+
+/// `premain pr`: the start-up report of a pull request — two builds' artifact folders (given,
+/// or built from two commits), their static diff and findings, and the paired comparison of
+/// one program in them — written as a sticky comment, SARIF, JSON and text in one run.
+enum PullRequestCommand: Command {
+    static let spec = CommandSpec(
+        name: "pr",
+        abstract: "The start-up report of a pull request: static diff, findings and a paired launch comparison of two builds, in every format at once.",
+        usage: "premain pr (--base <folder> --head <folder> | --commits <base> <head> --build <command> --artifact <path>) [--run <name>] [--markdown <file>] [--sarif <file>] [--json <file>] [<options>] [-- <argument>...]",
+        discussion: """
+        Each side is an artifact folder: --base and --head, or with --commits each commit checked \
+        out into a git worktree in a temporary folder, built there with the --build command \
+        (run by /bin/sh; its output goes to stderr) and --artifact taken inside it; the worktrees \
+        are removed at the end. A symlinked folder such as SwiftPM's .build/release is followed, \
+        with or without a trailing slash. Only ELF executables and shared libraries are read \
+        (relocatable .o and .pcm files, archives, module files and JSON that is not a premain \
+        report are left out, and one line says how many; --include-objects reads the objects \
+        too). The static diff and the findings are premain diff's. \
+        With --run NAME (a file in each folder, or a path relative to it; never looked up in \
+        PATH) the two programs, with the arguments after '--', are compared as premain compare \
+        does: launched alternately in shuffled ABBA/BAAB blocks until the paired interval \
+        decides. Without --run, or when a program is missing or cannot start, the report says \
+        'not measured' and why. \
+        Text goes to stdout; --markdown writes the pull-request comment (first line \
+        <!-- premain -->), --sarif the findings for code scanning, --json the whole report. \
+        Exit status (the worst that applies): 4 a run failed; 2 regression; 1 new findings at or \
+        above --fail-on or a budget exceeded; 5 inconclusive, or not measured (no --run); 0 \
+        otherwise. 3 when a folder cannot be read, has no ELF executable or library, or --run \
+        names no executable in it (the reports are still written then); 64 usage error.
+        """,
+        arguments: [ArgumentSpec(name: "<argument>", help: "Arguments for the program of --run, after '--'.")],
+        options: [
+            OptionSpec(names: ["--base"], valueName: "folder", help: "The base build's artifact folder."),
+            OptionSpec(names: ["--head"], valueName: "folder", help: "The head build's artifact folder."),
+            OptionSpec(names: ["--commits"], valueName: "base> <head",
+                       help: "Build these two commits of the current git repository (any revision git names) instead."),
+            OptionSpec(names: ["--build"], valueName: "command", help: "With --commits: the build command, run by /bin/sh in each worktree."),
+            OptionSpec(names: ["--artifact"], valueName: "path", help: "With --commits: the artifact folder, relative to the worktree (e.g. .build/release)."),
+            OptionSpec(names: ["--cache-dir"], valueName: "folder",
+                       help: "With --commits: keep each built commit's artifact folder in FOLDER/<commit SHA> and take it from there next time."),
+            OptionSpec(names: ["--run"], valueName: "name", help: "The program to compare: a file in each artifact folder, or a path relative to it."),
+            OptionSpec(names: ["--markdown"], valueName: "file", help: "Write the pull-request comment (Markdown) here."),
+            OptionSpec(names: ["--sarif"], valueName: "file", help: "Write the findings as SARIF 2.1.0 here."),
+            OptionSpec(names: ["--json"], valueName: "file", help: "Write the whole report as JSON here."),
+            OptionSpec(names: ["--top"], valueName: "n", help: "Rows per table in the Markdown before '…and K more' (default 10)."),
+            FolderOptions.includeObjects,
+        ] + CompareCommand.comparisonOptions + CompareCommand.launchOptions + [
+            ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig,
+        ],
+        acceptsPassthrough: true)
+
+    /// The two artifact folders, as given or as built.
+    struct Sides {
+        var base: String
+        var head: String
+        var baseLabel: String
+        var headLabel: String
+        var commits: PullRequestReport.Commits?
+    }
+
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        let config = try ConfigOptions.load(arguments)
+        let failOn = try ConfigOptions.failOn(arguments, config)
+        let top = try arguments.integer("--top", default: 10, in: 1...1000)
+        let compareOptions = try CompareCommand.compareOptions(arguments, config.compare)
+        let run = arguments.value("--run")
+        if let run, run.isEmpty { throw UsageError(message: "--run takes a file name or a relative path, not ''") }
+        if run == nil, !arguments.passthrough.isEmpty {
+            throw UsageError(message: "arguments after '--' are for the program of --run; give --run NAME")
+        }
+
+        var prepared: CommitBuilds.Prepared?
+        defer { prepared?.remove() }
+        let sides: Sides
+        switch try mode(arguments) {
+        case .folders(let base, let head):
+            sides = Sides(base: base, head: head, baseLabel: base, headLabel: head)
+        case .commits(let base, let head, let builds):
+            do {
+                let built = try builds.prepare(base: base, head: head) { Console.err("premain pr: \($0)\n") }
+                prepared = built
+                sides = Sides(base: built.base, head: built.head,
+                              baseLabel: "\(base) (\(built.baseCommit.prefix(12))): \(builds.artifact)",
+                              headLabel: "\(head) (\(built.headCommit.prefix(12))): \(builds.artifact)",
+                              commits: .init(base: built.baseCommit, head: built.headCommit))
+            } catch {
+                Console.error(error.message)
+                return .targetFailed
+            }
+        }
+
+        // The static part: both folders read as premain diff reads them.
+        let loader = RuleInputLoader(closureProvider: ClosureSupport.provider, includeObjects: arguments.flag("--include-objects"))
+        let base = loader.load([sides.base])
+        let head = loader.load([sides.head])
+        var inputProblems: [String] = (base.errors + head.errors).map { "\(TextSafety.display($0.path)): \($0.message)" }
+        for (name, folder, loaded) in [("base", sides.base, base), ("head", sides.head, head)] where loaded.input.objects.isEmpty {
+            let skipped = loaded.skipped.summary.map { " (\($0))" } ?? ""
+            inputProblems.append("\(name): no ELF executable or shared library in \(TextSafety.display(folder))\(skipped)")
+        }
+        guard inputProblems.isEmpty else {
+            for problem in inputProblems { Console.error(problem) }
+            return .inputError
+        }
+        let diff = DiffBuilder(config: config, failOn: failOn ?? .error)
+            .diff(base: base.input, head: head.input, baseLabel: sides.baseLabel, headLabel: sides.headLabel)
+
+        // The measured part.
+        let measured = measure(run: run, arguments: arguments.passthrough, sides: sides, options: compareOptions)
+        let report = PullRequestBuilder.report(
+            diff: diff, measured: measured, command: run.map { [$0] + arguments.passthrough },
+            skipped: .init(base: base.skipped, head: head.skipped), commits: sides.commits)
+
+        var written = true
+        if let path = arguments.value("--markdown") {
+            written = Console.emit(to: path) { PullRequestMarkdownRenderer.render(report, top: top) } && written
+        }
+        if let path = arguments.value("--sarif") {
+            written = Console.emit(to: path) { () throws -> String in
+                try SARIFRenderer.render(diff, catalog: RuleEngine(config: config).catalog)
+            } && written
+        }
+        if let path = arguments.value("--json") {
+            written = Console.emit(to: path) { () throws -> String in try JSONRenderer.render(report) } && written
+        }
+        written = Console.emit(to: nil) { PullRequestTextRenderer.render(report) } && written
+        guard written else { return .internalError }
+        if case .notMeasured(_, .missingExecutable) = measured { return .inputError }
+        return exitCode(report.verdict.status, failOn: failOn)
+    }
+
+    /// 4 a run failed, 2 regression, 1 findings (0 with --fail-on never), 5 inconclusive or not
+    /// measured, 0 pass.
+    static func exitCode(_ status: PullRequestReport.Verdict.Status, failOn: Severity?) -> ExitCode {
+        switch status {
+        case .runFailed: return .targetFailed
+        case .regression: return .regression
+        case .findings: return failOn == nil ? .success : .findings
+        case .inconclusive, .notMeasured: return .inconclusive
+        case .pass: return .success
+        }
+    }
+
+    enum Mode {
+        case folders(base: String, head: String)
+        case commits(base: String, head: String, builds: CommitBuilds)
+    }
+
+    static func mode(_ arguments: ParsedArguments) throws(UsageError) -> Mode {
+        let base = arguments.value("--base"), head = arguments.value("--head")
+        if let baseRevision = arguments.value("--commits") {
+            guard base == nil, head == nil else { throw UsageError(message: "--commits and --base/--head exclude each other") }
+            guard let headRevision = arguments.positionals.first else {
+                throw UsageError(message: "--commits takes two revisions: --commits <base> <head>")
+            }
+            if arguments.positionals.count > 1 { throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'") }
+            guard let build = arguments.value("--build"), !build.isEmpty else { throw UsageError(message: "--commits needs --build <command>") }
+            guard let artifact = arguments.value("--artifact"), !artifact.isEmpty else {
+                throw UsageError(message: "--commits needs --artifact <path> (the artifact folder inside the worktree, e.g. .build/release)")
+            }
+            return .commits(base: baseRevision, head: headRevision,
+                            builds: CommitBuilds(buildCommand: build, artifact: artifact, cacheDirectory: arguments.value("--cache-dir")))
+        }
+        if let stray = arguments.positionals.first { throw UsageError(message: "unexpected argument '\(stray)'") }
+        for option in ["--build", "--artifact", "--cache-dir"] where arguments.value(option) != nil {
+            throw UsageError(message: "\(option) goes with --commits")
+        }
+        guard let base, let head else {
+            throw UsageError(message: "give --base <folder> and --head <folder>, or --commits <base> <head> with --build and --artifact")
+        }
+        for (name, folder) in [("--base", base), ("--head", head)] {
+            switch LocalFiles.kind(folder) {
+            case .folder: continue
+            case .missing: throw UsageError(message: "\(name) '\(folder)': no such folder")
+            case .file, .other: throw UsageError(message: "\(name) '\(folder)' is not a folder; give the artifact folder and name the program with --run")
+            }
+        }
+        return .folders(base: base, head: head)
+    }
+
+    /// The paired comparison of `run` in both folders, or why there is none. The program is
+    /// resolved inside each folder only (never in PATH); a missing one is named with its folder.
+    static func measure(run: String?, arguments: [String], sides: Sides, options: CompareOptions) -> PullRequestBuilder.Measured {
+        guard let run else { return .notMeasured("no --run given", .noRun) }
+        var executables: [String] = []
+        for (name, folder) in [("base", sides.base), ("head", sides.head)] {
+            switch BuildExecutable.resolve(folder, run: run) {
+            case .success(let path): executables.append(path)
+            case .failure(let problem):
+                Console.error("\(name): \(problem.message)")
+                return .notMeasured("\(name): \(problem.message)", .missingExecutable)
+            }
+        }
+        var options = options
+        // Labels end in the program's name: the comparison's headline names the command by it.
+        func label(_ folder: String) -> String { (folder.hasSuffix("/") ? folder : folder + "/") + run }
+        options.baseLabel = label(sides.baseLabel)
+        options.headLabel = label(sides.headLabel)
+        if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
+        let progress = ProgressBar.onTerminal("compare")
+        defer { progress?.finish() }
+        do {
+            let report = try CompareSession(launcher: ProcessLauncher()).compare(
+                base: executables[0], head: executables[1], arguments: arguments,
+                environment: ProcessEnvironment.current(), options: options) { step in progress?.update(step) }
+            return .compared(report)
+        } catch {
+            Console.error(error.description)
+            return .notMeasured(error.description, .launchFailed)
+        }
+    }
+}
