@@ -41,14 +41,8 @@ public enum PullRequestMarkdownRenderer {
 
     /// The comparison's section, or the sentence saying why nothing was measured.
     static func measuredSection(_ report: PullRequestReport) -> String {
-        if let compare = report.compare {
-            var section = CompareMarkdownRenderer.section(compare)
-            let failures = compare.base.failures.map { "base: " + $0 } + compare.head.failures.map { "head: " + $0 }
-            if !failures.isEmpty {
-                section += "\n\n" + failures.map { "> ❌ " + MarkdownEscape.text($0, limit: 400) }.joined(separator: "\n")
-            }
-            return section
-        }
+        // The comparison's reasons name failed runs.
+        if let compare = report.compare { return CompareMarkdownRenderer.section(compare) }
         let reason = MarkdownEscape.text(report.notMeasured ?? "unknown reason", limit: 400)
         let icon = report.verdict.status == .runFailed ? "❌" : "⚠️"
         let command = report.command.map { " " + MarkdownEscape.text($0.joined(separator: " "), limit: 200) } ?? ""

@@ -44,8 +44,8 @@ public enum PullRequestBuilder {
         switch measured {
         case .compared(let report):
             if report.runs.stop == .failed {
+                // The comparison's reasons name the failures.
                 measuredStatus = .runFailed
-                reasons += (report.base.failures.map { "base: " + $0 } + report.head.failures.map { "head: " + $0 })
             } else {
                 switch report.verdict {
                 case .regression: measuredStatus = .regression

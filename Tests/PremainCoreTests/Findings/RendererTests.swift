@@ -105,13 +105,7 @@ final class RendererTests: XCTestCase {
     }
 
     func golden(_ name: String, _ text: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let path = Repository.root + "/Tests/Golden/" + name
-        if ProcessInfo.processInfo.environment["PREMAIN_UPDATE_GOLDEN"] == "1" {
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOfFile: path, encoding: .utf8)
-        XCTAssertEqual(text, expected, "\(name) differs from its golden file; PREMAIN_UPDATE_GOLDEN=1 rewrites it", file: file, line: line)
+        if let mismatch = try GoldenFiles.mismatch(name, text) { XCTFail(mismatch, file: file, line: line) }
     }
 
     func testDiffMarkdownGolden() throws {

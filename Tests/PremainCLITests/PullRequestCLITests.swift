@@ -1,0 +1,190 @@
+import Foundation
+import PremainModel
+import PremainRender
+import PremainTestSupport
+import Testing
+
+/// The built `premain pr` on the sample pairs laid out like SwiftPM's build folders (a
+/// symlinked `.build/release` full of `.o`, `.pcm` and JSON files), and on two commits of a
+/// small git repository. Which verdict a real launch pair gets depends on the machine, so the
+/// exit status is checked against the verdict the JSON holds, never the verdict itself.
+@Suite(.serialized) struct PullRequestCLITests {
+    static func premain(_ arguments: [String], in folder: String? = nil) throws -> CLI.Result {
+        try #require(FileManager.default.isExecutableFile(atPath: CLI.binary), "build premain first: swift build")
+        return try CLI.run(arguments, in: folder)
+    }
+
+    /// Base and head of the C pair, each in a SwiftPM-like folder; `body` gets the two
+    /// `.build/release` symlinks and a folder for the outputs.
+    static func withPair(_ body: (String, String, String) throws -> Void) throws {
+        let root = try BuildFolders.temporaryRoot("pr")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let base = try BuildFolders.swiftPMLike(pairSide: "base", in: root + "/base")
+        let head = try BuildFolders.swiftPMLike(pairSide: "head", in: root + "/head")
+        try FileManager.default.createDirectory(atPath: root + "/out", withIntermediateDirectories: true)
+        try body(base, head, root + "/out")
+    }
+
+    static func exitStatus(for status: PullRequestReport.Verdict.Status) -> Int32 {
+        switch status {
+        case .runFailed: return 4
+        case .regression: return 2
+        case .findings: return 1
+        case .inconclusive, .notMeasured: return 5
+        case .pass: return 0
+        }
+    }
+
+    @Test func symlinkedFoldersWithoutRunWriteEveryFormatAndSayNotMeasured() throws {
+        try Self.withPair { base, head, out in
+            // Head with a trailing slash: the symlink is followed either way.
+            let result = try Self.premain(["pr", "--no-config", "--base", base, "--head", head + "/",
+                                           "--markdown", out + "/comment.md", "--sarif", out + "/findings.sarif", "--json", out + "/pr.json"])
+            #expect(result.status == 5, "\(result.stderr)")
+            #expect(result.stdout.hasPrefix("verdict: notMeasured\n  - not measured: no --run given\n"), "\(result.stdout)")
+            let report = try JSONRenderer.decode(PullRequestReport.self, from: String(contentsOfFile: out + "/pr.json", encoding: .utf8))
+            #expect(report.verdict.status == .notMeasured && report.compare == nil && report.notMeasured == "no --run given")
+            // Only the programs and libraries, not the 3 objects nor the archive, module files and JSON.
+            #expect(report.diff.objects.filter { $0.place == .project }.map(\.name).sorted() == ["app", "libcore.so", "libextra.so"])
+            #expect(report.diff.objects.first { $0.name == "app" }?.kind == .pieExecutable)
+            #expect(report.skipped.head.objects == BuildFolders.objectFiles.count)
+            #expect(report.skipped.head.notReports.map(ObjectName.fileName) == ["description.json", "output-file-map.json"])
+            let comment = try String(contentsOfFile: out + "/comment.md", encoding: .utf8)
+            #expect(comment.hasPrefix("<!-- premain -->\n## premain: ⚠️ not measured\n\n⚠️ **Start-up not measured**: no \\-\\-run given."), "\(comment)")
+            #expect(comment.contains("| **app** | changed |"))
+            #expect(comment.contains("| libextra.so | 🆕 new |"))
+            #expect(comment.contains("| libm.so.6 <sub>system, mapped by app</sub> | 🆕 new |"))
+            #expect(comment.contains("Left out (base / head): 3 / 3 relocatable objects (.o, .pcm;"))
+            let sarif = try String(contentsOfFile: out + "/findings.sarif", encoding: .utf8)
+            #expect(sarif.contains("\"version\" : \"2.1.0\""))
+            // --include-objects reads the objects too.
+            let all = try Self.premain(["pr", "--no-config", "--include-objects", "--base", base, "--head", head, "--json", out + "/all.json"])
+            let allReport = try JSONRenderer.decode(PullRequestReport.self, from: String(contentsOfFile: out + "/all.json", encoding: .utf8))
+            #expect(allReport.diff.objects.contains { $0.name == "app.c.o" }, "\(all.stderr)")
+            #expect(allReport.skipped.head.objects == 0)
+        }
+    }
+
+    @Test func runIsResolvedInsideEachFolderAndCompared() throws {
+        try Self.withPair { base, head, out in
+            // No `app` on PATH: found in each folder or not at all.
+            let result = try Self.premain(["pr", "--no-config", "--base", base, "--head", head, "--run", "app",
+                                           "--min-runs", "4", "--max-runs", "4", "--json", out + "/pr.json", "--markdown", out + "/pr.md"])
+            let report = try JSONRenderer.decode(PullRequestReport.self, from: String(contentsOfFile: out + "/pr.json", encoding: .utf8))
+            #expect(result.status == Self.exitStatus(for: report.verdict.status), "\(report.verdict) \(result.stderr)")
+            let compare = try #require(report.compare, "\(result.stderr)")
+            #expect(report.command == ["app"])
+            #expect(compare.base.path.hasPrefix(base) && compare.base.path.hasSuffix("/app"))
+            #expect(compare.head.path.hasPrefix(head) && compare.runs.perSide == 4)
+            let comment = try String(contentsOfFile: out + "/pr.md", encoding: .utf8)
+            #expect(comment.contains(" for app: ") || comment.contains(" for app · "), "\(comment.prefix(400))")
+            #expect(comment.contains("4 runs per side, paired and interleaved"))
+            #expect(!comment.contains("not measured"))
+        }
+    }
+
+    @Test func missingProgramIsAnErrorNamingTheFolderAndTheReportStillSaysWhy() throws {
+        try Self.withPair { base, head, out in
+            let result = try Self.premain(["pr", "--no-config", "--base", base, "--head", head, "--run", "ls", "--markdown", out + "/pr.md"])
+            #expect(result.status == 3)
+            #expect(result.stderr.contains("Error: base: ls in \(base): no such executable file"), "\(result.stderr)")
+            let comment = try String(contentsOfFile: out + "/pr.md", encoding: .utf8)
+            #expect(comment.contains("⚠️ **Start-up of ls not measured**: base\\: ls in "), "\(comment)")
+        }
+    }
+
+    @Test func usageErrors() throws {
+        let folder = try Samples.path("pairs/aa-1")
+        let cases: [([String], String)] = [
+            (["pr"], "give --base <folder> and --head <folder>"),
+            (["pr", "--base", folder], "give --base <folder> and --head <folder>"),
+            (["pr", "--base", folder, "--head", "/nonexistent"], "--head '/nonexistent': no such folder"),
+            (["pr", "--base", folder, "--head", folder + "/app"], "is not a folder"),
+            (["pr", "--commits", "HEAD~1", "HEAD"], "--commits needs --build"),
+            (["pr", "--commits", "HEAD~1", "HEAD", "--build", "make"], "--commits needs --artifact"),
+            (["pr", "--commits", "HEAD~1"], "--commits takes two revisions"),
+            (["pr", "--base", folder, "--head", folder, "--", "x"], "give --run NAME"),
+            (["pr", "--base", folder, "--head", folder, "--build", "make"], "--build goes with --commits"),
+        ]
+        for (arguments, message) in cases {
+            let result = try Self.premain(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        let help = try Self.premain(["pr", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE: premain pr") && help.stdout.contains("--include-objects"))
+    }
+
+    /// Two commits of a small git repository (the C pair's sources; head adds libextra.so),
+    /// built by `pr` in temporary worktrees, compared with --run, the base cached by its SHA.
+    @Test func twoCommitsAreBuiltInWorktreesAndTheBaseIsCached() throws {
+        let repo = try BuildFolders.temporaryRoot("pr-repo")
+        defer { try? FileManager.default.removeItem(atPath: repo) }
+        let samples = Repository.root + "/samples"
+        let setup = """
+        set -e
+        cp '\(samples)/pairs/'*.c '\(samples)/common/selftime.h' .
+        cat > build.sh <<'SCRIPT'
+        set -eu
+        flags=$(cat FLAGS)
+        mkdir -p out/lib out/obj
+        gcc -O1 -I. $flags -fPIC -c core.c -o out/obj/core.o
+        gcc -shared out/obj/core.o -Wl,-soname,libcore.so -o out/lib/libcore.so
+        extra=""
+        if [ -n "$flags" ]; then
+            gcc -O1 -I. -fPIC -shared extra.c -Wl,-soname,libextra.so -o out/lib/libextra.so
+            extra="-lextra -lm"
+        fi
+        gcc -O1 -I. $flags app.c -Lout/lib -lcore $extra -Wl,--no-as-needed,--enable-new-dtags,-rpath,'$ORIGIN/lib' -o out/app
+        SCRIPT
+        printf '' > FLAGS
+        git init -q . && git config user.email ci@example.invalid && git config user.name ci
+        git add -A && git commit -qm base
+        printf -- '-DPREMAIN_HEAD' > FLAGS
+        git commit -qam head
+        """
+        let prepared = try CLI.run(["-c", setup], in: repo, executable: "/bin/bash")
+        try #require(prepared.status == 0, "\(prepared.stderr)")
+        let cache = repo + "-cache"
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let arguments = ["pr", "--no-config", "--commits", "HEAD~1", "HEAD", "--build", "sh build.sh", "--artifact", "out",
+                         "--cache-dir", cache, "--run", "app", "--min-runs", "4", "--max-runs", "4", "--json", repo + "-pr.json"]
+        defer { try? FileManager.default.removeItem(atPath: repo + "-pr.json") }
+        let first = try Self.premain(arguments, in: repo)
+        let report = try JSONRenderer.decode(PullRequestReport.self, from: String(contentsOfFile: repo + "-pr.json", encoding: .utf8))
+        #expect(first.status == Self.exitStatus(for: report.verdict.status), "\(report.verdict) \(first.stderr)")
+        let baseSHA = try CLI.run(["git", "rev-parse", "HEAD~1"], in: repo, executable: "/usr/bin/env").stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(report.commits?.base == baseSHA)
+        #expect(report.compare != nil)
+        #expect(report.diff.objects.first { $0.name == "libextra.so" }?.status == .added)
+        #expect(report.skipped.base.objects == 1)
+        #expect(first.stderr.contains("building: sh build.sh"))
+        // The worktrees are gone; both commits' artifacts are cached by SHA.
+        let worktrees = try CLI.run(["-c", "git worktree list | wc -l"], in: repo, executable: "/bin/bash")
+        #expect(worktrees.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        #expect(FileManager.default.fileExists(atPath: cache + "/" + baseSHA + "/app"))
+        // The second run takes both sides from the cache and builds nothing.
+        let second = try Self.premain(arguments, in: repo)
+        #expect(second.stderr.contains("artifacts from the cache"), "\(second.stderr)")
+        #expect(!second.stderr.contains("building:"))
+        // A build that fails is exit 4 and names the side.
+        let broken = try Self.premain(["pr", "--commits", "HEAD~1", "HEAD", "--build", "exit 7", "--artifact", "out"], in: repo)
+        #expect(broken.status == 4)
+        #expect(broken.stderr.contains("Error: base: the build command exited with status 7"), "\(broken.stderr)")
+    }
+
+    @Test func checkOfABuildFolderSkipsSwiftPMJSON() throws {
+        let root = try BuildFolders.temporaryRoot("check-json")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let release = try BuildFolders.swiftPMLike(pairSide: "base", in: root)
+        let result = try Self.premain(["check", "--no-config", release + "/"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Note: skipped 3 relocatable objects (.o, .pcm; --include-objects adds them), 2 JSON files that are not a premain report (description.json, output-file-map.json)"),
+                "\(result.stderr)")
+        #expect(!result.stderr.contains("Error:"))
+        // A JSON file of its own is still a premain report or an error.
+        let named = try Self.premain(["check", "--no-config", release + "/app.build/output-file-map.json"])
+        #expect(named.status == 3)
+    }
+}

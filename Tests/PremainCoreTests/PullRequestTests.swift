@@ -1,0 +1,118 @@
+import Foundation
+@testable import PremainJudge
+import PremainLaunch
+@testable import PremainModel
+@testable import PremainRender
+import PremainTestSupport
+import Testing
+
+/// `premain pr`'s verdict and comment on recorded data: comparisons built from scripted
+/// launches (`CompareTests`), the static diff hand-built (`RendererTests`). Nothing is launched.
+struct PullRequestTests {
+    /// The C pair's static diff without measured quantities (as `pr` builds it): one new
+    /// warning, nothing at error, so the static part passes.
+    static func staticDiff(failing: Bool = false) -> DiffReport {
+        var diff = RendererTests.diffReport()
+        diff.measured = []
+        diff.base.timeline = []
+        diff.head.timeline = []
+        if failing {
+            diff.findings.new.append(RendererTests.finding("textrel", .error, "libcore.so", nil, "libcore.so has text relocations"))
+        }
+        diff.verdict = DiffBuilder().verdictFor(findings: diff.findings, measured: [])
+        return diff
+    }
+
+    static let regression = CompareTests.report(CompareTests.blocks(12, headExtraMs: 1, headExtraCPUMs: 1))
+    static let noChange = CompareTests.report(CompareTests.blocks(12))
+    static let inconclusive = CompareTests.report(CompareTests.blocks(10, jitter: 6), stop: .maxRuns)
+
+    static func report(_ measured: PullRequestBuilder.Measured, failing: Bool = false) -> PullRequestReport {
+        var report = PullRequestBuilder.report(diff: staticDiff(failing: failing), measured: measured, command: ["app", "--version"],
+                                               skipped: .init(base: SkippedFiles(objects: 148, objectExtensions: [".o", ".pcm"], others: 5),
+                                                              head: SkippedFiles(objects: 150, objectExtensions: [".o", ".pcm"], others: 5)))
+        report.tool = ToolInfo(name: "premain", version: "0.1.0")
+        return report
+    }
+
+    @Test func verdictIsTheWorstOfMeasuredAndStatic() throws {
+        #expect(Self.regression.verdict == .regression && Self.noChange.verdict == .noChange && Self.inconclusive.verdict == .inconclusive)
+        func status(_ measured: PullRequestBuilder.Measured, failing: Bool = false) -> PullRequestReport.Verdict.Status {
+            Self.report(measured, failing: failing).verdict.status
+        }
+        #expect(status(.compared(Self.regression)) == .regression)
+        #expect(status(.compared(Self.regression), failing: true) == .regression)
+        #expect(status(.compared(Self.noChange)) == .pass)
+        #expect(status(.compared(Self.noChange), failing: true) == .findings)
+        #expect(status(.compared(Self.inconclusive)) == .inconclusive)
+        #expect(status(.compared(Self.inconclusive), failing: true) == .findings)
+        #expect(status(.notMeasured("no --run given", .noRun)) == .notMeasured)
+        #expect(status(.notMeasured("no --run given", .noRun), failing: true) == .findings)
+        #expect(status(.notMeasured("app: no such executable file", .missingExecutable)) == .notMeasured)
+        #expect(status(.notMeasured("cannot start app", .launchFailed)) == .runFailed)
+        var failed = Self.regression
+        failed.runs.stop = .failed
+        #expect(status(.compared(failed)) == .runFailed)
+        // Reasons: the measured part's first, then the failing findings.
+        let both = Self.report(.notMeasured("no --run given", .noRun), failing: true)
+        #expect(both.verdict.reasons == ["not measured: no --run given", "libcore.so has text relocations"])
+        #expect(both.notMeasured == "no --run given" && both.compare == nil)
+    }
+
+    @Test func commentOfARegressionGolden() throws {
+        let markdown = PullRequestMarkdownRenderer.render(Self.report(.compared(Self.regression)))
+        #expect(try GoldenFiles.mismatch("pr.md", markdown) == nil)
+        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == "<!-- premain -->")
+        #expect(lines[1] == "## premain: ❌ start-up regressed")
+        // The headline names the measured command, the runs and the verdict; warnings follow.
+        #expect(lines[3].hasPrefix("❌ **Start-up regressed** for app \\-\\-version: time to main +"), "\(lines[3])")
+        #expect(lines[3].contains("runs per side, paired and interleaved"))
+        // Executables first, largest change first, then a total row; unchanged objects folded.
+        let binaries = lines.prefix { $0 != "### Findings" }
+        let rows = binaries.filter { $0.hasPrefix("| **app** |") || $0.hasPrefix("| libextra.so |") || $0.hasPrefix("| libcore.so |")
+            || $0.hasPrefix("| libm.so.6 ") || $0.hasPrefix("| **total** ") }
+        #expect(rows.map { $0.split(separator: "|")[0].trimmingCharacters(in: .whitespaces) }
+            == ["**app**", "libextra.so", "libcore.so", "libm.so.6 <sub>system, mapped by app</sub>", "**total** (4 objects)"])
+        #expect(markdown.contains("<details><summary>1 unchanged object</summary>\n\nlibutil.so\n\n</details>"))
+        #expect(markdown.contains("Left out (base / head): 148 / 150 relocatable objects (.o, .pcm;"))
+        #expect(markdown.components(separatedBy: "<details").count == markdown.components(separatedBy: "</details>").count)
+    }
+
+    @Test func commentWithoutMeasurementSaysSoAndClaimsNothing() throws {
+        let markdown = PullRequestMarkdownRenderer.render(Self.report(.notMeasured("no --run given", .noRun)))
+        #expect(try GoldenFiles.mismatch("pr-not-measured.md", markdown) == nil)
+        #expect(markdown.hasPrefix("<!-- premain -->\n## premain: ⚠️ not measured\n\n⚠️ **Start-up of app \\-\\-version not measured**: no \\-\\-run given."))
+        // Nothing claims a start-up result ("✅ fixed" is a finding's).
+        #expect(!markdown.contains("No start-up") && !markdown.contains("no start-up") && !markdown.contains("✅ **"))
+        let failed = PullRequestMarkdownRenderer.render(Self.report(.notMeasured("cannot start app", .launchFailed)))
+        #expect(failed.contains("## premain: ❌ a run failed\n\n❌ **Start-up of app \\-\\-version not measured**: cannot start app."))
+        let text = PullRequestTextRenderer.render(Self.report(.notMeasured("no --run given", .noRun)))
+        #expect(text.hasPrefix("verdict: notMeasured\n  - not measured: no --run given\n"))
+        #expect(text.contains("\nnot measured: no --run given\n"))
+    }
+
+    @Test func hostileNamesAreEscapedAndTheCommentStaysUnderTheLimit() throws {
+        var report = Self.report(.compared(Self.inconclusive))
+        report.command = ["@everyone <script>", "[x](http://evil.example)"]
+        report.diff.objects += (0..<400).map { index in
+            ObjectDelta(name: "lib\(index)@team <b>.so", status: .changed, kind: .sharedLibrary, place: .project,
+                        exports: CountDelta(name: "exports", base: index, head: index + 1),
+                        imports: CountDelta(name: "imports", base: 1, head: 1), initializers: CountDelta(name: "initializers", base: 0, head: 0),
+                        fileSize: CountDelta(name: "fileSize", base: 1000, head: 1000 + index))
+        }
+        let markdown = PullRequestMarkdownRenderer.render(report, top: 10, limit: 20_000)
+        #expect(markdown.count <= 20_000)
+        #expect(!markdown.contains("<b>") && !markdown.contains("@team") && !markdown.contains("<script>"))
+        #expect(markdown.contains("| …and "))
+        // Sorted by the size of the change: the largest of the 400 comes first among libraries.
+        #expect(markdown.contains("| lib399@‍team &lt;b&gt;.so | changed |"))
+    }
+
+    @Test func jsonRoundTrips() throws {
+        let report = Self.report(.compared(Self.regression))
+        let text = try JSONRenderer.render(report)
+        #expect(try JSONRenderer.decode(PullRequestReport.self, from: text) == report)
+        #expect(text.contains("\"status\" : \"regression\""))
+    }
+}
