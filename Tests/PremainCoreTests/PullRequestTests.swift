@@ -19,13 +19,43 @@ struct PullRequestTests {
         if failing {
             diff.findings.new.append(RendererTests.finding("textrel", .error, "libcore.so", nil, "libcore.so has text relocations"))
         }
-        diff.verdict = DiffBuilder().verdictFor(findings: diff.findings, measured: [])
+        diff.verdict = DiffBuilder().verdictFor(findings: diff.findings, measured: [], backing: [])
         return diff
     }
 
-    static let regression = CompareTests.report(CompareTests.blocks(12, headExtraMs: 1, headExtraCPUMs: 1))
-    static let noChange = CompareTests.report(CompareTests.blocks(12))
-    static let inconclusive = CompareTests.report(CompareTests.blocks(10, jitter: 6), stop: .maxRuns)
+    /// A comparison as `premain compare` reports it, every figure given (so the comment does
+    /// not change with compare's statistics): time to main and first output 1 ms slower,
+    /// backed by CPU time, on a drifting machine.
+    static func comparison(_ verdict: CompareVerdict, stop: CompareReport.Runs.Stop = .decided) -> CompareReport {
+        func series(_ median: Double) -> TimeSummary { TimeSummary(samplesMs: (0..<24).map { median + Double($0 % 4) * 0.01 }) ?? .zero }
+        func time(_ quantity: TimeComparison.Quantity, _ base: Double, _ change: Double, gated: Bool) -> TimeComparison {
+            let interval = PairedInterval(estimate: change, low: change - 0.05, high: change + 0.04, level: 0.95, count: 24)
+            let result: QuantityResult = verdict == .regression && change > 0.5 ? .regression : verdict == .inconclusive ? .undecided : .noChange
+            return TimeComparison(quantity: quantity, gated: gated, base: series(base), head: series(base + change),
+                                  difference: TimeDifference(interval), thresholdMs: 0.5, result: result)
+        }
+        let change = verdict == .regression ? 1.0 : 0.02
+        let reasons: [String] = switch verdict {
+        case .regression: ["time to main +1.000 ms (+16.0 %), 95 % interval +0.950 ms … +1.040 ms, above the 0.500 ms threshold", "backed by CPU time +0.990 ms"]
+        case .inconclusive: ["time to main undecided at the run limit (--max-runs)"]
+        case .noChange, .improvement: ["every gated interval lies inside its threshold"]
+        }
+        let lookups = CountSummary(samples: Array(repeating: 100, count: 24))
+        return CompareReport(
+            tool: ToolInfo(name: "premain", version: "0.1.0"), verdict: verdict, reasons: reasons,
+            warnings: [MeasurementWarning(kind: .drift, subject: "base", message: "the machine's speed drifted",
+                                          advice: "interleaved pairs cancel drift")],
+            base: .init(label: "base/app", path: "/base/app"), head: .init(label: "head/app", path: "/head/app"),
+            arguments: ["--version"], runs: .init(perSide: 24, warmup: 1, blocks: Array(repeating: "ABBA", count: 12), seconds: 2.5, stop: stop),
+            times: [time(.main, 6.2, change, gated: true), time(.firstOutput, 6.3, change, gated: true),
+                    time(.loaderDone, 0.8, 0, gated: false), time(.cpuTime, 4.0, change, gated: false)],
+            counts: lookups.map { [CountComparison(quantity: .symbolLookups, base: $0, head: $0, difference: nil, threshold: 1, result: .noChange)] } ?? [],
+            settings: CompareSettings(), conditions: CompareTests.conditions)
+    }
+
+    static let regression = comparison(.regression)
+    static let noChange = comparison(.noChange)
+    static let inconclusive = comparison(.inconclusive, stop: .maxRuns)
 
     static func report(_ measured: PullRequestBuilder.Measured, failing: Bool = false) -> PullRequestReport {
         var report = PullRequestBuilder.report(diff: staticDiff(failing: failing), measured: measured, command: ["app", "--version"],
@@ -36,7 +66,6 @@ struct PullRequestTests {
     }
 
     @Test func verdictIsTheWorstOfMeasuredAndStatic() throws {
-        #expect(Self.regression.verdict == .regression && Self.noChange.verdict == .noChange && Self.inconclusive.verdict == .inconclusive)
         func status(_ measured: PullRequestBuilder.Measured, failing: Bool = false) -> PullRequestReport.Verdict.Status {
             Self.report(measured, failing: failing).verdict.status
         }
@@ -66,7 +95,9 @@ struct PullRequestTests {
         #expect(lines[0] == "<!-- premain -->")
         #expect(lines[1] == "## premain: ❌ start-up regressed")
         // The headline names the measured command, the runs and the verdict; warnings follow.
-        #expect(lines[3].hasPrefix("❌ **Start-up regressed** for app \\-\\-version: time to main +"), "\(lines[3])")
+        #expect(lines[3] == "❌ **Start-up regressed** for app \\-\\-version: time to main +1.000 ms · 24 runs per side, paired and interleaved",
+                "\(lines[3])")
+        #expect(lines[7] == "> ⚠️ the machine's speed drifted — interleaved pairs cancel drift", "\(lines[7])")
         #expect(lines[3].contains("runs per side, paired and interleaved"))
         // Executables first, largest change first, then a total row; unchanged objects folded.
         let binaries = lines.prefix { $0 != "### Findings" }

@@ -62,7 +62,9 @@ public enum PullRequestBuilder {
         switch diff.verdict.status {
         case .regression: staticStatus = .regression
         case .findings: staticStatus = .findings
-        case .pass: staticStatus = .pass
+        // Unconfirmed regressions come only from measure reports in the folders; the paired
+        // comparison is what decides.
+        case .pass, .unconfirmed: staticStatus = .pass
         }
         reasons += diff.verdict.reasons
         let order: [Status] = [.runFailed, .regression, .findings, .inconclusive, .notMeasured, .pass]
