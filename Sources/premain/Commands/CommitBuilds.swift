@@ -88,8 +88,12 @@ struct CommitBuilds {
         }
         prepared.worktrees.append(tree)
         log("\(name) (\(commit.prefix(12))): building: \(buildCommand)")
-        // The command runs in the worktree as `sh -c` would run it there.
-        let built = ChildProcess.run(["/bin/sh", "-c", "cd -- \"$1\" && eval \"$2\"", "premain-build", tree, buildCommand])
+        // The command runs in the worktree as `sh -c` would run it there, with TMPDIR inside
+        // the temporary folder: what the build leaves there (SwiftPM's lock files) goes with it.
+        let scratch = prepared.temporary + "/tmp-" + name
+        _ = mkdir(scratch, 0o700)
+        let built = ChildProcess.run(["/bin/sh", "-c", "cd -- \"$1\" && TMPDIR=\"$3\" && export TMPDIR && eval \"$2\"",
+                                      "premain-build", tree, buildCommand, scratch])
         guard built.status == 0 else {
             throw Failure(message: "\(name): the build command exited with status \(built.status) in \(tree)")
         }

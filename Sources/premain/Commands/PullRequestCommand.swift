@@ -27,7 +27,8 @@ enum PullRequestCommand: Command {
         decides. Without --run, or when a program is missing or cannot start, the report says \
         'not measured' and why. \
         Text goes to stdout; --markdown writes the pull-request comment (first line \
-        <!-- premain -->), --sarif the findings for code scanning, --json the whole report. \
+        <!-- premain -->), --sarif the findings for code scanning, --json the whole report \
+        (their folders are made when missing). \
         Exit status (the worst that applies): 4 a run failed; 2 regression; 1 new findings at or \
         above --fail-on or a budget exceeded; 5 inconclusive, or not measured (no --run); 0 \
         otherwise. 3 when a folder cannot be read, has no ELF executable or library, or --run \
@@ -117,6 +118,9 @@ enum PullRequestCommand: Command {
             skipped: .init(base: base.skipped, head: head.skipped), commits: sides.commits)
 
         var written = true
+        for option in ["--markdown", "--sarif", "--json"] {
+            if let path = arguments.value(option), path != "-" { Console.makeParentFolders(of: path) }
+        }
         if let path = arguments.value("--markdown") {
             written = Console.emit(to: path) { PullRequestMarkdownRenderer.render(report, top: top) } && written
         }

@@ -56,6 +56,17 @@ enum Console {
         return true
     }
 
+    /// Makes the folders above `path` that are missing (`mkdir -p` of its folder); errors are
+    /// left to the write that follows.
+    static func makeParentFolders(of path: String) {
+        var prefix = ""
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        for (index, part) in parts.enumerated() {
+            prefix += (index == 0 ? "" : "/") + part
+            if !prefix.isEmpty && prefix != "." && prefix != ".." { _ = mkdir(prefix, 0o755) }
+        }
+    }
+
     /// Writes `text` to `path`, or stdout when `path` is nil or "-". Returns an error message.
     static func write(_ text: String, to path: String?) -> String? {
         guard let path, path != "-" else {
