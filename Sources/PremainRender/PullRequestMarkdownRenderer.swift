@@ -50,11 +50,11 @@ public enum PullRequestMarkdownRenderer {
             + "Only the static facts below were compared; they say nothing about launch time."
     }
 
-    /// One line counting what the folders held that was left out, base / head; `nil` when
-    /// nothing was.
+    /// One line counting what the folders held that was left out, base / head; `nil` unless
+    /// that includes relocatable objects or JSON files.
     static func skippedNote(_ report: PullRequestReport) -> String? {
         let base = report.skipped.base, head = report.skipped.head
-        guard !base.isEmpty || !head.isEmpty else { return nil }
+        guard base.isWorthANote || head.isWorthANote else { return nil }
         var parts: [String] = []
         if base.objects + head.objects > 0 {
             let kinds = Array(Set(base.objectExtensions + head.objectExtensions)).filter { !$0.isEmpty }.sorted()

@@ -25,6 +25,10 @@ public struct SkippedFiles: Codable, Sendable, Equatable {
     /// `true` when nothing was left out.
     public var isEmpty: Bool { objects == 0 && others == 0 && notReports.isEmpty }
 
+    /// `true` when something was left out that a user may have meant to be read: relocatable
+    /// objects or JSON files. Other files (sources, archives, text) are skipped quietly.
+    public var isWorthANote: Bool { objects > 0 || !notReports.isEmpty }
+
     /// Adds another folder's counts.
     public mutating func add(_ other: SkippedFiles) {
         objects += other.objects
