@@ -4,7 +4,8 @@ import PremainModel
 /// paired comparison (`CompareTextRenderer`) or why nothing was measured, what the folders
 /// held that was left out, then the static diff and findings (`DiffTextRenderer`).
 public enum PullRequestTextRenderer {
-    public static func render(_ report: PullRequestReport) -> String {
+    /// Tables and wrapped lines fit `width` columns (`TextFit.unlimited`: nothing shortened).
+    public static func render(_ report: PullRequestReport, width: Int = 100) -> String {
         var out = "verdict: \(report.verdict.status.rawValue)\n"
         // The comparison's own reasons come with its section below.
         let reasons = report.compare == nil ? report.verdict.reasons : report.diff.verdict.reasons
@@ -14,7 +15,7 @@ public enum PullRequestTextRenderer {
         }
         if let compare = report.compare {
             out += "\nmeasured: \(TextSafety.display((report.command ?? []).joined(separator: " "))), paired with premain compare\n"
-            out += CompareTextRenderer.render(compare)
+            out += CompareTextRenderer.render(compare, width: width)
         } else {
             out += "\nnot measured: \(TextSafety.display(report.notMeasured ?? "unknown reason"))\n"
         }
@@ -22,7 +23,7 @@ public enum PullRequestTextRenderer {
             if let summary = skipped.summary { out += "\(name): \(TextSafety.display(summary))\n" }
         }
         out += "\nstatic, \(TextSafety.display(report.diff.base.label)) -> \(TextSafety.display(report.diff.head.label)):\n"
-        out += DiffTextRenderer.render(report.diff, verdict: false)
+        out += DiffTextRenderer.render(report.diff, width: width, verdict: false)
         return out
     }
 }

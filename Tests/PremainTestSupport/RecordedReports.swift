@@ -88,7 +88,7 @@ public enum DiffVerdicts {
     /// The values of `verdict.status`.
     public static let statuses: Set<String> = ["pass", "findings", "regression", "unconfirmed"]
 
-    /// The exit statuses `premain diff` (and scripts/ci/premain-pr) gives for `status`: 2 for a
+    /// The exit statuses `premain diff` gives for `status`: 2 for a
     /// regression; 1 for findings (0 with `--fail-on never`); 0 for a pass. `[]` for an
     /// unknown status.
     public static func exitStatuses(for status: String, failOnNever: Bool = false) -> Set<Int32> {

@@ -49,9 +49,10 @@ enum PullRequestCommand: Command {
             OptionSpec(names: ["--sarif"], valueName: "file", help: "Write the findings as SARIF 2.1.0 here."),
             OptionSpec(names: ["--json"], valueName: "file", help: "Write the whole report as JSON here."),
             OptionSpec(names: ["--top"], valueName: "n", help: "Rows per table in the Markdown before '…and K more' (default 10)."),
+            OutputWidth.option,
             FolderOptions.includeObjects,
         ] + CompareCommand.comparisonOptions + CompareCommand.launchOptions + [
-            ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig,
+            ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
         ],
         acceptsPassthrough: true)
 
@@ -62,13 +63,19 @@ enum PullRequestCommand: Command {
         var baseLabel: String
         var headLabel: String
         var commits: PullRequestReport.Commits?
+        /// The checkout SARIF paths are relative to when --source-root is not given: the head
+        /// commit's worktree with --commits (the repository when head came from the cache);
+        /// `nil` for folders (the checkout of the current folder).
+        var sourceRoot: String?
     }
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let config = try ConfigOptions.load(arguments)
         let failOn = try ConfigOptions.failOn(arguments, config)
         let top = try arguments.integer("--top", default: 10, in: 1...1000)
-        let compareOptions = try CompareCommand.compareOptions(arguments, config.compare)
+        var compareOptions = try CompareCommand.compareOptions(arguments, config.compare)
+        _ = try SourceRootOptions.locator(arguments, artifacts: [])  // a bad --source-root fails before any build
+        guard CompareCommand.addInstructionCounter(arguments, to: &compareOptions) else { return .inputError }
         let run = arguments.value("--run")
         if let run, run.isEmpty { throw UsageError(message: "--run takes a file name or a relative path, not ''") }
         if run == nil, !arguments.passthrough.isEmpty {
@@ -88,7 +95,8 @@ enum PullRequestCommand: Command {
                 sides = Sides(base: built.base, head: built.head,
                               baseLabel: "\(base) (\(built.baseCommit.prefix(12))): \(builds.artifact)",
                               headLabel: "\(head) (\(built.headCommit.prefix(12))): \(builds.artifact)",
-                              commits: .init(base: built.baseCommit, head: built.headCommit))
+                              commits: .init(base: built.baseCommit, head: built.headCommit),
+                              sourceRoot: built.worktrees.first { $0.hasSuffix("/head") } ?? built.repository)
             } catch {
                 Console.error(error.message)
                 return .targetFailed
@@ -108,8 +116,10 @@ enum PullRequestCommand: Command {
             for problem in inputProblems { Console.error(problem) }
             return .inputError
         }
-        let diff = DiffBuilder(config: config, failOn: failOn ?? .error)
+        var diff = DiffBuilder(config: config, failOn: failOn ?? .error)
             .diff(base: base.input, head: head.input, baseLabel: sides.baseLabel, headLabel: sides.headLabel)
+        let locator = try SourceRootOptions.locator(arguments, artifacts: [sides.base, sides.head], defaultRoot: sides.sourceRoot)
+        diff.findings = locator.locate(diff.findings)
 
         // The measured part.
         let measured = measure(run: run, arguments: arguments.passthrough, sides: sides, options: compareOptions)
@@ -126,13 +136,13 @@ enum PullRequestCommand: Command {
         }
         if let path = arguments.value("--sarif") {
             written = Console.emit(to: path) { () throws -> String in
-                try SARIFRenderer.render(diff, catalog: RuleEngine(config: config).catalog)
+                try SARIFRenderer.render(diff, catalog: RuleEngine(config: config).catalog, scope: locator.scope)
             } && written
         }
         if let path = arguments.value("--json") {
             written = Console.emit(to: path) { () throws -> String in try JSONRenderer.render(report) } && written
         }
-        written = Console.emit(to: nil) { PullRequestTextRenderer.render(report) } && written
+        written = Console.emit(to: nil) { PullRequestTextRenderer.render(report, width: OutputWidth.resolve(arguments)) } && written
         guard written else { return .internalError }
         if case .notMeasured(_, .missingExecutable) = measured { return .inputError }
         return exitCode(report.verdict.status, failOn: failOn)

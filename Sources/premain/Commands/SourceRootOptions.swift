@@ -3,7 +3,7 @@ import PremainModel
 import PremainRender
 import PremainSystem
 
-/// `--source-root` of `check` and `diff`: the checkout that SARIF and annotation paths are
+/// `--source-root` of `check`, `diff` and `pr`: the checkout that SARIF and annotation paths are
 /// relative to, and the artifacts named on the command line.
 enum SourceRootOptions {
     static let sourceRoot = OptionSpec(
@@ -13,7 +13,9 @@ enum SourceRootOptions {
     /// The scope of `artifacts` under `--source-root` (or the checkout of the current folder),
     /// and the locator that points findings into it. A `--source-root` that is not a folder is
     /// a usage error.
-    static func locator(_ arguments: ParsedArguments, artifacts: [String]) throws(UsageError) -> SourceLocator {
+    /// `defaultRoot` replaces the checkout of the current folder when `--source-root` is not
+    /// given (`pr --commits`: the head commit's worktree).
+    static func locator(_ arguments: ParsedArguments, artifacts: [String], defaultRoot: String? = nil) throws(UsageError) -> SourceLocator {
         let current = ProcessEnvironment.currentDirectory() ?? "/"
         let root: String
         if let given = arguments.value("--source-root") {
@@ -22,7 +24,7 @@ enum SourceRootOptions {
             }
             root = given
         } else {
-            root = SourceLocator.sourceRoot(from: current)
+            root = defaultRoot ?? SourceLocator.sourceRoot(from: current)
         }
         return SourceLocator(scope: SourceScope(root: root, artifacts: artifacts, workingDirectory: current))
     }
