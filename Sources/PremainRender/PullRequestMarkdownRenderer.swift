@@ -41,13 +41,17 @@ public enum PullRequestMarkdownRenderer {
 
     /// The comparison's section, or the sentence saying why nothing was measured.
     static func measuredSection(_ report: PullRequestReport) -> String {
-        // The comparison's reasons name failed runs.
-        if let compare = report.compare { return CompareMarkdownRenderer.section(compare) }
-        let reason = MarkdownEscape.text(report.notMeasured ?? "unknown reason", limit: 400)
+        guard let reason = report.notMeasured else {
+            return report.compare.map(CompareMarkdownRenderer.section) ?? ""
+        }
         let icon = report.verdict.status == .runFailed ? "❌" : "⚠️"
         let command = report.command.map { " " + MarkdownEscape.text($0.joined(separator: " "), limit: 200) } ?? ""
-        return "\(icon) **Start-up\(command.isEmpty ? "" : " of" + command) not measured**: \(reason). "
+        var text = "\(icon) **Start-up\(command.isEmpty ? "" : " of" + command) not measured**: \(MarkdownEscape.text(reason, limit: 600)). "
             + "Only the static facts below were compared; they say nothing about launch time."
+        if let compare = report.compare {
+            text += "\n\n<details><summary>The comparison until the run failed</summary>\n\n" + CompareMarkdownRenderer.section(compare) + "\n\n</details>"
+        }
+        return text
     }
 
     /// One line counting what the folders held that was left out, base / head; `nil` unless

@@ -13,6 +13,9 @@ public enum PullRequestTextRenderer {
         if let commits = report.commits {
             out += "commits: base \(TextSafety.display(commits.base)), head \(TextSafety.display(commits.head))\n"
         }
+        if let reason = report.notMeasured, report.compare != nil {
+            out += "\nnot measured: \(TextSafety.display(reason))\n"
+        }
         if let compare = report.compare {
             out += "\nmeasured: \(TextSafety.display((report.command ?? []).joined(separator: " "))), paired with premain compare\n"
             out += CompareTextRenderer.render(compare, width: width)

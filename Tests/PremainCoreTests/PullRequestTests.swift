@@ -79,9 +79,17 @@ struct PullRequestTests {
         #expect(status(.notMeasured("no --run given", .noRun), failing: true) == .findings)
         #expect(status(.notMeasured("app: no such executable file", .missingExecutable)) == .notMeasured)
         #expect(status(.notMeasured("cannot start app", .launchFailed)) == .runFailed)
-        var failed = Self.regression
+        var failed = Self.inconclusive
         failed.runs.stop = .failed
+        failed.head.failures = ["1 of 16 runs: exited with status 3"]
         #expect(status(.compared(failed)) == .runFailed)
+        // A failed run is "not measured", with the failure; the comparison so far is kept, folded.
+        let failedReport = Self.report(.compared(failed))
+        #expect(failedReport.notMeasured == "a run failed (head: 1 of 16 runs: exited with status 3)")
+        let failedComment = PullRequestMarkdownRenderer.render(failedReport)
+        #expect(failedComment.contains("## premain: ❌ a run failed\n\n❌ **Start-up of app \\-\\-version not measured**: a run failed \\(head\\: 1 of 16 runs\\: exited with status 3\\)."),
+                "\(failedComment.prefix(300))")
+        #expect(failedComment.contains("<details><summary>The comparison until the run failed</summary>"))
         // Reasons: the measured part's first, then the failing findings.
         let both = Self.report(.notMeasured("no --run given", .noRun), failing: true)
         #expect(both.verdict.reasons == ["not measured: no --run given", "libcore.so has text relocations"])

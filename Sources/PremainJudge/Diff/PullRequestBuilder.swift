@@ -27,7 +27,13 @@ public enum PullRequestBuilder {
         var compare: CompareReport?
         var notMeasured: String?
         switch measured {
-        case .compared(let report): compare = report
+        case .compared(let report):
+            compare = report
+            if report.runs.stop == .failed {
+                // Nothing to compare once a build's program fails: say so, with the failures.
+                let failures = report.base.failures.map { "base: " + $0 } + report.head.failures.map { "head: " + $0 }
+                notMeasured = "a run failed" + (failures.isEmpty ? "" : " (" + failures.joined(separator: "; ") + ")")
+            }
         case .notMeasured(let reason, _): notMeasured = reason
         }
         return PullRequestReport(verdict: verdict(diff: diff, measured: measured), command: command, compare: compare,

@@ -9,10 +9,12 @@ public struct PullRequestReport: Codable, Sendable, Equatable {
     /// The program launched (`--run`, relative to each artifact folder) and its arguments;
     /// `nil` without `--run`.
     public var command: [String]?
-    /// The paired comparison; `nil` when nothing was measured.
+    /// The paired comparison; `nil` when it did not start (kept, with `notMeasured`, when a run
+    /// failed during it).
     public var compare: CompareReport?
     /// Why nothing was measured ("no --run given", "math: no such executable file in
-    /// head/.build/release", a launch that could not be set up); `nil` when `compare` is set.
+    /// head/.build/release", a launch that could not be set up, "a run failed (head: …)");
+    /// `nil` when `compare` decided or ran out of budget.
     public var notMeasured: String?
     /// Static deltas, closures and findings of the two artifact folders (no measured part).
     public var diff: DiffReport
