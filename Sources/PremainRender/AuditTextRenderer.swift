@@ -148,7 +148,8 @@ public enum AuditTextRenderer {
     /// One Swift suspect: its readable name (the variable, or the parameter and its
     /// function), shortened as `TextFit` allows and wrapped.
     static func suspectLines(_ label: String, _ suspect: SwiftSuspect, width: Int) -> String {
-        let name = TextSafety.display(suspect.demangled.map(SwiftName.readable) ?? suspect.symbol)
+        var name = TextSafety.display(suspect.demangled.map(SwiftName.readable) ?? suspect.symbol)
+        if let location = suspect.location { name += " (" + TextSafety.display(location.shortText) + ")" }
         let first = "    \(label): "
         let lines = TextFit.lines(name, width: width == TextFit.unlimited ? width : max(20, width - first.count), kind: .symbol)
         return first + lines.joined(separator: "\n" + String(repeating: " ", count: first.count)) + "\n"

@@ -58,6 +58,16 @@ import Testing
             #expect(swift.lazyGlobals.contains { $0.demangled == "one-time initialization function for SwiftStartup.homeCatalog" })
             #expect((swift.metadataSections["swift5_typeref"] ?? 0) > 0)
         }
+        // DWARF places each suspect: the `let` and the initializer whose parameter has the default
+        // (samples/swift-startup/main.swift lines 79 and 84; -Onone build with -g).
+        let swift = try #require(try audit("swift-startup/swift-startup").swift)
+        let global = try #require(swift.lazyGlobals.first { $0.symbol == "$s12SwiftStartup11homeCatalog_WZ" })
+        #expect(global.location?.shortText == "main.swift:79")
+        let argument = try #require(swift.defaultArguments.first { $0.symbol.contains("summaryService") })
+        #expect(argument.location?.shortText == "main.swift:84")
+        let unlocated = try InventoryBuilder.audit(path: try Samples.path("swift-startup/swift-startup"),
+                                                   options: InventoryOptions(sourceLines: false)).swift
+        #expect(unlocated?.lazyGlobals.allSatisfy { $0.location == nil } == true)
     }
 
     @Test func manyDepsNeedsThirtyLibrariesThenLibc() throws {

@@ -48,7 +48,11 @@ public enum InventoryBuilder {
         let symbols = symbolCensus(file, lists: options.symbolLists)
         var initializers = InitializerClassifier.census(file, demangle: options.demangle)
         if options.sourceLines { InitializerClassifier.locate(&initializers, in: file, debugLocator: options.debugLocator) }
-        let swift = swiftCensus(file, demangle: options.demangle)
+        var swift = swiftCensus(file, demangle: options.demangle)
+        if options.sourceLines, var census = swift {
+            SwiftSuspects.locate(&census, in: file, debugLocator: options.debugLocator)
+            swift = census
+        }
         let sizes = sizeCensus(file)
         let toolchain = ToolchainDetector.detect(file, needed: needed)
         return BinaryInventory(

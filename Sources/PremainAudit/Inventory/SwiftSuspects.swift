@@ -1,3 +1,4 @@
+import ELFKit
 import PremainModel
 
 /// What kind of Swift code a mangled symbol is, for the start-up suspects.
@@ -42,4 +43,25 @@ public enum SwiftSuspects {
         "swift5_capture", "swift5_mpenum", "swift5_replace", "swift5_replac2", "swift5_accessible_functions",
         "swift5_runtime_attributes", "swift5_tests",
     ]
+}
+
+extension SwiftSuspects {
+    /// Sets the DWARF line of every lazy global's once-function and default-argument generator,
+    /// from the file's own DWARF or its debug file, so people find the `let` or the parameter.
+    /// Leaves `location` `nil` when no DWARF is found or it has no line for the address; opens
+    /// no DWARF when there is no suspect.
+    static func locate(_ census: inout SwiftCensus, in file: ELFFile, debugLocator: DebugFileLocator) {
+        guard !census.lazyGlobals.isEmpty || !census.defaultArguments.isEmpty,
+              let debugPath = debugLocator.debugFile(for: file), let info = DebugInfo(path: debugPath) else { return }
+        func locate(_ suspects: inout [SwiftSuspect]) {
+            for index in suspects.indices {
+                let text = suspects[index].address
+                guard text.hasPrefix("0x"), let address = UInt64(text.dropFirst(2), radix: 16), address != 0,
+                      let location = info.sourceLocation(of: address), location.line > 0 else { continue }
+                suspects[index].location = location
+            }
+        }
+        locate(&census.lazyGlobals)
+        locate(&census.defaultArguments)
+    }
 }

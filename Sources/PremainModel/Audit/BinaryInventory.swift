@@ -293,6 +293,9 @@ public struct SwiftSuspect: Codable, Sendable, Equatable {
     public var demangled: String?
     public var address: String
     public var size: UInt64
+    /// The function's first line from DWARF (the object's own or its debug file's); `nil` when
+    /// there is no DWARF for it (key left out).
+    public var location: SourceLocation? = nil
 
     public init(symbol: String, demangled: String? = nil, address: String, size: UInt64) {
         self.symbol = symbol
