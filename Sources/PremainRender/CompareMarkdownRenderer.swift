@@ -33,14 +33,9 @@ public enum CompareMarkdownRenderer {
             lines.append("")
             lines.append("| instructions (callgrind, exact) | base | head | Δ | result |")
             lines.append("|---|---:|---:|---:|---|")
-            let rows: [(String, UInt64?, UInt64?, Int64?)] = [
-                ("before main", instructions.base.beforeMain, instructions.head.beforeMain, instructions.difference.beforeMain),
-                ("to first output", instructions.base.toFirstOutput, instructions.head.toFirstOutput, instructions.difference.toFirstOutput),
-                ("in all", instructions.base.total, instructions.head.total, instructions.difference.total),
-            ]
-            for row in rows where row.1 != nil || row.2 != nil {
-                lines.append("| \(row.0) | \(CompareTextRenderer.grouped(row.1)) | \(CompareTextRenderer.grouped(row.2)) | "
-                             + "\(row.3.map { CompareTextRenderer.signed(Double($0)) } ?? "–") | \(CompareTextRenderer.resultTitle(instructions.result)) |")
+            for row in instructions.rows where row.base != nil || row.head != nil {
+                lines.append("| \(row.title) | \(CompareTextRenderer.grouped(row.base)) | \(CompareTextRenderer.grouped(row.head)) | "
+                             + "\(row.change.map { CompareTextRenderer.signed(Double($0)) } ?? "–") | \(CompareTextRenderer.resultTitle(instructions.result)) |")
             }
             for function in instructions.functions.prefix(5) {
                 lines.append("| ↳ " + MarkdownEscape.text(function.name, limit: 120) + " (" + MarkdownEscape.text(function.object, limit: 80)

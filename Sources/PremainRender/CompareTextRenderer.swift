@@ -55,13 +55,8 @@ public enum CompareTextRenderer {
     static func instructionsTable(_ instructions: InstructionComparison, width: Int) -> String {
         var table = TextTable(headers: ["instructions (callgrind, exact)", "base", "head", "Δ", "result"],
                               alignments: [.left, .right, .right, .right, .left], maxWidth: width)
-        let rows: [(String, UInt64?, UInt64?, Int64?)] = [
-            ("before main", instructions.base.beforeMain, instructions.head.beforeMain, instructions.difference.beforeMain),
-            ("to first output", instructions.base.toFirstOutput, instructions.head.toFirstOutput, instructions.difference.toFirstOutput),
-            ("in all", instructions.base.total, instructions.head.total, instructions.difference.total),
-        ]
-        for (index, row) in rows.enumerated() where row.1 != nil || row.2 != nil {
-            table.add([row.0, grouped(row.1), grouped(row.2), row.3.map { signed(Double($0)) } ?? "-",
+        for (index, row) in instructions.rows.enumerated() where row.base != nil || row.head != nil {
+            table.add([row.title, grouped(row.base), grouped(row.head), row.change.map { signed(Double($0)) } ?? "-",
                        index == 0 || (index == 1 && instructions.base.beforeMain == nil) ? resultTitle(instructions.result) : ""])
         }
         return table.render() + "  (threshold ±\(String(format1: instructions.thresholdPercent)) % of base)\n"
@@ -69,14 +64,7 @@ public enum CompareTextRenderer {
 
     /// "3,122,938"; "-" for `nil`.
     static func grouped(_ value: UInt64?) -> String {
-        guard let value else { return "-" }
-        var text = String(value)
-        var index = text.count - 3
-        while index > 0 {
-            text.insert(",", at: text.index(text.startIndex, offsetBy: index))
-            index -= 3
-        }
-        return text
+        value.map(CountText.grouped) ?? "-"
     }
 
     /// "40 per side in 20 blocks (shuffled ABBA/BAAB) after 1 warm-up each, 3.2 s; stopped: decided".
@@ -116,9 +104,6 @@ public enum CompareTextRenderer {
     }
 
     static func signed(_ value: Double) -> String {
-        guard value != 0 else { return "±0" }
-        let magnitude = abs(value)
-        let digits = magnitude == magnitude.rounded() && magnitude < 1e15 ? grouped(UInt64(magnitude)) : number(magnitude)
-        return (value > 0 ? "+" : "−") + digits
+        CountText.signed(value)
     }
 }

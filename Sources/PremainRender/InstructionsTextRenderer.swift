@@ -32,7 +32,7 @@ public enum InstructionsTextRenderer {
                                   alignments: [.left, .left, .right, .right], kinds: [.symbol, .path], indent: margin,
                                   maxWidth: maxWidth)
             for function in counts.functions.prefix(functionLimit) {
-                table.add([function.displayName, fileName(function.object), grouped(function.instructions), "\(function.calls)"])
+                table.add([function.displayName, ObjectName.fileName(function.object), grouped(function.instructions), "\(function.calls)"])
             }
             out += "\n" + table.render()
             if counts.functions.count > functionLimit {
@@ -45,18 +45,7 @@ public enum InstructionsTextRenderer {
 
     /// `3,121,066`; `-` for `nil`.
     public static func grouped(_ value: UInt64?) -> String {
-        guard let value else { return "-" }
-        let digits = Array(String(value))
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
-            result.append(digit)
-        }
-        return result
-    }
-
-    static func fileName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
+        value.map(CountText.grouped) ?? "-"
     }
 }
 

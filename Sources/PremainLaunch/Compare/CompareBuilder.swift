@@ -160,7 +160,7 @@ public struct CompareBuilder: Sendable {
         let up = direction == .regression
         if let instructions, instructions.result == direction {
             let line = instructions.headline
-            found.append("instructions \(line.title) \(Self.signedCount(Double(line.change)))")
+            found.append("instructions \(line.title) \(CountText.signed(Double(line.change)))")
         }
         if instructions == nil, let cpu = assessment.times.first(where: { $0.quantity == .cpuTime }),
            let difference = cpu.difference {
@@ -171,7 +171,7 @@ public struct CompareBuilder: Sendable {
         }
         for count in assessment.counts where count.quantity.isEvidence && count.result == direction {
             if let difference = count.difference {
-                found.append("\(count.quantity.title) \(Self.signedCount(difference.median))")
+                found.append("\(count.quantity.title) \(CountText.signed(difference.median))")
             }
         }
         return found
@@ -180,7 +180,7 @@ public struct CompareBuilder: Sendable {
     /// "instructions before main +3,000,023 (+2441.5 %), exact: above the 2 % threshold".
     func describe(_ instructions: InstructionComparison) -> String {
         let line = instructions.headline
-        var text = "instructions \(line.title) \(Self.signedCount(Double(line.change)))"
+        var text = "instructions \(line.title) \(CountText.signed(Double(line.change)))"
         if line.base > 0 { text += " (\(Self.signedPercent(Double(line.change) / Double(line.base) * 100)))" }
         let threshold = String(format1: instructions.thresholdPercent) + " %"
         switch instructions.result {
@@ -189,7 +189,7 @@ public struct CompareBuilder: Sendable {
         case .noChange, .undecided: text += ", exact: inside ±\(threshold)"
         }
         if let function = instructions.functions.first {
-            text += "; most in \(function.name) (\(function.object)) \(Self.signedCount(Double(function.change)))"
+            text += "; most in \(function.name) (\(function.object)) \(CountText.signed(Double(function.change)))"
         }
         return text
     }
@@ -287,24 +287,6 @@ public struct CompareBuilder: Sendable {
 
     static func signedPercent(_ value: Double) -> String {
         (value >= 0 ? "+" : "−") + String(format1: abs(value)) + " %"
-    }
-
-    /// "+3,000,023", "−12", "+0.5", "±0".
-    static func signedCount(_ value: Double) -> String {
-        guard value != 0 else { return "±0" }
-        let rounded = value.rounded()
-        var text: String
-        if rounded == value && abs(value) < 1e15 {
-            text = String(Int64(abs(value)))
-            var index = text.count - 3
-            while index > 0 {
-                text.insert(",", at: text.index(text.startIndex, offsetBy: index))
-                index -= 3
-            }
-        } else {
-            text = String(format1: abs(value))
-        }
-        return (value > 0 ? "+" : "−") + text
     }
 
     // MARK: warnings

@@ -133,15 +133,7 @@ public struct CompareSession: Sendable {
 
     /// One line per distinct failure message: "2 of 4 runs: exited with status 1".
     static func failures(_ samples: [LaunchSample]) -> [String] {
-        var counts: [(String, Int)] = []
-        for sample in samples where !sample.outcome.succeeded {
-            if let index = counts.firstIndex(where: { $0.0 == sample.outcome.message }) {
-                counts[index].1 += 1
-            } else {
-                counts.append((sample.outcome.message, 1))
-            }
-        }
-        return counts.map { "\($0.1) of \(samples.count) runs: \($0.0)" }
+        MeasurementBuilder.failures(samples.map(\.outcome)) { !$0.succeeded }
     }
 }
 

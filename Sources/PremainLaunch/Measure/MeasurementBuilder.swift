@@ -87,10 +87,12 @@ public struct MeasurementBuilder: Sendable {
             rawSamples: nil)
     }
 
-    /// "N of M runs: message" per distinct failure message, most frequent first.
-    static func failures(_ outcomes: [LaunchOutcome]) -> [String] {
+    /// "N of M runs: message" per distinct failure message, most frequent first. A failure is
+    /// what `isFailure` says (by default: not a success, or processes left behind).
+    static func failures(_ outcomes: [LaunchOutcome],
+                         isFailure: (LaunchOutcome) -> Bool = { !$0.succeeded || $0.processesLeftBehind }) -> [String] {
         var counts: [(String, Int)] = []
-        for outcome in outcomes where !outcome.succeeded || outcome.processesLeftBehind {
+        for outcome in outcomes where isFailure(outcome) {
             if let index = counts.firstIndex(where: { $0.0 == outcome.message }) {
                 counts[index].1 += 1
             } else {

@@ -393,6 +393,13 @@ public struct InstructionComparison: Codable, Equatable, Sendable {
             .sorted { (abs($0.change), $0.name) > (abs($1.change), $1.name) }.prefix(10))
     }
 
+    /// The three counts in table order: before main, to first output, in all.
+    public var rows: [(title: String, base: UInt64?, head: UInt64?, change: Int64?)] {
+        [("before main", base.beforeMain, head.beforeMain, difference.beforeMain),
+         ("to first output", base.toFirstOutput, head.toFirstOutput, difference.toFirstOutput),
+         ("in all", base.total, head.total, difference.total)]
+    }
+
     /// "before main", "to first output" or "in all": the count the verdict line quotes.
     public var headline: (title: String, base: UInt64, change: Int64) {
         if let before = base.beforeMain, let change = difference.beforeMain { return ("before main", before, change) }

@@ -28,6 +28,30 @@ public enum Milliseconds {
     }
 }
 
+/// Formats counts the same way in every message and renderer: "3,000,023", "+141", "−0.5".
+public enum CountText {
+    /// `value` with a comma between groups of three digits: "3,121,066".
+    public static func grouped(_ value: UInt64) -> String {
+        let digits = Array(String(value))
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
+            result.append(digit)
+        }
+        return result
+    }
+
+    /// A difference with its sign: whole numbers grouped ("+3,000,023"), others with one
+    /// decimal ("−0.5"), zero as "±0".
+    public static func signed(_ value: Double) -> String {
+        guard value != 0 else { return "±0" }
+        let magnitude = abs(value)
+        let digits = magnitude == magnitude.rounded() && magnitude < 1e15 ? grouped(UInt64(magnitude))
+            : String(format1: magnitude)
+        return (value > 0 ? "+" : "−") + digits
+    }
+}
+
 extension String {
     /// One decimal, no unit: "12.3" (percentages in messages and renderers).
     public init(format1 value: Double) {
