@@ -3,6 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -18,89 +21,78 @@ static int pin(pid_t pid, int cpu) {
     return sched_setaffinity(pid, sizeof set, &set) == 0 ? 0 : -errno;
 }
 
-pid_t ctrace_spawn_gated(const char *path, char *const argv[], char *const envp[],
-                         const ctrace_spawn_options *options, ctrace_gate *gate) {
-    int report[2], go[2];
-    if (pipe2(report, O_CLOEXEC) != 0) return -errno;
-    if (pipe2(go, O_CLOEXEC) != 0) {
-        int e = errno;
-        close(report[0]);
-        close(report[1]);
-        return -e;
+// Appends the decimal `value` to `to` (which ends at `end`); async-signal-safe.
+static char *append_decimal(char *to, char *end, long value) {
+    char digits[24];
+    int count = 0;
+    do {
+        digits[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0 && count < 24);
+    while (count > 0 && to < end) *to++ = digits[--count];
+    return to;
+}
+
+pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
+                   const ctrace_spawn_options *options, ctrace_spawn_result *result) {
+    // The child shares our memory until it execs (vfork): it writes its errors here.
+    volatile int execErrno = 0, fifoErrno = 0;
+    char fifoPath[4096];
+    size_t prefixLength = 0;
+    if (options->fifoPrefix) {
+        while (options->fifoPrefix[prefixLength] && prefixLength < sizeof fifoPath - 24) {
+            fifoPath[prefixLength] = options->fifoPrefix[prefixLength];
+            prefixLength++;
+        }
     }
-    pid_t pid = fork();
-    if (pid < 0) {
-        int e = errno;
-        close(report[0]);
-        close(report[1]);
-        close(go[0]);
-        close(go[1]);
-        return -e;
-    }
+    // No handler of ours may run in the child while it shares our memory.
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    struct timespec birth;
+    clock_gettime(CLOCK_MONOTONIC, &birth);
+    pid_t pid = vfork();
     if (pid == 0) {
-        // Child: only async-signal-safe calls from here to exec.
+        // Child, on our memory: system calls only, no allocation, no lock.
+        for (int sig = 1; sig < NSIG; sig++) {
+            struct sigaction action;
+            if (sigaction(sig, 0, &action) == 0 && action.sa_handler != SIG_IGN && action.sa_handler != SIG_DFL) {
+                action.sa_handler = SIG_DFL;
+                action.sa_flags = 0;
+                sigaction(sig, &action, 0);
+            }
+        }
         setpgid(0, 0);
-        // If the measurer dies, even by SIGKILL, the target dies too.
+        // If the measuring thread dies, even by SIGKILL, the target dies too.
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, 0);
         if (options->cpu >= 0) pin(0, options->cpu);
         if (options->stdinFD >= 0) dup2(options->stdinFD, 0);
         if (options->stdoutFD >= 0) dup2(options->stdoutFD, 1);
         if (options->stderrFD >= 0) dup2(options->stderrFD, 2);
+        if (options->fifoPrefix) {
+            // glibc's loader opens LD_DEBUG_OUTPUT.PID: it must be our FIFO, not a new file.
+            char *end = append_decimal(fifoPath + prefixLength, fifoPath + sizeof fifoPath - 1, (long)getpid());
+            *end = 0;
+            if (mkfifo(fifoPath, 0600) != 0) {
+                fifoErrno = errno;
+                _exit(126);
+            }
+        }
         if (options->traceme) ptrace(PTRACE_TRACEME, 0, 0, 0);
-        close(go[1]);
-        char byte;
-        ssize_t got;
-        do {
-            got = read(go[0], &byte, 1);
-        } while (got < 0 && errno == EINTR);
-        if (got != 1) _exit(126);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, 0);
         execve(path, argv, envp);
-        int e = errno;
-        ssize_t ignored = write(report[1], &e, sizeof e);
-        (void)ignored;
+        execErrno = errno;
         _exit(127);
     }
-    close(report[1]);
-    close(go[0]);
+    int forkErrno = errno;
+    pthread_sigmask(SIG_SETMASK, &old, 0);
+    if (pid < 0) return -forkErrno;
     setpgid(pid, pid);  // Also from the parent, so the group exists before anyone signals it.
-    gate->goFD = go[1];
-    gate->reportFD = report[0];
-    return pid;
-}
-
-int ctrace_release(ctrace_gate *gate) {
-    char byte = 1;
-    ssize_t put;
-    do {
-        put = write(gate->goFD, &byte, 1);
-    } while (put < 0 && errno == EINTR);
-    close(gate->goFD);
-    int childErrno = 0;
-    ssize_t n;
-    do {
-        n = read(gate->reportFD, &childErrno, sizeof childErrno);
-    } while (n < 0 && errno == EINTR);
-    close(gate->reportFD);
-    gate->goFD = gate->reportFD = -1;
-    if (put != 1) return -EPIPE;
-    return n == (ssize_t)sizeof childErrno ? -childErrno : 0;
-}
-
-pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
-                   const ctrace_spawn_options *options) {
-    ctrace_gate gate;
-    pid_t pid = ctrace_spawn_gated(path, argv, envp, options, &gate);
-    if (pid < 0) return pid;
-    int result = ctrace_release(&gate);
-    if (result < 0) {
-        // exec failed: reap the child, which has exited with 127.
-        int status;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-        return result;
-    }
+    result->birthNs = (unsigned long long)birth.tv_sec * 1000000000ull + (unsigned long long)birth.tv_nsec;
+    result->execErrno = execErrno;
+    result->fifoErrno = fifoErrno;
     return pid;
 }
 

@@ -15,7 +15,7 @@ public enum MeasureTextRenderer {
         let temperature = m.cold ? "cold (page cache evicted before every run)" : "warm"
         out += "  \(m.runs) run\(m.runs == 1 ? "" : "s") after \(m.warmup) warm-up\(m.warmup == 1 ? "" : "s"), \(temperature); "
         out += "status \(m.status.rawValue)\n"
-        out += "  times in ms since process birth (measurer's CLOCK_MONOTONIC just before execve)\n"
+        out += "  times in ms since process birth (measurer's CLOCK_MONOTONIC just before it vforks the target)\n"
         if m.loaderPhasesMissing == nil {
             out += "  loader lines read together share one stamp: 0.000 means below that resolution\n"
         }
@@ -30,6 +30,7 @@ public enum MeasureTextRenderer {
             ("program initializers", m.milestones.programInitializers),
             ("main", m.milestones.main),
             ("first output", m.milestones.firstOutput),
+            ("ready (--ready matched)", m.milestones.ready),
             ("exit", m.milestones.exit),
         ]
         for (name, summary) in rows {
@@ -38,27 +39,9 @@ public enum MeasureTextRenderer {
         }
         out += "\n" + phases.render()
 
-        let withInit = m.objects.filter { $0.initializersStart != nil }
-        if !withInit.isEmpty {
-            var objects = TextTable(headers: ["initializers of", "starts", "median", "p90", "min", "max", "MAD", "runs"],
-                                    alignments: [.left, .right, .right, .right, .right, .right, .right, .right],
-                                    kinds: [.path], maxWidth: width == TextFit.unlimited ? width : width - 2)
-            for object in withInit {
-                let name = object.role == .executable ? "\(object.path) (executable)" : object.path
-                let start = object.initializersStart.map { Milliseconds.number($0.medianMs) } ?? "-"
-                let started = object.initializersStart?.samplesMs.count ?? 0
-                guard let duration = object.initializers else {
-                    objects.add([name, start, "-", "-", "-", "-", "-", "0/\(started)"])
-                    continue
-                }
-                objects.add([name, start] + figures(duration) + ["\(duration.samplesMs.count)/\(started)"])
-            }
-            out += "\n" + objects.render()
-            out += "    (runs: how many runs finished these initializers / how many started them)\n"
-            for object in withInit where (object.initializers?.samplesMs.count ?? 0) < (object.initializersStart?.samplesMs.count ?? 0) {
-                out += wrap("    unfinished in some runs (the run ended inside them): \(TextSafety.display(object.path))") + "\n"
-            }
-        }
+        out += objectTable(m.objects, width: width)
+        out += lateTable(m.loadedAfterMain, width: width)
+        for image in m.execImages ?? [] { out += self.image(image, of: m.runs, width: width) }
         let waterfall = WaterfallRenderer.render(m, width: width)
         if !waterfall.isEmpty, let run = m.medianRun {
             out += "\n  waterfall of run \(run + 1) (closest to the median exit; # initializers, - loader, | milestone)\n"
@@ -67,6 +50,79 @@ public enum MeasureTextRenderer {
         if let instructions = m.instructions { out += "\n" + InstructionsTextRenderer.render(instructions, width: width) }
         out += "\n" + details(m).split(separator: "\n", omittingEmptySubsequences: false)
             .map { wrap(String($0)) }.joined(separator: "\n")
+        return out
+    }
+
+    /// The initializers of each object of one image, with how many runs finished them.
+    static func objectTable(_ objects: [ObjectMeasurement], width: Int) -> String {
+        let withInit = objects.filter { $0.initializersStart != nil }
+        guard !withInit.isEmpty else { return "" }
+        var table = TextTable(headers: ["initializers of", "starts", "median", "p90", "min", "max", "MAD", "runs"],
+                              alignments: [.left, .right, .right, .right, .right, .right, .right, .right],
+                              kinds: [.path], maxWidth: width == TextFit.unlimited ? width : width - 2)
+        for object in withInit {
+            let name = object.role == .executable ? "\(object.path) (executable)" : object.path
+            let start = object.initializersStart.map { Milliseconds.number($0.medianMs) } ?? "-"
+            let started = object.initializersStart?.samplesMs.count ?? 0
+            guard let duration = object.initializers else {
+                table.add([name, start, "-", "-", "-", "-", "-", "0/\(started)"])
+                continue
+            }
+            table.add([name, start] + figures(duration) + ["\(duration.samplesMs.count)/\(started)"])
+        }
+        var out = "\n" + table.render()
+        out += "    (runs: how many runs finished these initializers / how many started them)\n"
+        for object in withInit where (object.initializers?.samplesMs.count ?? 0) < (object.initializersStart?.samplesMs.count ?? 0) {
+            out += wrap("    unfinished in some runs (the run ended inside them): \(TextSafety.display(object.path))", width: width) + "\n"
+        }
+        return out
+    }
+
+    /// Objects loaded after main (dlopen): when the load began, how long it took, and each
+    /// object's own initializers.
+    static func lateTable(_ objects: [LateObjectMeasurement]?, width: Int) -> String {
+        guard let objects, !objects.isEmpty else { return "" }
+        var table = TextTable(headers: ["loaded after main", "starts", "load", "initializers", "p90", "max", "runs"],
+                              alignments: [.left, .right, .right, .right, .right, .right, .right],
+                              kinds: [.path], maxWidth: width == TextFit.unlimited ? width : width - 2)
+        for object in objects {
+            let load = object.load.map { Milliseconds.number($0.medianMs) } ?? "-"
+            let initializers = object.initializers.map { [$0.medianMs, $0.p90Ms, $0.maxMs].map { Milliseconds.number($0) } }
+                ?? ["-", "-", "-"]
+            table.add([object.path, Milliseconds.number(object.loadStart.medianMs), load] + initializers + ["\(object.runs)"])
+        }
+        var out = "\n" + table.render()
+        out += "    (dlopen after main: not part of the time before main; load = mapping and relocation of the whole\n"
+        out += "     load, initializers = that object's own, to the next initializer or the end of the load)\n"
+        for object in objects where object.unfinished > 0 {
+            out += wrap("    unfinished in \(object.unfinished) run\(object.unfinished == 1 ? "" : "s") (the run ended inside them): \(TextSafety.display(object.path))", width: width) + "\n"
+        }
+        return out
+    }
+
+    /// One image of an exec chain: its loader phases, initializers, late loads and counts.
+    static func image(_ image: ImageMeasurement, of runs: Int, width: Int) -> String {
+        let name = image.program.map { TextSafety.display($0) } ?? "an unnamed program"
+        var out = "\n  image \(image.position), exec'd: \(name) (reached in \(image.runs)/\(runs) runs)\n"
+        var phases = TextTable(headers: ["milestone", "median", "p90", "min", "max", "MAD", "runs"],
+                               alignments: [.left, .right, .right, .right, .right, .right, .right], maxWidth: width)
+        let rows: [(String, TimeSummary?)] = [
+            ("loader start (first line)", image.milestones.loaderStart),
+            ("loader done (map+relocate)", image.milestones.loaderDone),
+            ("program initializers", image.milestones.programInitializers),
+            ("main", image.milestones.main),
+        ]
+        for (label, summary) in rows {
+            guard let summary else { continue }
+            phases.add([label] + figures(summary) + ["\(summary.samplesMs.count)"])
+        }
+        out += phases.render()
+        out += objectTable(image.objects, width: width)
+        out += lateTable(image.loadedAfterMain, width: width)
+        if let counts = image.loaderCounts {
+            if let startup = counts.startup { out += "  image \(image.position) loader counts at relocation end: \(describe(startup))\n" }
+            if let final = counts.final { out += "  image \(image.position) loader counts at exit (incl. lazy binding): \(describe(final))\n" }
+        }
         return out
     }
 
@@ -96,9 +152,14 @@ public enum MeasureTextRenderer {
             }
         }
         if let counts = m.loaderCounts {
-            if let startup = counts.startup { out += "  loader counts at relocation end: \(describe(startup))\n" }
-            if let final = counts.final { out += "  loader counts at exit (incl. lazy binding): \(describe(final))\n" }
+            let chain = m.execImages == nil ? "" : " (image 1)"
+            if let startup = counts.startup { out += "  loader counts at relocation end\(chain): \(describe(startup))\n" }
+            if let final = counts.final { out += "  loader counts at exit (incl. lazy binding)\(chain): \(describe(final))\n" }
             out += "    (LD_DEBUG=statistics counts; its cycle figures are TSC ticks, not durations, and are not used)\n"
+        }
+        if let capture = m.outputCapture {
+            let how = capture == "pipe" ? "through a pipe" : "to a private null device (a write costs what it costs on /dev/null)"
+            out += "  output: stdout \(how); stderr through a pipe\n"
         }
         if let residency = m.coldResidency {
             let total = residency.reduce(0) { $0 + $1.pages }
@@ -128,8 +189,9 @@ public enum MeasureTextRenderer {
     static func describe(_ counts: LoaderCounts) -> String {
         var parts: [String] = []
         if let value = counts.symbolLookups { parts.append("\(value) symbol look-ups") }
-        if let value = counts.relocationsFromCache { parts.append("\(value) resolved from cache") }
-        if let value = counts.relativeRelocations { parts.append("\(value) relative relocations") }
-        return parts.joined(separator: ", ")
+        if let value = counts.relocationsFromCache { parts.append("\(value) more symbol relocations served by the one-entry look-up cache") }
+        var text = parts.joined(separator: " + ")
+        if let value = counts.relativeRelocations { text += (text.isEmpty ? "" : ", ") + "\(value) relative relocations" }
+        return text
     }
 }

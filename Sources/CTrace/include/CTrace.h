@@ -8,38 +8,32 @@
 #include "CTraceGuard.h"   // interrupt guard: kill traced process groups when premain is interrupted
 #include "CTraceThread.h"  // tracer thread id, tgkill
 
-/// How the child is set up between fork and exec.
+/// How the child is set up between vfork and exec.
 typedef struct {
     int cpu;          ///< CPU to pin the child to, or -1 for no pinning.
     int traceme;      ///< Non-zero: PTRACE_TRACEME before exec (the child stops at exec).
     int stdinFD;      ///< Descriptor to dup onto 0, or -1 to keep.
     int stdoutFD;     ///< Descriptor to dup onto 1, or -1 to keep.
     int stderrFD;     ///< Descriptor to dup onto 2, or -1 to keep.
+    const char *fifoPrefix;  ///< Non-NULL: the child makes the FIFO `fifoPrefix` + its pid (mode 0600)
+                             ///< before execve, so glibc's LD_DEBUG_OUTPUT.PID is a FIFO.
 } ctrace_spawn_options;
 
-/// The parent's ends of a gated child's two pipes.
+/// What a spawn did.
 typedef struct {
-    int goFD;         ///< Write end: one byte lets the child call execve.
-    int reportFD;     ///< Read end: receives the child's errno when execve fails.
-} ctrace_gate;
+    unsigned long long birthNs;  ///< CLOCK_MONOTONIC (ns) read just before vfork: process birth.
+    int execErrno;               ///< 0 when execve succeeded; else its errno (the child exited 127).
+    int fifoErrno;               ///< 0, or the errno of mkfifo (the child exited 126 without exec).
+} ctrace_spawn_result;
 
-/// Forks; the child becomes leader of its own process group, gets SIGKILL when its parent
-/// thread dies (PR_SET_PDEATHSIG), applies `options`, and execs
-/// `path` with `argv` and `envp`. Returns the child's pid, or -errno when fork failed or the
-/// exec failed (the child's errno is passed back through a close-on-exec pipe).
+/// vfork + execve, the way posix_spawn does it: the child shares our memory until it execs, so
+/// nothing of this (possibly large) process is copied or torn down inside the measured time.
+/// The child becomes leader of its own process group, gets SIGKILL when its parent thread dies
+/// (PR_SET_PDEATHSIG), resets every caught signal to its default, applies `options` and execs.
+/// Returns once the child has exec'd (or failed): its pid, with `result` filled in; or -errno
+/// when vfork itself failed. A child with `execErrno` or `fifoErrno` set has exited; reap it.
 pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
-                   const ctrace_spawn_options *options);
-
-/// Like `ctrace_spawn`, but the set-up child then blocks, before execve, until
-/// `ctrace_release(gate)`: the parent learns the pid first (to prepare files named after it)
-/// and can read the clock just before the child execs. Returns the pid or -errno (fork).
-pid_t ctrace_spawn_gated(const char *path, char *const argv[], char *const envp[],
-                         const ctrace_spawn_options *options, ctrace_gate *gate);
-
-/// Lets a gated child exec and closes the gate. Returns 0 when execve succeeded, or -errno
-/// when it failed (the child then exits with 127; the caller reaps it). Without a byte (gate
-/// closed unreleased) the child exits with 126.
-int ctrace_release(ctrace_gate *gate);
+                   const ctrace_spawn_options *options, ctrace_spawn_result *result);
 
 /// ptrace(2) without varargs. Architecture-neutral, like everything here: the request numbers
 /// and the register layout (x86-64 only) are the Swift caller's.

@@ -13,6 +13,8 @@ struct LaunchSession {
     private var firstOutputStream: LaunchSample.Stream?
     private var exitNs: UInt64?
     private var stderrHead: [UInt8] = []
+    private var readyNs: UInt64?
+    private var readyLines = OutputLines()
 
     init(request: LaunchRequest, pid: Int32, birthNs: UInt64) {
         self.request = request
@@ -22,23 +24,32 @@ struct LaunchSession {
 
     var stderrHeadText: String { String(decoding: stderrHead, as: UTF8.self) }
 
-    /// Reads until the process exits (its pidfd is readable) or the timeout passes, then
-    /// drains what is already buffered. Returns true on timeout. Descriptors stay open.
-    mutating func pump(fifo: Int32, stdout: Int32, stderr: Int32, pidFD: Int32) -> Bool {
+    /// How `pump` ended.
+    enum Ending: Equatable {
+        case exited
+        case timedOut
+        case stopped(StopCondition)
+    }
+
+    /// Reads until the process exits (its pidfd is readable), the stop condition is met or the
+    /// timeout passes, then drains what is already buffered. Descriptors stay open.
+    mutating func pump(fifo: Int32, capture: inout OutputCapture, pidFD: Int32) -> Ending {
+        // Slots: loader FIFO, stdout pipe, stderr pipe, pidfd, null-device watch.
         var fds = [
             pollfd(fd: fifo, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: stdout, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: stderr, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: capture.stdoutRead, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: capture.stderrRead, events: Int16(POLLIN), revents: 0),
             pollfd(fd: pidFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: capture.watchFD, events: Int16(POLLIN), revents: 0),
         ]
         let deadline = request.timeoutSeconds.map { birthNs + UInt64(max(0, $0) * 1e9) }
         var buffer = [UInt8](repeating: 0, count: 65536)
-        var timedOut = false
-        while true {
+        var ending = Ending.exited
+        loop: while true {
             var waitMs: Int32 = -1
             if let deadline {
                 let now = MonotonicClock.nowNs()
-                if now >= deadline { timedOut = true; break }
+                if now >= deadline { ending = .timedOut; break }
                 waitMs = Int32(min((deadline - now + 999_999) / 1_000_000, UInt64(Int32.max)))
             }
             let ready = poll(&fds, nfds_t(fds.count), waitMs)
@@ -48,10 +59,19 @@ struct LaunchSession {
                 break
             }
             if ready == 0 { continue }  // re-checks the deadline
+            if fds[4].revents != 0 {
+                noteOutput(stream: .stdout, at: now)
+                capture.stopWatching()
+                fds[4].fd = -1
+            }
             for index in 0..<3 where fds[index].fd >= 0 && fds[index].revents != 0 {
                 if !drainOnce(&fds[index], index: index, at: now, buffer: &buffer) {
                     fds[index].fd = -1  // end of file: poll ignores negative descriptors
                 }
+            }
+            if let stop = request.stop, reached(stop) {
+                ending = .stopped(stop)
+                break loop
             }
             if fds[3].revents != 0 {
                 exitNs = now
@@ -63,11 +83,25 @@ struct LaunchSession {
         for index in 0..<3 where fds[index].fd >= 0 {
             while drainOnce(&fds[index], index: index, at: now, buffer: &buffer, onlyIfReady: true) {}
         }
+        if fds[4].fd >= 0, firstOutputNs == nil {
+            var event = [UInt8](repeating: 0, count: 256)
+            if event.withUnsafeMutableBytes({ read(fds[4].fd, $0.baseAddress, $0.count) }) > 0 {
+                noteOutput(stream: .stdout, at: now)
+            }
+        }
         if !partialLine.isEmpty {
             parser.consume(line: String(decoding: partialLine, as: UTF8.self), atMs: ms(now))
             partialLine.removeAll()
         }
-        return timedOut
+        return ending
+    }
+
+    private func reached(_ stop: StopCondition) -> Bool {
+        switch stop {
+        case .firstOutput: return firstOutputNs != nil
+        case .main: return parser.result?.mainMs != nil
+        case .ready: return readyNs != nil
+        }
     }
 
     /// One read; returns false at end of file, on error, or (with `onlyIfReady`) when empty.
@@ -76,7 +110,7 @@ struct LaunchSession {
         let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
         if count < 0 { return !onlyIfReady && (errno == EAGAIN || errno == EINTR) }
         if count == 0 { return false }
-        let bytes = Array(buffer[0..<count])
+        let bytes = buffer[0..<count]
         switch index {
         case 0: consumeLoader(bytes, at: now)
         case 1: consumeOutput(bytes, stream: .stdout, at: now)
@@ -85,7 +119,7 @@ struct LaunchSession {
         return true
     }
 
-    private mutating func consumeLoader(_ bytes: [UInt8], at now: UInt64) {
+    private mutating func consumeLoader(_ bytes: ArraySlice<UInt8>, at now: UInt64) {
         partialLine.append(contentsOf: bytes)
         while let newline = partialLine.firstIndex(of: UInt8(ascii: "\n")) {
             let line = String(decoding: partialLine[..<newline], as: UTF8.self)
@@ -94,15 +128,24 @@ struct LaunchSession {
         }
     }
 
-    private mutating func consumeOutput(_ bytes: [UInt8], stream: LaunchSample.Stream, at now: UInt64) {
+    private mutating func noteOutput(stream: LaunchSample.Stream, at now: UInt64) {
         if firstOutputNs == nil {
             firstOutputNs = now
             firstOutputStream = stream
         }
+    }
+
+    private mutating func consumeOutput(_ bytes: ArraySlice<UInt8>, stream: LaunchSample.Stream, at now: UInt64) {
+        noteOutput(stream: stream, at: now)
         if stream == .stderr && stderrHead.count < ProcessLauncher.stderrHeadLimit {
             stderrHead.append(contentsOf: bytes.prefix(ProcessLauncher.stderrHeadLimit - stderrHead.count))
         }
-        if case .forward(let consumer) = request.output { consumer(stream, bytes) }
+        if case .ready(let pattern) = request.stop, readyNs == nil {
+            readyLines.consume(bytes, stream: stream) { line in
+                if readyNs == nil, pattern.matches(line) { readyNs = now }
+            }
+        }
+        if case .forward(let consumer) = request.output { consumer(stream, Array(bytes)) }
     }
 
     private func ms(_ ns: UInt64) -> Double {
@@ -110,9 +153,33 @@ struct LaunchSession {
     }
 
     func sample(outcome: LaunchOutcome) -> LaunchSample {
-        LaunchSample(birthNs: birthNs, processGroup: pid, instrumented: request.instrumented, loader: parser.result,
-                     firstOutputMs: firstOutputNs.map(ms), firstOutputStream: firstOutputStream,
-                     exitMs: exitNs.map(ms), outcome: outcome, stderrHead: stderrHeadText)
+        var sample = LaunchSample(birthNs: birthNs, processGroup: pid, instrumented: request.instrumented,
+                                  loader: parser.result, firstOutputMs: firstOutputNs.map(ms),
+                                  firstOutputStream: firstOutputStream, exitMs: exitNs.map(ms),
+                                  readyMs: readyNs.map(ms), outcome: outcome, stderrHead: stderrHeadText)
+        sample.laterImages = parser.laterImages
+        return sample
+    }
+}
+
+/// Splits each stream's bytes into lines for `--ready` (at most 64 KiB of a line is kept).
+struct OutputLines {
+    private var pending: [LaunchSample.Stream: [UInt8]] = [:]
+    static let lineLimit = 65536
+
+    mutating func consume(_ bytes: ArraySlice<UInt8>, stream: LaunchSample.Stream, line: (String) -> Void) {
+        var buffer = pending[stream] ?? []
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                line(String(decoding: buffer, as: UTF8.self))
+                buffer.removeAll(keepingCapacity: true)
+            } else if buffer.count < Self.lineLimit {
+                buffer.append(byte)
+            }
+        }
+        // A prompt without a newline ("ready> ") is tried as it stands.
+        if !buffer.isEmpty { line(String(decoding: buffer, as: UTF8.self)) }
+        pending[stream] = buffer
     }
 }
 

@@ -35,10 +35,14 @@ public struct LaunchRequest: Sendable {
     /// Seconds before the launch is killed, or `nil` for no limit.
     public var timeoutSeconds: Double?
     public var output: OutputHandling
+    /// Where the run ends early, counted as a good run (a server's readiness); `nil` to run to exit.
+    public var stop: StopCondition?
+    /// True to hand premain's own stdin to the target; by default it reads /dev/null.
+    public var inheritStdin: Bool
 
     public init(executablePath: String, arguments: [String], environment: [String],
                 instrumented: Bool, targetCPU: Int? = nil, timeoutSeconds: Double? = nil,
-                output: OutputHandling = .discard) {
+                output: OutputHandling = .discard, stop: StopCondition? = nil, inheritStdin: Bool = false) {
         self.executablePath = executablePath
         self.arguments = arguments
         self.environment = environment
@@ -46,6 +50,28 @@ public struct LaunchRequest: Sendable {
         self.targetCPU = targetCPU
         self.timeoutSeconds = timeoutSeconds
         self.output = output
+        self.stop = stop
+        self.inheritStdin = inheritStdin
+    }
+}
+
+/// Where a launch may end before the program exits: the run stops there, its process group is
+/// killed, and it counts as a good run (`LaunchOutcome.Kind.stopped`).
+public enum StopCondition: Sendable, Equatable {
+    /// The first byte on stdout or stderr.
+    case firstOutput
+    /// `transferring control`: main is about to be called (needs the loader's lines).
+    case main
+    /// A line of stdout or stderr matches this pattern (a server's "listening on …").
+    case ready(OutputPattern)
+
+    /// For messages: "first output", "main", "a line matching 'listening'".
+    public var description: String {
+        switch self {
+        case .firstOutput: return "first output"
+        case .main: return "main"
+        case .ready(let pattern): return "a line matching '\(pattern.source)'"
+        }
     }
 }
 
@@ -75,12 +101,15 @@ public struct LaunchProgress: Equatable, Sendable {
     }
 }
 
-/// The real `Launcher`: fork, then (child) own process group, optional CPU pin, stdin from
-/// /dev/null, stdout and stderr into pipes, and a gate before `execve`. The parent creates the
-/// FIFO `LD_DEBUG_OUTPUT.PID` that glibc will open (it appends the pid), opens it for reading,
-/// reads the clock (process birth) and opens the gate. One `poll` loop then stamps each loader
-/// line, the first output byte and the exit (the child's pidfd turns readable) as they arrive.
-/// At the end the whole process group is killed and reaped, whatever happened.
+/// The real `Launcher`: vfork + execve (nothing of premain is copied or torn down inside the
+/// measured time), the child in its own process group, optionally pinned, stdin from /dev/null.
+/// Process birth is CLOCK_MONOTONIC read just before vfork. When instrumented, the child makes
+/// the FIFO `LD_DEBUG_OUTPUT.PID` that glibc's loader opens (it appends the pid) before it
+/// execs, and the parent opens its read end. stdout goes to a private null device whose first
+/// write an inotify watch stamps (output costs what /dev/null costs), or to a pipe when that
+/// cannot be made or the bytes are needed; stderr goes to a pipe (its first bytes explain
+/// failures). One `poll` loop stamps each loader line, the first output and the exit (the
+/// child's pidfd turns readable). At the end the whole process group is killed and reaped.
 ///
 /// Creating one makes this process a child subreaper, so that orphans of the target are
 /// re-parented to it and can be reaped.
@@ -96,83 +125,84 @@ public struct ProcessLauncher: Launcher {
         var environment = request.environment.filter {
             !$0.hasPrefix("LD_DEBUG=") && !$0.hasPrefix("LD_DEBUG_OUTPUT=")
         }
-        var fifoDirectory: String?
+        var template = Array("/tmp/premain-measure-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw LaunchError("cannot create a temporary folder in /tmp: \(Self.errorText(errno))")
+        }
+        let folder = String(cString: made)
         if request.instrumented {
-            var template = Array("/tmp/premain-measure-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else {
-                throw LaunchError("cannot create a temporary folder in /tmp: \(Self.errorText(errno))")
-            }
-            let directory = String(cString: made)
-            fifoDirectory = directory
             environment.append("LD_DEBUG=files,statistics")
-            environment.append("LD_DEBUG_OUTPUT=\(directory)/ld-debug")
+            environment.append("LD_DEBUG_OUTPUT=\(folder)/ld-debug")
         }
         // The target's own children inherit LD_DEBUG and make regular files NAME.THEIRPID here.
-        defer { if let fifoDirectory { Self.removeFolder(fifoDirectory) } }
+        defer { Self.removeFolder(folder) }
+        ctrace_guard_paths(nil, folder)
+        defer { ctrace_guard_paths(nil, nil) }
 
-        let stdoutPipe = try Self.makePipe()
-        let stderrPipe = try Self.makePipe()
-        let devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        var options = ctrace_spawn_options(cpu: Int32(request.targetCPU ?? -1), traceme: 0,
-                                           stdinFD: devNull, stdoutFD: stdoutPipe.write,
-                                           stderrFD: stderrPipe.write)
-        var gate = ctrace_gate(goFD: -1, reportFD: -1)
+        let needBytes: Bool
+        switch (request.output, request.stop) {
+        case (.forward, _), (_, .ready?): needBytes = true
+        default: needBytes = false
+        }
+        var capture = try OutputCapture(folder: folder, needBytes: needBytes)
+        defer { capture.closeAll() }
+        let stdinFD = request.inheritStdin ? Int32(-1) : open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { if stdinFD >= 0 { close(stdinFD) } }
+        let fifoPrefix = request.instrumented ? "\(folder)/ld-debug." : nil
+        var result = ctrace_spawn_result()
         let pid = CStringArray.with(request.arguments) { argv in
             CStringArray.with(environment) { envp in
-                ctrace_spawn_gated(request.executablePath, argv, envp, &options, &gate)
+                Self.withOptionalCString(fifoPrefix) { prefix in
+                    var options = ctrace_spawn_options(cpu: Int32(request.targetCPU ?? -1), traceme: 0,
+                                                       stdinFD: stdinFD, stdoutFD: capture.stdoutWrite,
+                                                       stderrFD: capture.stderrWrite, fifoPrefix: prefix)
+                    return ctrace_spawn(request.executablePath, argv, envp, &options, &result)
+                }
             }
         }
-        close(stdoutPipe.write)
-        close(stderrPipe.write)
-        if devNull >= 0 { close(devNull) }
+        capture.closeChildEnds()
         guard pid > 0 else {
-            close(stdoutPipe.read)
-            close(stderrPipe.read)
-            throw LaunchError("cannot fork: \(Self.errorText(-pid))")
+            throw LaunchError("cannot start a process: \(Self.errorText(-pid))")
         }
         ctrace_guard_add(pid)
         defer { ctrace_guard_remove(pid) }
-
-        var fifoFD: Int32 = -1
-        var fifoPath: String?
-        if let fifoDirectory {
-            let path = "\(fifoDirectory)/ld-debug.\(pid)"
-            fifoPath = path
-            if mkfifo(path, 0o600) == 0 {
-                fifoFD = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            }
+        var session = LaunchSession(request: request, pid: pid, birthNs: result.birthNs)
+        if result.fifoErrno != 0 {
+            _ = ProcessGroupReaper.finish(pgid: pid)  // the child exited 126 without exec
+            throw LaunchError("cannot create the LD_DEBUG_OUTPUT fifo in \(folder): \(Self.errorText(result.fifoErrno))")
         }
-        defer { if let fifoPath { unlink(fifoPath) } }
-        ctrace_guard_paths(fifoPath, fifoDirectory)
-        defer { ctrace_guard_paths(nil, nil) }
-        let pidFD = ctrace_pidfd_open(pid)
-        // Closed once the group is reaped, on every path below.
-        defer { [fifoFD, pidFD, stdoutPipe.read, stderrPipe.read].filter { $0 >= 0 }.forEach { close($0) } }
-        if (fifoDirectory != nil && fifoFD < 0) || pidFD < 0 {
-            let why = Self.errorText(errno)
-            close(gate.goFD)  // the child exits 126 without exec
-            close(gate.reportFD)
-            _ = ProcessGroupReaper.finish(pgid: pid)
-            throw LaunchError(pidFD < 0 ? "cannot open a pidfd for \(pid): \(why)"
-                                        : "cannot create the LD_DEBUG_OUTPUT fifo: \(why)")
-        }
-
-        var session = LaunchSession(request: request, pid: pid, birthNs: MonotonicClock.nowNs())
-        let execResult = ctrace_release(&gate)
-        if execResult < 0 {
+        if result.execErrno != 0 {
             _ = ProcessGroupReaper.finish(pgid: pid)  // the child exited 127 after the failed exec
             let outcome = LaunchOutcome(kind: .execFailed,
-                                        message: "cannot execute \(request.executablePath): \(Self.errorText(-execResult))")
+                                        message: "cannot execute \(request.executablePath): \(Self.errorText(result.execErrno))")
             return session.sample(outcome: outcome)
         }
+        // The loader blocks in its open of the FIFO until this read end exists.
+        let fifoFD = fifoPrefix.map { open("\($0)\(pid)", O_RDONLY | O_NONBLOCK | O_CLOEXEC) } ?? -1
+        let fifoErrno = errno
+        let pidFD = ctrace_pidfd_open(pid)
+        defer { [fifoFD, pidFD].filter { $0 >= 0 }.forEach { close($0) } }
+        if (fifoPrefix != nil && fifoFD < 0) || pidFD < 0 {
+            _ = ProcessGroupReaper.finish(pgid: pid)
+            throw LaunchError(pidFD < 0 ? "cannot open a pidfd for \(pid): \(Self.errorText(-pidFD))"
+                                        : "cannot open the LD_DEBUG_OUTPUT fifo: \(Self.errorText(fifoErrno))")
+        }
 
-        let timedOut = session.pump(fifo: fifoFD, stdout: stdoutPipe.read, stderr: stderrPipe.read,
-                                    pidFD: pidFD)
+        let ending = session.pump(fifo: fifoFD, capture: &capture, pidFD: pidFD)
         let reaped = ProcessGroupReaper.finish(pgid: pid)
-        let outcome = Self.outcome(status: reaped.leaderStatus, timedOut: timedOut,
+        var outcome: LaunchOutcome
+        if case .stopped(let condition) = ending {
+            outcome = LaunchOutcome(kind: .stopped, message: "stopped at \(condition.description) as asked; its process group was killed",
+                                    lingeringProcessesKilled: reaped.othersKilled)
+        } else {
+            outcome = Self.outcome(status: reaped.leaderStatus, timedOut: ending == .timedOut,
                                    timeout: request.timeoutSeconds, stderrHead: session.stderrHeadText,
                                    lingering: reaped.othersKilled)
+        }
+        let children = Self.childLoaderFiles(folder, excluding: pid)
         var sample = session.sample(outcome: outcome)
+        sample.childProcessesWithLoaderOutput = request.instrumented && children > 0 ? children : nil
+        sample.outputThroughPipe = !capture.isNullDevice
         sample.cpuMs = reaped.leaderCPUMs
         sample.usage = reaped.leaderUsage
         if reaped.leftBehind {
@@ -180,6 +210,17 @@ public struct ProcessLauncher: Launcher {
             sample.outcome.message += "; processes of its group outlived SIGKILL"
         }
         return sample
+    }
+
+    /// Files `ld-debug.PID` that the target's children (which inherit LD_DEBUG) wrote.
+    static func childLoaderFiles(_ folder: String, excluding pid: Int32) -> Int {
+        guard case .success(let names) = LocalFiles.entries(of: folder) else { return 0 }
+        return names.filter { $0.hasPrefix("ld-debug.") && $0 != "ld-debug.\(pid)" }.count
+    }
+
+    static func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+        guard let string else { return body(nil) }
+        return string.withCString { body($0) }
     }
 
     static func outcome(status: Int32?, timedOut: Bool, timeout: Double?, stderrHead: String,
@@ -220,19 +261,6 @@ public struct ProcessLauncher: Launcher {
             for name in names { unlink(path + "/" + name) }
         }
         rmdir(path)
-    }
-
-    static func makePipe() throws(LaunchError) -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
-            throw LaunchError("cannot create a pipe: \(errorText(errno))")
-        }
-        // Close-on-exec on both ends (the child gets its own copies by dup2, which clears it);
-        // the race with another thread's fork is harmless: such a child would only hold a copy.
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        return (fds[0], fds[1])
     }
 
     static func errorText(_ code: Int32) -> String {

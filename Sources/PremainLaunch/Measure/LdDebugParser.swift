@@ -1,43 +1,74 @@
 import PremainModel
 
 /// Reads glibc `LD_DEBUG=files,statistics` output line by line, each line with the time it
-/// arrived, and builds a `LoaderTimeline`. Lines look like `"  4242:\tcalling init: /lib/x.so"`;
-/// the pid prefix is optional. Lines it does not know are ignored.
+/// arrived, and builds one `LoaderTimeline` per program image. Lines look like
+/// `"  4242:\tcalling init: /lib/x.so"`; the pid prefix is optional. Lines it does not know are
+/// ignored.
 ///
-/// Nested loads (an initializer that calls `dlopen`) are attributed to the inner object: an
-/// initializer's duration always ends at the next initializer line.
+/// - Before main, nested loads (an initializer that calls `dlopen`) are attributed to the
+///   inner object: an initializer's duration ends at the next initializer line.
+/// - After main, a load begins at `file=NAME;  dynamically loaded by WHO` and ends at
+///   `opening file=NAME; direct_opencount=N`, which glibc prints once the load's initializers
+///   have returned; it goes to `loadedAfterMain`, never to the time before main.
+/// - An `execve` keeps the pid, so the new image's loader appends to the same output. Outside
+///   a load, after main, `file=…;  needed by …`, a start-up statistics block or the loader's
+///   own `calling init` can only come from a new image: a new timeline starts there.
 public struct LdDebugParser: Sendable {
-    private var timeline: LoaderTimeline?
-    private var pendingMap: Int?
+    private var images: [LoaderTimeline] = []
+    private var pendingMap: PendingMap?
     private var inFinalBlock = false
+    /// Indices into the current image's `loadedAfterMain` of loads not yet ended, innermost last.
+    private var openLoads: [Int] = []
+
+    private enum PendingMap {
+        case image(Int)
+        case load(Int, Int)
+    }
 
     public init() {}
 
+    /// The first image's timeline; `nil` when no line arrived.
+    public var result: LoaderTimeline? { images.first }
+
+    /// The images exec'd after the first, in order; `nil` when there were none.
+    public var laterImages: [LoaderTimeline]? { images.count > 1 ? Array(images.dropFirst()) : nil }
+
     /// Feeds one line (without its newline) that arrived `atMs` after process birth.
     public mutating func consume(line rawLine: String, atMs: Double) {
-        if timeline == nil { timeline = LoaderTimeline(loaderStartMs: atMs) }
-        guard var current = timeline else { return }
         let line = Self.stripPid(rawLine)
-        defer { timeline = current }
+        if images.isEmpty {
+            images.append(LoaderTimeline(loaderStartMs: atMs))
+        }
+        if startsNewImage(line) {
+            images.append(LoaderTimeline(loaderStartMs: atMs))
+            openLoads = []
+            pendingMap = nil
+            inFinalBlock = false
+        }
+        var current = images[images.count - 1]
+        defer { images[images.count - 1] = current }
+        if current.mainMs != nil, !openLoads.isEmpty || line.hasPrefix("opening file=")
+            || line.contains("dynamically loaded by") || line.hasPrefix("calling init: ") {
+            if consumeLate(line, atMs: atMs, timeline: &current) { return }
+        }
 
         if line.hasPrefix("file=") {
             handleFile(line, atMs: atMs, timeline: &current)
         } else if line.hasPrefix("dynamic:") {
-            if let index = pendingMap {
-                current.objects[index].mappedMs = atMs
-                pendingMap = nil
-            }
+            markMapped(atMs: atMs, timeline: &current)
         } else if let path = Self.value(after: "calling init: ", in: line) {
-            close(&current, atMs: atMs)
+            close(&current.initializers, atMs: atMs)
             if current.loaderDoneMs == nil { current.loaderDoneMs = atMs }
             current.initializers.append(.init(path: path, startMs: atMs, durationMs: nil, isProgram: false))
         } else if let path = Self.value(after: "initialize program: ", in: line) {
-            close(&current, atMs: atMs)
+            close(&current.initializers, atMs: atMs)
             if current.loaderDoneMs == nil { current.loaderDoneMs = atMs }
+            if current.program == nil { current.program = path }
             current.initializers.append(.init(path: path, startMs: atMs, durationMs: nil, isProgram: true))
-        } else if Self.value(after: "transferring control: ", in: line) != nil {
-            close(&current, atMs: atMs)
+        } else if let path = Self.value(after: "transferring control: ", in: line) {
+            close(&current.initializers, atMs: atMs)
             if current.mainMs == nil { current.mainMs = atMs }
+            if current.program == nil { current.program = path }
         } else if line.hasPrefix("runtime linker statistics:") {
             inFinalBlock = current.startupCounts != nil
         } else if line.contains("number of") {
@@ -45,32 +76,110 @@ public struct LdDebugParser: Sendable {
         }
     }
 
-    /// The timeline so far; `nil` when no line arrived.
-    public var result: LoaderTimeline? { timeline }
+    /// True when `line`, arriving after the current image's main and outside any load, can only
+    /// come from a new image's loader.
+    private func startsNewImage(_ line: String) -> Bool {
+        guard let current = images.last, current.mainMs != nil, openLoads.isEmpty else { return false }
+        if line.hasPrefix("file="), line.contains("needed by ") { return true }
+        if line.hasPrefix("total startup time in dynamic loader") { return true }
+        if let path = Self.value(after: "calling init: ", in: line), ObjectName.isDynamicLoader(path) { return true }
+        return false
+    }
+
+    /// A line of a load after main; false when it is not one (the caller handles it).
+    private mutating func consumeLate(_ line: String, atMs: Double, timeline: inout LoaderTimeline) -> Bool {
+        var loads = timeline.loadedAfterMain ?? []
+        defer { timeline.loadedAfterMain = loads.isEmpty ? nil : loads }
+        if line.hasPrefix("file="), let (name, requester) = Self.fileLine(line, marker: "dynamically loaded by ") {
+            loads.append(.init(name: name, requester: requester, startMs: atMs))
+            openLoads.append(loads.count - 1)
+            return true
+        }
+        if line.hasPrefix("opening file=") {
+            // Ends the innermost open load (a load already present prints only this line).
+            guard let index = openLoads.popLast() else { return true }
+            close(&loads[index].initializers, atMs: atMs)
+            loads[index].endMs = atMs
+            return true
+        }
+        guard let index = openLoads.last else {
+            // An initializer after main with no load announced: a load of its own.
+            guard let path = Self.value(after: "calling init: ", in: line) else { return false }
+            var load = LoaderTimeline.LateLoad(name: path, requester: nil, startMs: atMs)
+            load.initializers.append(.init(path: path, startMs: atMs, durationMs: nil, isProgram: false))
+            loads.append(load)
+            return true
+        }
+        if line.hasPrefix("file=") {
+            if let (name, _) = Self.fileLine(line, marker: "needed by ") {
+                loads[index].objects.append(.init(name: name, neededBy: nil, mappedMs: nil))
+            } else if line.hasSuffix("generating link map"), let name = Self.fileName(line) {
+                if let object = loads[index].objects.lastIndex(where: { $0.name == name && $0.mappedMs == nil }) {
+                    pendingMap = .load(index, object)
+                } else {
+                    loads[index].objects.append(.init(name: name, neededBy: nil, mappedMs: nil))
+                    pendingMap = .load(index, loads[index].objects.count - 1)
+                }
+            }
+            return true
+        }
+        if line.hasPrefix("dynamic:") {
+            if case .load(let load, let object)? = pendingMap, load < loads.count, object < loads[load].objects.count {
+                loads[load].objects[object].mappedMs = atMs
+            }
+            pendingMap = nil
+            return true
+        }
+        if let path = Self.value(after: "calling init: ", in: line) {
+            close(&loads[index].initializers, atMs: atMs)
+            loads[index].initializers.append(.init(path: path, startMs: atMs, durationMs: nil, isProgram: false))
+            return true
+        }
+        return false
+    }
+
+    private mutating func markMapped(atMs: Double, timeline: inout LoaderTimeline) {
+        if case .image(let index)? = pendingMap, index < timeline.objects.count {
+            timeline.objects[index].mappedMs = atMs
+        }
+        pendingMap = nil
+    }
 
     private mutating func handleFile(_ line: String, atMs: Double, timeline: inout LoaderTimeline) {
         // "file=NAME [NS];  needed by WHO [NS]" or "file=NAME [NS];  generating link map"
-        guard let nameEnd = line.firstRange(of: " [") else { return }
-        let name = String(line[line.index(line.startIndex, offsetBy: 5)..<nameEnd.lowerBound])
+        guard let name = Self.fileName(line) else { return }
         if line.hasSuffix("generating link map") {
             if let index = timeline.objects.lastIndex(where: { $0.name == name && $0.mappedMs == nil }) {
-                pendingMap = index
+                pendingMap = .image(index)
             } else {
                 timeline.objects.append(.init(name: name, neededBy: nil, mappedMs: nil))
-                pendingMap = timeline.objects.count - 1
+                pendingMap = .image(timeline.objects.count - 1)
             }
-        } else if let marker = line.firstRange(of: "needed by ") ?? line.firstRange(of: "dynamically loaded by ") {
-            let who = line[marker.upperBound...]
-            let requester = String(who.firstRange(of: " [").map { who[..<$0.lowerBound] } ?? who)
+        } else if let (_, requester) = Self.fileLine(line, marker: "needed by ")
+                    ?? Self.fileLine(line, marker: "dynamically loaded by ") {
             timeline.objects.append(.init(name: name, neededBy: requester, mappedMs: nil))
         }
+    }
+
+    /// NAME of `file=NAME [NS];…`.
+    static func fileName(_ line: String) -> String? {
+        guard line.hasPrefix("file="), let nameEnd = line.firstRange(of: " [") else { return nil }
+        return String(line[line.index(line.startIndex, offsetBy: 5)..<nameEnd.lowerBound])
+    }
+
+    /// NAME and WHO of `file=NAME [NS];  MARKER WHO [NS]`.
+    static func fileLine(_ line: String, marker: String) -> (String, String)? {
+        guard let name = fileName(line), let found = line.firstRange(of: marker) else { return nil }
+        let who = line[found.upperBound...]
+        return (name, String(who.firstRange(of: " [").map { who[..<$0.lowerBound] } ?? who))
     }
 
     private mutating func handleCount(_ line: String, timeline: inout LoaderTimeline) {
         guard let colon = line.lastIndex(of: ":"),
               let value = Int(line[line.index(after: colon)...].trimmingBlanks()) else { return }
         let label = String(line[..<colon])
-        var counts = (inFinalBlock ? timeline.finalCounts : timeline.startupCounts) ?? LoaderCounts()
+        let final = inFinalBlock || label.hasPrefix("final")
+        var counts = (final ? timeline.finalCounts : timeline.startupCounts) ?? LoaderCounts()
         if label.hasSuffix("number of relocations") {
             counts.symbolLookups = value
         } else if label.hasSuffix("number of relocations from cache") {
@@ -80,17 +189,17 @@ public struct LdDebugParser: Sendable {
         } else {
             return
         }
-        if inFinalBlock || label.hasPrefix("final") {
+        if final {
             timeline.finalCounts = counts
         } else {
             timeline.startupCounts = counts
         }
     }
 
-    private func close(_ timeline: inout LoaderTimeline, atMs: Double) {
-        guard let last = timeline.initializers.indices.last,
-              timeline.initializers[last].durationMs == nil else { return }
-        timeline.initializers[last].durationMs = atMs - timeline.initializers[last].startMs
+    /// Ends the last initializer of `calls` at `atMs` when it is still open.
+    private func close(_ calls: inout [LoaderTimeline.InitializerCall], atMs: Double) {
+        guard let last = calls.indices.last, calls[last].durationMs == nil else { return }
+        calls[last].durationMs = atMs - calls[last].startMs
     }
 
     /// The line without the `"  PID:\t"` prefix and surrounding blanks.

@@ -26,7 +26,11 @@ public struct MeasureSession: Sendable {
         let pinning = CPUPinning.plan(requested: options.pin)
         let runs = max(1, options.runs)
         let warmup = max(0, options.warmup)
-        let withPlain = options.observerSeries && instrument
+        // Without loader lines an uninstrumented run cannot see main, so it could not stop there.
+        let withPlain = options.observerSeries && instrument && options.stop != .main
+        if options.stop == .main && !instrument {
+            throw .cannotStop(name, target.loaderPhasesMissing ?? "its loader prints no LD_DEBUG lines")
+        }
 
         var overrides: [String] = []
         if instrument {
@@ -40,7 +44,8 @@ public struct MeasureSession: Sendable {
         }
         let baseConditions = MachineProbe.conditions(
             pinning: pinning, runs: runs, warmup: warmup, cold: options.cold, binaryPath: executable,
-            buildID: target.buildID, environmentOverrides: overrides)
+            buildID: target.buildID, environmentOverrides: overrides,
+            stdin: options.inheritStdin ? "premain's own (--inherit-stdin)" : "/dev/null")
 
         let coldObjects = options.cold ? LoadedObjectDiscovery.objects(
             executable: executable, interpreter: target.interpreter, glibcLoader: target.glibcLoader,
@@ -49,7 +54,8 @@ public struct MeasureSession: Sendable {
         func request(instrumented: Bool) -> LaunchRequest {
             LaunchRequest(executablePath: executable, arguments: command, environment: environment,
                           instrumented: instrumented, targetCPU: pinning.targetCPU,
-                          timeoutSeconds: options.timeoutSeconds, output: options.output)
+                          timeoutSeconds: options.timeoutSeconds, output: options.output, stop: options.stop,
+                          inheritStdin: options.inheritStdin)
         }
         let perRound = withPlain ? 2 : 1
         let total = (warmup + runs) * perRound
@@ -124,6 +130,11 @@ public struct MeasureOptions: Sendable {
     public var keepRawSamples: Bool = false
     /// Where the target's output goes.
     public var output: LaunchRequest.OutputHandling = .discard
+    /// Where each run ends early and still counts as good (`--until`, `--ready`); `nil` runs
+    /// to exit.
+    public var stop: StopCondition?
+    /// Hand premain's stdin to the target instead of /dev/null (`--inherit-stdin`).
+    public var inheritStdin: Bool = false
 
     public init(runs: Int = 10, warmup: Int = 1, cold: Bool = false, timeoutSeconds: Double? = nil,
                 observerSeries: Bool = true, pin: Bool = true, realtimeMeasurer: Bool = true, output: LaunchRequest.OutputHandling = .discard) {
@@ -149,6 +160,8 @@ public enum MeasureError: Error, Equatable, Sendable, CustomStringConvertible {
     case launchFailed(command: String, LaunchError)
     /// `compare --instructions`: a build's instructions could not be counted.
     case instructionCountFailed(InstructionCountError)
+    /// `--until main` on a program whose loader prints no lines (static, not glibc, a script).
+    case cannotStop(String, String)
 
     /// Lowercase, no trailing period: "command not found: NAME".
     public var description: String {
@@ -157,6 +170,7 @@ public enum MeasureError: Error, Equatable, Sendable, CustomStringConvertible {
         case .commandNotFound(let name): return "command not found: \(name)"
         case .launchFailed(let name, let error): return "cannot launch \(name): \(error.message)"
         case .instructionCountFailed(let error): return "instructions: \(error.description)"
+        case .cannotStop(let name, let why): return "\(name): --until main needs the loader's lines, and there are none: \(why)"
         }
     }
 }

@@ -17,13 +17,10 @@ public struct MeasurementBuilder: Sendable {
         func summary(_ pick: (LaunchSample) -> Double?) -> TimeSummary? {
             TimeSummary(samplesMs: samples.compactMap(pick))
         }
-        let milestones = Milestones(
-            loaderStart: summary { $0.loader?.loaderStartMs },
-            loaderDone: summary { $0.loader?.loaderDoneMs },
-            programInitializers: summary { $0.loader?.initializers.first(where: \.isProgram)?.startMs },
-            main: summary { $0.loader?.mainMs },
-            firstOutput: summary(\.firstOutputMs),
-            exit: summary(\.exitMs))
+        var milestones = Self.loaderMilestones(loaderRuns)
+        milestones.firstOutput = summary(\.firstOutputMs)
+        milestones.exit = summary(\.exitMs)
+        milestones.ready = summary(\.readyMs)
         let cpuTime = summary(\.cpuMs)
 
         var missing = loaderPhasesMissing
@@ -43,6 +40,24 @@ public struct MeasurementBuilder: Sendable {
                 warnings += advisor.warnings(for: value, subject: object.path).filter { $0.kind != .outliers }
             }
         }
+        let lateObjects = LateLoadAggregator.aggregate(loaderRuns.map { $0?.loadedAfterMain })
+        let images = Self.execImages(samples)
+        if let images {
+            let names = images.map { $0.program.map(ObjectName.fileName) ?? "?" }.joined(separator: " → ")
+            let first = medianRun.flatMap { samples[$0].loader?.program }.map(ObjectName.fileName) ?? ObjectName.fileName(executablePath)
+            warnings.append(MeasurementWarning(
+                kind: .execChain, subject: "series",
+                message: "the process exec'd: \(first) → \(names); the milestones before main are \(first)'s",
+                advice: "each exec'd image is listed on its own; measure the last program directly to time it alone"))
+        }
+        let children = samples.compactMap(\.childProcessesWithLoaderOutput).max()
+        if let children {
+            warnings.append(MeasurementWarning(
+                kind: .childProcesses, subject: "series",
+                message: "up to \(children) child process\(children == 1 ? "" : "es") per run also ran with LD_DEBUG; their loader lines are not part of these figures",
+                advice: "measure a child's program directly to see its start-up"))
+        }
+        let throughPipe = samples.contains { $0.outputThroughPipe == true }
         let failures = Self.failures(samples.map(\.outcome))
         if !failures.isEmpty {
             warnings.append(MeasurementWarning(
@@ -73,18 +88,79 @@ public struct MeasurementBuilder: Sendable {
                            exitRatio: Self.ratio(milestones.exit, series.exit),
                            cpuRatio: Self.ratio(cpuTime, series.cpu))
         }
-        let counts: LoaderCountSummary? = loaderRuns.contains { $0?.startupCounts != nil } ? LoaderCountSummary(
-            startup: medianRun.flatMap { samples[$0].loader?.startupCounts } ?? loaderRuns.compactMap { $0?.startupCounts }.first,
-            final: medianRun.flatMap { samples[$0].loader?.finalCounts } ?? loaderRuns.compactMap { $0?.finalCounts }.first,
-            startupPerRun: loaderRuns.map { $0?.startupCounts }, finalPerRun: loaderRuns.map { $0?.finalCounts }) : nil
+        if let effect, let budget = advisor.observerEffectBudget,
+           let worst = [effect.exitRatio, effect.firstOutputRatio].compactMap({ $0 }).max(), worst > 1 + budget {
+            warnings.append(MeasurementWarning(
+                kind: .observerEffect, subject: "series",
+                message: "LD_DEBUG slowed the program ×\(Milliseconds.number(worst, decimals: 2)) (budget ×\(Milliseconds.number(1 + budget, decimals: 2)))",
+                advice: "read the uninstrumented exit and first output for totals; the loader phases still rank the costs"))
+        }
+        if throughPipe, plain.isEmpty || plain.contains(where: { $0.outputThroughPipe == true }) {
+            warnings.append(MeasurementWarning(
+                kind: .outputThroughPipe, subject: "series",
+                message: "stdout went through a pipe (--show-output, --ready, or no private null device could be made)",
+                advice: "a program that writes a lot pays for the pipe; without those options and as root, output costs what /dev/null costs"))
+        }
+        let counts = Self.counts(loaderRuns, median: medianRun.flatMap { samples[$0].loader })
 
-        return LaunchMeasurement(
+        var measurement = LaunchMeasurement(
             command: command, runs: samples.count, warmup: warmup, cold: cold, conditions: conditions,
             status: failures.isEmpty ? .ok : .failed, failures: failures, outcomes: samples.map(\.outcome),
             milestones: milestones, targetCPUTime: cpuTime, objects: objects, loaderCounts: counts, loaderPhasesMissing: missing,
             uninstrumented: plainSeries, observerEffect: effect, coldResidency: residencySummary,
             warnings: warnings, medianRun: medianRun, medianRunTimeline: medianRun.flatMap { samples[$0].loader },
             rawSamples: nil)
+        measurement.loadedAfterMain = lateObjects
+        measurement.execImages = images
+        measurement.childProcessesWithLoaderOutput = children
+        if samples.contains(where: { $0.outputThroughPipe != nil }) {
+            measurement.outputCapture = throughPipe ? "pipe" : "null device"
+        }
+        return measurement
+    }
+
+    /// The loader's milestones of one image over the runs (`nil` entries: runs without it).
+    static func loaderMilestones(_ runs: [LoaderTimeline?]) -> Milestones {
+        func summary(_ pick: (LoaderTimeline) -> Double?) -> TimeSummary? {
+            TimeSummary(samplesMs: runs.compactMap { $0.flatMap(pick) })
+        }
+        return Milestones(loaderStart: summary(\.loaderStartMs), loaderDone: summary(\.loaderDoneMs),
+                          programInitializers: summary { $0.initializers.first(where: \.isProgram)?.startMs },
+                          main: summary(\.mainMs))
+    }
+
+    /// Counts of the median run (else the first run that has them) and every run's.
+    static func counts(_ runs: [LoaderTimeline?], median: LoaderTimeline?) -> LoaderCountSummary? {
+        guard runs.contains(where: { $0?.startupCounts != nil || $0?.finalCounts != nil }) else { return nil }
+        return LoaderCountSummary(
+            startup: median?.startupCounts ?? runs.compactMap { $0?.startupCounts }.first,
+            final: median?.finalCounts ?? runs.compactMap { $0?.finalCounts }.first,
+            startupPerRun: runs.map { $0?.startupCounts }, finalPerRun: runs.map { $0?.finalCounts })
+    }
+
+    /// One `ImageMeasurement` per position in the exec chain, over the runs that reached it.
+    static func execImages(_ samples: [LaunchSample]) -> [ImageMeasurement]? {
+        let depth = samples.map { $0.laterImages?.count ?? 0 }.max() ?? 0
+        guard depth > 0 else { return nil }
+        return (0..<depth).map { position in
+            let runs: [LoaderTimeline?] = samples.map { sample in
+                guard let images = sample.laterImages, position < images.count else { return nil }
+                return images[position]
+            }
+            let reached = runs.compactMap { $0 }
+            let program = Self.mostCommon(reached.compactMap(\.program))
+            let objects = ObjectAggregator(executablePath: program ?? "?").aggregate(runs)
+            return ImageMeasurement(program: program, position: position + 2, runs: reached.count,
+                                    milestones: loaderMilestones(runs), objects: objects,
+                                    loaderCounts: counts(runs, median: nil),
+                                    loadedAfterMain: LateLoadAggregator.aggregate(runs.map { $0?.loadedAfterMain }))
+        }
+    }
+
+    static func mostCommon(_ names: [String]) -> String? {
+        var counts: [String: Int] = [:]
+        for name in names { counts[name, default: 0] += 1 }
+        return names.first { counts[$0] == counts.values.max() }
     }
 
     /// "N of M runs: message" per distinct failure message, most frequent first. A failure is
@@ -136,6 +212,60 @@ public struct MeasurementBuilder: Sendable {
     }
 }
 
+/// Gathers the objects loaded after main over runs into `LateObjectMeasurement`s, keyed by
+/// path (the `calling init` path, else the printed name), in order of their load's start.
+enum LateLoadAggregator {
+    static func aggregate(_ runs: [[LoaderTimeline.LateLoad]?]) -> [LateObjectMeasurement]? {
+        struct Gathered {
+            var requestedBy: String?
+            var runs = 0
+            var starts: [Double] = []
+            var loads: [Double] = []
+            var initializers: [Double] = []
+            var unfinished = 0
+        }
+        var order: [String] = []
+        var gathered: [String: Gathered] = [:]
+        for case let loads? in runs {
+            var seen: Set<String> = []
+            for load in loads {
+                let requestedName = ObjectName.fileName(load.name)
+                let requestedKey = load.initializers.first { ObjectName.fileName($0.path) == requestedName }?.path ?? load.name
+                var keys: [String] = [requestedKey]
+                for call in load.initializers where !keys.contains(call.path) { keys.append(call.path) }
+                for key in keys {
+                    if gathered[key] == nil { order.append(key); gathered[key] = Gathered() }
+                    var entry = gathered[key]!
+                    if !seen.contains(key) { entry.runs += 1; seen.insert(key) }
+                    entry.starts.append(load.startMs)
+                    if key == requestedKey {
+                        entry.requestedBy = entry.requestedBy ?? load.requester
+                        let loaded = load.initializers.first?.startMs ?? load.endMs
+                        if let loaded { entry.loads.append(loaded - load.startMs) }
+                    }
+                    let calls = load.initializers.filter { $0.path == key }
+                    if !calls.isEmpty {
+                        if calls.contains(where: { $0.durationMs == nil }) {
+                            entry.unfinished += 1
+                        } else {
+                            entry.initializers.append(calls.compactMap(\.durationMs).reduce(0, +))
+                        }
+                    }
+                    gathered[key] = entry
+                }
+            }
+        }
+        let objects = order.compactMap { key -> LateObjectMeasurement? in
+            guard let entry = gathered[key], let start = TimeSummary(samplesMs: entry.starts) else { return nil }
+            return LateObjectMeasurement(path: key, requestedBy: entry.requestedBy, runs: entry.runs, loadStart: start,
+                                         load: TimeSummary(samplesMs: entry.loads),
+                                         initializers: TimeSummary(samplesMs: entry.initializers),
+                                         unfinished: entry.unfinished)
+        }
+        return objects.isEmpty ? nil : objects
+    }
+}
+
 /// Gathers each object's loader events over runs into `ObjectMeasurement`s.
 ///
 /// Objects are keyed by path. `file=NAME` lines name a DT_NEEDED string, not a path, so a
@@ -161,7 +291,7 @@ struct ObjectAggregator {
             for call in timeline.initializers {
                 let key = call.isProgram ? executablePath : call.path
                 let role: ObjectMeasurement.Role = call.isProgram ? .executable
-                    : (ObjectName.fileName(call.path).hasPrefix("ld-linux") ? .loader : .library)
+                    : (ObjectName.isDynamicLoader(call.path) ? .loader : .library)
                 note(key, role)
                 starts[key, default: []].append(call.startMs)
                 if let duration = call.durationMs { durations[key, default: []].append(duration) }

@@ -61,7 +61,7 @@ public struct TargetProbe: Equatable, Sendable {
                                loaderPhasesMissing: "statically linked (no PT_INTERP): no dynamic loader runs, so there are no loader lines to time")
         }
         let name = ObjectName.fileName(interpreter)
-        let glibc = name.hasPrefix("ld-linux") || name.hasPrefix("ld64.so")
+        let glibc = ObjectName.isDynamicLoader(name)
         return TargetProbe(path: path, buildID: file.buildID, interpreter: interpreter, glibcLoader: glibc,
                            loaderPhasesMissing: glibc ? nil : "its loader \(interpreter) is not glibc's: LD_DEBUG is a glibc feature")
     }

@@ -137,15 +137,21 @@ final class TraceSession {
     // MARK: - Start and end
 
     func spawn() throws(TraceError) -> pid_t {
-        var spawnOptions = ctrace_spawn_options(cpu: options.cpu ?? -1, traceme: 1, stdinFD: -1,
-                                                stdoutFD: options.outputFD, stderrFD: options.outputFD)
+        var spawnOptions = ctrace_spawn_options(cpu: options.cpu ?? -1, traceme: 1, stdinFD: options.stdinFD,
+                                                stdoutFD: options.outputFD, stderrFD: options.outputFD, fifoPrefix: nil)
+        var result = ctrace_spawn_result()
         let pid = CStringArray.with(options.command) { argv in
             CStringArray.with(options.environment) { envp in
-                ctrace_spawn(executable, argv, envp, &spawnOptions)
+                ctrace_spawn(executable, argv, envp, &spawnOptions, &result)
             }
         }
         guard pid > 0 else {
             throw TraceError.cannotStart(executable, String(cString: strerror(-pid)))
+        }
+        if result.execErrno != 0 {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            throw TraceError.cannotStart(executable, String(cString: strerror(result.execErrno)))
         }
         return pid
     }

@@ -135,6 +135,9 @@ public struct TraceOptions: Sendable {
     public var calibration: CalibrationTarget?
     /// Descriptor for the target's stdout/stderr (-1: premain's own).
     public var outputFD: Int32 = -1
+    /// Descriptor for the target's stdin (-1: premain's own, `--inherit-stdin`); the CLI
+    /// passes /dev/null by default.
+    public var stdinFD: Int32 = -1
     /// Hold `/dev/cpu_dma_latency` at 0 during calibration and runs (`IdleLatencyGuard`), so a
     /// stop does not wait for a halted CPU to wake (`--allow-idle` turns it off).
     public var holdIdleLatency = true

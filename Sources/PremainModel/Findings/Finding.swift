@@ -105,6 +105,13 @@ public enum ObjectName {
         return name.isEmpty ? path : name
     }
 
+    /// True for glibc's dynamic loader by its file name (`ld-linux-x86-64.so.2`,
+    /// `ld-linux-aarch64.so.1`, `ld64.so.2`, `ld.so.1`).
+    public static func isDynamicLoader(_ path: String) -> Bool {
+        let name = fileName(path)
+        return name.hasPrefix("ld-linux") || name.hasPrefix("ld64.so") || name.hasPrefix("ld.so")
+    }
+
     public static func of(_ binary: BinaryInventory) -> String {
         binary.header.soname ?? fileName(binary.path)
     }

@@ -46,6 +46,18 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
     /// Instructions of one run under callgrind, when asked for (`--instructions`); `nil`
     /// otherwise.
     public var instructions: InstructionCounts?
+    /// Objects loaded after main (`dlopen`) by the first image; never part of the time before
+    /// main. `nil` when none.
+    public var loadedAfterMain: [LateObjectMeasurement]?
+    /// Images the process exec'd into after the first, each over the runs that reached it;
+    /// `nil` when it never exec'd.
+    public var execImages: [ImageMeasurement]?
+    /// Most child processes in one run that inherited LD_DEBUG (their lines are not in these
+    /// figures); `nil` when none.
+    public var childProcessesWithLoaderOutput: Int?
+    /// Where the target's stdout went: "null device" (a private /dev/null whose first write is
+    /// watched: output costs what /dev/null costs) or "pipe"; `nil` in older reports.
+    public var outputCapture: String?
 
     public init(command: [String], runs: Int, warmup: Int, cold: Bool, conditions: LaunchConditions, status: Status,
                 failures: [String], outcomes: [LaunchOutcome], milestones: Milestones,
@@ -81,7 +93,8 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
     enum CodingKeys: String, CodingKey {
         case command, runs, warmup, cold, conditions, status, failures, outcomes, milestones, targetCPUTime, objects,
              loaderCounts, loaderPhasesMissing, uninstrumented, observerEffect, coldResidency, warnings, medianRun,
-             medianRunTimeline, rawSamples, instructions
+             medianRunTimeline, rawSamples, instructions, loadedAfterMain, execImages, childProcessesWithLoaderOutput,
+             outputCapture
     }
 
     /// Reads a measurement as `premain measure` writes it. `command`, `runs`, `conditions`
@@ -110,6 +123,71 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
                   medianRunTimeline: try container.decodeIfPresent(LoaderTimeline.self, forKey: .medianRunTimeline),
                   rawSamples: try container.decodeIfPresent([LaunchSample].self, forKey: .rawSamples),
                   instructions: try container.decodeIfPresent(InstructionCounts.self, forKey: .instructions))
+        loadedAfterMain = try container.decodeIfPresent([LateObjectMeasurement].self, forKey: .loadedAfterMain)
+        execImages = try container.decodeIfPresent([ImageMeasurement].self, forKey: .execImages)
+        childProcessesWithLoaderOutput = try container.decodeIfPresent(Int.self, forKey: .childProcessesWithLoaderOutput)
+        outputCapture = try container.decodeIfPresent(String.self, forKey: .outputCapture)
+    }
+}
+
+/// An image the process exec'd into after the first (`sh -c 'exec prog'`, a driver that execs
+/// its tool), over the runs that reached it. Times are milliseconds since process birth.
+public struct ImageMeasurement: Codable, Equatable, Sendable {
+    /// The program as its loader named it (the path or name it was exec'd as).
+    public var program: String?
+    /// Position in the chain: 2 for the first image exec'd after the one started.
+    public var position: Int
+    /// Counted runs that reached this image.
+    public var runs: Int
+    /// Its loader start, loader done, own initializers and main (first output and exit are the
+    /// process's, on the measurement).
+    public var milestones: Milestones
+    public var objects: [ObjectMeasurement]
+    public var loaderCounts: LoaderCountSummary?
+    public var loadedAfterMain: [LateObjectMeasurement]?
+
+    public init(program: String?, position: Int, runs: Int, milestones: Milestones, objects: [ObjectMeasurement],
+                loaderCounts: LoaderCountSummary? = nil, loadedAfterMain: [LateObjectMeasurement]? = nil) {
+        self.program = program
+        self.position = position
+        self.runs = runs
+        self.milestones = milestones
+        self.objects = objects
+        self.loaderCounts = loaderCounts
+        self.loadedAfterMain = loadedAfterMain
+    }
+}
+
+/// An object loaded after main (`dlopen`), over the runs that loaded it: when its load began,
+/// how long mapping and relocation took, and its initializers from their `calling init` line
+/// to the end of that object's initializers only (the next initializer of the same load, or
+/// glibc's `opening file=` line once the load's initializers returned).
+public struct LateObjectMeasurement: Codable, Equatable, Sendable {
+    /// The `calling init` path, else the name the loader printed.
+    public var path: String
+    /// The object that called `dlopen`; `nil` for objects a load brought in as dependencies.
+    public var requestedBy: String?
+    /// Runs in which it was loaded after main.
+    public var runs: Int
+    /// When the load that brought it began (`dynamically loaded by`), since process birth.
+    public var loadStart: TimeSummary
+    /// For the object asked for: mapping and relocation of the whole load, from its start to
+    /// its first initializer (or its end). `nil` for dependencies.
+    public var load: TimeSummary?
+    /// Its own initializers' duration; `nil` when it has none.
+    public var initializers: TimeSummary?
+    /// Runs that ended inside its initializers (a crash, a timeout, a stop).
+    public var unfinished: Int
+
+    public init(path: String, requestedBy: String?, runs: Int, loadStart: TimeSummary, load: TimeSummary?,
+                initializers: TimeSummary?, unfinished: Int) {
+        self.path = path
+        self.requestedBy = requestedBy
+        self.runs = runs
+        self.loadStart = loadStart
+        self.load = load
+        self.initializers = initializers
+        self.unfinished = unfinished
     }
 }
 
@@ -127,10 +205,13 @@ public struct Milestones: Codable, Equatable, Sendable {
     public var firstOutput: TimeSummary?
     /// The process ended.
     public var exit: TimeSummary?
+    /// A line of output matched `--ready`.
+    public var ready: TimeSummary?
 
     public init(loaderStart: TimeSummary? = nil, loaderDone: TimeSummary? = nil,
                 programInitializers: TimeSummary? = nil, main: TimeSummary? = nil,
-                firstOutput: TimeSummary? = nil, exit: TimeSummary? = nil) {
+                firstOutput: TimeSummary? = nil, exit: TimeSummary? = nil, ready: TimeSummary? = nil) {
+        self.ready = ready
         self.loaderStart = loaderStart
         self.loaderDone = loaderDone
         self.programInitializers = programInitializers
@@ -258,7 +339,7 @@ public struct ResidencySummary: Codable, Equatable, Sendable {
 
 /// The name of a milestone: the keys of `Milestones` in reports, and what `diff` compares.
 public enum Milestone: String, CaseIterable, Sendable {
-    case loaderStart, loaderDone, programInitializers, main, firstOutput, exit
+    case loaderStart, loaderDone, programInitializers, main, firstOutput, ready, exit
 
     /// The name for people: "first output" for `firstOutput`, "loader done" for `loaderDone`.
     public var title: String {
@@ -268,6 +349,7 @@ public enum Milestone: String, CaseIterable, Sendable {
         case .programInitializers: return "program initializers"
         case .main: return "main"
         case .firstOutput: return "first output"
+        case .ready: return "ready"
         case .exit: return "exit"
         }
     }
@@ -282,6 +364,7 @@ extension Milestones {
         case .programInitializers: return programInitializers
         case .main: return main
         case .firstOutput: return firstOutput
+        case .ready: return ready
         case .exit: return exit
         }
     }

@@ -20,8 +20,20 @@ public struct LaunchSample: Codable, Equatable, Sendable {
     /// program wrote nothing.
     public var firstOutputMs: Double?
     public var firstOutputStream: Stream?
-    /// When the process was seen to end (its pidfd turned readable). `nil` after a timeout.
+    /// When the process was seen to end (its pidfd turned readable). `nil` after a timeout or
+    /// a stop.
     public var exitMs: Double?
+    /// When a line of output first matched `--ready`; `nil` without `--ready` or no match.
+    public var readyMs: Double?
+    /// Images the process exec'd into after the first (`sh -c 'exec prog'`, a driver that
+    /// execs its tool), in order, each its own loader timeline; `nil` when it never exec'd.
+    public var laterImages: [LoaderTimeline]?
+    /// Child processes that inherited LD_DEBUG and wrote their own loader lines, which are not
+    /// part of this launch's figures; `nil` when none (or uninstrumented).
+    public var childProcessesWithLoaderOutput: Int?
+    /// True when stdout went through a pipe (`--show-output`, `--ready`, or no private null
+    /// device could be made), which costs a program that writes a lot more than /dev/null.
+    public var outputThroughPipe: Bool?
     public var outcome: LaunchOutcome
     /// The target's own user + system CPU time (from wait4), in ms; `nil` when unknown. Less
     /// sensitive to other load than wall time, so it shows the observer effect on busy machines.
@@ -32,7 +44,8 @@ public struct LaunchSample: Codable, Equatable, Sendable {
     public var stderrHead: String
 
     public init(birthNs: UInt64, processGroup: Int32 = 0, instrumented: Bool, loader: LoaderTimeline?, firstOutputMs: Double?,
-                firstOutputStream: Stream?, exitMs: Double?, outcome: LaunchOutcome, stderrHead: String) {
+                firstOutputStream: Stream?, exitMs: Double?, readyMs: Double? = nil, outcome: LaunchOutcome,
+                stderrHead: String) {
         self.birthNs = birthNs
         self.processGroup = processGroup
         self.instrumented = instrumented
@@ -40,6 +53,7 @@ public struct LaunchSample: Codable, Equatable, Sendable {
         self.firstOutputMs = firstOutputMs
         self.firstOutputStream = firstOutputStream
         self.exitMs = exitMs
+        self.readyMs = readyMs
         self.outcome = outcome
         self.stderrHead = stderrHead
     }
@@ -60,6 +74,9 @@ public struct LaunchOutcome: Codable, Equatable, Sendable {
         case missingLibrary = "missing_library"
         /// `execve` itself failed (no such file, not executable, bad format).
         case execFailed = "exec_failed"
+        /// Reached the milestone it was to stop at (`--until`, `--ready`); premain ended it.
+        /// A good run.
+        case stopped
     }
 
     public var kind: Kind
@@ -85,8 +102,8 @@ public struct LaunchOutcome: Codable, Equatable, Sendable {
         self.lingeringProcessesKilled = lingeringProcessesKilled
     }
 
-    /// True only for `.success`.
-    public var succeeded: Bool { kind == .success }
+    /// True for `.success` and `.stopped` (a run ended as asked).
+    public var succeeded: Bool { kind == .success || kind == .stopped }
 }
 
 /// What glibc's loader reported about one launch (`LD_DEBUG=files,statistics`), each time in
@@ -129,6 +146,33 @@ public struct LoaderTimeline: Codable, Equatable, Sendable {
         }
     }
 
+    /// One `dlopen` after main: the object asked for, what it brought in, its initializers.
+    public struct LateLoad: Codable, Equatable, Sendable {
+        /// The name as the loader printed it (`file=NAME [0];  dynamically loaded by WHO`).
+        public var name: String
+        /// The object that called `dlopen` (its path, or the executable as started).
+        public var requester: String?
+        /// The `dynamically loaded by` line: the load begins.
+        public var startMs: Double
+        /// Every object mapped by this load, the requested one first.
+        public var objects: [MappedObject] = []
+        /// Initializers run by this load, in call order. Each ends at the next one's line or at
+        /// the `opening file=` line that ends the load.
+        public var initializers: [InitializerCall] = []
+        /// The `opening file=NAME; direct_opencount=N` line, printed once the load and its
+        /// initializers are done. `nil` when the run ended (or failed) inside the load.
+        public var endMs: Double?
+
+        public init(name: String, requester: String?, startMs: Double) {
+            self.name = name
+            self.requester = requester
+            self.startMs = startMs
+        }
+    }
+
+    /// The program as the loader named it (`initialize program: NAME`, `transferring control:
+    /// NAME`): argv[0] or the path it was exec'd as. `nil` until one of those lines.
+    public var program: String?
     /// The first line from the loader: it has relocated itself and opened its debug output.
     public var loaderStartMs: Double
     public var objects: [MappedObject] = []
@@ -143,6 +187,8 @@ public struct LoaderTimeline: Codable, Equatable, Sendable {
     public var startupCounts: LoaderCounts?
     /// Counts printed at exit (`final number of …`), which include lazy binding during main.
     public var finalCounts: LoaderCounts?
+    /// Loads after main (`dlopen`), in order; never part of the time before main.
+    public var loadedAfterMain: [LateLoad]?
 
     public init(loaderStartMs: Double) {
         self.loaderStartMs = loaderStartMs

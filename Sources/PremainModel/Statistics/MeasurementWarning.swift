@@ -26,6 +26,14 @@ public struct MeasurementWarning: Codable, Equatable, Sendable {
         case noiseSuspected = "noise_suspected"
         /// Two separately measured series: drift between them cannot be told from a change.
         case unpaired
+        /// The process exec'd another image: the milestones are the first image's.
+        case execChain = "exec_chain"
+        /// Child processes inherited LD_DEBUG; their loader lines are not in the figures.
+        case childProcesses = "child_processes"
+        /// LD_DEBUG slowed the program by more than the observer-effect budget.
+        case observerEffect = "observer_effect"
+        /// Output went through a pipe, which costs a program that writes a lot.
+        case outputThroughPipe = "output_through_pipe"
     }
 
     public var kind: Kind
@@ -55,11 +63,16 @@ public struct WarningAdvisor: Sendable {
     /// (default 10 %) to be worth a warning: the modified Z-score alone flags 1 % differences
     /// when the spread is tiny.
     public var materialRatio: Double
+    /// Instrumented / uninstrumented median above 1 + this draws an `observerEffect` warning
+    /// (default 5 %, premain's own budget); `nil` for none.
+    public var observerEffectBudget: Double?
 
-    public init(wideSpreadRatio: Double = 0.10, minimumRuns: Int = 5, materialRatio: Double = 0.10) {
+    public init(wideSpreadRatio: Double = 0.10, minimumRuns: Int = 5, materialRatio: Double = 0.10,
+                observerEffectBudget: Double? = 0.05) {
         self.wideSpreadRatio = wideSpreadRatio
         self.minimumRuns = minimumRuns
         self.materialRatio = materialRatio
+        self.observerEffectBudget = observerEffectBudget
     }
 
     /// Warnings about one summarized time named `subject` (a milestone or an object path).

@@ -11,15 +11,27 @@ enum MeasureCommand: Command {
     static let spec = CommandSpec(
         name: "measure",
         abstract: "Time a command's launch from process birth: loader, each object's initializers, main, first output, exit.",
-        usage: "premain measure [--runs <n>] [--warmup <n>] [--cold] [--instructions] [--timeout <seconds>] [--format <format>] [--output <path>] -- <command> [<argument>...]",
+        usage: "premain measure [--runs <n>] [--warmup <n>] [--cold] [--instructions] [--timeout <seconds>] [--until <milestone>] [--ready <regex>] [--format <format>] [--output <path>] -- <command> [<argument>...]",
         discussion: """
         Runs the command --runs times after --warmup uncounted runs, with the environment passed \
-        through and stdin from /dev/null. Times are milliseconds since process birth (premain's \
-        CLOCK_MONOTONIC just before execve), stamped as glibc's LD_DEBUG=files lines arrive through \
-        a FIFO, so the program's own output is untouched. An uninstrumented series (no LD_DEBUG) \
-        is interleaved to report the observer effect. The target runs in its own process group, \
-        which is killed after every run. The target's output is forwarded (its stdout goes to \
-        stderr when the JSON report goes to stdout). Exit status 4 when a run failed.
+        through and stdin from /dev/null (--inherit-stdin passes premain's own). Times are \
+        milliseconds since process birth (premain's CLOCK_MONOTONIC just before it vforks the \
+        target), stamped as glibc's LD_DEBUG=files lines arrive through a FIFO, so the program's \
+        own output is untouched. An uninstrumented series (no LD_DEBUG) is interleaved to report \
+        the observer effect. The target runs in its own process group, which is killed after \
+        every run. Exit status 4 when a run failed.
+
+        Output: stdout goes to a private null device whose first write is watched, so output \
+        costs what /dev/null costs (as root; otherwise, and with --show-output or --ready, through \
+        a pipe, which the report says); stderr goes through a pipe.
+
+        Exec chains (a driver that execs its tool) are split: each exec'd image gets its own \
+        loader phases, initializers, main and counts. Objects loaded after main (dlopen) are \
+        listed apart with their load and initializer times, never as time before main.
+
+        Servers: --until first-output|main ends each run at that milestone, --ready REGEX at the \
+        first line of output that matches; the process group is then killed and the run counts \
+        as good.
 
         --instructions adds one run under valgrind's callgrind (the Debian package valgrind) and \
         an "instructions" section: instructions executed before main, to the first write to \
@@ -34,6 +46,9 @@ enum MeasureCommand: Command {
             OptionSpec(names: ["-w", "--warmup"], valueName: "n", help: "Uncounted runs first (default 1)."),
             OptionSpec(names: ["--cold"], valueName: nil, help: "Evict the executable and every object of its closure from the page cache before every run."),
             OptionSpec(names: ["-t", "--timeout"], valueName: "seconds", help: "Kill a run that takes longer (default: no limit)."),
+            OptionSpec(names: ["--until"], valueName: "milestone", help: "End each run at first-output or main (a good run); for servers."),
+            OptionSpec(names: ["--ready"], valueName: "regex", help: "End each run at the first line of stdout or stderr that matches (a good run); for servers."),
+            OptionSpec(names: ["--inherit-stdin"], valueName: nil, help: "Give the target premain's stdin instead of /dev/null."),
             OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OutputWidth.option,
@@ -76,6 +91,26 @@ enum MeasureCommand: Command {
                                      pin: !arguments.flag("--no-pin"), realtimeMeasurer: !arguments.flag("--no-realtime"),
                                      output: handling)
         options.keepRawSamples = arguments.flag("--raw")
+        options.inheritStdin = arguments.flag("--inherit-stdin")
+        if let until = arguments.value("--until") {
+            switch until {
+            case "first-output": options.stop = .firstOutput
+            case "main": options.stop = .main
+            case "exit": options.stop = nil
+            default:
+                throw UsageError(message: "invalid value '\(until)' for '--until': expected first-output, main or exit")
+            }
+        }
+        if let ready = arguments.value("--ready") {
+            guard options.stop == nil else {
+                throw UsageError(message: "'--ready' and '--until' cannot be used together")
+            }
+            do {
+                options.stop = .ready(try OutputPattern(ready))
+            } catch {
+                throw UsageError(message: "invalid value for '--ready': \(error.message)")
+            }
+        }
         options.holdIdleLatency = !arguments.flag("--allow-idle")
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
         let environment = ProcessEnvironment.current()
@@ -99,7 +134,7 @@ enum MeasureCommand: Command {
             progress?.finish()
             Console.error(error.description)
             switch error {
-            case .noCommand, .commandNotFound: return .inputError
+            case .noCommand, .commandNotFound, .cannotStop: return .inputError
             case .launchFailed, .instructionCountFailed: return .internalError
             }
         }
