@@ -8,6 +8,7 @@
 #include <time.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -127,4 +128,9 @@ int ctrace_pidfd_open(pid_t pid) {
 
 int ctrace_set_child_subreaper(void) {
     return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -errno;
+}
+
+int ctrace_memfd(const char *name) {
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    return fd < 0 ? -errno : fd;
 }

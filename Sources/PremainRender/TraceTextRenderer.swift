@@ -41,9 +41,16 @@ public enum TraceTextRenderer {
                               alignments: [.right, .right, .right, .right, .right, .left, .left, .left, .left],
                               kinds: [.plain, .plain, .plain, .plain, .plain, .plain, .path, .plain, .symbol],
                               indent: 0, maxWidth: width)
+        // Names that two rows share (two `_GLOBAL__sub_I_X.cpp` of one object, `ProcessInfo`
+        // against `_ProcessInfo`) carry their address.
+        var nameCounts: [String: Int] = [:]
+        for f in shown { nameCounts[ObjectName.fileName(f.object) + "|" + (f.demangled ?? f.symbol), default: 0] += 1 }
         for f in shown {
             var name = f.demangled ?? f.symbol
+            let shared = (nameCounts[ObjectName.fileName(f.object) + "|" + name] ?? 0) > 1
+            if f.ifuncResolver == true { name += " (IFUNC resolver)" }
             if let caller = f.inlinedInto { name += " (inlined into \(caller))" }
+            if shared, let address = f.address { name += " @\(address)" }
             let timed = !f.inclusive.samplesMs.isEmpty
             table.add([timed ? ms(f.inclusive.medianMs) : "did not return", timed ? ms(f.inclusive.p90Ms) : "-",
                          timed ? ms(f.inclusive.maxMs) : "-", f.exclusive.map { ms($0.medianMs) } ?? "-", f.callsText, f.kind.title,
@@ -53,6 +60,7 @@ public enum TraceTextRenderer {
         out += table.render()
         let hidden = m.functions.count - shown.count
         if hidden > 0 { out += "(\(hidden) toolchain/static initializers under \(ms(smallMs)) not shown; --all shows them)\n" }
+        for failure in m.failures ?? [] { out += "FAILED: \(TextSafety.display(failure))\n" }
         if !m.untimed.isEmpty {
             out += "\nnot timed:\n"
             for u in m.untimed { out += "  \(u.demangled ?? u.symbol) [\(u.object)]: \(u.reason)\n" }

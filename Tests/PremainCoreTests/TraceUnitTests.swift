@@ -89,7 +89,7 @@ struct TraceUnitTests {
             let probe = TraceProbe(object: "/usr/bin/premain", entry: 0x1000 + UInt64(calls), symbol: symbol,
                                    demangled: Demangler.demangle(symbol), kind: kind)
             let call = TracedCall(rawNs: 1000, nestedStops: 0, nestedHandlingNs: 0, handlingNs: 10)
-            return (TracedFunctionKey(object: probe.object, symbol: symbol),
+            return (TracedFunctionKey(object: probe.object, symbol: symbol, entry: probe.entry),
                     (probe, Array(repeating: call, count: calls), calls, false))
         }
         let record = TraceRunRecord(

@@ -56,4 +56,8 @@ int ctrace_pidfd_open(pid_t pid);
 /// reap a whole process group. Returns 0 or -errno.
 int ctrace_set_child_subreaper(void);
 
+/// memfd_create(name, MFD_CLOEXEC): an anonymous in-memory file (the GNU declaration Swift's
+/// Glibc module leaves out). Returns the descriptor or -errno.
+int ctrace_memfd(const char *name);
+
 #endif

@@ -114,7 +114,8 @@ final class ProbePlanner {
                             probes[address] = existing
                         } else {
                             probes[address] = TraceProbe(object: path, entry: address, symbol: name,
-                                                         demangled: demangled, kind: .named)
+                                                         demangled: demangled, kind: .named,
+                                                         isIFuncResolver: symbol.kind == .gnuIFunc)
                         }
                     }
                     if let untilSymbol, Self.matches(untilSymbol, mangled: name, demangled: demangled) {
@@ -211,6 +212,8 @@ struct TraceProbe: Hashable, Sendable {
     /// For an inlined copy: the function it was inlined into, and the call site.
     var inlinedInto: String?
     var source: SourceLocation?
+    /// The symbol is a GNU IFUNC: its address is the resolver's.
+    var isIFuncResolver = false
 
     var isInlined: Bool { !exits.isEmpty }
 }

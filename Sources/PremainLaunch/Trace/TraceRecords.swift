@@ -1,11 +1,11 @@
 import PremainModel
 
-/// Identifies a traced function across runs: the object, the symbol and, for an inlined copy,
-/// its link-time entry address.
+/// Identifies a traced function across runs: the object, the symbol and its link-time entry
+/// address (two local functions of one object may share a name).
 struct TracedFunctionKey: Hashable, Sendable {
     var object: String
     var symbol: String
-    var inlinedAt: UInt64?
+    var entry: UInt64
 }
 
 /// One completed call of a traced function, as the tracer saw it.
@@ -61,6 +61,10 @@ struct TraceRunRecord: Sendable {
     /// Milestones reached, in ms since birth: "main", "firstOutput", "exit", or the `--until` symbol.
     var milestones: [String: Double]
     var outcome: TraceOutcome
+    /// The first bytes the target wrote to stderr, kept to explain a failed run.
+    var stderrHead: String = ""
+    /// The `--until` function was found in some object (always true for other milestones).
+    var untilFound = true
     /// Functions found but not timed, with the reason.
     var untimed: [UntimedFunction]
     /// Things that went wrong but did not stop the run.
@@ -74,6 +78,23 @@ struct TraceRunRecord: Sendable {
 struct TraceAggregator {
     let biasMs: Double
     let planner: ProbePlanner
+
+    static func hex(_ address: UInt64) -> String { "0x" + String(address, radix: 16) }
+
+    /// "N of M runs: outcome[: the loader's error]" per distinct failure, most frequent first.
+    static func failures(_ records: [TraceRunRecord]) -> [String] {
+        var counts: [(String, Int)] = []
+        for record in records where !record.outcome.succeeded {
+            var text = record.outcome.description
+            if let line = record.stderrHead.split(separator: "\n").first(where: { $0.contains("error while loading shared libraries") }) {
+                text += ": the loader failed: \(line)"
+            } else if case .exited = record.outcome, let line = record.stderrHead.split(separator: "\n").first {
+                text += ": \(line.prefix(200))"
+            }
+            if let index = counts.firstIndex(where: { $0.0 == text }) { counts[index].1 += 1 } else { counts.append((text, 1)) }
+        }
+        return counts.sorted { $0.1 > $1.1 }.map { "\($0.1) of \(records.count) runs: \($0.0)" }
+    }
 
     func measurement(of records: [TraceRunRecord], options: TraceOptions, conditions: LaunchConditions) -> TraceMeasurement {
         var samples: [TracedFunctionKey: [Double]] = [:]
@@ -106,6 +127,8 @@ struct TraceAggregator {
                 calls: calls[key] ?? 0, callsCapped: capped[key] ?? false, inclusive: timing,
                 exclusive: TimeSummary(samplesMs: exclusiveSamples[key] ?? []), source: source,
                 inlinedInto: probe.inlinedInto, unfinishedCalls: unfinished[key] ?? 0))
+            functions[functions.count - 1].address = Self.hex(key.entry)
+            functions[functions.count - 1].ifuncResolver = probe.isIFuncResolver ? true : nil
         }
         functions.sort {
             $0.inclusive.medianMs != $1.inclusive.medianMs ? $0.inclusive.medianMs > $1.inclusive.medianMs
@@ -119,6 +142,8 @@ struct TraceAggregator {
                 calls: calls[key] ?? 0, callsCapped: capped[key] ?? false,
                 inclusive: .zero, source: planner.debugInfo(for: probe.object)?.sourceLocation(of: probe.entry),
                 inlinedInto: probe.inlinedInto, unfinishedCalls: count))
+            functions[functions.count - 1].address = Self.hex(key.entry)
+            functions[functions.count - 1].ifuncResolver = probe.isIFuncResolver ? true : nil
         }
         var milestoneSamples: [String: [Double]] = [:]
         for record in records {
@@ -126,8 +151,13 @@ struct TraceAggregator {
         }
         let timedKeys = Set(functions.map { "\($0.object)|\($0.symbol)" })
         var seenUntimed = Set<String>()
+        // A --function not in the executable but found in a library it loaded was timed there.
+        let foundQueries = Set(options.functions.filter { query in
+            functions.contains { ProbePlanner.matches(query, mangled: $0.symbol, demangled: $0.demangled) }
+        })
         let untimed = records.flatMap(\.untimed).filter {
-            !timedKeys.contains("\($0.object)|\($0.symbol)") && seenUntimed.insert("\($0.object)|\($0.symbol)").inserted
+            !($0.kind == .named && foundQueries.contains($0.symbol))
+                && !timedKeys.contains("\($0.object)|\($0.symbol)") && seenUntimed.insert("\($0.object)|\($0.symbol)").inserted
         }
         var seenNotes = Set<String>()
         var advice: [String] = []
@@ -139,11 +169,21 @@ struct TraceAggregator {
         if cappedCount > 0 {
             advice.append("\(cappedCount) functions reached --max-calls \(options.maxCalls) and were no longer timed after that; raise --max-calls to time every call")
         }
-        return TraceMeasurement(
+        if case .symbol(let name) = options.until, !records.isEmpty, records.allSatisfy({ !$0.untilFound }) {
+            advice.append("--until \(name): no function with this name was found in any object the program loaded, so every run went on to its exit")
+        }
+        let resolvers = functions.filter { $0.ifuncResolver == true }.map { $0.demangled ?? $0.symbol }
+        if !resolvers.isEmpty {
+            advice.append("\(resolvers.joined(separator: ", ")): GNU IFUNC symbols; what was timed is the resolver the loader runs once to pick an implementation, not the implementation (name that, e.g. __strlen_avx2, with --function)")
+        }
+        var measurement = TraceMeasurement(
             command: options.command, runs: records.count, warmup: options.warmup, until: options.until,
             maxCalls: options.maxCalls, conditions: conditions,
             milestones: milestoneSamples.compactMapValues { TimeSummary(samplesMs: $0) },
             outcomes: records.map(\.outcome), functions: functions, untimed: untimed,
             notes: (records.flatMap(\.notes) + advice).filter { seenNotes.insert($0).inserted })
+        let failures = Self.failures(records)
+        measurement.failures = failures.isEmpty ? nil : failures
+        return measurement
     }
 }

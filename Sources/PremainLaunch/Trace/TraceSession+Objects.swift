@@ -42,6 +42,7 @@ extension TraceSession {
             }
             for (marker, addresses) in plan.markers {
                 if marker == .main { mainFound = true }
+                if marker == .until, !addresses.isEmpty { untilPlanted = true }
                 if marker == .write, milestones["firstOutput"] != nil { continue }
                 for address in addresses { sites[address &+ bias, default: Site()].markers.insert(marker) }
             }

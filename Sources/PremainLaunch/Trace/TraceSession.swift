@@ -84,6 +84,11 @@ final class TraceSession {
     var notes: [String] = []
     /// Whether this run's tracer thread got `Tracer.tracerNice`.
     var priorityRaised = false
+    /// The `--until` function was planted in some object.
+    var untilPlanted = false
+    /// An in-memory file taking the target's stderr (when output is not shown), read after the
+    /// run to explain a failure.
+    var stderrCapture: Int32 = -1
 
     init(executable: String, options: TraceOptions, planner: ProbePlanner) {
         self.executable = executable
@@ -94,7 +99,6 @@ final class TraceSession {
     /// Runs the launch. Throws `TraceError` when the target cannot be started; every other
     /// problem ends up in the record's outcome and notes.
     func run() throws(TraceError) -> TraceRunRecord {
-        birthNs = MonotonicClock.nowNs()
         let pid = try spawn()
         leader = pid
         // The tracer's wake-up latency at a return breakpoint is added to the call being
@@ -137,8 +141,13 @@ final class TraceSession {
     // MARK: - Start and end
 
     func spawn() throws(TraceError) -> pid_t {
+        var stderrFD = options.outputFD
+        if options.outputFD >= 0 {
+            stderrCapture = max(-1, ctrace_memfd("premain-trace-stderr"))
+            if stderrCapture >= 0 { stderrFD = stderrCapture }
+        }
         var spawnOptions = ctrace_spawn_options(cpu: options.cpu ?? -1, traceme: 1, stdinFD: options.stdinFD,
-                                                stdoutFD: options.outputFD, stderrFD: options.outputFD, fifoPrefix: nil)
+                                                stdoutFD: options.outputFD, stderrFD: stderrFD, fifoPrefix: nil)
         var result = ctrace_spawn_result()
         let pid = CStringArray.with(options.command) { argv in
             CStringArray.with(options.environment) { envp in
@@ -148,12 +157,22 @@ final class TraceSession {
         guard pid > 0 else {
             throw TraceError.cannotStart(executable, String(cString: strerror(-pid)))
         }
+        birthNs = result.birthNs
         if result.execErrno != 0 {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             throw TraceError.cannotStart(executable, String(cString: strerror(result.execErrno)))
         }
         return pid
+    }
+
+    /// The first 2 KiB the target wrote to stderr (when it was captured); closes the capture.
+    func takeStderrHead() -> String {
+        guard stderrCapture >= 0 else { return "" }
+        defer { close(stderrCapture); stderrCapture = -1 }
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        let count = buffer.withUnsafeMutableBytes { pread(stderrCapture, $0.baseAddress, $0.count, 0) }
+        return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
     }
 
     /// Kills what is left of the group and reaps every tracee, so nothing stays stopped.
@@ -192,7 +211,7 @@ final class TraceSession {
         var unfinished: [TracedFunctionKey: Int] = [:]
         for runtime in probes where runtime.hits > 0 {
             let key = TracedFunctionKey(object: runtime.probe.object, symbol: runtime.probe.symbol,
-                                        inlinedAt: runtime.probe.isInlined ? runtime.probe.entry : nil)
+                                        entry: runtime.probe.entry)
             var entry = functions[key] ?? (runtime.probe, [], 0, false)
             entry.calls += runtime.calls
             entry.hits += runtime.hits
@@ -208,9 +227,12 @@ final class TraceSession {
             finalOutcome = .timedOut
         }
         if finalOutcome == .timedOut { milestones["exit"] = nil }  // premain's kill, not an exit
-        return TraceRunRecord(functions: functions, unfinished: unfinished,
-                              milestones: milestones, outcome: finalOutcome, untimed: untimed, notes: notes,
-                              tracerPriorityRaised: priorityRaised)
+        var record = TraceRunRecord(functions: functions, unfinished: unfinished,
+                                    milestones: milestones, outcome: finalOutcome, untimed: untimed, notes: notes,
+                                    tracerPriorityRaised: priorityRaised)
+        record.stderrHead = takeStderrHead()
+        if case .symbol = options.until { record.untilFound = untilPlanted }
+        return record
     }
 }
 #endif

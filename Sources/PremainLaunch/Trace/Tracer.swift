@@ -43,7 +43,7 @@ public struct Tracer {
         let conditions = MachineProbe.conditions(
             pinning: pinning, runs: options.runs, warmup: options.warmup, cold: false,
             binaryPath: executable, buildID: TargetProbe.probe(executable).buildID, environmentOverrides: [],
-            stdin: "inherited from premain")
+            stdin: options.stdinFD >= 0 ? "/dev/null" : "premain's own (--inherit-stdin)")
         // With --cpu the tracer thread is pinned for the whole series, calibration included.
         let (report, idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) { () throws(TraceError) in
             try pinning.withMeasurerPinned { () throws(TraceError) in
@@ -136,7 +136,7 @@ public struct TraceOptions: Sendable {
     /// Descriptor for the target's stdout/stderr (-1: premain's own).
     public var outputFD: Int32 = -1
     /// Descriptor for the target's stdin (-1: premain's own, `--inherit-stdin`); the CLI
-    /// passes /dev/null by default.
+    /// passes /dev/null by default (the conditions say "/dev/null" for any descriptor).
     public var stdinFD: Int32 = -1
     /// Hold `/dev/cpu_dma_latency` at 0 during calibration and runs (`IdleLatencyGuard`), so a
     /// stop does not wait for a halted CPU to wake (`--allow-idle` turns it off).

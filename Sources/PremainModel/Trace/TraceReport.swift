@@ -68,6 +68,9 @@ public struct TraceMeasurement: Codable, Equatable, Sendable {
     public var untimed: [UntimedFunction]
     /// Things premain noticed: problems that did not stop a run, and advice.
     public var notes: [String]
+    /// One line per distinct failed outcome: "5 of 5 runs: exited with status 127: the loader
+    /// failed: …"; `nil` when every run succeeded.
+    public var failures: [String]?
 
     public init(command: [String], runs: Int, warmup: Int, until: TraceWindowEnd, maxCalls: Int, conditions: LaunchConditions,
                 milestones: [String: TimeSummary], outcomes: [TraceOutcome], functions: [TracedFunction],
@@ -110,6 +113,12 @@ public struct TracedFunction: Codable, Equatable, Sendable {
     public var inlinedInto: String?
     /// Calls entered but never seen returning (crash, exception, window end), over all runs.
     public var unfinishedCalls: Int
+    /// Link-time address of its first instruction in `object` ("0x671260"): two functions of
+    /// one object with the same name (two `_GLOBAL__sub_I_SimplifyCFG.cpp`) are two rows.
+    public var address: String?
+    /// True when the symbol is a GNU IFUNC: what was timed is its resolver, which the loader
+    /// runs once to choose an implementation, not the implementation itself.
+    public var ifuncResolver: Bool?
 
     public init(object: String, symbol: String, demangled: String?, kind: TracedFunctionKind, calls: Int,
                 callsCapped: Bool, inclusive: TimeSummary, exclusive: TimeSummary? = nil, source: SourceLocation?,

@@ -21,7 +21,10 @@ enum TraceCommand: Command {
         cost per breakpoint pair is measured at start on an empty function and subtracted. \
         First output is the first call of libc write/writev on fd 1 or 2 (direct system calls are \
         not seen). When the milestone is reached premain kills the command's process group. \
-        Exit status 4 when a run failed or the command cannot be started. The ptrace engine knows \
+        stdin is /dev/null unless --inherit-stdin. Functions are keyed by object and address: two \
+        functions with one name are two rows, shown with their address. An IFUNC symbol times its \
+        resolver, and is marked so. Exit status 3 when the command is not found, 4 when a run \
+        failed (each failure explained on stderr) or the command cannot be started. The ptrace engine knows \
         x86-64 only: on any other machine trace prints 'trace is supported on x86-64 only' and \
         exits 70.
         """,
@@ -45,6 +48,7 @@ enum TraceCommand: Command {
             OptionSpec(names: ["--timeout"], valueName: "seconds", help: "Kill a run after this long (default 30)."),
             OptionSpec(names: ["--show-output"], valueName: nil,
                        help: "Let the command write to premain's stdout and stderr (default: /dev/null)."),
+            OptionSpec(names: ["--inherit-stdin"], valueName: nil, help: "Give the command premain's stdin instead of /dev/null."),
             OptionSpec(names: ["--all"], valueName: nil, help: "List toolchain initializers under 0.01 ms too."),
             OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
@@ -84,6 +88,12 @@ enum TraceCommand: Command {
             options.outputFD = devNull
         }
         defer { if devNull >= 0 { close(devNull) } }
+        var stdinNull: Int32 = -1
+        if !arguments.flag("--inherit-stdin") {
+            stdinNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            options.stdinFD = stdinNull
+        }
+        defer { if stdinNull >= 0 { close(stdinNull) } }
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
         let progress = ProgressBar.onTerminal("trace")
         let report: TraceReport
@@ -94,6 +104,7 @@ enum TraceCommand: Command {
             Console.error(error.description)
             switch error {
             case .unsupportedArchitecture: return .internalError
+            case .noCommand, .commandNotFound: return .inputError
             default: return .targetFailed
             }
         }
@@ -102,6 +113,9 @@ enum TraceCommand: Command {
             return format == "json" ? try JSONRenderer.render(report) : TraceTextRenderer.render(report, all: arguments.flag("--all"), width: OutputWidth.resolve(arguments))
         }
         guard written else { return .internalError }
+        for measurement in report.measurements {
+            for failure in measurement.failures ?? [] { Console.error("\(measurement.command[0]): \(failure)") }
+        }
         let failed = report.measurements.flatMap(\.outcomes).contains { !$0.succeeded }
         return failed ? .targetFailed : .success
     }
