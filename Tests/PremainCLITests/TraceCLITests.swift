@@ -27,10 +27,26 @@ struct TraceCLITests {
         #expect(try CLI.run(["trace", "--function", "", "--", "/bin/true"]).status == 64)
     }
 
-    @Test func missingProgramExits4() throws {
+    /// The same exit status and words as measure (issue 12: it was 4 in trace, 3 in measure).
+    @Test func missingProgramIsAnInputErrorAsInMeasure() throws {
         let result = try CLI.run(["trace", "--bias-ms", "0.01", "--", "/nonexistent/premain-target"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("command not found: /nonexistent/premain-target"))
+        let measured = try CLI.run(["measure", "--", "/nonexistent/premain-target"])
+        #expect(measured.status == result.status)
+    }
+
+    /// A run that fails says why on stderr (it was silent: exit 4 and nothing else).
+    @Test func failedRunsAreExplainedOnStderr() throws {
+        let failing = try Samples.path("faults/exit-nonzero")
+        let result = try CLI.run(["trace", "--bias-ms", "0.01", "--runs", "1", "--warmup", "0", "--until", "exit", "--", failing])
         #expect(result.status == 4)
-        #expect(result.stderr.contains("cannot start /nonexistent/premain-target"))
+        #expect(result.stderr.contains("1 of 1 runs: exited with status 3"), "\(result.stderr)")
+        let missing = try Samples.path("closure/missing/needs-missing")
+        let loader = try CLI.run(["trace", "--bias-ms", "0.01", "--runs", "1", "--warmup", "0", "--", missing])
+        #expect(loader.status == 4)
+        #expect(loader.stderr.contains("the loader failed:") && loader.stderr.contains("error while loading shared libraries"),
+                "\(loader.stderr)")
     }
 
     @Test func jsonContract() throws {

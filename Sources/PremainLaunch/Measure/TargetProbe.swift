@@ -4,10 +4,14 @@ import PremainModel
 
 /// Finds the file `execve` should run for a command name, as a shell would.
 public enum CommandResolver {
-    /// `command` itself when it contains a slash; otherwise the first executable regular file
-    /// named `command` in the colon-separated `searchPath`. `nil` when none is found.
+    /// `command` itself when it contains a slash and names an existing file (whether it can be
+    /// executed is `execve`'s to say); otherwise the first executable regular file named
+    /// `command` in the colon-separated `searchPath`. `nil` when none is found.
     public static func resolve(_ command: String, searchPath: String?) -> String? {
-        if command.contains("/") { return command }
+        if command.contains("/") {
+            var info = stat()
+            return stat(command, &info) == 0 ? command : nil
+        }
         let directories = (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
         for directory in directories {
             let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + command

@@ -190,7 +190,7 @@ public enum TraceError: Error, Equatable, CustomStringConvertible, Sendable {
         switch self {
         case .unsupportedArchitecture: return "trace is supported on x86-64 only"
         case .noCommand: return "no command to trace"
-        case .commandNotFound(let name): return "cannot start \(name): not found in PATH"
+        case .commandNotFound(let name): return "command not found: \(name)"
         case .cannotStart(let path, let reason): return "cannot start \(path): \(reason)"
         case .notStoppedAtExec(let path): return "\(path) did not stop at exec (is ptrace allowed?)"
         case .ptrace(let message): return message
