@@ -64,6 +64,10 @@ pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
             }
         }
         setpgid(0, 0);
+        if (options->cgroupProcsFD >= 0) {
+            ssize_t joined = write(options->cgroupProcsFD, "0", 1);
+            (void)joined;  // without the cgroup, process groups still end the run
+        }
         // If the measuring thread dies, even by SIGKILL, the target dies too.
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
         if (options->cpu >= 0) pin(0, options->cpu);

@@ -100,7 +100,9 @@ import Testing
         #expect(!result.stdout.contains("exit-nonzero: failing"))
     }
 
-    @Test(arguments: [SIGINT, SIGTERM])
+    /// SIGINT and SIGTERM run premain's handler; SIGKILL runs nothing, so the watchdog ends
+    /// the target. Either way the target, its LD_DEBUG folder and its cgroup are gone.
+    @Test(arguments: [SIGINT, SIGTERM, SIGKILL])
     func interruptKillsTheTargetGroup(signal: Int32) throws {
         // A private copy: no other test runs it, so the processes running it are this test's.
         let folder = NSTemporaryDirectory() + "premain-hang-\(UUID().uuidString)"
@@ -120,6 +122,12 @@ import Testing
             return group > 0
         }
         try #require(started, "the target never started")
+        let target = try #require(Self.processes(running: hang).first)
+        let environment = (try? String(contentsOfFile: "/proc/\(target)/environ", encoding: .utf8)) ?? ""
+        let debugOutput = environment.split(separator: "\0").first { $0.hasPrefix("LD_DEBUG_OUTPUT=") }
+        let debugFolder = try #require(debugOutput.map { String($0.dropFirst("LD_DEBUG_OUTPUT=".count)).replacingOccurrences(of: "/ld-debug", with: "") })
+        let cgroupLine = ((try? String(contentsOfFile: "/proc/\(target)/cgroup", encoding: .utf8)) ?? "")
+            .split(separator: "\n").first { $0.hasPrefix("0::") && $0.contains("/premain-") }
         kill(process.processIdentifier, signal)
         #expect(Poll.exit(of: process), "premain ignored signal \(signal)")
         #expect(process.terminationReason == .uncaughtSignal)
@@ -136,6 +144,35 @@ import Testing
         }
         #expect(left.isEmpty, "left in group \(group): \(left)")
         #expect(Self.processes(running: hang).isEmpty)
+        #expect(Poll.until(seconds: 30) { !FileManager.default.fileExists(atPath: debugFolder) }, "\(debugFolder) was left behind")
+        if let cgroupLine, let mount = Self.unifiedCgroupMount() {
+            let path = mount + cgroupLine.dropFirst(3)
+            #expect(Poll.until(seconds: 30) { !FileManager.default.fileExists(atPath: path) }, "\(path) was left behind")
+        }
+    }
+
+    /// A target that double-forks and calls setsid leaves its process group: premain still ends
+    /// the daemon (its cgroup, or as a child subreaper) and counts it.
+    @Test func daemonsThatLeaveTheProcessGroupAreEndedAndCounted() throws {
+        let folder = NSTemporaryDirectory() + "premain-daemon-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let daemon = folder + "/daemonizes"
+        try FileManager.default.copyItem(atPath: try Samples.path("faults/daemonizes"), toPath: daemon)
+        let result = try Self.premain(["measure", "--runs", "2", "--warmup", "0", "--format", "json", "--", daemon])
+        #expect(result.status == 0, "\(result.stderr)")
+        let measurement = try #require(try JSONRenderer.decode(MeasureReport.self, from: result.stdout).measurements.first)
+        #expect(measurement.outcomes.allSatisfy { $0.lingeringProcessesKilled >= 1 && !$0.processesLeftBehind })
+        #expect(Poll.until(seconds: 30) { Self.processes(running: daemon).isEmpty })
+    }
+
+    static func unifiedCgroupMount() -> String? {
+        let info = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? ""
+        for line in info.split(separator: "\n") where line.contains(" - cgroup2 ") {
+            let fields = line.split(separator: " ")
+            if fields.count > 4 { return String(fields[4]) }
+        }
+        return nil
     }
 
     /// Pids whose /proc/PID/exe is `path`.

@@ -17,6 +17,8 @@ typedef struct {
     int stderrFD;     ///< Descriptor to dup onto 2, or -1 to keep.
     const char *fifoPrefix;  ///< Non-NULL: the child makes the FIFO `fifoPrefix` + its pid (mode 0600)
                              ///< before execve, so glibc's LD_DEBUG_OUTPUT.PID is a FIFO.
+    int cgroupProcsFD;  ///< A cgroup v2 `cgroup.procs` open for writing, or -1: the child joins
+                        ///< that cgroup before execve.
 } ctrace_spawn_options;
 
 /// What a spawn did.

@@ -1,6 +1,7 @@
-// CTraceGuard: kills registered process groups (and removes a registered FIFO and its folder)
-// when premain itself is interrupted. Shared by `measure` and `trace`.
-// Async-signal-safe by construction: fixed arrays, kill(2), unlink(2) and rmdir(2) in the handler.
+// CTraceGuard: kills registered process groups and the target cgroup (and empties and removes a
+// registered folder) when premain itself is interrupted, and, through a watchdog process, when
+// premain is killed outright (SIGKILL runs no handler). Shared by `measure` and `trace`.
+// Async-signal-safe by construction: fixed arrays, kill(2), getdents64, unlink(2) and rmdir(2).
 #ifndef CTRACE_GUARD_H
 #define CTRACE_GUARD_H
 
@@ -13,9 +14,19 @@ int ctrace_guard_add(pid_t pgid);
 /// Forgets `pgid`; no effect when it is not registered.
 void ctrace_guard_remove(pid_t pgid);
 
-/// A FIFO and its folder that those signals must also remove (each may be NULL; both NULL
-/// forgets them). The strings are copied (at most 4095 bytes each).
+/// A FIFO and its folder that those signals must also remove, with everything in the folder
+/// (each may be NULL; both NULL forgets them). The strings are copied (at most 4095 bytes each).
 void ctrace_guard_paths(const char *fifo, const char *folder);
+
+/// A cgroup v2 folder holding the targets: on those signals its `cgroup.kill` is written; the
+/// watchdog also removes it once empty. NULL forgets it.
+void ctrace_guard_cgroup(const char *cgroup);
+
+/// Forks the watchdog once (later calls return 0): a process that outlives premain, learns
+/// through a pipe what is registered here, and when premain is gone (the pipe's end of file,
+/// which SIGKILL also gives) kills the registered groups and cgroup and removes the folders.
+/// Returns its pid, 0 when already running, or -errno.
+int ctrace_guard_watchdog_start(void);
 
 /// Installs the handlers once (later calls do nothing and return 0) and unblocks those signals
 /// in the calling thread. The handler kills every registered group, removes the paths, restores

@@ -149,13 +149,16 @@ public struct ProcessLauncher: Launcher {
         let stdinFD = request.inheritStdin ? Int32(-1) : open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { if stdinFD >= 0 { close(stdinFD) } }
         let fifoPrefix = request.instrumented ? "\(folder)/ld-debug." : nil
+        let cgroup = TargetCgroup.make()
+        defer { cgroup?.remove() }
         var result = ctrace_spawn_result()
         let pid = CStringArray.with(request.arguments) { argv in
             CStringArray.with(environment) { envp in
                 Self.withOptionalCString(fifoPrefix) { prefix in
                     var options = ctrace_spawn_options(cpu: Int32(request.targetCPU ?? -1), traceme: 0,
                                                        stdinFD: stdinFD, stdoutFD: capture.stdoutWrite,
-                                                       stderrFD: capture.stderrWrite, fifoPrefix: prefix)
+                                                       stderrFD: capture.stderrWrite, fifoPrefix: prefix,
+                                                       cgroupProcsFD: cgroup?.procsFD ?? -1)
                     return ctrace_spawn(request.executablePath, argv, envp, &options, &result)
                 }
             }
@@ -168,11 +171,11 @@ public struct ProcessLauncher: Launcher {
         defer { ctrace_guard_remove(pid) }
         var session = LaunchSession(request: request, pid: pid, birthNs: result.birthNs)
         if result.fifoErrno != 0 {
-            _ = ProcessGroupReaper.finish(pgid: pid)  // the child exited 126 without exec
+            _ = ProcessGroupReaper.finish(pgid: pid, cgroup: cgroup)  // the child exited 126 without exec
             throw LaunchError("cannot create the LD_DEBUG_OUTPUT fifo in \(folder): \(Self.errorText(result.fifoErrno))")
         }
         if result.execErrno != 0 {
-            _ = ProcessGroupReaper.finish(pgid: pid)  // the child exited 127 after the failed exec
+            _ = ProcessGroupReaper.finish(pgid: pid, cgroup: cgroup)  // the child exited 127 after the failed exec
             let outcome = LaunchOutcome(kind: .execFailed,
                                         message: "cannot execute \(request.executablePath): \(Self.errorText(result.execErrno))")
             return session.sample(outcome: outcome)
@@ -183,13 +186,13 @@ public struct ProcessLauncher: Launcher {
         let pidFD = ctrace_pidfd_open(pid)
         defer { [fifoFD, pidFD].filter { $0 >= 0 }.forEach { close($0) } }
         if (fifoPrefix != nil && fifoFD < 0) || pidFD < 0 {
-            _ = ProcessGroupReaper.finish(pgid: pid)
+            _ = ProcessGroupReaper.finish(pgid: pid, cgroup: cgroup)
             throw LaunchError(pidFD < 0 ? "cannot open a pidfd for \(pid): \(Self.errorText(-pidFD))"
                                         : "cannot open the LD_DEBUG_OUTPUT fifo: \(Self.errorText(fifoErrno))")
         }
 
         let ending = session.pump(fifo: fifoFD, capture: &capture, pidFD: pidFD)
-        let reaped = ProcessGroupReaper.finish(pgid: pid)
+        let reaped = ProcessGroupReaper.finish(pgid: pid, cgroup: cgroup)
         var outcome: LaunchOutcome
         if case .stopped(let condition) = ending {
             outcome = LaunchOutcome(kind: .stopped, message: "stopped at \(condition.description) as asked; its process group was killed",

@@ -19,7 +19,7 @@ struct ProcessGroupReaper {
 
     /// Kills group `pgid` (whose leader is our child `pgid`) and reaps it. Blocks at most about
     /// `patienceSeconds` for members that are not our children to disappear.
-    static func finish(pgid: pid_t, patienceSeconds: Double = 2) -> Result {
+    static func finish(pgid: pid_t, cgroup: TargetCgroup? = nil, patienceSeconds: Double = 2) -> Result {
         var status: Int32 = 0
         var leaderStatus: Int32?
         var leaderCPUMs: Double?
@@ -42,7 +42,9 @@ struct ProcessGroupReaper {
         // Fast path: the leader has exited and the group is empty, so no /proc scan is needed.
         reapLeader(WNOHANG)
         if leaderStatus != nil && kill(-pgid, 0) != 0 && errno == ESRCH {
-            return Result(leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, leaderUsage: leaderUsage, othersKilled: 0, leftBehind: false)
+            let escaped = endEscaped(cgroup: cgroup, patienceSeconds: patienceSeconds)
+            return Result(leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, leaderUsage: leaderUsage,
+                          othersKilled: escaped.killed, leftBehind: escaped.leftBehind)
         }
         // Count members still alive (not zombies) other than the leader before killing them.
         let others = liveMembers(of: pgid).filter { $0 != pgid }.count
@@ -63,8 +65,40 @@ struct ProcessGroupReaper {
             var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
             nanosleep(&pause, nil)
         }
-        let leftBehind = !liveMembers(of: pgid).isEmpty
-        return Result(leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, leaderUsage: leaderUsage, othersKilled: others, leftBehind: leftBehind)
+        let escaped = endEscaped(cgroup: cgroup, patienceSeconds: patienceSeconds)
+        let leftBehind = !liveMembers(of: pgid).isEmpty || escaped.leftBehind
+        return Result(leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, leaderUsage: leaderUsage,
+                      othersKilled: others + escaped.killed, leftBehind: leftBehind)
+    }
+
+    /// Processes of the launch that left its process group (`setsid` after a double fork):
+    /// everything still in the target cgroup, else our re-parented children (we are a child
+    /// subreaper) other than the watchdog. Kills and reaps them; `leftBehind` when some
+    /// survived `patienceSeconds`.
+    static func endEscaped(cgroup: TargetCgroup?, patienceSeconds: Double) -> (killed: Int, leftBehind: Bool) {
+        let me = getpid()
+        let watchdog = LaunchGuard.watchdogPID
+        func strays() -> [pid_t] {
+            if let cgroup { return cgroup.members() }
+            // Only the CLI knows that every child of premain is a target (a test runner's
+            // children are its own business).
+            guard watchdog != 0 else { return [] }
+            return ProcessTable.children(of: me).filter { $0 != watchdog }
+        }
+        let found = strays()
+        guard !found.isEmpty else { return (0, false) }
+        let deadline = MonotonicClock.nowNs() + UInt64(patienceSeconds * 1e9)
+        var remaining = found
+        while !remaining.isEmpty {
+            if let cgroup { cgroup.killAll() } else { remaining.forEach { kill($0, SIGKILL) } }
+            var status: Int32 = 0
+            for pid in remaining { _ = waitpid(pid, &status, WNOHANG) }
+            remaining = strays().filter { ProcessTable.isAlive($0) }
+            if remaining.isEmpty || MonotonicClock.nowNs() > deadline { break }
+            var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            nanosleep(&pause, nil)
+        }
+        return (found.count, !remaining.isEmpty)
     }
 
     /// Pids in /proc whose process group is `pgid` and which are not zombies. `[]` when none.
@@ -95,14 +129,57 @@ public enum ProcessTable {
         return found
     }
 
-    /// State letter and process group from /proc/PID/stat; `nil` when the process is gone.
-    static func readStat(_ pid: pid_t) -> (state: Character, pgrp: pid_t)? {
+    /// Live (not zombie) processes whose parent is `parent`.
+    public static func children(of parent: pid_t) -> [pid_t] {
+        guard case .success(let names) = LocalFiles.entries(of: "/proc") else { return [] }
+        return names.compactMap { name -> pid_t? in
+            guard let pid = pid_t(name), let stat = readStat(pid), stat.ppid == parent, stat.state != "Z" else { return nil }
+            return pid
+        }
+    }
+
+    /// True while `pid` exists and is not a zombie.
+    public static func isAlive(_ pid: pid_t) -> Bool {
+        guard let stat = readStat(pid) else { return false }
+        return stat.state != "Z"
+    }
+
+    /// State letter, parent and process group from /proc/PID/stat; `nil` when the process is gone.
+    static func readStat(_ pid: pid_t) -> (state: Character, ppid: pid_t, pgrp: pid_t)? {
         guard let text = LocalFiles.readText("/proc/\(pid)/stat", limit: 1024) else { return nil }
         // "pid (comm) S ppid pgrp ...": comm may hold spaces and parentheses; split after the last ')'.
         guard let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count >= 3, let state = fields[0].first, let pgrp = pid_t(fields[2]) else { return nil }
-        return (state, pgrp)
+        guard fields.count >= 3, let state = fields[0].first, let ppid = pid_t(fields[1]), let pgrp = pid_t(fields[2]) else { return nil }
+        return (state, ppid, pgrp)
+    }
+}
+
+/// A pid shared between threads (the watchdog's, set once).
+final class AtomicPID: @unchecked Sendable {
+    private var value: pid_t = 0
+    private var lock = pthread_mutex_t()
+
+    init() { pthread_mutex_init(&lock, nil) }
+
+    /// Adds one and returns the new value.
+    func next() -> pid_t {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        value += 1
+        return value
+    }
+
+    func store(_ pid: pid_t) {
+        pthread_mutex_lock(&lock)
+        value = pid
+        pthread_mutex_unlock(&lock)
+    }
+
+    func load() -> pid_t {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return value
     }
 }
 
@@ -115,6 +192,17 @@ public enum LaunchGuard {
     /// register each group they start. Returns an error message, or `nil` when installed.
     public static func installSignalHandlers() -> String? {
         let result = ctrace_guard_install()
-        return result == 0 ? nil : "cannot install signal handlers (errno \(-result))"
+        if result != 0 { return "cannot install signal handlers (errno \(-result))" }
+        let watchdog = ctrace_guard_watchdog_start()
+        if watchdog < 0 {
+            return "cannot start the watchdog that ends the target if premain is killed (errno \(-watchdog))"
+        }
+        if watchdog > 0 { watchdogStorage.store(watchdog) }
+        return nil
     }
+
+    /// The watchdog's pid once started (see `ctrace_guard_watchdog_start`); 0 before.
+    public static var watchdogPID: pid_t { watchdogStorage.load() }
+
+    private static let watchdogStorage = AtomicPID()
 }

@@ -147,7 +147,8 @@ final class TraceSession {
             if stderrCapture >= 0 { stderrFD = stderrCapture }
         }
         var spawnOptions = ctrace_spawn_options(cpu: options.cpu ?? -1, traceme: 1, stdinFD: options.stdinFD,
-                                                stdoutFD: options.outputFD, stderrFD: stderrFD, fifoPrefix: nil)
+                                                stdoutFD: options.outputFD, stderrFD: stderrFD, fifoPrefix: nil,
+                                                cgroupProcsFD: -1)
         var result = ctrace_spawn_result()
         let pid = CStringArray.with(options.command) { argv in
             CStringArray.with(options.environment) { envp in
