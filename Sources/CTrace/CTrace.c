@@ -38,6 +38,7 @@ pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
                    const ctrace_spawn_options *options, ctrace_spawn_result *result) {
     // The child shares our memory until it execs (vfork): it writes its errors here.
     volatile int execErrno = 0, fifoErrno = 0;
+    volatile unsigned long long birthNs = 0;
     char fifoPath[4096];
     size_t prefixLength = 0;
     if (options->fifoPrefix) {
@@ -50,8 +51,6 @@ pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    struct timespec birth;
-    clock_gettime(CLOCK_MONOTONIC, &birth);
     pid_t pid = vfork();
     if (pid == 0) {
         // Child, on our memory: system calls only, no allocation, no lock.
@@ -87,6 +86,10 @@ pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, 0);
+        // Process birth: set-up done (pinning, cgroup, FIFO), nothing but execve left.
+        struct timespec birth;
+        clock_gettime(CLOCK_MONOTONIC, &birth);
+        birthNs = (unsigned long long)birth.tv_sec * 1000000000ull + (unsigned long long)birth.tv_nsec;
         execve(path, argv, envp);
         execErrno = errno;
         _exit(127);
@@ -95,7 +98,7 @@ pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
     pthread_sigmask(SIG_SETMASK, &old, 0);
     if (pid < 0) return -forkErrno;
     setpgid(pid, pid);  // Also from the parent, so the group exists before anyone signals it.
-    result->birthNs = (unsigned long long)birth.tv_sec * 1000000000ull + (unsigned long long)birth.tv_nsec;
+    result->birthNs = birthNs;
     result->execErrno = execErrno;
     result->fifoErrno = fifoErrno;
     return pid;

@@ -60,6 +60,13 @@ extension ELFFile {
         if let initAddress = dynamicValue(.initFunction) {
             entries.append(ELFInitializerEntry(source: .dtInit, index: 0, slotAddress: initAddress,
                                                storedValue: initAddress, target: initAddress, resolution: .stored))
+        } else if type == 2 || type == 3, dynamicEntries.isEmpty, interpreter == nil, let initSection = section(named: ".init"),
+                  initSection.size > 0 {
+            // A static executable has no DT_INIT, but its C runtime calls `_init` (the .init
+            // section) between the preinit and init arrays, as ld.so does for DT_INIT.
+            entries.append(ELFInitializerEntry(source: .dtInit, index: 0, slotAddress: initSection.address,
+                                               storedValue: initSection.address, target: initSection.address,
+                                               resolution: .stored))
         }
         for (source, index, slot, stored) in slots {
             var entry = ELFInitializerEntry(source: source, index: index, slotAddress: slot, storedValue: stored,

@@ -36,12 +36,15 @@ public enum AuditTextRenderer {
         if !binary.dynamic.rpath.isEmpty { dynamic.add(["rpath", binary.dynamic.rpath.joined(separator: ":")]) }
         if !binary.dynamic.runpath.isEmpty { dynamic.add(["runpath", binary.dynamic.runpath.joined(separator: ":")]) }
         let hashes = [binary.dynamic.gnuHash ? "GNU" : nil, binary.dynamic.sysvHash ? "SysV" : nil].compactMap { $0 }
-        dynamic.add(["binding", binary.dynamic.bindNow ? "now (BIND_NOW)" : "lazy"])
+        let statically = binary.closureSkipped != nil && binary.needed.isEmpty && !binary.dynamic.gnuHash && !binary.dynamic.sysvHash
+        dynamic.add(["binding", statically ? "none (statically linked: no dynamic loader binds anything)"
+                                : binary.dynamic.bindNow ? "now (BIND_NOW)" : "lazy"])
         dynamic.add(["hash", hashes.isEmpty ? "none" : hashes.joined(separator: " + ")])
         dynamic.add(["versioning", binary.dynamic.symbolVersioning ? "yes" : "no"])
         if binary.dynamic.textRel { dynamic.add(["TEXTREL", "yes: the loader writes to code pages"]) }
         if binary.dynamic.noDefaultLib { dynamic.add(["NODEFLIB", "yes"]) }
         out += dynamic.render()
+        if let skipped = binary.closureSkipped { out += "  closure     none: \(skipped)\n" }
 
         let r = binary.relocations
         out += "\nRelocations the loader applies (\(r.total))\n"

@@ -15,7 +15,7 @@ public enum MeasureTextRenderer {
         let temperature = m.cold ? "cold (page cache evicted before every run)" : "warm"
         out += "  \(m.runs) run\(m.runs == 1 ? "" : "s") after \(m.warmup) warm-up\(m.warmup == 1 ? "" : "s"), \(temperature); "
         out += "status \(m.status.rawValue)\n"
-        out += "  times in ms since process birth (measurer's CLOCK_MONOTONIC just before it vforks the target)\n"
+        out += "  times in ms since process birth (CLOCK_MONOTONIC in the target just before its execve)\n"
         if m.loaderPhasesMissing == nil {
             out += "  loader lines read together share one stamp: 0.000 means below that resolution\n"
         }

@@ -1,6 +1,7 @@
 @testable import PremainLaunch
 import PremainModel
 @testable import PremainRender
+import Glibc
 import Testing
 
 /// Issue 12's defects of `measure` at the edges, on recorded glibc 2.36 `LD_DEBUG` lines (each
@@ -244,6 +245,12 @@ struct MeasureEdgeCaseTests {
         }
         #expect(matched.first == "listening on port 80")
         #expect(throws: PatternError.self) { try OutputPattern("(unclosed") }
+    }
+
+    /// As a non-root user the reason read "No such process": errno was read after the series.
+    @Test func idleLatencyRefusalNamesTheRealCause() {
+        #expect(IdleLatencyGuard.notHeld(EACCES) == "not held (/dev/cpu_dma_latency needs root: Permission denied)")
+        #expect(IdleLatencyGuard.notHeld(ENOENT) == "not held (this kernel has no /dev/cpu_dma_latency)")
     }
 
     static func sample(_ timeline: LoaderTimeline?) -> LaunchSample {

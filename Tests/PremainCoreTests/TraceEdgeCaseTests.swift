@@ -1,6 +1,8 @@
 import Foundation
 @testable import PremainLaunch
+import ELFKit
 import PremainAudit
+import PremainTestSupport
 import PremainModel
 import PremainRender
 import Testing
@@ -83,6 +85,34 @@ struct TraceEdgeCaseTests {
         #expect(measurement.failures == ["2 of 3 runs: exited with status 127: the loader failed: \(stderr.dropLast())"])
         #expect(Self.aggregate([Self.record([], outcome: .exited(code: 3))]).failures == ["1 of 1 runs: exited with status 3"])
         #expect(Self.aggregate([Self.record([])]).failures == nil)
+    }
+
+    @Test func setuidProgramsTracedUnprivilegedAreNoted() throws {
+        let folder = NSTemporaryDirectory() + "premain-setuid-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let program = folder + "/program"
+        try FileManager.default.copyItem(atPath: "/bin/true", toPath: program)
+        #expect(Tracer.setuidNote(program, effectiveUser: 1000) == nil)
+        chmod(program, 0o4755)
+        #expect(Tracer.setuidNote(program, effectiveUser: 1000)?.contains("is setuid: under ptrace") == true)
+        #expect(Tracer.setuidNote(program, effectiveUser: 0) == nil)
+    }
+
+    /// A static executable's C runtime calls `_init`: it is listed and planned like DT_INIT.
+    @Test func staticExecutablesInitIsAnInitializer() throws {
+        let file = try ELFFile(path: try Samples.path("c-hello/c-hello-static"))
+        let entries = file.initializerEntries
+        #expect(entries.first?.source == .dtInit)
+        #expect(entries.first?.target == file.section(named: ".init")?.address)
+        let plan = try #require(ProbePlanner(functionQueries: [], untilSymbol: nil, debugLocator: DebugFileLocator(extraDirectories: []))
+            .plan(for: try Samples.path("c-hello/c-hello-static"), isMainExecutable: true))
+        #expect(plan.probes.contains { $0.symbol == "_init" })
+        let audit = BatchAudit(closure: ClosureOptions()).run([try Samples.path("c-hello/c-hello-static")])
+        let binary = try #require(audit.binaries.first)
+        #expect(binary.closure == nil)
+        #expect(binary.closureSkipped?.hasPrefix("statically linked") == true)
+        #expect(AuditTextRenderer.render(binary).contains("binding     none (statically linked"))
     }
 
     @Test func untilAnUnknownFunctionIsNoted() {

@@ -23,7 +23,8 @@ typedef struct {
 
 /// What a spawn did.
 typedef struct {
-    unsigned long long birthNs;  ///< CLOCK_MONOTONIC (ns) read just before vfork: process birth.
+    unsigned long long birthNs;  ///< CLOCK_MONOTONIC (ns) the child read just before execve, its
+                                 ///< set-up done: process birth (0 when it never got there).
     int execErrno;               ///< 0 when execve succeeded; else its errno (the child exited 127).
     int fifoErrno;               ///< 0, or the errno of mkfifo (the child exited 126 without exec).
 } ctrace_spawn_result;

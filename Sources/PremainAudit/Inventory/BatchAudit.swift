@@ -102,6 +102,10 @@ public struct BatchAudit: Sendable {
             let closure = resolver.resolve(file)
             inventory.closure = closure
             inventory.unusedNeeded = resolver.options.findUnused ? closure.unusedNeeded : nil
+        } else if resolver != nil {
+            inventory.closureSkipped = file.dynamicEntries.isEmpty
+                ? "statically linked: no dynamic loader runs and nothing is loaded, so there is no closure"
+                : "no PT_INTERP and no DT_NEEDED: nothing to load"
         }
         return .audited(inventory)
     }

@@ -102,8 +102,9 @@ public struct LaunchProgress: Equatable, Sendable {
 }
 
 /// The real `Launcher`: vfork + execve (nothing of premain is copied or torn down inside the
-/// measured time), the child in its own process group, optionally pinned, stdin from /dev/null.
-/// Process birth is CLOCK_MONOTONIC read just before vfork. When instrumented, the child makes
+/// measured time), the child in its own process group and cgroup, optionally pinned, stdin from
+/// /dev/null. Process birth is CLOCK_MONOTONIC read by the child just before execve, its set-up
+/// done. When instrumented, the child makes
 /// the FIFO `LD_DEBUG_OUTPUT.PID` that glibc's loader opens (it appends the pid) before it
 /// execs, and the parent opens its read end. stdout goes to a private null device whose first
 /// write an inotify watch stamps (output costs what /dev/null costs), or to a pipe when that
@@ -169,7 +170,7 @@ public struct ProcessLauncher: Launcher {
         }
         ctrace_guard_add(pid)
         defer { ctrace_guard_remove(pid) }
-        var session = LaunchSession(request: request, pid: pid, birthNs: result.birthNs)
+        var session = LaunchSession(request: request, pid: pid, birthNs: result.birthNs > 0 ? result.birthNs : MonotonicClock.nowNs())
         if result.fifoErrno != 0 {
             _ = ProcessGroupReaper.finish(pgid: pid, cgroup: cgroup)  // the child exited 126 without exec
             throw LaunchError("cannot create the LD_DEBUG_OUTPUT fifo in \(folder): \(Self.errorText(result.fifoErrno))")

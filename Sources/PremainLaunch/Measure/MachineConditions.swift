@@ -152,14 +152,26 @@ public enum IdleLatencyGuard {
         guard requested else { return (try body(), "not held (disabled)") }
         let fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            return (try body(), "not held (/dev/cpu_dma_latency: \(String(cString: strerror(errno))))")
+            // The reason is taken now: `body` runs a whole series and leaves errno at anything.
+            let reason = notHeld(errno)
+            return (try body(), reason)
         }
         defer { close(fd) }
         var zero: Int32 = 0
         let written = withUnsafeBytes(of: &zero) { write(fd, $0.baseAddress, $0.count) }
         guard written == MemoryLayout<Int32>.size else {
-            return (try body(), "not held (write to /dev/cpu_dma_latency failed)")
+            let reason = "not held (write to /dev/cpu_dma_latency: \(String(cString: strerror(errno))))"
+            return (try body(), reason)
         }
         return (try body(), "held at 0 µs: idle CPUs poll instead of halting")
+    }
+
+    /// Why the request could not be made, from `open`'s errno.
+    static func notHeld(_ code: Int32) -> String {
+        switch code {
+        case EACCES, EPERM: return "not held (/dev/cpu_dma_latency needs root: \(String(cString: strerror(code))))"
+        case ENOENT: return "not held (this kernel has no /dev/cpu_dma_latency)"
+        default: return "not held (/dev/cpu_dma_latency: \(String(cString: strerror(code))))"
+        }
     }
 }

@@ -158,7 +158,7 @@ final class TraceSession {
         guard pid > 0 else {
             throw TraceError.cannotStart(executable, String(cString: strerror(-pid)))
         }
-        birthNs = result.birthNs
+        birthNs = result.birthNs > 0 ? result.birthNs : MonotonicClock.nowNs()
         if result.execErrno != 0 {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

@@ -1,3 +1,4 @@
+import Glibc
 import PremainAudit
 import PremainModel
 
@@ -79,9 +80,20 @@ public struct Tracer {
         conditions.measurerScheduling = !records.isEmpty && records.allSatisfy(\.tracerPriorityRaised)
             ? "nice \(Self.tracerNice) (the target keeps its own priority)"
             : "nice 0 (nice \(Self.tracerNice) needs CAP_SYS_NICE)"
-        let measurement = TraceAggregator(biasMs: bias.pairMs, planner: planner).measurement(
+        var measurement = TraceAggregator(biasMs: bias.pairMs, planner: planner).measurement(
             of: records, options: options, conditions: conditions)
+        if let note = Self.setuidNote(executable, effectiveUser: geteuid()) { measurement.notes.insert(note, at: 0) }
         return TraceReport(bias: bias, measurements: [measurement])
+    }
+
+    /// A setuid or setgid program traced by an unprivileged user runs without its privileges
+    /// (the kernel drops them under ptrace): say so, since its start-up differs.
+    static func setuidNote(_ executable: String, effectiveUser: uid_t) -> String? {
+        var info = stat()
+        guard effectiveUser != 0, stat(executable, &info) == 0,
+              info.st_mode & (S_ISUID | S_ISGID) != 0 else { return nil }
+        let kind = info.st_mode & S_ISUID != 0 ? "setuid" : "setgid"
+        return "\(executable) is \(kind): under ptrace an unprivileged tracer runs it without those privileges, so its start-up here is not the one its users see"
     }
 
     /// One traced launch of `executable` with `options` (argv is `options.command`). Throws

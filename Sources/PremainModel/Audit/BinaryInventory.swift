@@ -17,6 +17,9 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
     /// The load closure (`premain audit --closure`, the default); `nil` when not resolved or
     /// for a file without dynamic linking.
     public var closure: DependencyClosure? = nil
+    /// Why `closure` is absent although closures were resolved (a static executable); `nil`
+    /// otherwise.
+    public var closureSkipped: String? = nil
     /// `DT_NEEDED` entries that provide none of the file's imports (`ldd -u`); `nil` when the
     /// closure was not resolved.
     public var unusedNeeded: [String]? = nil

@@ -1,5 +1,5 @@
-/// Everything one launch produced. Times are milliseconds since process birth: the measuring
-/// process's CLOCK_MONOTONIC read immediately before it let the forked child call `execve`.
+/// Everything one launch produced. Times are milliseconds since process birth: CLOCK_MONOTONIC
+/// read by the (vforked) child immediately before it calls `execve`, its set-up done.
 public struct LaunchSample: Codable, Equatable, Sendable {
     /// Which output stream a byte came from.
     public enum Stream: String, Codable, Sendable {

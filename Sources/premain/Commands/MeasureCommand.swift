@@ -15,8 +15,8 @@ enum MeasureCommand: Command {
         discussion: """
         Runs the command --runs times after --warmup uncounted runs, with the environment passed \
         through and stdin from /dev/null (--inherit-stdin passes premain's own). Times are \
-        milliseconds since process birth (premain's CLOCK_MONOTONIC just before it vforks the \
-        target), stamped as glibc's LD_DEBUG=files lines arrive through a FIFO, so the program's \
+        milliseconds since process birth (CLOCK_MONOTONIC read by the vforked child just before \
+        execve, once pinning and its other set-up are done), stamped as glibc's LD_DEBUG=files lines arrive through a FIFO, so the program's \
         own output is untouched. An uninstrumented series (no LD_DEBUG) is interleaved to report \
         the observer effect. The target runs in its own process group, which is killed after \
         every run. Exit status 4 when a run failed.
