@@ -5,6 +5,7 @@ import PremainAudit
 import PremainTestSupport
 import PremainModel
 import PremainRender
+import Synchronization
 import Testing
 
 /// Issue 12's trace defects on recorded runs and real system files: functions that share a
@@ -113,6 +114,22 @@ struct TraceEdgeCaseTests {
         #expect(binary.closure == nil)
         #expect(binary.closureSkipped?.hasPrefix("statically linked") == true)
         #expect(AuditTextRenderer.render(binary).contains("binding     none (statically linked"))
+    }
+
+    /// Calibration takes seconds: the progress callback hears of it before the first run.
+    @Test func calibrationIsReportedAsAPhase() throws {
+        var options = try TraceSamples.options(["/bin/true"])
+        options.biasMs = nil
+        options.calibration = TraceSamples.calibration
+        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(devNull) }
+        options.outputFD = devNull
+        let seen = Mutex<[LaunchProgress]>([])
+        _ = try Tracer(options: options).run { step in seen.withLock { $0.append(step) } }
+        let steps = seen.withLock { $0 }
+        #expect(steps.first?.phase == "measuring the tracer's bias")
+        #expect(steps.dropFirst().allSatisfy { $0.phase == nil })
+        #expect(steps.last?.completed == 1)
     }
 
     @Test func untilAnUnknownFunctionIsNoted() {

@@ -94,10 +94,14 @@ public struct LaunchProgress: Equatable, Sendable {
     public var completed: Int
     /// Launches the series makes in all.
     public var total: Int
+    /// What happens before the launches, when that takes a while ("measuring the tracer's
+    /// bias"); `nil` during the launches.
+    public var phase: String?
 
-    public init(completed: Int, total: Int) {
+    public init(completed: Int, total: Int, phase: String? = nil) {
         self.completed = completed
         self.total = total
+        self.phase = phase
     }
 }
 

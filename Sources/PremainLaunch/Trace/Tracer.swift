@@ -59,6 +59,8 @@ public struct Tracer {
     private func trace(_ executable: String, conditions: LaunchConditions,
                        progress: (LaunchProgress) -> Void) throws(TraceError) -> TraceReport {
         let bias: TraceBias
+        let total = options.warmup + options.runs
+        if options.biasMs == nil { progress(LaunchProgress(completed: 0, total: total, phase: "measuring the tracer's bias")) }
         if let given = options.biasMs {
             bias = TraceBias(pairMs: given, costPerCallMs: nil, source: .given, calibrationCalls: 0)
         } else if let target = options.calibration {
@@ -70,7 +72,7 @@ public struct Tracer {
         let planner = ProbePlanner(functionQueries: options.functions, untilSymbol: untilSymbol,
                                    debugLocator: DebugFileLocator(extraDirectories: options.debugDirectories))
         var records: [TraceRunRecord] = []
-        let total = options.warmup + options.runs
+        progress(LaunchProgress(completed: 0, total: total))
         for index in 0..<total {
             let record = try Self.traceOnce(executable, options: options, planner: planner)
             progress(LaunchProgress(completed: index + 1, total: total))

@@ -26,11 +26,16 @@ final class ProgressBar: Sendable {
         let width = 30
         let filled = percent * width / 100
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        Console.err("\r\(label) [\(bar)] \(done)/\(total)")
+        Console.err("\r\u{1B}[2K\(label) [\(bar)] \(done)/\(total)")
     }
 
     /// Draws how far a series of launches (`measure`, `trace`) has got.
     func update(_ progress: LaunchProgress) {
+        if let phase = progress.phase {
+            lastDrawn.withLock { $0 = -1 }
+            Console.err("\r\u{1B}[2K\(label): \(phase)…")
+            return
+        }
         update(progress.completed, progress.total)
     }
 
