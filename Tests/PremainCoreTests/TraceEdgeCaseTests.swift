@@ -116,6 +116,20 @@ struct TraceEdgeCaseTests {
         #expect(AuditTextRenderer.render(binary).contains("binding     none (statically linked"))
     }
 
+    /// Objects are named by the path the loader opened (as measure and audit name them), not by
+    /// the real path /proc/PID/maps shows (libstdc++.so.6.0.30).
+    @Test func objectsAreNamedAsTheLoaderNamesThem() throws {
+        let program = try Samples.path("cxx-static-init/cxx-static-init")
+        var options = try TraceSamples.options([program])
+        options.biasMs = 0
+        let measurement = try TraceSamples.measure(options)
+        let closure = try ClosureResolver().resolve(path: program)
+        let loaderPaths = Set(closure.objects.map(\.path) + [program])
+        let objects = Set(measurement.functions.map(\.object))
+        #expect(objects.contains { $0.hasSuffix("/libstdc++.so.6") }, "\(objects)")
+        #expect(objects.isSubset(of: loaderPaths), "\(objects.subtracting(loaderPaths))")
+    }
+
     /// Calibration takes seconds: the progress callback hears of it before the first run.
     @Test func calibrationIsReportedAsAPhase() throws {
         var options = try TraceSamples.options(["/bin/true"])

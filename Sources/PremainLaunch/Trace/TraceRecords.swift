@@ -73,6 +73,25 @@ struct TraceRunRecord: Sendable {
     var tracerPriorityRaised: Bool
 }
 
+extension TraceRunRecord {
+    /// Renames objects (`names`: real path → loader path) in functions, unfinished calls and
+    /// untimed functions.
+    mutating func rename(_ names: [String: String]) {
+        guard !names.isEmpty else { return }
+        func renamed(_ key: TracedFunctionKey) -> TracedFunctionKey {
+            TracedFunctionKey(object: names[key.object] ?? key.object, symbol: key.symbol, entry: key.entry)
+        }
+        var renamedFunctions: [TracedFunctionKey: (probe: TraceProbe, calls: [TracedCall], hits: Int, capped: Bool)] = [:]
+        for (key, var entry) in functions {
+            entry.probe.object = names[entry.probe.object] ?? entry.probe.object
+            renamedFunctions[renamed(key)] = entry
+        }
+        functions = renamedFunctions
+        unfinished = Dictionary(unfinished.map { (renamed($0.key), $0.value) }, uniquingKeysWith: +)
+        for index in untimed.indices { untimed[index].object = names[untimed[index].object] ?? untimed[index].object }
+    }
+}
+
 /// Turns the records of several runs into one measurement: per-function inclusive time per run
 /// with the bias removed, milestones, outcomes, source locations.
 struct TraceAggregator {

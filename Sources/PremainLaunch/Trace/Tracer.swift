@@ -78,6 +78,11 @@ public struct Tracer {
             progress(LaunchProgress(completed: index + 1, total: total))
             if index >= options.warmup { records.append(record) }
         }
+        // /proc/PID/maps names files by their real path (libstdc++.so.6.0.30); measure and audit
+        // use the loader's (libstdc++.so.6): name the objects of the program's closure as the
+        // loader does. Objects opened later keep their real path.
+        let names = Self.loaderNames(executable, environment: options.environment)
+        for index in records.indices { records[index].rename(names) }
         var conditions = conditions
         conditions.measurerScheduling = !records.isEmpty && records.allSatisfy(\.tracerPriorityRaised)
             ? "nice \(Self.tracerNice) (the target keeps its own priority)"
@@ -86,6 +91,18 @@ public struct Tracer {
             of: records, options: options, conditions: conditions)
         if let note = Self.setuidNote(executable, effectiveUser: geteuid()) { measurement.notes.insert(note, at: 0) }
         return TraceReport(bias: bias, measurements: [measurement])
+    }
+
+    /// Real path → the path the loader opens, for every object of `executable`'s closure as
+    /// `ClosureResolver` finds it (with `LD_LIBRARY_PATH` from `environment`).
+    static func loaderNames(_ executable: String, environment: [String]) -> [String: String] {
+        let libraryPath = environment.first { $0.hasPrefix("LD_LIBRARY_PATH=") }
+            .map { $0.dropFirst("LD_LIBRARY_PATH=".count).split(separator: ":").map(String.init) } ?? []
+        let resolver = ClosureResolver(options: ClosureOptions(libraryPath: libraryPath, findUnused: false, computeCosts: false))
+        guard let closure = try? resolver.resolve(path: executable) else { return [:] }
+        var names: [String: String] = [:]
+        for object in closure.objects where object.realPath != object.path { names[object.realPath] = object.path }
+        return names
     }
 
     /// A setuid or setgid program traced by an unprivileged user runs without its privileges
