@@ -99,6 +99,24 @@ import Testing
         #expect(try Self.premain(["measure", "--ready", "(", "--", staticHello]).status == 64)
     }
 
+    /// A path that holds a newline and a fake `calling init:` line (here the program's own:
+    /// argv[0] is printed by `initialize program:`) cannot forge loader lines: glibc prefixes
+    /// every real line with the pid, the forged one has none.
+    @Test func spoofedLoaderLinesAreNotTakenForTheLoaders() throws {
+        let root = NSTemporaryDirectory() + "premain-spoof-\(UUID().uuidString)"
+        let folder = root + "/odd\ncalling init: /fake/libforged.so"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let program = folder + "/hello"
+        try FileManager.default.copyItem(atPath: try Samples.path("c-hello/c-hello"), toPath: program)
+        let result = try CLI.run(["measure", "--runs", "1", "--warmup", "0", "--no-observer", "--format", "json", "--", program])
+        #expect(result.status == 0, "\(result.stderr)")
+        let m = try #require(try JSONRenderer.decode(MeasureReport.self, from: result.stdout).measurements.first)
+        #expect(!m.objects.contains { $0.path.hasPrefix("/fake/") }, "\(m.objects.map(\.path))")
+        #expect(m.objects.filter { $0.initializers == nil && $0.initializersStart != nil }.isEmpty, "an unfinished initializer was invented")
+        #expect(m.warnings.contains { $0.kind == .oddLoaderPaths })
+    }
+
     @Test func childProcessesWithLoaderLinesAreCountedNotDropped() throws {
         let (result, m) = try Self.measure(["--runs", "1", "--no-observer", "--", "/bin/sh", "-c", "/bin/true; /bin/true"])
         #expect(result.status == 0, "\(result.stderr)")

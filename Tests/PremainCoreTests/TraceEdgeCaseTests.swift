@@ -146,6 +146,13 @@ struct TraceEdgeCaseTests {
         #expect(steps.last?.completed == 1)
     }
 
+    /// /proc/PID/maps writes a newline in a path as "\012": the object is still found (it was
+    /// silently skipped).
+    @Test func mapsPathsWithANewlineAreUnescaped() {
+        let maps = ProcessMaps(text: "7f0000000000-7f0000001000 r-xp 00000000 08:01 42   /tmp/odd\\012calling init: /fake/lib.so\n")
+        #expect(maps.paths == ["/tmp/odd\ncalling init: /fake/lib.so"])
+    }
+
     @Test func untilAnUnknownFunctionIsNoted() {
         var options = TraceOptions(command: ["/app"], environment: [])
         options.until = .symbol("no_such_fn")

@@ -7,7 +7,7 @@ struct LaunchSession {
     let request: LaunchRequest
     let birthNs: UInt64
     let pid: Int32
-    private var parser = LdDebugParser()
+    private var parser: LdDebugParser
     private var partialLine: [UInt8] = []
     private var firstOutputNs: UInt64?
     private var firstOutputStream: LaunchSample.Stream?
@@ -20,6 +20,7 @@ struct LaunchSession {
         self.request = request
         self.pid = pid
         self.birthNs = birthNs
+        parser = LdDebugParser(pid: pid)
     }
 
     var stderrHeadText: String { String(decoding: stderrHead, as: UTF8.self) }

@@ -15,6 +15,11 @@ import PremainModel
 ///   own `calling init` can only come from a new image: a new timeline starts there.
 public struct LdDebugParser: Sendable {
     private var images: [LoaderTimeline] = []
+    /// The target's pid: glibc prefixes every line with it ("  4242:\t"); a line without it
+    /// is the rest of a path that holds a newline, never a loader line of its own.
+    private let pid: Int32?
+    /// The last line was an initializer line of the current image (a continuation extends it).
+    private var lastWasInitializer = false
     private var pendingMap: PendingMap?
     private var inFinalBlock = false
     /// Indices into the current image's `loadedAfterMain` of loads not yet ended, innermost last.
@@ -25,7 +30,11 @@ public struct LdDebugParser: Sendable {
         case load(Int, Int)
     }
 
-    public init() {}
+    /// `pid`: the launched process's, when known (then lines without its prefix continue the
+    /// line before: a library path with a newline cannot forge loader lines).
+    public init(pid: Int32? = nil) {
+        self.pid = pid
+    }
 
     /// The first image's timeline; `nil` when no line arrived.
     public var result: LoaderTimeline? { images.first }
@@ -35,7 +44,12 @@ public struct LdDebugParser: Sendable {
 
     /// Feeds one line (without its newline) that arrived `atMs` after process birth.
     public mutating func consume(line rawLine: String, atMs: Double) {
+        if let pid, !images.isEmpty, !Self.hasPrefix(pid: pid, rawLine) {
+            continueLine(rawLine)
+            return
+        }
         let line = Self.stripPid(rawLine)
+        lastWasInitializer = line.hasPrefix("calling init: ") || line.hasPrefix("initialize program: ")
         if images.isEmpty {
             images.append(LoaderTimeline(loaderStartMs: atMs))
         }
@@ -74,6 +88,23 @@ public struct LdDebugParser: Sendable {
         } else if line.contains("number of") {
             handleCount(line, timeline: &current)
         }
+    }
+
+    /// `"  PID:"` at the start of `line` (glibc pads the pid to five columns).
+    static func hasPrefix(pid: Int32, _ line: String) -> Bool {
+        let trimmed = line.drop { $0 == " " }
+        return trimmed.hasPrefix("\(pid):")
+    }
+
+    /// A line without the pid prefix: the rest of the previous line's path, which held a
+    /// newline. It extends that initializer's path and is counted; it is never parsed.
+    private mutating func continueLine(_ rawLine: String) {
+        var current = images[images.count - 1]
+        current.continuedLines = (current.continuedLines ?? 0) + 1
+        if lastWasInitializer, let last = current.initializers.indices.last {
+            current.initializers[last].path += "\n" + rawLine
+        }
+        images[images.count - 1] = current
     }
 
     /// True when `line`, arriving after the current image's main and outside any load, can only

@@ -58,6 +58,13 @@ public struct MeasurementBuilder: Sendable {
                 advice: "measure a child's program directly to see its start-up"))
         }
         let throughPipe = samples.contains { $0.outputThroughPipe == true }
+        let continued = loaderRuns.compactMap { $0?.continuedLines }.max()
+        if let continued {
+            warnings.append(MeasurementWarning(
+                kind: .oddLoaderPaths, subject: "series",
+                message: "up to \(continued) loader line\(continued == 1 ? "" : "s") per run lacked the process's pid prefix: a path held a newline; they were kept in that path, not read as loader lines",
+                advice: "rename the directory or library whose path holds a newline; a path can forge LD_DEBUG lines"))
+        }
         let failures = Self.failures(samples.map(\.outcome))
         if !failures.isEmpty {
             warnings.append(MeasurementWarning(

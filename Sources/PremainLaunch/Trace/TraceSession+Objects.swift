@@ -101,7 +101,8 @@ struct ProcessMaps {
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
             guard fields.count == 6 else { continue }
             let range = fields[0].split(separator: "-")
-            let path = fields[5].trimmingLeadingSpaces
+            // The kernel writes a newline in a path as "\012" (seq_path escapes it).
+            let path = fields[5].trimmingLeadingSpaces.replacingOccurrences(of: "\\012", with: "\n")
             guard range.count == 2, path.hasPrefix("/"), !path.hasSuffix(" (deleted)"),
                   let start = UInt64(range[0], radix: 16), let end = UInt64(range[1], radix: 16),
                   let offset = UInt64(fields[2], radix: 16) else { continue }
@@ -132,5 +133,18 @@ struct ProcessMaps {
 extension Substring {
     fileprivate var trimmingLeadingSpaces: String {
         String(drop(while: { $0 == " " }))
+    }
+}
+
+extension String {
+    /// Every `target` replaced by `replacement` (without Foundation).
+    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+        var result = ""
+        var rest = Substring(self)
+        while let found = rest.firstRange(of: target) {
+            result += rest[..<found.lowerBound] + replacement
+            rest = rest[found.upperBound...]
+        }
+        return result + rest
     }
 }

@@ -189,6 +189,9 @@ public struct LoaderTimeline: Codable, Equatable, Sendable {
     public var finalCounts: LoaderCounts?
     /// Loads after main (`dlopen`), in order; never part of the time before main.
     public var loadedAfterMain: [LateLoad]?
+    /// Lines without the process's pid prefix: the rest of a path that holds a newline (which
+    /// could otherwise forge loader lines). Never parsed as loader lines; `nil` when none.
+    public var continuedLines: Int?
 
     public init(loaderStartMs: Double) {
         self.loaderStartMs = loaderStartMs

@@ -34,6 +34,8 @@ public struct MeasurementWarning: Codable, Equatable, Sendable {
         case observerEffect = "observer_effect"
         /// Output went through a pipe, which costs a program that writes a lot.
         case outputThroughPipe = "output_through_pipe"
+        /// A loaded object's path held a newline: the lines after it were not the loader's.
+        case oddLoaderPaths = "odd_loader_paths"
     }
 
     public var kind: Kind
