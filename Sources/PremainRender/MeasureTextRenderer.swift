@@ -30,7 +30,7 @@ public enum MeasureTextRenderer {
             ("program initializers", m.milestones.programInitializers),
             ("main", m.milestones.main),
             ("first output", m.milestones.firstOutput),
-            ("ready (--ready matched)", m.milestones.ready),
+            ("ready (--ready, --until FUNCTION)", m.milestones.ready),
             ("exit", m.milestones.exit),
         ]
         for (name, summary) in rows {

@@ -95,7 +95,7 @@ import Testing
         let refused = try Self.premain(["measure", "--until", "main", "--", staticHello])
         #expect(refused.status == 3)
         #expect(refused.stderr.contains("--until main needs the loader's lines"))
-        #expect(try Self.premain(["measure", "--until", "later", "--", staticHello]).status == 64)
+        #expect(try Self.premain(["measure", "--until", "", "--", staticHello]).status == 64)
         #expect(try Self.premain(["measure", "--ready", "(", "--", staticHello]).status == 64)
     }
 
@@ -115,6 +115,32 @@ import Testing
         #expect(!m.objects.contains { $0.path.hasPrefix("/fake/") }, "\(m.objects.map(\.path))")
         #expect(m.objects.filter { $0.initializers == nil && $0.initializersStart != nil }.isEmpty, "an unfinished initializer was invented")
         #expect(m.warnings.contains { $0.kind == .oddLoaderPaths })
+    }
+
+    /// `--until FUNCTION`: a ptrace breakpoint at the first call (here libc's `puts`, which the
+    /// sample calls in main and then sleeps an hour); the loader's lines are still read.
+    @Test func untilAFunctionEndsTheRunAtItsFirstCall() throws {
+        let hang = try Samples.path("faults/hang")
+        let (result, m) = try Self.measure(["--runs", "2", "--timeout", "60", "--until", "puts", "--", hang])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(m.outcomes.map(\.kind) == [.stopped, .stopped])
+        #expect(m.outcomes.allSatisfy { $0.message.hasPrefix("stopped at puts") })
+        #expect(m.milestones.ready?.samplesMs.count == 2)
+        #expect(m.milestones.main?.samplesMs.count == 2)
+        #expect(m.uninstrumented?.outcomes.map(\.kind) == [.stopped, .stopped])
+        #expect(ProcessScan.all().filter { $0.executable == hang }.isEmpty)
+    }
+
+    /// A run asked to stop at a milestone that exits first did not do what was asked.
+    @Test func aRunThatEndsBeforeItsMilestoneFails() throws {
+        let hello = try Samples.path("c-hello/c-hello")
+        let (function, unknown) = try Self.measure(["--runs", "1", "--no-observer", "--until", "premain_no_such_function", "--", hello])
+        #expect(function.status == 4)
+        #expect(unknown.outcomes.map(\.kind) == [.notReached])
+        #expect(function.stderr.contains("exited with status 0 before premain_no_such_function (no function of that name"))
+        let (ready, never) = try Self.measure(["--runs", "1", "--no-observer", "--ready", "never printed", "--", hello])
+        #expect(ready.status == 4)
+        #expect(never.outcomes.map(\.kind) == [.notReached])
     }
 
     @Test func childProcessesWithLoaderLinesAreCountedNotDropped() throws {

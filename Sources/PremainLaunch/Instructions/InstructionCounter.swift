@@ -114,7 +114,7 @@ public struct InstructionCounter: Sendable {
         switch sample.outcome.kind {
         case .success, .exitNonZero:
             break
-        case .timedOut, .signaled, .missingLibrary, .execFailed, .stopped:
+        case .timedOut, .signaled, .missingLibrary, .execFailed, .stopped, .notReached:
             throw .runFailed(Self.explain(sample.outcome.message, log: log, stderr: sample.stderrHead))
         }
         let pid = sample.processGroup

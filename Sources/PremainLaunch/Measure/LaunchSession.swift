@@ -13,7 +13,7 @@ struct LaunchSession {
     private var firstOutputStream: LaunchSample.Stream?
     private var exitNs: UInt64?
     private var stderrHead: [UInt8] = []
-    private var readyNs: UInt64?
+    var readyNs: UInt64?
     private var readyLines = OutputLines()
 
     init(request: LaunchRequest, pid: Int32, birthNs: UInt64) {
@@ -102,6 +102,7 @@ struct LaunchSession {
         case .firstOutput: return firstOutputNs != nil
         case .main: return parser.result?.mainMs != nil
         case .ready: return readyNs != nil
+        case .symbol: return false  // the tracer ends the run there; the pidfd then turns readable
         }
     }
 

@@ -64,6 +64,9 @@ public enum StopCondition: Sendable, Equatable {
     case main
     /// A line of stdout or stderr matches this pattern (a server's "listening on …").
     case ready(OutputPattern)
+    /// The first call of this function (mangled or demangled name), seen by a ptrace breakpoint
+    /// (x86-64): the only stops are the loader's hook, main, the first write and this function.
+    case symbol(String)
 
     /// For messages: "first output", "main", "a line matching 'listening'".
     public var description: String {
@@ -71,6 +74,7 @@ public enum StopCondition: Sendable, Equatable {
         case .firstOutput: return "first output"
         case .main: return "main"
         case .ready(let pattern): return "a line matching '\(pattern.source)'"
+        case .symbol(let name): return name
         }
     }
 }
@@ -156,6 +160,10 @@ public struct ProcessLauncher: Launcher {
         let fifoPrefix = request.instrumented ? "\(folder)/ld-debug." : nil
         let cgroup = TargetCgroup.make()
         defer { cgroup?.remove() }
+        if case .symbol(let name) = request.stop {
+            return try launchTraced(request, until: name, environment: environment, fifoPrefix: fifoPrefix,
+                                    capture: &capture, stdinFD: stdinFD, cgroup: cgroup)
+        }
         var result = ctrace_spawn_result()
         let pid = CStringArray.with(request.arguments) { argv in
             CStringArray.with(environment) { envp in
@@ -206,6 +214,7 @@ public struct ProcessLauncher: Launcher {
             outcome = Self.outcome(status: reaped.leaderStatus, timedOut: ending == .timedOut,
                                    timeout: request.timeoutSeconds, stderrHead: session.stderrHeadText,
                                    lingering: reaped.othersKilled)
+            if let stop = request.stop { outcome = Self.notReached(outcome, stop: stop) }
         }
         let children = Self.childLoaderFiles(folder, excluding: pid)
         var sample = session.sample(outcome: outcome)
@@ -218,6 +227,16 @@ public struct ProcessLauncher: Launcher {
             sample.outcome.message += "; processes of its group outlived SIGKILL"
         }
         return sample
+    }
+
+    /// A run asked to stop at a milestone that exited with status 0 first did not do what was
+    /// asked: a failed run.
+    static func notReached(_ outcome: LaunchOutcome, stop: StopCondition, why: String? = nil) -> LaunchOutcome {
+        guard outcome.kind == .success else { return outcome }
+        var result = outcome
+        result.kind = .notReached
+        result.message = "exited with status 0 before \(stop.description)" + (why.map { " (\($0))" } ?? "")
+        return result
     }
 
     /// Files `ld-debug.PID` that the target's children (which inherit LD_DEBUG) wrote.

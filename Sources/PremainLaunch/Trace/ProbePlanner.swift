@@ -10,6 +10,9 @@ final class ProbePlanner {
     let functionQueries: [String]
     let untilSymbol: String?
     let debugLocator: DebugFileLocator
+    /// Plan only the markers (main, writes, the loader hook, the `--until` function): no
+    /// function is timed. `measure --until SYMBOL` stops there and nowhere else.
+    let markersOnly: Bool
     private var plans: [String: ProbePlan] = [:]
     private var debugInfos: [String: DebugInfo?] = [:]
 
@@ -17,10 +20,11 @@ final class ProbePlanner {
         "write", "__write", "__libc_write", "writev", "__writev", "__libc_writev", "__write_nocancel",
     ]
 
-    init(functionQueries: [String], untilSymbol: String?, debugLocator: DebugFileLocator) {
-        self.functionQueries = functionQueries
+    init(functionQueries: [String], untilSymbol: String?, debugLocator: DebugFileLocator, markersOnly: Bool = false) {
+        self.functionQueries = markersOnly ? [] : functionQueries
         self.untilSymbol = untilSymbol
         self.debugLocator = debugLocator
+        self.markersOnly = markersOnly
     }
 
     /// The plan for the object at `path`, or `nil` when it is not a readable ELF file.
@@ -68,7 +72,7 @@ final class ProbePlanner {
             ? debugLocator.debugFile(for: file).flatMap { try? ELFFile(path: $0) } : nil
 
         // 1. Initializer entries.
-        let entries = file.initializerEntries
+        let entries = markersOnly ? [] : file.initializerEntries
         let targets = Set(entries.compactMap(\.target))
         var names = file.symbolNames(at: targets)
         if let debugFile {
@@ -97,7 +101,7 @@ final class ProbePlanner {
                       symbol.kind == .function || symbol.kind == .gnuIFunc,
                       let name = table.name(of: symbol), !name.isEmpty else { return true }
                 let address = symbol.value
-                if let suspect = SwiftSuspects.kind(of: name) {
+                if !markersOnly, let suspect = SwiftSuspects.kind(of: name) {
                     let kind: TracedFunctionKind = suspect == .lazyGlobal ? .swiftLazyGlobal : .swiftDefaultArgument
                     if kind == .swiftDefaultArgument { defaultArguments[name] = address }
                     if probes[address] == nil {
@@ -130,14 +134,14 @@ final class ProbePlanner {
             }
         }
 
-        if file.staticSymbols == nil, debugFile?.staticSymbols == nil, isSwiftObject(file) {
+        if !markersOnly, file.staticSymbols == nil, debugFile?.staticSymbols == nil, isSwiftObject(file) {
             untimed.append(UntimedFunction(
                 object: path, symbol: "*", demangled: "every Swift lazy global and default argument", kind: .swiftLazyGlobal,
                 reason: "stripped, and no debug file was found by build-id or .gnu_debuglink (add --debug-dir): their symbols are local, so they cannot be found"))
         }
 
         // 3. Inlined copies (DWARF) of default-argument generators and named functions.
-        if isSwiftObject(file) || !functionQueries.isEmpty {
+        if !markersOnly, isSwiftObject(file) || !functionQueries.isEmpty {
             let info = debugInfo(for: path, file: file)
             let copies = info?.inlinedCopies { name in
                 SwiftSuspects.kind(of: name) == .defaultArgument || self.isQueried(name)

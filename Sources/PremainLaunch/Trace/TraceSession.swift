@@ -101,6 +101,7 @@ final class TraceSession {
     func run() throws(TraceError) -> TraceRunRecord {
         let pid = try spawn()
         leader = pid
+        options.spawned?(pid, birthNs)
         // The tracer's wake-up latency at a return breakpoint is added to the call being
         // timed: raise this thread's priority for the run when allowed (root). The target was
         // forked before, so it keeps its own priority.
@@ -141,24 +142,32 @@ final class TraceSession {
     // MARK: - Start and end
 
     func spawn() throws(TraceError) -> pid_t {
-        var stderrFD = options.outputFD
-        if options.outputFD >= 0 {
+        var stderrFD = options.stderrFD >= 0 ? options.stderrFD : options.outputFD
+        if options.outputFD >= 0, options.stderrFD < 0 {
             stderrCapture = max(-1, ctrace_memfd("premain-trace-stderr"))
             if stderrCapture >= 0 { stderrFD = stderrCapture }
         }
         var spawnOptions = ctrace_spawn_options(cpu: options.cpu ?? -1, traceme: 1, stdinFD: options.stdinFD,
                                                 stdoutFD: options.outputFD, stderrFD: stderrFD, fifoPrefix: nil,
-                                                cgroupProcsFD: -1)
+                                                cgroupProcsFD: options.cgroupProcsFD)
         var result = ctrace_spawn_result()
         let pid = CStringArray.with(options.command) { argv in
             CStringArray.with(options.environment) { envp in
-                ctrace_spawn(executable, argv, envp, &spawnOptions, &result)
+                ProcessLauncher.withOptionalCString(options.fifoPrefix) { prefix in
+                    spawnOptions.fifoPrefix = prefix
+                    return ctrace_spawn(executable, argv, envp, &spawnOptions, &result)
+                }
             }
         }
         guard pid > 0 else {
             throw TraceError.cannotStart(executable, String(cString: strerror(-pid)))
         }
         birthNs = result.birthNs > 0 ? result.birthNs : MonotonicClock.nowNs()
+        if result.fifoErrno != 0 {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            throw TraceError.cannotStart(executable, "cannot create the LD_DEBUG_OUTPUT fifo: \(String(cString: strerror(result.fifoErrno)))")
+        }
         if result.execErrno != 0 {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

@@ -166,6 +166,14 @@ public struct TraceOptions: Sendable {
     public var calibration: CalibrationTarget?
     /// Descriptor for the target's stdout/stderr (-1: premain's own).
     public var outputFD: Int32 = -1
+    /// Descriptor for the target's stderr when it is not `outputFD`'s (-1: as `outputFD`).
+    public var stderrFD: Int32 = -1
+    /// `measure --until SYMBOL`: the child makes this FIFO + its pid for `LD_DEBUG_OUTPUT`.
+    public var fifoPrefix: String?
+    /// `measure --until SYMBOL`: the target cgroup's `cgroup.procs` (-1: none).
+    public var cgroupProcsFD: Int32 = -1
+    /// Told the pid and the birth time (CLOCK_MONOTONIC ns) once the target has exec'd.
+    public var spawned: (@Sendable (Int32, UInt64) -> Void)?
     /// Descriptor for the target's stdin (-1: premain's own, `--inherit-stdin`); the CLI
     /// passes /dev/null by default (the conditions say "/dev/null" for any descriptor).
     public var stdinFD: Int32 = -1

@@ -205,7 +205,7 @@ public struct Milestones: Codable, Equatable, Sendable {
     public var firstOutput: TimeSummary?
     /// The process ended.
     public var exit: TimeSummary?
-    /// A line of output matched `--ready`.
+    /// A line of output matched `--ready`, or the `--until` function was first called.
     public var ready: TimeSummary?
 
     public init(loaderStart: TimeSummary? = nil, loaderDone: TimeSummary? = nil,

@@ -23,7 +23,8 @@ public struct LaunchSample: Codable, Equatable, Sendable {
     /// When the process was seen to end (its pidfd turned readable). `nil` after a timeout or
     /// a stop.
     public var exitMs: Double?
-    /// When a line of output first matched `--ready`; `nil` without `--ready` or no match.
+    /// When a line of output first matched `--ready`, or the `--until` function was first
+    /// called; `nil` without either or when it never happened.
     public var readyMs: Double?
     /// Images the process exec'd into after the first (`sh -c 'exec prog'`, a driver that
     /// execs its tool), in order, each its own loader timeline; `nil` when it never exec'd.
@@ -77,6 +78,8 @@ public struct LaunchOutcome: Codable, Equatable, Sendable {
         /// Reached the milestone it was to stop at (`--until`, `--ready`); premain ended it.
         /// A good run.
         case stopped
+        /// Exited with status 0 before the milestone it was to stop at: a failed run.
+        case notReached = "not_reached"
     }
 
     public var kind: Kind

@@ -11,7 +11,7 @@ enum MeasureCommand: Command {
     static let spec = CommandSpec(
         name: "measure",
         abstract: "Time a command's launch from process birth: loader, each object's initializers, main, first output, exit.",
-        usage: "premain measure [--runs <n>] [--warmup <n>] [--cold] [--instructions] [--timeout <seconds>] [--until <milestone>] [--ready <regex>] [--format <format>] [--output <path>] -- <command> [<argument>...]",
+        usage: "premain measure [--runs <n>] [--warmup <n>] [--cold] [--instructions] [--timeout <seconds>] [--until <milestone|function>] [--ready <regex>] [--format <format>] [--output <path>] -- <command> [<argument>...]",
         discussion: """
         Runs the command --runs times after --warmup uncounted runs, with the environment passed \
         through and stdin from /dev/null (--inherit-stdin passes premain's own). Times are \
@@ -29,9 +29,10 @@ enum MeasureCommand: Command {
         loader phases, initializers, main and counts. Objects loaded after main (dlopen) are \
         listed apart with their load and initializer times, never as time before main.
 
-        Servers: --until first-output|main ends each run at that milestone, --ready REGEX at the \
-        first line of output that matches; the process group is then killed and the run counts \
-        as good.
+        Servers: --until first-output|main ends each run at that milestone, --until FUNCTION at the \
+        first call of that function (a ptrace breakpoint, x86-64; its only other stops are the \
+        loader's hook, main and the first write), --ready REGEX at the first line of output that \
+        matches; the process group is then killed and the run counts as good.
 
         --instructions adds one run under valgrind's callgrind (the Debian package valgrind) and \
         an "instructions" section: instructions executed before main, to the first write to \
@@ -46,7 +47,7 @@ enum MeasureCommand: Command {
             OptionSpec(names: ["-w", "--warmup"], valueName: "n", help: "Uncounted runs first (default 1)."),
             OptionSpec(names: ["--cold"], valueName: nil, help: "Evict the executable and every object of its closure from the page cache before every run."),
             OptionSpec(names: ["-t", "--timeout"], valueName: "seconds", help: "Kill a run that takes longer (default: no limit)."),
-            OptionSpec(names: ["--until"], valueName: "milestone", help: "End each run at first-output or main (a good run); for servers."),
+            OptionSpec(names: ["--until"], valueName: "milestone", help: "End each run at first-output, main or the first call of a function (a good run); for servers."),
             OptionSpec(names: ["--ready"], valueName: "regex", help: "End each run at the first line of stdout or stderr that matches (a good run); for servers."),
             OptionSpec(names: ["--inherit-stdin"], valueName: nil, help: "Give the target premain's stdin instead of /dev/null."),
             OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
@@ -97,8 +98,8 @@ enum MeasureCommand: Command {
             case "first-output": options.stop = .firstOutput
             case "main": options.stop = .main
             case "exit": options.stop = nil
-            default:
-                throw UsageError(message: "invalid value '\(until)' for '--until': expected first-output, main or exit")
+            case "": throw UsageError(message: "--until takes first-output, main, exit or a function name, not ''")
+            default: options.stop = .symbol(until)
             }
         }
         if let ready = arguments.value("--ready") {
