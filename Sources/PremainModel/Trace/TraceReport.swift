@@ -68,10 +68,14 @@ public struct TraceMeasurement: Codable, Equatable, Sendable {
     public var untimed: [UntimedFunction]
     /// Things premain noticed: problems that did not stop a run, and advice.
     public var notes: [String]
+    /// Each counted run's calls with their start times (`--export-trace`, `--format html`);
+    /// `nil` when not asked for.
+    public var timelines: [TraceRunTimeline]? = nil
 
     public init(command: [String], runs: Int, warmup: Int, until: TraceWindowEnd, maxCalls: Int, conditions: LaunchConditions,
                 milestones: [String: TimeSummary], outcomes: [TraceOutcome], functions: [TracedFunction],
-                untimed: [UntimedFunction], notes: [String]) {
+                untimed: [UntimedFunction], notes: [String], timelines: [TraceRunTimeline]? = nil) {
+        self.timelines = timelines
         self.command = command
         self.runs = runs
         self.warmup = warmup

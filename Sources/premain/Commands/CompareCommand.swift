@@ -41,7 +41,7 @@ enum CompareCommand: Command {
             OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json or markdown."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
         ] + launchOptions + [
-            OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig,
+            OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig, TraceExport.option,
         ],
         acceptsPassthrough: true)
 
@@ -78,6 +78,7 @@ enum CompareCommand: Command {
         var options = try compareOptions(arguments, config.compare)
         options.baseLabel = arguments.positionals[0]
         options.headLabel = arguments.positionals[1]
+        options.keepRawSamples = TraceExport.path(arguments) != nil || format == "html"
         guard addInstructionCounter(arguments, to: &options) else { return .inputError }
         let run = arguments.value("--run")
         var executables: [String] = []
@@ -103,6 +104,9 @@ enum CompareCommand: Command {
             return .internalError
         }
         progress?.finish()
+        guard TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) }) else {
+            return .internalError
+        }
         let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
             switch format {
             case "json": return try JSONRenderer.render(report)

@@ -45,6 +45,7 @@ enum MeasureCommand: Command {
             OptionSpec(names: ["--allow-idle"], valueName: nil, help: "Do not hold /dev/cpu_dma_latency at 0 (idle CPUs may halt; stamps after long initializers may come late)."),
             OptionSpec(names: ["--raw"], valueName: nil, help: "Add every run's raw launch record (absolute birth time, each loader line's time) to the JSON."),
             OptionSpec(names: ["--instructions"], valueName: nil, help: "Also count instructions (before main, to first output, total, per initializer) in one run under valgrind's callgrind."),
+            TraceExport.option,
         ],
         acceptsPassthrough: true)
 
@@ -75,7 +76,7 @@ enum MeasureCommand: Command {
                                      timeoutSeconds: timeout, observerSeries: !arguments.flag("--no-observer"),
                                      pin: !arguments.flag("--no-pin"), realtimeMeasurer: !arguments.flag("--no-realtime"),
                                      output: handling)
-        options.keepRawSamples = arguments.flag("--raw")
+        options.keepRawSamples = arguments.flag("--raw") || TraceExport.path(arguments) != nil || format == "html"
         options.holdIdleLatency = !arguments.flag("--allow-idle")
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
         let environment = ProcessEnvironment.current()
@@ -113,6 +114,10 @@ enum MeasureCommand: Command {
                 countFailure = error
             }
         }
+        guard TraceExport.write(arguments, { () throws -> String in
+            try TraceEventRenderer.render(MeasureReport(measurements: [measurement]))
+        }) else { return .internalError }
+        if !arguments.flag("--raw") && format != "html" { measurement.rawSamples = nil }
         let report = MeasureReport(measurements: [measurement])
         let written = Console.emit(to: output) { () throws -> String in
             return format == "json" ? try JSONRenderer.render(report) : MeasureTextRenderer.render(report, width: OutputWidth.resolve(arguments))

@@ -49,6 +49,7 @@ enum TraceCommand: Command {
             OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OutputWidth.option,
+            TraceExport.option,
         ],
         acceptsPassthrough: true)
 
@@ -78,6 +79,7 @@ enum TraceCommand: Command {
             options.biasMs = try arguments.number("--bias-ms", default: 0, in: 0...1_000)
         }
         options.calibration = TraceCalibration.target
+        options.keepTimelines = TraceExport.path(arguments) != nil || format == "html"
         var devNull: Int32 = -1
         if !arguments.flag("--show-output") {
             devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
@@ -98,6 +100,9 @@ enum TraceCommand: Command {
             }
         }
         progress?.finish()
+        guard TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) }) else {
+            return .internalError
+        }
         let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
             return format == "json" ? try JSONRenderer.render(report) : TraceTextRenderer.render(report, all: arguments.flag("--all"), width: OutputWidth.resolve(arguments))
         }
