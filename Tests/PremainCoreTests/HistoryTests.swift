@@ -214,3 +214,22 @@ struct HistoryTests {
         #expect(HTMLReferenceCheck.externalReferences(in: html).isEmpty)
     }
 }
+
+/// `premain pr --history-db`: the trend section of the comment.
+struct PullRequestTrendTests {
+    @Test func commentCarriesTheTrendWithThisPullRequestsValue() throws {
+        let points = HistoryData.series(levelMs: 6, noiseMs: 0.05, stepAt: 17).enumerated().map { index, value in
+            HistoryPoint(commit: HistoryData.commit(index + 1), report: index + 1, recordedAt: "t", value: value)
+        }
+        let series = HistorySeries(metric: "main", unit: "ms", points: points, noise: StepDetector.noise(points.map(\.value)),
+                                   steps: StepDetector().steps(of: points))
+        let trend = HistoryReport(database: "history.sqlite", reports: 30, series: [series])
+        let report = PullRequestTests.report(.compared(PullRequestTests.regression))
+        let comment = PullRequestMarkdownRenderer.render(report, trend: trend)
+        #expect(comment.contains("### Trend on the base branch"))
+        #expect(comment.contains("| `main` | ") && comment.contains("c18"))
+        let head = try #require(PullRequestTests.regression.times.first { $0.quantity == .main }).head.medianMs
+        #expect(comment.contains(Milliseconds.text(head)))
+        #expect(!PullRequestMarkdownRenderer.render(report).contains("Trend on the base branch"))
+    }
+}

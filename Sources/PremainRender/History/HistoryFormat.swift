@@ -43,7 +43,8 @@ public enum HistoryFormat {
     public static func stepText(_ step: StepChange, unit: String) -> String {
         let name = step.commit == nil ? "report \(step.report)"
             : "commit \(commit(step.commit, report: step.report)) (report \(step.report))"
-        let p = step.pValue > 0 ? ", p = \(Milliseconds.number(step.pValue, decimals: step.pValue < 0.001 ? 6 : 3))" : ""
+        let p = step.pValue <= 0 ? "" : step.pValue < 0.000_001 ? ", p < 0.000001"
+            : ", p = \(Milliseconds.number(step.pValue, decimals: step.pValue < 0.001 ? 6 : 3))"
         return "step \(shift(step.shift, unit: unit)) (\(value(step.before, unit: unit)) → \(value(step.after, unit: unit))) at \(name)\(p)"
     }
 }
