@@ -18,8 +18,8 @@ struct SVGCanvas {
     }
 
     /// A rectangle; `tooltip` becomes its `<title>` (shown on hover).
-    mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: String, tooltip: String? = nil,
-                       opacity: Double = 1, stroke: String? = nil) {
+    mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: String, opacity: Double = 1,
+                       stroke: String? = nil, tooltip: String? = nil) {
         let n = Self.number
         var attributes = "x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(max(0, width)))\" height=\"\(n(max(0, height)))\" fill=\"\(fill)\" rx=\"1.5\""
         if opacity < 1 { attributes += " fill-opacity=\"\(Milliseconds.number(opacity, decimals: 2))\"" }

@@ -38,7 +38,7 @@ enum CompareCommand: Command {
         options: [
             OptionSpec(names: ["--run"], valueName: "name", help: "With folders: the executable to launch, relative to each folder (never looked up in PATH)."),
         ] + comparisonOptions + [
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json or markdown."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, markdown or html (one self-contained page: verdict, both sides on one axis)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
         ] + launchOptions + [
             OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig, TraceExport.option,
@@ -68,7 +68,7 @@ enum CompareCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json", "markdown"], default: "text")
+        let format = try arguments.choice("--format", ["text", "json", "markdown", "html"], default: "text")
         guard arguments.positionals.count == 2 else {
             throw UsageError(message: arguments.positionals.count < 2
                 ? "missing expected argument '<\(arguments.positionals.isEmpty ? "base" : "head")>'"
@@ -92,7 +92,7 @@ enum CompareCommand: Command {
         }
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
         let progress = ProgressBar.onTerminal("compare")
-        let report: CompareReport
+        var report: CompareReport
         do {
             report = try CompareSession(launcher: ProcessLauncher()).compare(
                 base: executables[0], head: executables[1], arguments: arguments.passthrough,
@@ -107,10 +107,15 @@ enum CompareCommand: Command {
         guard TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) }) else {
             return .internalError
         }
+        if format != "html" {  // launches kept for the trace file or the page only
+            report.base.samples = nil
+            report.head.samples = nil
+        }
         let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
             switch format {
             case "json": return try JSONRenderer.render(report)
             case "markdown": return CompareMarkdownRenderer.render(report)
+            case "html": return HTMLReportRenderer.render(report)
             default: return CompareTextRenderer.render(report, width: OutputWidth.resolve(arguments))
             }
         }

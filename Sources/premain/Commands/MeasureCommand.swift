@@ -34,7 +34,7 @@ enum MeasureCommand: Command {
             OptionSpec(names: ["-w", "--warmup"], valueName: "n", help: "Uncounted runs first (default 1)."),
             OptionSpec(names: ["--cold"], valueName: nil, help: "Evict the executable and every object of its closure from the page cache before every run."),
             OptionSpec(names: ["-t", "--timeout"], valueName: "seconds", help: "Kill a run that takes longer (default: no limit)."),
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json or html (one self-contained page with the launch waterfall)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OutputWidth.option,
             OptionSpec(names: ["--show-output"], valueName: nil, help: "Forward the target's stdout and stderr (to stderr when the JSON report goes to stdout); by default they are read, timed and dropped."),
@@ -50,7 +50,7 @@ enum MeasureCommand: Command {
         acceptsPassthrough: true)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let format = try arguments.choice("--format", ["text", "json", "html"], default: "text")
         let runs = try arguments.integer("--runs", default: 10, in: 1...100_000)
         let warmup = try arguments.integer("--warmup", default: 1, in: 0...100_000)
         let timeout: Double? = arguments.value("--timeout") == nil ? nil
@@ -120,7 +120,11 @@ enum MeasureCommand: Command {
         if !arguments.flag("--raw") && format != "html" { measurement.rawSamples = nil }
         let report = MeasureReport(measurements: [measurement])
         let written = Console.emit(to: output) { () throws -> String in
-            return format == "json" ? try JSONRenderer.render(report) : MeasureTextRenderer.render(report, width: OutputWidth.resolve(arguments))
+            switch format {
+            case "json": return try JSONRenderer.render(report)
+            case "html": return HTMLReportRenderer.render(report)
+            default: return MeasureTextRenderer.render(report, width: OutputWidth.resolve(arguments))
+            }
         }
         guard written else { return .internalError }
         for failure in measurement.failures { Console.error("\(measurement.command[0]): \(failure)") }

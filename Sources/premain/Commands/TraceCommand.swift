@@ -46,7 +46,7 @@ enum TraceCommand: Command {
             OptionSpec(names: ["--show-output"], valueName: nil,
                        help: "Let the command write to premain's stdout and stderr (default: /dev/null)."),
             OptionSpec(names: ["--all"], valueName: nil, help: "List toolchain initializers under 0.01 ms too."),
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json or html (one self-contained page with the flame chart)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OutputWidth.option,
             TraceExport.option,
@@ -54,7 +54,7 @@ enum TraceCommand: Command {
         acceptsPassthrough: true)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let format = try arguments.choice("--format", ["text", "json", "html"], default: "text")
         let command = arguments.passthrough.isEmpty ? arguments.positionals : arguments.passthrough
         guard !command.isEmpty else { throw UsageError(message: "missing expected argument '<command>'") }
         var options = TraceOptions(command: command, environment: ProcessEnvironment.current())
@@ -88,7 +88,7 @@ enum TraceCommand: Command {
         defer { if devNull >= 0 { close(devNull) } }
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
         let progress = ProgressBar.onTerminal("trace")
-        let report: TraceReport
+        var report: TraceReport
         do {
             report = try Tracer(options: options).run { step in progress?.update(step) }
         } catch {
@@ -103,8 +103,15 @@ enum TraceCommand: Command {
         guard TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) }) else {
             return .internalError
         }
+        if format != "html" {  // the call timelines were kept for the trace file or the page only
+            for index in report.measurements.indices { report.measurements[index].timelines = nil }
+        }
         let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
-            return format == "json" ? try JSONRenderer.render(report) : TraceTextRenderer.render(report, all: arguments.flag("--all"), width: OutputWidth.resolve(arguments))
+            switch format {
+            case "json": return try JSONRenderer.render(report)
+            case "html": return HTMLReportRenderer.render(report)
+            default: return TraceTextRenderer.render(report, all: arguments.flag("--all"), width: OutputWidth.resolve(arguments))
+            }
         }
         guard written else { return .internalError }
         let failed = report.measurements.flatMap(\.outcomes).contains { !$0.succeeded }
