@@ -13,7 +13,7 @@ enum CompareCommand: Command {
     static let spec = CommandSpec(
         name: "compare",
         abstract: "Compare the start-up of two builds launched alternately (paired, interleaved): regression, improvement, no change or inconclusive.",
-        usage: "premain compare [--run <name>] [--instructions] [--threshold-ms <ms>] [--threshold-percent <pct>] [--min-runs <n>] [--max-runs <n>] [--max-time <seconds>] [--format <format>] [--output <path>] <base> <head> [-- <argument>...]",
+        usage: "premain compare [--run <name>] [--instructions] [--threshold-ms <ms>] [--threshold-percent <pct>] [--min-runs <n>] [--max-runs <n>] [--max-time <seconds>] [--format <format>] [--output <path>] [--export-trace <path>] <base> <head> [-- <argument>...]",
         discussion: """
         Launches BASE and HEAD in blocks of four, ABBA or BAAB (shuffled, balanced), under the \
         same pinning and environment, so drift of the machine's speed falls on both alike. Each \

@@ -29,7 +29,7 @@ enum DiffCommand: Command {
             ArgumentSpec(name: "<head>", help: "The build after the change."),
         ],
         options: [
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, markdown (a pull-request comment), sarif (SARIF 2.1.0 for GitHub code scanning) github (workflow-command annotations) or html (one self-contained page)."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, markdown (a pull-request comment), sarif (SARIF 2.1.0 for GitHub code scanning), github (workflow-command annotations) or html (one self-contained page)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OutputWidth.option,
             OptionSpec(names: ["--alpha"], valueName: "p", help: "Significance level of the test (default 0.01, or diff.alpha in premain.json)."),

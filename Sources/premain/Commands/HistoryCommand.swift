@@ -72,7 +72,7 @@ enum HistoryCommand: Command {
             return show(database: database, metrics: arguments.all("--metric"), last: last, format: format,
                         output: arguments.value("--output"))
         default:
-            throw UsageError(message: "unknown action '\(action)'; use 'add' or 'show'")
+            throw UsageError(message: "unknown action '\(TextSafety.display(action))'; use 'add' or 'show'")
         }
     }
 

@@ -11,7 +11,7 @@ enum MeasureCommand: Command {
     static let spec = CommandSpec(
         name: "measure",
         abstract: "Time a command's launch from process birth: loader, each object's initializers, main, first output, exit.",
-        usage: "premain measure [--runs <n>] [--warmup <n>] [--cold] [--instructions] [--timeout <seconds>] [--format <format>] [--output <path>] -- <command> [<argument>...]",
+        usage: "premain measure [--runs <n>] [--warmup <n>] [--cold] [--instructions] [--timeout <seconds>] [--format <format>] [--output <path>] [--export-trace <path>] -- <command> [<argument>...]",
         discussion: """
         Runs the command --runs times after --warmup uncounted runs, with the environment passed \
         through and stdin from /dev/null. Times are milliseconds since process birth (premain's \

@@ -12,7 +12,7 @@ enum TraceCommand: Command {
     static let spec = CommandSpec(
         name: "trace",
         abstract: "Time every static initializer, Swift lazy global and default argument on the start-up path.",
-        usage: "premain trace [--until <milestone>] [--function <symbol> ...] [--runs <n>] [options] -- <command> [<argument>...]",
+        usage: "premain trace [--until <milestone>] [--function <symbol> ...] [--runs <n>] [--export-trace <path>] [options] -- <command> [<argument>...]",
         discussion: """
         Runs the command under ptrace and plants breakpoints on every .preinit_array, .init_array, \
         .ctors and DT_INIT entry of every object as the loader maps it, on every Swift lazy-global \
