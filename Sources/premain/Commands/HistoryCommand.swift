@@ -16,7 +16,7 @@ enum HistoryCommand: Command {
     static let spec = CommandSpec(
         name: "history",
         abstract: "Keep reports across commits in a SQLite database and find when a metric stepped up or down.",
-        usage: "premain history add <report> [--commit <sha>] [--db <path>]\n       premain history show [--metric <name> ...] [--last <n>] [--format <format>] [--db <path>]",
+        usage: "premain history (add <report> [--commit <sha>] | show [--metric <name> ...] [--last <n>] [--format <format>] [--output <path>]) [--db <path>]",
         discussion: """
         'add' stores a premain report (JSON of audit, measure, trace, compare, diff, pr or check) \
         whole, with the metrics it gives: milestone medians (main, firstOutput, exit, \
