@@ -29,6 +29,14 @@ enum FlameChart {
             charts.append(chart(run, measurement, startMs: max(0, first - pad), endMs: last + pad, width: width,
                                 title: "Zoom on the traced calls, \(Milliseconds.text(first)) → \(Milliseconds.text(last))"))
         }
+        // Many calls: the libraries' initializers, before the program's own, get a chart of their own.
+        let program = measurement.conditions.binaryPath
+        if run.calls.count > 100, let own = run.calls.first(where: { $0.object == program && $0.depth == 0 })?.startMs,
+           own > first, own - first < 0.4 * (last - first) {
+            let pad = (own - first) * 0.02
+            charts.append(chart(run, measurement, startMs: max(0, first - pad), endMs: own + pad, width: width,
+                                title: "Zoom on the libraries' initializers, before \(ObjectName.fileName(program))'s own: \(Milliseconds.text(first)) → \(Milliseconds.text(own))"))
+        }
         return charts
     }
 
