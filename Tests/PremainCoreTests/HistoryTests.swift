@@ -227,7 +227,7 @@ struct PullRequestTrendTests {
         let report = PullRequestTests.report(.compared(PullRequestTests.regression))
         let comment = PullRequestMarkdownRenderer.render(report, trend: trend)
         #expect(comment.contains("### Trend on the base branch"))
-        #expect(comment.contains("| `main` | ") && comment.contains("c18"))
+        #expect(comment.contains("| main | ") && comment.contains("c18"))
         let head = try #require(PullRequestTests.regression.times.first { $0.quantity == .main }).head.medianMs
         #expect(comment.contains(Milliseconds.text(head)))
         #expect(!PullRequestMarkdownRenderer.render(report).contains("Trend on the base branch"))

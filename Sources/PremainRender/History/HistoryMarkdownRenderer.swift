@@ -15,7 +15,7 @@ public enum HistoryMarkdownRenderer {
             let last = values.last.map { HistoryFormat.value($0, unit: entry.unit) } ?? "-"
             let steps = entry.steps.isEmpty ? "none"
                 : entry.steps.map { MarkdownEscape.text(HistoryFormat.stepText($0, unit: entry.unit)) }.joined(separator: "<br>")
-            lines.append("| `\(MarkdownEscape.text(entry.metric))` | \(HistoryFormat.sparkline(values)) | \(entry.points.count) | \(last) | \(steps) |")
+            lines.append("| \(MarkdownEscape.text(entry.metric)) | \(HistoryFormat.sparkline(values)) | \(entry.points.count) | \(last) | \(steps) |")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -36,7 +36,7 @@ extension HistoryMarkdownRenderer {
             let current = head[entry.metric].map { HistoryFormat.value($0, unit: entry.unit) } ?? "-"
             let steps = entry.steps.isEmpty ? "none"
                 : entry.steps.map { MarkdownEscape.text(HistoryFormat.stepText($0, unit: entry.unit)) }.joined(separator: "<br>")
-            lines.append("| `\(MarkdownEscape.text(entry.metric))` | \(HistoryFormat.sparkline(values)) | \(entry.points.count) | \(last) | \(current) | \(steps) |")
+            lines.append("| \(MarkdownEscape.text(entry.metric)) | \(HistoryFormat.sparkline(values)) | \(entry.points.count) | \(last) | \(current) | \(steps) |")
         }
         return lines.joined(separator: "\n") + "\n"
     }
