@@ -4,7 +4,7 @@ import Testing
 
 /// `--format html` on real programs: a trace of swift-frontend (nobody here wrote it), a
 /// measure and a trace of the Swift sample, a compare of the work pair, an audit of
-/// swift-frontend and a history. Every page must stand alone (always checked); with chromium
+/// swift-frontend, a diff of the sample pair and a history. Every page must stand alone (always checked); with chromium
 /// installed, each is screenshot into `.build/test-output/html` for people to look at.
 @Suite(.serialized)
 struct HTMLReportCLITests {
@@ -23,6 +23,7 @@ struct HTMLReportCLITests {
                 ("compare-work-pair", ["compare", "--min-runs", "16", "--max-runs", "24",
                                        try Samples.path("pairs/work-base/app"), try Samples.path("pairs/work-head/app")], [0, 2, 5]),
                 ("audit-swift-frontend", ["audit", frontend], [0]),
+                ("diff-pairs", ["diff", try Samples.path("pairs/base"), try Samples.path("pairs/head")], [0, 1, 2]),
             ]
             for (name, arguments, statuses) in runs {
                 let file = folder + "/\(name).html"
@@ -57,6 +58,7 @@ struct HTMLReportCLITests {
             "measure-swift-startup": ["Launch waterfall", "libswiftCore.so", "phases, one row per run"],
             "compare-work-pair": ["Verdict: ", "Milestones and CPU time, base and head on one axis", "Launches of base and head"],
             "audit-swift-frontend": ["class=\"tree\"", "libswiftCore.so", "relocations"],
+            "diff-pairs": ["Verdict: ", "Objects that changed"],
             "history": ["<polyline", "c18"],
         ]
         #expect(Set(pages.keys) == Set(markers.keys))

@@ -126,6 +126,21 @@ extension HTMLReportRenderer {
         if !measured.isEmpty {
             body += "<h2>Measured</h2>\n" + HTMLPage.table(["quantity", "base", "head", "change", "result"], measured, numeric: [1, 2, 3])
         }
+        let objects = report.objects.filter { $0.status != .unchanged }.map { object in
+            [HTMLEscape.text(object.name), HTMLEscape.text(object.status.rawValue),
+             CountText.signed(Double(object.relocations.first { $0.name == "total" }?.delta ?? 0)),
+             CountText.signed(Double(object.initializers.delta)), CountText.signed(Double(object.exports.delta)),
+             CountText.signed(Double(object.fileSize.delta))]
+        }
+        if !objects.isEmpty {
+            body += "<h2>Objects that changed</h2>\n"
+                + HTMLPage.table(["object", "status", "relocations", "initializers", "exports", "file size (bytes)"], objects, numeric: [2, 3, 4, 5])
+        }
+        let findings = report.findings.new.map { ["new", HTMLEscape.text($0.rule), HTMLEscape.text($0.severity.rawValue), HTMLEscape.text($0.message)] }
+            + report.findings.fixed.map { ["fixed", HTMLEscape.text($0.rule), HTMLEscape.text($0.severity.rawValue), HTMLEscape.text($0.message)] }
+        if !findings.isEmpty {
+            body += "<h2>Findings</h2>\n" + HTMLPage.table(["", "rule", "severity", "what"], findings)
+        }
         let counts = report.closures.map { [HTMLEscape.text($0.name), $0.base.map(String.init) ?? "-", $0.head.map(String.init) ?? "-", CountText.signed(Double($0.delta))] }
         if !counts.isEmpty {
             body += "<h2>Closures</h2>\n" + HTMLPage.table(["count", "base", "head", "change"], counts, numeric: [1, 2, 3])
