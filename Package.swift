@@ -22,6 +22,11 @@ let package = Package(
             pkgConfig: "libdw",
             providers: [.apt(["libdw-dev"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // Tiny C for what Swift cannot call: variadic ptrace, fork + exec with set-up.
         .target(name: "CTrace"),
         // The only importer of CELF: libelf handles become Swift values.
@@ -38,19 +43,22 @@ let package = Package(
         .target(name: "PremainLaunch", dependencies: ["PremainModel", "PremainSystem", "PremainAudit", "ELFKit", "CTrace"]),
         // Judging: rules, budgets, premain.json, diff; reads reports as model values.
         .target(name: "PremainJudge", dependencies: ["PremainModel", "PremainSystem", "PremainAudit"]),
+        // History across commits: any report's metrics in a SQLite database (the only importer of CSQLite).
+        .target(name: "PremainHistory", dependencies: ["PremainModel", "CSQLite"]),
         // Renderers: text, Markdown, SARIF, JSON; pure functions of model values.
         .target(name: "PremainRender", dependencies: ["PremainModel"]),
         // The thin command-line tool.
         .executableTarget(name: "premain", dependencies: [
-            "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender"]),
+            "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
+            "PremainRender"]),
         // Helpers both test targets use: the samples built once per test run, running programs
         // and the built premain, /proc scans, self-timing logs, recorded reports
         // (swift-argument-parser's ArgumentParserTestHelpers is the model).
         .target(name: "PremainTestSupport", path: "Tests/PremainTestSupport"),
         .testTarget(name: "ELFKitTests", dependencies: ["ELFKit", "PremainTestSupport"]),
         .testTarget(name: "PremainCoreTests", dependencies: [
-                        "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender", "ELFKit",
-                        "PremainTestSupport"],
+                        "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
+                        "PremainRender", "ELFKit", "PremainTestSupport"],
                     exclude: ["Golden"]),  // golden files are read by path (#filePath), not bundled
         .testTarget(name: "PremainCLITests", dependencies: [
                         "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender",

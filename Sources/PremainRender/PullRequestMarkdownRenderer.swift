@@ -13,9 +13,15 @@ public enum PullRequestMarkdownRenderer {
     /// its author).
     public static let marker = "<!-- premain -->"
 
+    /// `trend`: the base branch's history (`premain pr --history-db`), shown after the
+    /// measured section with this pull request's head values beside it; `nil`: no trend.
     public static func render(_ report: PullRequestReport, top: Int = 10,
-                              limit: Int = DiffMarkdownRenderer.defaultLimit) -> String {
+                              limit: Int = DiffMarkdownRenderer.defaultLimit, trend: HistoryReport? = nil) -> String {
         var required = [marker + "\n" + heading(report) + "\n\n" + measuredSection(report)]
+        if let trend, !trend.series.isEmpty {
+            let head = Dictionary((report.compare?.times ?? []).map { ($0.quantity.rawValue, $0.head.medianMs) }) { first, _ in first }
+            required.append(HistoryMarkdownRenderer.pullRequestTrend(trend, head: head))
+        }
         if let skipped = skippedNote(report) { required.append(skipped) }
         if let binaries = BinariesMarkdownTable.render(report.diff, top: top) { required.append(binaries) }
         required.append(DiffMarkdownRenderer.findingsSection(report.diff, top: top))

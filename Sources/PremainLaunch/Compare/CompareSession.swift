@@ -121,7 +121,7 @@ public struct CompareSession: Sendable {
         conditions.measurerScheduling = scheduling
         conditions.cpuIdleLatency = idleLatency
         let seconds = Double(clock() &- started) / 1e9
-        return builder.report(
+        var report = builder.report(
             blocks: blocks,
             base: .init(label: options.baseLabel ?? base, path: base, buildID: baseTarget.buildID,
                         failures: Self.failures(blocks.flatMap(\.base))),
@@ -129,6 +129,11 @@ public struct CompareSession: Sendable {
                         failures: Self.failures(blocks.flatMap(\.head))),
             arguments: arguments, warmup: warmup, seconds: seconds, stop: stop, conditions: conditions, loadAverages: loads,
             throttleEvents: throttled, instructions: instructions)
+        if options.keepRawSamples {
+            report.base.samples = blocks.flatMap(\.base)
+            report.head.samples = blocks.flatMap(\.head)
+        }
+        return report
     }
 
     /// One line per distinct failure message: "2 of 4 runs: exited with status 1".
@@ -169,6 +174,9 @@ public struct CompareOptions: Sendable {
     public var pin: Bool = true
     public var realtimeMeasurer: Bool = true
     public var holdIdleLatency: Bool = true
+    /// Keep every counted launch of each side in the report (`CompareReport.Side.samples`), for
+    /// `--export-trace` and the HTML report.
+    public var keepRawSamples = false
     /// Counts each build's instructions under callgrind before the timed runs; `nil`: no counts.
     public var instructionCounter: InstructionCounter?
     /// Names for the two sides in the report; the paths when `nil`.

@@ -23,6 +23,11 @@ struct TracedCall: Sendable, Equatable {
     var recursive = false
     /// Completed calls of traced functions directly inside this one.
     var children = Children()
+    /// ns from process birth to the call's start, the thread that made it and the traced calls
+    /// open around it on that thread (for `TraceRunTimeline`).
+    var startSinceBirthNs: UInt64 = 0
+    var thread: Int32 = 0
+    var depth = 0
 
     /// What the direct inner calls of a call add up to, kept raw until the bias is known.
     struct Children: Sendable, Equatable {
@@ -200,9 +205,27 @@ struct TraceAggregator {
             maxCalls: options.maxCalls, conditions: conditions,
             milestones: milestoneSamples.compactMapValues { TimeSummary(samplesMs: $0) },
             outcomes: records.map(\.outcome), functions: functions, untimed: untimed,
-            notes: (records.flatMap(\.notes) + advice).filter { seenNotes.insert($0).inserted })
+            notes: (records.flatMap(\.notes) + advice).filter { seenNotes.insert($0).inserted },
+            timelines: options.keepTimelines ? timelines(of: records) : nil)
         let failures = Self.failures(records)
         measurement.failures = failures.isEmpty ? nil : failures
         return measurement
+    }
+
+    /// Every completed call of each run as a slice, sorted by start (outer calls first).
+    func timelines(of records: [TraceRunRecord]) -> [TraceRunTimeline] {
+        records.enumerated().map { run, record in
+            var slices: [TraceCallSlice] = []
+            for (key, entry) in record.functions {
+                for call in entry.calls {
+                    slices.append(TraceCallSlice(
+                        thread: call.thread, object: key.object, symbol: key.symbol, address: entry.probe.entry,
+                        startMs: Double(call.startSinceBirthNs) / 1e6, durationMs: Double(call.rawNs) / 1e6,
+                        inclusiveMs: call.correctedNs(biasNs: biasMs * 1e6) / 1e6, depth: call.depth))
+                }
+            }
+            slices.sort { ($0.startMs, $0.depth, $0.symbol) < ($1.startMs, $1.depth, $1.symbol) }
+            return TraceRunTimeline(run: run, calls: slices, milestones: record.milestones)
+        }
     }
 }

@@ -93,7 +93,7 @@ extension TraceSession {
         }
         let resume = MonotonicClock.nowNs()
         for (frame, end, depth) in completed {
-            let call = record(frame, endNs: end, returnHandlingNs: resume - wake)
+            let call = record(frame, endNs: end, returnHandlingNs: resume - wake, thread: pid, depth: depth)
             if depth > 0, depth - 1 < openBefore { frames[depth - 1].children.add(call) }
         }
         for index in 0..<openBefore {
@@ -236,11 +236,12 @@ extension TraceSession {
     }
 
     @discardableResult
-    func record(_ frame: Frame, endNs: UInt64, returnHandlingNs: UInt64) -> TracedCall {
+    func record(_ frame: Frame, endNs: UInt64, returnHandlingNs: UInt64, thread: pid_t, depth: Int) -> TracedCall {
         let call = TracedCall(rawNs: endNs &- frame.startNs, nestedStops: frame.nestedStops,
                               nestedHandlingNs: frame.nestedHandlingNs,
                               handlingNs: frame.entryHandlingNs + returnHandlingNs, recursive: frame.recursive,
-                              children: frame.children)
+                              children: frame.children, startSinceBirthNs: frame.startNs &- birthNs,
+                              thread: thread, depth: depth)
         probes[frame.probe].calls.append(call)
         return call
     }

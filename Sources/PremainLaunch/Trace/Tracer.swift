@@ -180,6 +180,9 @@ public struct TraceOptions: Sendable {
     /// Hold `/dev/cpu_dma_latency` at 0 during calibration and runs (`IdleLatencyGuard`), so a
     /// stop does not wait for a halted CPU to wake (`--allow-idle` turns it off).
     public var holdIdleLatency = true
+    /// Keep every counted run's calls with their start times (`TraceMeasurement.timelines`),
+    /// for `--export-trace` and the HTML report.
+    public var keepTimelines = false
 
     public init(command: [String], environment: [String]) {
         self.command = command

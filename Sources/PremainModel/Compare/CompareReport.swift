@@ -53,6 +53,9 @@ public struct CompareReport: Codable, Equatable, Sendable {
         public var buildID: String?
         /// One line per distinct failure of its runs; `[]` when every run succeeded.
         public var failures: [String]
+        /// Every counted launch of this side in launch order, when kept (`--export-trace`,
+        /// `--format html`); `nil` otherwise.
+        public var samples: [LaunchSample]? = nil
 
         public init(label: String, path: String, buildID: String? = nil, failures: [String] = []) {
             self.label = label

@@ -71,10 +71,14 @@ public struct TraceMeasurement: Codable, Equatable, Sendable {
     /// One line per distinct failed outcome: "5 of 5 runs: exited with status 127: the loader
     /// failed: …"; `nil` when every run succeeded.
     public var failures: [String]?
+    /// Each counted run's calls with their start times (`--export-trace`, `--format html`);
+    /// `nil` when not asked for.
+    public var timelines: [TraceRunTimeline]? = nil
 
     public init(command: [String], runs: Int, warmup: Int, until: TraceWindowEnd, maxCalls: Int, conditions: LaunchConditions,
                 milestones: [String: TimeSummary], outcomes: [TraceOutcome], functions: [TracedFunction],
-                untimed: [UntimedFunction], notes: [String]) {
+                untimed: [UntimedFunction], notes: [String], timelines: [TraceRunTimeline]? = nil) {
+        self.timelines = timelines
         self.command = command
         self.runs = runs
         self.warmup = warmup

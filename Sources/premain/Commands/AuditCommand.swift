@@ -29,7 +29,7 @@ enum AuditCommand: Command {
         """,
         arguments: [ArgumentSpec(name: "<file-or-folder>", help: "ELF files (executables, shared libraries, objects) or folders of them.")],
         options: [
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json or html (one self-contained page: the closure as a tree with costs)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OptionSpec(names: ["--symbols"], valueName: nil, help: "List every exported and imported dynamic symbol."),
             OptionSpec(names: ["--no-demangle"], valueName: nil, help: "Show mangled names only."),
@@ -38,7 +38,7 @@ enum AuditCommand: Command {
         ] + closureOptionSpecs)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let format = try arguments.choice("--format", ["text", "json", "html"], default: "text")
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing expected argument '<file-or-folder>'") }
         let options = InventoryOptions(symbolLists: arguments.flag("--symbols"),
                                        demangle: !arguments.flag("--no-demangle"))
@@ -59,6 +59,8 @@ enum AuditCommand: Command {
         let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
             if format == "json" {
                 return try ParallelAuditJSON.render(report, workers: workers)
+            } else if format == "html" {
+                return HTMLReportRenderer.render(report)
             } else {
                 return report.binaries
                     .map { AuditTextRenderer.render($0, width: width) + ClosureTextRenderer.render($0, options: tree) }

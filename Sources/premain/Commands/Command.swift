@@ -14,5 +14,6 @@ let allCommands: [any Command.Type] = [
     CompareCommand.self,
     DiffCommand.self,
     PullRequestCommand.self,
+    HistoryCommand.self,
     RulesCommand.self,
 ]

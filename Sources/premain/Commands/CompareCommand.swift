@@ -13,7 +13,7 @@ enum CompareCommand: Command {
     static let spec = CommandSpec(
         name: "compare",
         abstract: "Compare the start-up of two builds launched alternately (paired, interleaved): regression, improvement, no change or inconclusive.",
-        usage: "premain compare [--run <name>] [--instructions] [--threshold-ms <ms>] [--threshold-percent <pct>] [--min-runs <n>] [--max-runs <n>] [--max-time <seconds>] [--format <format>] [--output <path>] <base> <head> [-- <argument>...]",
+        usage: "premain compare [--run <name>] [--instructions] [--threshold-ms <ms>] [--threshold-percent <pct>] [--min-runs <n>] [--max-runs <n>] [--max-time <seconds>] [--format <format>] [--output <path>] [--export-trace <path>] <base> <head> [-- <argument>...]",
         discussion: """
         Launches BASE and HEAD in blocks of four, ABBA or BAAB (shuffled, balanced), under the \
         same pinning and environment, so drift of the machine's speed falls on both alike. Each \
@@ -38,10 +38,10 @@ enum CompareCommand: Command {
         options: [
             OptionSpec(names: ["--run"], valueName: "name", help: "With folders: the executable to launch, relative to each folder (never looked up in PATH)."),
         ] + comparisonOptions + [
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json or markdown."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, markdown or html (one self-contained page: verdict, both sides on one axis)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
         ] + launchOptions + [
-            OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig,
+            OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig, TraceExport.option,
         ],
         acceptsPassthrough: true)
 
@@ -68,7 +68,7 @@ enum CompareCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json", "markdown"], default: "text")
+        let format = try arguments.choice("--format", ["text", "json", "markdown", "html"], default: "text")
         guard arguments.positionals.count == 2 else {
             throw UsageError(message: arguments.positionals.count < 2
                 ? "missing expected argument '<\(arguments.positionals.isEmpty ? "base" : "head")>'"
@@ -78,6 +78,7 @@ enum CompareCommand: Command {
         var options = try compareOptions(arguments, config.compare)
         options.baseLabel = arguments.positionals[0]
         options.headLabel = arguments.positionals[1]
+        options.keepRawSamples = TraceExport.path(arguments) != nil || format == "html"
         guard addInstructionCounter(arguments, to: &options) else { return .inputError }
         let run = arguments.value("--run")
         var executables: [String] = []
@@ -91,7 +92,7 @@ enum CompareCommand: Command {
         }
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
         let progress = ProgressBar.onTerminal("compare")
-        let report: CompareReport
+        var report: CompareReport
         do {
             report = try CompareSession(launcher: ProcessLauncher()).compare(
                 base: executables[0], head: executables[1], arguments: arguments.passthrough,
@@ -103,10 +104,18 @@ enum CompareCommand: Command {
             return .internalError
         }
         progress?.finish()
+        guard TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) }) else {
+            return .internalError
+        }
+        if format != "html" {  // launches kept for the trace file or the page only
+            report.base.samples = nil
+            report.head.samples = nil
+        }
         let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
             switch format {
             case "json": return try JSONRenderer.render(report)
             case "markdown": return CompareMarkdownRenderer.render(report)
+            case "html": return HTMLReportRenderer.render(report)
             default: return CompareTextRenderer.render(report, width: OutputWidth.resolve(arguments))
             }
         }

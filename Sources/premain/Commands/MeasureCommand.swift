@@ -11,7 +11,7 @@ enum MeasureCommand: Command {
     static let spec = CommandSpec(
         name: "measure",
         abstract: "Time a command's launch from process birth: loader, each object's initializers, main, first output, exit.",
-        usage: "premain measure [--runs <n>] [--warmup <n>] [--cold] [--instructions] [--timeout <seconds>] [--until <milestone|function>] [--ready <regex>] [--format <format>] [--output <path>] -- <command> [<argument>...]",
+        usage: "premain measure [--runs <n>] [--warmup <n>] [--cold] [--instructions] [--timeout <seconds>] [--until <milestone|function>] [--ready <regex>] [--format <format>] [--output <path>] [--export-trace <path>] -- <command> [<argument>...]",
         discussion: """
         Runs the command --runs times after --warmup uncounted runs, with the environment passed \
         through and stdin from /dev/null (--inherit-stdin passes premain's own). Times are \
@@ -50,7 +50,7 @@ enum MeasureCommand: Command {
             OptionSpec(names: ["--until"], valueName: "milestone", help: "End each run at first-output, main or the first call of a function (a good run); for servers."),
             OptionSpec(names: ["--ready"], valueName: "regex", help: "End each run at the first line of stdout or stderr that matches (a good run); for servers."),
             OptionSpec(names: ["--inherit-stdin"], valueName: nil, help: "Give the target premain's stdin instead of /dev/null."),
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json or html (one self-contained page with the launch waterfall)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OutputWidth.option,
             OptionSpec(names: ["--show-output"], valueName: nil, help: "Forward the target's stdout and stderr (to stderr when the JSON report goes to stdout); by default they are read, timed and dropped."),
@@ -61,11 +61,12 @@ enum MeasureCommand: Command {
             OptionSpec(names: ["--allow-idle"], valueName: nil, help: "Do not hold /dev/cpu_dma_latency at 0 (idle CPUs may halt; stamps after long initializers may come late)."),
             OptionSpec(names: ["--raw"], valueName: nil, help: "Add every run's raw launch record (absolute birth time, each loader line's time) to the JSON."),
             OptionSpec(names: ["--instructions"], valueName: nil, help: "Also count instructions (before main, to first output, total, per initializer) in one run under valgrind's callgrind."),
+            TraceExport.option,
         ],
         acceptsPassthrough: true)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let format = try arguments.choice("--format", ["text", "json", "html"], default: "text")
         let runs = try arguments.integer("--runs", default: 10, in: 1...100_000)
         let warmup = try arguments.integer("--warmup", default: 1, in: 0...100_000)
         let timeout: Double? = arguments.value("--timeout") == nil ? nil
@@ -91,7 +92,7 @@ enum MeasureCommand: Command {
                                      timeoutSeconds: timeout, observerSeries: !arguments.flag("--no-observer"),
                                      pin: !arguments.flag("--no-pin"), realtimeMeasurer: !arguments.flag("--no-realtime"),
                                      output: handling)
-        options.keepRawSamples = arguments.flag("--raw")
+        options.keepRawSamples = arguments.flag("--raw") || TraceExport.path(arguments) != nil || format == "html"
         options.inheritStdin = arguments.flag("--inherit-stdin")
         if let until = arguments.value("--until") {
             switch until {
@@ -149,9 +150,17 @@ enum MeasureCommand: Command {
                 countFailure = error
             }
         }
+        guard TraceExport.write(arguments, { () throws -> String in
+            try TraceEventRenderer.render(MeasureReport(measurements: [measurement]))
+        }) else { return .internalError }
+        if !arguments.flag("--raw") && format != "html" { measurement.rawSamples = nil }
         let report = MeasureReport(measurements: [measurement])
         let written = Console.emit(to: output) { () throws -> String in
-            return format == "json" ? try JSONRenderer.render(report) : MeasureTextRenderer.render(report, width: OutputWidth.resolve(arguments))
+            switch format {
+            case "json": return try JSONRenderer.render(report)
+            case "html": return HTMLReportRenderer.render(report)
+            default: return MeasureTextRenderer.render(report, width: OutputWidth.resolve(arguments))
+            }
         }
         guard written else { return .internalError }
         for failure in measurement.failures { Console.error("\(measurement.command[0]): \(failure)") }

@@ -53,7 +53,7 @@ enum PullRequestCommand: Command {
             FolderOptions.includeObjects,
         ] + CompareCommand.comparisonOptions + CompareCommand.launchOptions + [
             ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
-        ],
+        ] + HistoryTrend.options,
         acceptsPassthrough: true)
 
     /// The two artifact folders, as given or as built.
@@ -73,6 +73,7 @@ enum PullRequestCommand: Command {
         let config = try ConfigOptions.load(arguments)
         let failOn = try ConfigOptions.failOn(arguments, config)
         let top = try arguments.integer("--top", default: 10, in: 1...1000)
+        let trend = try HistoryTrend.load(arguments)  // the base branch's history, read before any build
         var compareOptions = try CompareCommand.compareOptions(arguments, config.compare)
         _ = try SourceRootOptions.locator(arguments, artifacts: [])  // a bad --source-root fails before any build
         guard CompareCommand.addInstructionCounter(arguments, to: &compareOptions) else { return .inputError }
@@ -132,7 +133,7 @@ enum PullRequestCommand: Command {
             if let path = arguments.value(option), path != "-" { Console.makeParentFolders(of: path) }
         }
         if let path = arguments.value("--markdown") {
-            written = Console.emit(to: path) { PullRequestMarkdownRenderer.render(report, top: top) } && written
+            written = Console.emit(to: path) { PullRequestMarkdownRenderer.render(report, top: top, trend: trend) } && written
         }
         if let path = arguments.value("--sarif") {
             written = Console.emit(to: path) { () throws -> String in

@@ -12,7 +12,7 @@ enum TraceCommand: Command {
     static let spec = CommandSpec(
         name: "trace",
         abstract: "Time every static initializer, Swift lazy global and default argument on the start-up path.",
-        usage: "premain trace [--until <milestone>] [--function <symbol> ...] [--runs <n>] [options] -- <command> [<argument>...]",
+        usage: "premain trace [--until <milestone>] [--function <symbol> ...] [--runs <n>] [--export-trace <path>] [options] -- <command> [<argument>...]",
         discussion: """
         Runs the command under ptrace and plants breakpoints on every .preinit_array, .init_array, \
         .ctors and DT_INIT entry of every object as the loader maps it, on every Swift lazy-global \
@@ -50,14 +50,15 @@ enum TraceCommand: Command {
                        help: "Let the command write to premain's stdout and stderr (default: /dev/null)."),
             OptionSpec(names: ["--inherit-stdin"], valueName: nil, help: "Give the command premain's stdin instead of /dev/null."),
             OptionSpec(names: ["--all"], valueName: nil, help: "List toolchain initializers under 0.01 ms too."),
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json or html (one self-contained page with the flame chart)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OutputWidth.option,
+            TraceExport.option,
         ],
         acceptsPassthrough: true)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let format = try arguments.choice("--format", ["text", "json", "html"], default: "text")
         let command = arguments.passthrough.isEmpty ? arguments.positionals : arguments.passthrough
         guard !command.isEmpty else { throw UsageError(message: "missing expected argument '<command>'") }
         var options = TraceOptions(command: command, environment: ProcessEnvironment.current())
@@ -82,6 +83,7 @@ enum TraceCommand: Command {
             options.biasMs = try arguments.number("--bias-ms", default: 0, in: 0...1_000)
         }
         options.calibration = TraceCalibration.target
+        options.keepTimelines = TraceExport.path(arguments) != nil || format == "html"
         var devNull: Int32 = -1
         if !arguments.flag("--show-output") {
             devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
@@ -96,7 +98,7 @@ enum TraceCommand: Command {
         defer { if stdinNull >= 0 { close(stdinNull) } }
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
         let progress = ProgressBar.onTerminal("trace")
-        let report: TraceReport
+        var report: TraceReport
         do {
             report = try Tracer(options: options).run { step in progress?.update(step) }
         } catch {
@@ -109,8 +111,18 @@ enum TraceCommand: Command {
             }
         }
         progress?.finish()
+        guard TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) }) else {
+            return .internalError
+        }
+        if format != "html" {  // the call timelines were kept for the trace file or the page only
+            for index in report.measurements.indices { report.measurements[index].timelines = nil }
+        }
         let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
-            return format == "json" ? try JSONRenderer.render(report) : TraceTextRenderer.render(report, all: arguments.flag("--all"), width: OutputWidth.resolve(arguments))
+            switch format {
+            case "json": return try JSONRenderer.render(report)
+            case "html": return HTMLReportRenderer.render(report)
+            default: return TraceTextRenderer.render(report, all: arguments.flag("--all"), width: OutputWidth.resolve(arguments))
+            }
         }
         guard written else { return .internalError }
         for measurement in report.measurements {

@@ -1,0 +1,170 @@
+import FoundationEssentials
+import PremainModel
+
+/// One number a report gives for the history: a time (median over its runs) or a count.
+public struct HistoryMetric: Equatable, Sendable {
+    public var name: String
+    /// `ms` or `count`.
+    public var unit: String
+    public var value: Double
+
+    public init(name: String, unit: String, value: Double) {
+        self.name = name
+        self.unit = unit
+        self.value = value
+    }
+}
+
+/// Which premain report a JSON document is, and the metrics it gives. Reports are decoded as
+/// model values (`JSONDecoder`); the kind is told by the top-level keys each report alone has.
+public enum ReportMetrics {
+    /// The kinds `history add` stores, by the command that writes them.
+    public enum Kind: String, Sendable, CaseIterable {
+        case audit, measure, trace, compare, diff, pr, check
+    }
+
+    /// The kind and the metrics of `json`. Throws `.unreadableReport` naming what is wrong when
+    /// it is not JSON, not a premain report, or a report that does not decode.
+    /// `commit` is the commit the report names itself (a `pr` report's head), else `nil`.
+    public static func read(_ json: String) throws(HistoryError) -> (kind: Kind, metrics: [HistoryMetric], commit: String?) {
+        let data = Data(json.utf8)
+        let keys: Set<String>
+        do {
+            keys = try JSONDecoder().decode(TopLevelKeys.self, from: data).names
+        } catch {
+            throw HistoryError(.unreadableReport, "not a JSON object")
+        }
+        guard let kind = kind(of: keys) else {
+            throw HistoryError(.unreadableReport, "not a premain report (no schemaVersion with binaries, measurements, times, objects, diff or findings)")
+        }
+        do {
+            let commit = kind == .pr ? try JSONDecoder().decode(PullRequestReport.self, from: data).commits?.head : nil
+            return (kind, try metrics(kind, data), commit)
+        } catch let error as DecodingError {
+            throw HistoryError(.unreadableReport, "a \(kind.rawValue) report that does not decode (\(describe(error)))")
+        } catch {
+            throw HistoryError(.unreadableReport, "a \(kind.rawValue) report that does not decode")
+        }
+    }
+
+    static func kind(of keys: Set<String>) -> Kind? {
+        guard keys.contains("schemaVersion") else { return nil }
+        if keys.contains("diff") && keys.contains("skipped") { return .pr }
+        if keys.contains("closures") && keys.contains("measured") { return .diff }
+        if keys.contains("times") && keys.contains("verdict") { return .compare }
+        if keys.contains("bias") && keys.contains("measurements") { return .trace }
+        if keys.contains("measurements") { return .measure }
+        if keys.contains("binaries") { return .audit }
+        if keys.contains("findings") && keys.contains("inputs") { return .check }
+        return nil
+    }
+
+    static func metrics(_ kind: Kind, _ data: Data) throws -> [HistoryMetric] {
+        let decoder = JSONDecoder()
+        switch kind {
+        case .measure: return measure(try decoder.decode(MeasureReport.self, from: data))
+        case .trace: return trace(try decoder.decode(TraceReport.self, from: data))
+        case .compare: return compare(try decoder.decode(CompareReport.self, from: data))
+        case .diff: return diff(try decoder.decode(DiffReport.self, from: data))
+        case .audit: return audit(try decoder.decode(AuditReport.self, from: data))
+        case .check: return check(try decoder.decode(CheckReport.self, from: data))
+        case .pr:
+            let report = try decoder.decode(PullRequestReport.self, from: data)
+            return (report.compare.map(compare) ?? []) + diff(report.diff)
+        }
+    }
+
+    /// Milestone medians (`main`, `firstOutput`, …), CPU time and the loader's counts of the
+    /// first measured command.
+    public static func measure(_ report: MeasureReport) -> [HistoryMetric] {
+        guard let measurement = report.measurements.first else { return [] }
+        let milestones = measurement.milestones
+        var metrics = [("loaderDone", milestones.loaderDone), ("main", milestones.main),
+                       ("firstOutput", milestones.firstOutput), ("exit", milestones.exit),
+                       ("cpuTime", measurement.targetCPUTime)]
+            .compactMap { name, summary in summary.map { HistoryMetric(name: name, unit: "ms", value: $0.medianMs) } }
+        if let counts = measurement.loaderCounts?.startup {
+            metrics += [("loader.symbolLookups", counts.symbolLookups), ("loader.relocationsFromCache", counts.relocationsFromCache),
+                        ("loader.relativeRelocations", counts.relativeRelocations)]
+                .compactMap { name, count in count.map { HistoryMetric(name: name, unit: "count", value: Double($0)) } }
+        }
+        return metrics
+    }
+
+    /// Milestones of the traced runs (`trace.main`, …) and the inclusive median of the 20
+    /// slowest functions (`trace.function.<name>`).
+    public static func trace(_ report: TraceReport) -> [HistoryMetric] {
+        guard let measurement = report.measurements.first else { return [] }
+        var metrics = measurement.milestones.map { HistoryMetric(name: "trace.\($0.key)", unit: "ms", value: $0.value.medianMs) }
+        var seen = Set<String>()
+        for function in measurement.functions.sorted(by: { $0.inclusive.medianMs > $1.inclusive.medianMs }).prefix(20) {
+            let name = "trace.function.\(function.demangled ?? function.symbol)"
+            guard seen.insert(name).inserted else { continue }
+            metrics.append(HistoryMetric(name: name, unit: "ms", value: function.inclusive.medianMs))
+        }
+        return metrics
+    }
+
+    /// The head's medians under the same names as `measure` (a pull request's head is the
+    /// commit recorded), and the head's median loader counts.
+    public static func compare(_ report: CompareReport) -> [HistoryMetric] {
+        report.times.map { HistoryMetric(name: $0.quantity.rawValue, unit: "ms", value: $0.head.medianMs) }
+            + report.counts.map { HistoryMetric(name: "count.\($0.quantity.rawValue)", unit: "count", value: $0.head.median) }
+    }
+
+    /// The head's closure counts (`static.<name>`) and measured milestone medians.
+    public static func diff(_ report: DiffReport) -> [HistoryMetric] {
+        report.closures.compactMap { delta in delta.head.map { HistoryMetric(name: "static.\(delta.name)", unit: "count", value: Double($0)) } }
+            + report.measured.filter { $0.scope == .milestone }.compactMap { delta in
+                delta.head.map { HistoryMetric(name: delta.subject, unit: "ms", value: $0.medianMs) }
+            }
+    }
+
+    /// Files, relocations, initializers and exported symbols over the audited files.
+    public static func audit(_ report: AuditReport) -> [HistoryMetric] {
+        var metrics = [HistoryMetric(name: "audit.files", unit: "count", value: Double(report.binaries.count))]
+        if let summary = report.summary {
+            metrics += [HistoryMetric(name: "audit.relocations", unit: "count", value: Double(summary.relocations)),
+                        HistoryMetric(name: "audit.initializers", unit: "count", value: Double(summary.initializers)),
+                        HistoryMetric(name: "audit.exported", unit: "count", value: Double(summary.exported))]
+        }
+        return metrics
+    }
+
+    /// Findings by severity.
+    public static func check(_ report: CheckReport) -> [HistoryMetric] {
+        Severity.allCases.map { severity in
+            HistoryMetric(name: "findings.\(severity.rawValue)", unit: "count",
+                          value: Double(report.findings.filter { $0.severity == severity }.count))
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context): return "missing \(path(context.codingPath + [key]))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return "bad value at \(path(context.codingPath))"
+        @unknown default: return "bad value"
+        }
+    }
+
+    static func path(_ keys: [any CodingKey]) -> String {
+        keys.isEmpty ? "the top level" : keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+}
+
+/// The names of a JSON object's top-level keys (throws for anything but an object).
+private struct TopLevelKeys: Decodable {
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    var names: Set<String>
+
+    init(from decoder: any Decoder) throws {
+        names = Set(try decoder.container(keyedBy: Key.self).allKeys.map(\.stringValue))
+    }
+}

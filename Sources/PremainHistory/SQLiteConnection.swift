@@ -1,0 +1,147 @@
+import CSQLite
+
+/// What went wrong with the history database, in one line (lowercase, no trailing period).
+public struct HistoryError: Error, Equatable, CustomStringConvertible, Sendable {
+    public enum Kind: String, Sendable {
+        /// The file cannot be opened or created (permissions, a folder in the way).
+        case cannotOpen
+        /// The file is not an SQLite database, or is damaged, or is another program's.
+        case damaged
+        /// Written by a newer premain (a schema version this one does not know).
+        case newerSchema
+        /// The report given to `add` is not a premain report.
+        case unreadableReport
+        /// Another writer held the database for longer than the busy timeout.
+        case busy
+        /// Any other SQLite failure.
+        case failed
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// One SQLite connection: statements with bound values, rows as Swift values. Opened in WAL
+/// mode with a busy timeout, so two writers (two CI jobs) wait for each other instead of
+/// failing or corrupting the file.
+final class SQLiteConnection {
+    /// A value bound to a statement or read from a row.
+    enum Value: Equatable {
+        case integer(Int64)
+        case real(Double)
+        case text(String)
+        case null
+    }
+
+    private var handle: OpaquePointer?
+    let path: String
+
+    /// Opens (creating when `create`) the database at `path`; waits up to `busyTimeoutMs` for
+    /// another writer's lock.
+    init(path: String, create: Bool, busyTimeoutMs: Int32 = 30_000) throws(HistoryError) {
+        self.path = path
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, handle != nil else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_close(handle)
+            handle = nil
+            throw HistoryError(.cannotOpen, "\(path): cannot open the history database (\(message))")
+        }
+        sqlite3_busy_timeout(handle, busyTimeoutMs)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one statement (or several without values) and returns its rows.
+    @discardableResult
+    func execute(_ sql: String, _ values: [Value] = []) throws(HistoryError) -> [[Value]] {
+        var statement: OpaquePointer?
+        var status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw error(status) }
+        defer { sqlite3_finalize(statement) }
+        for (index, value) in values.enumerated() {
+            let position = Int32(index + 1)
+            switch value {
+            case .integer(let number): status = sqlite3_bind_int64(statement, position, number)
+            case .real(let number): status = sqlite3_bind_double(statement, position, number)
+            case .text(let text): status = sqlite3_bind_text(statement, position, text, -1, Self.transient)
+            case .null: status = sqlite3_bind_null(statement, position)
+            }
+            guard status == SQLITE_OK else { throw error(status) }
+        }
+        var rows: [[Value]] = []
+        while true {
+            status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return rows }
+            guard status == SQLITE_ROW else { throw error(status) }
+            rows.append((0..<sqlite3_column_count(statement)).map { column in
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
+                case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
+                case SQLITE_TEXT: return .text(sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "")
+                default: return .null
+                }
+            })
+        }
+    }
+
+    /// Runs several statements without values (a migration).
+    func executeScript(_ sql: String) throws(HistoryError) {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw error(status) }
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT` (the write lock taken at the start, so two
+    /// writers queue on the busy timeout instead of failing at commit); rolls back on error.
+    func transaction<T>(_ body: () throws(HistoryError) -> T) throws(HistoryError) -> T {
+        try executeScript("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try executeScript("COMMIT")
+            return result
+        } catch {
+            try? executeScript("ROLLBACK")
+            throw error
+        }
+    }
+
+    var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// The error for `status`: damage and busy named as such, with SQLite's own words.
+    func error(_ status: Int32) -> HistoryError {
+        let message = String(cString: sqlite3_errmsg(handle))
+        switch status & 0xff {
+        case SQLITE_NOTADB, SQLITE_CORRUPT:
+            return HistoryError(.damaged, "\(path): not a usable history database (\(message)); move it away to start a new one")
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return HistoryError(.busy, "\(path): the history database stayed locked by another writer (\(message))")
+        default:
+            return HistoryError(.failed, "\(path): \(message)")
+        }
+    }
+
+    /// SQLITE_TRANSIENT: SQLite copies bound text before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+extension SQLiteConnection.Value {
+    var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
+    var real: Double? {
+        switch self {
+        case .real(let value): return value
+        case .integer(let value): return Double(value)
+        default: return nil
+        }
+    }
+    var text: String? { if case .text(let value) = self { value } else { nil } }
+}

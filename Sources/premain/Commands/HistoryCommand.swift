@@ -1,0 +1,125 @@
+import PremainHistory
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `premain history add|show`: reports across commits in a SQLite database, and the step
+/// changes in each metric's series.
+enum HistoryCommand: Command {
+    static let defaultDatabase = ".premain/history.sqlite"
+
+    static let spec = CommandSpec(
+        name: "history",
+        abstract: "Keep reports across commits in a SQLite database and find when a metric stepped up or down.",
+        usage: "premain history (add <report> [--commit <sha>] | show [--metric <name> ...] [--last <n>] [--format <format>] [--output <path>]) [--db <path>]",
+        discussion: """
+        'add' stores a premain report (JSON of audit, measure, trace, compare, diff, pr or check) \
+        whole, with the metrics it gives: milestone medians (main, firstOutput, exit, \
+        loaderDone, cpuTime; the head's for compare and pr), the loader's counts, trace's \
+        milestones and slowest functions (trace.function.NAME), static counts (static.NAME, \
+        audit.NAME) and findings by severity. --commit names the commit it was recorded for \
+        (default: $GITHUB_SHA, or a pr report's head; none otherwise). Several reports of one \
+        commit make one point, their median.
+
+        'show' prints each metric's series, one point per commit in the order added, and finds \
+        step changes by binary segmentation on medians: a split is a step when the medians of \
+        the two sides differ by at least 3 times the noise (estimated robustly from neighbouring \
+        commits) and a Mann–Whitney test separates the sides at p < 0.001. The step names the \
+        first commit after it. A creep of small regressions shows as steps where the level has \
+        moved by more than the noise. Metrics that never vary (counts) step at every change.
+
+        The database is in WAL mode with a 30 s busy timeout: two CI jobs may add at the same \
+        time. Exit status 3 when the report or the database cannot be read (a damaged database \
+        is named, and left as it is).
+        """,
+        arguments: [
+            ArgumentSpec(name: "add <report>", help: "Store this report (a premain JSON report)."),
+            ArgumentSpec(name: "show", help: "Print the series and their step changes."),
+        ],
+        options: [
+            OptionSpec(names: ["--db"], valueName: "path", help: "The database (default \(defaultDatabase); created with its folder)."),
+            OptionSpec(names: ["--commit"], valueName: "sha", help: "add: the commit the report is for (default $GITHUB_SHA)."),
+            OptionSpec(names: ["--metric"], valueName: "name", help: "show: only this metric (repeatable); with one, every point is listed.", repeatable: true),
+            OptionSpec(names: ["--last"], valueName: "n", help: "show: only the last n commits of each series."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "show: text (default), json, markdown or html."),
+            OptionSpec(names: ["-o", "--output"], valueName: "path", help: "show: write to this file instead of stdout."),
+        ])
+
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        guard let action = arguments.positionals.first else {
+            throw UsageError(message: "missing expected argument 'add' or 'show'")
+        }
+        let database = arguments.value("--db") ?? defaultDatabase
+        guard !database.isEmpty else { throw UsageError(message: "--db takes a path, not ''") }
+        switch action {
+        case "add":
+            guard arguments.positionals.count == 2 else {
+                throw UsageError(message: arguments.positionals.count < 2 ? "missing expected argument '<report>'"
+                                 : "unexpected argument '\(arguments.positionals[2])'")
+            }
+            return add(arguments.positionals[1], database: database, commit: arguments.value("--commit"))
+        case "show":
+            guard arguments.positionals.count == 1 else {
+                throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'")
+            }
+            let format = try arguments.choice("--format", ["text", "json", "markdown", "html"], default: "text")
+            let last: Int? = arguments.value("--last") == nil ? nil : try arguments.integer("--last", default: 0, in: 2...1_000_000)
+            return show(database: database, metrics: arguments.all("--metric"), last: last, format: format,
+                        output: arguments.value("--output"))
+        default:
+            throw UsageError(message: "unknown action '\(TextSafety.display(action))'; use 'add' or 'show'")
+        }
+    }
+
+    static func add(_ path: String, database: String, commit: String?) -> ExitCode {
+        guard let text = LocalFiles.read(path, limit: 256 << 20).map({ String(decoding: $0, as: UTF8.self) }) else {
+            Console.error("\(TextSafety.display(path)): cannot read the report")
+            return .inputError
+        }
+        do {
+            let read = try ReportMetrics.read(text)
+            Console.makeParentFolders(of: database)
+            let store = try HistoryStore(path: database)
+            let sha = commit ?? getenv("GITHUB_SHA").map { String(cString: $0) } ?? read.commit
+            let id = try store.add(json: text, kind: read.kind.rawValue, metrics: read.metrics,
+                                   commit: sha.flatMap { $0.isEmpty ? nil : $0 }, recordedAt: MachineProbe.utcDate())
+            Console.err("history: added \(read.kind.rawValue) report \(id) with \(read.metrics.count) metrics\(sha.map { " for \(TextSafety.display($0))" } ?? "") to \(TextSafety.display(database))\n")
+            return .success
+        } catch {
+            Console.error(error.kind == .unreadableReport ? "\(TextSafety.display(path)): \(error.description)" : TextSafety.display(error.description))
+            return error.kind == .busy || error.kind == .failed ? .internalError : .inputError
+        }
+    }
+
+    static func show(database: String, metrics: [String], last: Int?, format: String, output: String?) -> ExitCode {
+        guard LocalFiles.kind(database) == .file else {
+            Console.error("\(TextSafety.display(database)): no history database; create one with 'premain history add REPORT.json --db \(TextSafety.display(database))'")
+            return .inputError
+        }
+        let report: HistoryReport
+        do {
+            report = try HistoryStore(path: database, create: false).report(metrics: metrics, last: last, database: database)
+        } catch {
+            Console.error(TextSafety.display(error.description))
+            return error.kind == .busy || error.kind == .failed ? .internalError : .inputError
+        }
+        if let unknown = metrics.first(where: { name in !report.series.contains { $0.metric == name } }) {
+            Console.error("\(TextSafety.display(database)): no metric '\(TextSafety.display(unknown))' recorded")
+            return .inputError
+        }
+        let written = Console.emit(to: output) { () throws -> String in
+            switch format {
+            case "json": return try JSONRenderer.render(report)
+            case "markdown": return HistoryMarkdownRenderer.render(report)
+            case "html": return HTMLReportRenderer.render(report)
+            default: return HistoryTextRenderer.render(report)
+            }
+        }
+        return written ? .success : .internalError
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+@testable import PremainHistory
+import PremainModel
+import PremainRender
+import PremainTestSupport
+import Testing
+
+/// The history database and its step detection, on generated series (fixed seeds) and reports
+/// built in code: never on real launches.
+struct HistoryTests {
+    static func temporaryDatabase(_ name: String = #function) -> String {
+        let folder = NSTemporaryDirectory() + "premain-history-\(getpid())-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder + "/history.sqlite"
+    }
+
+    static func cleanUp(_ database: String) {
+        try? FileManager.default.removeItem(atPath: (database as NSString).deletingLastPathComponent)
+    }
+
+    // MARK: step detection
+
+    @Test func twoMillisecondStepAtReport18IsNamedForEverySeed() {
+        for seed in UInt64(1)...20 {
+            let values = HistoryData.series(stepAt: 17, seed: seed)
+            let steps = StepDetector().steps(values)
+            #expect(steps.map(\.index) == [17], "seed \(seed): \(steps)")
+        }
+    }
+
+    @Test func noStepNamesNoneForEverySeed() {
+        for seed in UInt64(1)...20 {
+            let steps = StepDetector().steps(HistoryData.series(seed: seed))
+            #expect(steps.isEmpty, "seed \(seed): \(steps)")
+        }
+    }
+
+    @Test func creepOfSmallRegressionsIsNamedInsideTheCreep() {
+        // +0.3 ms at each of 8 commits (10…17), noise 0.1 ms: no single step is large, the level moves 2.4 ms.
+        var values = HistoryData.series(count: 30, noiseMs: 0.1, seed: 7)
+        for index in values.indices { values[index] += 0.3 * Double(min(8, max(0, index - 9))) }
+        let steps = StepDetector().steps(values)
+        #expect(!steps.isEmpty)
+        #expect(steps.allSatisfy { (10...18).contains($0.index) }, "\(steps)")
+    }
+
+    @Test func countsStepAtEveryChangeOfLevel() {
+        let values: [Double] = [100, 100, 100, 100, 112, 112, 112, 112, 112, 110, 110]
+        #expect(StepDetector.noise(values) == 0)
+        #expect(StepDetector().steps(values).map(\.index) == [4, 9])
+    }
+
+    @Test func noiseEstimateIgnoresTheStep() {
+        let values = HistoryData.series(noiseMs: 0.3, stepAt: 15, stepMs: 20, seed: 3)
+        let noise = StepDetector.noise(values)
+        #expect(noise > 0.15 && noise < 0.6, "noise \(noise)")
+    }
+
+    // MARK: the store
+
+    @Test func storeNamesTheCommitOfTheStep() throws {
+        let database = Self.temporaryDatabase()
+        defer { Self.cleanUp(database) }
+        let store = try HistoryStore(path: database)
+        for (index, value) in HistoryData.series(stepAt: 17).enumerated() {
+            let json = HistoryData.measureReport(mainMs: value)
+            let read = try ReportMetrics.read(json)
+            #expect(read.kind == .measure)
+            try store.add(json: json, kind: read.kind.rawValue, metrics: read.metrics, commit: HistoryData.commit(index + 1),
+                          recordedAt: "2026-12-01T00:00:00Z")
+        }
+        let report = try store.report(metrics: [], last: nil, database: database)
+        #expect(report.reports == 30)
+        #expect(Set(report.series.map(\.metric)) == ["exit", "firstOutput", "loaderDone", "main"])
+        let main = try #require(report.series.first { $0.metric == "main" })
+        #expect(main.points.count == 30 && main.unit == "ms")
+        #expect(main.steps.map(\.commit) == ["c18"])
+        let step = try #require(main.steps.first)
+        #expect(abs(step.shift - 2) < 0.5)
+        // Each report is kept whole.
+        #expect(try store.reportJSON(id: 1) == HistoryData.measureReport(mainMs: HistoryData.series(stepAt: 17)[0]))
+        // --last keeps the newest points.
+        let last = try store.report(metrics: ["main"], last: 10, database: database)
+        #expect(last.series.first?.points.first?.commit == "c21")
+    }
+
+    @Test func reportsOfOneCommitMakeOnePointTheirMedian() throws {
+        let database = Self.temporaryDatabase()
+        defer { Self.cleanUp(database) }
+        let store = try HistoryStore(path: database)
+        for (commit, value) in [("a", 10.0), ("a", 12.0), ("a", 30.0), ("b", 11.0)] {
+            try store.add(json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: value)],
+                          commit: commit, recordedAt: "t")
+        }
+        let points = try #require(try store.series("main")?.points)
+        #expect(points.map(\.commit) == ["a", "b"] && points.map(\.value) == [12, 11] && points.map(\.reports) == [3, 1])
+    }
+
+    @Test func migrationsRunInOrderAndKeepData() throws {
+        let database = Self.temporaryDatabase()
+        defer { Self.cleanUp(database) }
+        let old = try HistoryStore(path: database, upTo: 1)
+        #expect(try old.schemaVersion() == 1)
+        try old.add(json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: 1)], commit: "x", recordedAt: "t")
+        let migrated = try HistoryStore(path: database)
+        #expect(try migrated.schemaVersion() == HistoryStore.currentVersion && HistoryStore.currentVersion == 2)
+        #expect(try migrated.reportCount() == 1)
+        let indexes = try migrated.connection.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'reports_by_commit'")
+        #expect(indexes.count == 1)
+    }
+
+    @Test func newerSchemaIsRefused() throws {
+        let database = Self.temporaryDatabase()
+        defer { Self.cleanUp(database) }
+        try HistoryStore(path: database).connection.executeScript("PRAGMA user_version = 99")
+        #expect(throws: HistoryError.self) { _ = try HistoryStore(path: database) }
+        do {
+            _ = try HistoryStore(path: database)
+        } catch {
+            #expect(error.kind == .newerSchema && error.description.contains("99"))
+        }
+    }
+
+    @Test func damagedOrForeignDatabaseIsAOneLineError() throws {
+        let database = Self.temporaryDatabase()
+        defer { Self.cleanUp(database) }
+        let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: URL(fileURLWithPath: database))
+        do {
+            _ = try HistoryStore(path: database)
+            Issue.record("a damaged file opened")
+        } catch {
+            #expect(error.kind == .damaged)
+            #expect(error.description.hasPrefix(database + ": not a usable history database") && !error.description.contains("\n"))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == garbage)
+        // Another program's SQLite database.
+        let foreign = Self.temporaryDatabase()
+        defer { Self.cleanUp(foreign) }
+        try SQLiteConnection(path: foreign, create: true).executeScript("CREATE TABLE photos (id INTEGER)")
+        do {
+            _ = try HistoryStore(path: foreign)
+            Issue.record("a foreign database opened")
+        } catch {
+            #expect(error.kind == .damaged && error.description.contains("photos"))
+        }
+    }
+
+    @Test func twoThreadsWritingAtOnceLoseNothing() throws {
+        let database = Self.temporaryDatabase()
+        defer { Self.cleanUp(database) }
+        _ = try HistoryStore(path: database)
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 2) { writer in
+            do {
+                let store = try HistoryStore(path: database)
+                for index in 0..<60 {
+                    try store.add(json: "{\"writer\":\(writer),\"index\":\(index)}", kind: "measure",
+                                  metrics: [HistoryMetric(name: "main", unit: "ms", value: Double(index))],
+                                  commit: "w\(writer)-\(index)", recordedAt: "t")
+                }
+            } catch {
+                failures.add("\(error)")
+            }
+        }
+        #expect(failures.list.isEmpty, "\(failures.list)")
+        let store = try HistoryStore(path: database)
+        #expect(try store.reportCount() == 120)
+        #expect(try store.series("main")?.points.count == 120)
+        let integrity = try store.connection.execute("PRAGMA integrity_check").first?.first?.text
+        #expect(integrity == "ok")
+    }
+
+    final class Failures: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var list: [String] = []
+        func add(_ failure: String) {
+            lock.lock()
+            list.append(failure)
+            lock.unlock()
+        }
+    }
+
+    // MARK: reports and renderers
+
+    @Test func everyReportKindIsRecognized() throws {
+        #expect(try ReportMetrics.read(HistoryData.measureReport(mainMs: 5)).kind == .measure)
+        let trace = RecordedReports.trace(command: "/app", functions: [
+            .init(object: "/app", symbol: "$s3app7catalog_WZ", demangled: "one-time initialization function for app.catalog",
+                  kind: "swiftLazyGlobal", samplesMs: [3, 3.1])])
+        let read = try ReportMetrics.read(trace)
+        #expect(read.kind == .trace && read.metrics.contains { $0.name == "trace.function.one-time initialization function for app.catalog" })
+        let compare = try JSONEncoder().encode(try ReportFixtures.compare())
+        let compared = try ReportMetrics.read(String(decoding: compare, as: UTF8.self))
+        #expect(compared.kind == .compare && compared.metrics.contains { $0.name == "main" && $0.unit == "ms" })
+        for bad in ["[1]", "{\"schemaVersion\":1}", "not json", "{\"schemaVersion\":1,\"measurements\":[{\"runs\":\"x\"}]}"] {
+            #expect(throws: HistoryError.self) { _ = try ReportMetrics.read(bad) }
+        }
+    }
+
+    @Test func renderersShowSparklineAndTheStep() throws {
+        let points = HistoryData.series(stepAt: 17).enumerated().map { index, value in
+            HistoryPoint(commit: HistoryData.commit(index + 1), report: index + 1, recordedAt: "t", value: value)
+        }
+        let series = HistorySeries(metric: "main", unit: "ms", points: points, noise: StepDetector.noise(points.map(\.value)),
+                                   steps: StepDetector().steps(of: points))
+        let report = HistoryReport(database: ".premain/history.sqlite", reports: 30, series: [series])
+        let text = HistoryTextRenderer.render(report)
+        #expect(text.contains("at commit c18 (report 18)") && text.contains("← step"))
+        let markdown = HistoryMarkdownRenderer.render(report)
+        #expect(markdown.contains("▁") && markdown.contains("█") && markdown.contains("c18"))
+        let html = HTMLReportRenderer.render(report)
+        #expect(html.contains("<svg") && html.contains("at c18"))
+        #expect(HTMLReferenceCheck.externalReferences(in: html).isEmpty)
+    }
+}
+
+/// `premain pr --history-db`: the trend section of the comment.
+struct PullRequestTrendTests {
+    @Test func commentCarriesTheTrendWithThisPullRequestsValue() throws {
+        let points = HistoryData.series(levelMs: 6, noiseMs: 0.05, stepAt: 17).enumerated().map { index, value in
+            HistoryPoint(commit: HistoryData.commit(index + 1), report: index + 1, recordedAt: "t", value: value)
+        }
+        let series = HistorySeries(metric: "main", unit: "ms", points: points, noise: StepDetector.noise(points.map(\.value)),
+                                   steps: StepDetector().steps(of: points))
+        let trend = HistoryReport(database: "history.sqlite", reports: 30, series: [series])
+        let report = PullRequestTests.report(.compared(PullRequestTests.regression))
+        let comment = PullRequestMarkdownRenderer.render(report, trend: trend)
+        #expect(comment.contains("### Trend on the base branch"))
+        #expect(comment.contains("| main | ") && comment.contains("c18"))
+        let head = try #require(PullRequestTests.regression.times.first { $0.quantity == .main }).head.medianMs
+        #expect(comment.contains(Milliseconds.text(head)))
+        #expect(!PullRequestMarkdownRenderer.render(report).contains("Trend on the base branch"))
+    }
+}
