@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -49,8 +50,9 @@ static void tell(char kind, const char *value) {
     for (size_t i = 0; value && value[i] && n < GUARD_PATH; i++) line[n++] = value[i];
     line[n++] = '\n';
     ssize_t put;
+    // send with MSG_NOSIGNAL: a watchdog that is gone must not kill premain with SIGPIPE.
     do {
-        put = write(watchdog_fd, line, n);
+        put = send(watchdog_fd, line, n, MSG_NOSIGNAL);
     } while (put < 0 && errno == EINTR);
 }
 
@@ -239,7 +241,7 @@ static void watchdog_main(int readFD) {
 int ctrace_guard_watchdog_start(void) {
     if (watchdog_fd >= 0) return 0;
     int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) return -errno;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) return -errno;
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;

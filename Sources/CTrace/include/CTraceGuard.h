@@ -23,8 +23,8 @@ void ctrace_guard_paths(const char *fifo, const char *folder);
 void ctrace_guard_cgroup(const char *cgroup);
 
 /// Forks the watchdog once (later calls return 0): a process that outlives premain, learns
-/// through a pipe what is registered here, and when premain is gone (the pipe's end of file,
-/// which SIGKILL also gives) kills the registered groups and cgroup and removes the folders.
+/// through a socket what is registered here, and when premain is gone (the socket's end of
+/// file, which SIGKILL also gives) kills the registered groups and cgroup and removes the folders.
 /// Returns its pid, 0 when already running, or -errno.
 int ctrace_guard_watchdog_start(void);
 
