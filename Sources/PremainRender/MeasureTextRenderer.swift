@@ -22,22 +22,7 @@ public enum MeasureTextRenderer {
         for failure in m.failures { out += wrap("  FAILED: \(TextSafety.display(failure))") + "\n" }
         if let missing = m.loaderPhasesMissing { out += wrap("  no loader phases: \(missing)") + "\n" }
 
-        var phases = TextTable(headers: ["milestone", "median", "p90", "min", "max", "MAD", "runs"],
-                               alignments: [.left, .right, .right, .right, .right, .right, .right], maxWidth: width)
-        let rows: [(String, TimeSummary?)] = [
-            ("loader start (first line)", m.milestones.loaderStart),
-            ("loader done (map+relocate)", m.milestones.loaderDone),
-            ("program initializers", m.milestones.programInitializers),
-            ("main", m.milestones.main),
-            ("first output", m.milestones.firstOutput),
-            ("ready (--ready, --until FUNCTION)", m.milestones.ready),
-            ("exit", m.milestones.exit),
-        ]
-        for (name, summary) in rows {
-            guard let summary else { continue }
-            phases.add([name] + figures(summary) + ["\(summary.samplesMs.count)"])
-        }
-        out += "\n" + phases.render()
+        out += "\n" + phaseTable(m.milestones, process: true, width: width)
 
         out += objectTable(m.objects, width: width)
         out += lateTable(m.loadedAfterMain, width: width)
@@ -51,6 +36,28 @@ public enum MeasureTextRenderer {
         out += "\n" + details(m).split(separator: "\n", omittingEmptySubsequences: false)
             .map { wrap(String($0)) }.joined(separator: "\n")
         return out
+    }
+
+    /// The milestones reached, one row each; `process` adds those of the process (first
+    /// output, ready, exit) to the loader's.
+    static func phaseTable(_ milestones: Milestones, process: Bool, width: Int) -> String {
+        var table = TextTable(headers: ["milestone", "median", "p90", "min", "max", "MAD", "runs"],
+                              alignments: [.left, .right, .right, .right, .right, .right, .right], maxWidth: width)
+        var rows: [(String, TimeSummary?)] = [
+            ("loader start (first line)", milestones.loaderStart),
+            ("loader done (map+relocate)", milestones.loaderDone),
+            ("program initializers", milestones.programInitializers),
+            ("main", milestones.main),
+        ]
+        if process {
+            rows += [("first output", milestones.firstOutput), ("ready (--ready, --until FUNCTION)", milestones.ready),
+                     ("exit", milestones.exit)]
+        }
+        for (label, summary) in rows {
+            guard let summary else { continue }
+            table.add([label] + figures(summary) + ["\(summary.samplesMs.count)"])
+        }
+        return table.render()
     }
 
     /// The initializers of each object of one image, with how many runs finished them.
@@ -104,19 +111,7 @@ public enum MeasureTextRenderer {
     static func image(_ image: ImageMeasurement, of runs: Int, width: Int) -> String {
         let name = image.program.map { TextSafety.display($0) } ?? "an unnamed program"
         var out = "\n  image \(image.position), exec'd: \(name) (reached in \(image.runs)/\(runs) runs)\n"
-        var phases = TextTable(headers: ["milestone", "median", "p90", "min", "max", "MAD", "runs"],
-                               alignments: [.left, .right, .right, .right, .right, .right, .right], maxWidth: width)
-        let rows: [(String, TimeSummary?)] = [
-            ("loader start (first line)", image.milestones.loaderStart),
-            ("loader done (map+relocate)", image.milestones.loaderDone),
-            ("program initializers", image.milestones.programInitializers),
-            ("main", image.milestones.main),
-        ]
-        for (label, summary) in rows {
-            guard let summary else { continue }
-            phases.add([label] + figures(summary) + ["\(summary.samplesMs.count)"])
-        }
-        out += phases.render()
+        out += phaseTable(image.milestones, process: false, width: width)
         out += objectTable(image.objects, width: width)
         out += lateTable(image.loadedAfterMain, width: width)
         if let counts = image.loaderCounts {

@@ -55,10 +55,7 @@ struct MeasureEdgeCaseTests {
         #expect(load.endMs == 16)
         #expect(timeline.finalCounts?.symbolLookups == 92)
 
-        let measurement = MeasurementBuilder().build(
-            command: ["./app"], executablePath: "/tmp/s/late-load/app", warmup: 0, cold: false,
-            conditions: MeasureRendererTests.conditions, loaderPhasesMissing: nil,
-            samples: [Self.sample(timeline)], plain: [], residency: [])
+        let measurement = Self.build(["./app"], "/tmp/s/late-load/app", samples: [Self.sample(timeline)], plain: [], residency: [])
         #expect(!measurement.objects.contains { $0.path.hasSuffix("libplugin.so") })
         let late = try #require(measurement.loadedAfterMain?.first)
         #expect(late.path == "/tmp/s/late-load/libplugin.so")
@@ -78,10 +75,7 @@ struct MeasureEdgeCaseTests {
         let load = try #require(timeline.loadedAfterMain?.first)
         #expect(load.endMs == nil)
         #expect(load.initializers.first?.durationMs == nil)
-        let measurement = MeasurementBuilder().build(
-            command: ["./app"], executablePath: "/tmp/s/late-load/app", warmup: 0, cold: false,
-            conditions: MeasureRendererTests.conditions, loaderPhasesMissing: nil,
-            samples: [Self.sample(Self.parse(Self.lateLoad).result), Self.sample(timeline)], plain: [], residency: [])
+        let measurement = Self.build(["./app"], "/tmp/s/late-load/app", samples: [Self.sample(Self.parse(Self.lateLoad).result), Self.sample(timeline)], plain: [], residency: [])
         let late = try #require(measurement.loadedAfterMain?.first)
         #expect(late.runs == 2)
         #expect(late.unfinished == 1)
@@ -157,10 +151,7 @@ struct MeasureEdgeCaseTests {
 
         var sample = Self.sample(first)
         sample.laterImages = parser.laterImages
-        let measurement = MeasurementBuilder().build(
-            command: ["sh", "-c", "exec /bin/true"], executablePath: "/usr/bin/sh", warmup: 0, cold: false,
-            conditions: MeasureRendererTests.conditions, loaderPhasesMissing: nil,
-            samples: [sample, sample], plain: [], residency: [])
+        let measurement = Self.build(["sh", "-c", "exec /bin/true"], "/usr/bin/sh", samples: [sample, sample], plain: [], residency: [])
         let image = try #require(measurement.execImages?.first)
         #expect(image.program == "/bin/true")
         #expect(image.position == 2)
@@ -209,10 +200,7 @@ struct MeasureEdgeCaseTests {
 
     @Test func observerEffectAboveTheBudgetIsWarned() {
         func measurement(plainShift: Double) -> LaunchMeasurement {
-            MeasurementBuilder().build(
-                command: ["/opt/app/app"], executablePath: "/opt/app/app", warmup: 0, cold: false,
-                conditions: MeasureRendererTests.conditions, loaderPhasesMissing: nil,
-                samples: (0..<5).map { _ in ScriptedLauncher.run(libMs: 10) },
+            Self.build(["/opt/app/app"], "/opt/app/app", samples: (0..<5).map { _ in ScriptedLauncher.run(libMs: 10) },
                 plain: (0..<5).map { _ in ScriptedLauncher.run(libMs: 10 - plainShift, instrumented: false) }, residency: [])
         }
         // Scripted exit 12 ms instrumented: ×1.09 against 11 ms, ×1.008 against 11.9 ms.
@@ -223,10 +211,7 @@ struct MeasureEdgeCaseTests {
     @Test func childProcessesWithLoaderLinesAreNoted() {
         var sample = ScriptedLauncher.run(libMs: 1)
         sample.childProcessesWithLoaderOutput = 2
-        let measurement = MeasurementBuilder().build(
-            command: ["/opt/app/app"], executablePath: "/opt/app/app", warmup: 0, cold: false,
-            conditions: MeasureRendererTests.conditions, loaderPhasesMissing: nil,
-            samples: [sample, ScriptedLauncher.run(libMs: 1)], plain: [], residency: [])
+        let measurement = Self.build(["/opt/app/app"], "/opt/app/app", samples: [sample, ScriptedLauncher.run(libMs: 1)], plain: [], residency: [])
         #expect(measurement.childProcessesWithLoaderOutput == 2)
         #expect(measurement.warnings.contains { $0.kind == .childProcesses && $0.message.contains("2 child processes") })
     }
@@ -251,6 +236,13 @@ struct MeasureEdgeCaseTests {
     @Test func idleLatencyRefusalNamesTheRealCause() {
         #expect(IdleLatencyGuard.notHeld(EACCES) == "not held (/dev/cpu_dma_latency needs root: Permission denied)")
         #expect(IdleLatencyGuard.notHeld(ENOENT) == "not held (this kernel has no /dev/cpu_dma_latency)")
+    }
+
+    static func build(_ command: [String], _ executable: String, samples: [LaunchSample], plain: [LaunchSample],
+                      residency: [[PageCacheEvictor.Residency]]) -> LaunchMeasurement {
+        MeasurementBuilder().build(command: command, executablePath: executable, warmup: 0, cold: false,
+                                   conditions: MeasureRendererTests.conditions, loaderPhasesMissing: nil,
+                                   samples: samples, plain: plain, residency: residency)
     }
 
     static func sample(_ timeline: LoaderTimeline?) -> LaunchSample {
