@@ -31,6 +31,11 @@ public struct ClosureResolver: Sendable {
     public let store: ObjectStore
     let root: String
     let cacheLogicalPath: String
+    /// Searches already made, shared by every `resolve` (the file system does not change
+    /// during a run).
+    let searches = SharedTable<ClosureWalk.SearchPlan, ClosureWalk.SearchOutcome>()
+    /// Whether a logical directory exists, shared likewise.
+    let directories = SharedTable<String, Bool>()
 
     /// `store` defaults to a new one that counts costs when `options.computeCosts`.
     public init(options: ClosureOptions = .init(), store: ObjectStore? = nil) {

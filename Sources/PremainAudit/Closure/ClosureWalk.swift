@@ -18,7 +18,6 @@ final class ClosureWalk {
     var loadOrder: [Int] = []
     /// For each object whose `DT_NEEDED` were processed: each name and the object it loaded.
     var resolvedNeeded: [Int: [(name: String, object: Int?)]] = [:]
-    private var directoryExists: [String: Bool] = [:]
     private var byName: [String: Int] = [:]
     private var byFileID: [FileID: Int] = [:]
     private var searched: [String] = []
@@ -128,12 +127,37 @@ final class ClosureWalk {
         if byFileID[id] == nil { byFileID[id] = index }
     }
 
+    /// One group of search-path directories and the tag an object found there gets.
+    struct SearchStep: Hashable, Sendable {
+        var directories: [String]
+        var via: FoundVia
+    }
+
+    /// Everything a search for a name without a slash depends on: the platform (which the
+    /// program's class and machine fix) and the program's byte order decide which candidates
+    /// are accepted.
+    struct SearchPlan: Hashable, Sendable {
+        var name: String
+        var steps: [SearchStep]
+        var noDefaultLib: Bool
+        var elfClass: ELFClass
+        var machine: ELFMachine
+        var endianness: ELFEndianness
+    }
+
+    /// A search's result and the places it looked, as `MissingLibrary` reports them.
+    struct SearchOutcome: Sendable {
+        var found: Found?
+        var searched: [String]
+        var wrongClass: [String]
+    }
+
     struct FileID: Hashable {
         var device: UInt64
         var inode: UInt64
     }
 
-    struct Found {
+    struct Found: Sendable {
         var file: FileFacts
         var host: String
         var logical: String
@@ -154,18 +178,39 @@ final class ClosureWalk {
             guard let file = open(host) else { return nil }
             return Found(file: file, host: host, logical: expanded, via: .directPath, directory: nil)
         }
+        // The outcome depends only on the name, the directories in search order and
+        // DF_1_NODEFLIB: every program of a run whose requester searches the same way shares it.
+        let plan = SearchPlan(name: name, steps: searchSteps(requester), noDefaultLib: loader.file.noDefaultLib,
+                              elfClass: platform.elfClass, machine: platform.machine,
+                              endianness: objects[0].file.endianness)
+        if let known = resolver.searches.value(plan) {
+            searched = known.searched
+            wrongClass = known.wrongClass
+            return known.found
+        }
+        let found = run(plan)
+        resolver.searches.insertIfAbsent(plan, SearchOutcome(found: found, searched: searched, wrongClass: wrongClass))
+        return found
+    }
+
+    /// The search-path directories `_dl_map_object` tries for a name without a slash, in
+    /// order, before the cache: `DT_RPATH` up the loader chain and the program's (only when
+    /// the requester has no `DT_RUNPATH`), `LD_LIBRARY_PATH`, the requester's `DT_RUNPATH`.
+    private func searchSteps(_ requester: Int) -> [SearchStep] {
+        let loader = objects[requester]
+        var steps: [SearchStep] = []
         if !loader.file.hasRunpath {
             var chain: Int? = requester
             var didMain = false
             while let index = chain {
                 let dirs = objects[index].rpath(platform)
                 if !dirs.isEmpty {
-                    if let found = openPath(name, dirs, via: .rpath) { return found }
+                    steps.append(SearchStep(directories: dirs, via: .rpath))
                     didMain = didMain || index == 0
                 }
                 chain = objects[index].loader
             }
-            if !didMain, let found = openPath(name, objects[0].rpath(platform), via: .rpath) { return found }
+            if !didMain { steps.append(SearchStep(directories: objects[0].rpath(platform), via: .rpath)) }
         }
         if !resolver.options.libraryPath.isEmpty {
             let dirs = resolver.options.libraryPath.compactMap { element -> String? in
@@ -173,10 +218,19 @@ final class ClosureWalk {
                 return DynamicStringTokens.expand(raw, origin: objects[0].origin, lib: platform.libToken,
                                                   platform: platform.platformToken)
             }
-            if let found = openPath(name, dirs, via: .ldLibraryPath) { return found }
+            steps.append(SearchStep(directories: dirs, via: .ldLibraryPath))
         }
-        if let found = openPath(name, loader.runpath(platform), via: .runpath) { return found }
-        let noDefaultLib = loader.file.noDefaultLib
+        steps.append(SearchStep(directories: loader.runpath(platform), via: .runpath))
+        return steps
+    }
+
+    /// Searches as `plan` says: its directories, then the cache, then the default directories.
+    private func run(_ plan: SearchPlan) -> Found? {
+        let name = plan.name
+        for step in plan.steps {
+            if let found = openPath(name, step.directories, via: step.via) { return found }
+        }
+        let noDefaultLib = plan.noDefaultLib
         if let cache = resolver.cache {
             searched.append(resolver.cacheLogicalPath)
             if var path = cache.lookup(name, defaultFlags: platform.cacheFlags,
@@ -234,12 +288,11 @@ final class ClosureWalk {
     }
 
     private func exists(_ logicalDirectory: String) -> Bool {
-        if let known = directoryExists[logicalDirectory] { return known }
+        if let known = resolver.directories.value(logicalDirectory) { return known }
         var info = stat()
         let host = resolver.hostPath(logicalDirectory)
         let result = stat(host, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-        directoryExists[logicalDirectory] = result
-        return result
+        return resolver.directories.insertIfAbsent(logicalDirectory, result)
     }
 
     static func join(_ dir: String, _ name: String) -> String {
