@@ -124,7 +124,7 @@ extension ELFFile {
             }
             for index in hits {
                 guard let relocation = table[index] else { continue }
-                switch machine.relocationClass(relocation.type) {
+                switch machine.relocationClass(relocation.type, symbolIndex: relocation.symbolIndex) {
                 case .relative, .irelative:
                     if let addend = relocation.addend {
                         result[relocation.offset] = (UInt64(bitPattern: addend), nil)

@@ -59,8 +59,9 @@ public struct ClosureResolver: Sendable {
     }
 
     /// The closure of `program`. A program without `.dynamic` has an empty closure.
-    public func resolve(_ program: ELFFile) -> DependencyClosure {
-        let walk = ClosureWalk(resolver: self, program: program)
+    /// `programCost`, when the caller has counted it already, saves counting it again.
+    public func resolve(_ program: ELFFile, programCost: ObjectCost? = nil) -> DependencyClosure {
+        let walk = ClosureWalk(resolver: self, program: program, programCost: programCost)
         walk.run()
         return walk.result()
     }

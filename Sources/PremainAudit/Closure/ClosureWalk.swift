@@ -19,13 +19,17 @@ final class ClosureWalk {
     /// For each object whose `DT_NEEDED` were processed: each name and the object it loaded.
     var resolvedNeeded: [Int: [(name: String, object: Int?)]] = [:]
     private var byName: [String: Int] = [:]
-    private var byFileID: [FileID: Int] = [:]
+    private var byFileID: [FileIdentity: Int] = [:]
     private var searched: [String] = []
     private var wrongClass: [String] = []
 
-    init(resolver: ClosureResolver, program: ELFFile) {
+    /// The program's cost when the caller counted it (`nil`: counted in `result`).
+    let programCost: ObjectCost?
+
+    init(resolver: ClosureResolver, program: ELFFile, programCost: ObjectCost? = nil) {
         self.resolver = resolver
         self.program = program
+        self.programCost = programCost
         platform = LoaderPlatform.forTarget(elfClass: program.elfClass, machine: program.machine)
         let real = resolver.store.realPath(program.path)
         let origin = resolver.logicalPath(LocalFiles.directory(of: real))
@@ -84,7 +88,7 @@ final class ClosureWalk {
                                           wrongClass: wrongClass))
             return nil
         }
-        if let same = byFileID[FileID(device: found.file.device, inode: found.file.inode)] {
+        if let same = byFileID[FileIdentity(device: found.file.device, inode: found.file.inode)] {
             objects[same].names.insert(name)
             if byName[name] == nil { byName[name] = same }
             reach(same, from: requester)
@@ -123,7 +127,7 @@ final class ClosureWalk {
         let object = objects[index]
         for name in object.names where byName[name] == nil { byName[name] = index }
         if let soname = object.soname, byName[soname] == nil { byName[soname] = index }
-        let id = FileID(device: object.file.device, inode: object.file.inode)
+        let id = FileIdentity(device: object.file.device, inode: object.file.inode)
         if byFileID[id] == nil { byFileID[id] = index }
     }
 
@@ -150,11 +154,6 @@ final class ClosureWalk {
         var found: Found?
         var searched: [String]
         var wrongClass: [String]
-    }
-
-    struct FileID: Hashable {
-        var device: UInt64
-        var inode: UInt64
     }
 
     struct Found: Sendable {
@@ -308,7 +307,9 @@ final class ClosureWalk {
         let unused = resolver.options.findUnused ? SymbolBinder(walk: self).unusedNeededOfProgram() : []
         var costs: [ObjectCost?] = []
         if resolver.options.computeCosts {
-            costs = objects.indices.map { $0 == 0 ? ObjectCost.measure(program) : resolver.store.cost(objects[$0].path) }
+            costs = objects.indices.map { index in
+                index == 0 ? programCost ?? ObjectCost.measure(program) : resolver.store.cost(objects[index].path)
+            }
         }
         for index in loadOrder where index != 0 {
             let object = objects[index]

@@ -33,6 +33,13 @@ public enum InventoryBuilder {
 
     /// Audits an opened file.
     public static func audit(_ file: ELFFile, options: InventoryOptions = .init()) -> BinaryInventory {
+        auditWithCost(file, options: options).inventory
+    }
+
+    /// Audits an opened file, and returns with it what the file costs as part of a load
+    /// closure (counted in the same passes).
+    public static func auditWithCost(_ file: ELFFile, options: InventoryOptions = .init())
+        -> (inventory: BinaryInventory, cost: ObjectCost) {
         let header = BinaryInventory.Header(
             elfClass: .init(file.elfClass), endianness: .init(file.endianness),
             machine: file.machine.displayName, machineName: file.machine.description,
@@ -44,8 +51,9 @@ public enum InventoryBuilder {
             sysvHash: file.hasSysVHash, textRel: file.textRel, symbolVersioning: file.hasSymbolVersioning,
             noDefaultLib: file.noDefaultLib)
         let needed = file.neededLibraries
-        let relocations = relocationCensus(file)
+        let (relocations, counts) = relocationCensus(file)
         let symbols = symbolCensus(file, lists: options.symbolLists)
+        let cost = ObjectCost(file, relocations: relocations, counts: counts, exported: symbols.exported)
         var initializers = InitializerClassifier.census(file, demangle: options.demangle)
         if options.sourceLines { InitializerClassifier.locate(&initializers, in: file, debugLocator: options.debugLocator) }
         var swift = swiftCensus(file, demangle: options.demangle)
@@ -55,19 +63,22 @@ public enum InventoryBuilder {
         }
         let sizes = sizeCensus(file)
         let toolchain = ToolchainDetector.detect(file, needed: needed)
-        return BinaryInventory(
+        let inventory = BinaryInventory(
             path: file.path, header: header, needed: needed, dynamic: dynamic, relocations: relocations,
             symbols: symbols, initializers: initializers, swift: swift, sizes: sizes,
             diagnostics: file.diagnostics.map(\.description), toolchain: toolchain)
+        return (inventory, cost)
     }
 
-    static func relocationCensus(_ file: ELFFile) -> RelocationCensus {
+    /// The relocations by class with the per-table list, and the class counts.
+    static func relocationCensus(_ file: ELFFile) -> (RelocationCensus, RelocationClassCounts) {
         var census = RelocationCensus()
+        var counts = RelocationClassCounts()
         for table in file.dynamicRelocationTables {
             census.tables.append(.init(name: table.name, format: RelocationCensus.Format(table.format), entries: table.entryCount))
-            census.count(table, machine: file.machine)
+            counts.add(census.count(table))
         }
-        return census
+        return (census, counts)
     }
 
     static func symbolCensus(_ file: ELFFile, lists: Bool) -> SymbolCensus {
