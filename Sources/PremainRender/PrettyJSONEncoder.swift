@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Encodes an `Encodable` value to the bytes `JSONEncoder` writes with `[.sortedKeys,
 /// .prettyPrinted, .withoutEscapingSlashes]` on Linux, several times faster: keys sorted by
 /// their UTF-8 bytes, two-space indent, `"key" : value`, an empty array or object as `[`, a
@@ -35,22 +39,54 @@ public enum PrettyJSONEncoder {
     }
 
     final class ObjectNode {
+        /// In encoding order; a key set twice is here twice, and the later value wins when
+        /// written (as `JSONEncoder` replaces it).
         var keys: [String] = []
         var values: [Node] = []
 
-        /// Sets `key`, replacing an earlier value of the same key (as `JSONEncoder` does).
         func set(_ key: String, _ value: Node) {
-            if let index = keys.firstIndex(of: key) {
-                values[index] = value
-            } else {
-                keys.append(key)
-                values.append(value)
-            }
+            keys.append(key)
+            values.append(value)
         }
 
-        /// An object or array already stored under `key` (nested containers asked for twice).
+        /// The value last stored under `key` (nested containers asked for twice).
         func existing(_ key: String) -> Node? {
-            keys.firstIndex(of: key).map { values[$0] }
+            keys.lastIndex(of: key).map { values[$0] }
+        }
+
+        /// Indices of the values to write, by key bytes; of a key set twice only the last.
+        func sortedIndices() -> [Int] {
+            var order = Array(keys.indices)
+            order.sort { a, b in
+                let comparison = PrettyJSONEncoder.compare(keys[a], keys[b])
+                return comparison != 0 ? comparison < 0 : a < b
+            }
+            var kept: [Int] = []
+            kept.reserveCapacity(order.count)
+            for index in order {
+                if let last = kept.last, keys[last] == keys[index] {
+                    kept[kept.count - 1] = index
+                } else {
+                    kept.append(index)
+                }
+            }
+            return kept
+        }
+    }
+
+    /// Byte-wise comparison of two strings' UTF-8: negative, 0 or positive.
+    static func compare(_ a: String, _ b: String) -> Int {
+        var a = a
+        var b = b
+        return a.withUTF8 { left in
+            b.withUTF8 { right in
+                let common = min(left.count, right.count)
+                if common > 0, let l = left.baseAddress, let r = right.baseAddress {
+                    let result = memcmp(l, r, common)
+                    if result != 0 { return Int(result) }
+                }
+                return left.count - right.count
+            }
         }
     }
 
@@ -87,8 +123,7 @@ public enum PrettyJSONEncoder {
         case .object(let object):
             out.append(UInt8(ascii: "{"))
             out.append(0x0a)
-            let order = object.keys.indices.sorted { object.keys[$0].utf8.lexicographicallyPrecedes(object.keys[$1].utf8) }
-            for (position, index) in order.enumerated() {
+            for (position, index) in object.sortedIndices().enumerated() {
                 if position > 0 { out.append(contentsOf: [UInt8(ascii: ","), 0x0a]) }
                 indent(level + 1, into: &out)
                 writeString(object.keys[index], into: &out)
@@ -107,7 +142,19 @@ public enum PrettyJSONEncoder {
 
     static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        var text = text
+        text.withUTF8 { bytes in
+            if bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == 0x5c }) {
+                writeEscaped(bytes, into: &out)
+            } else {
+                out.append(contentsOf: bytes)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5c, UInt8(ascii: "\"")])
             case 0x5c: out.append(contentsOf: [0x5c, 0x5c])
@@ -123,7 +170,6 @@ public enum PrettyJSONEncoder {
             default: out.append(byte)
             }
         }
-        out.append(UInt8(ascii: "\""))
     }
 }
 
@@ -166,25 +212,24 @@ final class TreeEncoder: Encoder {
     }
 
     /// The node of `value`: scalars directly, everything else through its `encode(to:)`.
-    static func node<T: Encodable>(_ value: T, at path: [any CodingKey]) throws -> Node {
-        switch value {
-        case let text as String: return .string(text)
-        case let number as Int: return .literal(String(number))
-        case let number as UInt64: return .literal(String(number))
-        case let number as Int64: return .literal(String(number))
-        case let number as UInt32: return .literal(String(number))
-        case let number as UInt16: return .literal(String(number))
-        case let number as UInt8: return .literal(String(number))
-        case let number as Int32: return .literal(String(number))
-        case let number as UInt: return .literal(String(number))
-        case let flag as Bool: return .literal(flag ? "true" : "false")
-        case let number as Double: return try PrettyJSONEncoder.number(number, path)
-        case let number as Float: return try PrettyJSONEncoder.number(number, path)
-        default:
-            let encoder = TreeEncoder(codingPath: path)
-            try value.encode(to: encoder)
-            return encoder.root ?? .object(PrettyJSONEncoder.ObjectNode())
-        }
+    /// Scalars are told by their metatype (a pointer comparison each); a chain of `as?`
+    /// casts would cost a dynamic cast per try for every struct.
+    static func node<T: Encodable>(_ value: T, at path: @autoclosure () -> [any CodingKey]) throws -> Node {
+        if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+        if T.self == Int.self { return .literal(String(unsafeBitCast(value, to: Int.self))) }
+        if T.self == Bool.self { return .literal(unsafeBitCast(value, to: Bool.self) ? "true" : "false") }
+        if T.self == UInt64.self { return .literal(String(unsafeBitCast(value, to: UInt64.self))) }
+        if T.self == Double.self { return try PrettyJSONEncoder.number(unsafeBitCast(value, to: Double.self), path()) }
+        if T.self == Int64.self { return .literal(String(unsafeBitCast(value, to: Int64.self))) }
+        if T.self == UInt32.self { return .literal(String(unsafeBitCast(value, to: UInt32.self))) }
+        if T.self == Int32.self { return .literal(String(unsafeBitCast(value, to: Int32.self))) }
+        if T.self == UInt16.self { return .literal(String(unsafeBitCast(value, to: UInt16.self))) }
+        if T.self == UInt8.self { return .literal(String(unsafeBitCast(value, to: UInt8.self))) }
+        if T.self == UInt.self { return .literal(String(unsafeBitCast(value, to: UInt.self))) }
+        if T.self == Float.self { return try PrettyJSONEncoder.number(unsafeBitCast(value, to: Float.self), path()) }
+        let encoder = TreeEncoder(codingPath: path())
+        try value.encode(to: encoder)
+        return encoder.root ?? .object(PrettyJSONEncoder.ObjectNode())
     }
 }
 
