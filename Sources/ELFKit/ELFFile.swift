@@ -141,6 +141,7 @@ public final class ELFFile {
         readSectionHeaders(ehdr)
         interpreter = readInterpreter()
         readDynamic()
+        checkSectionsAgainstTags()
     }
 
     deinit {

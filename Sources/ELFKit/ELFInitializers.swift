@@ -55,7 +55,7 @@ extension ELFFile {
             }
         }
         let arrayRanges = slots.map { $0.2 }
-        let relocated = relocationsAt(Set(arrayRanges))
+        let relocated = type == 1 ? relocatableArrayTargets() : relocationsAt(Set(arrayRanges))
         var entries: [ELFInitializerEntry] = []
         if let initAddress = dynamicValue(.initFunction) {
             entries.append(ELFInitializerEntry(source: .dtInit, index: 0, slotAddress: initAddress,
@@ -107,6 +107,44 @@ extension ELFFile {
                 (source, index, base &+ UInt64(index * wordSize), $0)
             }
         }
+    }
+
+    /// For a relocatable object (`ET_REL`): the `.init_array` slots (section offsets) and what
+    /// the `SHT_RELA`/`SHT_REL` section applying to it (`sh_info`) puts there: the symbol's
+    /// section offset plus the addend, named after the symbol, or for a section symbol after
+    /// the function at that offset of that section (`_GLOBAL__sub_I_…`). `[:]` without one.
+    private func relocatableArrayTargets() -> [UInt64: (UInt64?, String?)] {
+        guard let array = sections.first(where: { $0.type == .initArray }) else { return [:] }
+        var result: [UInt64: (UInt64?, String?)] = [:]
+        for section in sections where (section.type == .rela || section.type == .rel) && Int(section.info) == array.index {
+            let link = Int(section.link)
+            guard link > 0, link < sections.count, let data = bytes(of: section) else { continue }
+            let symbols = sections[link].type == .symtab ? staticSymbols : symbolTable(sections[link].type)
+            guard let symbols else { continue }
+            let table = ELFRelocationTable(name: section.name, format: section.type == .rela ? .rela : .rel,
+                                           offset: section.offset, data: data, is64: is64, machine: machine)
+            for index in 0..<table.entryCount {
+                guard let relocation = table[index], let symbol = symbols[Int(relocation.symbolIndex)] else { continue }
+                var addend = relocation.addend ?? 0
+                if relocation.addend == nil, let stored = bytes(of: array)?.word(at: Int(clamping: relocation.offset), is64: is64) {
+                    addend = Int64(bitPattern: stored)
+                }
+                let target = symbol.value &+ UInt64(bitPattern: addend)
+                var name = symbols.name(of: symbol)
+                if symbol.kind == .section {
+                    name = nil
+                    symbols.forEach { candidate in
+                        guard candidate.sectionIndex == symbol.sectionIndex, candidate.value == target,
+                              candidate.kind == .function, let found = symbols.name(of: candidate), !found.isEmpty
+                        else { return true }
+                        name = found
+                        return false
+                    }
+                }
+                result[array.address &+ relocation.offset] = (target, name)
+            }
+        }
+        return result
     }
 
     /// For each slot address in `slots`: the value its relocation writes (link-time address),

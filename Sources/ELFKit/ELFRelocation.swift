@@ -183,42 +183,48 @@ public struct ELFRelocationTable {
 }
 
 extension ELFFile {
-    /// Reads `dynamicRelocationTables`.
+    /// Reads `dynamicRelocationTables`: the ranges the dynamic tags name, as the loader
+    /// applies them (`loaderRelocationRanges`), named after the section that covers each
+    /// exactly. The allocated `SHT_REL`/`SHT_RELA`/`SHT_RELR` sections are used when they
+    /// cover the same bytes (their names and split are kept), and alone when the file has no
+    /// such tags; when the two disagree, the tags win and a diagnostic says so.
     func readDynamicRelocationTables() -> [ELFRelocationTable] {
-        if !sections.isEmpty {
-            return sections.compactMap { section -> ELFRelocationTable? in
-                let format: ELFRelocationTable.Format
-                switch section.type {
-                case .rel: format = .rel
-                case .rela: format = .rela
-                case .relr: format = .relr
-                default: return nil
+        let relocationSections = sections.filter { section in
+            (section.type == .rel || section.type == .rela || section.type == .relr) && section.isAllocated
+        }
+        let ranges = loaderRelocationRanges()
+        if !ranges.isEmpty {
+            let fromSections = Self.merged(relocationSections.filter(\.hasFileBytes).map { (offset: $0.offset, size: $0.size) })
+            if fromSections != Self.merged(ranges.map { (offset: $0.offset, size: $0.size) }) {
+                if !relocationSections.isEmpty {
+                    let tags = ranges.map { "\($0.tag) \($0.size) bytes" }.joined(separator: ", ")
+                    note("relocation section headers disagree with the dynamic tags; the loader applies the tagged ranges",
+                         value: tags)
                 }
-                guard section.isAllocated, let data = bytes(of: section) else { return nil }
-                let table = ELFRelocationTable(name: section.name, format: format, offset: section.offset,
-                                               data: data, is64: is64, machine: machine)
-                if section.size % UInt64(table.entrySize) != 0 {
-                    note("\(section.name) size is not a multiple of its entry size", value: "\(section.size)")
+                return ranges.compactMap { range in
+                    guard let data = bytes(offset: range.offset, size: range.size) else { return nil }
+                    let name = relocationSections.first { $0.offset == range.offset && $0.size == range.size }?.name
+                        ?? range.tag.description
+                    return ELFRelocationTable(name: name, format: range.format, offset: range.offset, data: data,
+                                              is64: is64, machine: machine)
                 }
-                return table
             }
         }
-        var tables: [ELFRelocationTable] = []
-        let pltFormat: ELFRelocationTable.Format = dynamicValue(.pltRel) == 7 ? .rela : .rel
-        let ranges: [(DynamicTag, DynamicTag, ELFRelocationTable.Format)] = [
-            (.rela, .relaSize, .rela), (.rel, .relSize, .rel), (.relr, .relrSize, .relr),
-            (.jmpRel, .pltRelSize, pltFormat),
-        ]
-        for (addressTag, sizeTag, format) in ranges {
-            guard let address = dynamicValue(addressTag), let size = dynamicValue(sizeTag), size > 0 else { continue }
-            guard let offset = fileOffset(ofAddress: address), let data = bytes(offset: offset, size: size) else {
-                note("\(addressTag) range outside the file", value: "0x\(String(address, radix: 16))")
-                continue
+        return relocationSections.compactMap { section -> ELFRelocationTable? in
+            let format: ELFRelocationTable.Format
+            switch section.type {
+            case .rel: format = .rel
+            case .rela: format = .rela
+            default: format = .relr
             }
-            tables.append(ELFRelocationTable(name: addressTag.description, format: format, offset: offset,
-                                             data: data, is64: is64, machine: machine))
+            guard let data = bytes(of: section) else { return nil }
+            let table = ELFRelocationTable(name: section.name, format: format, offset: section.offset,
+                                           data: data, is64: is64, machine: machine)
+            if section.size % UInt64(table.entrySize) != 0 {
+                note("\(section.name) size is not a multiple of its entry size", value: "\(section.size)")
+            }
+            return table
         }
-        return tables
     }
 }
 

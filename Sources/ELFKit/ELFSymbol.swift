@@ -112,9 +112,14 @@ public struct ELFSymbolTable {
 
 extension ELFFile {
     /// The first table of `type` (`.symtab` or `.dynsym`), or `nil` when the file has none or
-    /// it is broken (then with a diagnostic).
+    /// it is broken (then with a diagnostic). The dynamic symbols are read as the loader reads
+    /// them: where `DT_SYMTAB` points (the `.dynsym` section header only when it agrees, else
+    /// the length comes from the hash table) with names from `DT_STRTAB`.
     public func symbolTable(_ type: SectionType) -> ELFSymbolTable? {
-        guard let section = sections.first(where: { $0.type == type }) else { return nil }
+        let tagged = type == .dynsym ? dynamicValue(.symtab) : nil
+        guard let section = sections.first(where: { $0.type == type }), tagged == nil || section.address == tagged else {
+            return tagged == nil ? nil : taggedSymbolTable()
+        }
         let entrySize = is64 ? 24 : 16
         guard let entries = bytes(of: section) else { return nil }
         if section.size % UInt64(entrySize) != 0 {
@@ -122,7 +127,9 @@ extension ELFFile {
         }
         var strings: ByteReader?
         let link = Int(section.link)
-        if link > 0, link < sections.count {
+        if type == .dynsym, let dynamicStrings {
+            strings = dynamicStrings
+        } else if link > 0, link < sections.count {
             strings = bytes(of: sections[link])
         }
         if strings == nil { note("\(section.name) has no usable string table", value: "sh_link \(link)") }

@@ -110,7 +110,8 @@ extension ELFFile {
 
     func stringTable(linkedFrom section: ELFSection) -> ByteReader? {
         let link = Int(section.link)
+        // The loader reads version names from DT_STRTAB, whatever sh_link says.
         guard link > 0, link < sections.count else { return dynamicStrings }
-        return bytes(of: sections[link])
+        return dynamicStrings ?? bytes(of: sections[link])
     }
 }
