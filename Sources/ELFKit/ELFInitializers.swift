@@ -188,21 +188,21 @@ extension ELFFile {
         let thumb = machine == .arm
         for table in [staticSymbols, dynamicSymbols].compactMap({ $0 }) where !remaining.isEmpty {
             var candidates: [UInt64: (String, Int)] = [:]  // name and rank: lower wins
-            // A range check first: most symbols lie outside it, and it costs no hashing.
+            // A range scan first: most symbols lie outside it; only the hits are decoded.
             let lowest = remaining.min() ?? 0
             let highest = remaining.max() ?? 0
-            table.forEach { symbol in
+            for index in table.definedIndices(valuesIn: lowest...highest, clearBit0: thumb) {
+                guard let symbol = table[index] else { continue }
                 let value = thumb ? symbol.value & ~1 : symbol.value
-                guard value >= lowest, value <= highest, symbol.isDefined, remaining.contains(value) else { return true }
+                guard remaining.contains(value) else { continue }
                 let rank: Int
                 switch symbol.kind {
                 case .function, .gnuIFunc: rank = symbol.binding == .local ? 1 : 0
                 case .some(.none): rank = 2
-                default: return true
+                default: continue
                 }
-                if let existing = candidates[value], existing.1 <= rank { return true }
+                if let existing = candidates[value], existing.1 <= rank { continue }
                 if let name = table.name(of: symbol), !name.isEmpty { candidates[value] = (name, rank) }
-                return true
             }
             for (address, candidate) in candidates {
                 found[address] = candidate.0

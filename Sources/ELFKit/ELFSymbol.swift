@@ -89,17 +89,101 @@ public struct ELFSymbolTable {
     /// The symbol's name as bytes without the NUL, or `nil` as for `name(of:)`. Valid while
     /// the `ELFFile` lives; lets scans test prefixes without building strings.
     public func nameBytes(of symbol: ELFSymbol) -> UnsafeRawBufferPointer? {
-        guard let strings, let base = strings.bytes.baseAddress else { return nil }
-        let start = Int(symbol.nameOffset)
-        guard start < strings.count else { return nil }
-        guard let end = memchr(base + start, 0, strings.count - start) else { return nil }
-        return UnsafeRawBufferPointer(start: base + start, count: base.distance(to: UnsafeRawPointer(end)) - start)
+        nameBytes(atOffset: symbol.nameOffset)
     }
 
     /// Byte `index` of the symbol's name, or `nil` outside the string table. Lets a scan reject
     /// names by their first bytes without finding where they end.
     public func nameByte(of symbol: ELFSymbol, at index: Int) -> UInt8? {
         strings?.u8(at: Int(symbol.nameOffset) + index)
+    }
+
+    /// Indices of the defined entries (`st_shndx` not `SHN_UNDEF`) whose `st_value` (with bit 0
+    /// cleared when `clearBit0`, ARM's Thumb bit) lies in `range`: a scan that reads two fields
+    /// per entry and decodes only the hits. `[]` for an empty table.
+    public func definedIndices(valuesIn range: ClosedRange<UInt64>, clearBit0: Bool = false) -> [Int] {
+        var hits: [Int] = []
+        guard let base = entries.bytes.baseAddress, count * entrySize <= entries.count else { return hits }
+        let swap = entries.bigEndian
+        let (valueAt, shndxAt) = is64 ? (8, 6) : (4, 14)
+        let mask: UInt64 = clearBit0 ? ~1 : ~0
+        for index in 1..<max(count, 1) {
+            let at = base + index * entrySize
+            var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)
+            if swap { shndx = shndx.byteSwapped }
+            guard shndx != 0 else { continue }
+            var value: UInt64
+            if is64 {
+                value = (at + valueAt).loadUnaligned(as: UInt64.self)
+                if swap { value = value.byteSwapped }
+            } else {
+                var word = (at + valueAt).loadUnaligned(as: UInt32.self)
+                if swap { word = word.byteSwapped }
+                value = UInt64(word)
+            }
+            if range.contains(value & mask) { hits.append(index) }
+        }
+        return hits
+    }
+
+    /// Indices of the defined functions (`STT_FUNC`) whose names start with one of `prefixes`:
+    /// a scan that reads `st_info`, `st_shndx` and the first bytes of each name, without
+    /// building strings. `[]` without a string table.
+    public func definedFunctionIndices(namePrefixes prefixes: [[UInt8]]) -> [Int] {
+        var hits: [Int] = []
+        guard let base = entries.bytes.baseAddress, count * entrySize <= entries.count,
+              let strings, let names = strings.bytes.baseAddress else { return hits }
+        let swap = entries.bigEndian
+        let (infoAt, shndxAt) = is64 ? (4, 6) : (12, 14)
+        let stringCount = strings.count
+        for index in 1..<max(count, 1) {
+            let at = base + index * entrySize
+            guard at.load(fromByteOffset: infoAt, as: UInt8.self) & 0xf == ELFSymbol.Kind.function.rawValue else { continue }
+            var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)
+            var offset = at.loadUnaligned(as: UInt32.self)
+            if swap {
+                shndx = shndx.byteSwapped
+                offset = offset.byteSwapped
+            }
+            guard shndx != 0 else { continue }
+            let start = Int(offset)
+            for prefix in prefixes where start + prefix.count <= stringCount {
+                var matched = true
+                for (position, byte) in prefix.enumerated() where names.load(fromByteOffset: start + position, as: UInt8.self) != byte {
+                    matched = false
+                    break
+                }
+                if matched {
+                    hits.append(index)
+                    break
+                }
+            }
+        }
+        return hits
+    }
+
+    /// `st_name` and whether the entry is defined, for name look-ups that need no more.
+    @inline(__always)
+    func nameOffsetIfDefined(_ index: Int) -> UInt32? {
+        guard index > 0, index < count, let base = entries.bytes.baseAddress,
+              (index + 1) * entrySize <= entries.count else { return nil }
+        let at = base + index * entrySize
+        var shndx = (at + (is64 ? 6 : 14)).loadUnaligned(as: UInt16.self)
+        var offset = at.loadUnaligned(as: UInt32.self)
+        if entries.bigEndian {
+            shndx = shndx.byteSwapped
+            offset = offset.byteSwapped
+        }
+        return shndx == 0 ? nil : offset
+    }
+
+    /// The name at string-table offset `offset` as bytes without the NUL, or `nil` outside the
+    /// table or unterminated.
+    func nameBytes(atOffset offset: UInt32) -> UnsafeRawBufferPointer? {
+        guard let strings, let base = strings.bytes.baseAddress else { return nil }
+        let start = Int(offset)
+        guard start < strings.count, let end = memchr(base + start, 0, strings.count - start) else { return nil }
+        return UnsafeRawBufferPointer(start: base + start, count: base.distance(to: UnsafeRawPointer(end)) - start)
     }
 
     /// Calls `body` for every entry in order, stopping early when it returns `false`.

@@ -78,15 +78,44 @@ public struct ELFSymbolLookup {
     /// `definitions(of:)` for a name given as bytes (without the NUL), e.g. straight from
     /// another file's string table.
     public func definitions(ofBytes name: UnsafeRawBufferPointer) -> [Int] {
-        if let byName { return byName[String(decoding: name, as: UTF8.self)] ?? [] }
-        if let gnu { return gnuLookup(gnu, name) }
-        if let sysv { return sysvLookup(sysv, name) }
+        definitions(of: HashedName(name))
+    }
+
+    /// A name with its GNU and SysV hashes, computed once for look-ups in many objects (the
+    /// loader, too, hashes a name once per look-up, not once per object).
+    public struct HashedName {
+        public let bytes: UnsafeRawBufferPointer
+        let gnuHash: UInt32
+        let sysvHash: UInt32
+
+        /// `bytes` must stay valid while the value is used.
+        public init(_ bytes: UnsafeRawBufferPointer) {
+            self.bytes = bytes
+            var gnu: UInt32 = 5381
+            var sysv: UInt32 = 0
+            for byte in bytes {
+                gnu = gnu &* 33 &+ UInt32(byte)
+                sysv = (sysv << 4) &+ UInt32(byte)
+                let high = sysv & 0xf000_0000
+                if high != 0 { sysv ^= high >> 24 }
+                sysv &= ~high
+            }
+            gnuHash = gnu
+            sysvHash = sysv
+        }
+    }
+
+    /// `definitions(of:)` for a name hashed once (`HashedName`).
+    public func definitions(of name: HashedName) -> [Int] {
+        if let byName { return byName[String(decoding: name.bytes, as: UTF8.self)] ?? [] }
+        if let gnu { return gnuLookup(gnu, name.bytes, hash: name.gnuHash) }
+        if let sysv { return sysvLookup(sysv, name.bytes, hash: name.sysvHash) }
         return []
     }
 
     private func matches(_ index: Int, _ name: UnsafeRawBufferPointer) -> Bool {
-        guard let symbol = symbols[index], symbol.isDefined,
-              let stored = symbols.nameBytes(of: symbol) else { return false }
+        guard let offset = symbols.nameOffsetIfDefined(index),
+              let stored = symbols.nameBytes(atOffset: offset) else { return false }
         return stored.count == name.count && memoryEqual(stored, name)
     }
 
@@ -96,9 +125,7 @@ public struct ELFSymbolLookup {
         return memcmp(left, right, a.count) == 0
     }
 
-    private func gnuLookup(_ table: GNUHash, _ name: UnsafeRawBufferPointer) -> [Int] {
-        var hash: UInt32 = 5381
-        for byte in name { hash = hash &* 33 &+ UInt32(byte) }
+    private func gnuLookup(_ table: GNUHash, _ name: UnsafeRawBufferPointer, hash: UInt32) -> [Int] {
         let bits = UInt32(table.wordSize * 8)
         let wordIndex = Int((hash / bits) % UInt32(table.bloomWords))
         guard let word = table.data.word(at: 16 + wordIndex * table.wordSize, is64: table.wordSize == 8) else { return [] }
@@ -117,14 +144,7 @@ public struct ELFSymbolLookup {
         return found
     }
 
-    private func sysvLookup(_ table: SysVHash, _ name: UnsafeRawBufferPointer) -> [Int] {
-        var hash: UInt32 = 0
-        for byte in name {
-            hash = (hash << 4) &+ UInt32(byte)
-            let high = hash & 0xf000_0000
-            if high != 0 { hash ^= high >> 24 }
-            hash &= ~high
-        }
+    private func sysvLookup(_ table: SysVHash, _ name: UnsafeRawBufferPointer, hash: UInt32) -> [Int] {
         guard let first = table.data.u32(at: 8 + Int(hash % UInt32(table.bucketCount)) * 4) else { return [] }
         var found: [Int] = []
         var index = Int(first)

@@ -39,11 +39,12 @@ struct SymbolBinder {
         let candidates = Set(needed.compactMap(\.object))
         var used = Set<Int>()
         for symbolIndex in imports {
-            guard let symbol = table[symbolIndex], let name = table.nameBytes(of: symbol), !name.isEmpty else { continue }
+            guard let symbol = table[symbolIndex], let bytes = table.nameBytes(of: symbol), !bytes.isEmpty else { continue }
+            let name = ELFSymbolLookup.HashedName(bytes)
             let wanted = importerVersions?[symbolIndex]
             for index in walk.loadOrder where index != 0 {
                 guard let found = provider(index) else { continue }
-                let matches = found.lookup.definitions(ofBytes: name)
+                let matches = found.lookup.definitions(of: name)
                 if matches.contains(where: { accepts($0, in: found.lookup, versions: found.versions, wanted: wanted) }) {
                     used.insert(index)
                     break

@@ -129,23 +129,19 @@ public enum InventoryBuilder {
         var lazyGlobals: [SwiftSuspect] = []
         var defaultArguments: [SwiftSuspect] = []
         if let table = file.staticSymbols {
-            table.forEach { symbol in
-                // Swift manglings start "$s", "$S", "$e", "_$s" or "_T0": reject C and C++
-                // names by their first bytes before finding where they end.
-                guard symbol.isDefined, symbol.kind == .function, let first = table.nameByte(of: symbol, at: 0),
-                      first == UInt8(ascii: "$")
-                        || (first == UInt8(ascii: "_") && [UInt8(ascii: "$"), UInt8(ascii: "T")].contains(table.nameByte(of: symbol, at: 1))),
-                      let bytes = table.nameBytes(of: symbol), bytes.count > 4,
-                      let last = bytes.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "_") else { return true }
+            // Swift manglings start "$s", "$S", "$e", "_$s" or "_T0": C and C++ names are
+            // rejected by their first bytes in a raw scan of the table.
+            for index in table.definedFunctionIndices(namePrefixes: [[UInt8(ascii: "$")], Array("_$".utf8), Array("_T".utf8)]) {
+                guard let symbol = table[index], let bytes = table.nameBytes(of: symbol), bytes.count > 4,
+                      let last = bytes.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "_") else { continue }
                 let name = String(decoding: bytes, as: UTF8.self)
-                guard let kind = SwiftSuspects.kind(of: name) else { return true }
+                guard let kind = SwiftSuspects.kind(of: name) else { continue }
                 let suspect = SwiftSuspect(symbol: name, demangled: demangle ? Demangler.demangle(name) : nil,
                                            address: hex(symbol.value), size: symbol.size)
                 switch kind {
                 case .lazyGlobal: lazyGlobals.append(suspect)
                 case .defaultArgument: defaultArguments.append(suspect)
                 }
-                return true
             }
         }
         return SwiftCensus(lazyGlobals: lazyGlobals, defaultArguments: defaultArguments, metadataSections: metadata)
