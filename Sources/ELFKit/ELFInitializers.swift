@@ -188,13 +188,10 @@ extension ELFFile {
         let thumb = machine == .arm
         for table in [staticSymbols, dynamicSymbols].compactMap({ $0 }) where !remaining.isEmpty {
             var candidates: [UInt64: (String, Int)] = [:]  // name and rank: lower wins
-            // A range scan first: most symbols lie outside it; only the hits are decoded.
-            let lowest = remaining.min() ?? 0
-            let highest = remaining.max() ?? 0
-            for index in table.definedIndices(valuesIn: lowest...highest, clearBit0: thumb) {
+            // A raw scan against the sorted addresses first; only the hits are decoded.
+            for index in table.definedIndices(withValuesIn: remaining.sorted(), clearBit0: thumb) {
                 guard let symbol = table[index] else { continue }
                 let value = thumb ? symbol.value & ~1 : symbol.value
-                guard remaining.contains(value) else { continue }
                 let rank: Int
                 switch symbol.kind {
                 case .function, .gnuIFunc: rank = symbol.binding == .local ? 1 : 0

@@ -99,29 +99,41 @@ public struct ELFSymbolTable {
     }
 
     /// Indices of the defined entries (`st_shndx` not `SHN_UNDEF`) whose `st_value` (with bit 0
-    /// cleared when `clearBit0`, ARM's Thumb bit) lies in `range`: a scan that reads two fields
-    /// per entry and decodes only the hits. `[]` for an empty table.
-    public func definedIndices(valuesIn range: ClosedRange<UInt64>, clearBit0: Bool = false) -> [Int] {
+    /// cleared when `clearBit0`, ARM's Thumb bit) is one of `values` (sorted ascending): a scan
+    /// that reads two fields per entry, tests the range first and then binary-searches, and
+    /// decodes nothing. `[]` for an empty table or no values.
+    public func definedIndices(withValuesIn values: [UInt64], clearBit0: Bool = false) -> [Int] {
         var hits: [Int] = []
-        guard let base = entries.bytes.baseAddress, count * entrySize <= entries.count else { return hits }
+        guard let lowest = values.first, let highest = values.last, let base = entries.bytes.baseAddress,
+              count * entrySize <= entries.count else { return hits }
         let swap = entries.bigEndian
         let (valueAt, shndxAt) = is64 ? (8, 6) : (4, 14)
         let mask: UInt64 = clearBit0 ? ~1 : ~0
-        for index in 1..<max(count, 1) {
-            let at = base + index * entrySize
-            var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)
-            if swap { shndx = shndx.byteSwapped }
-            guard shndx != 0 else { continue }
-            var value: UInt64
-            if is64 {
-                value = (at + valueAt).loadUnaligned(as: UInt64.self)
-                if swap { value = value.byteSwapped }
-            } else {
-                var word = (at + valueAt).loadUnaligned(as: UInt32.self)
-                if swap { word = word.byteSwapped }
-                value = UInt64(word)
+        values.withUnsafeBufferPointer { sorted in
+            for index in 1..<max(count, 1) {
+                let at = base + index * entrySize
+                var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)
+                if swap { shndx = shndx.byteSwapped }
+                guard shndx != 0 else { continue }
+                var value: UInt64
+                if is64 {
+                    value = (at + valueAt).loadUnaligned(as: UInt64.self)
+                    if swap { value = value.byteSwapped }
+                } else {
+                    var word = (at + valueAt).loadUnaligned(as: UInt32.self)
+                    if swap { word = word.byteSwapped }
+                    value = UInt64(word)
+                }
+                value &= mask
+                guard value >= lowest, value <= highest else { continue }
+                var low = 0
+                var high = sorted.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if sorted[middle] < value { low = middle + 1 } else { high = middle }
+                }
+                if low < sorted.count, sorted[low] == value { hits.append(index) }
             }
-            if range.contains(value & mask) { hits.append(index) }
         }
         return hits
     }
@@ -136,26 +148,44 @@ public struct ELFSymbolTable {
         let swap = entries.bigEndian
         let (infoAt, shndxAt) = is64 ? (4, 6) : (12, 14)
         let stringCount = strings.count
-        for index in 1..<max(count, 1) {
-            let at = base + index * entrySize
-            guard at.load(fromByteOffset: infoAt, as: UInt8.self) & 0xf == ELFSymbol.Kind.function.rawValue else { continue }
-            var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)
-            var offset = at.loadUnaligned(as: UInt32.self)
-            if swap {
-                shndx = shndx.byteSwapped
-                offset = offset.byteSwapped
+        // The first two bytes that can start a match: nearly every name is rejected by one
+        // table look-up (C++ names all start "_Z"); the rest are compared with memcmp against
+        // the prefixes laid end to end.
+        var first = [Bool](repeating: false, count: 65536)
+        for prefix in prefixes {
+            guard let byte = prefix.first else { continue }
+            if prefix.count == 1 {
+                for second in 0..<256 { first[Int(byte) << 8 | second] = true }
+            } else {
+                first[Int(byte) << 8 | Int(prefix[1])] = true
             }
-            guard shndx != 0 else { continue }
-            let start = Int(offset)
-            for prefix in prefixes where start + prefix.count <= stringCount {
-                var matched = true
-                for (position, byte) in prefix.enumerated() where names.load(fromByteOffset: start + position, as: UInt8.self) != byte {
-                    matched = false
-                    break
-                }
-                if matched {
-                    hits.append(index)
-                    break
+        }
+        let flat = prefixes.flatMap { $0 }
+        let lengths = prefixes.map(\.count)
+        flat.withUnsafeBytes { flatBytes in
+            first.withUnsafeBufferPointer { first in
+                guard let prefixBase = flatBytes.baseAddress else { return }
+                for index in 1..<max(count, 1) {
+                    let at = base + index * entrySize
+                    guard at.load(fromByteOffset: infoAt, as: UInt8.self) & 0xf == ELFSymbol.Kind.function.rawValue else { continue }
+                    var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)
+                    var offset = at.loadUnaligned(as: UInt32.self)
+                    if swap {
+                        shndx = shndx.byteSwapped
+                        offset = offset.byteSwapped
+                    }
+                    let start = Int(offset)
+                    guard shndx != 0, start < stringCount else { continue }
+                    let second = start + 1 < stringCount ? Int(names.load(fromByteOffset: start + 1, as: UInt8.self)) : 0
+                    guard first[Int(names.load(fromByteOffset: start, as: UInt8.self)) << 8 | second] else { continue }
+                    var position = 0
+                    for length in lengths {
+                        if start + length <= stringCount, memcmp(names + start, prefixBase + position, length) == 0 {
+                            hits.append(index)
+                            break
+                        }
+                        position += length
+                    }
                 }
             }
         }
