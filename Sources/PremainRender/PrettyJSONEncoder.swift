@@ -16,7 +16,7 @@ public enum PrettyJSONEncoder {
     /// The JSON text of `value` without a final newline, its nested lines indented as if it
     /// stood at nesting `level` (0 for a document).
     public static func encode<T: Encodable>(_ value: T, level: Int = 0) throws -> [UInt8] {
-        let encoder = TreeEncoder(codingPath: [])
+        let encoder = TreeEncoder(parent: nil, key: nil)
         try value.encode(to: encoder)
         var out: [UInt8] = []
         out.reserveCapacity(4096)
@@ -41,30 +41,32 @@ public enum PrettyJSONEncoder {
     final class ObjectNode {
         /// In encoding order; a key set twice is here twice, and the later value wins when
         /// written (as `JSONEncoder` replaces it).
-        var keys: [String] = []
-        var values: [Node] = []
+        var pairs: [(key: String, value: Node)] = []
+
+        init() {
+            pairs.reserveCapacity(8)
+        }
 
         func set(_ key: String, _ value: Node) {
-            keys.append(key)
-            values.append(value)
+            pairs.append((key, value))
         }
 
         /// The value last stored under `key` (nested containers asked for twice).
         func existing(_ key: String) -> Node? {
-            keys.lastIndex(of: key).map { values[$0] }
+            pairs.last { $0.key == key }?.value
         }
 
-        /// Indices of the values to write, by key bytes; of a key set twice only the last.
+        /// Indices of the pairs to write, by key bytes; of a key set twice only the last.
         func sortedIndices() -> [Int] {
-            var order = Array(keys.indices)
+            var order = Array(pairs.indices)
             order.sort { a, b in
-                let comparison = PrettyJSONEncoder.compare(keys[a], keys[b])
+                let comparison = PrettyJSONEncoder.compare(pairs[a].key, pairs[b].key)
                 return comparison != 0 ? comparison < 0 : a < b
             }
             var kept: [Int] = []
             kept.reserveCapacity(order.count)
             for index in order {
-                if let last = kept.last, keys[last] == keys[index] {
+                if let last = kept.last, pairs[last].key == pairs[index].key {
                     kept[kept.count - 1] = index
                 } else {
                     kept.append(index)
@@ -90,9 +92,9 @@ public enum PrettyJSONEncoder {
         }
     }
 
-    static func number<T: BinaryFloatingPoint & CustomStringConvertible>(_ value: T, _ path: [any CodingKey]) throws -> Node {
+    static func number<T: BinaryFloatingPoint & CustomStringConvertible>(_ value: T, _ path: @autoclosure () -> [any CodingKey]) throws -> Node {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: "Unable to encode \(value) directly in JSON."))
+            throw EncodingError.invalidValue(value, .init(codingPath: path(), debugDescription: "Unable to encode \(value) directly in JSON."))
         }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
@@ -126,9 +128,9 @@ public enum PrettyJSONEncoder {
             for (position, index) in object.sortedIndices().enumerated() {
                 if position > 0 { out.append(contentsOf: [UInt8(ascii: ","), 0x0a]) }
                 indent(level + 1, into: &out)
-                writeString(object.keys[index], into: &out)
+                writeString(object.pairs[index].key, into: &out)
                 out.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
-                write(object.values[index], level: level + 1, into: &out)
+                write(object.pairs[index].value, level: level + 1, into: &out)
             }
             out.append(0x0a)
             indent(level, into: &out)
@@ -174,15 +176,28 @@ public enum PrettyJSONEncoder {
 }
 
 /// The `Encoder` that builds `PrettyJSONEncoder.Node`s. `root` is what the value encoded:
-/// `nil` when it encoded nothing (written as `{}`, as `JSONEncoder` does).
+/// `nil` when it encoded nothing (written as `{}`, as `JSONEncoder` does). The coding path is
+/// the chain of parents, built into an array only when asked for (errors), not per value.
 final class TreeEncoder: Encoder {
     typealias Node = PrettyJSONEncoder.Node
-    let codingPath: [any CodingKey]
+    let parent: TreeEncoder?
+    let key: (any CodingKey)?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     var root: Node?
 
-    init(codingPath: [any CodingKey]) {
-        self.codingPath = codingPath
+    init(parent: TreeEncoder?, key: (any CodingKey)?) {
+        self.parent = parent
+        self.key = key
+    }
+
+    var codingPath: [any CodingKey] {
+        var path: [any CodingKey] = []
+        var encoder: TreeEncoder? = self
+        while let current = encoder {
+            if let key = current.key { path.append(key) }
+            encoder = current.parent
+        }
+        return path.reversed()
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -193,7 +208,7 @@ final class TreeEncoder: Encoder {
             object = PrettyJSONEncoder.ObjectNode()
             root = .object(object)
         }
-        return KeyedEncodingContainer(TreeKeyedContainer<Key>(object: object, codingPath: codingPath))
+        return KeyedEncodingContainer(TreeKeyedContainer<Key>(object: object, encoder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -204,7 +219,7 @@ final class TreeEncoder: Encoder {
             array = PrettyJSONEncoder.ArrayNode()
             root = .array(array)
         }
-        return TreeUnkeyedContainer(array: array, codingPath: codingPath)
+        return TreeUnkeyedContainer(array: array, encoder: self)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -214,20 +229,24 @@ final class TreeEncoder: Encoder {
     /// The node of `value`: scalars directly, everything else through its `encode(to:)`.
     /// Scalars are told by their metatype (a pointer comparison each); a chain of `as?`
     /// casts would cost a dynamic cast per try for every struct.
-    static func node<T: Encodable>(_ value: T, at path: @autoclosure () -> [any CodingKey]) throws -> Node {
+    static func node<T: Encodable>(_ value: T, parent: TreeEncoder, key: (any CodingKey)?) throws -> Node {
         if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
         if T.self == Int.self { return .literal(String(unsafeBitCast(value, to: Int.self))) }
         if T.self == Bool.self { return .literal(unsafeBitCast(value, to: Bool.self) ? "true" : "false") }
         if T.self == UInt64.self { return .literal(String(unsafeBitCast(value, to: UInt64.self))) }
-        if T.self == Double.self { return try PrettyJSONEncoder.number(unsafeBitCast(value, to: Double.self), path()) }
+        if T.self == Double.self {
+            return try PrettyJSONEncoder.number(unsafeBitCast(value, to: Double.self), TreeEncoder(parent: parent, key: key).codingPath)
+        }
         if T.self == Int64.self { return .literal(String(unsafeBitCast(value, to: Int64.self))) }
         if T.self == UInt32.self { return .literal(String(unsafeBitCast(value, to: UInt32.self))) }
         if T.self == Int32.self { return .literal(String(unsafeBitCast(value, to: Int32.self))) }
         if T.self == UInt16.self { return .literal(String(unsafeBitCast(value, to: UInt16.self))) }
         if T.self == UInt8.self { return .literal(String(unsafeBitCast(value, to: UInt8.self))) }
         if T.self == UInt.self { return .literal(String(unsafeBitCast(value, to: UInt.self))) }
-        if T.self == Float.self { return try PrettyJSONEncoder.number(unsafeBitCast(value, to: Float.self), path()) }
-        let encoder = TreeEncoder(codingPath: path())
+        if T.self == Float.self {
+            return try PrettyJSONEncoder.number(unsafeBitCast(value, to: Float.self), TreeEncoder(parent: parent, key: key).codingPath)
+        }
+        let encoder = TreeEncoder(parent: parent, key: key)
         try value.encode(to: encoder)
         return encoder.root ?? .object(PrettyJSONEncoder.ObjectNode())
     }
@@ -236,7 +255,9 @@ final class TreeEncoder: Encoder {
 struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     typealias Node = PrettyJSONEncoder.Node
     let object: PrettyJSONEncoder.ObjectNode
-    let codingPath: [any CodingKey]
+    /// The encoder whose value this container fills (the coding path's end).
+    let encoder: TreeEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
 
     mutating func encodeNil(forKey key: Key) throws { object.set(key.stringValue, .null) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { object.set(key.stringValue, .literal(value ? "true" : "false")) }
@@ -248,7 +269,7 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        object.set(key.stringValue, try TreeEncoder.node(value, at: codingPath + [key]))
+        object.set(key.stringValue, try TreeEncoder.node(value, parent: encoder, key: key))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
@@ -260,7 +281,7 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             nested = PrettyJSONEncoder.ObjectNode()
             object.set(key.stringValue, .object(nested))
         }
-        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(object: nested, codingPath: codingPath + [key]))
+        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(object: nested, encoder: TreeEncoder(parent: encoder, key: key)))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -271,21 +292,22 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             nested = PrettyJSONEncoder.ArrayNode()
             object.set(key.stringValue, .array(nested))
         }
-        return TreeUnkeyedContainer(array: nested, codingPath: codingPath + [key])
+        return TreeUnkeyedContainer(array: nested, encoder: TreeEncoder(parent: encoder, key: key))
     }
 
     mutating func superEncoder() -> any Encoder {
-        SuperEncoder(object: object, key: "super", codingPath: codingPath)
+        SuperEncoder(object: object, key: "super", parent: encoder, codingKey: nil)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        SuperEncoder(object: object, key: key.stringValue, codingPath: codingPath + [key])
+        SuperEncoder(object: object, key: key.stringValue, parent: encoder, codingKey: key)
     }
 }
 
 struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     let array: PrettyJSONEncoder.ArrayNode
-    let codingPath: [any CodingKey]
+    let encoder: TreeEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
     var count: Int { array.items.count }
 
     mutating func encodeNil() throws { array.items.append(.null) }
@@ -293,25 +315,25 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Int) throws { array.items.append(.literal(String(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        array.items.append(try TreeEncoder.node(value, at: codingPath))
+        array.items.append(try TreeEncoder.node(value, parent: encoder, key: nil))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let nested = PrettyJSONEncoder.ObjectNode()
         array.items.append(.object(nested))
-        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(object: nested, codingPath: codingPath))
+        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(object: nested, encoder: encoder))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = PrettyJSONEncoder.ArrayNode()
         array.items.append(.array(nested))
-        return TreeUnkeyedContainer(array: nested, codingPath: codingPath)
+        return TreeUnkeyedContainer(array: nested, encoder: encoder)
     }
 
     mutating func superEncoder() -> any Encoder {
         let object = PrettyJSONEncoder.ObjectNode()
         array.items.append(.object(object))
-        return SuperEncoder(object: object, key: "super", codingPath: codingPath)
+        return SuperEncoder(object: object, key: "super", parent: encoder, codingKey: nil)
     }
 }
 
@@ -325,7 +347,7 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: Int) throws { encoder.root = .literal(String(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        encoder.root = try TreeEncoder.node(value, at: codingPath)
+        encoder.root = try TreeEncoder.node(value, parent: encoder, key: nil)
     }
 }
 
@@ -338,10 +360,10 @@ final class SuperEncoder: Encoder {
     var codingPath: [any CodingKey] { inner.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(object: PrettyJSONEncoder.ObjectNode, key: String, codingPath: [any CodingKey]) {
+    init(object: PrettyJSONEncoder.ObjectNode, key: String, parent: TreeEncoder, codingKey: (any CodingKey)?) {
         self.object = object
         self.key = key
-        inner = TreeEncoder(codingPath: codingPath)
+        inner = TreeEncoder(parent: parent, key: codingKey)
         if let existing = object.existing(key) { inner.root = existing }
     }
 
