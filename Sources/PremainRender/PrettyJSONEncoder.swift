@@ -11,7 +11,7 @@ import Glibc
 ///
 /// Values are collected into a small tree (objects keep their keys in encoding order and
 /// are sorted when written, as `JSONEncoder` does), then written into one byte buffer.
-/// `JSONRendererTests` checks the bytes against `JSONEncoder` on every kind of report.
+/// `PrettyJSONEncoderTests` checks the bytes against `JSONEncoder`.
 public enum PrettyJSONEncoder {
     /// The JSON text of `value` without a final newline, its nested lines indented as if it
     /// stood at nesting `level` (0 for a document).
@@ -115,7 +115,7 @@ public enum PrettyJSONEncoder {
             out.append(UInt8(ascii: "["))
             out.append(0x0a)
             for (index, item) in array.items.enumerated() {
-                if index > 0 { out.append(contentsOf: [UInt8(ascii: ","), 0x0a]) }
+                if index > 0 { separator(into: &out) }
                 indent(level + 1, into: &out)
                 write(item, level: level + 1, into: &out)
             }
@@ -126,10 +126,12 @@ public enum PrettyJSONEncoder {
             out.append(UInt8(ascii: "{"))
             out.append(0x0a)
             for (position, index) in object.sortedIndices().enumerated() {
-                if position > 0 { out.append(contentsOf: [UInt8(ascii: ","), 0x0a]) }
+                if position > 0 { separator(into: &out) }
                 indent(level + 1, into: &out)
                 writeString(object.pairs[index].key, into: &out)
-                out.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
+                out.append(0x20)
+                out.append(UInt8(ascii: ":"))
+                out.append(0x20)
                 write(object.pairs[index].value, level: level + 1, into: &out)
             }
             out.append(0x0a)
@@ -138,8 +140,21 @@ public enum PrettyJSONEncoder {
         }
     }
 
+    static let spaces = [UInt8](repeating: 0x20, count: 128)
+
     static func indent(_ level: Int, into out: inout [UInt8]) {
-        for _ in 0..<(level * 2) { out.append(0x20) }
+        var remaining = level * 2
+        while remaining > 0 {
+            let count = min(remaining, spaces.count)
+            out.append(contentsOf: spaces[0..<count])
+            remaining -= count
+        }
+    }
+
+    @inline(__always)
+    static func separator(into out: inout [UInt8]) {
+        out.append(UInt8(ascii: ","))
+        out.append(0x0a)
     }
 
     static func writeString(_ text: String, into out: inout [UInt8]) {

@@ -38,7 +38,34 @@ import Testing
         }
     }
 
+    /// Hand-written containers: nested keyed and unkeyed containers, a single value that wraps
+    /// a struct, inside arrays, so every nesting level is indented as JSONEncoder indents it.
+    struct Containers: Encodable {
+        struct Wrapper: Encodable {
+            var inner = Awkward()
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(inner)
+            }
+        }
+        enum Keys: String, CodingKey { case nested, list, wrapped, wrappers }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            var nested = container.nestedContainer(keyedBy: Keys.self, forKey: .nested)
+            try nested.encode([1, 2], forKey: .list)
+            var list = container.nestedUnkeyedContainer(forKey: .list)
+            var inList = list.nestedContainer(keyedBy: Keys.self)
+            try inList.encode(Wrapper(), forKey: .wrapped)
+            var deeper = list.nestedUnkeyedContainer()
+            try deeper.encode(Wrapper())
+            try container.encode(Wrapper(), forKey: .wrapped)
+            try container.encode([Wrapper(), Wrapper()], forKey: .wrappers)
+        }
+    }
+
     @Test func awkwardValuesAreWrittenAsJSONEncoderWritesThem() throws {
+        #expect(try JSONRenderer.render(Containers()) == Self.foundation(Containers()))
+        #expect(try JSONRenderer.render([Containers.Wrapper()]) == Self.foundation([Containers.Wrapper()]))
         #expect(try JSONRenderer.render(Awkward()) == Self.foundation(Awkward()))
         #expect(try JSONRenderer.render(ExplicitNil()) == Self.foundation(ExplicitNil()))
         #expect(try JSONRenderer.render([String]()) == Self.foundation([String]()))
