@@ -146,7 +146,7 @@ public struct ELFRelocationTable {
         guard count > 0, count * stride <= data.count else { return counts }
         // Classes of the types below 256, with and without a symbol, looked up instead of
         // switched on per entry.
-        let lookup = RelocationClassCounts.Lookup(machine)
+        let lookup = RelocationClassCounts.Lookup.of(machine)
         let swap = data.bigEndian
         counts.withBuffers { all, named in
             for index in 0..<count {
@@ -310,6 +310,17 @@ public struct RelocationClassCounts: Sendable, Equatable {
         let machine: ELFMachine
         let bare: [UInt8]
         let named: [UInt8]
+
+        /// The tables of every machine `relocationClass` knows, built once per run; other
+        /// machines get theirs built on the spot (every type but 0 is `symbolic` there).
+        static let known: [UInt16: Lookup] = Dictionary(uniqueKeysWithValues: [
+            ELFMachine.x86_64, .i386, .aarch64, .arm, .riscv, .ppc, .ppc64, .s390, .mips, .sparc, .sparcv9,
+            .sparc32plus, .loongarch,
+        ].map { ($0.rawValue, Lookup($0)) })
+
+        static func of(_ machine: ELFMachine) -> Lookup {
+            known[machine.rawValue] ?? Lookup(machine)
+        }
 
         init(_ machine: ELFMachine) {
             self.machine = machine
