@@ -115,6 +115,7 @@ extension ELFFile {
     /// the function at that offset of that section (`_GLOBAL__sub_I_…`). `[:]` without one.
     private func relocatableArrayTargets() -> [UInt64: (UInt64?, String?)] {
         guard let array = sections.first(where: { $0.type == .initArray }) else { return [:] }
+        let stored = bytes(of: array)
         var result: [UInt64: (UInt64?, String?)] = [:]
         for section in sections where (section.type == .rela || section.type == .rel) && Int(section.info) == array.index {
             let link = Int(section.link)
@@ -123,28 +124,43 @@ extension ELFFile {
             guard let symbols else { continue }
             let table = ELFRelocationTable(name: section.name, format: section.type == .rela ? .rela : .rel,
                                            offset: section.offset, data: data, is64: is64, machine: machine)
+            // Functions by (section, offset), built once when a relocation names a section symbol.
+            var functions: [SectionOffset: String]?
             for index in 0..<table.entryCount {
                 guard let relocation = table[index], let symbol = symbols[Int(relocation.symbolIndex)] else { continue }
                 var addend = relocation.addend ?? 0
-                if relocation.addend == nil, let stored = bytes(of: array)?.word(at: Int(clamping: relocation.offset), is64: is64) {
-                    addend = Int64(bitPattern: stored)
+                if relocation.addend == nil, let word = stored?.word(at: Int(clamping: relocation.offset), is64: is64) {
+                    addend = Int64(bitPattern: word)
                 }
                 let target = symbol.value &+ UInt64(bitPattern: addend)
                 var name = symbols.name(of: symbol)
                 if symbol.kind == .section {
-                    name = nil
-                    symbols.forEach { candidate in
-                        guard candidate.sectionIndex == symbol.sectionIndex, candidate.value == target,
-                              candidate.kind == .function, let found = symbols.name(of: candidate), !found.isEmpty
-                        else { return true }
-                        name = found
-                        return false
-                    }
+                    if functions == nil { functions = Self.functionsBySectionOffset(symbols) }
+                    name = functions?[SectionOffset(section: symbol.sectionIndex, offset: target)]
                 }
                 result[array.address &+ relocation.offset] = (target, name)
             }
         }
         return result
+    }
+
+    /// A place in a relocatable object: section index and offset in it.
+    private struct SectionOffset: Hashable {
+        var section: UInt16
+        var offset: UInt64
+    }
+
+    /// The first named function at each (section, offset) of `symbols`.
+    private static func functionsBySectionOffset(_ symbols: ELFSymbolTable) -> [SectionOffset: String] {
+        var functions: [SectionOffset: String] = [:]
+        symbols.forEach { symbol in
+            let key = SectionOffset(section: symbol.sectionIndex, offset: symbol.value)
+            if symbol.kind == .function, functions[key] == nil, let name = symbols.name(of: symbol), !name.isEmpty {
+                functions[key] = name
+            }
+            return true
+        }
+        return functions
     }
 
     /// For each slot address in `slots`: the value its relocation writes (link-time address),

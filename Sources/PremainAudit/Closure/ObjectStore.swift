@@ -13,6 +13,8 @@ public final class ObjectStore: Sendable {
     private struct Slot: Sendable {
         var facts: FileFacts?
         var cost: ObjectCost?
+        /// The file could not be opened as ELF (a linker script named `libc.so`, say).
+        var unusable = false
     }
     /// Device and inode of a path; `nil` when it cannot be `stat`ed as a regular file.
     private let identities = SharedTable<String, FileIdentity?>()
@@ -67,10 +69,14 @@ public final class ObjectStore: Sendable {
     /// The facts of the ELF file at `path`; `nil` when it cannot be opened as ELF.
     public func facts(_ path: String) -> FileFacts? {
         guard let identity = identity(path) else { return nil }
-        if let known = slots.value(identity), known.facts != nil, !measuresCosts || known.cost != nil {
-            return known.facts
+        if let known = slots.value(identity) {
+            if known.unusable { return nil }
+            if known.facts != nil, !measuresCosts || known.cost != nil { return known.facts }
         }
-        guard let file = try? ELFFile(path: path) else { return nil }
+        guard let file = try? ELFFile(path: path) else {
+            slots.update(identity) { slot in if slot == nil { slot = Slot(unusable: true) } }
+            return nil
+        }
         let facts = FileFacts(file)
         let cost = measuresCosts ? ObjectCost.measure(file) : nil
         var stored: FileFacts?
