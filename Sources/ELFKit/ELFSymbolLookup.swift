@@ -5,7 +5,9 @@ import Glibc
 /// Finds dynamic symbols by name the way the loader does: through `.gnu.hash` (bloom filter,
 /// buckets, chains) or `.hash`, falling back to one pass over `.dynsym` when neither is
 /// usable. Out-of-range indices in a corrupt table end the search; they never trap.
-public struct ELFSymbolLookup {
+/// A class: one look-up serves every program that binds to the object, without copying its
+/// tables per call.
+public final class ELFSymbolLookup {
     public let symbols: ELFSymbolTable
     private let gnu: GNUHash?
     private let sysv: SysVHash?

@@ -33,7 +33,9 @@ public struct ClosureResolver: Sendable {
     let cacheLogicalPath: String
     /// Searches already made, shared by every `resolve` (the file system does not change
     /// during a run).
-    let searches = SharedTable<ClosureWalk.SearchPlan, ClosureWalk.SearchOutcome>()
+    let searches = SharedTable<ClosureWalk.SearchKey, ClosureWalk.SearchOutcome>()
+    /// Search contexts by run-wide id.
+    let searchContexts = SharedTable<ClosureWalk.SearchContext, Int>()
     /// Whether a logical directory exists, shared likewise.
     let directories = SharedTable<String, Bool>()
 

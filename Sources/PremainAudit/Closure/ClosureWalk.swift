@@ -22,6 +22,8 @@ final class ClosureWalk {
     private var byFileID: [FileIdentity: Int] = [:]
     private var searched: [String] = []
     private var wrongClass: [String] = []
+    /// Search contexts by requester index, interned run-wide.
+    private var contexts: [Int: (id: Int, value: SearchContext)] = [:]
 
     /// The program's cost when the caller counted it (`nil`: counted in `result`).
     let programCost: ObjectCost?
@@ -137,16 +139,21 @@ final class ClosureWalk {
         var via: FoundVia
     }
 
-    /// Everything a search for a name without a slash depends on: the platform (which the
-    /// program's class and machine fix) and the program's byte order decide which candidates
-    /// are accepted.
-    struct SearchPlan: Hashable, Sendable {
-        var name: String
+    /// Everything but the name a search for a name without a slash depends on: the platform
+    /// (which the program's class and machine fix) and the program's byte order decide which
+    /// candidates are accepted.
+    struct SearchContext: Hashable, Sendable {
         var steps: [SearchStep]
         var noDefaultLib: Bool
         var elfClass: ELFClass
         var machine: ELFMachine
         var endianness: ELFEndianness
+    }
+
+    /// A name and the id of its search context (`ClosureResolver.searchContexts`).
+    struct SearchKey: Hashable, Sendable {
+        var name: String
+        var context: Int
     }
 
     /// A search's result and the places it looked, as `MissingLibrary` reports them.
@@ -177,19 +184,30 @@ final class ClosureWalk {
             guard let file = open(host) else { return nil }
             return Found(file: file, host: host, logical: expanded, via: .directPath, directory: nil)
         }
-        // The outcome depends only on the name, the directories in search order and
-        // DF_1_NODEFLIB: every program of a run whose requester searches the same way shares it.
-        let plan = SearchPlan(name: name, steps: searchSteps(requester), noDefaultLib: loader.file.noDefaultLib,
-                              elfClass: platform.elfClass, machine: platform.machine,
-                              endianness: objects[0].file.endianness)
-        if let known = resolver.searches.value(plan) {
+        // The outcome depends only on the name and the search context (directories in order,
+        // DF_1_NODEFLIB, platform): every requester of a run that searches the same way shares
+        // it. The context is interned once per requester, so a look-up hashes only the name.
+        let context = searchContext(requester)
+        let key = SearchKey(name: name, context: context.id)
+        if let known = resolver.searches.value(key) {
             searched = known.searched
             wrongClass = known.wrongClass
             return known.found
         }
-        let found = run(plan)
-        resolver.searches.insertIfAbsent(plan, SearchOutcome(found: found, searched: searched, wrongClass: wrongClass))
+        let found = run(name, context.value)
+        resolver.searches.insertIfAbsent(key, SearchOutcome(found: found, searched: searched, wrongClass: wrongClass))
         return found
+    }
+
+    /// The search context of `requester` and its run-wide id, computed once per object.
+    private func searchContext(_ requester: Int) -> (id: Int, value: SearchContext) {
+        if let known = contexts[requester] { return known }
+        let value = SearchContext(steps: searchSteps(requester), noDefaultLib: objects[requester].file.noDefaultLib,
+                                  elfClass: platform.elfClass, machine: platform.machine,
+                                  endianness: objects[0].file.endianness)
+        let context = (id: resolver.searchContexts.intern(value), value: value)
+        contexts[requester] = context
+        return context
     }
 
     /// The search-path directories `_dl_map_object` tries for a name without a slash, in
@@ -223,13 +241,13 @@ final class ClosureWalk {
         return steps
     }
 
-    /// Searches as `plan` says: its directories, then the cache, then the default directories.
-    private func run(_ plan: SearchPlan) -> Found? {
-        let name = plan.name
-        for step in plan.steps {
+    /// Searches `name` as `context` says: its directories, then the cache, then the default
+    /// directories.
+    private func run(_ name: String, _ context: SearchContext) -> Found? {
+        for step in context.steps {
             if let found = openPath(name, step.directories, via: step.via) { return found }
         }
-        let noDefaultLib = plan.noDefaultLib
+        let noDefaultLib = context.noDefaultLib
         if let cache = resolver.cache {
             searched.append(resolver.cacheLogicalPath)
             if var path = cache.lookup(name, defaultFlags: platform.cacheFlags,

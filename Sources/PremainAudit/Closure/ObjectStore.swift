@@ -181,6 +181,17 @@ final class SharedTable<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
         return value
     }
 
+    /// A run-wide number for `key`: the one it got first, else the next free one.
+    func intern(_ key: Key) -> Int where Value == Int {
+        if let known = value(key) { return known }
+        pthread_rwlock_wrlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        if let existing = storage[key] { return existing }
+        let number = storage.count
+        storage[key] = number
+        return number
+    }
+
     /// Changes the value for `key` in place (nil when absent).
     func update(_ key: Key, _ body: (inout Value?) -> Void) {
         pthread_rwlock_wrlock(lock)

@@ -20,11 +20,12 @@ struct SymbolBinder {
         guard let needed = walk.resolvedNeeded[0], !needed.isEmpty else { return [] }
         let file = walk.program
         guard let table = file.dynamicSymbols else { return needed.compactMap { $0.object == nil ? nil : $0.name } }
-        var opened: [Int: SymbolProvider?] = [:]
+        // Indexed like walk.objects: nil until asked for, then the provider or .some(nil).
+        var opened = [SymbolProvider??](repeating: nil, count: walk.objects.count)
         func provider(_ index: Int) -> SymbolProvider? {
             if let known = opened[index] { return known }
             let made = walk.resolver.store.provider(walk.objects[index].path)
-            opened[index] = made
+            opened[index] = .some(made)
             return made
         }
         let importerVersions = file.symbolVersions
