@@ -32,6 +32,8 @@ final class ClosureWalk {
         self.resolver = resolver
         self.program = program
         self.programCost = programCost
+        byName.reserveCapacity(64)
+        byFileID.reserveCapacity(32)
         platform = LoaderPlatform.forTarget(elfClass: program.elfClass, machine: program.machine)
         let real = resolver.store.realPath(program.path)
         let origin = resolver.logicalPath(LocalFiles.directory(of: real))
@@ -173,7 +175,7 @@ final class ClosureWalk {
 
     private func search(_ name: String, requester: Int) -> Found? {
         let loader = objects[requester]
-        if name.contains("/") {
+        if name.utf8.contains(UInt8(ascii: "/")) {
             guard let expanded = DynamicStringTokens.expand(name, origin: loader.origin, lib: platform.libToken,
                                                             platform: platform.platformToken) else {
                 searched.append(name)

@@ -141,7 +141,7 @@ public enum DynamicStringTokens {
     /// `text` with every token replaced, or `nil` when it uses `$ORIGIN` and `origin` is
     /// unknown (glibc then drops the search-path element).
     public static func expand(_ text: String, origin: String?, lib: String, platform: String) -> String? {
-        guard text.contains("$") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
         let chars = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(chars.count + 32)
