@@ -36,6 +36,20 @@ public struct ClosureResolver: Sendable {
     let searches = SharedTable<ClosureWalk.SearchKey, ClosureWalk.SearchOutcome>()
     /// Search contexts by run-wide id.
     let searchContexts = SharedTable<ClosureWalk.SearchContext, Int>()
+    /// The loader of each class and machine met in the run.
+    let platforms = SharedTable<PlatformKey, LoaderPlatform>()
+
+    struct PlatformKey: Hashable, Sendable {
+        var elfClass: ELFClass
+        var machine: ELFMachine
+    }
+
+    /// `LoaderPlatform.forTarget` for `elfClass`/`machine`, made once per run.
+    func platform(elfClass: ELFClass, machine: ELFMachine) -> LoaderPlatform {
+        let key = PlatformKey(elfClass: elfClass, machine: machine)
+        if let known = platforms.value(key) { return known }
+        return platforms.insertIfAbsent(key, LoaderPlatform.forTarget(elfClass: elfClass, machine: machine))
+    }
     /// Whether a logical directory exists, shared likewise.
     let directories = SharedTable<String, Bool>()
 

@@ -34,7 +34,7 @@ final class ClosureWalk {
         self.programCost = programCost
         byName.reserveCapacity(64)
         byFileID.reserveCapacity(32)
-        platform = LoaderPlatform.forTarget(elfClass: program.elfClass, machine: program.machine)
+        platform = resolver.platform(elfClass: program.elfClass, machine: program.machine)
         let real = resolver.store.realPath(program.path)
         let origin = resolver.logicalPath(LocalFiles.directory(of: real))
         let main = LoadedObject(file: FileFacts(program), path: program.path, logicalPath: resolver.logicalPath(program.path),
