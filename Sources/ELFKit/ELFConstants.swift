@@ -32,6 +32,8 @@ public struct ELFMachine: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let s390 = ELFMachine(rawValue: 22)
     public static let arm = ELFMachine(rawValue: 40)
     public static let sparcv9 = ELFMachine(rawValue: 43)
+    public static let sparc = ELFMachine(rawValue: 2)
+    public static let sparc32plus = ELFMachine(rawValue: 18)
     public static let x86_64 = ELFMachine(rawValue: 62)
     public static let aarch64 = ELFMachine(rawValue: 183)
     public static let riscv = ELFMachine(rawValue: 243)

@@ -42,15 +42,21 @@ public final class ELFFile {
 
     /// `DT_NEEDED` names in order; `[]` when the file has no dynamic section.
     public private(set) lazy var neededLibraries: [String] = dynamicStrings(.needed)
-    /// The dynamic symbol table, or `nil`.
+    /// The dynamic symbol table where `DT_SYMTAB` puts it (the `.dynsym` section when it
+    /// agrees), names from `DT_STRTAB`; `nil` when the file has none.
     public private(set) lazy var dynamicSymbols: ELFSymbolTable? = symbolTable(.dynsym)
     /// The full symbol table, or `nil` when the file is stripped.
     public private(set) lazy var staticSymbols: ELFSymbolTable? = symbolTable(.symtab)
     /// Symbol versions of the dynamic symbols, or `nil` when the file has no `SHT_GNU_versym`.
     public private(set) lazy var symbolVersions: ELFSymbolVersions? = readSymbolVersions()
-    /// The relocation tables the loader applies, in file order: allocated `SHT_REL`,
-    /// `SHT_RELA` and `SHT_RELR` sections; for a file without section headers, the ranges its
-    /// dynamic tags name. `[]` for files without dynamic relocations.
+    /// The GNU build-id as lowercase hex, from `NT_GNU_BUILD_ID` in a note section or
+    /// `PT_NOTE` segment; `nil` when the file has none.
+    public private(set) lazy var buildID: String? = readBuildID()
+    /// The relocation tables the loader applies, in file order: the ranges the dynamic tags
+    /// name (`DT_RELA`, `DT_REL`, `DT_RELR`, `DT_JMPREL`), as the allocated `SHT_REL`,
+    /// `SHT_RELA` and `SHT_RELR` sections when those cover the same bytes (else with a
+    /// diagnostic); the sections alone for a file without such tags. `[]` for files without
+    /// dynamic relocations.
     public private(set) lazy var dynamicRelocationTables: [ELFRelocationTable] = readDynamicRelocationTables()
 
     let elf: OpaquePointer
@@ -141,6 +147,7 @@ public final class ELFFile {
         readSectionHeaders(ehdr)
         interpreter = readInterpreter()
         readDynamic()
+        checkSectionsAgainstTags()
     }
 
     deinit {

@@ -55,7 +55,7 @@ extension ELFFile {
             }
         }
         let arrayRanges = slots.map { $0.2 }
-        let relocated = relocationsAt(Set(arrayRanges))
+        let relocated = type == 1 ? relocatableArrayTargets() : relocationsAt(Set(arrayRanges))
         var entries: [ELFInitializerEntry] = []
         if let initAddress = dynamicValue(.initFunction) {
             entries.append(ELFInitializerEntry(source: .dtInit, index: 0, slotAddress: initAddress,
@@ -116,6 +116,60 @@ extension ELFFile {
         }
     }
 
+    /// For a relocatable object (`ET_REL`): the `.init_array` slots (section offsets) and what
+    /// the `SHT_RELA`/`SHT_REL` section applying to it (`sh_info`) puts there: the symbol's
+    /// section offset plus the addend, named after the symbol, or for a section symbol after
+    /// the function at that offset of that section (`_GLOBAL__sub_I_…`). `[:]` without one.
+    private func relocatableArrayTargets() -> [UInt64: (UInt64?, String?)] {
+        guard let array = sections.first(where: { $0.type == .initArray }) else { return [:] }
+        let stored = bytes(of: array)
+        var result: [UInt64: (UInt64?, String?)] = [:]
+        for section in sections where (section.type == .rela || section.type == .rel) && Int(section.info) == array.index {
+            let link = Int(section.link)
+            guard link > 0, link < sections.count, let data = bytes(of: section) else { continue }
+            let symbols = sections[link].type == .symtab ? staticSymbols : symbolTable(sections[link].type)
+            guard let symbols else { continue }
+            let table = ELFRelocationTable(name: section.name, format: section.type == .rela ? .rela : .rel,
+                                           offset: section.offset, data: data, is64: is64, machine: machine)
+            // Functions by (section, offset), built once when a relocation names a section symbol.
+            var functions: [SectionOffset: String]?
+            for index in 0..<table.entryCount {
+                guard let relocation = table[index], let symbol = symbols[Int(relocation.symbolIndex)] else { continue }
+                var addend = relocation.addend ?? 0
+                if relocation.addend == nil, let word = stored?.word(at: Int(clamping: relocation.offset), is64: is64) {
+                    addend = Int64(bitPattern: word)
+                }
+                let target = symbol.value &+ UInt64(bitPattern: addend)
+                var name = symbols.name(of: symbol)
+                if symbol.kind == .section {
+                    if functions == nil { functions = Self.functionsBySectionOffset(symbols) }
+                    name = functions?[SectionOffset(section: symbol.sectionIndex, offset: target)]
+                }
+                result[array.address &+ relocation.offset] = (target, name)
+            }
+        }
+        return result
+    }
+
+    /// A place in a relocatable object: section index and offset in it.
+    private struct SectionOffset: Hashable {
+        var section: UInt16
+        var offset: UInt64
+    }
+
+    /// The first named function at each (section, offset) of `symbols`.
+    private static func functionsBySectionOffset(_ symbols: ELFSymbolTable) -> [SectionOffset: String] {
+        var functions: [SectionOffset: String] = [:]
+        symbols.forEach { symbol in
+            let key = SectionOffset(section: symbol.sectionIndex, offset: symbol.value)
+            if symbol.kind == .function, functions[key] == nil, let name = symbols.name(of: symbol), !name.isEmpty {
+                functions[key] = name
+            }
+            return true
+        }
+        return functions
+    }
+
     /// For each slot address in `slots`: the value its relocation writes (link-time address),
     /// and the symbol for a symbolic relocation. RELR needs no entry: the stored word is the
     /// target.
@@ -131,7 +185,7 @@ extension ELFFile {
             }
             for index in hits {
                 guard let relocation = table[index] else { continue }
-                switch machine.relocationClass(relocation.type) {
+                switch machine.relocationClass(relocation.type, symbolIndex: relocation.symbolIndex) {
                 case .relative, .irelative:
                     if let addend = relocation.addend {
                         result[relocation.offset] = (UInt64(bitPattern: addend), nil)
@@ -157,21 +211,18 @@ extension ELFFile {
         let thumb = machine == .arm
         for table in [staticSymbols, dynamicSymbols].compactMap({ $0 }) where !remaining.isEmpty {
             var candidates: [UInt64: (String, Int)] = [:]  // name and rank: lower wins
-            // A range check first: most symbols lie outside it, and it costs no hashing.
-            let lowest = remaining.min() ?? 0
-            let highest = remaining.max() ?? 0
-            table.forEach { symbol in
+            // A raw scan against the sorted addresses first; only the hits are decoded.
+            for index in table.definedIndices(withValuesIn: remaining.sorted(), clearBit0: thumb) {
+                guard let symbol = table[index] else { continue }
                 let value = thumb ? symbol.value & ~1 : symbol.value
-                guard value >= lowest, value <= highest, symbol.isDefined, remaining.contains(value) else { return true }
                 let rank: Int
                 switch symbol.kind {
                 case .function, .gnuIFunc: rank = symbol.binding == .local ? 1 : 0
                 case .some(.none): rank = 2
-                default: return true
+                default: continue
                 }
-                if let existing = candidates[value], existing.1 <= rank { return true }
+                if let existing = candidates[value], existing.1 <= rank { continue }
                 if let name = table.name(of: symbol), !name.isEmpty { candidates[value] = (name, rank) }
-                return true
             }
             for (address, candidate) in candidates {
                 found[address] = candidate.0

@@ -1,7 +1,6 @@
 extension ELFFile {
-    /// The GNU build-id as lowercase hex, from `NT_GNU_BUILD_ID` in a note section or
-    /// `PT_NOTE` segment; `nil` when the file has none.
-    public var buildID: String? {
+    /// Reads `buildID`.
+    func readBuildID() -> String? {
         var places: [(UInt64, UInt64)] = sections.filter { $0.type == .note }.map { ($0.offset, $0.size) }
         if places.isEmpty {
             places = segments.filter { $0.type == ELFSegment.note }.map { ($0.offset, $0.fileSize) }
@@ -9,10 +8,14 @@ extension ELFFile {
         for (offset, size) in places {
             guard let notes = bytes(offset: offset, size: size) else { continue }
             if let id = Self.gnuNote(type: 3, in: notes) {
-                return id.map { byte in
-                    let hex = String(byte, radix: 16)
-                    return byte < 16 ? "0" + hex : hex
-                }.joined()
+                let digits = Array("0123456789abcdef".utf8)
+                var text: [UInt8] = []
+                text.reserveCapacity(id.count * 2)
+                for byte in id {
+                    text.append(digits[Int(byte >> 4)])
+                    text.append(digits[Int(byte & 0xf)])
+                }
+                return String(decoding: text, as: UTF8.self)
             }
         }
         return nil

@@ -23,6 +23,22 @@ public struct ELFRelocationTable {
     public let offset: UInt64
     let data: ByteReader
     let is64: Bool
+    /// The machine, which decides how `r_info` is laid out (`RelocationInfoLayout`).
+    public let machine: ELFMachine
+    let layout: RelocationInfoLayout
+
+    /// A table over `data`; `machine` only matters where `r_info` is not the generic
+    /// `sym << 32 | type` (ELF64) or `sym << 8 | type` (ELF32): MIPS64 and SPARC V9.
+    public init(name: String, format: Format, offset: UInt64, data: ByteReader, is64: Bool,
+                machine: ELFMachine = ELFMachine(rawValue: 0)) {
+        self.name = name
+        self.format = format
+        self.offset = offset
+        self.data = data
+        self.is64 = is64
+        self.machine = machine
+        layout = RelocationInfoLayout(machine: machine, is64: is64, bigEndian: data.bigEndian)
+    }
 
     var entrySize: Int {
         switch format {
@@ -46,8 +62,8 @@ public struct ELFRelocationTable {
                 guard let raw = data.u64(at: base + 16) else { return nil }
                 addend = Int64(bitPattern: raw)
             }
-            return ELFRelocation(offset: offset, type: UInt32(truncatingIfNeeded: info),
-                                 symbolIndex: UInt32(truncatingIfNeeded: info >> 32), addend: addend)
+            let (type, symbol) = layout.decode(info)
+            return ELFRelocation(offset: offset, type: type, symbolIndex: symbol, addend: addend)
         }
         guard let offset = data.u32(at: base), let info = data.u32(at: base + 4) else { return nil }
         var addend: Int64?
@@ -77,7 +93,8 @@ public struct ELFRelocationTable {
                     offset = offset.byteSwapped
                     info = info.byteSwapped
                 }
-                body(offset, UInt32(truncatingIfNeeded: info), UInt32(truncatingIfNeeded: info >> 32), index)
+                let (type, symbol) = layout.decode(info)
+                body(offset, type, symbol, index)
             }
         } else {
             for index in 0..<count {
@@ -118,6 +135,41 @@ public struct ELFRelocationTable {
         }
     }
 
+    /// The entries by relocation class, all of them and those that name a symbol, in one pass
+    /// over `r_info` (the fast path for counting). RELR addresses are not counted here
+    /// (`relrAddressCount`).
+    public func classCounts() -> RelocationClassCounts {
+        var counts = RelocationClassCounts()
+        guard format != .relr, let base = data.bytes.baseAddress else { return counts }
+        let count = entryCount
+        let stride = entrySize
+        guard count > 0, count * stride <= data.count else { return counts }
+        // Classes of the types below 256, with and without a symbol, looked up instead of
+        // switched on per entry.
+        let lookup = RelocationClassCounts.Lookup.of(machine)
+        let swap = data.bigEndian
+        counts.withBuffers { all, named in
+            for index in 0..<count {
+                let at = base + index * stride + (is64 ? 8 : 4)
+                let type: UInt32
+                let symbol: UInt32
+                if is64 {
+                    var info = at.loadUnaligned(as: UInt64.self)
+                    if swap { info = info.byteSwapped }
+                    (type, symbol) = layout.decode(info)
+                } else {
+                    var info = at.loadUnaligned(as: UInt32.self)
+                    if swap { info = info.byteSwapped }
+                    (type, symbol) = (info & 0xff, info >> 8)
+                }
+                let ordinal = lookup.ordinal(type, named: symbol != 0)
+                all[ordinal] += 1
+                if symbol != 0 { named[ordinal] += 1 }
+            }
+        }
+        return counts
+    }
+
     /// Number of addresses a RELR table relocates (0 for REL/RELA).
     public var relrAddressCount: Int {
         guard format == .relr else { return 0 }
@@ -131,41 +183,155 @@ public struct ELFRelocationTable {
 }
 
 extension ELFFile {
-    /// Reads `dynamicRelocationTables`.
+    /// Reads `dynamicRelocationTables`: the ranges the dynamic tags name, as the loader
+    /// applies them (`loaderRelocationRanges`), named after the section that covers each
+    /// exactly. The allocated `SHT_REL`/`SHT_RELA`/`SHT_RELR` sections are used when they
+    /// cover the same bytes (their names and split are kept), and alone when the file has no
+    /// such tags; when the two disagree, the tags win and a diagnostic says so.
     func readDynamicRelocationTables() -> [ELFRelocationTable] {
-        if !sections.isEmpty {
-            return sections.compactMap { section -> ELFRelocationTable? in
-                let format: ELFRelocationTable.Format
-                switch section.type {
-                case .rel: format = .rel
-                case .rela: format = .rela
-                case .relr: format = .relr
-                default: return nil
+        let relocationSections = sections.filter { section in
+            (section.type == .rel || section.type == .rela || section.type == .relr) && section.isAllocated
+        }
+        let ranges = loaderRelocationRanges()
+        if !ranges.isEmpty {
+            let fromSections = Self.merged(relocationSections.filter(\.hasFileBytes).map { (offset: $0.offset, size: $0.size) })
+            if fromSections != Self.merged(ranges.map { (offset: $0.offset, size: $0.size) }) {
+                if !relocationSections.isEmpty {
+                    let tags = ranges.map { "\($0.tag) \($0.size) bytes" }.joined(separator: ", ")
+                    note("relocation section headers disagree with the dynamic tags; the loader applies the tagged ranges",
+                         value: tags)
                 }
-                guard section.isAllocated, let data = bytes(of: section) else { return nil }
-                let table = ELFRelocationTable(name: section.name, format: format, offset: section.offset,
-                                               data: data, is64: is64)
-                if section.size % UInt64(table.entrySize) != 0 {
-                    note("\(section.name) size is not a multiple of its entry size", value: "\(section.size)")
+                return ranges.compactMap { range in
+                    guard let data = bytes(offset: range.offset, size: range.size) else { return nil }
+                    let name = relocationSections.first { $0.offset == range.offset && $0.size == range.size }?.name
+                        ?? range.tag.description
+                    return ELFRelocationTable(name: name, format: range.format, offset: range.offset, data: data,
+                                              is64: is64, machine: machine)
                 }
-                return table
             }
         }
-        var tables: [ELFRelocationTable] = []
-        let pltFormat: ELFRelocationTable.Format = dynamicValue(.pltRel) == 7 ? .rela : .rel
-        let ranges: [(DynamicTag, DynamicTag, ELFRelocationTable.Format)] = [
-            (.rela, .relaSize, .rela), (.rel, .relSize, .rel), (.relr, .relrSize, .relr),
-            (.jmpRel, .pltRelSize, pltFormat),
-        ]
-        for (addressTag, sizeTag, format) in ranges {
-            guard let address = dynamicValue(addressTag), let size = dynamicValue(sizeTag), size > 0 else { continue }
-            guard let offset = fileOffset(ofAddress: address), let data = bytes(offset: offset, size: size) else {
-                note("\(addressTag) range outside the file", value: "0x\(String(address, radix: 16))")
-                continue
+        return relocationSections.compactMap { section -> ELFRelocationTable? in
+            let format: ELFRelocationTable.Format
+            switch section.type {
+            case .rel: format = .rel
+            case .rela: format = .rela
+            default: format = .relr
             }
-            tables.append(ELFRelocationTable(name: addressTag.description, format: format, offset: offset,
-                                             data: data, is64: is64))
+            guard let data = bytes(of: section) else { return nil }
+            let table = ELFRelocationTable(name: section.name, format: format, offset: section.offset,
+                                           data: data, is64: is64, machine: machine)
+            if section.size % UInt64(table.entrySize) != 0 {
+                note("\(section.name) size is not a multiple of its entry size", value: "\(section.size)")
+            }
+            return table
         }
-        return tables
+    }
+}
+
+/// How an ELF64 `r_info` word splits into type and symbol index.
+enum RelocationInfoLayout: Sendable {
+    /// `ELF64_R_SYM(i) = i >> 32`, `ELF64_R_TYPE(i) = i & 0xffffffff`.
+    case generic
+    /// SPARC V9: `ELF64_R_TYPE_ID(i) = i & 0xff`; the bits above hold `R_SPARC_OLO10` data.
+    case sparc64
+    /// MIPS64 (`Elf64_Mips_Rel`): `r_sym` (4 bytes), `r_ssym`, `r_type3`, `r_type2`, `r_type`
+    /// stored in that order in the file's byte order, so a little-endian load puts `r_type` in
+    /// the top byte and a big-endian one in the bottom byte. The primary `r_type` is the type.
+    case mips64Little
+    case mips64Big
+
+    init(machine: ELFMachine, is64: Bool, bigEndian: Bool) {
+        guard is64 else {
+            self = .generic
+            return
+        }
+        switch machine {
+        case .mips: self = bigEndian ? .mips64Big : .mips64Little
+        case .sparcv9: self = .sparc64
+        default: self = .generic
+        }
+    }
+
+    /// Type and symbol index of an ELF64 `r_info` loaded in the file's byte order.
+    @inline(__always)
+    func decode(_ info: UInt64) -> (type: UInt32, symbol: UInt32) {
+        switch self {
+        case .generic: (UInt32(truncatingIfNeeded: info), UInt32(truncatingIfNeeded: info >> 32))
+        case .sparc64: (UInt32(truncatingIfNeeded: info & 0xff), UInt32(truncatingIfNeeded: info >> 32))
+        case .mips64Little: (UInt32(truncatingIfNeeded: info >> 56), UInt32(truncatingIfNeeded: info))
+        case .mips64Big: (UInt32(truncatingIfNeeded: info & 0xff), UInt32(truncatingIfNeeded: info >> 32))
+        }
+    }
+}
+
+/// Relocation entries by class, all of them and those that name a symbol
+/// (`ELFRelocationTable.classCounts`).
+public struct RelocationClassCounts: Sendable, Equatable {
+    private var all = [Int](repeating: 0, count: RelocationClass.allCases.count)
+    private var named = [Int](repeating: 0, count: RelocationClass.allCases.count)
+
+    public init() {}
+
+    /// Entries of `relocationClass`.
+    public subscript(_ relocationClass: RelocationClass) -> Int { all[Self.ordinal(relocationClass)] }
+
+    /// Entries of `relocationClass` with a symbol index other than 0: a symbol look-up each.
+    public func naming(_ relocationClass: RelocationClass) -> Int { named[Self.ordinal(relocationClass)] }
+
+    /// Adds `other`'s counts.
+    public mutating func add(_ other: RelocationClassCounts) {
+        for index in all.indices {
+            all[index] += other.all[index]
+            named[index] += other.named[index]
+        }
+    }
+
+    mutating func withBuffers(_ body: (inout UnsafeMutableBufferPointer<Int>, inout UnsafeMutableBufferPointer<Int>) -> Void) {
+        all.withUnsafeMutableBufferPointer { all in
+            named.withUnsafeMutableBufferPointer { named in body(&all, &named) }
+        }
+    }
+
+    static func ordinal(_ relocationClass: RelocationClass) -> Int {
+        switch relocationClass {
+        case .relative: 0
+        case .plt: 1
+        case .copy: 2
+        case .irelative: 3
+        case .tls: 4
+        case .symbolic: 5
+        case .none: 6
+        }
+    }
+
+    /// The class ordinals of types 0...255 of one machine, with and without a symbol; types
+    /// above go through `relocationClass(_:symbolIndex:)`.
+    struct Lookup {
+        let machine: ELFMachine
+        let bare: [UInt8]
+        let named: [UInt8]
+
+        /// The tables of every machine `relocationClass` knows, built once per run; other
+        /// machines get theirs built on the spot (every type but 0 is `symbolic` there).
+        static let known: [UInt16: Lookup] = Dictionary(uniqueKeysWithValues: [
+            ELFMachine.x86_64, .i386, .aarch64, .arm, .riscv, .ppc, .ppc64, .s390, .mips, .sparc, .sparcv9,
+            .sparc32plus, .loongarch,
+        ].map { ($0.rawValue, Lookup($0)) })
+
+        static func of(_ machine: ELFMachine) -> Lookup {
+            known[machine.rawValue] ?? Lookup(machine)
+        }
+
+        init(_ machine: ELFMachine) {
+            self.machine = machine
+            bare = (0..<256).map { UInt8(RelocationClassCounts.ordinal(machine.relocationClass(UInt32($0), symbolIndex: 0))) }
+            named = (0..<256).map { UInt8(RelocationClassCounts.ordinal(machine.relocationClass(UInt32($0), symbolIndex: 1))) }
+        }
+
+        @inline(__always)
+        func ordinal(_ type: UInt32, named hasSymbol: Bool) -> Int {
+            if type < 256 { return Int(hasSymbol ? named[Int(type)] : bare[Int(type)]) }
+            return RelocationClassCounts.ordinal(machine.relocationClass(type, symbolIndex: hasSymbol ? 1 : 0))
+        }
     }
 }

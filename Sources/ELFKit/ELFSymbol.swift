@@ -89,17 +89,131 @@ public struct ELFSymbolTable {
     /// The symbol's name as bytes without the NUL, or `nil` as for `name(of:)`. Valid while
     /// the `ELFFile` lives; lets scans test prefixes without building strings.
     public func nameBytes(of symbol: ELFSymbol) -> UnsafeRawBufferPointer? {
-        guard let strings, let base = strings.bytes.baseAddress else { return nil }
-        let start = Int(symbol.nameOffset)
-        guard start < strings.count else { return nil }
-        guard let end = memchr(base + start, 0, strings.count - start) else { return nil }
-        return UnsafeRawBufferPointer(start: base + start, count: base.distance(to: UnsafeRawPointer(end)) - start)
+        nameBytes(atOffset: symbol.nameOffset)
     }
 
     /// Byte `index` of the symbol's name, or `nil` outside the string table. Lets a scan reject
     /// names by their first bytes without finding where they end.
     public func nameByte(of symbol: ELFSymbol, at index: Int) -> UInt8? {
         strings?.u8(at: Int(symbol.nameOffset) + index)
+    }
+
+    /// Indices of the defined entries (`st_shndx` not `SHN_UNDEF`) whose `st_value` (with bit 0
+    /// cleared when `clearBit0`, ARM's Thumb bit) is one of `values` (sorted ascending): a scan
+    /// that reads two fields per entry, tests the range first and then binary-searches, and
+    /// decodes nothing. `[]` for an empty table or no values.
+    public func definedIndices(withValuesIn values: [UInt64], clearBit0: Bool = false) -> [Int] {
+        var hits: [Int] = []
+        guard let lowest = values.first, let highest = values.last, let base = entries.bytes.baseAddress,
+              count * entrySize <= entries.count else { return hits }
+        let swap = entries.bigEndian
+        let (valueAt, shndxAt) = is64 ? (8, 6) : (4, 14)
+        let mask: UInt64 = clearBit0 ? ~1 : ~0
+        values.withUnsafeBufferPointer { sorted in
+            for index in 1..<max(count, 1) {
+                let at = base + index * entrySize
+                var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)
+                if swap { shndx = shndx.byteSwapped }
+                guard shndx != 0 else { continue }
+                var value: UInt64
+                if is64 {
+                    value = (at + valueAt).loadUnaligned(as: UInt64.self)
+                    if swap { value = value.byteSwapped }
+                } else {
+                    var word = (at + valueAt).loadUnaligned(as: UInt32.self)
+                    if swap { word = word.byteSwapped }
+                    value = UInt64(word)
+                }
+                value &= mask
+                guard value >= lowest, value <= highest else { continue }
+                var low = 0
+                var high = sorted.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if sorted[middle] < value { low = middle + 1 } else { high = middle }
+                }
+                if low < sorted.count, sorted[low] == value { hits.append(index) }
+            }
+        }
+        return hits
+    }
+
+    /// Indices of the defined functions (`STT_FUNC`) whose names start with one of `prefixes`:
+    /// a scan that reads `st_info`, `st_shndx` and the first bytes of each name, without
+    /// building strings. `[]` without a string table.
+    public func definedFunctionIndices(namePrefixes prefixes: [[UInt8]]) -> [Int] {
+        var hits: [Int] = []
+        guard let base = entries.bytes.baseAddress, count * entrySize <= entries.count,
+              let strings, let names = strings.bytes.baseAddress else { return hits }
+        let swap = entries.bigEndian
+        let (infoAt, shndxAt) = is64 ? (4, 6) : (12, 14)
+        let stringCount = strings.count
+        // The first two bytes that can start a match: nearly every name is rejected by one
+        // table look-up (C++ names all start "_Z"); the rest are compared with memcmp against
+        // the prefixes laid end to end.
+        var first = [Bool](repeating: false, count: 65536)
+        for prefix in prefixes {
+            guard let byte = prefix.first else { continue }
+            if prefix.count == 1 {
+                for second in 0..<256 { first[Int(byte) << 8 | second] = true }
+            } else {
+                first[Int(byte) << 8 | Int(prefix[1])] = true
+            }
+        }
+        let flat = prefixes.flatMap { $0 }
+        let lengths = prefixes.map(\.count)
+        flat.withUnsafeBytes { flatBytes in
+            first.withUnsafeBufferPointer { first in
+                guard let prefixBase = flatBytes.baseAddress else { return }
+                for index in 1..<max(count, 1) {
+                    let at = base + index * entrySize
+                    guard at.load(fromByteOffset: infoAt, as: UInt8.self) & 0xf == ELFSymbol.Kind.function.rawValue else { continue }
+                    var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)
+                    var offset = at.loadUnaligned(as: UInt32.self)
+                    if swap {
+                        shndx = shndx.byteSwapped
+                        offset = offset.byteSwapped
+                    }
+                    let start = Int(offset)
+                    guard shndx != 0, start < stringCount else { continue }
+                    let second = start + 1 < stringCount ? Int(names.load(fromByteOffset: start + 1, as: UInt8.self)) : 0
+                    guard first[Int(names.load(fromByteOffset: start, as: UInt8.self)) << 8 | second] else { continue }
+                    var position = 0
+                    for length in lengths {
+                        if start + length <= stringCount, memcmp(names + start, prefixBase + position, length) == 0 {
+                            hits.append(index)
+                            break
+                        }
+                        position += length
+                    }
+                }
+            }
+        }
+        return hits
+    }
+
+    /// `st_name` and whether the entry is defined, for name look-ups that need no more.
+    @inline(__always)
+    func nameOffsetIfDefined(_ index: Int) -> UInt32? {
+        guard index > 0, index < count, let base = entries.bytes.baseAddress,
+              (index + 1) * entrySize <= entries.count else { return nil }
+        let at = base + index * entrySize
+        var shndx = (at + (is64 ? 6 : 14)).loadUnaligned(as: UInt16.self)
+        var offset = at.loadUnaligned(as: UInt32.self)
+        if entries.bigEndian {
+            shndx = shndx.byteSwapped
+            offset = offset.byteSwapped
+        }
+        return shndx == 0 ? nil : offset
+    }
+
+    /// The name at string-table offset `offset` as bytes without the NUL, or `nil` outside the
+    /// table or unterminated.
+    func nameBytes(atOffset offset: UInt32) -> UnsafeRawBufferPointer? {
+        guard let strings, let base = strings.bytes.baseAddress else { return nil }
+        let start = Int(offset)
+        guard start < strings.count, let end = memchr(base + start, 0, strings.count - start) else { return nil }
+        return UnsafeRawBufferPointer(start: base + start, count: base.distance(to: UnsafeRawPointer(end)) - start)
     }
 
     /// Calls `body` for every entry in order, stopping early when it returns `false`.
@@ -112,9 +226,14 @@ public struct ELFSymbolTable {
 
 extension ELFFile {
     /// The first table of `type` (`.symtab` or `.dynsym`), or `nil` when the file has none or
-    /// it is broken (then with a diagnostic).
+    /// it is broken (then with a diagnostic). The dynamic symbols are read as the loader reads
+    /// them: where `DT_SYMTAB` points (the `.dynsym` section header only when it agrees, else
+    /// the length comes from the hash table) with names from `DT_STRTAB`.
     public func symbolTable(_ type: SectionType) -> ELFSymbolTable? {
-        guard let section = sections.first(where: { $0.type == type }) else { return nil }
+        let tagged = type == .dynsym ? dynamicValue(.symtab) : nil
+        guard let section = sections.first(where: { $0.type == type }), tagged == nil || section.address == tagged else {
+            return tagged == nil ? nil : taggedSymbolTable()
+        }
         let entrySize = is64 ? 24 : 16
         guard let entries = bytes(of: section) else { return nil }
         if section.size % UInt64(entrySize) != 0 {
@@ -122,7 +241,9 @@ extension ELFFile {
         }
         var strings: ByteReader?
         let link = Int(section.link)
-        if link > 0, link < sections.count {
+        if type == .dynsym, let dynamicStrings {
+            strings = dynamicStrings
+        } else if link > 0, link < sections.count {
             strings = bytes(of: sections[link])
         }
         if strings == nil { note("\(section.name) has no usable string table", value: "sh_link \(link)") }

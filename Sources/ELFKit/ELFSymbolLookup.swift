@@ -5,7 +5,9 @@ import Glibc
 /// Finds dynamic symbols by name the way the loader does: through `.gnu.hash` (bloom filter,
 /// buckets, chains) or `.hash`, falling back to one pass over `.dynsym` when neither is
 /// usable. Out-of-range indices in a corrupt table end the search; they never trap.
-public struct ELFSymbolLookup {
+/// A class: one look-up serves every program that binds to the object, without copying its
+/// tables per call.
+public final class ELFSymbolLookup {
     public let symbols: ELFSymbolTable
     private let gnu: GNUHash?
     private let sysv: SysVHash?
@@ -78,15 +80,44 @@ public struct ELFSymbolLookup {
     /// `definitions(of:)` for a name given as bytes (without the NUL), e.g. straight from
     /// another file's string table.
     public func definitions(ofBytes name: UnsafeRawBufferPointer) -> [Int] {
-        if let byName { return byName[String(decoding: name, as: UTF8.self)] ?? [] }
-        if let gnu { return gnuLookup(gnu, name) }
-        if let sysv { return sysvLookup(sysv, name) }
+        definitions(of: HashedName(name))
+    }
+
+    /// A name with its GNU and SysV hashes, computed once for look-ups in many objects (the
+    /// loader, too, hashes a name once per look-up, not once per object).
+    public struct HashedName {
+        public let bytes: UnsafeRawBufferPointer
+        let gnuHash: UInt32
+        let sysvHash: UInt32
+
+        /// `bytes` must stay valid while the value is used.
+        public init(_ bytes: UnsafeRawBufferPointer) {
+            self.bytes = bytes
+            var gnu: UInt32 = 5381
+            var sysv: UInt32 = 0
+            for byte in bytes {
+                gnu = gnu &* 33 &+ UInt32(byte)
+                sysv = (sysv << 4) &+ UInt32(byte)
+                let high = sysv & 0xf000_0000
+                if high != 0 { sysv ^= high >> 24 }
+                sysv &= ~high
+            }
+            gnuHash = gnu
+            sysvHash = sysv
+        }
+    }
+
+    /// `definitions(of:)` for a name hashed once (`HashedName`).
+    public func definitions(of name: HashedName) -> [Int] {
+        if let byName { return byName[String(decoding: name.bytes, as: UTF8.self)] ?? [] }
+        if let gnu { return gnuLookup(gnu, name.bytes, hash: name.gnuHash) }
+        if let sysv { return sysvLookup(sysv, name.bytes, hash: name.sysvHash) }
         return []
     }
 
     private func matches(_ index: Int, _ name: UnsafeRawBufferPointer) -> Bool {
-        guard let symbol = symbols[index], symbol.isDefined,
-              let stored = symbols.nameBytes(of: symbol) else { return false }
+        guard let offset = symbols.nameOffsetIfDefined(index),
+              let stored = symbols.nameBytes(atOffset: offset) else { return false }
         return stored.count == name.count && memoryEqual(stored, name)
     }
 
@@ -96,9 +127,7 @@ public struct ELFSymbolLookup {
         return memcmp(left, right, a.count) == 0
     }
 
-    private func gnuLookup(_ table: GNUHash, _ name: UnsafeRawBufferPointer) -> [Int] {
-        var hash: UInt32 = 5381
-        for byte in name { hash = hash &* 33 &+ UInt32(byte) }
+    private func gnuLookup(_ table: GNUHash, _ name: UnsafeRawBufferPointer, hash: UInt32) -> [Int] {
         let bits = UInt32(table.wordSize * 8)
         let wordIndex = Int((hash / bits) % UInt32(table.bloomWords))
         guard let word = table.data.word(at: 16 + wordIndex * table.wordSize, is64: table.wordSize == 8) else { return [] }
@@ -117,14 +146,7 @@ public struct ELFSymbolLookup {
         return found
     }
 
-    private func sysvLookup(_ table: SysVHash, _ name: UnsafeRawBufferPointer) -> [Int] {
-        var hash: UInt32 = 0
-        for byte in name {
-            hash = (hash << 4) &+ UInt32(byte)
-            let high = hash & 0xf000_0000
-            if high != 0 { hash ^= high >> 24 }
-            hash &= ~high
-        }
+    private func sysvLookup(_ table: SysVHash, _ name: UnsafeRawBufferPointer, hash: UInt32) -> [Int] {
         guard let first = table.data.u32(at: 8 + Int(hash % UInt32(table.bucketCount)) * 4) else { return [] }
         var found: [Int] = []
         var index = Int(first)

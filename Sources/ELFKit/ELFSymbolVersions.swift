@@ -10,15 +10,34 @@ public struct ELFSymbolVersion: Sendable, Hashable {
 
 /// Version information for `.dynsym`: `SHT_GNU_versym` resolved through verneed and verdef.
 public struct ELFSymbolVersions: Sendable {
-    /// Indexed like `.dynsym`; `nil` for local/global (index 0 or 1) or unknown entries.
-    public var versions: [ELFSymbolVersion?]
+    /// The `SHT_GNU_versym` words, indexed like `.dynsym` (bit 15: hidden).
+    let raw: [UInt16]
+    /// The versions that verneed and verdef name, by version index (`vna_other`, `vd_ndx`).
+    let byIndex: [UInt16: ELFSymbolVersion]
     /// Versions this object defines (`SHT_GNU_verdef`), excluding the file's own base entry.
     public var defined: [String]
     /// Libraries named by `SHT_GNU_verneed`, with the versions required of each.
     public var required: [String: [String]]
 
+    /// Indexed like `.dynsym`; `nil` for local/global (index 0 or 1) or unknown entries.
+    public var versions: [ELFSymbolVersion?] { raw.indices.map { self[$0] } }
+
+    /// The version of `.dynsym` entry `symbolIndex`; `nil` for local/global (index 0 or 1),
+    /// unknown entries and indices outside the table.
     public subscript(symbolIndex: Int) -> ELFSymbolVersion? {
-        symbolIndex >= 0 && symbolIndex < versions.count ? versions[symbolIndex] : nil
+        guard symbolIndex >= 0 && symbolIndex < raw.count else { return nil }
+        let word = raw[symbolIndex]
+        guard word & 0x7fff > 1, var version = byIndex[word & 0x7fff] else { return nil }
+        version.hidden = word & 0x8000 != 0
+        return version
+    }
+
+    /// `true` when `symbolIndex` has a version entry of its own (index above 1 that verneed or
+    /// verdef names): what `self[symbolIndex] != nil` says, without building the value.
+    public func hasVersion(_ symbolIndex: Int) -> Bool {
+        guard symbolIndex >= 0 && symbolIndex < raw.count else { return false }
+        let key = raw[symbolIndex] & 0x7fff
+        return key > 1 && byIndex[key] != nil
     }
 }
 
@@ -81,20 +100,18 @@ extension ELFFile {
             }
         }
         let count = versym.count / 2
-        var versions = [ELFSymbolVersion?](repeating: nil, count: count)
+        var raw = [UInt16](repeating: 0, count: count)
         for index in 0..<count {
-            guard let raw = versym.u16(at: index * 2) else { break }
-            let key = raw & 0x7fff
-            guard key > 1, var version = byIndex[key] else { continue }
-            version.hidden = raw & 0x8000 != 0
-            versions[index] = version
+            guard let word = versym.u16(at: index * 2) else { break }
+            raw[index] = word
         }
-        return ELFSymbolVersions(versions: versions, defined: defined, required: required)
+        return ELFSymbolVersions(raw: raw, byIndex: byIndex, defined: defined, required: required)
     }
 
     func stringTable(linkedFrom section: ELFSection) -> ByteReader? {
         let link = Int(section.link)
+        // The loader reads version names from DT_STRTAB, whatever sh_link says.
         guard link > 0, link < sections.count else { return dynamicStrings }
-        return bytes(of: sections[link])
+        return dynamicStrings ?? bytes(of: sections[link])
     }
 }

@@ -17,8 +17,17 @@ public enum RelocationClass: String, Sendable, Codable, CaseIterable {
 }
 
 extension ELFMachine {
+    /// The class of relocation `type` naming symbol `symbolIndex`: as `relocationClass(_:)`,
+    /// but MIPS, which has no `RELATIVE` type, relocates by the load address with
+    /// `R_MIPS_REL32` (and its ELF64 compound `REL32`/`64`) against symbol 0.
+    public func relocationClass(_ type: UInt32, symbolIndex: UInt32) -> RelocationClass {
+        if self == .mips, type == 3, symbolIndex == 0 { return .relative }
+        return relocationClass(type)
+    }
+
     /// The class of relocation `type` on this machine; on a machine this reader does not know,
-    /// every relocation but type 0 is `symbolic`.
+    /// every relocation but type 0 is `symbolic`. MIPS `R_MIPS_REL32` is `symbolic` here
+    /// (it is `relative` against symbol 0: `relocationClass(_:symbolIndex:)`).
     public func relocationClass(_ type: UInt32) -> RelocationClass {
         switch self {
         case .x86_64:
@@ -89,6 +98,34 @@ extension ELFMachine {
             case 12: .relative
             case 37...56: .tls  // TLS_LOAD .. TLS_TPOFF
             case 61: .irelative
+            default: .symbolic
+            }
+        case .mips:
+            switch type {
+            case 0: .none
+            case 126: .copy  // R_MIPS_COPY
+            case 127: .plt  // R_MIPS_JUMP_SLOT
+            case 38, 39, 40, 41, 47, 48: .tls  // TLS_DTPMOD32/DTPREL32/DTPMOD64/DTPREL64/TPREL32/TPREL64
+            default: .symbolic
+            }
+        case .sparcv9, .sparc, .sparc32plus:
+            switch type {
+            case 0: .none
+            case 19: .copy  // R_SPARC_COPY
+            case 21: .plt  // R_SPARC_JMP_SLOT
+            case 22: .relative  // R_SPARC_RELATIVE
+            case 74...79: .tls  // TLS_DTPMOD32/64, TLS_DTPOFF32/64, TLS_TPOFF32/64
+            case 248, 249: .irelative  // R_SPARC_JMP_IREL, R_SPARC_IRELATIVE
+            default: .symbolic
+            }
+        case .loongarch:
+            switch type {
+            case 0: .none
+            case 3: .relative  // R_LARCH_RELATIVE
+            case 4: .copy
+            case 5: .plt  // R_LARCH_JUMP_SLOT
+            case 6...11, 13, 14: .tls  // TLS_DTPMOD32/64, DTPREL32/64, TPREL32/64, TLS_DESC32/64
+            case 12: .irelative
             default: .symbolic
             }
         default:

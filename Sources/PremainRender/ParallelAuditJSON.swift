@@ -5,14 +5,14 @@ import PremainModel
 /// Renders an `AuditReport` as JSON byte-for-byte like `JSONRenderer.render(report)`, but
 /// encodes the binaries on several threads: for folder audits, whose reports run to megabytes.
 ///
-/// Each binary is encoded alone (pretty-printed, sorted keys), indented to its place in the
-/// `binaries` array, and the rest of the report (whose keys all sort after `binaries`) is
+/// Each binary is encoded alone (pretty-printed, sorted keys) at its place in the `binaries`
+/// array, and the rest of the report (whose keys all sort after `binaries`) is
 /// encoded once and appended.
 public enum ParallelAuditJSON {
     public static func render(_ report: AuditReport, workers: Int) throws -> String {
         guard workers > 1, report.binaries.count > 1 else { return try JSONRenderer.render(report) }
         let binaries = report.binaries
-        let parts = Mutex<[Int: String]>([:])
+        let parts = Mutex<[Int: [UInt8]]>([:])
         let failure = Mutex<String?>(nil)
         let next = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: min(workers, binaries.count)) { _ in
@@ -20,8 +20,9 @@ public enum ParallelAuditJSON {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < binaries.count else { return }
                 do {
-                    let text = try JSONRenderer.render(binaries[index])
-                    parts.withLock { $0[index] = indent(text) }
+                    // Nested lines indented for the binary's place in the array (level 2).
+                    let bytes = try PrettyJSONEncoder.encode(binaries[index], level: 2)
+                    parts.withLock { $0[index] = bytes }
                 } catch {
                     failure.withLock { $0 = "\(error)" }
                     return
@@ -35,16 +36,17 @@ public enum ParallelAuditJSON {
         // rest starts with "{\n  \"errors\"": keep everything after the opening brace line.
         guard rest.hasPrefix("{\n") else { return try JSONRenderer.render(report) }
         let encoded = parts.withLock { $0 }
-        var out = "{\n  \"binaries\" : [\n"
-        out.reserveCapacity(encoded.values.reduce(0) { $0 + $1.utf8.count } + rest.utf8.count + 64)
+        var out = Array("{\n  \"binaries\" : [\n".utf8)
+        out.reserveCapacity(encoded.values.reduce(0) { $0 + $1.count + 4 } + rest.utf8.count + 64)
         for index in 0..<binaries.count {
             guard let part = encoded[index] else { return try JSONRenderer.render(report) }
-            out += part
-            out += index == binaries.count - 1 ? "\n" : ",\n"
+            out.append(contentsOf: [0x20, 0x20, 0x20, 0x20])
+            out.append(contentsOf: part)
+            out.append(contentsOf: index == binaries.count - 1 ? [0x0a] : [UInt8(ascii: ","), 0x0a])
         }
-        out += "  ],\n"
-        out += rest.dropFirst(2)
-        return out
+        out.append(contentsOf: "  ],\n".utf8)
+        out.append(contentsOf: rest.utf8.dropFirst(2))
+        return String(decoding: out, as: UTF8.self)
     }
 
     struct RenderError: Error, CustomStringConvertible {
@@ -67,21 +69,5 @@ public enum ParallelAuditJSON {
             try container.encodeIfPresent(report.summary, forKey: .summary)
             try container.encode(report.tool, forKey: .tool)
         }
-    }
-
-    /// A standalone pretty-printed object (ending in "}\n") indented by four spaces, without
-    /// its final newline.
-    static func indent(_ text: String) -> String {
-        var bytes = Array(text.utf8)
-        if bytes.last == 0x0a { bytes.removeLast() }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + bytes.count / 6 + 8)
-        var lineStart = true
-        for byte in bytes {
-            if lineStart && byte != 0x0a { out.append(contentsOf: [0x20, 0x20, 0x20, 0x20]) }
-            out.append(byte)
-            lineStart = byte == 0x0a
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

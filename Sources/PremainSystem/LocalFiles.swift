@@ -26,8 +26,10 @@ public enum LocalFiles {
 
     /// The folder part of `path`: `"."` when it has no slash, `"/"` for a file in the root.
     public static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+        // On the UTF-8 view: a search by Character costs a grapheme break test per character.
+        let bytes = path.utf8
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return slash == bytes.startIndex ? "/" : String(Substring(path.utf8[..<slash]))
     }
 
     /// `path` with symlinks, `.` and `..` resolved; `nil` when it does not exist.

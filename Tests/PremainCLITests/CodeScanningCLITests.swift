@@ -29,7 +29,12 @@ final class CodeScanningCLITests: XCTestCase {
         expectLines(results, "check of the samples")
         XCTAssertTrue(results.allSatisfy { $0.uriBaseId == "SRCROOT" }, "\(results)")
         // Initializers point at their DWARF lines in samples/, link-level findings at Package.swift.
-        let initializers = results.filter { $0.ruleId == "many_static_initializers" || $0.ruleId == "iostream_static_initializer" }
+        // samples/odd's copies of libodd.so are made to lack sections and DWARF: their
+        // initializers have no line to point at.
+        let initializers = results.filter {
+            ($0.ruleId == "many_static_initializers" || $0.ruleId == "iostream_static_initializer")
+                && $0.fingerprint?.hasSuffix(":libodd.so") == false
+        }
         XCTAssertFalse(initializers.isEmpty)
         for finding in initializers {
             XCTAssertEqual(finding.uri, "samples/cxx-static-init/registry.cpp", "\(finding)")

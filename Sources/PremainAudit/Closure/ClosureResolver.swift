@@ -31,6 +31,27 @@ public struct ClosureResolver: Sendable {
     public let store: ObjectStore
     let root: String
     let cacheLogicalPath: String
+    /// Searches already made, shared by every `resolve` (the file system does not change
+    /// during a run).
+    let searches = SharedTable<ClosureWalk.SearchKey, ClosureWalk.SearchOutcome>()
+    /// Search contexts by run-wide id.
+    let searchContexts = SharedTable<ClosureWalk.SearchContext, Int>()
+    /// The loader of each class and machine met in the run.
+    let platforms = SharedTable<PlatformKey, LoaderPlatform>()
+
+    struct PlatformKey: Hashable, Sendable {
+        var elfClass: ELFClass
+        var machine: ELFMachine
+    }
+
+    /// `LoaderPlatform.forTarget` for `elfClass`/`machine`, made once per run.
+    func platform(elfClass: ELFClass, machine: ELFMachine) -> LoaderPlatform {
+        let key = PlatformKey(elfClass: elfClass, machine: machine)
+        if let known = platforms.value(key) { return known }
+        return platforms.insertIfAbsent(key, LoaderPlatform.forTarget(elfClass: elfClass, machine: machine))
+    }
+    /// Whether a logical directory exists, shared likewise.
+    let directories = SharedTable<String, Bool>()
 
     /// `store` defaults to a new one that counts costs when `options.computeCosts`.
     public init(options: ClosureOptions = .init(), store: ObjectStore? = nil) {
@@ -54,8 +75,9 @@ public struct ClosureResolver: Sendable {
     }
 
     /// The closure of `program`. A program without `.dynamic` has an empty closure.
-    public func resolve(_ program: ELFFile) -> DependencyClosure {
-        let walk = ClosureWalk(resolver: self, program: program)
+    /// `programCost`, when the caller has counted it already, saves counting it again.
+    public func resolve(_ program: ELFFile, programCost: ObjectCost? = nil) -> DependencyClosure {
+        let walk = ClosureWalk(resolver: self, program: program, programCost: programCost)
         walk.run()
         return walk.result()
     }

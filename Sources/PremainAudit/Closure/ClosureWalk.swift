@@ -18,16 +18,23 @@ final class ClosureWalk {
     var loadOrder: [Int] = []
     /// For each object whose `DT_NEEDED` were processed: each name and the object it loaded.
     var resolvedNeeded: [Int: [(name: String, object: Int?)]] = [:]
-    private var directoryExists: [String: Bool] = [:]
     private var byName: [String: Int] = [:]
-    private var byFileID: [FileID: Int] = [:]
+    private var byFileID: [FileIdentity: Int] = [:]
     private var searched: [String] = []
     private var wrongClass: [String] = []
+    /// Search contexts by requester index, interned run-wide.
+    private var contexts: [Int: (id: Int, value: SearchContext)] = [:]
 
-    init(resolver: ClosureResolver, program: ELFFile) {
+    /// The program's cost when the caller counted it (`nil`: counted in `result`).
+    let programCost: ObjectCost?
+
+    init(resolver: ClosureResolver, program: ELFFile, programCost: ObjectCost? = nil) {
         self.resolver = resolver
         self.program = program
-        platform = LoaderPlatform.forTarget(elfClass: program.elfClass, machine: program.machine)
+        self.programCost = programCost
+        byName.reserveCapacity(64)
+        byFileID.reserveCapacity(32)
+        platform = resolver.platform(elfClass: program.elfClass, machine: program.machine)
         let real = resolver.store.realPath(program.path)
         let origin = resolver.logicalPath(LocalFiles.directory(of: real))
         let main = LoadedObject(file: FileFacts(program), path: program.path, logicalPath: resolver.logicalPath(program.path),
@@ -85,7 +92,7 @@ final class ClosureWalk {
                                           wrongClass: wrongClass))
             return nil
         }
-        if let same = byFileID[FileID(device: found.file.device, inode: found.file.inode)] {
+        if let same = byFileID[FileIdentity(device: found.file.device, inode: found.file.inode)] {
             objects[same].names.insert(name)
             if byName[name] == nil { byName[name] = same }
             reach(same, from: requester)
@@ -124,16 +131,41 @@ final class ClosureWalk {
         let object = objects[index]
         for name in object.names where byName[name] == nil { byName[name] = index }
         if let soname = object.soname, byName[soname] == nil { byName[soname] = index }
-        let id = FileID(device: object.file.device, inode: object.file.inode)
+        let id = FileIdentity(device: object.file.device, inode: object.file.inode)
         if byFileID[id] == nil { byFileID[id] = index }
     }
 
-    struct FileID: Hashable {
-        var device: UInt64
-        var inode: UInt64
+    /// One group of search-path directories and the tag an object found there gets.
+    struct SearchStep: Hashable, Sendable {
+        var directories: [String]
+        var via: FoundVia
     }
 
-    struct Found {
+    /// Everything but the name a search for a name without a slash depends on: the platform
+    /// (which the program's class and machine fix) and the program's byte order decide which
+    /// candidates are accepted.
+    struct SearchContext: Hashable, Sendable {
+        var steps: [SearchStep]
+        var noDefaultLib: Bool
+        var elfClass: ELFClass
+        var machine: ELFMachine
+        var endianness: ELFEndianness
+    }
+
+    /// A name and the id of its search context (`ClosureResolver.searchContexts`).
+    struct SearchKey: Hashable, Sendable {
+        var name: String
+        var context: Int
+    }
+
+    /// A search's result and the places it looked, as `MissingLibrary` reports them.
+    struct SearchOutcome: Sendable {
+        var found: Found?
+        var searched: [String]
+        var wrongClass: [String]
+    }
+
+    struct Found: Sendable {
         var file: FileFacts
         var host: String
         var logical: String
@@ -143,7 +175,7 @@ final class ClosureWalk {
 
     private func search(_ name: String, requester: Int) -> Found? {
         let loader = objects[requester]
-        if name.contains("/") {
+        if name.utf8.contains(UInt8(ascii: "/")) {
             guard let expanded = DynamicStringTokens.expand(name, origin: loader.origin, lib: platform.libToken,
                                                             platform: platform.platformToken) else {
                 searched.append(name)
@@ -154,18 +186,50 @@ final class ClosureWalk {
             guard let file = open(host) else { return nil }
             return Found(file: file, host: host, logical: expanded, via: .directPath, directory: nil)
         }
+        // The outcome depends only on the name and the search context (directories in order,
+        // DF_1_NODEFLIB, platform): every requester of a run that searches the same way shares
+        // it. The context is interned once per requester, so a look-up hashes only the name.
+        let context = searchContext(requester)
+        let key = SearchKey(name: name, context: context.id)
+        if let known = resolver.searches.value(key) {
+            searched = known.searched
+            wrongClass = known.wrongClass
+            return known.found
+        }
+        let found = run(name, context.value)
+        resolver.searches.insertIfAbsent(key, SearchOutcome(found: found, searched: searched, wrongClass: wrongClass))
+        return found
+    }
+
+    /// The search context of `requester` and its run-wide id, computed once per object.
+    private func searchContext(_ requester: Int) -> (id: Int, value: SearchContext) {
+        if let known = contexts[requester] { return known }
+        let value = SearchContext(steps: searchSteps(requester), noDefaultLib: objects[requester].file.noDefaultLib,
+                                  elfClass: platform.elfClass, machine: platform.machine,
+                                  endianness: objects[0].file.endianness)
+        let context = (id: resolver.searchContexts.intern(value), value: value)
+        contexts[requester] = context
+        return context
+    }
+
+    /// The search-path directories `_dl_map_object` tries for a name without a slash, in
+    /// order, before the cache: `DT_RPATH` up the loader chain and the program's (only when
+    /// the requester has no `DT_RUNPATH`), `LD_LIBRARY_PATH`, the requester's `DT_RUNPATH`.
+    private func searchSteps(_ requester: Int) -> [SearchStep] {
+        let loader = objects[requester]
+        var steps: [SearchStep] = []
         if !loader.file.hasRunpath {
             var chain: Int? = requester
             var didMain = false
             while let index = chain {
                 let dirs = objects[index].rpath(platform)
                 if !dirs.isEmpty {
-                    if let found = openPath(name, dirs, via: .rpath) { return found }
+                    steps.append(SearchStep(directories: dirs, via: .rpath))
                     didMain = didMain || index == 0
                 }
                 chain = objects[index].loader
             }
-            if !didMain, let found = openPath(name, objects[0].rpath(platform), via: .rpath) { return found }
+            if !didMain { steps.append(SearchStep(directories: objects[0].rpath(platform), via: .rpath)) }
         }
         if !resolver.options.libraryPath.isEmpty {
             let dirs = resolver.options.libraryPath.compactMap { element -> String? in
@@ -173,10 +237,19 @@ final class ClosureWalk {
                 return DynamicStringTokens.expand(raw, origin: objects[0].origin, lib: platform.libToken,
                                                   platform: platform.platformToken)
             }
-            if let found = openPath(name, dirs, via: .ldLibraryPath) { return found }
+            steps.append(SearchStep(directories: dirs, via: .ldLibraryPath))
         }
-        if let found = openPath(name, loader.runpath(platform), via: .runpath) { return found }
-        let noDefaultLib = loader.file.noDefaultLib
+        steps.append(SearchStep(directories: loader.runpath(platform), via: .runpath))
+        return steps
+    }
+
+    /// Searches `name` as `context` says: its directories, then the cache, then the default
+    /// directories.
+    private func run(_ name: String, _ context: SearchContext) -> Found? {
+        for step in context.steps {
+            if let found = openPath(name, step.directories, via: step.via) { return found }
+        }
+        let noDefaultLib = context.noDefaultLib
         if let cache = resolver.cache {
             searched.append(resolver.cacheLogicalPath)
             if var path = cache.lookup(name, defaultFlags: platform.cacheFlags,
@@ -234,12 +307,11 @@ final class ClosureWalk {
     }
 
     private func exists(_ logicalDirectory: String) -> Bool {
-        if let known = directoryExists[logicalDirectory] { return known }
+        if let known = resolver.directories.value(logicalDirectory) { return known }
         var info = stat()
         let host = resolver.hostPath(logicalDirectory)
         let result = stat(host, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-        directoryExists[logicalDirectory] = result
-        return result
+        return resolver.directories.insertIfAbsent(logicalDirectory, result)
     }
 
     static func join(_ dir: String, _ name: String) -> String {
@@ -255,7 +327,9 @@ final class ClosureWalk {
         let unused = resolver.options.findUnused ? SymbolBinder(walk: self).unusedNeededOfProgram() : []
         var costs: [ObjectCost?] = []
         if resolver.options.computeCosts {
-            costs = objects.indices.map { $0 == 0 ? ObjectCost.measure(program) : resolver.store.cost(objects[$0].path) }
+            costs = objects.indices.map { index in
+                index == 0 ? programCost ?? ObjectCost.measure(program) : resolver.store.cost(objects[index].path)
+            }
         }
         for index in loadOrder where index != 0 {
             let object = objects[index]

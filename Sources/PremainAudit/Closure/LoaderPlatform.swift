@@ -95,6 +95,27 @@ public struct LoaderPlatform: Sendable, Equatable {
     }
 }
 
+extension LoaderPlatform {
+    /// The loader of the machine premain runs on (uname(2)'s machine name), or `nil` when the
+    /// name is not one this reader knows.
+    public static let host: LoaderPlatform? = {
+        var names = utsname()
+        guard uname(&names) == 0 else { return nil }
+        let machine = withUnsafeBytes(of: &names.machine) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        let known: [String: (ELFClass, ELFMachine)] = [
+            "x86_64": (.elf64, .x86_64), "i686": (.elf32, .i386), "i386": (.elf32, .i386),
+            "aarch64": (.elf64, .aarch64), "armv7l": (.elf32, .arm), "armv8l": (.elf32, .arm),
+            "riscv64": (.elf64, .riscv), "ppc64le": (.elf64, .ppc64), "ppc64": (.elf64, .ppc64),
+            "s390x": (.elf64, .s390), "mips64": (.elf64, .mips), "loongarch64": (.elf64, .loongarch),
+            "sparc64": (.elf64, .sparcv9),
+        ]
+        guard let (elfClass, elfMachine) = known[machine] else { return nil }
+        return forTarget(elfClass: elfClass, machine: elfMachine)
+    }()
+}
+
 /// The CPU this process runs on, from `/proc/cpuinfo`.
 public enum HostCPU {
     /// The `flags` of the first processor; empty when `/proc/cpuinfo` is unreadable.
@@ -141,7 +162,7 @@ public enum DynamicStringTokens {
     /// `text` with every token replaced, or `nil` when it uses `$ORIGIN` and `origin` is
     /// unknown (glibc then drops the search-path element).
     public static func expand(_ text: String, origin: String?, lib: String, platform: String) -> String? {
-        guard text.contains("$") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
         let chars = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(chars.count + 32)

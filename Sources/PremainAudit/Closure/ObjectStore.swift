@@ -6,15 +6,20 @@ import PremainSystem
 import Glibc
 #endif
 
-/// A thread-safe memo of `FileFacts` and `ObjectCost` per path, shared by every closure of
-/// one run so that auditing a folder opens each library once, not once per program.
+/// A thread-safe memo of `FileFacts`, `ObjectCost` and symbol look-ups per file (device and
+/// inode, so a library reached under several names is read once), shared by every closure of
+/// one run: auditing a folder opens each library once, not once per program.
 public final class ObjectStore: Sendable {
     private struct Slot: Sendable {
         var facts: FileFacts?
         var cost: ObjectCost?
+        /// The file could not be opened as ELF (a linker script named `libc.so`, say).
+        var unusable = false
     }
-    private let slots = SharedTable<String, Slot>()
-    private let providers = SharedTable<String, SymbolProvider?>()
+    /// Device and inode of a path; `nil` when it cannot be `stat`ed as a regular file.
+    private let identities = SharedTable<String, FileIdentity?>()
+    private let slots = SharedTable<FileIdentity, Slot>()
+    private let providers = SharedTable<FileIdentity, SymbolProvider?>()
     private let realPaths = SharedTable<String, String>()
     /// Count costs together with facts (one open per file instead of two).
     public let measuresCosts: Bool
@@ -29,38 +34,81 @@ public final class ObjectStore: Sendable {
         return realPaths.insertIfAbsent(path, LocalFiles.realPath(path) ?? path)
     }
 
+    /// The device and inode of the regular file at `path` (symlinks followed), memoized;
+    /// `nil` when there is none.
+    func identity(_ path: String) -> FileIdentity? {
+        if let known = identities.value(path) { return known }
+        var info = stat()
+        let identity = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+            ? FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
+        return identities.insertIfAbsent(path, identity)
+    }
+
+    /// Records what an audit of `file` already counted, so closures that contain it do not
+    /// read it again.
+    public func remember(_ file: ELFFile, cost: ObjectCost) {
+        let identity = FileIdentity(device: file.device, inode: file.inode)
+        slots.update(identity) { slot in
+            guard slot?.facts == nil || slot?.cost == nil else { return }
+            slot = Slot(facts: slot?.facts ?? FileFacts(file), cost: measuresCosts ? cost : slot?.cost)
+        }
+    }
+
     /// The open file and its symbol look-up, shared by every program that binds to it;
     /// `nil` when it cannot be opened or has no `.dynsym`.
     func provider(_ path: String) -> SymbolProvider? {
-        if let known = providers.value(path) { return known }
+        guard let identity = identity(path) else { return nil }
+        if let known = providers.value(identity) { return known }
         var made: SymbolProvider?
         if let file = try? ELFFile(path: path), let lookup = ELFSymbolLookup(file) {
             made = SymbolProvider(file: file, lookup: lookup, versions: file.symbolVersions)
         }
-        return providers.insertIfAbsent(path, made)
+        return providers.insertIfAbsent(identity, made)
     }
 
     /// The facts of the ELF file at `path`; `nil` when it cannot be opened as ELF.
     public func facts(_ path: String) -> FileFacts? {
-        if let known = slots.value(path) { return known.facts }
-        let file = try? ELFFile(path: path)
-        let facts = file.map(FileFacts.init)
-        let cost = measuresCosts ? file.map(ObjectCost.measure) : nil
-        return slots.insertIfAbsent(path, Slot(facts: facts, cost: cost)).facts
+        guard let identity = identity(path) else { return nil }
+        if let known = slots.value(identity) {
+            if known.unusable { return nil }
+            if known.facts != nil, !measuresCosts || known.cost != nil { return known.facts }
+        }
+        guard let file = try? ELFFile(path: path) else {
+            slots.update(identity) { slot in if slot == nil { slot = Slot(unusable: true) } }
+            return nil
+        }
+        let facts = FileFacts(file)
+        let cost = measuresCosts ? ObjectCost.measure(file) : nil
+        var stored: FileFacts?
+        slots.update(identity) { slot in
+            var value = slot ?? Slot(facts: facts, cost: cost)
+            if value.facts == nil { value.facts = facts }
+            if value.cost == nil { value.cost = cost }
+            slot = value
+            stored = value.facts
+        }
+        return stored
     }
 
     /// The cost of the file at `path`, counted on first use; `nil` when it cannot be opened.
     public func cost(_ path: String) -> ObjectCost? {
-        if let known = slots.value(path)?.cost { return known }
+        guard let identity = identity(path) else { return nil }
+        if let known = slots.value(identity)?.cost { return known }
         guard let file = try? ELFFile(path: path) else { return nil }
         let cost = ObjectCost.measure(file)
-        slots.update(path) { slot in
+        slots.update(identity) { slot in
             var value = slot ?? Slot(facts: FileFacts(file), cost: nil)
             value.cost = cost
             slot = value
         }
         return cost
     }
+}
+
+/// A file's device and inode: what the loader compares to tell two names of one object.
+struct FileIdentity: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
 }
 
 /// What the resolver needs to know about one candidate file, read once.
@@ -131,6 +179,17 @@ final class SharedTable<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
         if let existing = storage[key] { return existing }
         storage[key] = value
         return value
+    }
+
+    /// A run-wide number for `key`: the one it got first, else the next free one.
+    func intern(_ key: Key) -> Int where Value == Int {
+        if let known = value(key) { return known }
+        pthread_rwlock_wrlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        if let existing = storage[key] { return existing }
+        let number = storage.count
+        storage[key] = number
+        return number
     }
 
     /// Changes the value for `key` in place (nil when absent).

@@ -20,11 +20,12 @@ struct SymbolBinder {
         guard let needed = walk.resolvedNeeded[0], !needed.isEmpty else { return [] }
         let file = walk.program
         guard let table = file.dynamicSymbols else { return needed.compactMap { $0.object == nil ? nil : $0.name } }
-        var opened: [Int: SymbolProvider?] = [:]
+        // Indexed like walk.objects: nil until asked for, then the provider or .some(nil).
+        var opened = [SymbolProvider??](repeating: nil, count: walk.objects.count)
         func provider(_ index: Int) -> SymbolProvider? {
             if let known = opened[index] { return known }
             let made = walk.resolver.store.provider(walk.objects[index].path)
-            opened[index] = made
+            opened[index] = .some(made)
             return made
         }
         let importerVersions = file.symbolVersions
@@ -39,11 +40,12 @@ struct SymbolBinder {
         let candidates = Set(needed.compactMap(\.object))
         var used = Set<Int>()
         for symbolIndex in imports {
-            guard let symbol = table[symbolIndex], let name = table.nameBytes(of: symbol), !name.isEmpty else { continue }
+            guard let symbol = table[symbolIndex], let bytes = table.nameBytes(of: symbol), !bytes.isEmpty else { continue }
+            let name = ELFSymbolLookup.HashedName(bytes)
             let wanted = importerVersions?[symbolIndex]
             for index in walk.loadOrder where index != 0 {
                 guard let found = provider(index) else { continue }
-                let matches = found.lookup.definitions(ofBytes: name)
+                let matches = found.lookup.definitions(of: name)
                 if matches.contains(where: { accepts($0, in: found.lookup, versions: found.versions, wanted: wanted) }) {
                     used.insert(index)
                     break

@@ -95,11 +95,12 @@ public struct BatchAudit: Sendable {
         } catch {
             return .failed(FileError(path: path, reason: FileError.Reason(error.reason), message: error.message))
         }
-        var inventory = InventoryBuilder.audit(file, options: options)
+        var (inventory, cost) = InventoryBuilder.auditWithCost(file, options: options)
         // The tables are counted: let the closure's libraries use the memory instead.
         file.releaseMappedPages()
+        resolver?.store.remember(file, cost: cost)
         if let resolver, file.interpreter != nil || !file.neededLibraries.isEmpty {
-            let closure = resolver.resolve(file)
+            let closure = resolver.resolve(file, programCost: cost)
             inventory.closure = closure
             inventory.unusedNeeded = resolver.options.findUnused ? closure.unusedNeeded : nil
         } else if resolver != nil {

@@ -94,22 +94,21 @@ extension RelocationCensus {
     }
 
     /// Adds `table`'s relocations by class, RELR addresses as `relative` (not the table itself
-    /// to `tables`). `entry` sees the class and symbol index of each REL/RELA entry.
-    mutating func count(_ table: ELFRelocationTable, machine: ELFMachine,
-                        entry: (RelocationClass, UInt32) -> Void = { _, _ in }) {
+    /// to `tables`); returns the table's counts by class (RELR: none).
+    @discardableResult
+    mutating func count(_ table: ELFRelocationTable) -> RelocationClassCounts {
         if table.format == .relr {
             let count = table.relrAddressCount
             add(.relative, count)
             relrAddresses += count
-            return
+            return RelocationClassCounts()
         }
-        table.forEachEntry { _, type, symbolIndex, _ in
-            let kind = machine.relocationClass(type)
-            add(kind)
-            entry(kind, symbolIndex)
+        let counts = table.classCounts()
+        for relocationClass in RelocationClass.allCases where counts[relocationClass] > 0 {
+            add(relocationClass, counts[relocationClass])
         }
+        return counts
     }
-
 }
 
 extension SymbolCensus.ByType {
@@ -128,22 +127,24 @@ extension ObjectCost {
     /// Counts `file`'s costs in one pass over its relocation tables.
     public static func measure(_ file: ELFFile) -> ObjectCost {
         var census = RelocationCensus()
-        var lookups = 0
-        let bindNow = file.bindNow
-        let machine = file.machine
+        var counts = RelocationClassCounts()
         for table in file.dynamicRelocationTables {
-            census.count(table, machine: machine) { kind, symbolIndex in
-                guard symbolIndex != 0 else { return }
-                switch kind {
-                case .symbolic, .copy, .tls: lookups += 1
-                case .plt: if bindNow { lookups += 1 }
-                default: break
-                }
-            }
+            counts.add(census.count(table))
         }
-        let exported = InventoryBuilder.symbolCensus(file, lists: false).exported
-        return ObjectCost(relocations: census, initializers: initializerCount(file), exported: exported,
-                          lookups: lookups, bindNow: bindNow)
+        return ObjectCost(file, relocations: census, counts: counts,
+                          exported: InventoryBuilder.symbolCensus(file, lists: false).exported)
+    }
+
+    /// The cost of `file` from figures already counted: its relocations by class (`tables`
+    /// are left out), the counts `RelocationCensus.count` returned, its exported symbols.
+    init(_ file: ELFFile, relocations: RelocationCensus, counts: RelocationClassCounts, exported: Int) {
+        var census = relocations
+        census.tables = []
+        let bindNow = file.bindNow
+        let lookups = counts.naming(.symbolic) + counts.naming(.copy) + counts.naming(.tls)
+            + (bindNow ? counts.naming(.plt) : 0)
+        self.init(relocations: census, initializers: Self.initializerCount(file), exported: exported,
+                  lookups: lookups, bindNow: bindNow)
     }
 
     /// Initializer entries from the dynamic tags' sizes, without reading the arrays.

@@ -12,7 +12,7 @@ public enum InitializerClassifier {
     static func census(_ file: ELFFile, demangle: Bool) -> InitializerCensus {
         var census = InitializerCensus()
         let entries = file.initializerEntries
-        let names = file.symbolNames(at: Set(entries.compactMap(\.target)))
+        let names = file.type == 1 ? [:] : file.symbolNames(at: Set(entries.compactMap(\.target)))
         for entry in entries {
             switch entry.source {
             case .initArray: census.initArray += 1
@@ -20,7 +20,10 @@ public enum InitializerClassifier {
             case .ctors: census.ctors += 1
             case .dtInit: census.dtInit = true
             }
-            var symbol = entry.target.flatMap { names[$0] } ?? entry.relocationSymbol
+            // In a relocatable object addresses are section offsets, shared by every section:
+            // the relocation's symbol names the function.
+            var symbol = file.type == 1 ? entry.relocationSymbol
+                : entry.target.flatMap { names[$0] } ?? entry.relocationSymbol
             // Stripped files: DT_INIT at the start of .init is crti's _init.
             if symbol == nil, entry.source == .dtInit, let section = file.section(named: ".init"),
                section.address == entry.target {

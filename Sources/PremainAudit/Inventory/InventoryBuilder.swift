@@ -33,6 +33,13 @@ public enum InventoryBuilder {
 
     /// Audits an opened file.
     public static func audit(_ file: ELFFile, options: InventoryOptions = .init()) -> BinaryInventory {
+        auditWithCost(file, options: options).inventory
+    }
+
+    /// Audits an opened file, and returns with it what the file costs as part of a load
+    /// closure (counted in the same passes).
+    public static func auditWithCost(_ file: ELFFile, options: InventoryOptions = .init())
+        -> (inventory: BinaryInventory, cost: ObjectCost) {
         let header = BinaryInventory.Header(
             elfClass: .init(file.elfClass), endianness: .init(file.endianness),
             machine: file.machine.displayName, machineName: file.machine.description,
@@ -44,8 +51,9 @@ public enum InventoryBuilder {
             sysvHash: file.hasSysVHash, textRel: file.textRel, symbolVersioning: file.hasSymbolVersioning,
             noDefaultLib: file.noDefaultLib)
         let needed = file.neededLibraries
-        let relocations = relocationCensus(file)
+        let (relocations, counts) = relocationCensus(file)
         let symbols = symbolCensus(file, lists: options.symbolLists)
+        let cost = ObjectCost(file, relocations: relocations, counts: counts, exported: symbols.exported)
         var initializers = InitializerClassifier.census(file, demangle: options.demangle)
         if options.sourceLines { InitializerClassifier.locate(&initializers, in: file, debugLocator: options.debugLocator) }
         var swift = swiftCensus(file, demangle: options.demangle)
@@ -55,19 +63,22 @@ public enum InventoryBuilder {
         }
         let sizes = sizeCensus(file)
         let toolchain = ToolchainDetector.detect(file, needed: needed)
-        return BinaryInventory(
+        let inventory = BinaryInventory(
             path: file.path, header: header, needed: needed, dynamic: dynamic, relocations: relocations,
             symbols: symbols, initializers: initializers, swift: swift, sizes: sizes,
             diagnostics: file.diagnostics.map(\.description), toolchain: toolchain)
+        return (inventory, cost)
     }
 
-    static func relocationCensus(_ file: ELFFile) -> RelocationCensus {
+    /// The relocations by class with the per-table list, and the class counts.
+    static func relocationCensus(_ file: ELFFile) -> (RelocationCensus, RelocationClassCounts) {
         var census = RelocationCensus()
+        var counts = RelocationClassCounts()
         for table in file.dynamicRelocationTables {
             census.tables.append(.init(name: table.name, format: RelocationCensus.Format(table.format), entries: table.entryCount))
-            census.count(table, machine: file.machine)
+            counts.add(census.count(table))
         }
-        return census
+        return (census, counts)
     }
 
     static func symbolCensus(_ file: ELFFile, lists: Bool) -> SymbolCensus {
@@ -118,23 +129,19 @@ public enum InventoryBuilder {
         var lazyGlobals: [SwiftSuspect] = []
         var defaultArguments: [SwiftSuspect] = []
         if let table = file.staticSymbols {
-            table.forEach { symbol in
-                // Swift manglings start "$s", "$S", "$e", "_$s" or "_T0": reject C and C++
-                // names by their first bytes before finding where they end.
-                guard symbol.isDefined, symbol.kind == .function, let first = table.nameByte(of: symbol, at: 0),
-                      first == UInt8(ascii: "$")
-                        || (first == UInt8(ascii: "_") && [UInt8(ascii: "$"), UInt8(ascii: "T")].contains(table.nameByte(of: symbol, at: 1))),
-                      let bytes = table.nameBytes(of: symbol), bytes.count > 4,
-                      let last = bytes.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "_") else { return true }
+            // Swift manglings start "$s", "$S", "$e", "_$s" or "_T0": C and C++ names are
+            // rejected by their first bytes in a raw scan of the table.
+            for index in table.definedFunctionIndices(namePrefixes: [[UInt8(ascii: "$")], Array("_$".utf8), Array("_T".utf8)]) {
+                guard let symbol = table[index], let bytes = table.nameBytes(of: symbol), bytes.count > 4,
+                      let last = bytes.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "_") else { continue }
                 let name = String(decoding: bytes, as: UTF8.self)
-                guard let kind = SwiftSuspects.kind(of: name) else { return true }
+                guard let kind = SwiftSuspects.kind(of: name) else { continue }
                 let suspect = SwiftSuspect(symbol: name, demangled: demangle ? Demangler.demangle(name) : nil,
                                            address: hex(symbol.value), size: symbol.size)
                 switch kind {
                 case .lazyGlobal: lazyGlobals.append(suspect)
                 case .defaultArgument: defaultArguments.append(suspect)
                 }
-                return true
             }
         }
         return SwiftCensus(lazyGlobals: lazyGlobals, defaultArguments: defaultArguments, metadataSections: metadata)

@@ -14,7 +14,10 @@ enum AuditCommand: Command {
         exported and imported dynamic symbols, static initializers (symbolized and demangled), \
         Swift start-up suspects (lazy globals named by their variable's full path, default arguments \
         by parameter and function), sizes by section (text, rodata, data, RELRO, bss) and the \
-        linker (GNU ld, gold, lld, mold) and languages that made the file. \
+        linker (GNU ld, gold, lld, mold) and languages that made the file. Tables are read as \
+        ld.so reads them, through the dynamic tags (DT_STRTAB, DT_SYMTAB, DT_RELA, DT_JMPREL, \
+        DT_INIT_ARRAY, ...) mapped through PT_LOAD; section headers are a fallback, and a \
+        diagnostic says where they disagree with the tags. \
         A file that cannot be read gets one 'Error: <path>: <reason>' line on stderr; the other \
         files are still audited. \
         The load closure of each file is resolved as glibc's ld.so would (RPATH, LD_LIBRARY_PATH \

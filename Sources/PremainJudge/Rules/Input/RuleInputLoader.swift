@@ -24,11 +24,20 @@ public struct RuleInputLoader: Sendable {
     public var closureProvider: ClosureProvider?
     /// Where to find the glibc the programs will run against when no closure names one.
     public var systemLibcPaths: [String]
+
+    /// `libc.so.6` in the default directories of this machine's loader (its multiarch folder
+    /// first), then `/lib64` and `/usr/lib`.
+    public static var hostLibcPaths: [String] {
+        var paths = (LoaderPlatform.host?.defaultDirectories ?? []).map { $0 + "/libc.so.6" }
+        for fallback in ["/lib64/libc.so.6", "/usr/lib/libc.so.6"] where !paths.contains(fallback) {
+            paths.append(fallback)
+        }
+        return paths
+    }
     /// Read the relocatable objects found in folders too (`--include-objects`).
     public var includeObjects: Bool
 
-    public init(closureProvider: ClosureProvider? = nil,
-                systemLibcPaths: [String] = ["/lib/x86_64-linux-gnu/libc.so.6", "/lib64/libc.so.6", "/usr/lib/libc.so.6"],
+    public init(closureProvider: ClosureProvider? = nil, systemLibcPaths: [String] = RuleInputLoader.hostLibcPaths,
                 includeObjects: Bool = false) {
         self.closureProvider = closureProvider
         self.systemLibcPaths = systemLibcPaths
