@@ -32,7 +32,8 @@ enum FlameGraph {
     /// The tree of `run`'s calls: object, then the chain of enclosing calls of each thread.
     static func tree(_ run: TraceRunTimeline, _ measurement: TraceMeasurement) -> Node {
         let root = Node(name: "all traced calls", detail: "")
-        for (_, calls) in Dictionary(grouping: run.calls, by: \.thread) {
+        // Threads in id order: the first object seen keeps its place from run to run.
+        for (_, calls) in Dictionary(grouping: run.calls, by: \.thread).sorted(by: { $0.key < $1.key }) {
             var open: [(endMs: Double, node: Node)] = []
             for call in calls.sorted(by: { ($0.startMs, $0.depth) < ($1.startMs, $1.depth) }) {
                 while let last = open.last, last.endMs <= call.startMs + 1e-9 { open.removeLast() }
