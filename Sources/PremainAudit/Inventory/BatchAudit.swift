@@ -96,8 +96,9 @@ public struct BatchAudit: Sendable {
             return .failed(FileError(path: path, reason: FileError.Reason(error.reason), message: error.message))
         }
         var inventory = InventoryBuilder.audit(file, options: options)
-        // The tables are counted: let the closure's libraries use the memory instead.
-        file.releaseMappedPages()
+        if file.changedSinceOpen {
+            return .failed(FileError(path: path, reason: .unreadable, message: ELFOpenError.changedWhileRead.message))
+        }
         if let resolver, file.interpreter != nil || !file.neededLibraries.isEmpty {
             let closure = resolver.resolve(file)
             inventory.closure = closure

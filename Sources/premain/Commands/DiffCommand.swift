@@ -61,6 +61,10 @@ enum DiffCommand: Command {
         let errors = base.errors + head.errors
         for error in errors { Console.error("\(TextSafety.display(error.path)): \(error.message)") }
         if !errors.isEmpty { return .inputError }
+        if let mismatch = DiffBuilder.mismatch(base: base.input, head: head.input) {
+            Console.error(mismatch)
+            return .inputError
+        }
         var report = DiffBuilder(config: config, failOn: failOn ?? .error)
             .diff(base: base.input, head: head.input, baseLabel: arguments.positionals[0], headLabel: arguments.positionals[1])
         report.findings = locator.locate(report.findings)

@@ -45,7 +45,8 @@ public struct RuleInputLoader: Sendable {
     }
 
     /// Loads every path into one input. A folder contributes its ELF executables and libraries
-    /// (found recursively as `FileCollector` does, a symlinked folder followed) and its JSON
+    /// (found recursively as `FileCollector` does: a symlinked folder named here is followed,
+    /// symbolic links inside it are not) and its JSON
     /// reports; JSON files in it that are not premain reports (SwiftPM's
     /// `output-file-map.json`) are skipped and counted, not errors.
     public func load(_ paths: [String]) -> Loaded {
@@ -60,7 +61,10 @@ public struct RuleInputLoader: Sendable {
                 loaded.skipped.add(collected.skipped)
                 for file in collected.files { loadFile(file, into: &loaded, quietly: true) }
                 for report in collected.reports { loadReport(report, into: &loaded, fromFolder: true) }
-            case .file, .other:
+            case .other:
+                // Refused before any open: a FIFO or a device would block or never end.
+                loaded.errors.append(FileError(path: path, reason: .notRegularFile, message: "not a regular file"))
+            case .file:
                 loadFile(path, into: &loaded, quietly: false)
             }
         }
@@ -81,7 +85,11 @@ public struct RuleInputLoader: Sendable {
                 loaded.input.closures.append(closure)
             }
         } catch {
-            if !quietly { loaded.errors.append(FileError(path: path, reason: FileError.Reason(error.reason), message: error.message)) }
+            // In a folder only files that are not ELF at all are left out quietly, as audit does;
+            // an unreadable or broken ELF file is an error.
+            if !quietly || error.reason != .notELF {
+                loaded.errors.append(FileError(path: path, reason: FileError.Reason(error.reason), message: error.message))
+            }
         }
     }
 
@@ -128,6 +136,9 @@ public struct RuleInputLoader: Sendable {
             }
         } catch let error as ReportKind.Mismatch {
             throw ReportError(description: "not \(error.kind.article) report of this premain version: \(Self.describe(error.underlying))",
+                              isPremainReport: true)
+        } catch let error as ReportKind.UnsupportedVersion {
+            throw ReportError(description: "schemaVersion \(error.version) is not supported; this premain reads \(error.kind.article) report of version \(ReportKind.schemaVersion)",
                               isPremainReport: true)
         } catch is ReportKind.Unknown {
             throw ReportError(description: "not a premain report (expected 'binaries' from audit or 'measurements' from measure or trace)")
@@ -189,7 +200,16 @@ enum ReportKind {
     }
 
     enum Keys: String, CodingKey {
-        case binaries, measurements, functions
+        case binaries, measurements, functions, schemaVersion
+    }
+
+    /// The `schemaVersion` this premain writes and reads.
+    static let schemaVersion = 1
+
+    /// A report of a kind premain knows, but of a `schemaVersion` it does not read.
+    struct UnsupportedVersion: Error {
+        var kind: ReportKind
+        var version: Int
     }
 
     /// A JSON object with none of the keys that tell the kinds apart.
@@ -216,6 +236,10 @@ enum ReportKind {
                 kind = entries.contains(where: \.traced) ? .trace : .measure
             } else {
                 throw Unknown()
+            }
+            // Absent in hand-written reports: read as the current version.
+            if let version = try? container.decodeIfPresent(Int.self, forKey: .schemaVersion), version != ReportKind.schemaVersion {
+                throw UnsupportedVersion(kind: kind, version: version)
             }
             do {
                 switch kind {
