@@ -69,7 +69,12 @@ enum TraceCommand: Command {
         options.debugDirectories = arguments.all("--debug-dir")
         options.timeoutSeconds = try arguments.number("--timeout", default: 30, in: 0.1...86_400)
         if arguments.value("--cpu") != nil {
-            options.cpu = Int32(try arguments.integer("--cpu", default: 0, in: 0...4095))
+            let cpu = try arguments.integer("--cpu", default: 0, in: 0...4095)
+            let allowed = CPUPinning.allowedCPUs()
+            guard allowed.isEmpty || allowed.contains(cpu) else {
+                throw UsageError(message: "--cpu \(cpu) is not a CPU this process may run on (allowed: \(allowed.map(String.init).joined(separator: ", ")))")
+            }
+            options.cpu = Int32(cpu)
         }
         if arguments.flag("--allow-idle") {
             options.holdIdleLatency = false

@@ -27,11 +27,12 @@ enum Console {
         _ = bytes.withUnsafeBytes { writeAll(fd, $0) }
     }
 
-    /// `Error: <message>` on stderr, one line.
-    static func error(_ message: String) { err("Error: \(message)\n") }
+    /// `Error: <message>` on stderr, one line: controls and bidirectional marks in the message
+    /// (a file name, a key from a report) are shown escaped (`TextSafety.display`).
+    static func error(_ message: String) { err("Error: \(TextSafety.display(message))\n") }
 
     /// `Note: <message>` on stderr, one line: something left out or assumed, not a failure.
-    static func note(_ message: String) { err("Note: \(message)\n") }
+    static func note(_ message: String) { err("Note: \(TextSafety.display(message))\n") }
 
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
