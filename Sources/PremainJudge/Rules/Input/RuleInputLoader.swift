@@ -3,6 +3,10 @@ import PremainAudit
 import PremainModel
 import PremainSystem
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Turns what the user names — an ELF file, a folder, or a JSON report written by
 /// `premain audit`, `measure` or `trace` — into a `RuleInput`. Reads files; never prints.
 public struct RuleInputLoader: Sendable {
@@ -96,12 +100,12 @@ public struct RuleInputLoader: Sendable {
     /// Reads a JSON report. Found in a folder, a file that is not a premain report at all is
     /// counted in `skipped`; one that is a premain report but cannot be read is an error.
     func loadReport(_ path: String, into loaded: inout Loaded, fromFolder: Bool) {
-        guard let bytes = LocalFiles.read(path) else {
+        guard let data = Self.readWhole(path) else {
             loaded.errors.append(FileError(path: path, reason: .unreadable, message: "cannot read the file"))
             return
         }
         do {
-            try loaded.input.merge(Self.report(Data(bytes)))
+            try loaded.input.merge(Self.report(data))
         } catch {
             if fromFolder && !error.isPremainReport {
                 loaded.skipped.notReports.append(path)
@@ -109,6 +113,33 @@ public struct RuleInputLoader: Sendable {
                 loaded.errors.append(FileError(path: path, reason: .malformed, message: error.description))
             }
         }
+    }
+
+    /// The bytes of the regular file at `path`, read straight into one buffer of the size
+    /// `fstat` gives (no growing array, no second copy: a report can be tens of MB); `nil`
+    /// when it cannot be opened or read, is not a regular file, or is over 1 GiB.
+    static func readWhole(_ path: String) -> Data? {
+        let fd = LocalFiles.openForReading(path, regularOnly: true)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size >= 0, info.st_size <= 1 << 30 else { return nil }
+        var data = Data(count: Int(info.st_size))
+        var filled = 0
+        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
+            while filled < buffer.count {
+                let count = Glibc.read(fd, base + filled, buffer.count - filled)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return count == 0 }
+                filled += count
+            }
+            return true
+        }
+        guard complete else { return nil }
+        // A file that shrank meanwhile gives what was there.
+        if filled < data.count { data.removeSubrange(filled...) }
+        return data
     }
 
     /// A problem with a JSON report.
