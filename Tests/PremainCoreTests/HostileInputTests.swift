@@ -178,25 +178,27 @@ import Testing
         #expect(Milliseconds.text(-9.5e18) == "-9.5e+18 ms")
     }
 
+    /// What ConfigParser says about `json`: "parsed", or its one-line error.
+    static func configError(_ json: String) -> String {
+        do {
+            _ = try ConfigParser.parse(json)
+            return "parsed"
+        } catch {
+            return error.description
+        }
+    }
+
     // 6. Abort on premain.json bootstrapResamples of 10^12.
     @Test func configValuesThatSizeWorkAreBounded() {
-        func error(_ json: String) -> String {
-            do {
-                _ = try ConfigParser.parse(json)
-                return "parsed"
-            } catch {
-                return error.description
-            }
-        }
-        #expect(error(#"{"diff": {"bootstrapResamples": 999999999999}}"#)
+        #expect(Self.configError(#"{"diff": {"bootstrapResamples": 999999999999}}"#)
             == "premain.json: diff.bootstrapResamples: expected a whole number from 0 to 100000, found 999999999999")
-        #expect(error(#"{"diff": {"bootstrapResamples": 1e300}}"#)
+        #expect(Self.configError(#"{"diff": {"bootstrapResamples": 1e300}}"#)
             == "premain.json: diff.bootstrapResamples: expected a whole number from 0 to 100000, found 1e+300")
-        #expect(error(#"{"compare": {"maxRuns": 5000000}}"#)
+        #expect(Self.configError(#"{"compare": {"maxRuns": 5000000}}"#)
             == "premain.json: compare.maxRuns: expected a whole number from 0 to 100000, found 5000000")
-        #expect(error(#"{"compare": {"maxSeconds": 1e9}}"#)
+        #expect(Self.configError(#"{"compare": {"maxSeconds": 1e9}}"#)
             == "premain.json: compare.maxSeconds: expected at most 86400 (one day), found 1000000000.0")
-        #expect(error(#"{"diff": {"bootstrapResamples": 2000}}"#) == "parsed")
+        #expect(Self.configError(#"{"diff": {"bootstrapResamples": 2000}}"#) == "parsed")
     }
 
     // 7 and 14. Terminal escapes and bidirectional controls in trace's text, SARIF and annotations.
@@ -275,20 +277,12 @@ import Testing
     }
 
     @Test func duplicateKeysInPremainJSONAreRefused() throws {
-        func error(_ json: String) -> String {
-            do {
-                _ = try ConfigParser.parse(json)
-                return "parsed"
-            } catch {
-                return error.description
-            }
-        }
-        #expect(error(#"{"failOn": "warning", "failOn": "note"}"#) == "premain.json: failOn: given twice; keep one")
-        #expect(error(#"{"rules": {"textrel": {"enabled": true, "enabled": false}}}"#)
+        #expect(Self.configError(#"{"failOn": "warning", "failOn": "note"}"#) == "premain.json: failOn: given twice; keep one")
+        #expect(Self.configError(#"{"rules": {"textrel": {"enabled": true, "enabled": false}}}"#)
             == "premain.json: rules.textrel.enabled: given twice; keep one")
-        #expect(error(String(repeating: "[", count: 100_000)) == "premain.json: not valid JSON: nested deeper than 256 levels at byte 256")
-        #expect(error("{") == "premain.json: not valid JSON: expected a key at byte 1")
-        #expect(error(#"{"diff": {"alpha": 1e999}}"#) == "premain.json: not valid JSON: not a finite number at byte 19")
+        #expect(Self.configError(String(repeating: "[", count: 100_000)) == "premain.json: not valid JSON: nested deeper than 256 levels at byte 256")
+        #expect(Self.configError("{") == "premain.json: not valid JSON: expected a key at byte 1")
+        #expect(Self.configError(#"{"diff": {"alpha": 1e999}}"#) == "premain.json: not valid JSON: not a finite number at byte 19")
         #expect(try ConfigParser.parse(#"{"comment": "caf\u00e9 \ud83d\ude00", "failOn": "never"}"#).failNever)
     }
 

@@ -11,7 +11,8 @@ enum DiffCommand: Command {
         Each side is an ELF file, a folder (its ELF executables and shared libraries, found \
         recursively, a symlinked folder followed, and its JSON reports from premain audit, \
         measure and trace; relocatable objects only with --include-objects, other JSON skipped), \
-        or one JSON report. Measured quantities (milestones, objects' \
+        or one JSON report; both sides must hold the same kind of facts (a measure report \
+        against an audit is refused). Measured quantities (milestones, objects' \
         initializers, traced functions) are compared with the Mann–Whitney U test and a \
         bootstrap interval of the difference of medians; a change is a regression only when \
         p < alpha and the difference of medians exceeds the larger of \

@@ -35,7 +35,7 @@ enum TraceCommand: Command {
                        help: "Stop timing a function after n calls; shown as '≥ n' (default 100)."),
             OptionSpec(names: ["--runs"], valueName: "n", help: "Measured runs (default 5)."),
             OptionSpec(names: ["--warmup"], valueName: "n", help: "Runs before measuring, not counted (default 1)."),
-            OptionSpec(names: ["--cpu"], valueName: "n", help: "Pin the command to this CPU."),
+            OptionSpec(names: ["--cpu"], valueName: "n", help: "Pin the command and the tracer to this CPU (one premain may run on)."),
             OptionSpec(names: ["--allow-idle"], valueName: nil,
                        help: "Do not hold /dev/cpu_dma_latency at 0 (idle CPUs may halt, and each stop then waits for a wake-up)."),
             OptionSpec(names: ["--debug-dir"], valueName: "path",
