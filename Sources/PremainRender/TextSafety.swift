@@ -42,8 +42,21 @@ public enum TextSafety {
     /// `text` for SARIF messages and logical locations and for GitHub annotations, which GitHub
     /// shows in pages and notifications: `display`, and a zero-width joiner after `@` (no
     /// mention of a person or team), `<` (no HTML tag) and `&` (no character reference).
-    public static func plainText(_ text: String) -> String {
-        let shown = display(text)
+    /// `keepingLineBreaks` leaves CR and LF for a sink that encodes them itself (a workflow
+    /// command's `%0A`).
+    public static func plainText(_ text: String, keepingLineBreaks: Bool = false) -> String {
+        var shown = ""
+        if keepingLineBreaks {
+            for scalar in text.unicodeScalars {
+                if scalar == "\n" || scalar == "\r" || !isUnsafe(scalar) {
+                    shown.unicodeScalars.append(scalar)
+                } else {
+                    shown += escape(scalar)
+                }
+            }
+        } else {
+            shown = display(text)
+        }
         guard shown.unicodeScalars.contains(where: { $0 == "@" || $0 == "<" || $0 == "&" }) else { return shown }
         var result = ""
         for scalar in shown.unicodeScalars {
