@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func everyTargetHasKeptInputs() {
-        for target in ["elf-audit", "report", "config"] { #expect(!Self.inputs(target).isEmpty, "\(target)") }
+        for target in ["elf-audit", "report", "config", "dwarf"] { #expect(!Self.inputs(target).isEmpty, "\(target)") }
     }
 
     /// As Fuzz/ELFAuditFuzz.swift: the bytes through libelf in memory, the audit, look-ups.
@@ -36,6 +36,15 @@ import Testing
         for name in (inventory.symbols.importedNames ?? []) + (inventory.symbols.exportedNames ?? []) {
             _ = lookup.definitions(of: name)
         }
+    }
+
+    /// As Fuzz/DWARFFuzz.swift: the DWARF through libdw in memory, inlined copies, source lines.
+    @Test(arguments: inputs("dwarf")) func keptDWARFInputIsWalkedInMemory(_ path: String) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let info = try #require(bytes.withUnsafeBytes { DebugInfo(memory: $0, path: "fuzz.debug") })
+        let copies = info.inlinedCopies { _ in true }
+        for copy in copies { _ = info.sourceLocation(of: copy.entry) }
+        if path.hasSuffix("nested-lexical-blocks-2000") { #expect(copies.map(\.symbol) == ["shallow_inlined"]) }
     }
 
     /// As Fuzz/ReportFuzz.swift: every kept report is refused with one line naming the key.

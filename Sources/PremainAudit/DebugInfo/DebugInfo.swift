@@ -23,7 +23,10 @@ public final class DebugInfo {
     }
 
     public let path: String
+    /// The open file, or -1 for an image in memory.
     private let descriptor: Int32
+    /// The image libelf reads for `init(memory:path:)`, else `nil`.
+    private let memory: UnsafeMutableRawBufferPointer?
     private let elf: OpaquePointer
     private let dwarf: OpaquePointer
 
@@ -45,6 +48,31 @@ public final class DebugInfo {
         }
         self.path = path
         self.descriptor = fd
+        self.memory = nil
+        self.elf = elf
+        self.dwarf = handle
+    }
+
+    /// Reads the DWARF of an ELF image held in memory (a copy of `bytes` is made), named
+    /// `path`; `nil` when it is not ELF or has no DWARF. For fuzzing the DWARF readers without
+    /// files.
+    public init?(memory bytes: UnsafeRawBufferPointer, path: String) {
+        guard !bytes.isEmpty else { return nil }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
+        buffer.copyMemory(from: bytes)
+        _ = elf_version(UInt32(EV_CURRENT))
+        guard let base = buffer.baseAddress, let elf = elf_memory(base.assumingMemoryBound(to: CChar.self), bytes.count) else {
+            buffer.deallocate()
+            return nil
+        }
+        guard let handle = dwarf_begin_elf(elf, DWARF_C_READ, nil) else {
+            elf_end(elf)
+            buffer.deallocate()
+            return nil
+        }
+        self.path = path
+        self.descriptor = -1
+        self.memory = buffer
         self.elf = elf
         self.dwarf = handle
     }
@@ -52,7 +80,8 @@ public final class DebugInfo {
     deinit {
         dwarf_end(dwarf)
         elf_end(elf)
-        close(descriptor)
+        if descriptor >= 0 { close(descriptor) }
+        memory?.deallocate()
     }
 
     /// The line-table row for `address`, or `nil` when no compile unit covers it. A row with
