@@ -60,7 +60,12 @@ public final class ELFFile {
     public private(set) lazy var dynamicRelocationTables: [ELFRelocationTable] = readDynamicRelocationTables()
 
     let elf: OpaquePointer
+    /// The open file, or -1 for bytes given in memory.
     let fd: Int32
+    /// The bytes libelf reads for a file given in memory (`init(memory:path:)`), else `nil`.
+    private let memory: UnsafeMutableRawBufferPointer?
+    /// Size and modification time at open, to tell whether the file changed while it was read.
+    private let openedStamp: FileStamp?
 
     public var is64: Bool { elfClass == .elf64 }
     public var isBigEndian: Bool { endianness == .big }
@@ -68,77 +73,82 @@ public final class ELFFile {
 
     /// Opens `path`. Throws `ELFOpenError` when it is missing, unreadable, not a regular file,
     /// not ELF, or has an unusable ELF header.
-    public init(path: String) throws(ELFOpenError) {
-        self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            let reason: ELFOpenError.Reason = code == ENOENT || code == ENOTDIR ? .missing : .unreadable
-            throw ELFOpenError(reason, String(cString: strerror(code)).lowercased())
-        }
+    ///
+    /// The file type is checked with `stat` before the file is opened, and the open does not
+    /// block, so a FIFO or a device is refused instead of waited on. libelf reads the file with
+    /// `read` (`ELF_C_READ`), never through a mapping: a file that shrinks while it is read
+    /// gives short reads (broken tables, and `changedSinceOpen`), not a SIGBUS.
+    public convenience init(path: String) throws(ELFOpenError) {
         var info = stat()
+        guard stat(path, &info) == 0 else { throw Self.openError(errno) }
+        try Self.requireRegular(info)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { throw Self.openError(errno) }
         guard fstat(fd, &info) == 0 else {
-            let message = String(cString: strerror(errno)).lowercased()
+            let error = Self.openError(errno)
             close(fd)
-            throw ELFOpenError(.unreadable, message)
+            throw error
         }
-        guard info.st_mode & S_IFMT == S_IFREG else {
+        do throws(ELFOpenError) {
+            try Self.requireRegular(info)
+            var magic = [UInt8](repeating: 0, count: 16)
+            let got = pread(fd, &magic, 16, 0)
+            guard got >= 0 else { throw Self.openError(errno) }
+            try Self.checkIdentification(magic, count: got)
+        } catch {
             close(fd)
-            let what = info.st_mode & S_IFMT == S_IFDIR ? "is a directory" : "not a regular file"
-            throw ELFOpenError(.notRegularFile, what)
-        }
-        let size = UInt64(max(info.st_size, 0))
-        guard size > 0 else {
-            close(fd)
-            throw ELFOpenError(.notELF, "empty file, not ELF")
-        }
-        var magic = [UInt8](repeating: 0, count: 16)
-        let got = pread(fd, &magic, 16, 0)
-        guard got >= 0 else {
-            let message = String(cString: strerror(errno)).lowercased()
-            close(fd)
-            throw ELFOpenError(.unreadable, message)
-        }
-        guard got == 16 else {
-            close(fd)
-            let elfPrefix = magic.prefix(min(got, 4)) == [0x7f, 0x45, 0x4c, 0x46].prefix(min(got, 4))
-            throw elfPrefix ? ELFOpenError(.malformed, "truncated ELF identification (\(got) bytes)")
-                : ELFOpenError(.notELF, "not an ELF file")
-        }
-        guard magic[0] == 0x7f, magic[1] == 0x45, magic[2] == 0x4c, magic[3] == 0x46 else {
-            close(fd)
-            let kind = magic.starts(with: Array("!<arch>\n".utf8)) ? " (an ar archive)" : ""
-            throw ELFOpenError(.notELF, "not an ELF file\(kind)")
-        }
-        guard magic[4] == 1 || magic[4] == 2 else {
-            close(fd)
-            throw ELFOpenError(.malformed, "invalid ELF class \(magic[4])")
-        }
-        guard magic[5] == 1 || magic[5] == 2 else {
-            close(fd)
-            throw ELFOpenError(.malformed, "invalid ELF data encoding \(magic[5])")
+            throw error
         }
         _ = elf_version(UInt32(EV_CURRENT))
-        guard let elf = elf_begin(fd, ELF_C_READ_MMAP, nil) else {
+        guard let elf = elf_begin(fd, ELF_C_READ, nil) else {
             let message = Self.libelfMessage()
             close(fd)
             throw ELFOpenError(.malformed, message)
         }
+        try self.init(path: path, elf: elf, fd: fd, memory: nil, size: UInt64(max(info.st_size, 0)),
+                      device: UInt64(info.st_dev), inode: UInt64(info.st_ino), stamp: FileStamp(info))
+    }
+
+    /// Reads an ELF image held in memory (a copy of `bytes` is made), named `path` in the
+    /// report; it has no device or inode (both 0). Throws as `init(path:)` does for content.
+    public convenience init(memory bytes: UnsafeRawBufferPointer, path: String) throws(ELFOpenError) {
+        try Self.checkIdentification(Array(bytes.prefix(16)), count: min(bytes.count, 16))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
+        buffer.copyMemory(from: bytes)
+        _ = elf_version(UInt32(EV_CURRENT))
+        guard let base = buffer.baseAddress,
+              let elf = elf_memory(base.assumingMemoryBound(to: CChar.self), bytes.count) else {
+            let message = Self.libelfMessage()
+            buffer.deallocate()
+            throw ELFOpenError(.malformed, message)
+        }
+        try self.init(path: path, elf: elf, fd: -1, memory: buffer, size: UInt64(bytes.count),
+                      device: 0, inode: 0, stamp: nil)
+    }
+
+    /// Takes ownership of `elf`, `fd` (when >= 0) and `memory` (when not nil), also when it
+    /// throws.
+    private init(path: String, elf: OpaquePointer, fd: Int32, memory: UnsafeMutableRawBufferPointer?,
+                 size: UInt64, device: UInt64, inode: UInt64, stamp: FileStamp?) throws(ELFOpenError) {
         var ehdr = GElf_Ehdr()
-        guard elf_kind(elf) == ELF_K_ELF, gelf_getehdr(elf, &ehdr) != nil else {
+        guard elf_kind(elf) == ELF_K_ELF, gelf_getehdr(elf, &ehdr) != nil, let ident = elf_getident(elf, nil) else {
             let message = Self.libelfMessage()
             elf_end(elf)
-            close(fd)
+            if fd >= 0 { close(fd) }
+            memory?.deallocate()
             throw ELFOpenError(.malformed, "unusable ELF header: \(message)")
         }
+        self.path = path
         self.fd = fd
         self.elf = elf
+        self.memory = memory
+        self.openedStamp = stamp
         self.fileSize = size
-        self.device = UInt64(info.st_dev)
-        self.inode = UInt64(info.st_ino)
-        self.elfClass = magic[4] == 2 ? .elf64 : .elf32
-        self.endianness = magic[5] == 2 ? .big : .little
-        self.osABI = magic[7]
+        self.device = device
+        self.inode = inode
+        self.elfClass = ident[4] == 2 ? .elf64 : .elf32
+        self.endianness = ident[5] == 2 ? .big : .little
+        self.osABI = UInt8(bitPattern: ident[7])
         self.machine = ELFMachine(rawValue: ehdr.e_machine)
         self.type = ehdr.e_type
         self.entry = ehdr.e_entry
@@ -152,20 +162,59 @@ public final class ELFFile {
 
     deinit {
         elf_end(elf)
-        close(fd)
+        if fd >= 0 { close(fd) }
+        memory?.deallocate()
     }
 
-    /// Drops the file's mapped pages from this process's resident set (`MADV_DONTNEED`); they
-    /// are read back from the page cache if touched again. Lets a large audit keep its peak
-    /// memory low once a file's tables have been counted. Does nothing when libelf did not map
-    /// the file.
-    public func releaseMappedPages() {
-        var size = 0
-        guard let base = elf_rawfile(elf, &size), size > 0 else { return }
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let address = Int(bitPattern: UnsafeRawPointer(base))
-        guard page > 0, address % page == 0 else { return }
-        _ = madvise(UnsafeMutableRawPointer(mutating: base), size, MADV_DONTNEED)
+    /// `true` when the file's size or modification time differs from when it was opened: what
+    /// was read may mix two versions of it. Always `false` for bytes in memory.
+    public var changedSinceOpen: Bool {
+        guard let openedStamp, fd >= 0 else { return false }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return true }
+        return FileStamp(info) != openedStamp
+    }
+
+    private struct FileStamp: Equatable {
+        var size: Int
+        var seconds: Int
+        var nanoseconds: Int
+        init(_ info: stat) {
+            size = Int(info.st_size)
+            seconds = Int(info.st_mtim.tv_sec)
+            nanoseconds = Int(info.st_mtim.tv_nsec)
+        }
+    }
+
+    private static func openError(_ code: Int32) -> ELFOpenError {
+        let reason: ELFOpenError.Reason = code == ENOENT || code == ENOTDIR ? .missing : .unreadable
+        return ELFOpenError(reason, String(cString: strerror(code)).lowercased())
+    }
+
+    private static func requireRegular(_ info: stat) throws(ELFOpenError) {
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            let what = info.st_mode & S_IFMT == S_IFDIR ? "is a directory" : "not a regular file"
+            throw ELFOpenError(.notRegularFile, what)
+        }
+        guard info.st_size > 0 else { throw ELFOpenError(.notELF, "empty file, not ELF") }
+    }
+
+    /// Checks the first `count` (at most 16) bytes of the file: ELF magic, class, data encoding.
+    private static func checkIdentification(_ magic: [UInt8], count: Int) throws(ELFOpenError) {
+        guard count > 0 else { throw ELFOpenError(.notELF, "empty file, not ELF") }
+        guard count == 16, magic.count >= 16 else {
+            let elfPrefix = magic.prefix(min(count, 4)) == [0x7f, 0x45, 0x4c, 0x46].prefix(min(count, 4))
+            throw elfPrefix ? ELFOpenError(.malformed, "truncated ELF identification (\(count) bytes)")
+                : ELFOpenError(.notELF, "not an ELF file")
+        }
+        guard magic[0] == 0x7f, magic[1] == 0x45, magic[2] == 0x4c, magic[3] == 0x46 else {
+            let kind = magic.starts(with: Array("!<arch>\n".utf8)) ? " (an ar archive)" : ""
+            throw ELFOpenError(.notELF, "not an ELF file\(kind)")
+        }
+        guard magic[4] == 1 || magic[4] == 2 else { throw ELFOpenError(.malformed, "invalid ELF class \(magic[4])") }
+        guard magic[5] == 1 || magic[5] == 2 else {
+            throw ELFOpenError(.malformed, "invalid ELF data encoding \(magic[5])")
+        }
     }
 
     static func libelfMessage() -> String {

@@ -39,3 +39,9 @@ public struct ELFOpenError: Error, Equatable, Sendable, CustomStringConvertible 
 
     public var description: String { message }
 }
+
+extension ELFOpenError {
+    /// The file's size or modification time changed between opening and the end of reading
+    /// (`ELFFile.changedSinceOpen`): the tables read may mix two versions of it.
+    public static let changedWhileRead = ELFOpenError(.unreadable, "the file changed while it was read")
+}

@@ -30,6 +30,46 @@ public final class ELFSymbolLookup {
         let chainCount: Int
     }
 
+    /// Longest `.gnu.hash` chain walked per look-up. Linkers keep chains a few entries long;
+    /// a table with a longer one (a crafted chain that never ends) is not used, and the
+    /// symbols are indexed by name instead, so binding stays linear in the number of imports.
+    static let maxChainLength = 256
+
+    /// `true` when look-ups go through a name index built from `.dynsym` (no usable hash
+    /// table), not through `.gnu.hash` or `.hash`.
+    public var isIndexedByName: Bool { byName != nil }
+
+    /// The longest run of chain entries without the end bit, in one pass over the chains.
+    static func longestChain(_ table: GNUHash, symbolCount: Int) -> Int {
+        var longest = 0
+        var run = 0
+        var index = table.symbolOffset
+        while index < symbolCount, let chain = table.data.u32(at: table.chainsStart + (index - table.symbolOffset) * 4) {
+            run += 1
+            longest = max(longest, run)
+            if chain & 1 != 0 { run = 0 }
+            index += 1
+        }
+        return longest
+    }
+
+    /// `true` when walking every `.hash` bucket visits at most each chain entry once, as in a
+    /// table a linker wrote; a crafted table whose chains loop or share entries is not used
+    /// (its look-ups would each walk up to the whole table).
+    static func chainsAreSound(_ table: SysVHash) -> Bool {
+        var budget = table.chainCount
+        for bucket in 0..<table.bucketCount {
+            guard var index = table.data.u32(at: 8 + bucket * 4).map(Int.init) else { return false }
+            while index != 0 {
+                guard index < table.chainCount, budget > 0,
+                      let next = table.data.u32(at: 8 + (table.bucketCount + index) * 4) else { return false }
+                budget -= 1
+                index = Int(next)
+            }
+        }
+        return true
+    }
+
     /// `nil` when the file has no `.dynsym`.
     public init?(_ file: ELFFile) {
         guard let symbols = file.dynamicSymbols else { return nil }
@@ -43,7 +83,8 @@ public final class ELFSymbolLookup {
             let candidate = GNUHash(data: data, bucketCount: Int(buckets), symbolOffset: Int(offset),
                                     bloomWords: Int(bloom), bloomShift: shift, wordSize: file.wordSize)
             if candidate.bucketCount > 0, candidate.bloomWords > 0, candidate.bucketCount < 1 << 28,
-               candidate.bloomWords < 1 << 28, candidate.chainsStart <= data.count {
+               candidate.bloomWords < 1 << 28, candidate.chainsStart <= data.count,
+               Self.longestChain(candidate, symbolCount: symbols.count) <= Self.maxChainLength {
                 gnu = candidate
             }
         }
@@ -51,7 +92,8 @@ public final class ELFSymbolLookup {
            let section = file.sections.first(where: { $0.type == .hash && Int($0.link) == symbols.section.index }),
            let data = file.bytes(of: section), let buckets = data.u32(at: 0), let chains = data.u32(at: 4),
            buckets > 0, 8 + (UInt64(buckets) + UInt64(chains)) * 4 <= UInt64(data.count) {
-            sysv = SysVHash(data: data, bucketCount: Int(buckets), chainCount: Int(chains))
+            let candidate = SysVHash(data: data, bucketCount: Int(buckets), chainCount: Int(chains))
+            if Self.chainsAreSound(candidate) { sysv = candidate }
         }
         self.gnu = gnu
         self.sysv = sysv

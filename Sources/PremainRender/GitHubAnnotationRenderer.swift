@@ -26,11 +26,11 @@ public enum GitHubAnnotationRenderer {
         let place = FindingPlacement(finding, scope: scope)
         var properties: [String] = []
         if place.inSourceRoot {
-            properties.append("file=" + escapeProperty(place.path))
+            properties.append("file=" + escapeProperty(TextSafety.display(place.path)))
             if let line = place.line { properties.append("line=\(line)") }
         }
         properties.append("title=" + escapeProperty(finding.rule))
-        return "::\(command(finding.severity)) \(properties.joined(separator: ","))::" + escapeData(finding.message + ". " + finding.advice)
+        return "::\(command(finding.severity)) \(properties.joined(separator: ","))::" + escapeData(TextSafety.plainText(finding.message + ". " + finding.advice, keepingLineBreaks: true))
     }
 
     static func command(_ severity: Severity) -> String {

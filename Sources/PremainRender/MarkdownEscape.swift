@@ -40,9 +40,15 @@ public enum MarkdownEscape {
             case "\n", "\r", "\t", "\u{2028}", "\u{2029}":
                 out += " "
             default:
-                if character.unicodeScalars.allSatisfy({ $0.value < 0x20 || $0.value == 0x7f || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }) {
-                    // Control characters and bidirectional overrides (Trojan Source) shown as code points.
-                    out += character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined()
+                if character.unicodeScalars.contains(where: TextSafety.isUnsafe) {
+                    // Controls and bidirectional marks (Trojan Source; TextSafety.isUnsafe) shown as code points.
+                    for scalar in character.unicodeScalars {
+                        if TextSafety.isUnsafe(scalar) {
+                            out += "U+" + String(scalar.value, radix: 16, uppercase: true)
+                        } else {
+                            out.unicodeScalars.append(scalar)
+                        }
+                    }
                 } else {
                     out.append(character)
                 }

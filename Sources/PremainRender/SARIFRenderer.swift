@@ -45,9 +45,11 @@ public enum SARIFRenderer {
         }
         let index = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         let results = findings.filter { FindingPlacement.isReported($0.0, scope: scope) }.map { finding, state in
-            var logical = [Log.LogicalLocation(name: finding.subject.object, fullyQualifiedName: finding.subject.object, kind: "module")]
+            let object = TextSafety.plainText(finding.subject.object)
+            var logical = [Log.LogicalLocation(name: object, fullyQualifiedName: object, kind: "module")]
             if let symbol = finding.subject.symbol {
-                logical.append(.init(name: symbol, fullyQualifiedName: "\(finding.subject.object)!\(symbol)", kind: "function"))
+                let symbol = TextSafety.plainText(symbol)
+                logical.append(.init(name: symbol, fullyQualifiedName: "\(object)!\(symbol)", kind: "function"))
             }
             let place = FindingPlacement(finding, scope: scope)
             let physical = Log.PhysicalLocation(
@@ -55,7 +57,7 @@ public enum SARIFRenderer {
                 region: place.line.map { Log.Region(startLine: $0) })
             return Log.Result(
                 ruleId: finding.rule, ruleIndex: index[finding.rule], level: finding.severity.rawValue,
-                message: .init(text: finding.message + ". " + finding.advice),
+                message: .init(text: TextSafety.plainText(finding.message + ". " + finding.advice)),
                 locations: [.init(physicalLocation: physical, logicalLocations: logical)],
                 partialFingerprints: [fingerprintKey: fingerprint(finding)], baselineState: state)
         }

@@ -82,29 +82,6 @@ public struct TextTable {
     }
 }
 
-/// Makes strings from binaries safe to show on a terminal.
-public enum TextSafety {
-    /// Replaces control characters (which could move the cursor or recolour the terminal)
-    /// with visible `\xNN` escapes.
-    public static func display(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if isControl(scalar) {
-                let code = String(scalar.value, radix: 16)
-                result += "\\x" + (code.count < 2 ? "0" + code : code)
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (scalar.value >= 0x7f && scalar.value < 0xa0)
-    }
-}
-
 extension String {
     var trailingSpacesRemoved: String {
         var result = self

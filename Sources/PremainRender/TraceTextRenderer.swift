@@ -24,15 +24,15 @@ public enum TraceTextRenderer {
     }
 
     static func render(_ m: TraceMeasurement, all: Bool, width: Int) -> String {
-        var out = "command: \(m.command.joined(separator: " "))\n"
+        var out = "command: \(TextSafety.display(m.command.joined(separator: " ")))\n"
         out += "runs: \(m.runs) (+\(m.warmup) warm-up), until \(m.until), max \(m.maxCalls) calls per function\n"
         out += ConditionsTextRenderer.render(m.conditions, measurer: "tracer")
         var outcomes: [String: Int] = [:]
-        for outcome in m.outcomes { outcomes[outcome.description, default: 0] += 1 }
+        for outcome in m.outcomes { outcomes[TextSafety.display(outcome.description), default: 0] += 1 }
         out += "outcomes: " + outcomes.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: ", ") + "\n"
         for name in ["main", "firstOutput", "exit"] + m.milestones.keys.filter({ !["main", "firstOutput", "exit"].contains($0) }).sorted() {
             guard let timing = m.milestones[name] else { continue }
-            out += "milestone \(name): median \(ms(timing.medianMs)), p90 \(ms(timing.p90Ms)), max \(ms(timing.maxMs))\n"
+            out += "milestone \(TextSafety.display(name)): median \(ms(timing.medianMs)), p90 \(ms(timing.p90Ms)), max \(ms(timing.maxMs))\n"
         }
         let shown = m.functions.filter { all || $0.inclusive.medianMs >= smallMs || $0.kind != .staticInitializer || $0.unfinishedCalls > 0 }
         out += "\n"
@@ -63,11 +63,13 @@ public enum TraceTextRenderer {
         for failure in m.failures ?? [] { out += "FAILED: \(TextSafety.display(failure))\n" }
         if !m.untimed.isEmpty {
             out += "\nnot timed:\n"
-            for u in m.untimed { out += "  \(u.demangled ?? u.symbol) [\(u.object)]: \(u.reason)\n" }
+            for u in m.untimed {
+                out += "  \(TextSafety.display(u.demangled ?? u.symbol)) [\(TextSafety.display(u.object))]: \(TextSafety.display(u.reason))\n"
+            }
         }
         if !m.notes.isEmpty {
             out += "\nnotes:\n"
-            for note in m.notes { out += "  \(note)\n" }
+            for note in m.notes { out += "  \(TextSafety.display(note))\n" }
         }
         return out
     }

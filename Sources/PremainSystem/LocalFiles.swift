@@ -61,41 +61,32 @@ public enum LocalFiles {
         public var message: String
     }
 
-    /// Regular files under `folder`, recursively, sorted; symlinked folders are not entered,
-    /// symlinks to regular files are listed. At most 100,000 folders are visited.
-    public static func files(under folder: String) -> [String] {
-        var result: [String] = []
-        var pending = [folder.hasSuffix("/") && folder.count > 1 ? String(folder.dropLast()) : folder]
-        var visited = 0
-        while let current = pending.popLast(), visited < 100_000 {
-            visited += 1
-            guard case .success(let names) = entries(of: current) else { continue }
-            for name in names {
-                let full = current + "/" + name
-                var info = stat()
-                guard lstat(full, &info) == 0 else { continue }
-                switch info.st_mode & S_IFMT {
-                case S_IFDIR: pending.append(full)
-                case S_IFREG: result.append(full)
-                case S_IFLNK: if kind(full) == .file { result.append(full) }
-                default: break
-                }
-            }
-        }
-        return result.sorted()
-    }
-
-    /// The file's bytes, at most `limit`; `nil` when it cannot be opened or a read fails.
+    /// The file's bytes, at most `limit`; `nil` when it cannot be opened, is not a regular
+    /// file (a FIFO or a device is refused without blocking), or a read fails.
     public static func read(_ path: String, limit: Int = 512 << 20) -> [UInt8]? {
-        guard let (bytes, complete) = readPrefix(path, limit: limit), complete else { return nil }
+        guard let (bytes, complete) = readPrefix(path, limit: limit, regularOnly: true), complete else { return nil }
         return bytes
     }
 
     /// The first `count` bytes of the file (fewer when it is shorter); `nil` when it cannot be
-    /// opened or a read fails.
+    /// opened, is not a regular file, or a read fails.
     public static func head(_ path: String, count: Int) -> [UInt8]? {
-        guard let (bytes, complete) = readPrefix(path, limit: count), complete else { return nil }
+        guard let (bytes, complete) = readPrefix(path, limit: count, regularOnly: true), complete else { return nil }
         return bytes
+    }
+
+    /// Opens `path` for reading without blocking (a FIFO without a writer, a terminal) and
+    /// returns the descriptor, or -1 when it cannot be opened or, with `regularOnly`, is not a
+    /// regular file.
+    public static func openForReading(_ path: String, regularOnly: Bool) -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { return -1 }
+        var info = stat()
+        guard !regularOnly || (fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG) else {
+            close(fd)
+            return -1
+        }
+        return fd
     }
 
     /// A small text file (/proc, /sys) as UTF-8, at most `limit` bytes; `nil` when it cannot be
@@ -106,8 +97,9 @@ public enum LocalFiles {
 
     /// Up to `limit` bytes from the start of the file, and whether they were read without an
     /// error (end of file or the limit reached); `nil` when the file cannot be opened.
-    private static func readPrefix(_ path: String, limit: Int) -> (bytes: [UInt8], complete: Bool)? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    private static func readPrefix(_ path: String, limit: Int, regularOnly: Bool = false)
+        -> (bytes: [UInt8], complete: Bool)? {
+        let fd = regularOnly ? openForReading(path, regularOnly: true) : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
@@ -125,9 +117,9 @@ public enum LocalFiles {
         return (Array(bytes.prefix(limit)), true)
     }
 
-    /// `true` when the first non-blank byte of the file is `{`.
+    /// `true` when the first non-blank byte of the regular file is `{`.
     public static func startsLikeJSON(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = openForReading(path, regularOnly: true)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: 64)

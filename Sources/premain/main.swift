@@ -44,18 +44,18 @@ guard let first = words.first else {
 }
 switch first {
 case "-h", "--help":
-    Console.out(overview)
+    Console.outOrExit(overview)
     exit(0)
 case "--version":
-    Console.out(premainVersion + "\n")
+    Console.outOrExit(premainVersion + "\n")
     exit(0)
 case "help":
     guard words.count > 1 else {
-        Console.out(overview)
+        Console.outOrExit(overview)
         exit(0)
     }
     guard let chosen = command(named: words[1]) else { usageFailure("unknown subcommand '\(words[1])'", spec: nil) }
-    Console.out(chosen.spec.helpText())
+    Console.outOrExit(chosen.spec.helpText())
     exit(0)
 default:
     break
@@ -67,7 +67,7 @@ words.removeFirst()
 do {
     let parsed = try ArgumentParser.parse(words, spec: chosen.spec)
     if parsed.wantsHelp {
-        Console.out(chosen.spec.helpText())
+        Console.outOrExit(chosen.spec.helpText())
         exit(0)
     }
     exit(try chosen.run(parsed).rawValue)

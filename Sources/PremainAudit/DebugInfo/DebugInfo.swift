@@ -1,5 +1,6 @@
 import CDW
 import PremainModel
+import PremainSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,25 +23,65 @@ public final class DebugInfo {
     }
 
     public let path: String
+    /// The open file, or -1 for an image in memory.
     private let descriptor: Int32
+    /// The image libelf reads for `init(memory:path:)`, else `nil`.
+    private let memory: UnsafeMutableRawBufferPointer?
+    private let elf: OpaquePointer
     private let dwarf: OpaquePointer
 
-    /// Opens `path`; returns `nil` when it cannot be opened or has no DWARF.
+    /// Opens `path`; returns `nil` when it cannot be opened, is not a regular file, or has no
+    /// DWARF. The file is read with `read` (`ELF_C_READ`), not mapped, so a file that shrinks
+    /// meanwhile gives missing lines instead of a SIGBUS.
     public init?(path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = LocalFiles.openForReading(path, regularOnly: true)
         guard fd >= 0 else { return nil }
-        guard let handle = dwarf_begin(fd, DWARF_C_READ) else {
+        _ = elf_version(UInt32(EV_CURRENT))
+        guard let elf = elf_begin(fd, ELF_C_READ, nil) else {
+            close(fd)
+            return nil
+        }
+        guard let handle = dwarf_begin_elf(elf, DWARF_C_READ, nil) else {
+            elf_end(elf)
             close(fd)
             return nil
         }
         self.path = path
         self.descriptor = fd
+        self.memory = nil
+        self.elf = elf
+        self.dwarf = handle
+    }
+
+    /// Reads the DWARF of an ELF image held in memory (a copy of `bytes` is made), named
+    /// `path`; `nil` when it is not ELF or has no DWARF. For fuzzing the DWARF readers without
+    /// files.
+    public init?(memory bytes: UnsafeRawBufferPointer, path: String) {
+        guard !bytes.isEmpty else { return nil }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
+        buffer.copyMemory(from: bytes)
+        _ = elf_version(UInt32(EV_CURRENT))
+        guard let base = buffer.baseAddress, let elf = elf_memory(base.assumingMemoryBound(to: CChar.self), bytes.count) else {
+            buffer.deallocate()
+            return nil
+        }
+        guard let handle = dwarf_begin_elf(elf, DWARF_C_READ, nil) else {
+            elf_end(elf)
+            buffer.deallocate()
+            return nil
+        }
+        self.path = path
+        self.descriptor = -1
+        self.memory = buffer
+        self.elf = elf
         self.dwarf = handle
     }
 
     deinit {
         dwarf_end(dwarf)
-        close(descriptor)
+        elf_end(elf)
+        if descriptor >= 0 { close(descriptor) }
+        memory?.deallocate()
     }
 
     /// The line-table row for `address`, or `nil` when no compile unit covers it. A row with
@@ -114,26 +155,32 @@ public final class DebugInfo {
     private static let attributeCallFile: UInt32 = 0x58
     private static let attributeCallLine: UInt32 = 0x59
 
+    /// Deepest DIE nesting walked (real DWARF nests a few dozen levels); below it DIEs are
+    /// skipped, so a crafted `.debug_info` of 25,000 nested blocks costs at most
+    /// `maxWalkDepth` sibling scans of it, not one per level.
+    static let maxWalkDepth = 256
+
+    /// Visits the DIEs from `first` and its siblings down, in pre-order, with an explicit stack
+    /// (no recursion: the input decides the depth).
     private func walk(_ first: Dwarf_Die, cu: inout Dwarf_Die, caller: String?,
                       wanted: (String) -> Bool, into copies: inout [InlinedCopy]) {
-        var die = first
-        while true {
+        var pending: [(die: Dwarf_Die, caller: String?, depth: Int)] = [(first, caller, 1)]
+        while let next = pending.popLast() {
+            var die = next.die
             let tag = dwarf_tag(&die)
-            var callerHere = caller
-            if tag == Self.tagSubprogram, caller == nil {
+            var callerHere = next.caller
+            if tag == Self.tagSubprogram, next.caller == nil {
                 callerHere = Self.linkageName(&die)
             } else if tag == Self.tagInlinedSubroutine, let name = Self.linkageName(&die), wanted(name) {
-                if let copy = inlinedCopy(&die, cu: &cu, symbol: name, caller: caller) { copies.append(copy) }
+                if let copy = inlinedCopy(&die, cu: &cu, symbol: name, caller: next.caller) { copies.append(copy) }
             }
-            if dwarf_haschildren(&die) != 0 {
-                var child = Dwarf_Die()
-                if dwarf_child(&die, &child) == 0 {
-                    walk(child, cu: &cu, caller: callerHere, wanted: wanted, into: &copies)
-                }
-            }
+            // The sibling waits below the children, so the children come first.
             var sibling = Dwarf_Die()
-            guard dwarf_siblingof(&die, &sibling) == 0 else { return }
-            die = sibling
+            if dwarf_siblingof(&die, &sibling) == 0 { pending.append((sibling, next.caller, next.depth)) }
+            var child = Dwarf_Die()
+            if next.depth < Self.maxWalkDepth, dwarf_haschildren(&die) != 0, dwarf_child(&die, &child) == 0 {
+                pending.append((child, callerHere, next.depth + 1))
+            }
         }
     }
 

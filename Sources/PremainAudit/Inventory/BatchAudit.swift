@@ -96,8 +96,9 @@ public struct BatchAudit: Sendable {
             return .failed(FileError(path: path, reason: FileError.Reason(error.reason), message: error.message))
         }
         var (inventory, cost) = InventoryBuilder.auditWithCost(file, options: options)
-        // The tables are counted: let the closure's libraries use the memory instead.
-        file.releaseMappedPages()
+        if file.changedSinceOpen {
+            return .failed(FileError(path: path, reason: .unreadable, message: ELFOpenError.changedWhileRead.message))
+        }
         resolver?.store.remember(file, cost: cost)
         if let resolver, file.interpreter != nil || !file.neededLibraries.isEmpty {
             let closure = resolver.resolve(file, programCost: cost)

@@ -8,12 +8,26 @@ import Glibc
 /// Turns mangled C++ and Swift names into readable ones with the demanglers that ship on the
 /// machine: libstdc++'s `__cxa_demangle` and the Swift runtime's `swift_demangle`.
 public enum Demangler {
-    /// The readable form of `name`, or `nil` when it is not a mangled C++ or Swift name (or
-    /// the demangler rejects it).
+    /// Longest name demangled; a longer one keeps its mangled form. Real names stay far below
+    /// (the longest in swift-frontend, a few KiB).
+    public static let maxNameLength = 64 << 10
+    /// Longest name demangled on the caller's thread. Both demanglers recurse about once per
+    /// few bytes of a nested name, so longer names go to a thread with a large stack
+    /// (`LargeStack`) where a crafted 64 KiB name still fits.
+    static let callerStackNameLength = 1 << 10
+
+    /// The readable form of `name`, or `nil` when it is not a mangled C++ or Swift name, the
+    /// demangler rejects it, or it is longer than `maxNameLength`.
     public static func demangle(_ name: String) -> String? {
-        if isSwift(name) { return swift(name) }
-        if name.hasPrefix("_Z") { return cxx(name) }
-        return nil
+        guard isSwift(name) || name.hasPrefix("_Z") else { return nil }
+        let length = name.utf8.count
+        guard length <= maxNameLength else { return nil }
+        guard length > callerStackNameLength else { return demangleHere(name) }
+        return LargeStack.run { demangleHere(name) } ?? nil
+    }
+
+    private static func demangleHere(_ name: String) -> String? {
+        isSwift(name) ? swift(name) : cxx(name)
     }
 
     /// `true` for Swift mangling prefixes: `$s`, `$S`, `_$s`, `_T0`, `$e`.

@@ -25,10 +25,13 @@ public struct InventoryOptions: Sendable, Equatable {
 /// Builds a `BinaryInventory` from an ELF file: the static audit of one file.
 public enum InventoryBuilder {
     /// Opens and audits `path`. Throws `ELFOpenError` when the file cannot be read as ELF at
-    /// all; a file with broken tables is still audited and carries `diagnostics`.
+    /// all, or changed while it was read; a file with broken tables is still audited and
+    /// carries `diagnostics`.
     public static func audit(path: String, options: InventoryOptions = .init()) throws(ELFOpenError) -> BinaryInventory {
         let file = try ELFFile(path: path)
-        return audit(file, options: options)
+        let inventory = audit(file, options: options)
+        if file.changedSinceOpen { throw .changedWhileRead }
+        return inventory
     }
 
     /// Audits an opened file.

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import PremainAudit
 import PremainModel
 import PremainSystem
@@ -12,17 +11,31 @@ public enum ConfigParser {
     static let compareKeys = ["thresholdMs", "thresholdPercent", "instructionThresholdPercent", "confidence", "minRuns",
                               "maxRuns", "maxSeconds", "seed"]
     static let allowKeys = ["object", "count", "symbols", "reason"]
+    /// Upper bounds of values that size work or memory (a bootstrap of 10^12 resamples would
+    /// allocate terabytes).
+    static let maxBootstrapResamples = 100_000
+    static let maxRuns = 100_000
+    static let maxSeconds = 86_400.0
 
     /// Parses `text`, the content of `file` (the name is used in errors only).
     public static func parse(_ text: String, file: String = "premain.json") throws(ConfigError) -> PremainConfig {
-        guard let document = JSONValue.parse(text) else {
-            throw ConfigError(file: file, key: "", message: "not valid JSON")
+        let document: JSONValue
+        do {
+            document = try JSONValue.parseStrict(text)
+        } catch {
+            throw ConfigError(file: file, key: error.key, message: error.message)
         }
         let reader = Reader(file: file)
         let top = try reader.object(document, "")
         try reader.onlyKnown(top, topKeys, "")
         var config = PremainConfig()
-        if let value = top["failOn"] { config.failOn = try reader.severity(value, "failOn") }
+        if let value = top["failOn"] {
+            if value == .string("never") {
+                config.failNever = true
+            } else {
+                config.failOn = try reader.severity(value, "failOn", orNever: true)
+            }
+        }
         if let value = top["rules"] {
             let known = Dictionary(uniqueKeysWithValues: allRules.map { ($0.description.identifier, $0.description) })
             for (identifier, entry) in try reader.object(value, "rules") {
@@ -96,7 +109,8 @@ public enum ConfigParser {
                 config.diff.minEffectPercent = try reader.number(number, "diff.minEffectPercent", minimum: 0)
             }
             if let number = fields["bootstrapResamples"] {
-                config.diff.bootstrapResamples = max(100, try reader.whole(number, "diff.bootstrapResamples"))
+                config.diff.bootstrapResamples = max(100, try reader.whole(number, "diff.bootstrapResamples",
+                                                                           maximum: ConfigParser.maxBootstrapResamples))
             }
             if let number = fields["seed"] { config.diff.seed = UInt64(try reader.whole(number, "diff.seed")) }
         }
@@ -123,12 +137,18 @@ public enum ConfigParser {
             }
             settings.confidence = level
         }
-        if let number = fields["minRuns"] { settings.minRuns = max(2, try reader.whole(number, "compare.minRuns")) }
-        if let number = fields["maxRuns"] { settings.maxRuns = max(2, try reader.whole(number, "compare.maxRuns")) }
+        if let number = fields["minRuns"] { settings.minRuns = max(2, try reader.whole(number, "compare.minRuns", maximum: maxRuns)) }
+        if let number = fields["maxRuns"] { settings.maxRuns = max(2, try reader.whole(number, "compare.maxRuns", maximum: maxRuns)) }
         if settings.maxRuns < settings.minRuns {
             throw ConfigError(file: reader.file, key: "compare.maxRuns", message: "is below compare.minRuns (\(settings.minRuns))")
         }
-        if let number = fields["maxSeconds"] { settings.maxSeconds = try reader.number(number, "compare.maxSeconds", minimum: 0) }
+        if let number = fields["maxSeconds"] {
+            settings.maxSeconds = try reader.number(number, "compare.maxSeconds", minimum: 0)
+            guard settings.maxSeconds <= maxSeconds else {
+                throw ConfigError(file: reader.file, key: "compare.maxSeconds",
+                                  message: "expected at most \(Int(maxSeconds)) (one day), found \(settings.maxSeconds)")
+            }
+        }
         if let number = fields["seed"] { settings.seed = UInt64(try reader.whole(number, "compare.seed")) }
         return settings
     }
@@ -158,9 +178,12 @@ public enum ConfigParser {
             return number
         }
 
-        func whole(_ value: JSONValue?, _ key: String) throws(ConfigError) -> Int {
-            guard case .number(let number)? = value, number == number.rounded(), number >= 0, number < 1e12 else {
+        func whole(_ value: JSONValue?, _ key: String, maximum: Int = 999_999_999_999) throws(ConfigError) -> Int {
+            guard case .number(let number)? = value, number == number.rounded(), number >= 0 else {
                 throw fail(key, "a whole number of at least 0", value)
+            }
+            guard number <= Double(maximum) else {
+                throw ConfigError(file: file, key: key, message: "expected a whole number from 0 to \(maximum), found \(JSONValue.number(number).displayText)")
             }
             return Int(number)
         }
@@ -175,8 +198,8 @@ public enum ConfigParser {
             return text
         }
 
-        func severity(_ value: JSONValue, _ key: String) throws(ConfigError) -> Severity {
-            let names = Severity.allCases.map(\.rawValue).joined(separator: ", ")
+        func severity(_ value: JSONValue, _ key: String, orNever: Bool = false) throws(ConfigError) -> Severity {
+            let names = (Severity.allCases.map(\.rawValue) + (orNever ? ["never"] : [])).joined(separator: ", ")
             guard case .string(let text) = value else { throw fail(key, "one of \(names)", value) }
             guard let severity = Severity(rawValue: text) else {
                 throw ConfigError(file: file, key: key, message: "expected one of \(names), found '\(text)'")
@@ -226,71 +249,5 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         key.isEmpty ? "\(file): \(message)" : "\(file): \(key): \(message)"
-    }
-}
-
-/// Any JSON value: premain.json as `ConfigParser` reads it, checking each key itself so that
-/// an error can name the key. (Reports are decoded into their model types instead.)
-enum JSONValue: Decodable, Sendable, Equatable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    /// Parses a JSON document; `nil` when it is not JSON.
-    static func parse(_ text: String) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-    }
-
-    /// The value's kind in error messages: "a number", "an object".
-    var kindName: String {
-        switch self {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
-        }
-    }
-
-    /// A one-line rendering for display: strings bare, numbers without a needless ".0",
-    /// arrays joined with spaces, objects as `key=value` pairs.
-    var displayText: String {
-        switch self {
-        case .null: return "null"
-        case .bool(let value): return value ? "true" : "false"
-        case .number(let value):
-            if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-            return String(value)
-        case .string(let value): return value
-        case .array(let values): return values.map(\.displayText).joined(separator: " ")
-        case .object(let values):
-            return values.keys.sorted().map { "\($0)=\(values[$0]?.displayText ?? "")" }.joined(separator: " ")
-        }
-    }
-
-    subscript(_ key: String) -> JSONValue? {
-        if case .object(let values) = self { return values[key] }
-        return nil
     }
 }

@@ -19,6 +19,8 @@ public struct PremainConfig: Sendable, Equatable {
     /// The severity at or above which findings fail `check` and `diff`; `nil`: `--fail-on`
     /// or its default decides.
     public var failOn: Severity?
+    /// `"failOn": "never"`: findings never fail (as `--fail-on never`); `--fail-on` still wins.
+    public var failNever = false
 
     public init() {}
 

@@ -12,6 +12,20 @@ public struct DiffBuilder: Sendable {
         if let failOn { self.config.diff.failOn = failOn }
     }
 
+    /// Why `base` and `head` cannot be compared: each holds facts of a kind the other lacks
+    /// entirely (a measure report against an audit); `nil` when they share a kind or one is
+    /// empty.
+    public static func mismatch(base: RuleInput, head: RuleInput) -> String? {
+        let baseKinds = base.contentKinds
+        let headKinds = head.contentKinds
+        guard !baseKinds.isEmpty, !headKinds.isEmpty, baseKinds.isDisjoint(with: headKinds) else { return nil }
+        func names(_ kinds: Set<RuleInput.ContentKind>) -> String {
+            kinds.sorted { $0.rawValue < $1.rawValue }.map(\.rawValue).joined(separator: " and ")
+        }
+        return "base holds \(names(baseKinds)) and head \(names(headKinds)): nothing to compare; "
+            + "give two builds, two audits, two measure reports or two trace reports"
+    }
+
     public func diff(base: RuleInput, head: RuleInput, baseLabel: String, headLabel: String) -> DiffReport {
         let engine = RuleEngine(config: config)
         let findings = FindingsDelta(base: engine.findings(base), head: engine.findings(head))

@@ -128,10 +128,16 @@ public struct Tracer {
 
     /// With `cpu`, target and tracer share that CPU (every stop then wakes the tracer on the CPU
     /// the target just left, so a stop costs the same in every run); without it, neither is pinned.
-    static func pinning(cpu: Int32?) -> CPUPinning {
+    /// Pinned only when `cpu` is one of the `allowed` CPUs (`sched_getaffinity`): pinning to
+    /// another fails, and the report must not claim it.
+    static func pinning(cpu: Int32?, allowed: [Int] = CPUPinning.allowedCPUs()) -> CPUPinning {
         guard let cpu else {
             return CPUPinning(pinned: false, measurerCPU: nil, targetCPU: nil,
                               reason: "no --cpu given; tracer and target run where the scheduler puts them")
+        }
+        guard allowed.contains(Int(cpu)) else {
+            return CPUPinning(pinned: false, measurerCPU: nil, targetCPU: nil,
+                              reason: "CPU \(cpu) is not one this process may run on")
         }
         return CPUPinning(pinned: true, measurerCPU: Int(cpu), targetCPU: Int(cpu), reason: nil)
     }

@@ -103,8 +103,8 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(command: try container.decode([String].self, forKey: .command),
-                  runs: try container.decode(Int.self, forKey: .runs),
-                  warmup: try container.decodeIfPresent(Int.self, forKey: .warmup) ?? 0,
+                  runs: try container.decodeChecked(.runs, in: 0...ReportLimits.maxRuns),
+                  warmup: try container.decodeCheckedIfPresent(.warmup, in: 0...ReportLimits.maxRuns) ?? 0,
                   cold: try container.decodeIfPresent(Bool.self, forKey: .cold) ?? false,
                   conditions: try container.decode(LaunchConditions.self, forKey: .conditions),
                   status: try container.decodeIfPresent(Status.self, forKey: .status) ?? .ok,
@@ -119,7 +119,7 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
                   observerEffect: try container.decodeIfPresent(ObserverEffect.self, forKey: .observerEffect),
                   coldResidency: try container.decodeIfPresent([ResidencySummary].self, forKey: .coldResidency),
                   warnings: try container.decodeIfPresent([MeasurementWarning].self, forKey: .warnings) ?? [],
-                  medianRun: try container.decodeIfPresent(Int.self, forKey: .medianRun),
+                  medianRun: try container.decodeCheckedIfPresent(.medianRun, in: 0...ReportLimits.maxRuns),
                   medianRunTimeline: try container.decodeIfPresent(LoaderTimeline.self, forKey: .medianRunTimeline),
                   rawSamples: try container.decodeIfPresent([LaunchSample].self, forKey: .rawSamples),
                   instructions: try container.decodeIfPresent(InstructionCounts.self, forKey: .instructions))

@@ -12,9 +12,11 @@ public enum Milliseconds {
     }
 
     /// `value` with `decimals` decimals, no unit; rounds half away from zero; "-" for NaN and
-    /// infinities.
+    /// infinities; Swift's shortest form ("1e+300") from 1e15 on.
     public static func number(_ value: Double, decimals: Int = 3) -> String {
         guard value.isFinite else { return "-" }
+        // Beyond 1e15 the digits after the point are not kept anyway (and would not fit an Int).
+        guard abs(value) < 1e15 else { return String(value) }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()

@@ -45,18 +45,25 @@ public struct TimeSummary: Codable, Equatable, Sendable {
     /// Reads a summary as reports write it. Only `medianMs` is required: what is absent (a
     /// hand-written report, or `diff`'s JSON, which keeps no MAD or outliers) is computed from
     /// `samplesMs`, or is the median (MAD 0, no outliers) when there are no samples either.
+    /// Every time must be finite and within ±`ReportLimits.maxMilliseconds`, and every outlier
+    /// an index of `samplesMs`; else the decoding fails naming the key.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let median = try container.decode(Double.self, forKey: .medianMs)
-        let samples = try container.decodeIfPresent([Double].self, forKey: .samplesMs) ?? []
+        let median = try container.decodeMilliseconds(.medianMs)
+        let samples = try container.decodeMillisecondsList(.samplesMs) ?? []
         func value(_ key: CodingKeys, _ computed: @autoclosure () -> Double?) throws -> Double {
-            try container.decodeIfPresent(Double.self, forKey: key) ?? computed() ?? (key == .madMs ? 0 : median)
+            try container.decodeMillisecondsIfPresent(key) ?? computed() ?? (key == .madMs ? 0 : median)
+        }
+        let outliers = try container.decodeIfPresent([Int].self, forKey: .outliers)
+        if let outliers, let wrong = outliers.first(where: { !samples.indices.contains($0) }) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .outliers, in: container,
+                debugDescription: "outlier index \(wrong) is not an index of samplesMs (\(samples.count) samples)")
         }
         self.init(medianMs: median, p90Ms: try value(.p90Ms, SampleStatistics.percentile(samples, 0.9)),
                   minMs: try value(.minMs, samples.min()), maxMs: try value(.maxMs, samples.max()),
                   madMs: try value(.madMs, SampleStatistics.medianAbsoluteDeviation(samples)), samplesMs: samples,
-                  outliers: try container.decodeIfPresent([Int].self, forKey: .outliers)
-                      ?? OutlierDetector().outlierIndices(samples))
+                  outliers: outliers ?? OutlierDetector().outlierIndices(samples))
     }
 
     /// Spread relative to the median (MAD / median); 0 when the median is 0.

@@ -28,9 +28,10 @@ enum ConfigOptions {
         }
     }
 
-    /// `--fail-on`, else the config's, else `error`; `nil` for `never`.
+    /// `--fail-on`, else the config's (`failOn`, which may be `never` too), else `error`; `nil`
+    /// for `never`.
     static func failOn(_ arguments: ParsedArguments, _ config: PremainConfig) throws(UsageError) -> Severity? {
-        guard let text = arguments.value("--fail-on") else { return config.failOn ?? .error }
+        guard let text = arguments.value("--fail-on") else { return config.failNever ? nil : config.failOn ?? .error }
         if text == "never" { return nil }
         guard let severity = Severity(rawValue: text) else {
             throw UsageError(message: "--fail-on must be one of note, warning, error, never, not '\(text)'")

@@ -11,7 +11,8 @@ enum DiffCommand: Command {
         Each side is an ELF file, a folder (its ELF executables and shared libraries, found \
         recursively, a symlinked folder followed, and its JSON reports from premain audit, \
         measure and trace; relocatable objects only with --include-objects, other JSON skipped), \
-        or one JSON report. Measured quantities (milestones, objects' \
+        or one JSON report; both sides must hold the same kind of facts (a measure report \
+        against an audit is refused). Measured quantities (milestones, objects' \
         initializers, traced functions) are compared with the Mann–Whitney U test and a \
         bootstrap interval of the difference of medians; a change is a regression only when \
         p < alpha and the difference of medians exceeds the larger of \
@@ -61,6 +62,10 @@ enum DiffCommand: Command {
         let errors = base.errors + head.errors
         for error in errors { Console.error("\(TextSafety.display(error.path)): \(error.message)") }
         if !errors.isEmpty { return .inputError }
+        if let mismatch = DiffBuilder.mismatch(base: base.input, head: head.input) {
+            Console.error(mismatch)
+            return .inputError
+        }
         var report = DiffBuilder(config: config, failOn: failOn ?? .error)
             .diff(base: base.input, head: head.input, baseLabel: arguments.positionals[0], headLabel: arguments.positionals[1])
         report.findings = locator.locate(report.findings)

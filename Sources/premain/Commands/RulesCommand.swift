@@ -19,8 +19,7 @@ enum RulesCommand: Command {
         guard arguments.positionals.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'") }
         let engine = RuleEngine(config: try ConfigOptions.load(arguments))
         if format == "text" {
-            Console.out(RulesTextRenderer.render(engine.catalog))
-            return .success
+            return Console.out(RulesTextRenderer.render(engine.catalog)) ? .success : .internalError
         }
         struct Entry: Encodable {
             var description: RuleDescription
@@ -33,7 +32,7 @@ enum RulesCommand: Command {
             return Entry(description: rule.description, enabled: settings.enabled, severity: settings.severity, values: settings.values)
         }
         do {
-            Console.out(try JSONRenderer.render(entries))
+            guard Console.out(try JSONRenderer.render(entries)) else { return .internalError }
         } catch {
             Console.error("cannot encode the rules: \(error)")
             return .internalError

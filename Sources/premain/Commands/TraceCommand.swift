@@ -38,7 +38,7 @@ enum TraceCommand: Command {
                        help: "Stop timing a function after n calls; shown as '≥ n' (default 100)."),
             OptionSpec(names: ["--runs"], valueName: "n", help: "Measured runs (default 5)."),
             OptionSpec(names: ["--warmup"], valueName: "n", help: "Runs before measuring, not counted (default 1)."),
-            OptionSpec(names: ["--cpu"], valueName: "n", help: "Pin the command to this CPU."),
+            OptionSpec(names: ["--cpu"], valueName: "n", help: "Pin the command and the tracer to this CPU (one premain may run on)."),
             OptionSpec(names: ["--allow-idle"], valueName: nil,
                        help: "Do not hold /dev/cpu_dma_latency at 0 (idle CPUs may halt, and each stop then waits for a wake-up)."),
             OptionSpec(names: ["--debug-dir"], valueName: "path",
@@ -74,7 +74,12 @@ enum TraceCommand: Command {
         options.debugDirectories = arguments.all("--debug-dir")
         options.timeoutSeconds = try arguments.number("--timeout", default: 30, in: 0.1...86_400)
         if arguments.value("--cpu") != nil {
-            options.cpu = Int32(try arguments.integer("--cpu", default: 0, in: 0...4095))
+            let cpu = try arguments.integer("--cpu", default: 0, in: 0...4095)
+            let allowed = CPUPinning.allowedCPUs()
+            guard allowed.isEmpty || allowed.contains(cpu) else {
+                throw UsageError(message: "--cpu \(cpu) is not a CPU this process may run on (allowed: \(allowed.map(String.init).joined(separator: ", ")))")
+            }
+            options.cpu = Int32(cpu)
         }
         if arguments.flag("--allow-idle") {
             options.holdIdleLatency = false

@@ -1,42 +1,62 @@
+import PremainRender
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Where the CLI writes: stdout for results, stderr for errors and progress.
 enum Console {
-    static func out(_ text: String) { write(1, text) }
-    static func err(_ text: String) { write(2, text) }
+    /// Writes `text` to stdout; `false` (after one `Error:` line on stderr) when it could not
+    /// all be written (`>/dev/full`, a closed pipe).
+    @discardableResult
+    static func out(_ text: String) -> Bool {
+        guard let code = write(1, text) else { return true }
+        error("cannot write to standard output: \(String(cString: strerror(code)).lowercased())")
+        return false
+    }
+
+    static func err(_ text: String) { _ = write(2, text) }
+
+    /// `out` for help and version text: exits 70 when stdout cannot take it.
+    static func outOrExit(_ text: String) {
+        if !out(text) { exit(ExitCode.internalError.rawValue) }
+    }
 
     /// Raw bytes to a descriptor (the measured target's forwarded output).
     static func raw(_ fd: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { writeAll(fd, $0) }
+        _ = bytes.withUnsafeBytes { writeAll(fd, $0) }
     }
 
-    /// `Error: <message>` on stderr, one line.
-    static func error(_ message: String) { err("Error: \(message)\n") }
+    /// `Error: <message>` on stderr, one line: controls and bidirectional marks in the message
+    /// (a file name, a key from a report) are shown escaped (`TextSafety.display`).
+    static func error(_ message: String) { err("Error: \(TextSafety.display(message))\n") }
 
     /// `Note: <message>` on stderr, one line: something left out or assumed, not a failure.
-    static func note(_ message: String) { err("Note: \(message)\n") }
+    static func note(_ message: String) { err("Note: \(TextSafety.display(message))\n") }
 
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
-    private static func write(_ fd: Int32, _ text: String) {
+    /// Writes all of `text`; the `errno` of the failure, or `nil`.
+    private static func write(_ fd: Int32, _ text: String) -> Int32? {
         var text = text
-        text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+        return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 
-    /// Writes all of `buffer`, retrying after `EINTR` and short writes; stops at an error.
-    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) {
-        guard let base = buffer.baseAddress else { return }
+    /// Writes all of `buffer`, retrying after `EINTR` and short writes; stops at an error and
+    /// returns its `errno` (`ENOSPC` for a write that makes no progress), else `nil`.
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32? {
+        guard let base = buffer.baseAddress else { return nil }
         var offset = 0
         while offset < buffer.count {
             let written = Glibc.write(fd, base + offset, buffer.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                return
+                return errno
             }
+            if written == 0 { return ENOSPC }
             offset += written
         }
+        return nil
     }
 
     /// Renders a report with `render` and writes it to `path` (stdout when `path` is nil or
@@ -67,16 +87,24 @@ enum Console {
         }
     }
 
-    /// Writes `text` to `path`, or stdout when `path` is nil or "-". Returns an error message.
+    /// Writes `text` to `path`, or stdout when `path` is nil or "-". Returns an error message
+    /// when the file cannot be opened, or the text cannot all be written and closed (a full
+    /// disk, `/dev/full`).
     static func write(_ text: String, to path: String?) -> String? {
-        guard let path, path != "-" else {
-            out(text)
-            return nil
+        func message(_ place: String, _ code: Int32) -> String {
+            "cannot write \(place): \(String(cString: strerror(code)).lowercased())"
         }
+        guard let path, path != "-" else {
+            return write(1, text).map { message("to standard output", $0) }
+        }
+        let shown = TextSafety.display(path)
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return "\(path): \(String(cString: strerror(errno)))" }
-        defer { close(fd) }
-        write(fd, text)
+        guard fd >= 0 else { return message(shown, errno) }
+        if let code = write(fd, text) {
+            close(fd)
+            return message(shown, code)
+        }
+        guard close(fd) == 0 || errno == EINTR else { return message(shown, errno) }
         return nil
     }
 }

@@ -24,7 +24,7 @@ final class BudgetTests: XCTestCase {
                        "premain.json: rules.textrel.severity: expected one of note, warning, error, found 'fatal'")
         XCTAssertEqual(error(#"{"allowlist": [{"object": "libinit.so", "count": 3}]}"#),
                        "premain.json: allowlist[0].reason: missing; expected a string")
-        XCTAssertEqual(error("{"), "premain.json: not valid JSON")
+        XCTAssertEqual(error("{"), "premain.json: not valid JSON: expected a key at byte 1")
         XCTAssertEqual(error(#"{"diff": {"alpha": 2}}"#), "premain.json: diff.alpha: expected a number between 0 and 1, found 2.0")
     }
 

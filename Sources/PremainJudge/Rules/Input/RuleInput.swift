@@ -46,6 +46,20 @@ public struct RuleInput: Sendable, Equatable {
         self.init(functions: report.measurements.flatMap(\.functions))
     }
 
+    /// What an input holds, for telling two inputs that cannot be compared.
+    public enum ContentKind: String, Sendable {
+        case audit = "audited objects", measure = "measured launches", trace = "traced functions"
+    }
+
+    /// The kinds of facts present; empty for an empty input.
+    public var contentKinds: Set<ContentKind> {
+        var kinds: Set<ContentKind> = []
+        if !objects.isEmpty { kinds.insert(.audit) }
+        if !launches.isEmpty { kinds.insert(.measure) }
+        if !functions.isEmpty { kinds.insert(.trace) }
+        return kinds
+    }
+
     /// Adds another input's facts (for several files given at once).
     public mutating func merge(_ other: RuleInput) {
         objects += other.objects

@@ -3,6 +3,10 @@ import PremainAudit
 import PremainModel
 import PremainSystem
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Turns what the user names — an ELF file, a folder, or a JSON report written by
 /// `premain audit`, `measure` or `trace` — into a `RuleInput`. Reads files; never prints.
 public struct RuleInputLoader: Sendable {
@@ -54,7 +58,8 @@ public struct RuleInputLoader: Sendable {
     }
 
     /// Loads every path into one input. A folder contributes its ELF executables and libraries
-    /// (found recursively as `FileCollector` does, a symlinked folder followed) and its JSON
+    /// (found recursively as `FileCollector` does: a symlinked folder named here is followed,
+    /// symbolic links inside it are not) and its JSON
     /// reports; JSON files in it that are not premain reports (SwiftPM's
     /// `output-file-map.json`) are skipped and counted, not errors.
     public func load(_ paths: [String]) -> Loaded {
@@ -69,7 +74,10 @@ public struct RuleInputLoader: Sendable {
                 loaded.skipped.add(collected.skipped)
                 for file in collected.files { loadFile(file, into: &loaded, quietly: true) }
                 for report in collected.reports { loadReport(report, into: &loaded, fromFolder: true) }
-            case .file, .other:
+            case .other:
+                // Refused before any open: a FIFO or a device would block or never end.
+                loaded.errors.append(FileError(path: path, reason: .notRegularFile, message: "not a regular file"))
+            case .file:
                 loadFile(path, into: &loaded, quietly: false)
             }
         }
@@ -90,19 +98,23 @@ public struct RuleInputLoader: Sendable {
                 loaded.input.closures.append(closure)
             }
         } catch {
-            if !quietly { loaded.errors.append(FileError(path: path, reason: FileError.Reason(error.reason), message: error.message)) }
+            // In a folder only files that are not ELF at all are left out quietly, as audit does;
+            // an unreadable or broken ELF file is an error.
+            if !quietly || error.reason != .notELF {
+                loaded.errors.append(FileError(path: path, reason: FileError.Reason(error.reason), message: error.message))
+            }
         }
     }
 
     /// Reads a JSON report. Found in a folder, a file that is not a premain report at all is
     /// counted in `skipped`; one that is a premain report but cannot be read is an error.
     func loadReport(_ path: String, into loaded: inout Loaded, fromFolder: Bool) {
-        guard let bytes = LocalFiles.read(path) else {
+        guard let data = Self.readWhole(path) else {
             loaded.errors.append(FileError(path: path, reason: .unreadable, message: "cannot read the file"))
             return
         }
         do {
-            try loaded.input.merge(Self.report(Data(bytes)))
+            try loaded.input.merge(Self.report(data))
         } catch {
             if fromFolder && !error.isPremainReport {
                 loaded.skipped.notReports.append(path)
@@ -110,6 +122,33 @@ public struct RuleInputLoader: Sendable {
                 loaded.errors.append(FileError(path: path, reason: .malformed, message: error.description))
             }
         }
+    }
+
+    /// The bytes of the regular file at `path`, read straight into one buffer of the size
+    /// `fstat` gives (no growing array, no second copy: a report can be tens of MB); `nil`
+    /// when it cannot be opened or read, is not a regular file, or is over 1 GiB.
+    static func readWhole(_ path: String) -> Data? {
+        let fd = LocalFiles.openForReading(path, regularOnly: true)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size >= 0, info.st_size <= 1 << 30 else { return nil }
+        var data = Data(count: Int(info.st_size))
+        var filled = 0
+        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
+            while filled < buffer.count {
+                let count = Glibc.read(fd, base + filled, buffer.count - filled)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return count == 0 }
+                filled += count
+            }
+            return true
+        }
+        guard complete else { return nil }
+        // A file that shrank meanwhile gives what was there.
+        if filled < data.count { data.removeSubrange(filled...) }
+        return data
     }
 
     /// A problem with a JSON report.
@@ -137,6 +176,9 @@ public struct RuleInputLoader: Sendable {
             }
         } catch let error as ReportKind.Mismatch {
             throw ReportError(description: "not \(error.kind.article) report of this premain version: \(Self.describe(error.underlying))",
+                              isPremainReport: true)
+        } catch let error as ReportKind.UnsupportedVersion {
+            throw ReportError(description: "schemaVersion \(error.version) is not supported; this premain reads \(error.kind.article) report of version \(ReportKind.schemaVersion)",
                               isPremainReport: true)
         } catch is ReportKind.Unknown {
             throw ReportError(description: "not a premain report (expected 'binaries' from audit or 'measurements' from measure or trace)")
@@ -198,7 +240,16 @@ enum ReportKind {
     }
 
     enum Keys: String, CodingKey {
-        case binaries, measurements, functions
+        case binaries, measurements, functions, schemaVersion
+    }
+
+    /// The `schemaVersion` this premain writes and reads.
+    static let schemaVersion = 1
+
+    /// A report of a kind premain knows, but of a `schemaVersion` it does not read.
+    struct UnsupportedVersion: Error {
+        var kind: ReportKind
+        var version: Int
     }
 
     /// A JSON object with none of the keys that tell the kinds apart.
@@ -225,6 +276,10 @@ enum ReportKind {
                 kind = entries.contains(where: \.traced) ? .trace : .measure
             } else {
                 throw Unknown()
+            }
+            // Absent in hand-written reports: read as the current version.
+            if let version = try? container.decodeIfPresent(Int.self, forKey: .schemaVersion), version != ReportKind.schemaVersion {
+                throw UnsupportedVersion(kind: kind, version: version)
             }
             do {
                 switch kind {

@@ -1,0 +1,76 @@
+import ELFKit
+import Foundation
+import PremainAudit
+import PremainJudge
+import PremainModel
+import PremainRender
+import PremainTestSupport
+import Testing
+
+/// Replays the inputs kept in Tests/FuzzInputs (crafted cases of issue 14 and every crash
+/// `scripts/fuzz` ever found) through the code the fuzz targets in Fuzz/ drive, without the
+/// sanitizers: each must give a one-line error or a result, never a crash. `scripts/fuzz`
+/// seeds its corpora with the same files.
+@Suite struct FuzzRegressionTests {
+    static func inputs(_ target: String) -> [String] {
+        let folder = Repository.root + "/Tests/FuzzInputs/" + target
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.sorted().map { folder + "/" + $0 }
+    }
+
+    static func text(_ path: String) throws -> String {
+        String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+    }
+
+    @Test func everyTargetHasKeptInputs() {
+        for target in ["elf-audit", "report", "config", "dwarf"] { #expect(!Self.inputs(target).isEmpty, "\(target)") }
+    }
+
+    /// As Fuzz/ELFAuditFuzz.swift: the bytes through libelf in memory, the audit, look-ups.
+    @Test(arguments: inputs("elf-audit")) func keptELFInputIsAuditedInMemory(_ path: String) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let file = try bytes.withUnsafeBytes { try ELFFile(memory: $0, path: "fuzz.elf") }
+        let inventory = InventoryBuilder.audit(file, options: InventoryOptions(symbolLists: true, demangle: true, sourceLines: false))
+        #expect(inventory.path == "fuzz.elf")
+        let lookup = try #require(ELFSymbolLookup(file))
+        for name in (inventory.symbols.importedNames ?? []) + (inventory.symbols.exportedNames ?? []) {
+            _ = lookup.definitions(of: name)
+        }
+    }
+
+    /// As Fuzz/DWARFFuzz.swift: the DWARF through libdw in memory, inlined copies, source lines.
+    @Test(arguments: inputs("dwarf")) func keptDWARFInputIsWalkedInMemory(_ path: String) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let info = try #require(bytes.withUnsafeBytes { DebugInfo(memory: $0, path: "fuzz.debug") })
+        let copies = info.inlinedCopies { _ in true }
+        for copy in copies { _ = info.sourceLocation(of: copy.entry) }
+        if path.hasSuffix("nested-lexical-blocks-2000") { #expect(copies.map(\.symbol) == ["shallow_inlined"]) }
+    }
+
+    /// As Fuzz/ReportFuzz.swift: every kept report is refused with one line naming the key.
+    @Test(arguments: inputs("report")) func keptReportIsRefusedWithOneLine(_ path: String) throws {
+        let text = try Self.text(path)
+        #expect(throws: RuleInputLoader.ReportError.self) { try RuleInputLoader.report(text) }
+        do {
+            let input = try RuleInputLoader.report(text)
+            // Were it accepted, judging and rendering it must still hold.
+            let report = DiffBuilder().diff(base: input, head: input, baseLabel: "base", headLabel: "head")
+            _ = DiffMarkdownRenderer.render(report)
+            _ = try JSONRenderer.render(report)
+        } catch let error as RuleInputLoader.ReportError {
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
+    /// As Fuzz/ConfigFuzz.swift: every kept premain.json is refused with one line.
+    @Test(arguments: inputs("config")) func keptConfigIsRefusedWithOneLine(_ path: String) throws {
+        let text = try Self.text(path)
+        do {
+            _ = try ConfigParser.parse(text)
+            Issue.record("\(path) was accepted")
+        } catch {
+            #expect(!error.description.contains("\n"))
+            #expect(error.description.hasPrefix("premain.json: "))
+        }
+    }
+}
