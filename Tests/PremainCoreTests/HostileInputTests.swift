@@ -167,6 +167,8 @@ import Testing
         #expect(try load { _ in } == "decoded")
         #expect(try load { $0["runs"] = -5 }
             == "not a measure report of this premain version: measurements[0].runs: expected a whole number from 0 to 1000000, found -5")
+        // A count no Int holds is out of range, not Foundation's internal error name.
+        #expect(try load { $0["runs"] = 1e300 } == "not a measure report of this premain version: a number out of range")
         #expect(try load(milestone(["medianMs": 1e300]))
             == "not a measure report of this premain version: measurements[0].milestones.main.medianMs: expected milliseconds from -1e9 to 1e9, found 1e+300")
         #expect(try load(milestone(["medianMs": 1, "samplesMs": [1, 1e308, -1e308]]))

@@ -189,7 +189,12 @@ public struct RuleInputLoader: Sendable {
 
     /// A decoding error in one line: where (`measurements[0].milestones`) and what.
     static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
+        guard let error = error as? DecodingError else {
+            // Foundation's parser reports a number it cannot hold (1e300 as an Int) by the
+            // name of its own internal error.
+            let text = "\(error)"
+            return text.contains("numberIsNotRepresentable") ? "a number out of range" : text
+        }
         func place(_ path: [any CodingKey]) -> String {
             var text = ""
             for key in path {
@@ -199,8 +204,12 @@ public struct RuleInputLoader: Sendable {
         }
         switch error {
         case .keyNotFound(let key, let context): return "\(place(context.codingPath + [key])): missing"
-        case .typeMismatch(let type, let context): return "\(place(context.codingPath)): expected \(type)"
         case .valueNotFound(let type, let context): return "\(place(context.codingPath)): expected \(type), found null"
+        case .typeMismatch(_, let context) where context.debugDescription.contains("not representable"),
+             .dataCorrupted(let context) where context.debugDescription.contains("not representable")
+                || context.debugDescription.contains("numberIsNotRepresentable"):
+            return "\(place(context.codingPath)): a number out of range"
+        case .typeMismatch(let type, let context): return "\(place(context.codingPath)): expected \(type)"
         case .dataCorrupted(let context): return "\(place(context.codingPath)): \(context.debugDescription)"
         @unknown default: return "\(error)"
         }
