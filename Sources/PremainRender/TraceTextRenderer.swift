@@ -44,13 +44,15 @@ public enum TraceTextRenderer {
         // Names that two rows share (two `_GLOBAL__sub_I_X.cpp` of one object, `ProcessInfo`
         // against `_ProcessInfo`) carry their address.
         var nameCounts: [String: Int] = [:]
-        for f in shown { nameCounts[ObjectName.fileName(f.object) + "|" + (f.demangled ?? f.symbol), default: 0] += 1 }
+        func key(_ f: TracedFunction) -> String { "\(f.image ?? 1)|" + ObjectName.fileName(f.object) + "|" + (f.demangled ?? f.symbol) }
+        for f in shown { nameCounts[key(f), default: 0] += 1 }
         for f in shown {
             var name = f.demangled ?? f.symbol
-            let shared = (nameCounts[ObjectName.fileName(f.object) + "|" + name] ?? 0) > 1
+            let shared = (nameCounts[key(f)] ?? 0) > 1
             if f.ifuncResolver == true { name += " (IFUNC resolver)" }
             if let caller = f.inlinedInto { name += " (inlined into \(caller))" }
             if shared, let address = f.address { name += " @\(address)" }
+            if let image = f.image { name += " (image \(image))" }
             let timed = !f.inclusive.samplesMs.isEmpty
             table.add([timed ? ms(f.inclusive.medianMs) : "did not return", timed ? ms(f.inclusive.p90Ms) : "-",
                          timed ? ms(f.inclusive.maxMs) : "-", f.exclusive.map { ms($0.medianMs) } ?? "-", f.callsText, f.kind.title,

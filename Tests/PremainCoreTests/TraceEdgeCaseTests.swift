@@ -130,6 +130,17 @@ struct TraceEdgeCaseTests {
         #expect(objects.isSubset(of: loaderPaths), "\(objects.subtracting(loaderPaths))")
     }
 
+    /// An exec chain is two images: libc's initializers ran once in each, two rows of one
+    /// call each (they were one row with "calls 2").
+    @Test func execChainsKeepEachImagesCallsApart() throws {
+        let hello = try Samples.path("c-hello/c-hello")
+        let measurement = try TraceSamples.measure(try TraceSamples.options(["/bin/sh", "-c", "exec \(hello)"]))
+        let firsts = measurement.functions.filter { $0.symbol == "_init_first" }
+        #expect(firsts.map(\.image).sorted { ($0 ?? 1) < ($1 ?? 1) } == [nil, 2], "\(measurement.functions.map(\.symbol))")
+        #expect(firsts.allSatisfy { $0.calls == 1 })
+        #expect(measurement.functions.contains { $0.object == hello && $0.image == 2 })
+    }
+
     /// Calibration takes seconds: the progress callback hears of it before the first run.
     @Test func calibrationIsReportedAsAPhase() throws {
         var options = try TraceSamples.options(["/bin/true"])

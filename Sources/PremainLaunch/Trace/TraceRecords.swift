@@ -6,6 +6,8 @@ struct TracedFunctionKey: Hashable, Sendable {
     var object: String
     var symbol: String
     var entry: UInt64
+    /// The program image (1, then 2 after an execve, …): libc's initializers run once per image.
+    var image: Int = 1
 }
 
 /// One completed call of a traced function, as the tracer saw it.
@@ -84,7 +86,7 @@ extension TraceRunRecord {
     mutating func rename(_ names: [String: String]) {
         guard !names.isEmpty else { return }
         func renamed(_ key: TracedFunctionKey) -> TracedFunctionKey {
-            TracedFunctionKey(object: names[key.object] ?? key.object, symbol: key.symbol, entry: key.entry)
+            TracedFunctionKey(object: names[key.object] ?? key.object, symbol: key.symbol, entry: key.entry, image: key.image)
         }
         var renamedFunctions: [TracedFunctionKey: (probe: TraceProbe, calls: [TracedCall], hits: Int, capped: Bool)] = [:]
         for (key, var entry) in functions {
@@ -153,6 +155,7 @@ struct TraceAggregator {
                 inlinedInto: probe.inlinedInto, unfinishedCalls: unfinished[key] ?? 0))
             functions[functions.count - 1].address = Self.hex(key.entry)
             functions[functions.count - 1].ifuncResolver = probe.isIFuncResolver ? true : nil
+            functions[functions.count - 1].image = key.image > 1 ? key.image : nil
         }
         functions.sort {
             $0.inclusive.medianMs != $1.inclusive.medianMs ? $0.inclusive.medianMs > $1.inclusive.medianMs

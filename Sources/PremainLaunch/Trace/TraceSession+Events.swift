@@ -126,7 +126,8 @@ extension TraceSession {
             sites = [:]
             planted = []
             mainFound = false
-            notes.append("the target called execve; tracing continued in the new image")
+            image += 1
+            notes.append("the target called execve; tracing continued in the new image, whose rows say \"image \(image)\"")
             setUpImage(pid)
         default:
             break

@@ -36,7 +36,7 @@ extension TraceSession {
             untimed += plan.untimed
             for probe in plan.probes {
                 let index = probes.count
-                probes.append(RuntimeProbe(probe: probe, exits: Set(probe.exits.map { $0 &+ bias })))
+                probes.append(RuntimeProbe(probe: probe, exits: Set(probe.exits.map { $0 &+ bias }), image: image))
                 sites[probe.entry &+ bias, default: Site()].probes.append(index)
                 for exit in probes[index].exits { sites[exit, default: Site()].exitOf.append(index) }
             }

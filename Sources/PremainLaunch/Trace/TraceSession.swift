@@ -41,6 +41,8 @@ final class TraceSession {
         var armed = true
         var calls: [TracedCall] = []
         var unfinished = 0
+        /// Which program image it was planted in: 1, then 2 after the first execve, …
+        var image = 1
     }
 
     /// The program to exec, already resolved (no PATH search here).
@@ -86,6 +88,8 @@ final class TraceSession {
     var priorityRaised = false
     /// The `--until` function was planted in some object.
     var untilPlanted = false
+    /// The program image being traced: 1, then one more at each execve of the target.
+    var image = 1
     /// An in-memory file taking the target's stderr (when output is not shown), read after the
     /// run to explain a failure.
     var stderrCapture: Int32 = -1
@@ -221,7 +225,7 @@ final class TraceSession {
         var unfinished: [TracedFunctionKey: Int] = [:]
         for runtime in probes where runtime.hits > 0 {
             let key = TracedFunctionKey(object: runtime.probe.object, symbol: runtime.probe.symbol,
-                                        entry: runtime.probe.entry)
+                                        entry: runtime.probe.entry, image: runtime.image)
             var entry = functions[key] ?? (runtime.probe, [], 0, false)
             entry.calls += runtime.calls
             entry.hits += runtime.hits

@@ -123,6 +123,9 @@ public struct TracedFunction: Codable, Equatable, Sendable {
     /// True when the symbol is a GNU IFUNC: what was timed is its resolver, which the loader
     /// runs once to choose an implementation, not the implementation itself.
     public var ifuncResolver: Bool?
+    /// The program image it ran in after the target exec'd (2 for the first exec'd image);
+    /// `nil` for the image started.
+    public var image: Int?
 
     public init(object: String, symbol: String, demangled: String?, kind: TracedFunctionKind, calls: Int,
                 callsCapped: Bool, inclusive: TimeSummary, exclusive: TimeSummary? = nil, source: SourceLocation?,
