@@ -38,7 +38,9 @@ extension ELFFile {
     static func merged(_ ranges: [(offset: UInt64, size: UInt64)]) -> [ClosedRange<UInt64>] {
         var result: [ClosedRange<UInt64>] = []
         for range in ranges.sorted(by: { $0.offset < $1.offset }) where range.size > 0 {
-            let end = range.offset &+ range.size &- 1
+            // Untrusted sizes: an end past UInt64.max stops there instead of wrapping around.
+            let (past, overflow) = range.offset.addingReportingOverflow(range.size)
+            let end = overflow ? UInt64.max : past - 1
             if let last = result.last, range.offset <= last.upperBound &+ 1 {
                 result[result.count - 1] = last.lowerBound...max(last.upperBound, end)
             } else {
