@@ -18,7 +18,7 @@
 static volatile sig_atomic_t guard_groups[GUARD_SLOTS];
 static volatile sig_atomic_t guard_installed;
 static volatile sig_atomic_t guard_paths_valid;
-static char guard_fifo[GUARD_PATH], guard_folder[GUARD_PATH], guard_cgroup[GUARD_PATH];
+static char guard_folder[GUARD_PATH], guard_cgroup[GUARD_PATH];
 static int watchdog_fd = -1;
 
 static void copy_path(char *to, const char *from) {
@@ -127,11 +127,10 @@ void ctrace_guard_remove(pid_t pgid) {
     tell_number('g', pgid);
 }
 
-void ctrace_guard_paths(const char *fifo, const char *folder) {
+void ctrace_guard_folder(const char *folder) {
     guard_paths_valid = 0;
-    copy_path(guard_fifo, fifo);
     copy_path(guard_folder, folder);
-    guard_paths_valid = fifo || folder;
+    guard_paths_valid = folder != 0;
     tell('F', folder ? folder : "");
 }
 
@@ -146,10 +145,7 @@ static void guard_handler(int sig) {
         if (pgid > 0) kill(-pgid, SIGKILL);
     }
     kill_cgroup(guard_cgroup, 0);
-    if (guard_paths_valid) {
-        if (guard_fifo[0]) unlink(guard_fifo);
-        remove_folder(guard_folder);
-    }
+    if (guard_paths_valid) remove_folder(guard_folder);
     signal(sig, SIG_DFL);
     raise(sig);
 }

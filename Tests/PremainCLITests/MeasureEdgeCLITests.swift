@@ -13,6 +13,16 @@ import Testing
         return try CLI.run(arguments)
     }
 
+    /// A copy of a sample in a folder of its own: the processes running it are this test's,
+    /// whatever other suites run at the same time.
+    static func privateCopy(_ sample: String) throws -> String {
+        let folder = NSTemporaryDirectory() + "premain-edge-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let copy = folder + "/" + (sample as NSString).lastPathComponent
+        try FileManager.default.copyItem(atPath: try Samples.path(sample), toPath: copy)
+        return copy
+    }
+
     static func measure(_ arguments: [String]) throws -> (CLI.Result, LaunchMeasurement) {
         let result = try premain(["measure", "--warmup", "0", "--format", "json"] + arguments)
         let report = try JSONRenderer.decode(MeasureReport.self, from: result.stdout)
@@ -28,7 +38,6 @@ import Testing
         #expect(plugin.runs == 2)
         #expect(plugin.unfinished == 0)
         #expect(plugin.initializers?.samplesMs.count == 2)
-        #expect(plugin.loadStart.medianMs >= m.milestones.main?.medianMs ?? .infinity)
         // check never takes it for time before main.
         let folder = NSTemporaryDirectory() + "premain-late-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -50,7 +59,8 @@ import Testing
         #expect(image.milestones.main?.samplesMs.count == 2)
         #expect(image.objects.contains { $0.role == .executable && $0.path == hello })
         #expect(m.objects.filter { $0.role == .executable }.count == 1)
-        #expect(m.objects.allSatisfy { ($0.initializersStart?.samplesMs.count ?? 0) <= 2 })
+        let libc = m.objects.first { ObjectName.fileName($0.path) == "libc.so.6" }
+        #expect(libc?.initializersStart?.samplesMs.count == 2, "image 1's libc, once per run")
         #expect(m.warnings.contains { $0.kind == .execChain })
     }
 
@@ -68,7 +78,8 @@ import Testing
     }
 
     @Test func readyEndsAServerRunAsAGoodRun() throws {
-        let hang = try Samples.path("faults/hang")
+        let hang = try Self.privateCopy("faults/hang")
+        defer { try? FileManager.default.removeItem(atPath: (hang as NSString).deletingLastPathComponent) }
         let (result, m) = try Self.measure(["--runs", "2", "--timeout", "60", "--ready", "^hang: sleep", "--", hang])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(m.status == .ok)
@@ -79,7 +90,8 @@ import Testing
     }
 
     @Test func untilFirstOutputAndMainEndTheRun() throws {
-        let hang = try Samples.path("faults/hang")
+        let hang = try Self.privateCopy("faults/hang")
+        defer { try? FileManager.default.removeItem(atPath: (hang as NSString).deletingLastPathComponent) }
         let (output, first) = try Self.measure(["--runs", "1", "--timeout", "60", "--until", "first-output", "--", hang])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(first.outcomes.map(\.kind) == [.stopped])
@@ -120,7 +132,8 @@ import Testing
     /// `--until FUNCTION`: a ptrace breakpoint at the first call (here libc's `puts`, which the
     /// sample calls in main and then sleeps an hour); the loader's lines are still read.
     @Test func untilAFunctionEndsTheRunAtItsFirstCall() throws {
-        let hang = try Samples.path("faults/hang")
+        let hang = try Self.privateCopy("faults/hang")
+        defer { try? FileManager.default.removeItem(atPath: (hang as NSString).deletingLastPathComponent) }
         let (result, m) = try Self.measure(["--runs", "2", "--timeout", "60", "--until", "puts", "--", hang])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(m.outcomes.map(\.kind) == [.stopped, .stopped])

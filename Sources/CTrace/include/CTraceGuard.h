@@ -14,9 +14,9 @@ int ctrace_guard_add(pid_t pgid);
 /// Forgets `pgid`; no effect when it is not registered.
 void ctrace_guard_remove(pid_t pgid);
 
-/// A FIFO and its folder that those signals must also remove, with everything in the folder
-/// (each may be NULL; both NULL forgets them). The strings are copied (at most 4095 bytes each).
-void ctrace_guard_paths(const char *fifo, const char *folder);
+/// A flat folder (the launch's LD_DEBUG FIFO, null device, children's files) that those signals
+/// must also empty and remove; NULL forgets it. The string is copied (at most 4095 bytes).
+void ctrace_guard_folder(const char *folder);
 
 /// A cgroup v2 folder holding the targets: on those signals its `cgroup.kill` is written; the
 /// watchdog also removes it once empty. NULL forgets it.

@@ -145,8 +145,8 @@ public struct ProcessLauncher: Launcher {
         }
         // The target's own children inherit LD_DEBUG and make regular files NAME.THEIRPID here.
         defer { Self.removeFolder(folder) }
-        ctrace_guard_paths(nil, folder)
-        defer { ctrace_guard_paths(nil, nil) }
+        ctrace_guard_folder(folder)
+        defer { ctrace_guard_folder(nil) }
 
         let needBytes: Bool
         switch (request.output, request.stop) {

@@ -2,6 +2,7 @@ import CTrace
 import Glibc
 import PremainModel
 import PremainSystem
+import Synchronization
 
 /// Ends a launched process group: kills every member, reaps the leader (keeping its wait
 /// status) and every other member re-parented to us, and waits until the group is empty.
@@ -155,32 +156,16 @@ public enum ProcessTable {
     }
 }
 
-/// A pid shared between threads (the watchdog's, set once).
-final class AtomicPID: @unchecked Sendable {
-    private var value: pid_t = 0
-    private var lock = pthread_mutex_t()
-
-    init() { pthread_mutex_init(&lock, nil) }
+/// A number shared between threads: the watchdog's pid, the cgroup counter.
+final class AtomicPID: Sendable {
+    private let value = Mutex<pid_t>(0)
 
     /// Adds one and returns the new value.
-    func next() -> pid_t {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        value += 1
-        return value
-    }
+    func next() -> pid_t { value.withLock { $0 += 1; return $0 } }
 
-    func store(_ pid: pid_t) {
-        pthread_mutex_lock(&lock)
-        value = pid
-        pthread_mutex_unlock(&lock)
-    }
+    func store(_ pid: pid_t) { value.withLock { $0 = pid } }
 
-    func load() -> pid_t {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        return value
-    }
+    func load() -> pid_t { value.withLock { $0 } }
 }
 
 /// Makes SIGINT, SIGTERM, SIGHUP and SIGQUIT to premain kill the running target's process group

@@ -3,6 +3,7 @@ import Dispatch
 import Glibc
 import PremainAudit
 import PremainModel
+import Synchronization
 
 /// `measure --until SYMBOL`: the launch runs under the trace engine with markers only (the
 /// loader's hook, main, the first write and SYMBOL; no function is timed), on a thread of its
@@ -96,43 +97,33 @@ extension ProcessLauncher {
     }
 }
 
-/// The pid and birth a traced launch reports from its thread.
-final class TracedStart: @unchecked Sendable {
-    private var value: (Int32, UInt64)?
+/// The pid and birth a traced launch reports from its thread; the first report wins.
+final class TracedStart: Sendable {
+    private let value = Mutex<(Int32, UInt64)?>(nil)
     private let ready = DispatchSemaphore(value: 0)
-    private var lock = pthread_mutex_t()
 
-    init() { pthread_mutex_init(&lock, nil) }
-
-    /// The first call wins; later calls do nothing.
     func set(pid: Int32, birthNs: UInt64) {
-        pthread_mutex_lock(&lock)
-        let first = value == nil
-        if first { value = (pid, birthNs) }
-        pthread_mutex_unlock(&lock)
+        let first = value.withLock { current -> Bool in
+            guard current == nil else { return false }
+            current = (pid, birthNs)
+            return true
+        }
         if first { ready.signal() }
     }
 
     func wait() -> (Int32, UInt64) {
         ready.wait()
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        return value ?? (0, 0)
+        return value.withLock { $0 } ?? (0, 0)
     }
 }
 
 /// The traced launch's record or error, handed from its thread.
-final class TracedOutcome: @unchecked Sendable {
-    private(set) var result: Result<TraceRunRecord, TraceError>?
-    private var lock = pthread_mutex_t()
+final class TracedOutcome: Sendable {
+    private let value = Mutex<Result<TraceRunRecord, TraceError>?>(nil)
 
-    init() { pthread_mutex_init(&lock, nil) }
+    func set(_ result: Result<TraceRunRecord, TraceError>) { value.withLock { $0 = result } }
 
-    func set(_ result: Result<TraceRunRecord, TraceError>) {
-        pthread_mutex_lock(&lock)
-        self.result = result
-        pthread_mutex_unlock(&lock)
-    }
+    var result: Result<TraceRunRecord, TraceError>? { value.withLock { $0 } }
 
     var error: TraceError? {
         if case .failure(let error)? = result { return error }
@@ -142,7 +133,7 @@ final class TracedOutcome: @unchecked Sendable {
 
 /// One markers-only planner per `--until` function for the life of the process: each object's
 /// symbols are read once, not at every stop of every run (which the target would wait for).
-final class TracedStopPlanners: @unchecked Sendable {
+final class TracedStopPlanners: Sendable {
     static let shared = TracedStopPlanners()
 
     /// A planner used by one launch at a time.
@@ -151,18 +142,15 @@ final class TracedStopPlanners: @unchecked Sendable {
         init(_ value: ProbePlanner) { self.value = value }
     }
 
-    private var planners: [String: Box] = [:]
-    private var lock = pthread_mutex_t()
-
-    init() { pthread_mutex_init(&lock, nil) }
+    private let planners = Mutex<[String: Box]>([:])
 
     func planner(for symbol: String) -> Box {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        if let box = planners[symbol] { return box }
-        let box = Box(ProbePlanner(functionQueries: [], untilSymbol: symbol,
-                                   debugLocator: DebugFileLocator(extraDirectories: []), markersOnly: true))
-        planners[symbol] = box
-        return box
+        planners.withLock { planners in
+            if let box = planners[symbol] { return box }
+            let box = Box(ProbePlanner(functionQueries: [], untilSymbol: symbol,
+                                       debugLocator: DebugFileLocator(extraDirectories: []), markersOnly: true))
+            planners[symbol] = box
+            return box
+        }
     }
 }
