@@ -29,8 +29,10 @@ let package = Package(
         ),
         // Tiny C for what Swift cannot call: variadic ptrace, fork + exec with set-up.
         .target(name: "CTrace"),
+        // Tiny C for a signal handler: a SIGBUS in a file mapping becomes a page of zeros.
+        .target(name: "CMapGuard"),
         // The only importer of CELF: libelf handles become Swift values.
-        .target(name: "ELFKit", dependencies: ["CELF"]),
+        .target(name: "ELFKit", dependencies: ["CELF", "CMapGuard"]),
         // The pipeline, one target per stage: a target may import only those above it, so an
         // import that points backwards does not compile. Nothing below the CLI prints.
         // The report contract: Codable values of every command, one TimeSummary, statistics.

@@ -66,6 +66,8 @@ public final class ELFFile {
     private let memory: UnsafeMutableRawBufferPointer?
     /// Size and modification time at open, to tell whether the file changed while it was read.
     private let openedStamp: FileStamp?
+    /// The SIGBUS guard's slot for libelf's mapping of the file, or -1 (read, or in memory).
+    private let guardSlot: Int32
 
     public var is64: Bool { elfClass == .elf64 }
     public var isBigEndian: Bool { endianness == .big }
@@ -75,9 +77,10 @@ public final class ELFFile {
     /// not ELF, or has an unusable ELF header.
     ///
     /// The file type is checked with `stat` before the file is opened, and the open does not
-    /// block, so a FIFO or a device is refused instead of waited on. libelf reads the file with
-    /// `read` (`ELF_C_READ`), never through a mapping: a file that shrinks while it is read
-    /// gives short reads (broken tables, and `changedSinceOpen`), not a SIGBUS.
+    /// block, so a FIFO or a device is refused instead of waited on. libelf maps the file
+    /// (`ELFMapping.begin`): only the pages of the tables read are touched, and none is copied.
+    /// A file that shrinks while it is read gives pages of zeros past its new end (broken
+    /// tables, and `changedSinceOpen`), not a SIGBUS.
     public convenience init(path: String) throws(ELFOpenError) {
         var info = stat()
         guard stat(path, &info) == 0 else { throw Self.openError(errno) }
@@ -99,13 +102,12 @@ public final class ELFFile {
             close(fd)
             throw error
         }
-        _ = elf_version(UInt32(EV_CURRENT))
-        guard let elf = elf_begin(fd, ELF_C_READ, nil) else {
+        guard let (elf, slot) = ELFMapping.begin(fd) else {
             let message = Self.libelfMessage()
             close(fd)
             throw ELFOpenError(.malformed, message)
         }
-        try self.init(path: path, elf: elf, fd: fd, memory: nil, size: UInt64(max(info.st_size, 0)),
+        try self.init(path: path, elf: elf, fd: fd, memory: nil, guardSlot: slot, size: UInt64(max(info.st_size, 0)),
                       device: UInt64(info.st_dev), inode: UInt64(info.st_ino), stamp: FileStamp(info))
     }
 
@@ -122,22 +124,23 @@ public final class ELFFile {
             buffer.deallocate()
             throw ELFOpenError(.malformed, message)
         }
-        try self.init(path: path, elf: elf, fd: -1, memory: buffer, size: UInt64(bytes.count),
+        try self.init(path: path, elf: elf, fd: -1, memory: buffer, guardSlot: -1, size: UInt64(bytes.count),
                       device: 0, inode: 0, stamp: nil)
     }
 
     /// Takes ownership of `elf`, `fd` (when >= 0) and `memory` (when not nil), also when it
     /// throws.
     private init(path: String, elf: OpaquePointer, fd: Int32, memory: UnsafeMutableRawBufferPointer?,
-                 size: UInt64, device: UInt64, inode: UInt64, stamp: FileStamp?) throws(ELFOpenError) {
+                 guardSlot: Int32, size: UInt64, device: UInt64, inode: UInt64, stamp: FileStamp?) throws(ELFOpenError) {
         var ehdr = GElf_Ehdr()
         guard elf_kind(elf) == ELF_K_ELF, gelf_getehdr(elf, &ehdr) != nil, let ident = elf_getident(elf, nil) else {
             let message = Self.libelfMessage()
-            elf_end(elf)
+            ELFMapping.end(elf, guardSlot: guardSlot)
             if fd >= 0 { close(fd) }
             memory?.deallocate()
             throw ELFOpenError(.malformed, "unusable ELF header: \(message)")
         }
+        self.guardSlot = guardSlot
         self.path = path
         self.fd = fd
         self.elf = elf
@@ -161,7 +164,7 @@ public final class ELFFile {
     }
 
     deinit {
-        elf_end(elf)
+        ELFMapping.end(elf, guardSlot: guardSlot)
         if fd >= 0 { close(fd) }
         memory?.deallocate()
     }
@@ -170,10 +173,15 @@ public final class ELFFile {
     /// was read may mix two versions of it. Always `false` for bytes in memory.
     public var changedSinceOpen: Bool {
         guard let openedStamp, fd >= 0 else { return false }
+        if shrankWhileMapped { return true }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return true }
         return FileStamp(info) != openedStamp
     }
+
+    /// `true` when a read through the mapping went past the end of the file, which shrank
+    /// after it was opened: the SIGBUS guard gave zeros there (`ELFMapping`).
+    public var shrankWhileMapped: Bool { ELFMapping.faulted(guardSlot) }
 
     private struct FileStamp: Equatable {
         var size: Int

@@ -8,9 +8,20 @@ import PremainModel
 /// Each binary is encoded alone (pretty-printed, sorted keys) at its place in the `binaries`
 /// array, and the rest of the report (whose keys all sort after `binaries`) is
 /// encoded once and appended.
+///
+/// `schemaVersion` 2 writes each closure object once, in a top-level `objects` table that the
+/// closures refer to by id (`ClosureObjectTable`); 1 writes every closure's objects in full.
 public enum ParallelAuditJSON {
-    public static func render(_ report: AuditReport, workers: Int) throws -> String {
-        guard workers > 1, report.binaries.count > 1 else { return try JSONRenderer.render(report) }
+    /// The schema a report is written in by default: 2 (the `objects` table) when it holds
+    /// several binaries, whose closures share most objects; 1 for one file.
+    public static func defaultSchemaVersion(for report: AuditReport) -> Int {
+        report.binaries.count > 1 ? 2 : 1
+    }
+
+    public static func render(_ report: AuditReport, workers: Int, schemaVersion: Int = 1) throws -> String {
+        let table = schemaVersion >= 2 ? ClosureObjectTable(report.binaries) : nil
+        let userInfo: [CodingUserInfoKey: any Sendable] = table.map { [ClosureObjectTable.userInfoKey: $0] } ?? [:]
+        guard workers > 1, report.binaries.count > 1 else { return try JSONRenderer.render(report, userInfo: userInfo) }
         let binaries = report.binaries
         let parts = Mutex<[Int: [UInt8]]>([:])
         let failure = Mutex<String?>(nil)
@@ -21,7 +32,7 @@ public enum ParallelAuditJSON {
                 guard index < binaries.count else { return }
                 do {
                     // Nested lines indented for the binary's place in the array (level 2).
-                    let bytes = try PrettyJSONEncoder.encode(binaries[index], level: 2)
+                    let bytes = try PrettyJSONEncoder.encode(binaries[index], level: 2, userInfo: userInfo)
                     parts.withLock { $0[index] = bytes }
                 } catch {
                     failure.withLock { $0 = "\(error)" }
@@ -32,14 +43,14 @@ public enum ParallelAuditJSON {
         if let message = failure.withLock({ $0 }) { throw RenderError(message: message) }
         var tail = report
         tail.binaries = []
-        let rest = try JSONRenderer.render(Tail(tail))
+        let rest = try JSONRenderer.render(Tail(tail, objects: table))
         // rest starts with "{\n  \"errors\"": keep everything after the opening brace line.
-        guard rest.hasPrefix("{\n") else { return try JSONRenderer.render(report) }
+        guard rest.hasPrefix("{\n") else { return try JSONRenderer.render(report, userInfo: userInfo) }
         let encoded = parts.withLock { $0 }
         var out = Array("{\n  \"binaries\" : [\n".utf8)
         out.reserveCapacity(encoded.values.reduce(0) { $0 + $1.count + 4 } + rest.utf8.count + 64)
         for index in 0..<binaries.count {
-            guard let part = encoded[index] else { return try JSONRenderer.render(report) }
+            guard let part = encoded[index] else { return try JSONRenderer.render(report, userInfo: userInfo) }
             out.append(contentsOf: [0x20, 0x20, 0x20, 0x20])
             out.append(contentsOf: part)
             out.append(contentsOf: index == binaries.count - 1 ? [0x0a] : [UInt8(ascii: ","), 0x0a])
@@ -57,14 +68,19 @@ public enum ParallelAuditJSON {
     /// Every field of the report but `binaries`, encoded under the same keys.
     struct Tail: Encodable {
         let report: AuditReport
-        init(_ report: AuditReport) { self.report = report }
+        let objects: ClosureObjectTable?
+        init(_ report: AuditReport, objects: ClosureObjectTable?) {
+            self.report = report
+            self.objects = objects
+        }
 
-        enum Keys: String, CodingKey { case errors, schemaVersion, skipped, summary, tool }
+        enum Keys: String, CodingKey { case errors, objects, schemaVersion, skipped, summary, tool }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(report.errors, forKey: .errors)
-            try container.encode(report.schemaVersion, forKey: .schemaVersion)
+            if let objects { try container.encode(objects.records, forKey: .objects) }
+            try container.encode(objects == nil ? 1 : 2, forKey: .schemaVersion)
             try container.encodeIfPresent(report.skipped, forKey: .skipped)
             try container.encodeIfPresent(report.summary, forKey: .summary)
             try container.encode(report.tool, forKey: .tool)

@@ -15,8 +15,12 @@ import Glibc
 public enum PrettyJSONEncoder {
     /// The JSON text of `value` without a final newline, its nested lines indented as if it
     /// stood at nesting `level` (0 for a document).
-    public static func encode<T: Encodable>(_ value: T, level: Int = 0) throws -> [UInt8] {
+    /// `userInfo` is what `Encoder.userInfo` gives every `encode(to:)` (e.g. a
+    /// `ClosureObjectTable`).
+    public static func encode<T: Encodable>(_ value: T, level: Int = 0,
+                                            userInfo: [CodingUserInfoKey: any Sendable] = [:]) throws -> [UInt8] {
         let encoder = TreeEncoder(parent: nil, key: nil)
+        encoder.rootUserInfo = userInfo
         try value.encode(to: encoder)
         var out: [UInt8] = []
         out.reserveCapacity(4096)
@@ -197,7 +201,9 @@ final class TreeEncoder: Encoder {
     typealias Node = PrettyJSONEncoder.Node
     let parent: TreeEncoder?
     let key: (any CodingKey)?
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    /// Set on the root only; nested encoders ask their parents.
+    var rootUserInfo: [CodingUserInfoKey: Any] = [:]
+    var userInfo: [CodingUserInfoKey: Any] { parent?.userInfo ?? rootUserInfo }
     var root: Node?
 
     init(parent: TreeEncoder?, key: (any CodingKey)?) {
@@ -373,7 +379,7 @@ final class SuperEncoder: Encoder {
     let key: String
     let inner: TreeEncoder
     var codingPath: [any CodingKey] { inner.codingPath }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] { inner.userInfo }
 
     init(object: PrettyJSONEncoder.ObjectNode, key: String, parent: TreeEncoder, codingKey: (any CodingKey)?) {
         self.object = object

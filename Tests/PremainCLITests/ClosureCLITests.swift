@@ -111,6 +111,25 @@ import Testing
         #expect(paths == [folder + "/true", folder + "/bin/ls"])
         let summary = try #require(report["summary"] as? [String: Any])
         #expect(summary["files"] as? Int == 2)
+        // Several files: schema 2, each closure object once in `objects`; --schema-version 1
+        // writes every closure in full, and check reads both the same.
+        #expect(report["schemaVersion"] as? Int == 2)
+        let objects = try #require(report["objects"] as? [[String: Any]])
+        #expect(objects.contains { $0["soname"] as? String == "libc.so.6" })
+        let full = try CLI.run(["audit", "--format", "json", "--schema-version", "1", folder])
+        let v1 = try json(full.stdout)
+        #expect(v1["schemaVersion"] as? Int == 1 && v1["objects"] == nil)
+        let single = try json(try CLI.run(["audit", "--format", "json", folder + "/true"]).stdout)
+        #expect(single["schemaVersion"] as? Int == 1)
+        for text in [result.stdout, full.stdout] {
+            let file = folder + "/report-\(text.count).json"
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let check = try CLI.run(["check", "--fail-on", "never", file])
+            #expect(check.status == 0, "\(check.stderr)")
+        }
+        let bad = try CLI.run(["audit", "--format", "json", "--schema-version", "3", folder])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--schema-version must be 1 or 2, not '3'"))
         let text = try CLI.run(["audit", folder])
         #expect(text.stdout.contains("Summary of 2 files"))
         #expect(text.stdout.contains("Most relocations"))

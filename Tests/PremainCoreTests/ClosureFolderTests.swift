@@ -74,6 +74,46 @@ import Testing
         #expect(decoded.binaries.compactMap(\.closure?.totals) == parallel.binaries.compactMap(\.closure?.totals))
     }
 
+    /// Schema 2 writes each closure object once, in `objects`; closures (objects, loaders and
+    /// `top`) refer to it by id. It reads back into the same report as schema 1, in parallel
+    /// as in plain rendering.
+    @Test func schemaTwoWritesEachClosureObjectOnceAndReadsBackTheSame() throws {
+        let report = BatchAudit(workers: 2).run(["/opt/swift/usr/lib/swift/linux"])
+        let one = try ParallelAuditJSON.render(report, workers: 2, schemaVersion: 1)
+        let two = try ParallelAuditJSON.render(report, workers: 2, schemaVersion: 2)
+        #expect(two == (try ParallelAuditJSON.render(report, workers: 1, schemaVersion: 2)))
+        #expect(two.utf8.count < one.utf8.count, "\(two.utf8.count) of \(one.utf8.count) bytes")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(two.utf8)) as? [String: Any])
+        #expect(document["schemaVersion"] as? Int == 2)
+        let table = try #require(document["objects"] as? [[String: Any]])
+        let paths = table.compactMap { $0["path"] as? String }
+        #expect(Set(paths).count == paths.count)
+        #expect(table.map { $0["id"] as? Int } == Array(0..<table.count))
+        let everyObject = Set(report.binaries.flatMap { $0.closure?.objects.map(\.path) ?? [] })
+        #expect(Set(paths) == everyObject)
+        let first = try #require((document["binaries"] as? [[String: Any]])?.compactMap { $0["closure"] as? [String: Any] }.first)
+        for object in try #require(first["objects"] as? [[String: Any]]) {
+            #expect(object["object"] is Int && object["path"] == nil && object["realPath"] == nil)
+            #expect((object["depth"] as? Int == 1) == (object["neededBy"] == nil))
+        }
+        // The same report, whichever schema it was written in.
+        var fromTwo = try JSONRenderer.decode(AuditReport.self, from: two)
+        #expect(fromTwo.schemaVersion == 2)
+        fromTwo.schemaVersion = 1
+        #expect(fromTwo == (try JSONRenderer.decode(AuditReport.self, from: one)))
+        #expect(try JSONRenderer.render(fromTwo) == one)
+        // An id the table does not hold is refused, naming where.
+        let broken = two.replacingOccurrences(of: "\"object\" : 0,", with: "\"object\" : 99999,")
+        #expect(throws: DecodingError.self) { try JSONRenderer.decode(AuditReport.self, from: broken) }
+        do {
+            _ = try RuleInputLoader.report(broken)
+            Issue.record("a dangling object id was accepted")
+        } catch {
+            #expect(error.description.contains("object 99999 is not in the report's objects table"), "\(error.description)")
+            #expect(error.description.contains("closure.objects["), "\(error.description)")
+        }
+    }
+
     @Test func missingPathsAreErrorsAndClosuresCanBeTurnedOff() throws {
         let report = BatchAudit(closure: nil).run(["/nonexistent/premain", "/bin/ls"])
         #expect(report.errors.map(\.reason) == [.missing])

@@ -1,3 +1,5 @@
+import Foundation
+import ELFKit
 import PremainAudit
 import PremainJudge
 import PremainLaunch
@@ -36,6 +38,41 @@ import Testing
         #expect(arrayEntries[3].resolution == .symbolRelocation)
         #expect(library.initializers.own == 3)
         #expect(library.symbols.importedNames?.contains { $0.hasPrefix("_ZNSt8ios_base4InitC1Ev") } == true)
+    }
+
+    /// Distributions strip libraries and ship `.symtab` in a debug file found by build ID: the
+    /// initializers are named from there, so `frame_dummy` counts as the toolchain's (and no
+    /// DWARF is opened for it). A debug file of another build is not used.
+    @Test func strippedLibraryInitializersAreNamedFromTheDebugFilesSymbolTable() throws {
+        let folder = NSTemporaryDirectory() + "premain-debugsyms-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let library = folder + "/libinit.so"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Samples.path("cxx-static-init/libinit.so"), toPath: library)
+        let id = try #require(try ELFFile(path: library).buildID)
+        let debugFolder = "\(folder)/debug/.build-id/\(id.prefix(2))"
+        try FileManager.default.createDirectory(atPath: debugFolder, withIntermediateDirectories: true)
+        let debugFile = "\(debugFolder)/\(id.dropFirst(2)).debug"
+        #expect(try Shell.run(["objcopy", "--only-keep-debug", library, debugFile]).status == 0)
+        #expect(try Shell.run(["strip", "--strip-all", library]).status == 0)
+
+        func entries(_ directories: [String]) throws -> [InitializerInfo] {
+            let options = InventoryOptions(debugLocator: DebugFileLocator(extraDirectories: directories))
+            return try InventoryBuilder.audit(path: library, options: options).initializers.entries
+                .filter { $0.source == .initArray }
+        }
+        let named = try entries([folder + "/debug"])
+        #expect(named.map(\.symbol) == ["frame_dummy", "_GLOBAL__sub_I_registry.cpp", "_GLOBAL__sub_I_plugins.cpp",
+                                         "premain_lib_ctor_c"])
+        #expect(named.map(\.kind) == [.toolchain, .cxxTranslationUnit, .cxxTranslationUnit, .constructorFunction])
+        // Without the debug file only the exported constructor has a name (from .dynsym).
+        let bare = try entries([folder + "/nowhere"]).map(\.symbol)
+        if !FileManager.default.fileExists(atPath: "/usr/lib/debug/.build-id/\(id.prefix(2))/\(id.dropFirst(2)).debug") {
+            #expect(bare == [nil, nil, nil, "premain_lib_ctor_c"])
+        }
+        // A debug file whose build ID differs names nothing.
+        #expect(try Shell.run(["objcopy", "--remove-section=.note.gnu.build-id", debugFile]).status == 0)
+        #expect(try entries([folder + "/debug"]).map(\.symbol) == bare)
     }
 
     @Test func cxxExecutableRunsItsPriorityConstructorFirst() throws {

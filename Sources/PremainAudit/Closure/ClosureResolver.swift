@@ -1,3 +1,4 @@
+import Dispatch
 import ELFKit
 import PremainModel
 
@@ -82,6 +83,22 @@ public struct ClosureResolver: Sendable {
         return walk.result()
     }
 
+    /// The closure of `program`, walked and bound on another thread while `work` runs on this
+    /// one; `work` returns its result and the program's cost, which the closure's totals use.
+    /// `program` must be a handle of its own that nothing else uses meanwhile (its tables fill
+    /// in lazily, unsynchronized): open the file a second time. For one large file on a
+    /// machine with idle cores.
+    public func resolveConcurrently<T>(_ program: ELFFile, while work: () -> (T, ObjectCost)) -> (T, DependencyClosure) {
+        let walk = ClosureWalk(resolver: self, program: program)
+        let side = ConcurrentWalk(walk)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { side.run() }
+        let (value, cost) = work()
+        group.wait()
+        walk.programCost = cost
+        return (value, walk.result(unused: side.unused))
+    }
+
     /// The host path of a path as the program sees it.
     func hostPath(_ logical: String) -> String {
         logical.hasPrefix("/") ? root + logical : logical
@@ -130,5 +147,21 @@ public struct ClosureOptions: Sendable, Equatable {
         guard var root = sysroot, !root.isEmpty else { return "" }
         while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
         return root == "/" ? "" : root
+    }
+}
+
+/// A walk handed to one other thread: `run` walks and binds there; the caller reads `unused`
+/// only after waiting for it (`DispatchGroup.wait` orders the accesses).
+private final class ConcurrentWalk: @unchecked Sendable {
+    let walk: ClosureWalk
+    var unused: [String]?
+
+    init(_ walk: ClosureWalk) {
+        self.walk = walk
+    }
+
+    func run() {
+        walk.run()
+        unused = walk.unusedNeeded()
     }
 }

@@ -26,7 +26,7 @@ final class ClosureWalk {
     private var contexts: [Int: (id: Int, value: SearchContext)] = [:]
 
     /// The program's cost when the caller counted it (`nil`: counted in `result`).
-    let programCost: ObjectCost?
+    var programCost: ObjectCost?
 
     init(resolver: ClosureResolver, program: ELFFile, programCost: ObjectCost? = nil) {
         self.resolver = resolver
@@ -318,13 +318,20 @@ final class ClosureWalk {
         dir.hasSuffix("/") ? dir + name : dir + "/" + name
     }
 
+    /// The program's `DT_NEEDED` entries that provide none of its imports, when the options
+    /// ask for them (`[]` otherwise).
+    func unusedNeeded() -> [String] {
+        resolver.options.findUnused ? SymbolBinder(walk: self).unusedNeededOfProgram() : []
+    }
+
     /// The walk's closure as the model reports it: the objects in load order (the program left
     /// out), the missing names, and the costs and unused `DT_NEEDED` entries when the options
     /// ask for them.
-    func result() -> DependencyClosure {
+    /// `unused`: the unused `DT_NEEDED` entries when `unusedNeeded()` already worked them out.
+    func result(unused known: [String]? = nil) -> DependencyClosure {
         let systemPrefixes = ["/lib/", "/usr/lib/", "/lib64/", "/usr/lib64/", "/lib32/", "/usr/lib32/"]
         var list: [ClosureObject] = []
-        let unused = resolver.options.findUnused ? SymbolBinder(walk: self).unusedNeededOfProgram() : []
+        let unused = known ?? unusedNeeded()
         var costs: [ObjectCost?] = []
         if resolver.options.computeCosts {
             costs = objects.indices.map { index in

@@ -1,4 +1,5 @@
 import CDW
+import ELFKit
 import PremainModel
 import PremainSystem
 #if canImport(Glibc)
@@ -27,28 +28,30 @@ public final class DebugInfo {
     private let descriptor: Int32
     /// The image libelf reads for `init(memory:path:)`, else `nil`.
     private let memory: UnsafeMutableRawBufferPointer?
+    /// The SIGBUS guard's slot for the file's mapping (`ELFMapping`), or -1.
+    private let guardSlot: Int32
     private let elf: OpaquePointer
     private let dwarf: OpaquePointer
 
     /// Opens `path`; returns `nil` when it cannot be opened, is not a regular file, or has no
-    /// DWARF. The file is read with `read` (`ELF_C_READ`), not mapped, so a file that shrinks
+    /// DWARF. The file is mapped under the SIGBUS guard (`ELFMapping`), so a file that shrinks
     /// meanwhile gives missing lines instead of a SIGBUS.
     public init?(path: String) {
         let fd = LocalFiles.openForReading(path, regularOnly: true)
         guard fd >= 0 else { return nil }
-        _ = elf_version(UInt32(EV_CURRENT))
-        guard let elf = elf_begin(fd, ELF_C_READ, nil) else {
+        guard let (elf, slot) = ELFMapping.begin(fd) else {
             close(fd)
             return nil
         }
         guard let handle = dwarf_begin_elf(elf, DWARF_C_READ, nil) else {
-            elf_end(elf)
+            ELFMapping.end(elf, guardSlot: slot)
             close(fd)
             return nil
         }
         self.path = path
         self.descriptor = fd
         self.memory = nil
+        self.guardSlot = slot
         self.elf = elf
         self.dwarf = handle
     }
@@ -73,13 +76,14 @@ public final class DebugInfo {
         self.path = path
         self.descriptor = -1
         self.memory = buffer
+        self.guardSlot = -1
         self.elf = elf
         self.dwarf = handle
     }
 
     deinit {
         dwarf_end(dwarf)
-        elf_end(elf)
+        ELFMapping.end(elf, guardSlot: guardSlot)
         if descriptor >= 0 { close(descriptor) }
         memory?.deallocate()
     }

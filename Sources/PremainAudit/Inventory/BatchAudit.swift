@@ -43,11 +43,15 @@ public struct BatchAudit: Sendable {
         let total = files.count
         let inventoryOptions = inventory
         let next = Atomic<Int>(0)
+        // Fewer files than workers (one large library, say): each file's closure is walked
+        // on a core of its own while its inventory is counted.
+        let spareCores = total < workers
         let work: @Sendable () -> Void = {
             while true {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < total else { return }
-                let outcome = Self.audit(files[index], inventory: inventoryOptions, resolver: resolver)
+                let outcome = Self.audit(files[index], inventory: inventoryOptions, resolver: resolver,
+                                         concurrentClosure: spareCores)
                 results.withLock { $0[index] = outcome }
                 let finished = done.wrappingAdd(1, ordering: .relaxed).newValue
                 progress?(finished, total)
@@ -88,20 +92,35 @@ public struct BatchAudit: Sendable {
     }
 
     static func audit(_ path: String, inventory options: InventoryOptions,
-                      resolver: ClosureResolver?) -> Outcome {
+                      resolver: ClosureResolver?, concurrentClosure: Bool = false) -> Outcome {
         let file: ELFFile
         do {
             file = try ELFFile(path: path)
         } catch {
             return .failed(FileError(path: path, reason: FileError.Reason(error.reason), message: error.message))
         }
-        var (inventory, cost) = InventoryBuilder.auditWithCost(file, options: options)
-        if file.changedSinceOpen {
-            return .failed(FileError(path: path, reason: .unreadable, message: ELFOpenError.changedWhileRead.message))
+        let loads = file.interpreter != nil || !file.neededLibraries.isEmpty
+        var inventory: BinaryInventory
+        var closure: DependencyClosure?
+        if let resolver, loads, concurrentClosure, let second = try? ELFFile(path: path) {
+            let audited: (BinaryInventory, DependencyClosure)
+            audited = resolver.resolveConcurrently(second) {
+                let (inventory, cost) = InventoryBuilder.auditWithCost(file, options: options)
+                resolver.store.remember(file, cost: cost)
+                return (inventory, cost)
+            }
+            (inventory, closure) = audited
+            if second.changedSinceOpen { return changed(path) }
+        } else {
+            let (audited, cost) = InventoryBuilder.auditWithCost(file, options: options)
+            inventory = audited
+            if let resolver, loads, !file.changedSinceOpen {
+                resolver.store.remember(file, cost: cost)
+                closure = resolver.resolve(file, programCost: cost)
+            }
         }
-        resolver?.store.remember(file, cost: cost)
-        if let resolver, file.interpreter != nil || !file.neededLibraries.isEmpty {
-            let closure = resolver.resolve(file, programCost: cost)
+        if file.changedSinceOpen { return changed(path) }
+        if let resolver, let closure {
             inventory.closure = closure
             inventory.unusedNeeded = resolver.options.findUnused ? closure.unusedNeeded : nil
         } else if resolver != nil {
@@ -110,5 +129,9 @@ public struct BatchAudit: Sendable {
                 : "no PT_INTERP and no DT_NEEDED: nothing to load"
         }
         return .audited(inventory)
+    }
+
+    private static func changed(_ path: String) -> Outcome {
+        .failed(FileError(path: path, reason: .unreadable, message: ELFOpenError.changedWhileRead.message))
     }
 }

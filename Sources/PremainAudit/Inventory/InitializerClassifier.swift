@@ -9,10 +9,19 @@ public enum InitializerClassifier {
         "call_weak_fn", "__libc_init_first", "init_cacheinfo", "_GLOBAL__sub_I_00099_0___libc_csu_init",
     ]
 
-    static func census(_ file: ELFFile, demangle: Bool) -> InitializerCensus {
+    /// `debugLocator`: where a stripped file's debug file is looked for, to name what its own
+    /// tables do not (`nil`: no debug file is read).
+    static func census(_ file: ELFFile, demangle: Bool, debugLocator: DebugFileLocator? = nil) -> InitializerCensus {
         var census = InitializerCensus()
         let entries = file.initializerEntries
-        let names = file.type == 1 ? [:] : file.symbolNames(at: Set(entries.compactMap(\.target)))
+        var names: [UInt64: String] = [:]
+        if file.type != 1 {
+            let targets = Set(entries.compactMap(\.target))
+            names = file.symbolNames(at: targets)
+            if let debugLocator {
+                names.merge(debugSymbolNames(file, at: targets.subtracting(names.keys), debugLocator: debugLocator)) { own, _ in own }
+            }
+        }
         for entry in entries {
             switch entry.source {
             case .initArray: census.initArray += 1
@@ -35,6 +44,18 @@ public enum InitializerClassifier {
         }
         census.total = entries.count
         return census
+    }
+
+    /// Names of `addresses` from the `.symtab` of a stripped file's debug file (distributions'
+    /// debug packages keep it there), when the debug file has the same build ID; `[:]` for a
+    /// file that has its own `.symtab`, has no build ID or no debug file. Naming `frame_dummy`
+    /// and `_init` marks them as the toolchain's, so no DWARF is opened for them.
+    static func debugSymbolNames(_ file: ELFFile, at addresses: Set<UInt64>, debugLocator: DebugFileLocator) -> [UInt64: String] {
+        guard !addresses.isEmpty, !file.hasSymbolTable, let id = file.buildID,
+              let path = debugLocator.debugFile(for: file), path != file.path,
+              let debug = try? ELFFile(path: path), debug.buildID == id, debug.hasSymbolTable,
+              debug.machine == file.machine else { return [:] }
+        return debug.symbolNames(at: addresses)
     }
 
     /// Sets the DWARF line of every entry that is not the toolchain's, from the file's own

@@ -57,7 +57,8 @@ public enum InventoryBuilder {
         let (relocations, counts) = relocationCensus(file)
         let symbols = symbolCensus(file, lists: options.symbolLists)
         let cost = ObjectCost(file, relocations: relocations, counts: counts, exported: symbols.exported)
-        var initializers = InitializerClassifier.census(file, demangle: options.demangle)
+        var initializers = InitializerClassifier.census(file, demangle: options.demangle,
+                                                        debugLocator: options.sourceLines ? options.debugLocator : nil)
         if options.sourceLines { InitializerClassifier.locate(&initializers, in: file, debugLocator: options.debugLocator) }
         var swift = swiftCensus(file, demangle: options.demangle)
         if options.sourceLines, var census = swift {

@@ -17,6 +17,78 @@ public struct AuditReport: Codable, Sendable, Equatable {
         self.binaries = binaries
         self.errors = errors
     }
+
+    /// The JSON schema versions an audit report is read in: 1, where each closure object is a
+    /// full record, and 2, where closures refer to a top-level `objects` table.
+    public static let readableSchemaVersions = 1...2
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion, tool, binaries, errors, summary, skipped, objects
+    }
+
+    /// Reads schema 1 and 2; closure objects of schema 2 are filled in from `objects`, so the
+    /// value is the same whichever schema it was written in (but `schemaVersion`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+        tool = try container.decode(ToolInfo.self, forKey: .tool)
+        binaries = try container.decode([BinaryInventory].self, forKey: .binaries)
+        errors = try container.decode([FileError].self, forKey: .errors)
+        summary = try container.decodeIfPresent(OffenderSummary.self, forKey: .summary)
+        skipped = try container.decodeIfPresent(SkippedFiles.self, forKey: .skipped)
+        let records = try container.decodeIfPresent([ClosureObjectRecord].self, forKey: .objects) ?? []
+        var byID: [Int: ClosureObjectRecord] = [:]
+        for record in records { byID[record.id] = record }
+        for index in binaries.indices {
+            guard var closure = binaries[index].closure else { continue }
+            func record(_ id: Int, _ path: [any CodingKey]) throws -> ClosureObjectRecord {
+                guard let found = byID[id] else {
+                    throw DecodingError.dataCorrupted(.init(
+                        codingPath: [CodingKeys.binaries, PathKey(index), PathKey("closure")] + path,
+                        debugDescription: "object \(id) is not in the report's objects table"))
+                }
+                return found
+            }
+            for position in closure.objects.indices {
+                guard let id = closure.objects[position].tableID else { continue }
+                let place = [PathKey("objects"), PathKey(position)]
+                let loader = try closure.objects[position].tableNeededBy.map { try record($0, place) }
+                closure.objects[position].fill(from: try record(id, place), loader: loader, programPath: binaries[index].path)
+            }
+            for position in closure.top.indices {
+                guard let id = closure.top[position].tableID else { continue }
+                closure.top[position].fill(from: try record(id, [PathKey("top"), PathKey(position)]))
+            }
+            binaries[index].closure = closure
+        }
+    }
+
+    /// Schema 2 when the encoder carries a `ClosureObjectTable` (then with `objects`), else
+    /// schema 1, whatever `schemaVersion` says.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let table = encoder.userInfo[ClosureObjectTable.userInfoKey] as? ClosureObjectTable
+        try container.encode(binaries, forKey: .binaries)
+        try container.encode(errors, forKey: .errors)
+        if let table { try container.encode(table.records, forKey: .objects) }
+        try container.encode(table == nil ? 1 : 2, forKey: .schemaVersion)
+        try container.encodeIfPresent(skipped, forKey: .skipped)
+        try container.encodeIfPresent(summary, forKey: .summary)
+        try container.encode(tool, forKey: .tool)
+    }
+
+    /// A key of an error's coding path: an array index or a field name.
+    private struct PathKey: CodingKey {
+        var intValue: Int?
+        var stringValue: String
+        init(_ index: Int) {
+            intValue = index
+            stringValue = "\(index)"
+        }
+        init(_ name: String) { stringValue = name }
+        init?(intValue: Int) { self.init(intValue) }
+        init?(stringValue: String) { self.init(stringValue) }
+    }
 }
 
 /// A file premain could not audit, and why.

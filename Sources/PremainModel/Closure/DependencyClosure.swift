@@ -47,11 +47,74 @@ public struct ClosureObject: Codable, Sendable, Equatable {
     /// What this object costs at start-up; `nil` when costs were not computed.
     public var cost: ObjectCost?
 
+    /// Its entry in the report's `objects` table while a schema-2 report is decoded (`nil`
+    /// once resolved, and always in schema 1).
+    var tableID: Int?
+    /// The entry of the object that loaded it, while a schema-2 report is decoded; `nil` for
+    /// the program (depth 1).
+    var tableNeededBy: Int?
+
     /// `cost` and `needed` are not written to JSON: every program that loads libc would repeat
     /// libc's figures and its `DT_NEEDED`. The closure's `totals` and `top` (`--top N` for more
     /// objects) carry the costs; each object's own audit carries its `needed`.
+    /// In schema 2 (`ClosureObjectTable`) `object` (an id in the report's `objects` table)
+    /// stands for `path`, `realPath`, `soname` and `system`, and `neededBy` is the id of the
+    /// object that loaded it, absent when the program did (depth 1).
     enum CodingKeys: String, CodingKey {
-        case path, realPath, soname, requestedName, foundVia, searchDirectory, depth, neededBy, system
+        case path, realPath, soname, requestedName, foundVia, searchDirectory, depth, neededBy, system, object
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let id = try container.decodeIfPresent(Int.self, forKey: .object) {
+            tableID = id
+            path = ""
+            realPath = ""
+            system = false
+            tableNeededBy = try container.decodeIfPresent(Int.self, forKey: .neededBy)
+            neededBy = ""
+        } else {
+            path = try container.decode(String.self, forKey: .path)
+            realPath = try container.decode(String.self, forKey: .realPath)
+            soname = try container.decodeIfPresent(String.self, forKey: .soname)
+            system = try container.decode(Bool.self, forKey: .system)
+            neededBy = try container.decode(String.self, forKey: .neededBy)
+        }
+        requestedName = try container.decode(String.self, forKey: .requestedName)
+        foundVia = try container.decode(FoundVia.self, forKey: .foundVia)
+        searchDirectory = try container.decodeIfPresent(String.self, forKey: .searchDirectory)
+        depth = try container.decode(Int.self, forKey: .depth)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if let table = encoder.userInfo[ClosureObjectTable.userInfoKey] as? ClosureObjectTable, let id = table.id(of: self),
+           depth == 1 || table.id(ofPath: neededBy) != nil {
+            try container.encode(id, forKey: .object)
+            if depth != 1 { try container.encodeIfPresent(table.id(ofPath: neededBy), forKey: .neededBy) }
+        } else {
+            try container.encode(path, forKey: .path)
+            try container.encode(realPath, forKey: .realPath)
+            try container.encodeIfPresent(soname, forKey: .soname)
+            try container.encode(system, forKey: .system)
+            try container.encode(neededBy, forKey: .neededBy)
+        }
+        try container.encode(requestedName, forKey: .requestedName)
+        try container.encode(foundVia, forKey: .foundVia)
+        try container.encodeIfPresent(searchDirectory, forKey: .searchDirectory)
+        try container.encode(depth, forKey: .depth)
+    }
+
+    /// Takes `path`, `realPath`, `soname` and `system` from `record`, and `neededBy` from
+    /// `loader` (`nil`: the program, at `programPath`).
+    mutating func fill(from record: ClosureObjectRecord, loader: ClosureObjectRecord?, programPath: String) {
+        path = record.path
+        realPath = record.realPath
+        soname = record.soname
+        system = record.system
+        neededBy = loader?.path ?? programPath
+        tableID = nil
+        tableNeededBy = nil
     }
 
     public init(path: String, realPath: String, soname: String?, requestedName: String, foundVia: FoundVia,
@@ -178,6 +241,53 @@ public struct ObjectShare: Codable, Sendable, Equatable {
     public var initializers: Int
     public var exported: Int
 
+    /// In schema 2 (`ClosureObjectTable`) `object` (an id in the report's `objects` table)
+    /// stands for `path` and `soname`.
+    enum CodingKeys: String, CodingKey {
+        case path, soname, relocations, relocationShare, lookups, initializers, exported, object
+    }
+
+    /// Its entry in the report's `objects` table while a schema-2 report is decoded.
+    var tableID: Int?
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let id = try container.decodeIfPresent(Int.self, forKey: .object) {
+            tableID = id
+            path = ""
+        } else {
+            path = try container.decode(String.self, forKey: .path)
+            soname = try container.decodeIfPresent(String.self, forKey: .soname)
+        }
+        relocations = try container.decode(Int.self, forKey: .relocations)
+        relocationShare = try container.decode(Double.self, forKey: .relocationShare)
+        lookups = try container.decode(Int.self, forKey: .lookups)
+        initializers = try container.decode(Int.self, forKey: .initializers)
+        exported = try container.decode(Int.self, forKey: .exported)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if let table = encoder.userInfo[ClosureObjectTable.userInfoKey] as? ClosureObjectTable, let id = table.id(ofPath: path) {
+            try container.encode(id, forKey: .object)
+        } else {
+            try container.encode(path, forKey: .path)
+            try container.encodeIfPresent(soname, forKey: .soname)
+        }
+        try container.encode(relocations, forKey: .relocations)
+        try container.encode(relocationShare, forKey: .relocationShare)
+        try container.encode(lookups, forKey: .lookups)
+        try container.encode(initializers, forKey: .initializers)
+        try container.encode(exported, forKey: .exported)
+    }
+
+    /// Takes `path` and `soname` from `record`.
+    mutating func fill(from record: ClosureObjectRecord) {
+        path = record.path
+        soname = record.soname
+        tableID = nil
+    }
+
     /// The `count` objects with the most relocations, heaviest first (ties by path).
     public static func top(_ objects: [ClosureObject], program: ObjectCost, count: Int) -> [ObjectShare] {
         let total = objects.reduce(program.relocations.total) { $0 + ($1.cost?.relocations.total ?? 0) }
@@ -199,5 +309,72 @@ public struct ObjectShare: Codable, Sendable, Equatable {
         self.lookups = lookups
         self.initializers = initializers
         self.exported = exported
+    }
+}
+
+/// One object of a report's `objects` table (JSON schema version 2): what every closure that
+/// contains it shares, written once; each closure refers to it by `id`.
+public struct ClosureObjectRecord: Codable, Sendable, Equatable {
+    public var id: Int
+    public var path: String
+    public var realPath: String
+    public var soname: String?
+    public var system: Bool
+
+    public init(id: Int, path: String, realPath: String, soname: String?, system: Bool) {
+        self.id = id
+        self.path = path
+        self.realPath = realPath
+        self.soname = soname
+        self.system = system
+    }
+}
+
+/// The `objects` table of an audit report with several files (JSON schema version 2): each
+/// distinct closure object once, numbered from 0 in the order the report first meets them.
+/// Given to an encoder as `userInfo[ClosureObjectTable.userInfoKey]`, closure objects are
+/// written as references to it. Immutable, so encoders on several threads can share it.
+public final class ClosureObjectTable: Sendable {
+    public static let userInfoKey = CodingUserInfoKey(rawValue: "premain.closureObjectTable")!
+
+    public let records: [ClosureObjectRecord]
+    private let ids: [Identity: Int]
+    /// The first record of each path.
+    private let pathIDs: [String: Int]
+
+    private struct Identity: Hashable {
+        var path: String
+        var realPath: String
+        var soname: String?
+        var system: Bool
+    }
+
+    public init(_ binaries: [BinaryInventory]) {
+        var records: [ClosureObjectRecord] = []
+        var ids: [Identity: Int] = [:]
+        var pathIDs: [String: Int] = [:]
+        for binary in binaries {
+            for object in binary.closure?.objects ?? [] {
+                let identity = Identity(path: object.path, realPath: object.realPath, soname: object.soname, system: object.system)
+                guard ids[identity] == nil else { continue }
+                ids[identity] = records.count
+                if pathIDs[object.path] == nil { pathIDs[object.path] = records.count }
+                records.append(ClosureObjectRecord(id: records.count, path: object.path, realPath: object.realPath,
+                                                   soname: object.soname, system: object.system))
+            }
+        }
+        self.records = records
+        self.ids = ids
+        self.pathIDs = pathIDs
+    }
+
+    /// The id of the first record of `path`; `nil` when no closure object has that path.
+    public func id(ofPath path: String) -> Int? {
+        pathIDs[path]
+    }
+
+    /// The id of `object`'s record; `nil` when the table does not hold it.
+    public func id(of object: ClosureObject) -> Int? {
+        ids[Identity(path: object.path, realPath: object.realPath, soname: object.soname, system: object.system)]
     }
 }

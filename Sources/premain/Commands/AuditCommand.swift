@@ -34,6 +34,7 @@ enum AuditCommand: Command {
         options: [
             OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json or html (one self-contained page: the closure as a tree with costs)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
+            OptionSpec(names: ["--schema-version"], valueName: "1|2", help: "JSON schema: 2 (the default with several files) writes each closure object once, in a top-level 'objects' table the closures refer to by id; 1 (the default for one file) writes every closure's objects in full."),
             OptionSpec(names: ["--symbols"], valueName: nil, help: "List every exported and imported dynamic symbol."),
             OptionSpec(names: ["--no-demangle"], valueName: nil, help: "Show mangled names only."),
             OutputWidth.option,
@@ -42,6 +43,12 @@ enum AuditCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = try arguments.choice("--format", ["text", "json", "html"], default: "text")
+        let schema = try arguments.value("--schema-version").map { text throws(UsageError) -> Int in
+            guard let version = Int(text), AuditReport.readableSchemaVersions.contains(version) else {
+                throw UsageError(message: "--schema-version must be 1 or 2, not '\(text)'")
+            }
+            return version
+        }
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing expected argument '<file-or-folder>'") }
         let options = InventoryOptions(symbolLists: arguments.flag("--symbols"),
                                        demangle: !arguments.flag("--no-demangle"))
@@ -61,7 +68,8 @@ enum AuditCommand: Command {
         FolderOptions.note(report.skipped, in: arguments.positionals)
         let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
             if format == "json" {
-                return try ParallelAuditJSON.render(report, workers: workers)
+                return try ParallelAuditJSON.render(report, workers: workers,
+                                                    schemaVersion: schema ?? ParallelAuditJSON.defaultSchemaVersion(for: report))
             } else if format == "html" {
                 return HTMLReportRenderer.render(report)
             } else {

@@ -178,7 +178,7 @@ public struct RuleInputLoader: Sendable {
             throw ReportError(description: "not \(error.kind.article) report of this premain version: \(Self.describe(error.underlying))",
                               isPremainReport: true)
         } catch let error as ReportKind.UnsupportedVersion {
-            throw ReportError(description: "schemaVersion \(error.version) is not supported; this premain reads \(error.kind.article) report of version \(ReportKind.schemaVersion)",
+            throw ReportError(description: "schemaVersion \(error.version) is not supported; this premain reads \(error.kind.article) report of version \(error.kind.readableVersionsText)",
                               isPremainReport: true)
         } catch is ReportKind.Unknown {
             throw ReportError(description: "not a premain report (expected 'binaries' from audit or 'measurements' from measure or trace)")
@@ -252,8 +252,16 @@ enum ReportKind {
         case binaries, measurements, functions, schemaVersion
     }
 
-    /// The `schemaVersion` this premain writes and reads.
-    static let schemaVersion = 1
+    /// The `schemaVersion`s this premain reads for reports of this kind: 1, and 2 for audits
+    /// (closure objects in an `objects` table).
+    var readableVersions: ClosedRange<Int> {
+        self == .audit ? AuditReport.readableSchemaVersions : 1...1
+    }
+
+    /// "1", or "1 or 2".
+    var readableVersionsText: String {
+        readableVersions.count == 1 ? "\(readableVersions.lowerBound)" : "\(readableVersions.lowerBound) or \(readableVersions.upperBound)"
+    }
 
     /// A report of a kind premain knows, but of a `schemaVersion` it does not read.
     struct UnsupportedVersion: Error {
@@ -287,7 +295,7 @@ enum ReportKind {
                 throw Unknown()
             }
             // Absent in hand-written reports: read as the current version.
-            if let version = try? container.decodeIfPresent(Int.self, forKey: .schemaVersion), version != ReportKind.schemaVersion {
+            if let version = try? container.decodeIfPresent(Int.self, forKey: .schemaVersion), !kind.readableVersions.contains(version) {
                 throw UnsupportedVersion(kind: kind, version: version)
             }
             do {

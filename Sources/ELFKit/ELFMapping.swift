@@ -1,0 +1,39 @@
+import CELF
+import CMapGuard
+
+/// libelf handles over a mapping of the file, guarded against SIGBUS.
+///
+/// A mapping touches only the pages of the tables that are read and copies none of them: the
+/// 30 MB `.strtab` of liblldb costs the pages its names live on, where `read` would copy all of
+/// it. A file that another process truncates while it is mapped would raise SIGBUS at the first
+/// read past its new end; the guard (CMapGuard) puts a page of zeros there instead and counts
+/// the fault, which `ELFFile.changedSinceOpen` reports. When the guard has no free slot, the
+/// file is read (`ELF_C_READ`) instead of mapped.
+public enum ELFMapping {
+    /// An `Elf` handle for the open file `fd` and its guard slot (-1 when it is read, not mapped);
+    /// `nil` when libelf refuses the file (see `elf_errmsg`).
+    public static func begin(_ fd: Int32) -> (elf: OpaquePointer, guardSlot: Int32)? {
+        _ = elf_version(UInt32(EV_CURRENT))
+        guard let elf = elf_begin(fd, ELF_C_READ_MMAP, nil) else { return nil }
+        var size = 0
+        if let base = elf_rawfile(elf, &size), size > 0 {
+            let slot = mapguard_register(base, size)
+            if slot >= 0 { return (elf, slot) }
+        }
+        // No guard slot (or nothing mapped): read the file instead.
+        elf_end(elf)
+        guard let read = elf_begin(fd, ELF_C_READ, nil) else { return nil }
+        return (read, -1)
+    }
+
+    /// Ends `elf` (unmapping the file) after freeing its guard slot.
+    public static func end(_ elf: OpaquePointer, guardSlot: Int32) {
+        if guardSlot >= 0 { _ = mapguard_release(guardSlot) }
+        elf_end(elf)
+    }
+
+    /// `true` when pages of the mapping in `guardSlot` were replaced by zeros (the file shrank).
+    public static func faulted(_ guardSlot: Int32) -> Bool {
+        guardSlot >= 0 && mapguard_faults(guardSlot) > 0
+    }
+}
