@@ -179,6 +179,12 @@ public final class ELFFile {
         return FileStamp(info) != openedStamp
     }
 
+    /// Lets the kernel reclaim the file pages read so far (they are read again when needed):
+    /// keeps the peak memory of an audit of a large file near that of its largest table.
+    public func releasePages() {
+        ELFMapping.releasePages(elf, guardSlot: guardSlot)
+    }
+
     /// `true` when a read through the mapping went past the end of the file, which shrank
     /// after it was opened: the SIGBUS guard gave zeros there (`ELFMapping`).
     public var shrankWhileMapped: Bool { ELFMapping.faulted(guardSlot) }

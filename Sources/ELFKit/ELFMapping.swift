@@ -1,5 +1,8 @@
 import CELF
 import CMapGuard
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// libelf handles over a mapping of the file, guarded against SIGBUS.
 ///
@@ -30,6 +33,19 @@ public enum ELFMapping {
     public static func end(_ elf: OpaquePointer, guardSlot: Int32) {
         if guardSlot >= 0 { _ = mapguard_release(guardSlot) }
         elf_end(elf)
+    }
+
+    /// Drops the pages of `elf`'s mapping from the process (`MADV_DONTNEED`); they are read
+    /// again from the page cache when touched. libelf never writes into the mapping (it is
+    /// read-only), so nothing is lost. Does nothing for a file that was read, not mapped.
+    public static func releasePages(_ elf: OpaquePointer, guardSlot: Int32) {
+        guard guardSlot >= 0 else { return }
+        var size = 0
+        guard let base = elf_rawfile(elf, &size), size > 0 else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = Int(bitPattern: UnsafeRawPointer(base)) & ~(page - 1)
+        let end = Int(bitPattern: UnsafeRawPointer(base)) + size
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, Int32(MADV_DONTNEED))
     }
 
     /// `true` when pages of the mapping in `guardSlot` were replaced by zeros (the file shrank).

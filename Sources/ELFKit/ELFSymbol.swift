@@ -140,8 +140,9 @@ public struct ELFSymbolTable {
 
     /// Indices of the defined functions (`STT_FUNC`) whose names start with one of `prefixes`:
     /// a scan that reads `st_info`, `st_shndx` and the first bytes of each name, without
-    /// building strings. `[]` without a string table.
-    public func definedFunctionIndices(namePrefixes prefixes: [[UInt8]]) -> [Int] {
+    /// building strings. `[]` without a string table. `within`: only these indices (all when
+    /// `nil`).
+    public func definedFunctionIndices(namePrefixes prefixes: [[UInt8]], within range: Range<Int>? = nil) -> [Int] {
         var hits: [Int] = []
         guard let base = entries.bytes.baseAddress, count * entrySize <= entries.count,
               let strings, let names = strings.bytes.baseAddress else { return hits }
@@ -165,7 +166,8 @@ public struct ELFSymbolTable {
         flat.withUnsafeBytes { flatBytes in
             first.withUnsafeBufferPointer { first in
                 guard let prefixBase = flatBytes.baseAddress else { return }
-                for index in 1..<max(count, 1) {
+                let all = 1..<max(count, 1)
+                for index in range?.clamped(to: all) ?? all {
                     let at = base + index * entrySize
                     guard at.load(fromByteOffset: infoAt, as: UInt8.self) & 0xf == ELFSymbol.Kind.function.rawValue else { continue }
                     var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)

@@ -57,10 +57,17 @@ public enum InventoryBuilder {
         let (relocations, counts) = relocationCensus(file)
         let symbols = symbolCensus(file, lists: options.symbolLists)
         let cost = ObjectCost(file, relocations: relocations, counts: counts, exported: symbols.exported)
+        // The large tables of a large file (relocations, then .symtab and .strtab) are each
+        // read once: their pages are given back between passes, so a 200 MB library peaks at
+        // its largest table. Small files keep theirs (giving back costs page faults).
+        let large = file.fileSize >= largeFileSize
+        if large { file.releasePages() }
         var initializers = InitializerClassifier.census(file, demangle: options.demangle,
                                                         debugLocator: options.sourceLines ? options.debugLocator : nil)
         if options.sourceLines { InitializerClassifier.locate(&initializers, in: file, debugLocator: options.debugLocator) }
+        if large { file.releasePages() }
         var swift = swiftCensus(file, demangle: options.demangle)
+        if large { file.releasePages() }
         if options.sourceLines, var census = swift {
             SwiftSuspects.locate(&census, in: file, debugLocator: options.debugLocator)
             swift = census
@@ -73,6 +80,9 @@ public enum InventoryBuilder {
             diagnostics: file.diagnostics.map(\.description), toolchain: toolchain)
         return (inventory, cost)
     }
+
+    /// Files at least this large give their pages back between the passes of their audit.
+    static let largeFileSize: UInt64 = 32 << 20
 
     /// The relocations by class with the per-table list, and the class counts.
     static func relocationCensus(_ file: ELFFile) -> (RelocationCensus, RelocationClassCounts) {
@@ -134,8 +144,17 @@ public enum InventoryBuilder {
         var defaultArguments: [SwiftSuspect] = []
         if let table = file.staticSymbols {
             // Swift manglings start "$s", "$S", "$e", "_$s" or "_T0": C and C++ names are
-            // rejected by their first bytes in a raw scan of the table.
-            for index in table.definedFunctionIndices(namePrefixes: [[UInt8(ascii: "$")], Array("_$".utf8), Array("_T".utf8)]) {
+            // rejected by their first bytes in a raw scan of the table. The scan goes by chunks
+            // of 64Ki symbols, and the pages read are given back after each (`releasePages`):
+            // liblldb's 30 MB of names never sit in memory at once.
+            let prefixes = [[UInt8(ascii: "$")], Array("_$".utf8), Array("_T".utf8)]
+            let chunk = 1 << 16
+            var hits: [Int] = []
+            for start in stride(from: 0, to: table.count, by: chunk) {
+                hits += table.definedFunctionIndices(namePrefixes: prefixes, within: start..<min(start + chunk, table.count))
+                if table.count > chunk, file.fileSize >= largeFileSize { file.releasePages() }
+            }
+            for index in hits {
                 guard let symbol = table[index], let bytes = table.nameBytes(of: symbol), bytes.count > 4,
                       let last = bytes.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "_") else { continue }
                 let name = String(decoding: bytes, as: UTF8.self)
