@@ -3,9 +3,10 @@ import Synchronization
 import PremainModel
 
 /// Renders an `AuditReport` as JSON byte-for-byte like `JSONRenderer.render(report)`, but
-/// encodes the binaries on several threads: for folder audits, whose reports run to megabytes.
+/// writes the binaries with `AuditJSONWriter` (no `Codable`) on several threads: for folder
+/// audits, whose reports run to megabytes.
 ///
-/// Each binary is encoded alone (pretty-printed, sorted keys) at its place in the `binaries`
+/// Each binary is written alone (pretty-printed, sorted keys) at its place in the `binaries`
 /// array, and the rest of the report (whose keys all sort after `binaries`) is
 /// encoded once and appended.
 ///
@@ -21,18 +22,21 @@ public enum ParallelAuditJSON {
     public static func render(_ report: AuditReport, workers: Int, schemaVersion: Int = 1) throws -> String {
         let table = schemaVersion >= 2 ? ClosureObjectTable(report.binaries) : nil
         let userInfo: [CodingUserInfoKey: any Sendable] = table.map { [ClosureObjectTable.userInfoKey: $0] } ?? [:]
-        guard workers > 1, report.binaries.count > 1 else { return try JSONRenderer.render(report, userInfo: userInfo) }
+        guard !report.binaries.isEmpty else { return try JSONRenderer.render(report, userInfo: userInfo) }
         let binaries = report.binaries
         let parts = Mutex<[Int: [UInt8]]>([:])
         let failure = Mutex<String?>(nil)
         let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(workers, binaries.count)) { _ in
+        let encode: @Sendable (Int) -> Void = { _ in
             while true {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < binaries.count else { return }
                 do {
                     // Nested lines indented for the binary's place in the array (level 2).
-                    let bytes = try PrettyJSONEncoder.encode(binaries[index], level: 2, userInfo: userInfo)
+                    var writer = AuditJSONWriter(level: 2, objects: table)
+                    writer.write(binaries[index])
+                    let bytes = writer.failed ? try PrettyJSONEncoder.encode(binaries[index], level: 2, userInfo: userInfo)
+                                              : writer.out
                     parts.withLock { $0[index] = bytes }
                 } catch {
                     failure.withLock { $0 = "\(error)" }
@@ -40,6 +44,8 @@ public enum ParallelAuditJSON {
                 }
             }
         }
+        let threads = min(max(workers, 1), binaries.count)
+        if threads == 1 { encode(0) } else { DispatchQueue.concurrentPerform(iterations: threads, execute: encode) }
         if let message = failure.withLock({ $0 }) { throw RenderError(message: message) }
         var tail = report
         tail.binaries = []
