@@ -100,8 +100,8 @@ public struct ELFSymbolTable {
 
     /// Indices of the defined entries (`st_shndx` not `SHN_UNDEF`) whose `st_value` (with bit 0
     /// cleared when `clearBit0`, ARM's Thumb bit) is one of `values` (sorted ascending): a scan
-    /// that reads two fields per entry, tests the range first and then binary-searches, and
-    /// decodes nothing. `[]` for an empty table or no values.
+    /// that reads two fields per entry, tests the range first and then looks the value up in an
+    /// `AddressSet`, and decodes nothing. `[]` for an empty table or no values.
     public func definedIndices(withValuesIn values: [UInt64], clearBit0: Bool = false) -> [Int] {
         var hits: [Int] = []
         guard let lowest = values.first, let highest = values.last, let base = entries.bytes.baseAddress,
@@ -109,33 +109,63 @@ public struct ELFSymbolTable {
         let swap = entries.bigEndian
         let (valueAt, shndxAt) = is64 ? (8, 6) : (4, 14)
         let mask: UInt64 = clearBit0 ? ~1 : ~0
-        values.withUnsafeBufferPointer { sorted in
-            for index in 1..<max(count, 1) {
-                let at = base + index * entrySize
-                var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)
-                if swap { shndx = shndx.byteSwapped }
-                guard shndx != 0 else { continue }
-                var value: UInt64
-                if is64 {
-                    value = (at + valueAt).loadUnaligned(as: UInt64.self)
-                    if swap { value = value.byteSwapped }
-                } else {
-                    var word = (at + valueAt).loadUnaligned(as: UInt32.self)
-                    if swap { word = word.byteSwapped }
-                    value = UInt64(word)
-                }
-                value &= mask
-                guard value >= lowest, value <= highest else { continue }
-                var low = 0
-                var high = sorted.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if sorted[middle] < value { low = middle + 1 } else { high = middle }
-                }
-                if low < sorted.count, sorted[low] == value { hits.append(index) }
+        let wanted = AddressSet(values)
+        for index in 1..<max(count, 1) {
+            let at = base + index * entrySize
+            var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)
+            if swap { shndx = shndx.byteSwapped }
+            guard shndx != 0 else { continue }
+            var value: UInt64
+            if is64 {
+                value = (at + valueAt).loadUnaligned(as: UInt64.self)
+                if swap { value = value.byteSwapped }
+            } else {
+                var word = (at + valueAt).loadUnaligned(as: UInt32.self)
+                if swap { word = word.byteSwapped }
+                value = UInt64(word)
             }
+            value &= mask
+            guard value >= lowest, value <= highest, wanted.contains(value) else { continue }
+            hits.append(index)
         }
         return hits
+    }
+
+    /// A set of addresses for a scan of a whole symbol table: open addressing with a
+    /// multiplicative hash, a few instructions per miss where a binary search over hundreds of
+    /// initializer addresses took a dozen unpredictable branches.
+    struct AddressSet {
+        private var slots: [UInt64]
+        private let shift: UInt64
+        /// `UInt64.max` marks an empty slot; it is kept apart in case it is wanted itself.
+        private let hasMax: Bool
+
+        init(_ values: [UInt64]) {
+            var bits: UInt64 = 4
+            while (1 << bits) < values.count * 2 { bits += 1 }
+            slots = [UInt64](repeating: .max, count: 1 << bits)
+            shift = 64 - bits
+            hasMax = values.contains(.max)
+            let last = slots.count - 1
+            for value in values where value != .max {
+                var slot = Int(truncatingIfNeeded: (value &* 0x9E37_79B9_7F4A_7C15) >> shift)
+                while slots[slot] != .max && slots[slot] != value { slot = (slot + 1) & last }
+                slots[slot] = value
+            }
+        }
+
+        @inline(__always)
+        func contains(_ value: UInt64) -> Bool {
+            if value == .max { return hasMax }
+            let last = slots.count - 1
+            var slot = Int(truncatingIfNeeded: (value &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            while true {
+                let stored = slots[slot]
+                if stored == value { return true }
+                if stored == .max { return false }
+                slot = (slot + 1) & last
+            }
+        }
     }
 
     /// Indices of the defined functions (`STT_FUNC`) whose names start with one of `prefixes`:

@@ -125,27 +125,30 @@ public final class ELFSymbolLookup {
         definitions(of: HashedName(name))
     }
 
-    /// A name with its GNU and SysV hashes, computed once for look-ups in many objects (the
-    /// loader, too, hashes a name once per look-up, not once per object).
+    /// A name with its GNU hash, computed once for look-ups in many objects (the loader, too,
+    /// hashes a name once per look-up, not once per object). The SysV hash, which only objects
+    /// without `.gnu.hash` need, is computed when asked for.
     public struct HashedName {
         public let bytes: UnsafeRawBufferPointer
         let gnuHash: UInt32
-        let sysvHash: UInt32
 
         /// `bytes` must stay valid while the value is used.
         public init(_ bytes: UnsafeRawBufferPointer) {
             self.bytes = bytes
             var gnu: UInt32 = 5381
+            for byte in bytes { gnu = gnu &* 33 &+ UInt32(byte) }
+            gnuHash = gnu
+        }
+
+        var sysvHash: UInt32 {
             var sysv: UInt32 = 0
             for byte in bytes {
-                gnu = gnu &* 33 &+ UInt32(byte)
                 sysv = (sysv << 4) &+ UInt32(byte)
                 let high = sysv & 0xf000_0000
                 if high != 0 { sysv ^= high >> 24 }
                 sysv &= ~high
             }
-            gnuHash = gnu
-            sysvHash = sysv
+            return sysv
         }
     }
 

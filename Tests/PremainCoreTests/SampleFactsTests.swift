@@ -75,6 +75,20 @@ import Testing
         #expect(try entries([folder + "/debug"]).map(\.symbol) == bare)
     }
 
+    @Test func translationUnitsAreReadFromPlainAndPriorityNames() {
+        #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_I_registry.cpp") == "registry.cpp")
+        #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_I_00101_0_main.cpp") == "main.cpp")
+        #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_I_65535_0_a_b.cc") == "a_b.cc")
+        // Not the priority form (four digits, letters, one underscore): the name as it stands.
+        #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_I_0101_0_x.cpp") == "0101_0_x.cpp")
+        #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_I_00101_x_y.cpp") == "00101_x_y.cpp")
+        #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_I_00101_0") == "00101_0")
+        #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_I_00101_0_") == nil)
+        #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_I_") == nil)
+        #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_D_x.cpp") == nil)
+        #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_I_ü.cpp") == "ü.cpp")
+    }
+
     @Test func cxxExecutableRunsItsPriorityConstructorFirst() throws {
         let executable = try audit("cxx-static-init/cxx-static-init")
         #expect(executable.needed == ["libinit.so", "libc.so.6"])

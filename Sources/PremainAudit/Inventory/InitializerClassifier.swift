@@ -77,15 +77,17 @@ public enum InitializerClassifier {
     /// The translation unit named by a GCC/Clang `_GLOBAL__sub_I_[prio_]<file>` function, or
     /// `nil` for other names.
     public static func translationUnit(of symbol: String) -> String? {
-        let prefix = "_GLOBAL__sub_I_"
-        guard symbol.hasPrefix(prefix) else { return nil }
-        var rest = Substring(symbol.dropFirst(prefix.count))
-        // Priority form: _GLOBAL__sub_I_00101_0_file.cpp
-        let parts = rest.split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
-        if parts.count == 3, parts[0].count == 5, parts[0].allSatisfy(\.isNumber), parts[1].allSatisfy(\.isNumber) {
-            rest = parts[2]
+        let prefix = "_GLOBAL__sub_I_".utf8
+        guard symbol.utf8.starts(with: prefix) else { return nil }
+        let rest = Array(symbol.utf8.dropFirst(prefix.count))
+        // Priority form: _GLOBAL__sub_I_00101_0_file.cpp (five digits, digits, then the file).
+        func digits(_ part: ArraySlice<UInt8>) -> Bool { part.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        var unit = rest[...]
+        if let first = rest.firstIndex(of: 0x5f), first == 5, digits(rest[..<first]),
+           let second = rest[(first + 1)...].firstIndex(of: 0x5f), digits(rest[(first + 1)..<second]) {
+            unit = rest[(second + 1)...]
         }
-        return rest.isEmpty ? nil : String(rest)
+        return unit.isEmpty ? nil : String(decoding: unit, as: UTF8.self)
     }
 
     static func classify(symbol: String?, entry: ELFInitializerEntry, demangle: Bool) -> InitializerInfo {
