@@ -107,34 +107,3 @@ struct OutputCapture {
         return (fds[0], fds[1])
     }
 }
-
-/// A `--ready` pattern: a regular expression tried against each line of output.
-public struct OutputPattern: @unchecked Sendable, Equatable {
-    /// The expression as given.
-    public let source: String
-    // Used from the measuring thread only, read-only after init.
-    private let regex: Regex<AnyRegexOutput>
-
-    /// Throws a one-line message when `source` is not a valid expression.
-    public init(_ source: String) throws(PatternError) {
-        do {
-            regex = try Regex(source)
-        } catch {
-            throw PatternError(message: "not a valid regular expression: '\(source)': \(error)")
-        }
-        self.source = source
-    }
-
-    /// True when some part of `line` matches.
-    public func matches(_ line: String) -> Bool {
-        (try? regex.firstMatch(in: line)) != nil
-    }
-
-    public static func == (lhs: OutputPattern, rhs: OutputPattern) -> Bool { lhs.source == rhs.source }
-}
-
-/// A pattern that does not compile.
-public struct PatternError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
-}
