@@ -8,10 +8,12 @@ import Synchronization
 /// nothing of it stays on disk, even when premain is killed, and the kernel frees it with the
 /// last descriptor. One sink serves every launch of a `ProcessLauncher`: the watch is armed
 /// (`IN_MODIFY`) before each launch and disarmed at the first write by changing its mask, never
-/// removed. Creating and destroying an inotify watch per launch is what made short programs
-/// slower: a destroyed mark is freed by deferred kernel work (an SRCU grace period on a
-/// kworker) that runs during the next launch, and `bash -c true` took about 0.25 ms longer
-/// than under hyperfine.
+/// removed. A watch per launch made short programs slower: closing an inotify descriptor whose
+/// watch is still there (a program that never writes) waits about 14 ms for the kernel to free
+/// the watch (an SRCU grace period), the target's CPU idles that long before the next launch,
+/// and a program started on a CPU idle for 12 ms runs slower (`bash -c true`: about 0.2 ms, on
+/// a virtual machine). A launch that finds the sink taken by another thread makes its own and
+/// pays that wait once.
 final class NullDeviceSink: Sendable {
     /// The node, open for writing; the child gets a duplicate as fd 1.
     let device: Int32
