@@ -21,6 +21,22 @@ import Testing
         #expect(fstat(sink.device, &status) == 0)
         #expect(status.st_nlink == 0)
         #expect(status.st_rdev == NullDeviceSink.nullDevice)
+        // Each launch opens it anew: a flag one target sets stays with its own descriptor.
+        let first = sink.openForWriting(), second = sink.openForWriting()
+        defer { close(first); close(second) }
+        #expect(fcntl(first, F_SETFL, O_NONBLOCK) == 0)
+        #expect(fcntl(second, F_GETFL) & O_NONBLOCK == 0)
+        var reopened = stat()
+        #expect(fstat(second, &reopened) == 0 && reopened.st_ino == status.st_ino)
+    }
+
+    @Test func writesThroughAReopenedDescriptorAreSeen() throws {
+        let sink = try #require(NullDeviceSink.make())
+        let fd = sink.openForWriting()
+        defer { close(fd) }
+        #expect(sink.arm())
+        #expect(Glibc.write(fd, "x", 1) == 1)
+        #expect(Self.readable(sink.watchFD))
     }
 
     @Test func onlyAnArmedWatchSeesWrites() throws {

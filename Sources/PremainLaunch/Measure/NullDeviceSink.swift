@@ -15,11 +15,11 @@ import Synchronization
 /// a virtual machine). A launch that finds the sink taken by another thread makes its own and
 /// pays that wait once.
 final class NullDeviceSink: Sendable {
-    /// The node, open for writing; the child gets a duplicate as fd 1.
+    /// The node, open for writing (it keeps the node alive; each launch opens its own).
     let device: Int32
     /// The inotify descriptor: readable once the armed watch has seen a write.
     let watchFD: Int32
-    /// How the watch names the unlinked node when its mask changes.
+    /// How the unlinked node is named when its watch's mask changes or it is opened again.
     private let devicePath: String
     /// True while a launch uses the sink (launches on other threads make their own).
     private let inUse = Mutex(false)
@@ -84,6 +84,12 @@ final class NullDeviceSink: Sendable {
     func release() {
         disarm()
         inUse.withLock { $0 = false }
+    }
+
+    /// A new open file description of the node for one launch's stdout (so that flags a
+    /// target sets on it, `O_NONBLOCK` say, do not pass to the next launch); -1 on failure.
+    func openForWriting() -> Int32 {
+        open(devicePath, O_WRONLY | O_CLOEXEC)
     }
 
     /// Drops the events of earlier launches and watches for the next write; false when the

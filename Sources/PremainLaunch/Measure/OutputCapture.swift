@@ -36,7 +36,7 @@ struct OutputCapture {
                 if shared.arm() { chosen = shared } else { shared.release() }
             }
             if chosen == nil, let own = NullDeviceSink.make(in: folder), own.arm() { chosen = own }
-            if let device = chosen.map({ fcntl($0.device, F_DUPFD_CLOEXEC, 0) }), device >= 0 {
+            if let device = chosen?.openForWriting(), device >= 0 {
                 stdoutWrite = device
             } else {
                 chosen?.release()
