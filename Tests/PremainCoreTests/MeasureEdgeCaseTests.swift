@@ -221,17 +221,6 @@ struct MeasureEdgeCaseTests {
         #expect(text == "21347 symbol look-ups + 44101 more symbol relocations served by the one-entry look-up cache, 5 relative relocations")
     }
 
-    @Test func readyPatternMatchesALineSplitAcrossReads() throws {
-        let pattern = try OutputPattern("listening on port [0-9]+")
-        var lines = OutputLines()
-        var matched: [String] = []
-        for chunk in ["starting\nlisten", "ing on port 80", "80\n"] {
-            lines.consume(ArraySlice(chunk.utf8), stream: .stdout) { if pattern.matches($0) { matched.append($0) } }
-        }
-        #expect(matched.first == "listening on port 80")
-        #expect(throws: PatternError.self) { try OutputPattern("(unclosed") }
-    }
-
     /// As a non-root user the reason read "No such process": errno was read after the series.
     @Test func idleLatencyRefusalNamesTheRealCause() {
         #expect(IdleLatencyGuard.notHeld(EACCES) == "not held (/dev/cpu_dma_latency needs root: Permission denied)")

@@ -143,9 +143,7 @@ struct LaunchSession {
             stderrHead.append(contentsOf: bytes.prefix(ProcessLauncher.stderrHeadLimit - stderrHead.count))
         }
         if case .ready(let pattern) = request.stop, readyNs == nil {
-            readyLines.consume(bytes, stream: stream) { line in
-                if readyNs == nil, pattern.matches(line) { readyNs = now }
-            }
+            if readyLines.consume(bytes, stream: stream, pattern: pattern) { readyNs = now }
         }
         if case .forward(let consumer) = request.output { consumer(stream, Array(bytes)) }
     }
@@ -161,27 +159,6 @@ struct LaunchSession {
                                   readyMs: readyNs.map(ms), outcome: outcome, stderrHead: stderrHeadText)
         sample.laterImages = parser.laterImages
         return sample
-    }
-}
-
-/// Splits each stream's bytes into lines for `--ready` (at most 64 KiB of a line is kept).
-struct OutputLines {
-    private var pending: [LaunchSample.Stream: [UInt8]] = [:]
-    static let lineLimit = 65536
-
-    mutating func consume(_ bytes: ArraySlice<UInt8>, stream: LaunchSample.Stream, line: (String) -> Void) {
-        var buffer = pending[stream] ?? []
-        for byte in bytes {
-            if byte == UInt8(ascii: "\n") {
-                line(String(decoding: buffer, as: UTF8.self))
-                buffer.removeAll(keepingCapacity: true)
-            } else if buffer.count < Self.lineLimit {
-                buffer.append(byte)
-            }
-        }
-        // A prompt without a newline ("ready> ") is tried as it stands.
-        if !buffer.isEmpty { line(String(decoding: buffer, as: UTF8.self)) }
-        pending[stream] = buffer
     }
 }
 

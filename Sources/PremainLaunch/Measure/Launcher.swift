@@ -115,7 +115,8 @@ public struct LaunchProgress: Equatable, Sendable {
 /// done. When instrumented, the child makes
 /// the FIFO `LD_DEBUG_OUTPUT.PID` that glibc's loader opens (it appends the pid) before it
 /// execs, and the parent opens its read end. stdout goes to a private null device whose first
-/// write an inotify watch stamps (output costs what /dev/null costs), or to a pipe when that
+/// write an inotify watch stamps (output costs what /dev/null costs; one device and one watch
+/// serve all the launches of a launcher, see `NullDeviceSink`), or to a pipe when that
 /// cannot be made or the bytes are needed; stderr goes to a pipe (its first bytes explain
 /// failures). One `poll` loop stamps each loader line, the first output and the exit (the
 /// child's pidfd turns readable). At the end the whole process group is killed and reaped.
@@ -126,8 +127,13 @@ public struct ProcessLauncher: Launcher {
     /// Bytes of stderr kept in `LaunchSample.stderrHead`.
     static let stderrHeadLimit = 2048
 
+    /// The private null device every launch's stdout goes to (see `NullDeviceSink`); `nil`
+    /// where it cannot be made.
+    private let nullDevice: NullDeviceSink?
+
     public init() {
         _ = ctrace_set_child_subreaper()
+        nullDevice = NullDeviceSink.make()
     }
 
     public func launch(_ request: LaunchRequest) throws(LaunchError) -> LaunchSample {
@@ -153,7 +159,7 @@ public struct ProcessLauncher: Launcher {
         case (.forward, _), (_, .ready?): needBytes = true
         default: needBytes = false
         }
-        var capture = try OutputCapture(folder: folder, needBytes: needBytes)
+        var capture = try OutputCapture(shared: nullDevice, folder: folder, needBytes: needBytes)
         defer { capture.closeAll() }
         let stdinFD = request.inheritStdin ? Int32(-1) : open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { if stdinFD >= 0 { close(stdinFD) } }

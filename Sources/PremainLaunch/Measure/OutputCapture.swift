@@ -2,11 +2,11 @@ import Glibc
 
 /// Where a launch's stdout and stderr go while their first byte is timed.
 ///
-/// stdout goes to a private null device (a character node 1:3 made in the launch's own
-/// folder) watched by inotify: a write costs what a write to /dev/null costs, and the watch
-/// still sees the first one. When the node cannot be made (no CAP_MKNOD, a `nodev` /tmp) or
-/// the bytes themselves are needed (`--show-output`, `--ready`), stdout is a pipe instead.
-/// stderr is always a pipe: programs write little there, and its first bytes explain failures.
+/// stdout goes to a private null device (`NullDeviceSink`) whose watch sees the first write:
+/// a write costs what a write to /dev/null costs. When the node cannot be made (no CAP_MKNOD,
+/// a `nodev` /tmp) or the bytes themselves are needed (`--show-output`, `--ready`), stdout is
+/// a pipe instead. stderr is always a pipe: programs write little there, and its first bytes
+/// explain failures.
 struct OutputCapture {
     /// The descriptors the child gets as 1 and 2.
     private(set) var stdoutWrite: Int32 = -1
@@ -14,15 +14,12 @@ struct OutputCapture {
     /// Read ends; `stdoutRead` is -1 with the null device.
     private(set) var stdoutRead: Int32 = -1
     private(set) var stderrRead: Int32 = -1
-    /// inotify descriptor watching the null device for its first write; -1 with a pipe.
-    private(set) var watchFD: Int32 = -1
-    private var watchDescriptor: Int32 = -1
+    /// The null device's inotify descriptor, readable at its first write; -1 with a pipe.
+    var watchFD: Int32 { sink?.watchFD ?? -1 }
+    /// The null device, while this launch has it.
+    private var sink: NullDeviceSink?
     /// True when stdout went to the private null device.
     let isNullDevice: Bool
-
-    /// Major 1, minor 3: /dev/null on Linux (Documentation/admin-guide/devices.txt), in the
-    /// kernel's dev_t encoding (glibc's `makedev` is a macro Swift cannot call).
-    static let nullDevice: dev_t = (1 << 8) | 3
 
     /// F_SETPIPE_SZ (F_LINUX_SPECIFIC_BASE + 7), which Glibc's module does not export.
     static let setPipeSize: Int32 = 1024 + 7
@@ -30,16 +27,25 @@ struct OutputCapture {
     /// Bytes a pipe holds before the writer blocks (the kernel's default is 64 KiB).
     static let pipeCapacity: Int32 = 1 << 20
 
-    init(folder: String, needBytes: Bool) throws(LaunchError) {
-        var nullDevice = false
-        if !needBytes, let (device, watch, descriptor) = Self.watchedNullDevice(path: folder + "/stdout") {
-            stdoutWrite = device
-            watchFD = watch
-            watchDescriptor = descriptor
-            nullDevice = true
+    /// `shared` is the launcher's sink, used when no other launch has it; otherwise a sink of
+    /// this launch's own is made in `folder`.
+    init(shared: NullDeviceSink?, folder: String, needBytes: Bool) throws(LaunchError) {
+        var chosen: NullDeviceSink?
+        if !needBytes {
+            if let shared, shared.claim() {
+                if shared.arm() { chosen = shared } else { shared.release() }
+            }
+            if chosen == nil, let own = NullDeviceSink.make(in: folder), own.arm() { chosen = own }
+            if let device = chosen?.openForWriting(), device >= 0 {
+                stdoutWrite = device
+            } else {
+                chosen?.release()
+                chosen = nil
+            }
         }
-        isNullDevice = nullDevice
-        if !nullDevice {
+        sink = chosen
+        isNullDevice = chosen != nil
+        if chosen == nil {
             let pipe = try Self.makePipe()
             (stdoutRead, stdoutWrite) = pipe
         }
@@ -59,38 +65,22 @@ struct OutputCapture {
     }
 
     /// Stops watching the null device (after its first write): later writes cost nothing extra.
-    /// The descriptor stays open until `closeAll`: closing an inotify descriptor waits for an
-    /// RCU grace period, which would delay the stamps that follow by milliseconds.
     mutating func stopWatching() {
-        if watchFD >= 0, watchDescriptor >= 0 { inotify_rm_watch(watchFD, watchDescriptor) }
-        watchDescriptor = -1
+        sink?.disarm()
     }
 
     mutating func closeAll() {
         closeChildEnds()
-        stopWatching()
-        if watchFD >= 0 { close(watchFD) }
-        watchFD = -1
+        releaseSink()
         for fd in [stdoutRead, stderrRead] where fd >= 0 { close(fd) }
         stdoutRead = -1
         stderrRead = -1
     }
 
-    /// A null device at `path`, opened for writing, and an inotify descriptor that turns
-    /// readable at its first write; `nil` when either cannot be made.
-    static func watchedNullDevice(path: String) -> (device: Int32, watch: Int32, descriptor: Int32)? {
-        guard mknod(path, S_IFCHR | 0o600, nullDevice) == 0 else { return nil }
-        let device = open(path, O_WRONLY | O_CLOEXEC)
-        guard device >= 0 else { return nil }
-        var status = stat()
-        let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        let descriptor = watch >= 0 ? inotify_add_watch(watch, path, UInt32(IN_MODIFY)) : -1
-        guard fstat(device, &status) == 0, status.st_rdev == nullDevice, descriptor >= 0 else {
-            close(device)
-            if watch >= 0 { close(watch) }
-            return nil
-        }
-        return (device, watch, descriptor)
+    /// Gives the sink back (a launch's own is closed when the last reference goes).
+    private mutating func releaseSink() {
+        sink?.release()
+        sink = nil
     }
 
     static func makePipe() throws(LaunchError) -> (read: Int32, write: Int32) {
@@ -106,35 +96,4 @@ struct OutputCapture {
         _ = fcntl(fds[1], setPipeSize, pipeCapacity)
         return (fds[0], fds[1])
     }
-}
-
-/// A `--ready` pattern: a regular expression tried against each line of output.
-public struct OutputPattern: @unchecked Sendable, Equatable {
-    /// The expression as given.
-    public let source: String
-    // Used from the measuring thread only, read-only after init.
-    private let regex: Regex<AnyRegexOutput>
-
-    /// Throws a one-line message when `source` is not a valid expression.
-    public init(_ source: String) throws(PatternError) {
-        do {
-            regex = try Regex(source)
-        } catch {
-            throw PatternError(message: "not a valid regular expression: '\(source)': \(error)")
-        }
-        self.source = source
-    }
-
-    /// True when some part of `line` matches.
-    public func matches(_ line: String) -> Bool {
-        (try? regex.firstMatch(in: line)) != nil
-    }
-
-    public static func == (lhs: OutputPattern, rhs: OutputPattern) -> Bool { lhs.source == rhs.source }
-}
-
-/// A pattern that does not compile.
-public struct PatternError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
 }
