@@ -131,6 +131,25 @@ public struct ELFSymbolTable {
         return hits
     }
 
+    /// Indices of the undefined entries (`st_shndx` `SHN_UNDEF`, index 0 left out) that bind
+    /// GLOBAL or WEAK: a program's imports, in a raw scan that decodes nothing else.
+    public func undefinedGlobalIndices() -> [Int] {
+        var hits: [Int] = []
+        guard let base = entries.bytes.baseAddress, entrySize > 0 else { return hits }
+        let swap = entries.bigEndian
+        let (infoAt, shndxAt) = is64 ? (4, 6) : (12, 14)
+        // Entries past the end of the bytes are not there (as `forEach` stops at them).
+        let usable = min(count, entries.count / entrySize)
+        for index in 1..<max(usable, 1) {
+            let at = base + index * entrySize
+            var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)
+            if swap { shndx = shndx.byteSwapped }
+            let binding = at.load(fromByteOffset: infoAt, as: UInt8.self) >> 4
+            if shndx == 0, binding == 1 || binding == 2 { hits.append(index) }
+        }
+        return hits
+    }
+
     /// A set of addresses for a scan of a whole symbol table: open addressing with a
     /// multiplicative hash, a few instructions per miss where a binary search over hundreds of
     /// initializer addresses took a dozen unpredictable branches.

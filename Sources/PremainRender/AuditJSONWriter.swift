@@ -10,7 +10,9 @@ import PremainModel
 /// and on a value with every optional field set, so a field written by one and not the other
 /// fails the tests.
 struct AuditJSONWriter {
-    private(set) var out: [UInt8] = []
+    /// The bytes written so far: a buffer of its own, because `Array.append` costs about a
+    /// hundred instructions per call and a report makes millions of small appends.
+    private var out = ByteBuffer(capacity: 16384)
     /// The `objects` table closures refer to (JSON schema 2), or `nil` for full records.
     let objects: ClosureObjectTable?
     /// Set when a value cannot be written as JSON (a non-finite number): the caller then
@@ -21,7 +23,11 @@ struct AuditJSONWriter {
     init(level: Int, objects: ClosureObjectTable?) {
         self.level = level
         self.objects = objects
-        out.reserveCapacity(16384)
+    }
+
+    /// The bytes written, and the buffer freed: call once, when done.
+    mutating func finish() -> [UInt8] {
+        out.take()
     }
 
     // MARK: The model
@@ -172,7 +178,7 @@ struct AuditJSONWriter {
         for name in swift.metadataSections.keys.sorted(by: { PrettyJSONEncoder.compare($0, $1) < 0 }) {
             element()
             string(name)
-            out.append(contentsOf: Self.colon)
+            out.append(Self.colon)
             number(swift.metadataSections[name] ?? 0)
         }
         endObject()
@@ -309,52 +315,78 @@ struct AuditJSONWriter {
 
     // MARK: Bytes, as PrettyJSONEncoder.write lays them out
 
-    private static let colon: [UInt8] = [0x20, UInt8(ascii: ":"), 0x20]
+    private static let colon = StaticString(" : ")
+
+    /// ",\n" and 64 spaces: a separator and the indentation of up to 32 levels are a slice of
+    /// it (deeper levels are indented in pieces).
+    private static let separator = StaticString(",\n                                                                ")
 
     private mutating func beginObject() {
-        out.append(UInt8(ascii: "{"))
-        out.append(0x0a)
+        out.append(UInt8(ascii: "{"), 0x0a)
         level += 1
     }
 
     private mutating func endObject() {
         level -= 1
-        out.append(0x0a)
-        PrettyJSONEncoder.indent(level, into: &out)
-        out.append(UInt8(ascii: "}"))
+        close(UInt8(ascii: "}"))
     }
 
     private mutating func beginArray() {
-        out.append(UInt8(ascii: "["))
-        out.append(0x0a)
+        out.append(UInt8(ascii: "["), 0x0a)
         level += 1
     }
 
     private mutating func endArray() {
         level -= 1
+        close(UInt8(ascii: "]"))
+    }
+
+    /// A newline, the indentation of `level` and `bracket`.
+    private mutating func close(_ bracket: UInt8) {
         out.append(0x0a)
-        PrettyJSONEncoder.indent(level, into: &out)
-        out.append(UInt8(ascii: "]"))
+        indent()
+        out.append(bracket)
+    }
+
+    private mutating func indent() {
+        var remaining = level * 2
+        while remaining > 0 {
+            let count = min(remaining, 64)
+            Self.separator.withUTF8Buffer { out.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[2..<(2 + count)])) }
+            remaining -= count
+        }
     }
 
     /// Before each member or element: the separator (unless it is the first: the container
     /// was just opened, so the last byte is its newline) and the indentation.
     private mutating func element() {
-        if out.last != 0x0a { PrettyJSONEncoder.separator(into: &out) }
-        PrettyJSONEncoder.indent(level, into: &out)
+        if out.last != 0x0a { out.append(UInt8(ascii: ","), 0x0a) }
+        indent()
     }
 
     /// A member's key (plain ASCII, no escaping needed) and the colon.
     private mutating func key(_ name: StaticString) {
         element()
         out.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { out.append(contentsOf: $0) }
+        out.append(name)
         out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: Self.colon)
+        out.append(Self.colon)
     }
 
+    /// As `PrettyJSONEncoder.writeString`: the bytes as they are unless one needs escaping.
     private mutating func string(_ text: String) {
-        PrettyJSONEncoder.writeString(text, into: &out)
+        var text = text
+        text.withUTF8 { bytes in
+            out.append(UInt8(ascii: "\""))
+            if bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == 0x5c }) {
+                var escaped: [UInt8] = []
+                PrettyJSONEncoder.writeEscaped(bytes, into: &escaped)
+                escaped.withUnsafeBytes { out.append($0) }
+            } else {
+                out.append(UnsafeRawBufferPointer(bytes))
+            }
+            out.append(UInt8(ascii: "\""))
+        }
     }
 
     private mutating func strings(_ texts: [String]) {
@@ -367,11 +399,8 @@ struct AuditJSONWriter {
     }
 
     private mutating func bool(_ value: Bool) {
-        out.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
+        out.append(value ? StaticString("true") : StaticString("false"))
     }
-
-    private static let trueBytes = Array("true".utf8)
-    private static let falseBytes = Array("false".utf8)
 
     private mutating func number(_ value: Int) {
         if value < 0 {
@@ -401,7 +430,7 @@ struct AuditJSONWriter {
                 rest /= 10
                 count += 1
             }
-            out.append(contentsOf: buffer[(32 - count)...])
+            out.append(UnsafeRawBufferPointer(rebasing: buffer[(32 - count)...]))
         }
     }
 
@@ -413,6 +442,71 @@ struct AuditJSONWriter {
         }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        out.append(contentsOf: text.utf8)
+        text.withUTF8 { out.append(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// A growable byte buffer with appends of a few instructions: no copy-on-write check, no
+/// generic path. Owned by one writer, which must not be copied; `take` hands the bytes over and
+/// frees the storage (a writer dropped without `take` leaks it).
+struct ByteBuffer {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    var last: UInt8? { count > 0 ? base[count - 1] : nil }
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        var grown = max(capacity * 2, 64)
+        while grown < count + extra { grown *= 2 }
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        moved.update(from: base, count: count)
+        if capacity > 0 { base.deallocate() }
+        base = moved
+        capacity = grown
+    }
+
+    /// What `take` leaves: no storage (a capacity of 0 makes the next append allocate).
+    private nonisolated(unsafe) static let none = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ first: UInt8, _ second: UInt8) {
+        reserve(2)
+        base[count] = first
+        base[count + 1] = second
+        count += 2
+    }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The bytes; the storage is freed (an append after it starts a new one).
+    mutating func take() -> [UInt8] {
+        let bytes = Array(UnsafeBufferPointer(start: base, count: count))
+        if capacity > 0 { base.deallocate() }
+        base = Self.none
+        count = 0
+        capacity = 0
+        return bytes
     }
 }

@@ -35,8 +35,9 @@ public enum ParallelAuditJSON {
                     // Nested lines indented for the binary's place in the array (level 2).
                     var writer = AuditJSONWriter(level: 2, objects: table)
                     writer.write(binaries[index])
+                    let written = writer.finish()
                     let bytes = writer.failed ? try PrettyJSONEncoder.encode(binaries[index], level: 2, userInfo: userInfo)
-                                              : writer.out
+                                              : written
                     parts.withLock { $0[index] = bytes }
                 } catch {
                     failure.withLock { $0 = "\(error)" }

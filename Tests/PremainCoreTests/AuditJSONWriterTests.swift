@@ -17,7 +17,7 @@ import Testing
         var writer = AuditJSONWriter(level: 2, objects: table)
         writer.write(binary)
         #expect(!writer.failed)
-        return writer.out
+        return writer.finish()
     }
 
     @Test func writesWhatCodableWritesForRealFilesInBothSchemas() throws {

@@ -75,6 +75,37 @@ import Testing
         #expect(try entries([folder + "/debug"]).map(\.symbol) == bare)
     }
 
+    /// Where a debug file is looked for, in order: by build ID, then by `.gnu_debuglink` next
+    /// to the file, in `.debug`, and under each debug directory (the file's folder as given and
+    /// as resolved through symlinks).
+    @Test func debugFilesAreLookedForByBuildIDThenByDebugLink() throws {
+        let root = NSTemporaryDirectory() + "premain-debuglink-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/real", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root + "/alias", withDestinationPath: root + "/real")
+        let library = root + "/real/libinit.so"
+        try FileManager.default.copyItem(atPath: try Samples.path("cxx-static-init/libinit.so"), toPath: library)
+        try "debug".write(toFile: root + "/libinit.debug", atomically: true, encoding: .utf8)
+        #expect(try Shell.run(["objcopy", "--strip-debug", "--add-gnu-debuglink=" + root + "/libinit.debug", library]).status == 0)
+        let file = try ELFFile(path: root + "/alias/libinit.so")
+        let id = try #require(file.buildID)
+        let debug = root + "/debug"
+        let locator = DebugFileLocator(extraDirectories: [debug])
+        let split = id.index(id.startIndex, offsetBy: 2)
+        #expect(locator.candidates(for: file) == [
+            "\(debug)/.build-id/\(id[..<split])/\(id[split...]).debug", "/usr/lib/debug/.build-id/\(id[..<split])/\(id[split...]).debug",
+            "\(root)/alias/libinit.debug", "\(root)/alias/.debug/libinit.debug",
+            "\(debug)/libinit.debug", "\(debug)\(root)/alias/libinit.debug", "\(debug)\(root)/real/libinit.debug",
+            "/usr/lib/debug/libinit.debug", "/usr/lib/debug\(root)/alias/libinit.debug", "/usr/lib/debug\(root)/real/libinit.debug",
+        ])
+        #expect(locator.debugFile(for: file) == nil)
+        // Found in the folder of the resolved path under the debug directory (made after a miss:
+        // a new locator, as each audit run has its own).
+        try FileManager.default.createDirectory(atPath: debug + root + "/real", withIntermediateDirectories: true)
+        try "debug".write(toFile: debug + root + "/real/libinit.debug", atomically: true, encoding: .utf8)
+        #expect(DebugFileLocator(extraDirectories: [debug]).debugFile(for: file) == debug + root + "/real/libinit.debug")
+    }
+
     @Test func translationUnitsAreReadFromPlainAndPriorityNames() {
         #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_I_registry.cpp") == "registry.cpp")
         #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_I_00101_0_main.cpp") == "main.cpp")

@@ -29,13 +29,7 @@ struct SymbolBinder {
             return made
         }
         let importerVersions = file.symbolVersions
-        var imports: [Int] = []
-        table.forEach { symbol in
-            if symbol.index > 0, !symbol.isDefined, symbol.binding == .global || symbol.binding == .weak {
-                imports.append(symbol.index)
-            }
-            return true
-        }
+        var imports = table.undefinedGlobalIndices()
         imports += copyRelocationSymbols(file)
         let candidates = Set(needed.compactMap(\.object))
         var used = Set<Int>()

@@ -1,5 +1,10 @@
 import ELFKit
 import PremainSystem
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Finds the file that holds an object's DWARF: the object itself, a debug file by build-id
 /// (`<dir>/.build-id/xx/yyyy.debug`), or one named by `.gnu_debuglink`.
@@ -14,7 +19,7 @@ public struct DebugFileLocator: Sendable, Equatable {
     /// The path of the file with DWARF for `file`, or `nil` when none is found.
     public func debugFile(for file: ELFFile) -> String? {
         if file.section(named: ".debug_info") != nil { return file.path }
-        for candidate in candidates(for: file) where LocalFiles.isReadableFile(candidate) {
+        for candidate in candidates(for: file, inExistingFolders: true) where LocalFiles.isReadableFile(candidate) {
             return candidate
         }
         return nil
@@ -22,25 +27,77 @@ public struct DebugFileLocator: Sendable, Equatable {
 
     /// Every place looked at, in order (for diagnostics and tests).
     public func candidates(for file: ELFFile) -> [String] {
+        candidates(for: file, inExistingFolders: false)
+    }
+
+    /// The candidates; with `inExistingFolders`, only those whose folder exists (each folder
+    /// asked once per locator), so that a file without a debug package costs a few look-ups
+    /// in a memo rather than a dozen `stat`s and a `realpath`.
+    private func candidates(for file: ELFFile, inExistingFolders: Bool) -> [String] {
         var paths: [String] = []
+        func add(folder: String, name: Substring) {
+            if !inExistingFolders || folders.exists(folder) { paths.append(folder + "/" + name) }
+        }
         if let id = file.buildID, id.count > 2 {
             let split = id.index(id.startIndex, offsetBy: 2)
             for directory in directories {
-                paths.append("\(directory)/.build-id/\(id[..<split])/\(id[split...]).debug")
+                add(folder: "\(directory)/.build-id/\(id[..<split])", name: "\(id[split...]).debug")
             }
         }
         if let link = file.debugLink?.name, !link.isEmpty {
+            let linkFolder = LocalFiles.directory(of: link)
+            let linkName = link.utf8.lastIndex(of: UInt8(ascii: "/")).map { link[link.index(after: $0)...] } ?? link[...]
+            let joined = { (folder: String) in linkFolder == "." ? folder : folder + "/" + linkFolder }
             let folder = LocalFiles.directory(of: file.path)
-            let real = LocalFiles.directory(of: LocalFiles.realPath(file.path) ?? file.path)
-            paths.append("\(folder)/\(link)")
-            paths.append("\(folder)/.debug/\(link)")
+            add(folder: joined(folder), name: linkName)
+            add(folder: joined(folder + "/.debug"), name: linkName)
+            var real: String?
             for directory in directories {
-                paths.append("\(directory)/\(link)")
-                paths.append("\(directory)\(folder)/\(link)")
-                if real != folder { paths.append("\(directory)\(real)/\(link)") }
+                add(folder: joined(directory), name: linkName)
+                add(folder: joined(directory + folder), name: linkName)
+                if inExistingFolders && !folders.exists(directory) { continue }
+                let resolved = real ?? folders.realFolder(of: file.path)
+                real = resolved
+                if resolved != folder { add(folder: joined(directory + resolved), name: linkName) }
             }
         }
         var seen = Set<String>()
         return paths.filter { $0 != file.path && seen.insert($0).inserted }
+    }
+
+    /// Whether each folder a candidate lies in exists, asked once per folder for the life of
+    /// this locator (one audit run): a folder audit looks for ~10 candidates per file, in a
+    /// handful of folders, most of them missing.
+    private let folders = FolderCache()
+
+    public static func == (lhs: DebugFileLocator, rhs: DebugFileLocator) -> Bool {
+        lhs.directories == rhs.directories
+    }
+
+    private final class FolderCache: Sendable {
+        private let known = Mutex<[String: Bool]>([:])
+        private let real = Mutex<[String: String]>([:])
+
+        /// The folder of `path` with symlinks resolved (`realpath` of the file's folder, once
+        /// per folder, when the file itself is not a symlink).
+        func realFolder(of path: String) -> String {
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else {
+                return LocalFiles.directory(of: LocalFiles.realPath(path) ?? path)
+            }
+            let folder = LocalFiles.directory(of: path)
+            if let known = real.withLock({ $0[folder] }) { return known }
+            let resolved = LocalFiles.realPath(folder) ?? folder
+            real.withLock { $0[folder] = resolved }
+            return resolved
+        }
+
+        func exists(_ path: String) -> Bool {
+            if let answer = known.withLock({ $0[path] }) { return answer }
+            var info = stat()
+            let exists = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            known.withLock { $0[path] = exists }
+            return exists
+        }
     }
 }
