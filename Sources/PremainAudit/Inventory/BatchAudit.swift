@@ -46,10 +46,14 @@ public struct BatchAudit: Sendable {
         // Fewer files than workers (one large library, say): each file's closure is walked
         // on a core of its own while its inventory is counted.
         let spareCores = total < workers
+        // Largest files first (the results keep the files' order): a large file taken last
+        // would leave the other cores idle while it is audited.
+        let order = workers > 1 && total > workers ? Self.largestFirst(files) : Array(files.indices)
         let work: @Sendable () -> Void = {
             while true {
-                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard index < total else { return }
+                let position = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard position < total else { return }
+                let index = order[position]
                 let outcome = Self.audit(files[index], inventory: inventoryOptions, resolver: resolver,
                                          concurrentClosure: spareCores)
                 results.withLock { $0[index] = outcome }
@@ -84,6 +88,16 @@ public struct BatchAudit: Sendable {
             report.summary = OffenderSummary(binaries, top: 10)
         }
         return report
+    }
+
+    /// The indices of `files`, largest file first (ties, and files that cannot be `stat`ed,
+    /// in their order).
+    static func largestFirst(_ files: [String]) -> [Int] {
+        let sizes = files.map { path -> Int in
+            var info = stat()
+            return stat(path, &info) == 0 ? Int(info.st_size) : 0
+        }
+        return files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
     }
 
     enum Outcome: Sendable {
