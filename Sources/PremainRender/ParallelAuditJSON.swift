@@ -8,7 +8,7 @@ import PremainModel
 ///
 /// Each binary is written alone (pretty-printed, sorted keys) at its place in the `binaries`
 /// array, and the rest of the report (whose keys all sort after `binaries`) is
-/// encoded once and appended.
+/// encoded once and appended. `stream` hands the bytes over a chunk of binaries at a time.
 ///
 /// `schemaVersion` 2 writes each closure object once, in a top-level `objects` table that the
 /// closures refer to by id (`ClosureObjectTable`); 1 writes every closure's objects in full.
@@ -20,19 +20,62 @@ public enum ParallelAuditJSON {
     }
 
     public static func render(_ report: AuditReport, workers: Int, schemaVersion: Int = 1) throws -> String {
+        var out: [UInt8] = []
+        _ = try stream(report, workers: workers, schemaVersion: schemaVersion) { piece in
+            out.append(contentsOf: piece)
+            return true
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Writes the same bytes as `render`, in pieces, through `write`: the binaries are encoded
+    /// `chunk` at a time (on `workers` threads) and each chunk is handed over before the next is
+    /// encoded, so a folder's report is never whole in memory. Stops and returns `false` as soon
+    /// as `write` does (it could not write). Throws what encoding throws (a time that is not a
+    /// finite number): the report's tail is encoded before anything is written, a binary when
+    /// its chunk comes.
+    public static func stream(_ report: AuditReport, workers: Int, schemaVersion: Int = 1, chunk: Int = 128,
+                              to write: ([UInt8]) -> Bool) throws -> Bool {
         let table = schemaVersion >= 2 ? ClosureObjectTable(report.binaries) : nil
         let userInfo: [CodingUserInfoKey: any Sendable] = table.map { [ClosureObjectTable.userInfoKey: $0] } ?? [:]
-        guard !report.binaries.isEmpty else { return try JSONRenderer.render(report, userInfo: userInfo) }
         let binaries = report.binaries
+        var tail = report
+        tail.binaries = []
+        let rest = try JSONRenderer.render(Tail(tail, objects: table), userInfo: userInfo)
+        // rest starts with "{\n  \"errors\"": everything after the opening brace line follows
+        // the binaries.
+        guard !binaries.isEmpty, rest.hasPrefix("{\n") else {
+            return write(Array(try JSONRenderer.render(report, userInfo: userInfo).utf8))
+        }
+        guard write(Array("{\n  \"binaries\" : [\n".utf8)) else { return false }
+        for start in stride(from: 0, to: binaries.count, by: max(chunk, 1)) {
+            let range = start..<min(start + max(chunk, 1), binaries.count)
+            let parts = try encode(binaries, range, workers: workers, table: table, userInfo: userInfo)
+            var out: [UInt8] = []
+            out.reserveCapacity(parts.reduce(0) { $0 + $1.count + 6 })
+            for (offset, part) in parts.enumerated() {
+                out.append(contentsOf: [0x20, 0x20, 0x20, 0x20])
+                out.append(contentsOf: part)
+                out.append(contentsOf: range.lowerBound + offset == binaries.count - 1 ? [0x0a] : [UInt8(ascii: ","), 0x0a])
+            }
+            guard write(out) else { return false }
+        }
+        return write(Array("  ],\n".utf8) + Array(rest.utf8.dropFirst(2)))
+    }
+
+    /// The JSON of `binaries[range]`, in order, each indented for its place in the array
+    /// (level 2): `AuditJSONWriter`, or `Codable` for a value the writer cannot write (which
+    /// then throws the encoding error).
+    private static func encode(_ binaries: [BinaryInventory], _ range: Range<Int>, workers: Int,
+                               table: ClosureObjectTable?, userInfo: [CodingUserInfoKey: any Sendable]) throws -> [[UInt8]] {
         let parts = Mutex<[Int: [UInt8]]>([:])
         let failure = Mutex<String?>(nil)
-        let next = Atomic<Int>(0)
-        let encode: @Sendable (Int) -> Void = { _ in
+        let next = Atomic<Int>(range.lowerBound)
+        let work: @Sendable (Int) -> Void = { _ in
             while true {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard index < binaries.count else { return }
+                guard index < range.upperBound else { return }
                 do {
-                    // Nested lines indented for the binary's place in the array (level 2).
                     var writer = AuditJSONWriter(level: 2, objects: table)
                     writer.write(binaries[index])
                     let written = writer.finish()
@@ -45,26 +88,14 @@ public enum ParallelAuditJSON {
                 }
             }
         }
-        let threads = min(max(workers, 1), binaries.count)
-        if threads == 1 { encode(0) } else { DispatchQueue.concurrentPerform(iterations: threads, execute: encode) }
+        let threads = min(max(workers, 1), range.count)
+        if threads == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: threads, execute: work) }
         if let message = failure.withLock({ $0 }) { throw RenderError(message: message) }
-        var tail = report
-        tail.binaries = []
-        let rest = try JSONRenderer.render(Tail(tail, objects: table))
-        // rest starts with "{\n  \"errors\"": keep everything after the opening brace line.
-        guard rest.hasPrefix("{\n") else { return try JSONRenderer.render(report, userInfo: userInfo) }
         let encoded = parts.withLock { $0 }
-        var out = Array("{\n  \"binaries\" : [\n".utf8)
-        out.reserveCapacity(encoded.values.reduce(0) { $0 + $1.count + 4 } + rest.utf8.count + 64)
-        for index in 0..<binaries.count {
-            guard let part = encoded[index] else { return try JSONRenderer.render(report, userInfo: userInfo) }
-            out.append(contentsOf: [0x20, 0x20, 0x20, 0x20])
-            out.append(contentsOf: part)
-            out.append(contentsOf: index == binaries.count - 1 ? [0x0a] : [UInt8(ascii: ","), 0x0a])
+        return try range.map { index in
+            guard let part = encoded[index] else { throw RenderError(message: "binary \(index) was not encoded") }
+            return part
         }
-        out.append(contentsOf: "  ],\n".utf8)
-        out.append(contentsOf: rest.utf8.dropFirst(2))
-        return String(decoding: out, as: UTF8.self)
     }
 
     struct RenderError: Error, CustomStringConvertible {

@@ -67,6 +67,14 @@ import Testing
         #expect(serial.binaries.count > 10)
         #expect(serial == parallel)
         #expect(try ParallelAuditJSON.render(parallel, workers: 2) == JSONRenderer.render(parallel))
+        // Streamed a few binaries at a time: the same bytes, in pieces; a failed write stops it.
+        var pieces: [[UInt8]] = []
+        #expect(try ParallelAuditJSON.stream(parallel, workers: 2, chunk: 3) { pieces.append($0); return true })
+        #expect(pieces.count == 2 + (parallel.binaries.count + 2) / 3)
+        #expect(String(decoding: pieces.joined(), as: UTF8.self) == (try JSONRenderer.render(parallel)))
+        var calls = 0
+        #expect(try !ParallelAuditJSON.stream(parallel, workers: 2, chunk: 3) { _ in calls += 1; return calls < 2 })
+        #expect(calls == 2)
         // The JSON reads back into the same report (per-object costs are not written).
         let text = try ParallelAuditJSON.render(parallel, workers: 2)
         let decoded = try JSONRenderer.decode(AuditReport.self, from: text)

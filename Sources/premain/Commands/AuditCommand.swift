@@ -66,11 +66,17 @@ enum AuditCommand: Command {
         let report = batch.run(arguments.positionals, progress: onProgress)
         progress?.finish()
         FolderOptions.note(report.skipped, in: arguments.positionals)
+        if format == "json" {
+            // Streamed: a folder's report is written a chunk of binaries at a time.
+            let version = schema ?? ParallelAuditJSON.defaultSchemaVersion(for: report)
+            let written = Console.emitStream(to: arguments.value("--output")) { write in
+                try ParallelAuditJSON.stream(report, workers: workers, schemaVersion: version, to: write)
+            }
+            guard written else { return .internalError }
+            return reportProblems(report)
+        }
         let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
-            if format == "json" {
-                return try ParallelAuditJSON.render(report, workers: workers,
-                                                    schemaVersion: schema ?? ParallelAuditJSON.defaultSchemaVersion(for: report))
-            } else if format == "html" {
+            if format == "html" {
                 return HTMLReportRenderer.render(report)
             } else {
                 return report.binaries

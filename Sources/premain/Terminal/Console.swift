@@ -76,6 +76,38 @@ enum Console {
         return true
     }
 
+    /// Writes a report in pieces as `produce` hands them over (to `path`, or stdout when `path`
+    /// is nil or "-"): a report that runs to megabytes is never whole in memory. Returns `false`
+    /// after one `Error:` line on stderr when encoding or writing fails; what was written before
+    /// stays.
+    static func emitStream(to path: String?, _ produce: (_ write: ([UInt8]) -> Bool) throws -> Bool) -> Bool {
+        let toStdout = path == nil || path == "-"
+        let shown = toStdout ? "to standard output" : TextSafety.display(path ?? "")
+        let fd = toStdout ? 1 : open(path ?? "", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            Console.error("cannot write \(shown): \(String(cString: strerror(errno)).lowercased())")
+            return false
+        }
+        var failure: Int32?
+        let finished: Bool
+        do {
+            finished = try produce { bytes in
+                failure = bytes.withUnsafeBytes { writeAll(fd, $0) }
+                return failure == nil
+            }
+        } catch {
+            if !toStdout { close(fd) }
+            Console.error("cannot encode the report: \(error)")
+            return false
+        }
+        if !toStdout, close(fd) != 0, errno != EINTR, failure == nil { failure = errno }
+        if let failure {
+            Console.error("cannot write \(shown): \(String(cString: strerror(failure)).lowercased())")
+            return false
+        }
+        return finished
+    }
+
     /// Makes the folders above `path` that are missing (`mkdir -p` of its folder); errors are
     /// left to the write that follows.
     static func makeParentFolders(of path: String) {
