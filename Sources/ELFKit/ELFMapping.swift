@@ -20,6 +20,10 @@ public enum ELFMapping {
         guard let elf = elf_begin(fd, ELF_C_READ_MMAP, nil) else { return nil }
         var size = 0
         if let base = elf_rawfile(elf, &size), size > 0 {
+            // libelf reads the file into the heap when it cannot map it; a mapping of the whole
+            // file starts on a page, a large heap block never does (malloc's header precedes
+            // it). Only a mapping is guarded, and only a guarded mapping gives its pages back.
+            guard Int(bitPattern: UnsafeRawPointer(base)) % Int(sysconf(Int32(_SC_PAGESIZE))) == 0 else { return (elf, -1) }
             let slot = mapguard_register(base, size)
             if slot >= 0 { return (elf, slot) }
         }
