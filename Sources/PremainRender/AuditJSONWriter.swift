@@ -273,9 +273,9 @@ struct AuditJSONWriter {
         beginObject()
         key("depth"); number(object.depth)
         key("foundVia"); string(object.foundVia.rawValue)
-        if let objects, let id = objects.id(of: object), object.depth == 1 || objects.id(ofPath: object.neededBy) != nil {
-            if object.depth != 1, let loader = objects.id(ofPath: object.neededBy) { key("neededBy"); number(loader) }
-            key("object"); number(id)
+        if let reference = objects?.reference(for: object) {
+            if let loader = reference.loader { key("neededBy"); number(loader) }
+            key("object"); number(reference.id)
             key("requestedName"); string(object.requestedName)
             if let directory = object.searchDirectory { key("searchDirectory"); string(directory) }
         } else {
@@ -434,14 +434,12 @@ struct AuditJSONWriter {
         }
     }
 
-    /// As `PrettyJSONEncoder.number`: the shortest description without a trailing ".0".
+    /// As `PrettyJSONEncoder.number`; a value JSON cannot hold marks the writer failed.
     private mutating func number(_ value: Double) {
-        guard value.isFinite else {
+        guard var text = PrettyJSONEncoder.numberText(value) else {
             failed = true
             return
         }
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
         text.withUTF8 { out.append(UnsafeRawBufferPointer($0)) }
     }
 }

@@ -97,12 +97,19 @@ public enum PrettyJSONEncoder {
     }
 
     static func number<T: BinaryFloatingPoint & CustomStringConvertible>(_ value: T, _ path: @autoclosure () -> [any CodingKey]) throws -> Node {
-        guard value.isFinite else {
+        guard let text = numberText(value) else {
             throw EncodingError.invalidValue(value, .init(codingPath: path(), debugDescription: "Unable to encode \(value) directly in JSON."))
         }
+        return .literal(text)
+    }
+
+    /// A number as `JSONEncoder` writes it: its shortest description without a trailing
+    /// ".0"; `nil` for infinities and NaN, which JSON has no way to write.
+    static func numberText<T: BinaryFloatingPoint & CustomStringConvertible>(_ value: T) -> String? {
+        guard value.isFinite else { return nil }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        return .literal(text)
+        return text
     }
 
     // MARK: Writing

@@ -79,7 +79,10 @@ struct HTMLReportTests {
         }
         #expect(chain == ["main", "_GLOBAL__sub_I_registry.cpp", "one-time initialization function for main.catalog",
                           "default argument 0 of main.parse(mode:)"])
-        // Two calls of the default argument make one box with both calls' time.
+        // Two calls of the default argument make one box with both calls' time. The times are
+        // the recorded fixture's inclusive times (ReportFixtures.trace: 0.45 + 0.55 ms, and 4 + 2 ms
+        // at the root), summed by the flame graph: arithmetic on recorded values, not a measured
+        // duration.
         let lazy = root.children["main"]?.children["_GLOBAL__sub_I_registry.cpp"]?.children["one-time initialization function for main.catalog"]
         #expect(abs((lazy?.children["default argument 0 of main.parse(mode:)"]?.ms ?? 0) - 1.0) < 1e-9)
         #expect(abs(root.ms - 6) < 1e-9)

@@ -94,8 +94,7 @@ public struct DebugFileLocator: Sendable, Equatable {
 
         func exists(_ path: String) -> Bool {
             if let answer = known.withLock({ $0[path] }) { return answer }
-            var info = stat()
-            let exists = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            let exists = LocalFiles.kind(path) == .folder
             known.withLock { $0[path] = exists }
             return exists
         }

@@ -48,7 +48,7 @@ public struct BatchAudit: Sendable {
         let spareCores = total < workers
         // Largest files first (the results keep the files' order): a large file taken last
         // would leave the other cores idle while it is audited.
-        let order = workers > 1 && total > workers ? Self.largestFirst(files) : Array(files.indices)
+        let order = workers > 1 && total > workers ? Self.largestFirst(files, sizes: collected.sizes) : Array(files.indices)
         let work: @Sendable () -> Void = {
             while true {
                 let position = next.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -90,13 +90,10 @@ public struct BatchAudit: Sendable {
         return report
     }
 
-    /// The indices of `files`, largest file first (ties, and files that cannot be `stat`ed,
+    /// The indices of `files`, largest file first by `sizes` (ties, and files without a size,
     /// in their order).
-    static func largestFirst(_ files: [String]) -> [Int] {
-        let sizes = files.map { path -> Int in
-            var info = stat()
-            return stat(path, &info) == 0 ? Int(info.st_size) : 0
-        }
+    static func largestFirst(_ files: [String], sizes known: [String: Int]) -> [Int] {
+        let sizes = files.map { known[$0] ?? 0 }
         return files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
     }
 

@@ -37,6 +37,9 @@ public enum FileCollector {
     public struct Collected: Sendable, Equatable {
         /// Files to audit, in order.
         public var files: [String]
+        /// The size in bytes of each of `files` that could be `stat`ed, from the `stat` the
+        /// collection made (a batch audit takes the largest first).
+        public var sizes: [String: Int] = [:]
         /// Which of `files` were found by walking a folder (their non-ELF errors are quiet).
         public var fromFolders: Set<String>
         /// JSON files found in folders, in order; `[]` unless `Options.reports`.
@@ -62,6 +65,7 @@ public enum FileCollector {
                 walk(path, options: options, into: &result, seen: &seen)
             } else if seen.insert(FileID(info)).inserted {
                 result.files.append(path)
+                result.sizes[path] = Int(info.st_size)
             }
         }
         return result
@@ -100,9 +104,11 @@ public enum FileCollector {
                     // An unreadable file is kept so that the audit says why.
                     result.files.append(path)
                     result.fromFolders.insert(path)
+                    result.sizes[path] = Int(info.st_size)
                 case .object where options.includeObjects:
                     result.files.append(path)
                     result.fromFolders.insert(path)
+                    result.sizes[path] = Int(info.st_size)
                 case .object:
                     result.skipped.addObject(path)
                 case .json where options.reports:

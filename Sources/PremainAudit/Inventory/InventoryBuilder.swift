@@ -60,14 +60,13 @@ public enum InventoryBuilder {
         // The large tables of a large file (relocations, then .symtab and .strtab) are each
         // read once: their pages are given back between passes, so a 200 MB library peaks at
         // its largest table. Small files keep theirs (giving back costs page faults).
-        let large = file.fileSize >= largeFileSize
-        if large { file.releasePages() }
+        releasePagesIfLarge(file)
         var initializers = InitializerClassifier.census(file, demangle: options.demangle,
                                                         debugLocator: options.sourceLines ? options.debugLocator : nil)
         if options.sourceLines { InitializerClassifier.locate(&initializers, in: file, debugLocator: options.debugLocator) }
-        if large { file.releasePages() }
+        releasePagesIfLarge(file)
         var swift = swiftCensus(file, demangle: options.demangle)
-        if large { file.releasePages() }
+        releasePagesIfLarge(file)
         if options.sourceLines, var census = swift {
             SwiftSuspects.locate(&census, in: file, debugLocator: options.debugLocator)
             swift = census
@@ -81,8 +80,11 @@ public enum InventoryBuilder {
         return (inventory, cost)
     }
 
-    /// Files at least this large give their pages back between the passes of their audit.
-    static let largeFileSize: UInt64 = 32 << 20
+    /// Gives `file`'s mapped pages back when it is at least 32 MB (`ELFFile.releasePages`);
+    /// smaller files keep them, as giving back costs page faults.
+    static func releasePagesIfLarge(_ file: ELFFile) {
+        if file.fileSize >= 32 << 20 { file.releasePages() }
+    }
 
     /// The relocations by class with the per-table list, and the class counts.
     static func relocationCensus(_ file: ELFFile) -> (RelocationCensus, RelocationClassCounts) {
@@ -152,7 +154,7 @@ public enum InventoryBuilder {
             var hits: [Int] = []
             for start in stride(from: 0, to: table.count, by: chunk) {
                 hits += table.definedFunctionIndices(namePrefixes: prefixes, within: start..<min(start + chunk, table.count))
-                if table.count > chunk, file.fileSize >= largeFileSize { file.releasePages() }
+                if table.count > chunk { releasePagesIfLarge(file) }
             }
             for index in hits {
                 guard let symbol = table[index], let bytes = table.nameBytes(of: symbol), bytes.count > 4,

@@ -88,10 +88,10 @@ public struct ClosureObject: Codable, Sendable, Equatable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        if let table = encoder.userInfo[ClosureObjectTable.userInfoKey] as? ClosureObjectTable, let id = table.id(of: self),
-           depth == 1 || table.id(ofPath: neededBy) != nil {
-            try container.encode(id, forKey: .object)
-            if depth != 1 { try container.encodeIfPresent(table.id(ofPath: neededBy), forKey: .neededBy) }
+        if let table = encoder.userInfo[ClosureObjectTable.userInfoKey] as? ClosureObjectTable,
+           let reference = table.reference(for: self) {
+            try container.encode(reference.id, forKey: .object)
+            try container.encodeIfPresent(reference.loader, forKey: .neededBy)
         } else {
             try container.encode(path, forKey: .path)
             try container.encode(realPath, forKey: .realPath)
@@ -371,6 +371,16 @@ public final class ClosureObjectTable: Sendable {
     /// The id of the first record of `path`; `nil` when no closure object has that path.
     public func id(ofPath path: String) -> Int? {
         pathIDs[path]
+    }
+
+    /// How `object` is written in schema 2: its record's id, and its loader's (`nil` when the
+    /// program loaded it, at depth 1); `nil` when the table holds either not, and the object
+    /// is written in full.
+    public func reference(for object: ClosureObject) -> (id: Int, loader: Int?)? {
+        guard let own = id(of: object) else { return nil }
+        if object.depth == 1 { return (own, nil) }
+        guard let loader = id(ofPath: object.neededBy) else { return nil }
+        return (own, loader)
     }
 
     /// The id of `object`'s record; `nil` when the table does not hold it.
