@@ -9,17 +9,17 @@ public enum InitializerClassifier {
         "call_weak_fn", "__libc_init_first", "init_cacheinfo", "_GLOBAL__sub_I_00099_0___libc_csu_init",
     ]
 
-    /// `debugLocator`: where a stripped file's debug file is looked for, to name what its own
-    /// tables do not (`nil`: no debug file is read).
-    static func census(_ file: ELFFile, demangle: Bool, debugLocator: DebugFileLocator? = nil) -> InitializerCensus {
+    /// `debug`: the file's debug file, whose `.symtab` names what a stripped file's own tables
+    /// do not (`nil`: no debug file is read).
+    static func census(_ file: ELFFile, demangle: Bool, debug: DebugLookup? = nil) -> InitializerCensus {
         var census = InitializerCensus()
         let entries = file.initializerEntries
         var names: [UInt64: String] = [:]
         if file.type != 1 {
             let targets = Set(entries.compactMap(\.target))
             names = file.symbolNames(at: targets)
-            if let debugLocator {
-                names.merge(debugSymbolNames(file, at: targets.subtracting(names.keys), debugLocator: debugLocator)) { own, _ in own }
+            if let debug {
+                names.merge(debugSymbolNames(file, at: targets.subtracting(names.keys), debug: debug)) { own, _ in own }
             }
         }
         for entry in entries {
@@ -50,9 +50,9 @@ public enum InitializerClassifier {
     /// debug packages keep it there), when the debug file has the same build ID; `[:]` for a
     /// file that has its own `.symtab`, has no build ID or no debug file. Naming `frame_dummy`
     /// and `_init` marks them as the toolchain's, so no DWARF is opened for them.
-    static func debugSymbolNames(_ file: ELFFile, at addresses: Set<UInt64>, debugLocator: DebugFileLocator) -> [UInt64: String] {
+    static func debugSymbolNames(_ file: ELFFile, at addresses: Set<UInt64>, debug: DebugLookup) -> [UInt64: String] {
         guard !addresses.isEmpty, !file.hasSymbolTable, let id = file.buildID,
-              let path = debugLocator.debugFile(for: file), path != file.path,
+              let path = debug.path, path != file.path,
               let debug = try? ELFFile(path: path), debug.buildID == id, debug.hasSymbolTable,
               debug.machine == file.machine else { return [:] }
         return debug.symbolNames(at: addresses)
@@ -61,11 +61,9 @@ public enum InitializerClassifier {
     /// Sets the DWARF line of every entry that is not the toolchain's, from the file's own
     /// DWARF or its debug file. Leaves `location` `nil` when no DWARF is found or it has no
     /// line for the address; opens no DWARF when every entry is the toolchain's.
-    static func locate(_ census: inout InitializerCensus, in file: ELFFile, debugLocator: DebugFileLocator) {
+    static func locate(_ census: inout InitializerCensus, debug: DebugLookup) {
         let wanted = census.entries.indices.filter { !census.entries[$0].toolchain && census.entries[$0].address != nil }
-        guard !wanted.isEmpty, let debugPath = debugLocator.debugFile(for: file), let info = DebugInfo(path: debugPath) else {
-            return
-        }
+        guard !wanted.isEmpty, let info = debug.info else { return }
         for index in wanted {
             guard let text = census.entries[index].address, text.hasPrefix("0x"),
                   let address = UInt64(text.dropFirst(2), radix: 16), address != 0,

@@ -61,14 +61,15 @@ public enum InventoryBuilder {
         // read once: their pages are given back between passes, so a 200 MB library peaks at
         // its largest table. Small files keep theirs (giving back costs page faults).
         releasePagesIfLarge(file)
-        var initializers = InitializerClassifier.census(file, demangle: options.demangle,
-                                                        debugLocator: options.sourceLines ? options.debugLocator : nil)
-        if options.sourceLines { InitializerClassifier.locate(&initializers, in: file, debugLocator: options.debugLocator) }
+        // One debug file search and one DWARF read for the names and lines below.
+        let debug = options.sourceLines ? DebugLookup(file, locator: options.debugLocator) : nil
+        var initializers = InitializerClassifier.census(file, demangle: options.demangle, debug: debug)
+        if let debug { InitializerClassifier.locate(&initializers, debug: debug) }
         releasePagesIfLarge(file)
         var swift = swiftCensus(file, demangle: options.demangle)
         releasePagesIfLarge(file)
-        if options.sourceLines, var census = swift {
-            SwiftSuspects.locate(&census, in: file, debugLocator: options.debugLocator)
+        if let debug, var census = swift {
+            SwiftSuspects.locate(&census, debug: debug)
             swift = census
         }
         let sizes = sizeCensus(file)

@@ -50,9 +50,8 @@ extension SwiftSuspects {
     /// from the file's own DWARF or its debug file, so people find the `let` or the parameter.
     /// Leaves `location` `nil` when no DWARF is found or it has no line for the address; opens
     /// no DWARF when there is no suspect.
-    static func locate(_ census: inout SwiftCensus, in file: ELFFile, debugLocator: DebugFileLocator) {
-        guard !census.lazyGlobals.isEmpty || !census.defaultArguments.isEmpty,
-              let debugPath = debugLocator.debugFile(for: file), let info = DebugInfo(path: debugPath) else { return }
+    static func locate(_ census: inout SwiftCensus, debug: DebugLookup) {
+        guard !census.lazyGlobals.isEmpty || !census.defaultArguments.isEmpty, let info = debug.info else { return }
         func locate(_ suspects: inout [SwiftSuspect]) {
             for index in suspects.indices {
                 let text = suspects[index].address
