@@ -154,10 +154,24 @@ public final class ELFSymbolLookup {
 
     /// `definitions(of:)` for a name hashed once (`HashedName`).
     public func definitions(of name: HashedName) -> [Int] {
-        if let byName { return byName[String(decoding: name.bytes, as: UTF8.self)] ?? [] }
-        if let gnu { return gnuLookup(gnu, name.bytes, hash: name.gnuHash) }
-        if let sysv { return sysvLookup(sysv, name.bytes, hash: name.sysvHash) }
-        return []
+        var found: [Int] = []
+        _ = firstDefinition(of: name) { index in
+            found.append(index)
+            return false
+        }
+        return found
+    }
+
+    /// The first defined entry named `name` (in hash-chain order, as `definitions(of:)` lists
+    /// them) that `accept` takes, or `nil`: a look-up that allocates nothing, for binders that
+    /// ask many objects about many names. Most names are rejected by the bloom filter alone.
+    public func firstDefinition(of name: HashedName, where accept: (Int) -> Bool) -> Int? {
+        if let byName {
+            return byName[String(decoding: name.bytes, as: UTF8.self)]?.first(where: accept)
+        }
+        if let gnu { return gnuLookup(gnu, name.bytes, hash: name.gnuHash, accept) }
+        if let sysv { return sysvLookup(sysv, name.bytes, hash: name.sysvHash, accept) }
+        return nil
     }
 
     private func matches(_ index: Int, _ name: UnsafeRawBufferPointer) -> Bool {
@@ -172,36 +186,36 @@ public final class ELFSymbolLookup {
         return memcmp(left, right, a.count) == 0
     }
 
-    private func gnuLookup(_ table: GNUHash, _ name: UnsafeRawBufferPointer, hash: UInt32) -> [Int] {
+    private func gnuLookup(_ table: GNUHash, _ name: UnsafeRawBufferPointer, hash: UInt32,
+                           _ accept: (Int) -> Bool) -> Int? {
         let bits = UInt32(table.wordSize * 8)
         let wordIndex = Int((hash / bits) % UInt32(table.bloomWords))
-        guard let word = table.data.word(at: 16 + wordIndex * table.wordSize, is64: table.wordSize == 8) else { return [] }
+        guard let word = table.data.word(at: 16 + wordIndex * table.wordSize, is64: table.wordSize == 8) else { return nil }
         let mask: UInt64 = (1 << UInt64(hash % bits)) | (1 << UInt64((hash >> (table.bloomShift & 31)) % bits))
-        guard word & mask == mask else { return [] }
+        guard word & mask == mask else { return nil }
         guard let start = table.data.u32(at: table.bucketsStart + Int(hash % UInt32(table.bucketCount)) * 4),
-              start != 0, Int(start) >= table.symbolOffset else { return [] }
-        var found: [Int] = []
+              start != 0, Int(start) >= table.symbolOffset else { return nil }
         var index = Int(start)
         while index < symbols.count {
             guard let chain = table.data.u32(at: table.chainsStart + (index - table.symbolOffset) * 4) else { break }
-            if chain | 1 == hash | 1, matches(index, name) { found.append(index) }
+            if chain | 1 == hash | 1, matches(index, name), accept(index) { return index }
             if chain & 1 != 0 { break }
             index += 1
         }
-        return found
+        return nil
     }
 
-    private func sysvLookup(_ table: SysVHash, _ name: UnsafeRawBufferPointer, hash: UInt32) -> [Int] {
-        guard let first = table.data.u32(at: 8 + Int(hash % UInt32(table.bucketCount)) * 4) else { return [] }
-        var found: [Int] = []
+    private func sysvLookup(_ table: SysVHash, _ name: UnsafeRawBufferPointer, hash: UInt32,
+                            _ accept: (Int) -> Bool) -> Int? {
+        guard let first = table.data.u32(at: 8 + Int(hash % UInt32(table.bucketCount)) * 4) else { return nil }
         var index = Int(first)
         var steps = 0
         while index != 0, index < table.chainCount, steps <= table.chainCount {
-            if matches(index, name) { found.append(index) }
+            if matches(index, name), accept(index) { return index }
             guard let next = table.data.u32(at: 8 + (table.bucketCount + index) * 4) else { break }
             index = Int(next)
             steps += 1
         }
-        return found
+        return nil
     }
 }

@@ -12,8 +12,9 @@ public struct ELFSymbolVersion: Sendable, Hashable {
 public struct ELFSymbolVersions: Sendable {
     /// The `SHT_GNU_versym` words, indexed like `.dynsym` (bit 15: hidden).
     let raw: [UInt16]
-    /// The versions that verneed and verdef name, by version index (`vna_other`, `vd_ndx`).
-    let byIndex: [UInt16: ELFSymbolVersion]
+    /// The versions that verneed and verdef name, indexed by version index (`vna_other`,
+    /// `vd_ndx`, at most 0x7fff): an array, as look-ups happen once per import in binding.
+    let byIndex: [ELFSymbolVersion?]
     /// Versions this object defines (`SHT_GNU_verdef`), excluding the file's own base entry.
     public var defined: [String]
     /// Libraries named by `SHT_GNU_verneed`, with the versions required of each.
@@ -27,7 +28,8 @@ public struct ELFSymbolVersions: Sendable {
     public subscript(symbolIndex: Int) -> ELFSymbolVersion? {
         guard symbolIndex >= 0 && symbolIndex < raw.count else { return nil }
         let word = raw[symbolIndex]
-        guard word & 0x7fff > 1, var version = byIndex[word & 0x7fff] else { return nil }
+        let key = Int(word & 0x7fff)
+        guard key > 1, key < byIndex.count, var version = byIndex[key] else { return nil }
         version.hidden = word & 0x8000 != 0
         return version
     }
@@ -36,8 +38,8 @@ public struct ELFSymbolVersions: Sendable {
     /// verdef names): what `self[symbolIndex] != nil` says, without building the value.
     public func hasVersion(_ symbolIndex: Int) -> Bool {
         guard symbolIndex >= 0 && symbolIndex < raw.count else { return false }
-        let key = raw[symbolIndex] & 0x7fff
-        return key > 1 && byIndex[key] != nil
+        let key = Int(raw[symbolIndex] & 0x7fff)
+        return key > 1 && key < byIndex.count && byIndex[key] != nil
     }
 }
 
@@ -46,7 +48,12 @@ extension ELFFile {
     func readSymbolVersions() -> ELFSymbolVersions? {
         guard let versymSection = sections.first(where: { $0.type == .gnuVersym }),
               let versym = bytes(of: versymSection) else { return nil }
-        var byIndex: [UInt16: ELFSymbolVersion] = [:]
+        var byIndex: [ELFSymbolVersion?] = []
+        func record(_ version: ELFSymbolVersion, at index: UInt16) {
+            let key = Int(index & 0x7fff)
+            if key >= byIndex.count { byIndex += [ELFSymbolVersion?](repeating: nil, count: key + 1 - byIndex.count) }
+            byIndex[key] = version
+        }
         var defined: [String] = []
         var required: [String: [String]] = [:]
         if let section = sections.first(where: { $0.type == .gnuVerneed }), let data = bytes(of: section) {
@@ -69,7 +76,7 @@ extension ELFFile {
                         break
                     }
                     if let versionName = strings?.cString(at: Int(name)) {
-                        byIndex[other & 0x7fff] = ELFSymbolVersion(name: versionName, library: library, hidden: false)
+                        record(ELFSymbolVersion(name: versionName, library: library, hidden: false), at: other)
                         if let library { required[library, default: []].append(versionName) }
                     }
                     if auxNext == 0 { break }
@@ -92,7 +99,7 @@ extension ELFFile {
                     break
                 }
                 if let versionName = strings?.cString(at: Int(name)) {
-                    byIndex[index & 0x7fff] = ELFSymbolVersion(name: versionName, library: nil, hidden: false)
+                    record(ELFSymbolVersion(name: versionName, library: nil, hidden: false), at: index)
                     if flags & 0x1 == 0 { defined.append(versionName) }  // VER_FLG_BASE names the file
                 }
                 if next == 0 { break }
@@ -100,10 +107,16 @@ extension ELFFile {
             }
         }
         let count = versym.count / 2
-        var raw = [UInt16](repeating: 0, count: count)
-        for index in 0..<count {
-            guard let word = versym.u16(at: index * 2) else { break }
-            raw[index] = word
+        // One copy of the words, then the byte order fixed in place.
+        let raw = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0, let source = versym.bytes.baseAddress {
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(start: source, count: count * 2))
+                let bigEndian = versym.bigEndian
+                for index in 0..<count {
+                    buffer[index] = bigEndian ? UInt16(bigEndian: buffer[index]) : UInt16(littleEndian: buffer[index])
+                }
+            }
+            initialized = count
         }
         return ELFSymbolVersions(raw: raw, byIndex: byIndex, defined: defined, required: required)
     }

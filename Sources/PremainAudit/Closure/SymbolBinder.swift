@@ -31,21 +31,28 @@ struct SymbolBinder {
         let importerVersions = file.symbolVersions
         var imports = table.undefinedGlobalIndices()
         imports += copyRelocationSymbols(file)
-        let candidates = Set(needed.compactMap(\.object))
+        // Direct dependencies nothing has bound to yet. Only an import one of them defines can
+        // change the answer, so every other import is passed over after a look-up in each of
+        // them (usually a bloom-filter miss), without walking the whole load order.
+        var unbound = Set(needed.compactMap(\.object))
         var used = Set<Int>()
         for symbolIndex in imports {
+            if unbound.isEmpty { break }
             guard let symbol = table[symbolIndex], let bytes = table.nameBytes(of: symbol), !bytes.isEmpty else { continue }
             let name = ELFSymbolLookup.HashedName(bytes)
             let wanted = importerVersions?[symbolIndex]
-            for index in walk.loadOrder where index != 0 {
-                guard let found = provider(index) else { continue }
-                let matches = found.lookup.definitions(of: name)
-                if matches.contains(where: { accepts($0, in: found.lookup, versions: found.versions, wanted: wanted) }) {
-                    used.insert(index)
-                    break
-                }
+            func defines(_ index: Int) -> Bool {
+                guard let found = provider(index) else { return false }
+                return found.lookup.firstDefinition(of: name) { candidate in
+                    accepts(candidate, in: found.lookup, versions: found.versions, wanted: wanted)
+                } != nil
             }
-            if candidates.isSubset(of: used) { break }
+            guard unbound.contains(where: defines) else { continue }
+            for index in walk.loadOrder where index != 0 && defines(index) {
+                used.insert(index)
+                unbound.remove(index)
+                break
+            }
         }
         return needed.filter { entry in entry.object.map { !used.contains($0) } ?? false }.map(\.name)
     }
