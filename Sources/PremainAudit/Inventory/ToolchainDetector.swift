@@ -10,10 +10,12 @@ public enum ToolchainDetector {
         let comments = file.commentStrings
         let (linker, version, evidence) = linker(goldNote: file.goldVersion, comments: comments)
         let autolink = file.swiftAutolinkEntries
-        let sectionNames = Set(file.sections.map(\.name))
+        // Every Swift section name starts "swift5_": the rest are passed over on that prefix.
         let swift = !autolink.isEmpty || needed.contains { SwiftToolchainLibraries.isRuntime($0) }
-            || !sectionNames.isDisjoint(with: SwiftSuspects.metadataSectionNames)
-            || sectionNames.contains("swift5_entry")
+            || file.sections.contains { section in
+                section.name.utf8.starts(with: "swift5_".utf8)
+                    && (SwiftSuspects.metadataSectionNames.contains(section.name) || section.name == "swift5_entry")
+            }
         let cxx = needed.contains { $0.hasPrefix("libstdc++.so") || $0.hasPrefix("libc++.so") }
         var languages: [BuildToolchain.Language] = []
         if swift { languages.append(.swift) }
