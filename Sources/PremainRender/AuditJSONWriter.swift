@@ -364,13 +364,25 @@ struct AuditJSONWriter {
         indent()
     }
 
-    /// A member's key (plain ASCII, no escaping needed) and the colon.
+    /// A member's key (plain ASCII, no escaping needed) and the colon, after the separator and
+    /// the indentation: one reservation and a few copies, as a report writes millions of keys.
     private mutating func key(_ name: StaticString) {
-        element()
-        out.append(UInt8(ascii: "\""))
-        out.append(name)
-        out.append(UInt8(ascii: "\""))
-        out.append(Self.colon)
+        let first = out.last == 0x0a
+        let indentation = level * 2
+        guard indentation <= 64 else {
+            element()
+            out.append(UInt8(ascii: "\""))
+            out.append(name)
+            out.append(UInt8(ascii: "\""))
+            out.append(Self.colon)
+            return
+        }
+        Self.separator.withUTF8Buffer { separator in
+            name.withUTF8Buffer { name in
+                out.appendKey(separator: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(separator)[(first ? 2 : 0)..<(2 + indentation)]),
+                              name: UnsafeRawBufferPointer(name))
+            }
+        }
     }
 
     /// As `PrettyJSONEncoder.writeString`: the bytes as they are unless one needs escaping.
@@ -474,12 +486,31 @@ struct ByteBuffer {
     /// What `take` leaves: no storage (a capacity of 0 makes the next append allocate).
     private nonisolated(unsafe) static let none = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
 
+    /// `separator` (the comma, newline and indentation), then `"name" : `.
+    @inline(__always)
+    mutating func appendKey(separator: UnsafeRawBufferPointer, name: UnsafeRawBufferPointer) {
+        reserve(separator.count + name.count + 5)
+        let start = UnsafeMutableRawPointer(base + count)
+        if let from = separator.baseAddress { start.copyMemory(from: from, byteCount: separator.count) }
+        var at = start + separator.count
+        at.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+        if let from = name.baseAddress { (at + 1).copyMemory(from: from, byteCount: name.count) }
+        at += 1 + name.count
+        at.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+        at.storeBytes(of: UInt8(ascii: " "), toByteOffset: 1, as: UInt8.self)
+        at.storeBytes(of: UInt8(ascii: ":"), toByteOffset: 2, as: UInt8.self)
+        at.storeBytes(of: UInt8(ascii: " "), toByteOffset: 3, as: UInt8.self)
+        count += separator.count + name.count + 5
+    }
+
+    @inline(__always)
     mutating func append(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
         count += 1
     }
 
+    @inline(__always)
     mutating func append(_ first: UInt8, _ second: UInt8) {
         reserve(2)
         base[count] = first
@@ -487,6 +518,7 @@ struct ByteBuffer {
         count += 2
     }
 
+    @inline(__always)
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count)
