@@ -77,6 +77,35 @@ import Testing
         #expect(Set(closure.objects.map(\.realPath)) == (try LddOutput.of(root + "/app")).resolved)
     }
 
+    /// Two direct dependencies define the same function: the program's call binds to the first
+    /// in load order, so only the second is unused, as `ldd -u` says; a dependency that is
+    /// first for one import and second for another is used. The binder passes over imports
+    /// no unbound dependency defines, which must not change which one is first.
+    @Test func interposedDefinitionUsesOnlyTheFirstDefiner() throws {
+        let root = try Self.folder("interpose")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "int shared(void) { return 1; }\n".write(toFile: root + "/first.c", atomically: true, encoding: .utf8)
+        try "int shared(void) { return 2; }\n".write(toFile: root + "/second.c", atomically: true, encoding: .utf8)
+        try "int shared(void) { return 3; } int own(void) { return 4; }\n"
+            .write(toFile: root + "/third.c", atomically: true, encoding: .utf8)
+        try "int shared(void); int own(void); int main(void) { return shared() + own() == 5 ? 0 : 1; }\n"
+            .write(toFile: root + "/main.c", atomically: true, encoding: .utf8)
+        for name in ["first", "second", "third"] {
+            let build = try Shell.run(["gcc", "-shared", "-fPIC", root + "/\(name).c", "-Wl,-soname,lib\(name).so",
+                                       "-o", root + "/lib\(name).so"])
+            try #require(build.status == 0, "\(build.stderr)")
+        }
+        let link = try Shell.run(["gcc", root + "/main.c", "-Wl,--no-as-needed", "-L" + root, "-lfirst", "-lsecond",
+                                  "-lthird", "-Wl,--enable-new-dtags,-rpath,$ORIGIN", "-o", root + "/app"])
+        try #require(link.status == 0, "\(link.stderr)")
+        let closure = try ClosureResolver().resolve(path: root + "/app")
+        #expect(closure.unusedNeeded == ["libsecond.so"])
+        let ldd = try Shell.run(["ldd", "-u", root + "/app"])
+        let reported = ldd.stdout.split(separator: "\n").dropFirst()
+            .map { URL(fileURLWithPath: $0.trimmingCharacters(in: .whitespaces)).lastPathComponent }
+        #expect(reported == ["libsecond.so"])
+    }
+
     /// A library reached under a second name (a symlink) is the same object (device + inode).
     @Test func sameFileUnderTwoNamesIsOneObject() throws {
         let root = try Self.folder("twonames")
