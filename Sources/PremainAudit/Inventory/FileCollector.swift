@@ -1,5 +1,7 @@
+import Dispatch
 import PremainModel
 import PremainSystem
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -62,13 +64,21 @@ public enum FileCollector {
             }
             if info.st_mode & S_IFMT == S_IFDIR {
                 seen.insert(FileID(info))
-                walk(path, options: options, into: &result, seen: &seen)
+                var found: [Found] = []
+                walk(path, into: &found, result: &result, seen: &seen)
+                sort(found, options: options, into: &result)
             } else if seen.insert(FileID(info)).inserted {
                 result.files.append(path)
                 result.sizes[path] = Int(info.st_size)
             }
         }
         return result
+    }
+
+    /// A regular file found below a folder, before its first bytes are read.
+    struct Found {
+        var path: String
+        var size: Int
     }
 
     struct FileID: Hashable {
@@ -80,10 +90,12 @@ public enum FileCollector {
         }
     }
 
-    private static func walk(_ folder: String, options: Options, into result: inout Collected, seen: inout Set<FileID>) {
+    /// Lists `folder` recursively into `found`: its regular files in name order, then those of
+    /// its subfolders (each file and folder once, by device and inode).
+    private static func walk(_ folder: String, into found: inout [Found], result: inout Collected, seen: inout Set<FileID>) {
         let names: [String]
         switch LocalFiles.entries(of: folder) {
-        case .success(let found): names = found
+        case .success(let listed): names = listed
         case .failure(let error):
             result.unreadable.append(FileError(path: folder, reason: .unreadable, message: error.message))
             return
@@ -98,29 +110,56 @@ public enum FileCollector {
             case S_IFDIR:
                 if seen.insert(FileID(info)).inserted { subfolders.append(path) }
             case S_IFREG:
-                guard seen.insert(FileID(info)).inserted else { continue }
-                switch FileSignature.read(path) {
-                case .linked, .unreadable:
-                    // An unreadable file is kept so that the audit says why.
-                    result.files.append(path)
-                    result.fromFolders.insert(path)
-                    result.sizes[path] = Int(info.st_size)
-                case .object where options.includeObjects:
-                    result.files.append(path)
-                    result.fromFolders.insert(path)
-                    result.sizes[path] = Int(info.st_size)
-                case .object:
-                    result.skipped.addObject(path)
-                case .json where options.reports:
-                    result.reports.append(path)
-                case .json, .other:
-                    result.skipped.others += 1
-                }
+                if seen.insert(FileID(info)).inserted { found.append(Found(path: path, size: Int(info.st_size))) }
             default:
                 continue  // symlinks, devices, sockets, FIFOs
             }
         }
-        for subfolder in subfolders { walk(subfolder, options: options, into: &result, seen: &seen) }
+        for subfolder in subfolders { walk(subfolder, into: &found, result: &result, seen: &seen) }
+    }
+
+    /// Reads the first bytes of every file `found` (on all cores: a system folder holds
+    /// thousands, most of them not ELF) and keeps, counts or skips each, in `found`'s order.
+    private static func sort(_ found: [Found], options: Options, into result: inout Collected) {
+        let signatures = signatures(of: found.map(\.path))
+        for (file, signature) in zip(found, signatures) {
+            switch signature {
+            case .linked, .unreadable:
+                // An unreadable file is kept so that the audit says why.
+                result.files.append(file.path)
+                result.fromFolders.insert(file.path)
+                result.sizes[file.path] = file.size
+            case .object where options.includeObjects:
+                result.files.append(file.path)
+                result.fromFolders.insert(file.path)
+                result.sizes[file.path] = file.size
+            case .object:
+                result.skipped.addObject(file.path)
+            case .json where options.reports:
+                result.reports.append(file.path)
+            case .json, .other:
+                result.skipped.others += 1
+            }
+        }
+    }
+
+    /// `FileSignature.read` of each path, in order; chunks of paths are read on all cores.
+    static func signatures(of paths: [String]) -> [FileSignature] {
+        let chunk = 64
+        let chunks = (paths.count + chunk - 1) / chunk
+        let workers = min(BatchAudit.processorCount, chunks)
+        guard workers > 1 else { return paths.map(FileSignature.read) }
+        let read = Mutex<[[FileSignature]]>(Array(repeating: [], count: chunks))
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < chunks else { return }
+                let part = paths[(index * chunk)..<min(paths.count, (index + 1) * chunk)].map(FileSignature.read)
+                read.withLock { $0[index] = part }
+            }
+        }
+        return read.withLock { $0.flatMap { $0 } }
     }
 }
 
