@@ -55,7 +55,7 @@ final class ClosureWalk {
             if let file = resolver.store.facts(host), accepts(file) {
                 let object = LoadedObject(file: file, path: host, logicalPath: interpreter, requestedName: interpreter,
                                           foundVia: .interpreter, searchDirectory: nil, depth: 1, loader: nil,
-                                          origin: LocalFiles.directory(of: interpreter))
+                                          originOf: interpreter)
                 object.neededBy = 0
                 objects.append(object)
                 register(objects.count - 1)
@@ -93,7 +93,7 @@ final class ClosureWalk {
             return nil
         }
         if let same = byFileID[FileIdentity(device: found.file.device, inode: found.file.inode)] {
-            objects[same].names.insert(name)
+            if !objects[same].names.contains(name) { objects[same].names.append(name) }
             if byName[name] == nil { byName[name] = same }
             reach(same, from: requester)
             return same
@@ -101,7 +101,7 @@ final class ClosureWalk {
         let object = LoadedObject(file: found.file, path: found.host, logicalPath: found.logical, requestedName: name,
                                   foundVia: found.via, searchDirectory: found.directory,
                                   depth: objects[requester].depth + 1, loader: requester,
-                                  origin: LocalFiles.directory(of: found.logical))
+                                  originOf: found.logical)
         objects.append(object)
         register(objects.count - 1)
         reach(objects.count - 1, from: requester)

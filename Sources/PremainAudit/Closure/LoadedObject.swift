@@ -1,5 +1,6 @@
 import ELFKit
 import PremainModel
+import PremainSystem
 
 /// One object mapped during a walk, with its open file.
 final class LoadedObject {
@@ -9,8 +10,8 @@ final class LoadedObject {
     /// The path as the program sees it (inside the sysroot).
     let logicalPath: String
     let soname: String?
-    /// Names it matches: requested names and the path it was loaded under.
-    var names: Set<String>
+    /// Names it matches: requested names and the path it was loaded under (a few, so a list).
+    var names: [String]
     var requestedName: String
     var foundVia: FoundVia
     var searchDirectory: String?
@@ -23,24 +24,34 @@ final class LoadedObject {
     /// Position in breadth-first order (`nil` until reached through `DT_NEEDED`).
     var order: Int?
     /// `$ORIGIN`: the directory of the path it was loaded under (for the program: of its real
-    /// path, as `/proc/self/exe` gives it).
-    let origin: String?
+    /// path, as `/proc/self/exe` gives it). Worked out when first asked for: most objects
+    /// expand no `$ORIGIN`.
+    var origin: String? {
+        if let originCache { return originCache }
+        let value = originDirectory ?? originFile.map { LocalFiles.directory(of: $0) }
+        originCache = .some(value)
+        return value
+    }
+    private let originDirectory: String?
+    private let originFile: String?
+    private var originCache: String??
     private var rpathCache: [String]?
     private var runpathCache: [String]?
 
     init(file: FileFacts, path: String, logicalPath: String, requestedName: String, foundVia: FoundVia,
-         searchDirectory: String?, depth: Int, loader: Int?, origin: String?) {
+         searchDirectory: String?, depth: Int, loader: Int?, origin: String? = nil, originOf originPath: String? = nil) {
         self.file = file
         self.path = path
         self.logicalPath = logicalPath
         self.soname = file.soname
-        self.names = [requestedName, logicalPath]
+        self.names = requestedName == logicalPath ? [requestedName] : [requestedName, logicalPath]
         self.requestedName = requestedName
         self.foundVia = foundVia
         self.searchDirectory = searchDirectory
         self.depth = depth
         self.loader = loader
-        self.origin = origin
+        self.originDirectory = origin
+        self.originFile = origin == nil ? originPath : nil
     }
 
     /// `DT_RPATH` directories, tokens expanded; `[]` when absent or when `DT_RUNPATH` is
