@@ -57,7 +57,7 @@ public struct ClosureResolver: Sendable {
     /// `store` defaults to a new one that counts costs when `options.computeCosts`.
     public init(options: ClosureOptions = .init(), store: ObjectStore? = nil) {
         self.options = options
-        self.store = store ?? ObjectStore(measuresCosts: options.computeCosts)
+        self.store = store ?? ObjectStore(measuresCosts: options.computeCosts, providesSymbols: options.findUnused)
         root = options.root
         let cachePath = options.cachePath ?? root + "/etc/ld.so.cache"
         cacheLogicalPath = options.cachePath ?? "/etc/ld.so.cache"

@@ -23,9 +23,15 @@ public final class ObjectStore: Sendable {
     private let realPaths = SharedTable<String, String>()
     /// Count costs together with facts (one open per file instead of two).
     public let measuresCosts: Bool
+    /// Make each file's symbol look-up (`provider`) when its facts are read, from the same
+    /// open file: every library a closure finds is bound to when unused dependencies are
+    /// looked for, and opening it a second time for that cost a `stat`, an `open`, a mapping
+    /// and the section headers again.
+    public let providesSymbols: Bool
 
-    public init(measuresCosts: Bool = true) {
+    public init(measuresCosts: Bool = true, providesSymbols: Bool = false) {
         self.measuresCosts = measuresCosts
+        self.providesSymbols = providesSymbols
     }
 
     /// `path` with symlinks and `..` resolved (`path` itself when it does not resolve), memoized.
@@ -73,11 +79,14 @@ public final class ObjectStore: Sendable {
     func provider(_ path: String) -> SymbolProvider? {
         guard let identity = identity(path) else { return nil }
         if let known = providers.value(identity) { return known }
-        var made: SymbolProvider?
-        if let file = try? ELFFile(path: path), let lookup = ELFSymbolLookup(file) {
-            made = SymbolProvider(file: file, lookup: lookup, versions: file.symbolVersions)
-        }
-        return providers.insertIfAbsent(identity, made)
+        return providers.insertIfAbsent(identity, (try? ELFFile(path: path)).flatMap(Self.makeProvider))
+    }
+
+    /// The look-up of `file`; `nil` without `.dynsym`. Reads the file's lazily filled tables:
+    /// only the thread that opened it may call this, before the provider is shared.
+    private static func makeProvider(_ file: ELFFile) -> SymbolProvider? {
+        guard let lookup = ELFSymbolLookup(file) else { return nil }
+        return SymbolProvider(file: file, lookup: lookup, versions: file.symbolVersions)
     }
 
     /// The facts of the ELF file at `path`; `nil` when it cannot be opened as ELF.
@@ -93,6 +102,9 @@ public final class ObjectStore: Sendable {
         }
         let facts = FileFacts(file)
         let cost = measuresCosts ? ObjectCost.measure(file) : nil
+        if providesSymbols, providers.value(identity) == nil {
+            providers.insertIfAbsent(identity, Self.makeProvider(file))
+        }
         var stored: FileFacts?
         slots.update(identity) { slot in
             var value = slot ?? Slot(facts: facts, cost: cost)
