@@ -150,6 +150,36 @@ public struct ELFSymbolTable {
         return hits
     }
 
+    /// How many entries (index 0 left out) are imported and how many exported, by `st_type`
+    /// (indices 0...15): imported is undefined (`SHN_UNDEF`); exported is defined, GLOBAL, WEAK
+    /// or GNU_UNIQUE, of default or protected visibility, and neither SECTION nor FILE. A raw
+    /// scan of three fields per entry that decodes nothing else.
+    public func importExportCounts() -> (imported: [Int], exported: [Int]) {
+        var imported = [Int](repeating: 0, count: 16)
+        var exported = [Int](repeating: 0, count: 16)
+        guard let base = entries.bytes.baseAddress, entrySize > 0 else { return (imported, exported) }
+        let swap = entries.bigEndian
+        let (infoAt, otherAt, shndxAt) = is64 ? (4, 5, 6) : (12, 13, 14)
+        let usable = min(count, entries.count / entrySize)
+        for index in 1..<max(usable, 1) {
+            let at = base + index * entrySize
+            var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)
+            if swap { shndx = shndx.byteSwapped }
+            let info = at.load(fromByteOffset: infoAt, as: UInt8.self)
+            let kind = Int(info & 0xf)
+            if shndx == 0 {
+                imported[kind] += 1
+                continue
+            }
+            let binding = info >> 4
+            let visibility = at.load(fromByteOffset: otherAt, as: UInt8.self) & 0x3
+            guard binding == 1 || binding == 2 || binding == 10, visibility == 0 || visibility == 3,
+                  kind != 3, kind != 4 else { continue }
+            exported[kind] += 1
+        }
+        return (imported, exported)
+    }
+
     /// A set of addresses for a scan of a whole symbol table: open addressing with a
     /// multiplicative hash, a few instructions per miss where a binary search over hundreds of
     /// initializer addresses took a dozen unpredictable branches.

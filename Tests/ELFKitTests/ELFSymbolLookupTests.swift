@@ -27,4 +27,46 @@ import Testing
         let lookup = try #require(ELFSymbolLookup(file))
         #expect(lookup.definitions(of: "malloc").isEmpty)
     }
+
+    /// `firstDefinition` takes the first definition its test accepts, in the order
+    /// `definitions(of:)` lists them, and `nil` when the test accepts none.
+    @Test func firstDefinitionIsTheFirstAcceptedDefinition() throws {
+        let file = try ELFFile(path: "/lib/x86_64-linux-gnu/libc.so.6")
+        let lookup = try #require(ELFSymbolLookup(file))
+        let all = lookup.definitions(of: "memcpy")
+        try #require(all.count >= 2)
+        var name = Array("memcpy".utf8)
+        name.withUnsafeMutableBytes { bytes in
+            let hashed = ELFSymbolLookup.HashedName(UnsafeRawBufferPointer(bytes))
+            #expect(lookup.firstDefinition(of: hashed) { _ in true } == all.first)
+            #expect(lookup.firstDefinition(of: hashed) { $0 != all[0] } == all[1])
+            #expect(lookup.firstDefinition(of: hashed) { _ in false } == nil)
+        }
+    }
+
+    /// The raw import and export counts by type agree with a count of decoded entries, on
+    /// programs and libraries.
+    @Test func importExportCountsAgreeWithDecodedEntries() throws {
+        for path in ["/lib/x86_64-linux-gnu/libc.so.6", "/bin/ls", "/lib/x86_64-linux-gnu/libstdc++.so.6"] {
+            let file = try ELFFile(path: path)
+            let table = try #require(file.dynamicSymbols)
+            var imported = [Int](repeating: 0, count: 16)
+            var exported = [Int](repeating: 0, count: 16)
+            table.forEach { symbol in
+                guard symbol.index > 0 else { return true }
+                let kind = Int(symbol.info & 0xf)
+                if !symbol.isDefined {
+                    imported[kind] += 1
+                } else if [.global, .weak, .gnuUnique].contains(symbol.binding), [0, 3].contains(symbol.visibility),
+                          symbol.kind != .section, symbol.kind != .file {
+                    exported[kind] += 1
+                }
+                return true
+            }
+            let counts = table.importExportCounts()
+            #expect(counts.imported == imported, "\(path)")
+            #expect(counts.exported == exported, "\(path)")
+            #expect(exported.reduce(0, +) + imported.reduce(0, +) > 50, "\(path)")
+        }
+    }
 }

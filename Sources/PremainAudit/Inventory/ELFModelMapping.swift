@@ -112,13 +112,13 @@ extension RelocationCensus {
 }
 
 extension SymbolCensus.ByType {
-    mutating func add(_ kind: ELFSymbol.Kind?) {
+    mutating func add(_ kind: ELFSymbol.Kind?, count: Int = 1) {
         switch kind {
-        case .function: function += 1
-        case .object, .common: object += 1
-        case .tls: tls += 1
-        case .gnuIFunc: ifunc += 1
-        default: other += 1
+        case .function: function += count
+        case .object, .common: object += count
+        case .tls: tls += count
+        case .gnuIFunc: ifunc += count
+        default: other += count
         }
     }
 }

@@ -101,6 +101,17 @@ public enum InventoryBuilder {
     static func symbolCensus(_ file: ELFFile, lists: Bool) -> SymbolCensus {
         var census = SymbolCensus()
         guard let table = file.dynamicSymbols else { return census }
+        guard lists else {
+            // Counts only: a raw scan (every library of every closure is counted).
+            let (imported, exported) = table.importExportCounts()
+            for kind in 0..<16 {
+                census.imported += imported[kind]
+                census.importedByType.add(ELFSymbol.Kind(rawValue: UInt8(kind)), count: imported[kind])
+                census.exported += exported[kind]
+                census.exportedByType.add(ELFSymbol.Kind(rawValue: UInt8(kind)), count: exported[kind])
+            }
+            return census
+        }
         let versions = lists ? file.symbolVersions : nil
         var exportedNames: [String] = []
         var importedNames: [String] = []
