@@ -179,12 +179,8 @@ extension ELFFile {
         let symbols = dynamicSymbols
         guard let lowest = slots.min(), let highest = slots.max() else { return [:] }
         for table in dynamicRelocationTables where table.format != .relr {
-            var hits: [Int] = []
-            table.forEachEntry { offset, _, _, index in
-                if offset >= lowest && offset <= highest && slots.contains(offset) { hits.append(index) }
-            }
-            for index in hits {
-                guard let relocation = table[index] else { continue }
+            for index in table.entryIndices(withOffsetsIn: lowest...highest) {
+                guard let relocation = table[index], slots.contains(relocation.offset) else { continue }
                 switch machine.relocationClass(relocation.type, symbolIndex: relocation.symbolIndex) {
                 case .relative, .irelative:
                     if let addend = relocation.addend {

@@ -75,6 +75,33 @@ public struct ELFRelocationTable {
                              addend: addend)
     }
 
+    /// Indices of the REL/RELA entries whose `r_offset` lies in `range`, in table order: a scan
+    /// that reads one field per entry (a library's initializer slots among all its
+    /// relocations). `[]` for RELR tables.
+    public func entryIndices(withOffsetsIn range: ClosedRange<UInt64>) -> [Int] {
+        var hits: [Int] = []
+        guard format != .relr, let base = data.bytes.baseAddress else { return hits }
+        let count = entryCount
+        let stride = entrySize
+        guard count > 0, count * stride <= data.count else { return hits }
+        let swap = data.bigEndian
+        let (lowest, highest) = (range.lowerBound, range.upperBound)
+        if is64 {
+            for index in 0..<count {
+                var offset = (base + index * stride).loadUnaligned(as: UInt64.self)
+                if swap { offset = offset.byteSwapped }
+                if offset >= lowest && offset <= highest { hits.append(index) }
+            }
+        } else {
+            for index in 0..<count {
+                var offset = (base + index * stride).loadUnaligned(as: UInt32.self)
+                if swap { offset = offset.byteSwapped }
+                if UInt64(offset) >= lowest && UInt64(offset) <= highest { hits.append(index) }
+            }
+        }
+        return hits
+    }
+
     /// Calls `body(offset, type, symbolIndex, entryIndex)` for every REL/RELA entry, reading only
     /// `r_offset` and `r_info` straight from the mapped table (its bounds are checked once):
     /// the fast path for counting. Does nothing for RELR tables.
@@ -148,6 +175,32 @@ public struct ELFRelocationTable {
         // switched on per entry.
         let lookup = RelocationClassCounts.Lookup.of(machine)
         let swap = data.bigEndian
+        if is64, !swap, layout == .generic {
+            // The common case (x86-64, AArch64, RISC-V, ... little-endian): one load per entry
+            // and two table look-ups, no per-entry test of the class, byte order or layout.
+            counts.withBuffers { all, named in
+                lookup.bare.withUnsafeBufferPointer { bareClasses in
+                    lookup.named.withUnsafeBufferPointer { namedClasses in
+                        guard let all = all.baseAddress, let named = named.baseAddress,
+                              let bareClasses = bareClasses.baseAddress, let namedClasses = namedClasses.baseAddress
+                        else { return }
+                        var at = base + 8
+                        for _ in 0..<count {
+                            let info = at.loadUnaligned(as: UInt64.self)
+                            at += stride
+                            let type = UInt32(truncatingIfNeeded: info)
+                            let hasSymbol = info >> 32 != 0
+                            let ordinal = type < 256
+                                ? Int((hasSymbol ? namedClasses : bareClasses)[Int(type)])
+                                : lookup.ordinal(type, named: hasSymbol)
+                            all[ordinal] &+= 1
+                            if hasSymbol { named[ordinal] &+= 1 }
+                        }
+                    }
+                }
+            }
+            return counts
+        }
         counts.withBuffers { all, named in
             for index in 0..<count {
                 let at = base + index * stride + (is64 ? 8 : 4)
