@@ -55,9 +55,16 @@ static void install(void) {
 int mapguard_register(const void *base, size_t length) {
     pthread_once(&once, install);
     if (!installed || base == NULL || length == 0) return -1;
-    for (int i = 0; i < SLOTS; i++) {
+    // The search starts after the slot taken last: with hundreds of files kept open (a
+    // folder's libraries), starting at 0 would test every taken slot on each call.
+    static _Atomic int hint;
+    int start = atomic_load_explicit(&hint, memory_order_relaxed);
+    for (int n = 0; n < SLOTS; n++) {
+        int i = (start + n) % SLOTS;
         int free_slot = 0;
+        if (atomic_load_explicit(&used[i], memory_order_relaxed) != 0) continue;
         if (!atomic_compare_exchange_strong(&used[i], &free_slot, 1)) continue;
+        atomic_store_explicit(&hint, (i + 1) % SLOTS, memory_order_relaxed);
         atomic_store(&faults[i], 0);
         atomic_store(&ends[i], (uintptr_t)base + length);
         atomic_store(&starts[i], (uintptr_t)base);
