@@ -1,0 +1,148 @@
+import ELFKit
+
+/// A read position in a DWARF section that never leaves `[position, end)`: every read returns
+/// `nil` (and does not move) when the bytes are not there.
+struct DWARFCursor {
+    let reader: ByteReader
+    var position: Int
+    /// Reads stop here (the end of the current unit, at most the section's end).
+    var end: Int
+
+    init(_ reader: ByteReader, at position: Int) {
+        self.reader = reader
+        self.position = position
+        self.end = reader.count
+    }
+
+    var remaining: Int { max(end - position, 0) }
+
+    func peek() -> UInt8? { position < end ? reader.u8(at: position) : nil }
+
+    mutating func u8() -> UInt8? { advance(1, reader.u8(at:)) }
+    mutating func u16() -> UInt16? { advance(2, reader.u16(at:)) }
+    mutating func u32() -> UInt32? { advance(4, reader.u32(at:)) }
+    mutating func u64() -> UInt64? { advance(8, reader.u64(at:)) }
+
+    /// An offset or address of `size` bytes (4 or 8).
+    mutating func offset(size: Int) -> UInt64? { size == 8 ? u64() : u32().map(UInt64.init) }
+
+    private mutating func advance<T>(_ size: Int, _ read: (Int) -> T?) -> T? {
+        guard remaining >= size, let value = read(position) else { return nil }
+        position += size
+        return value
+    }
+
+    /// Moves `count` bytes on; `false` (not moved) when fewer are left or `count` is negative.
+    mutating func skip(_ count: Int) -> Bool {
+        guard count >= 0, count <= remaining else { return false }
+        position += count
+        return true
+    }
+
+    /// Skips a NUL-terminated string and returns where it started; `nil` when no NUL ends it
+    /// before `end`.
+    mutating func skipString() -> Int? {
+        let start = position
+        var at = position
+        while at < end {
+            guard let byte = reader.u8(at: at) else { return nil }
+            at += 1
+            if byte == 0 {
+                position = at
+                return start
+            }
+        }
+        return nil
+    }
+
+    /// Unsigned LEB128 of at most 9 bytes (63 bits); `nil` (not moved) when it is longer or
+    /// runs past `end`. libdw reads longer ones differently, so they are refused, not guessed.
+    mutating func uleb() -> UInt64? {
+        var value: UInt64 = 0
+        var at = position
+        for step in 0..<9 {
+            guard at < end, let byte = reader.u8(at: at) else { return nil }
+            at += 1
+            value |= UInt64(byte & 0x7f) << UInt64(7 * step)
+            if byte & 0x80 == 0 {
+                position = at
+                return value
+            }
+        }
+        return nil
+    }
+
+    /// Signed LEB128 of at most 8 bytes; `nil` (not moved) when longer or past `end`.
+    mutating func sleb() -> Int64? {
+        var value: UInt64 = 0
+        var at = position
+        for step in 0..<8 {
+            guard at < end, let byte = reader.u8(at: at) else { return nil }
+            at += 1
+            value |= UInt64(byte & 0x7f) << UInt64(7 * step)
+            if byte & 0x80 == 0 {
+                if byte & 0x40 != 0 { value |= ~0 << UInt64(7 * (step + 1)) }
+                position = at
+                return Int64(bitPattern: value)
+            }
+        }
+        return nil
+    }
+
+    /// The value of an unsigned constant form (`DW_FORM_data1`, `data2`, `udata`) at the
+    /// position, without moving; `nil` for other forms (which libdw may read otherwise).
+    func unsignedValue(form: UInt16) -> UInt64? {
+        var copy = self
+        switch form {
+        case DWARFForm.data1: return copy.u8().map(UInt64.init)
+        case DWARFForm.data2: return copy.u16().map(UInt64.init)
+        case DWARFForm.udata: return copy.uleb()
+        default: return nil
+        }
+    }
+
+    /// Skips a value of `form` in a line header (the forms libdw accepts there, less the
+    /// `strx` and supplementary-file forms); `false` when it runs past `end` or the form is
+    /// not one of them.
+    mutating func skip(form: UInt16, offsetSize: Int) -> Bool {
+        switch form {
+        case DWARFForm.data1, DWARFForm.flag: return skip(1)
+        case DWARFForm.data2: return skip(2)
+        case DWARFForm.data4: return skip(4)
+        case DWARFForm.data8: return skip(8)
+        case DWARFForm.data16: return skip(16)
+        case DWARFForm.strp, DWARFForm.lineStrp, DWARFForm.secOffset: return skip(offsetSize)
+        case DWARFForm.udata: return uleb() != nil
+        case DWARFForm.sdata: return sleb() != nil
+        case DWARFForm.string: return skipString() != nil
+        case DWARFForm.block1: return u8().map { skip(Int($0)) } ?? false
+        case DWARFForm.block2: return u16().map { skip(Int($0)) } ?? false
+        case DWARFForm.block4: return u32().map { skip(Int($0)) } ?? false
+        case DWARFForm.block:
+            let start = position
+            guard let length = uleb(), length <= UInt64(remaining) else {
+                position = start
+                return false
+            }
+            return skip(Int(length))
+        default: return false
+        }
+    }
+}
+
+/// `DW_FORM_*` codes read in line headers (DWARF 5, 7.5.6).
+enum DWARFForm {
+    static let block2: UInt16 = 0x03, block4: UInt16 = 0x04, data2: UInt16 = 0x05, data4: UInt16 = 0x06
+    static let data8: UInt16 = 0x07, string: UInt16 = 0x08, block: UInt16 = 0x09, block1: UInt16 = 0x0a
+    static let data1: UInt16 = 0x0b, flag: UInt16 = 0x0c, sdata: UInt16 = 0x0d, strp: UInt16 = 0x0e
+    static let udata: UInt16 = 0x0f, secOffset: UInt16 = 0x17, strx: UInt16 = 0x1a, strpSup: UInt16 = 0x1d
+    static let data16: UInt16 = 0x1e, lineStrp: UInt16 = 0x1f, strx1: UInt16 = 0x25, strx2: UInt16 = 0x26
+    static let strx3: UInt16 = 0x27, strx4: UInt16 = 0x28
+
+    /// The forms libdw 0.188 accepts in a line header's entry formats (`libdw_valid_user_form`);
+    /// any other makes it refuse the unit.
+    static func isValidLineForm(_ form: UInt16) -> Bool {
+        [block, block1, block2, block4, data1, data2, data4, data8, data16, flag, lineStrp, sdata, secOffset,
+         string, strp, strpSup, strx, strx1, strx2, strx3, strx4, udata].contains(form)
+    }
+}

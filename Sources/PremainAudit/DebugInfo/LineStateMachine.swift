@@ -1,0 +1,148 @@
+/// The line-number state machine (DWARF 5, 6.2.2 and 6.2.5), as libdw 0.188 runs it: its
+/// registers wrap and truncate where libdw's C types do, and a row libdw would call invalid
+/// (a column above 65535, `is_stmt` not 0 or 1, an ISA above 255, a discriminator of 2^24 or
+/// more, a line outside 32 bits) refuses the unit.
+extension LineProgram {
+    private struct Registers {
+        var address: UInt64 = 0
+        var operationIndex: UInt32 = 0
+        var file: UInt32 = 1
+        var line: Int64 = 1
+        var column: UInt32 = 0
+        var isStmt: UInt8
+        var isa: UInt32 = 0
+        var discriminator: UInt32 = 0
+
+        init(isStmt: UInt8) { self.isStmt = isStmt }
+    }
+
+    // swiftlint:disable:next function_parameter_count
+    mutating func run(_ cursor: inout DWARFCursor, addressSize: Int, minimumLength: UInt8, maximumOperations: UInt8,
+                      defaultIsStmt: UInt8, lineBase: Int8, lineRange: UInt8, opcodeBase: UInt8,
+                      standardLength: (UInt8) -> UInt8?) throws(Refusal) {
+        func refuse(_ message: String) -> Refusal { Refusal(offset: cursor.position, message: message) }
+        var state = Registers(isStmt: defaultIsStmt)
+        var sequenceStart: UInt64?
+        // libdw: addr += min_inst_length * ((op_index + advance) / max_ops), in 32-bit unsigned.
+        func advance(_ operations: UInt32) {
+            let total = state.operationIndex &+ operations
+            state.address &+= UInt64(UInt32(minimumLength) &* (total / UInt32(maximumOperations)))
+            state.operationIndex = total % UInt32(maximumOperations)
+        }
+        func emit(endSequence: Bool) throws(Refusal) {
+            guard let line = Int32(exactly: state.line), state.column <= 0xffff, state.isStmt <= 1, state.isa <= 0xff,
+                  state.discriminator < 1 << 24 else { throw refuse("row with registers out of libdw's range") }
+            let start = sequenceStart ?? state.address
+            rows.append(Row(address: state.address, file: state.file, line: line, endSequence: endSequence,
+                            sequenceStart: start))
+            sequenceStart = endSequence ? nil : start
+        }
+        func requireLength(_ opcode: UInt8, _ expected: UInt8) throws(Refusal) {
+            guard standardLength(opcode) == expected else { throw refuse("standard opcode \(opcode) of unexpected length") }
+        }
+        func unsigned() throws(Refusal) -> UInt64 {
+            guard let value = cursor.uleb() else { throw refuse("truncated or over-long ULEB128") }
+            return value
+        }
+
+        while let opcode = cursor.u8() {
+            if opcode >= opcodeBase {
+                guard lineRange != 0 else { throw refuse("line_range 0") }
+                let adjusted = opcode - opcodeBase
+                state.line &+= Int64(lineBase) + Int64(adjusted % lineRange)
+                advance(UInt32(adjusted / lineRange))
+                try emit(endSequence: false)
+                state.discriminator = 0
+            } else if opcode == 0 {
+                switch try Self.extended(&cursor, addressSize: addressSize, opcodeBase: opcodeBase,
+                                         standardLength: standardLength) {
+                case .endSequence:
+                    try emit(endSequence: true)
+                    state = Registers(isStmt: defaultIsStmt)
+                case .setAddress(let address):
+                    state.address = address
+                    state.operationIndex = 0
+                case .setDiscriminator(let value):
+                    state.discriminator = value
+                case .ignored:
+                    break
+                }
+            } else if opcode <= Self.lnsSetISA {
+                switch opcode {
+                case Self.lnsCopy:
+                    try requireLength(opcode, 0)
+                    try emit(endSequence: false)
+                    state.discriminator = 0
+                case Self.lnsAdvancePC:
+                    try requireLength(opcode, 1)
+                    advance(UInt32(truncatingIfNeeded: try unsigned()))
+                case Self.lnsAdvanceLine:
+                    try requireLength(opcode, 1)
+                    guard let value = cursor.sleb() else { throw refuse("truncated or over-long SLEB128") }
+                    state.line &+= Int64(Int32(truncatingIfNeeded: value))
+                case Self.lnsSetFile:
+                    try requireLength(opcode, 1)
+                    state.file = UInt32(truncatingIfNeeded: try unsigned())
+                case Self.lnsSetColumn:
+                    try requireLength(opcode, 1)
+                    state.column = UInt32(truncatingIfNeeded: try unsigned())
+                case Self.lnsNegateStmt:
+                    try requireLength(opcode, 0)
+                    state.isStmt = 1 &- state.isStmt
+                case Self.lnsSetBasicBlock, Self.lnsSetPrologueEnd, Self.lnsSetEpilogueBegin:
+                    try requireLength(opcode, 0)
+                case Self.lnsConstAddPC:
+                    try requireLength(opcode, 0)
+                    guard lineRange != 0 else { throw refuse("line_range 0") }
+                    advance(UInt32((255 - opcodeBase) / lineRange))
+                case Self.lnsFixedAdvancePC:
+                    try requireLength(opcode, 1)
+                    guard let delta = cursor.u16() else { throw refuse("truncated DW_LNS_fixed_advance_pc") }
+                    state.address &+= UInt64(delta)
+                    state.operationIndex = 0
+                default: // DW_LNS_set_isa
+                    try requireLength(opcode, 1)
+                    state.isa = UInt32(truncatingIfNeeded: try unsigned())
+                }
+            } else {
+                // An opcode this reader does not know: skip its ULEB128 operands.
+                for _ in 0..<(standardLength(opcode) ?? 0) { _ = try unsigned() }
+            }
+        }
+    }
+
+    /// What an extended opcode does to the registers.
+    private enum Extended {
+        case endSequence, setAddress(UInt64), setDiscriminator(UInt32), ignored
+    }
+
+    /// Reads the extended opcode after its 0 byte.
+    private static func extended(_ cursor: inout DWARFCursor, addressSize: Int, opcodeBase: UInt8,
+                                 standardLength: (UInt8) -> UInt8?) throws(Refusal) -> Extended {
+        func refuse(_ message: String) -> Refusal { Refusal(offset: cursor.position, message: message) }
+        guard cursor.remaining >= 2, let length = cursor.u8(), cursor.remaining >= Int(length),
+              let opcode = cursor.u8() else { throw refuse("truncated extended opcode") }
+        switch opcode {
+        case lneEndSequence:
+            return .endSequence
+        case lneSetAddress:
+            // libdw reads the unit's address size whatever the length says; a length that
+            // disagrees with the file's address size suggests units of another size.
+            guard Int(length) == addressSize + 1 else { throw refuse("DW_LNE_set_address of length \(length)") }
+            guard let address = cursor.offset(size: addressSize) else { throw refuse("truncated DW_LNE_set_address") }
+            return .setAddress(address)
+        case lneSetDiscriminator:
+            guard opcodeBase > lneSetDiscriminator, standardLength(lneSetDiscriminator) == 1 else {
+                throw refuse("DW_LNE_set_discriminator with an unexpected standard_opcode_lengths[4]")
+            }
+            guard let value = cursor.uleb() else { throw refuse("truncated DW_LNE_set_discriminator") }
+            return .setDiscriminator(UInt32(truncatingIfNeeded: value))
+        case lneDefineFile, lneNVIDIAInlinedCall, lneNVIDIASetFunctionName:
+            throw refuse("extended opcode 0x\(String(opcode, radix: 16)) not read here")
+        default:
+            guard length > 0 else { throw refuse("extended opcode of length 0") }
+            guard cursor.skip(Int(length) - 1) else { throw refuse("truncated extended opcode") }
+            return .ignored
+        }
+    }
+}
