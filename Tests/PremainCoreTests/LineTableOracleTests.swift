@@ -48,7 +48,6 @@ struct LineTableOracleTests {
             #expect(location == info.sourceLocation(of: address),
                     "\(path) at 0x\(String(address, radix: 16)): reader \(String(describing: location))")
         }
-        print("TALLY \(path) \(tally)")
         return tally
     }
 

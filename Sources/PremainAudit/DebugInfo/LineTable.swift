@@ -24,9 +24,9 @@ import PremainModel
 ///   `.debug_info` or more than one `.debug_line`.
 ///
 /// Not thread-safe: one audit of one file uses it.
-final class LineTable {
+public final class LineTable {
     /// What the line tables say of one address.
-    enum Answer: Equatable {
+    public enum Answer: Equatable, Sendable {
         /// What `DebugInfo.sourceLocation(of:)` returns (`nil`: no line for the address).
         case location(SourceLocation?)
         /// Ask libdw.
@@ -37,10 +37,10 @@ final class LineTable {
     private let sections: LineProgram.Sections?
     private let addressSize: Int
     /// Why every address is declined, when one reason covers them all.
-    private(set) var refusal: String?
+    public private(set) var refusal: String?
 
     /// Reads the line tables of `file` (the file with the DWARF: an object or its debug file).
-    init(_ file: ELFFile) {
+    public init(_ file: ELFFile) {
         self.file = file
         addressSize = file.is64 ? 8 : 4
         func unique(_ names: Set<String>) -> ELFSection? {
@@ -63,8 +63,9 @@ final class LineTable {
         }
     }
 
-    /// The answer for each of `addresses`, from one pass over every line table.
-    func answers(for addresses: [UInt64]) -> [UInt64: Answer] {
+    /// The answer for each of `addresses`, from one pass over every line table; every one
+    /// `.declined` when `refusal` is set.
+    public func answers(for addresses: [UInt64]) -> [UInt64: Answer] {
         let wanted = Array(Set(addresses)).sorted()
         var declinedAll: [UInt64: Answer] { Dictionary(uniqueKeysWithValues: wanted.map { ($0, .declined) }) }
         guard let sections, refusal == nil else { return declinedAll }
