@@ -1,4 +1,7 @@
 import ELFKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A read position in a DWARF section that never leaves `[position, end)`: every read returns
 /// `nil` (and does not move) when the bytes are not there.
@@ -6,30 +9,43 @@ struct DWARFCursor {
     let reader: ByteReader
     var position: Int
     /// Reads stop here (the end of the current unit, at most the section's end).
-    var end: Int
+    var end: Int {
+        didSet { end = min(max(end, 0), reader.count) }
+    }
+    private let base: UnsafeRawPointer?
 
     init(_ reader: ByteReader, at position: Int) {
         self.reader = reader
         self.position = position
         self.end = reader.count
+        self.base = reader.bytes.baseAddress
     }
 
     var remaining: Int { max(end - position, 0) }
 
-    func peek() -> UInt8? { position < end ? reader.u8(at: position) : nil }
+    func peek() -> UInt8? {
+        guard position >= 0, position < end, let base else { return nil }
+        return base.load(fromByteOffset: position, as: UInt8.self)
+    }
 
-    mutating func u8() -> UInt8? { advance(1, reader.u8(at:)) }
-    mutating func u16() -> UInt16? { advance(2, reader.u16(at:)) }
-    mutating func u32() -> UInt32? { advance(4, reader.u32(at:)) }
-    mutating func u64() -> UInt64? { advance(8, reader.u64(at:)) }
+    mutating func u8() -> UInt8? {
+        guard let value = peek() else { return nil }
+        position += 1
+        return value
+    }
+
+    mutating func u16() -> UInt16? { read(UInt16.self) }
+    mutating func u32() -> UInt32? { read(UInt32.self) }
+    mutating func u64() -> UInt64? { read(UInt64.self) }
 
     /// An offset or address of `size` bytes (4 or 8).
     mutating func offset(size: Int) -> UInt64? { size == 8 ? u64() : u32().map(UInt64.init) }
 
-    private mutating func advance<T>(_ size: Int, _ read: (Int) -> T?) -> T? {
-        guard remaining >= size, let value = read(position) else { return nil }
-        position += size
-        return value
+    private mutating func read<T: FixedWidthInteger>(_: T.Type) -> T? {
+        guard position >= 0, remaining >= MemoryLayout<T>.size, let base else { return nil }
+        let raw = base.loadUnaligned(fromByteOffset: position, as: T.self)
+        position += MemoryLayout<T>.size
+        return reader.bigEndian ? T(bigEndian: raw) : T(littleEndian: raw)
     }
 
     /// Moves `count` bytes on; `false` (not moved) when fewer are left or `count` is negative.
@@ -42,26 +58,22 @@ struct DWARFCursor {
     /// Skips a NUL-terminated string and returns where it started; `nil` when no NUL ends it
     /// before `end`.
     mutating func skipString() -> Int? {
+        guard position >= 0, position < end, let base,
+              let nul = memchr(base + position, 0, end - position) else { return nil }
         let start = position
-        var at = position
-        while at < end {
-            guard let byte = reader.u8(at: at) else { return nil }
-            at += 1
-            if byte == 0 {
-                position = at
-                return start
-            }
-        }
-        return nil
+        position = base.distance(to: UnsafeRawPointer(nul)) + 1
+        return start
     }
 
     /// Unsigned LEB128 of at most 9 bytes (63 bits); `nil` (not moved) when it is longer or
     /// runs past `end`. libdw reads longer ones differently, so they are refused, not guessed.
     mutating func uleb() -> UInt64? {
+        guard position >= 0, let base else { return nil }
         var value: UInt64 = 0
         var at = position
         for step in 0..<9 {
-            guard at < end, let byte = reader.u8(at: at) else { return nil }
+            guard at < end else { return nil }
+            let byte = base.load(fromByteOffset: at, as: UInt8.self)
             at += 1
             value |= UInt64(byte & 0x7f) << UInt64(7 * step)
             if byte & 0x80 == 0 {
@@ -74,10 +86,12 @@ struct DWARFCursor {
 
     /// Signed LEB128 of at most 8 bytes; `nil` (not moved) when longer or past `end`.
     mutating func sleb() -> Int64? {
+        guard position >= 0, let base else { return nil }
         var value: UInt64 = 0
         var at = position
         for step in 0..<8 {
-            guard at < end, let byte = reader.u8(at: at) else { return nil }
+            guard at < end else { return nil }
+            let byte = base.load(fromByteOffset: at, as: UInt8.self)
             at += 1
             value |= UInt64(byte & 0x7f) << UInt64(7 * step)
             if byte & 0x80 == 0 {

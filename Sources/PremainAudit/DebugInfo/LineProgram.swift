@@ -1,4 +1,7 @@
 import ELFKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One DWARF line program (a unit of `.debug_line`, versions 2 to 5, 32- or 64-bit DWARF)
 /// decoded as libdw 0.188 decodes it (`read_srclines` in `dwarf_getsrclines.c`): its rows in
@@ -67,7 +70,13 @@ struct LineProgram {
     }
 
     var version: Int
+    /// The rows, when asked for (`collectRows`); else `[]`.
     var rows: [Row] = []
+    /// The lowest and highest row addresses (`low > high` when there is no row).
+    var low = UInt64.max
+    var high: UInt64 = 0
+    /// The address range of each sequence, from its first row to its end.
+    var sequences: [Range<UInt64>] = []
     /// Directory names; entry 0 of DWARF < 5 is the unit's `DW_AT_comp_dir`, unknown here (`nil`).
     var directories: [NameReference?] = []
     var files: [FileEntry] = []
@@ -85,7 +94,10 @@ struct LineProgram {
 
     /// Decodes the unit at `offset` of `sections.line`. `addressSize`: the size of an address
     /// of the file's class, taken as its units' address size.
-    static func decode(_ sections: Sections, at offset: Int, addressSize: Int) throws(Refusal) -> LineProgram {
+    /// `collectRows`: keep the rows (else only `low` and `high` are set, for a cheaper first
+    /// look at a unit).
+    static func decode(_ sections: Sections, at offset: Int, addressSize: Int,
+                       collectRows: Bool = true) throws(Refusal) -> LineProgram {
         var cursor = DWARFCursor(sections.line, at: offset)
         func refuse(_ message: String) -> Refusal { Refusal(offset: cursor.position, message: message) }
 
@@ -121,8 +133,8 @@ struct LineProgram {
         guard opcodeBase > 0 else { throw refuse("opcode_base 0") }
         let lengthsStart = cursor.position
         guard cursor.skip(Int(opcodeBase) - 1) else { throw refuse("truncated standard_opcode_lengths") }
-        // standard_opcode_lengths[opcode], as libdw indexes it (opcode 1 is the first byte).
-        func standardLength(_ opcode: UInt8) -> UInt8? { sections.line.u8(at: lengthsStart + Int(opcode) - 1) }
+        // standard_opcode_lengths[opcode - 1], as libdw indexes it (opcode 1 is the first byte).
+        let standardLengths = (0..<(Int(opcodeBase) - 1)).map { sections.line.u8(at: lengthsStart + $0) ?? 0 }
 
         var program = LineProgram(version: Int(version), end: unitEnd)
         if version < 5 {
@@ -136,12 +148,13 @@ struct LineProgram {
         guard cursor.position != headerEnd - 4 else { throw refuse("CUBIN line header") }
         guard cursor.position == headerEnd else { throw refuse("header length disagrees with its tables") }
 
-        try program.run(&cursor, addressSize: addressSize, minimumLength: minimumLength,
-                        maximumOperations: maximumOperations, defaultIsStmt: defaultIsStmt, lineBase: lineBase,
-                        lineRange: lineRange, opcodeBase: opcodeBase, standardLength: standardLength)
+        let ended = try program.run(&cursor, addressSize: addressSize, minimumLength: minimumLength,
+                                    maximumOperations: maximumOperations, defaultIsStmt: defaultIsStmt,
+                                    lineBase: lineBase, lineRange: lineRange, opcodeBase: opcodeBase,
+                                    standardLengths: standardLengths, collectRows: collectRows)
         // libdw makes the highest row an end; which unit owns the rows after the last end
         // would be a guess.
-        guard program.rows.last?.endSequence ?? true else { throw refuse("rows after the last DW_LNE_end_sequence") }
+        guard ended else { throw refuse("rows after the last DW_LNE_end_sequence") }
         return program
     }
 
@@ -207,7 +220,7 @@ struct LineProgram {
             default:
                 throw refuse("path form 0x\(String(form, radix: 16)) not read here")
             }
-            guard let text = sections.reader(reference.section), text.bytes[reference.offset...].contains(0) else {
+            guard let text = sections.reader(reference.section), Self.isTerminated(text, at: reference.offset) else {
                 throw refuse("unterminated name")
             }
             return reference
@@ -258,5 +271,11 @@ struct LineProgram {
         }
         // Without entries, index 0 is libdw's "???".
         if files.isEmpty { files = [FileEntry(name: nil, directory: nil)] }
+    }
+
+    /// `true` when a NUL ends the string at `offset` inside `reader`.
+    static func isTerminated(_ reader: ByteReader, at offset: Int) -> Bool {
+        guard offset >= 0, offset < reader.count, let base = reader.bytes.baseAddress else { return false }
+        return memchr(base + offset, 0, reader.count - offset) != nil
     }
 }

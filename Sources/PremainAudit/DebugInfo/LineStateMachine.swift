@@ -16,15 +16,24 @@ extension LineProgram {
         init(isStmt: UInt8) { self.isStmt = isStmt }
     }
 
+    /// Runs the program to the unit's end; `true` when its last row (if any) ends a sequence.
     // swiftlint:disable:next function_parameter_count
     mutating func run(_ cursor: inout DWARFCursor, addressSize: Int, minimumLength: UInt8, maximumOperations: UInt8,
                       defaultIsStmt: UInt8, lineBase: Int8, lineRange: UInt8, opcodeBase: UInt8,
-                      standardLength: (UInt8) -> UInt8?) throws(Refusal) {
+                      standardLengths: [UInt8], collectRows: Bool) throws(Refusal) -> Bool {
+        func standardLength(_ opcode: UInt8) -> UInt8? {
+            opcode >= 1 && Int(opcode) <= standardLengths.count ? standardLengths[Int(opcode) - 1] : nil
+        }
+        var ended = true
         func refuse(_ message: String) -> Refusal { Refusal(offset: cursor.position, message: message) }
         var state = Registers(isStmt: defaultIsStmt)
         var sequenceStart: UInt64?
         // libdw: addr += min_inst_length * ((op_index + advance) / max_ops), in 32-bit unsigned.
         func advance(_ operations: UInt32) {
+            if maximumOperations == 1 {
+                state.address &+= UInt64(UInt32(minimumLength) &* operations)
+                return
+            }
             let total = state.operationIndex &+ operations
             state.address &+= UInt64(UInt32(minimumLength) &* (total / UInt32(maximumOperations)))
             state.operationIndex = total % UInt32(maximumOperations)
@@ -33,8 +42,14 @@ extension LineProgram {
             guard let line = Int32(exactly: state.line), state.column <= 0xffff, state.isStmt <= 1, state.isa <= 0xff,
                   state.discriminator < 1 << 24 else { throw refuse("row with registers out of libdw's range") }
             let start = sequenceStart ?? state.address
-            rows.append(Row(address: state.address, file: state.file, line: line, endSequence: endSequence,
-                            sequenceStart: start))
+            if collectRows {
+                rows.append(Row(address: state.address, file: state.file, line: line, endSequence: endSequence,
+                                sequenceStart: start))
+            }
+            low = min(low, state.address)
+            high = max(high, state.address)
+            ended = endSequence
+            if endSequence { sequences.append(start..<max(state.address, start)) }
             sequenceStart = endSequence ? nil : start
         }
         func requireLength(_ opcode: UInt8, _ expected: UInt8) throws(Refusal) {
@@ -55,7 +70,7 @@ extension LineProgram {
                 state.discriminator = 0
             } else if opcode == 0 {
                 switch try Self.extended(&cursor, addressSize: addressSize, opcodeBase: opcodeBase,
-                                         standardLength: standardLength) {
+                                         discriminatorLength: standardLength(Self.lneSetDiscriminator)) {
                 case .endSequence:
                     try emit(endSequence: true)
                     state = Registers(isStmt: defaultIsStmt)
@@ -109,6 +124,7 @@ extension LineProgram {
                 for _ in 0..<(standardLength(opcode) ?? 0) { _ = try unsigned() }
             }
         }
+        return ended
     }
 
     /// What an extended opcode does to the registers.
@@ -117,8 +133,10 @@ extension LineProgram {
     }
 
     /// Reads the extended opcode after its 0 byte.
+    /// `discriminatorLength`: standard_opcode_lengths[4], which libdw checks for
+    /// `DW_LNE_set_discriminator`.
     private static func extended(_ cursor: inout DWARFCursor, addressSize: Int, opcodeBase: UInt8,
-                                 standardLength: (UInt8) -> UInt8?) throws(Refusal) -> Extended {
+                                 discriminatorLength: UInt8?) throws(Refusal) -> Extended {
         func refuse(_ message: String) -> Refusal { Refusal(offset: cursor.position, message: message) }
         guard cursor.remaining >= 2, let length = cursor.u8(), cursor.remaining >= Int(length),
               let opcode = cursor.u8() else { throw refuse("truncated extended opcode") }
@@ -132,7 +150,7 @@ extension LineProgram {
             guard let address = cursor.offset(size: addressSize) else { throw refuse("truncated DW_LNE_set_address") }
             return .setAddress(address)
         case lneSetDiscriminator:
-            guard opcodeBase > lneSetDiscriminator, standardLength(lneSetDiscriminator) == 1 else {
+            guard opcodeBase > lneSetDiscriminator, discriminatorLength == 1 else {
                 throw refuse("DW_LNE_set_discriminator with an unexpected standard_opcode_lengths[4]")
             }
             guard let value = cursor.uleb() else { throw refuse("truncated DW_LNE_set_discriminator") }

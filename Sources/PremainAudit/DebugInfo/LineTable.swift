@@ -11,13 +11,12 @@ import PremainModel
 /// in the table sorted by address with end-of-sequence rows first). This reader searches every
 /// line table the same way and takes the unit with a sequence that holds the address as the
 /// unit libdw picks (the unit's ranges and its sequences describe the same code). With no such
-/// unit, the answer is "no line", unless the search of some table ends on a row all the same
-/// (a sequence whose last row sits at its end address), which libdw would give if that unit's
-/// ranges held the address. It declines (`.declined`: ask libdw) where it cannot be sure to
-/// agree:
+/// unit, the answer is "no line" when the address lies outside the span (lowest to highest
+/// row) of every table. It declines (`.declined`: ask libdw) where it cannot be sure to agree:
 /// - when two tables hold the address, or the sequence holding it does not start in an
 ///   executable section (a discarded function's sequence at address 0), or no table holds it
-///   but a search ends on a row;
+///   but it lies inside a table's span (libdw's search of that unit can end on a row there,
+///   when a sequence's last row sits at its end address);
 /// - when the answer's file name needs the unit's `DW_AT_comp_dir` (directory 0 before DWARF 5);
 /// - for every address, when a line table is one libdw refuses or that this reader does not
 ///   read as libdw does (`LineProgram.Refusal`), the file is relocatable, or it has no
@@ -63,68 +62,64 @@ public final class LineTable {
         }
     }
 
-    /// The answer for each of `addresses`, from one pass over every line table; every one
-    /// `.declined` when `refusal` is set.
+    /// The answer for each of `addresses`, from one pass over every line table (and a second
+    /// decoding, with its rows, of the table that holds each address); every one `.declined`
+    /// when `refusal` is set.
     public func answers(for addresses: [UInt64]) -> [UInt64: Answer] {
         let wanted = Array(Set(addresses)).sorted()
         var declinedAll: [UInt64: Answer] { Dictionary(uniqueKeysWithValues: wanted.map { ($0, .declined) }) }
         guard let sections, refusal == nil else { return declinedAll }
-        // Per address: the answers of the tables with a sequence that holds it, and whether
-        // some other table's search ends on a row all the same (see `LineProgram.Finding`).
-        var owners: [UInt64: [Answer]] = [:]
-        var strayRows: Set<UInt64> = []
+        // Per address: the units with a sequence that holds it, and whether it lies between
+        // some unit's lowest and highest row.
+        var owners: [UInt64: [Int]] = [:]
+        var spanned: Set<UInt64> = []
         var offset = 0
-        while offset < sections.line.count {
-            let program: LineProgram
-            do {
-                program = try LineProgram.decode(sections, at: offset, addressSize: addressSize)
-            } catch {
-                refusal = error.description
-                return declinedAll
-            }
-            offset = program.end
-            for (address, finding) in program.findings(for: wanted, names: sections, file: file) {
-                if finding.owns {
-                    owners[address, default: []].append(finding.answer)
-                } else if finding.foundRow {
-                    strayRows.insert(address)
+        do {
+            while offset < sections.line.count {
+                let program = try LineProgram.decode(sections, at: offset, addressSize: addressSize, collectRows: false)
+                var index = wanted.partitionPoint { $0 >= program.low }
+                while index < wanted.count, wanted[index] < program.high {
+                    let address = wanted[index]
+                    spanned.insert(address)
+                    if program.sequences.contains(where: { $0.contains(address) }) {
+                        owners[address, default: []].append(offset)
+                    }
+                    index += 1
                 }
+                offset = program.end
             }
+        } catch {
+            refusal = error.description
+            return declinedAll
         }
         var result: [UInt64: Answer] = [:]
+        var decoded: [Int: LineProgram] = [:]
         for address in wanted {
-            switch owners[address] ?? [] {
-            case let found where found.count == 1: result[address] = found[0]
-            case let found where found.isEmpty: result[address] = strayRows.contains(address) ? .declined : .location(nil)
-            default: result[address] = .declined
+            let units = owners[address] ?? []
+            guard units.count == 1, let unit = units.first else {
+                // No unit holds it: no line, unless it lies inside a unit's span, where libdw's
+                // search of that unit can still end on a row (a sequence whose last row sits
+                // at its end address). Two units hold it: a guess.
+                result[address] = units.isEmpty && !spanned.contains(address) ? .location(nil) : .declined
+                continue
             }
+            if decoded[unit] == nil {
+                decoded[unit] = try? LineProgram.decode(sections, at: unit, addressSize: addressSize)
+            }
+            result[address] = decoded[unit]?.answer(for: address, names: sections, file: file) ?? .declined
         }
         return result
     }
 }
 
 extension LineProgram {
-    /// What one table says of an address.
-    struct Finding {
-        /// A sequence of this table holds the address (its start at or below it, its end above):
-        /// this is the table of the unit libdw picks for it.
-        var owns: Bool
-        /// libdw's search of this table ends on a row (which happens also for addresses between
-        /// two sequences, when the first one's last row sits at its end address).
-        var foundRow: Bool
-        var answer: LineTable.Answer
-    }
-
-    /// What this table says of those of `addresses` (sorted) that lie between its lowest and
-    /// highest row, as libdw's `dwarf_getsrc_die` and `DebugInfo.sourceLocation(of:)` find
-    /// them in it.
-    func findings(for addresses: [UInt64], names: Sections, file: ELFFile) -> [(UInt64, Finding)] {
-        guard let low = rows.lazy.map(\.address).min(), let high = rows.lazy.map(\.address).max() else { return [] }
-        // Below the first row or at and past the last (which libdw marks as an end), nothing.
-        let inside = addresses.filter { $0 >= low && $0 < high }
-        guard !inside.isEmpty else { return [] }
+    /// The answer of this table (with its rows) for `address`, which one of its sequences
+    /// holds: what libdw's `dwarf_getsrc_die` and `DebugInfo.sourceLocation(of:)` find in it.
+    func answer(for address: UInt64, names: Sections, file: ELFFile) -> LineTable.Answer {
+        guard let owner = sequences.first(where: { $0.contains(address) }), Self.isCode(owner.lowerBound, in: file),
+              !rows.isEmpty else { return .declined }
         // libdw's order: by address, an end of sequence before other rows at its address, then
-        // in the order the program made them.
+        // in the order the program made them; the last row is made an end.
         var order = Array(rows.indices)
         order.sort { left, right in
             let a = rows[left], b = rows[right]
@@ -134,23 +129,10 @@ extension LineProgram {
         }
         var sorted = order.map { rows[$0] }
         sorted[sorted.count - 1].endSequence = true
-        let sequences = rows.filter(\.endSequence).map { $0.sequenceStart..<max($0.address, $0.sequenceStart) }
-        var findings: [(UInt64, Finding)] = []
-        for address in inside {
-            let owner = sequences.first { $0.contains(address) }
-            // The last row at or below the address.
-            let index = sorted.partitionPoint { $0.address > address } - 1
-            let row = index >= 0 && !sorted[index].endSequence ? sorted[index] : nil
-            guard owner != nil || row != nil else { continue }
-            var answer = LineTable.Answer.location(nil)
-            if let owner, !Self.isCode(owner.lowerBound, in: file) {
-                answer = .declined
-            } else if let row {
-                answer = self.answer(for: address, row: row, sorted: sorted, names: names)
-            }
-            findings.append((address, Finding(owns: owner != nil, foundRow: row != nil, answer: answer)))
-        }
-        return findings
+        // The last row at or below the address, unless it ends a sequence.
+        let index = sorted.partitionPoint { $0.address > address } - 1
+        guard index >= 0, !sorted[index].endSequence else { return .location(nil) }
+        return answer(for: address, row: sorted[index], sorted: sorted, names: names)
     }
 
     /// `true` when `address` lies in an executable section (a sequence of a function the
@@ -202,7 +184,7 @@ extension LineProgram {
 extension Array {
     /// The first index whose element satisfies `predicate`, which must be false for a prefix
     /// of the array and true for the rest (`count` when it is never true).
-    fileprivate func partitionPoint(_ predicate: (Element) -> Bool) -> Int {
+    func partitionPoint(_ predicate: (Element) -> Bool) -> Int {
         var low = 0, high = count
         while low < high {
             let middle = low + (high - low) / 2
