@@ -14,65 +14,85 @@ extension LineProgram {
         var discriminator: UInt32 = 0
 
         init(isStmt: UInt8) { self.isStmt = isStmt }
-    }
 
-    /// Runs the program to the unit's end; `true` when its last row (if any) ends a sequence.
-    // swiftlint:disable:next function_parameter_count
-    mutating func run(_ cursor: inout DWARFCursor, addressSize: Int, minimumLength: UInt8, maximumOperations: UInt8,
-                      defaultIsStmt: UInt8, lineBase: Int8, lineRange: UInt8, opcodeBase: UInt8,
-                      standardLengths: [UInt8], collectRows: Bool) throws(Refusal) -> Bool {
-        func standardLength(_ opcode: UInt8) -> UInt8? {
-            opcode >= 1 && Int(opcode) <= standardLengths.count ? standardLengths[Int(opcode) - 1] : nil
-        }
-        var ended = true
-        func refuse(_ message: String) -> Refusal { Refusal(offset: cursor.position, message: message) }
-        var state = Registers(isStmt: defaultIsStmt)
-        var sequenceStart: UInt64?
-        // libdw: addr += min_inst_length * ((op_index + advance) / max_ops), in 32-bit unsigned.
-        func advance(_ operations: UInt32) {
+        /// libdw: addr += min_inst_length * ((op_index + advance) / max_ops), in 32-bit unsigned.
+        mutating func advance(_ operations: UInt32, minimumLength: UInt8, maximumOperations: UInt8) {
             if maximumOperations == 1 {
-                state.address &+= UInt64(UInt32(minimumLength) &* operations)
+                address &+= UInt64(UInt32(minimumLength) &* operations)
                 return
             }
-            let total = state.operationIndex &+ operations
-            state.address &+= UInt64(UInt32(minimumLength) &* (total / UInt32(maximumOperations)))
-            state.operationIndex = total % UInt32(maximumOperations)
+            let total = operationIndex &+ operations
+            address &+= UInt64(UInt32(minimumLength) &* (total / UInt32(maximumOperations)))
+            operationIndex = total % UInt32(maximumOperations)
         }
-        func emit(endSequence: Bool) throws(Refusal) {
+    }
+
+    /// The rows made so far, or only their span and sequences.
+    private struct Matrix {
+        let collectRows: Bool
+        var rows: [Row] = []
+        var low = UInt64.max
+        var high: UInt64 = 0
+        var sequences: [Range<UInt64>] = []
+        var sequenceStart: UInt64 = 0
+        var inSequence = false
+        var ended = true
+
+        init(collectRows: Bool) { self.collectRows = collectRows }
+
+        /// Adds a row of `state`; `false` when libdw would call it invalid.
+        mutating func emit(_ state: Registers, endSequence: Bool) -> Bool {
             guard let line = Int32(exactly: state.line), state.column <= 0xffff, state.isStmt <= 1, state.isa <= 0xff,
-                  state.discriminator < 1 << 24 else { throw refuse("row with registers out of libdw's range") }
-            let start = sequenceStart ?? state.address
+                  state.discriminator < 1 << 24 else { return false }
+            if !inSequence {
+                sequenceStart = state.address
+                inSequence = true
+            }
             if collectRows {
                 rows.append(Row(address: state.address, file: state.file, line: line, endSequence: endSequence,
-                                sequenceStart: start))
+                                sequenceStart: sequenceStart))
             }
             low = min(low, state.address)
             high = max(high, state.address)
             ended = endSequence
-            if endSequence { sequences.append(start..<max(state.address, start)) }
-            sequenceStart = endSequence ? nil : start
+            if endSequence {
+                sequences.append(sequenceStart..<max(state.address, sequenceStart))
+                inSequence = false
+            }
+            return true
         }
-        func requireLength(_ opcode: UInt8, _ expected: UInt8) throws(Refusal) {
-            guard standardLength(opcode) == expected else { throw refuse("standard opcode \(opcode) of unexpected length") }
+    }
+
+    /// Runs the program to the unit's end; `true` when its last row (if any) ends a sequence.
+    // swiftlint:disable:next function_parameter_count function_body_length cyclomatic_complexity
+    mutating func run(_ unitCursor: inout DWARFCursor, addressSize: Int, minimumLength: UInt8, maximumOperations: UInt8,
+                      defaultIsStmt: UInt8, lineBase: Int8, lineRange: UInt8, opcodeBase: UInt8,
+                      standardLengths: [UInt8], collectRows: Bool) throws(Refusal) -> Bool {
+        var cursor = unitCursor
+        defer { unitCursor = cursor }
+        func standardLength(_ opcode: UInt8) -> UInt8? {
+            opcode >= 1 && Int(opcode) <= standardLengths.count ? standardLengths[Int(opcode) - 1] : nil
         }
-        func unsigned() throws(Refusal) -> UInt64 {
-            guard let value = cursor.uleb() else { throw refuse("truncated or over-long ULEB128") }
-            return value
-        }
+        // libdw refuses a standard opcode whose standard_opcode_lengths entry is not its own.
+        let expectedLengths: [UInt8] = [0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1]
+        let lengthAsExpected = (0...Int(Self.lnsSetISA)).map { $0 > 0 && standardLength(UInt8($0)) == expectedLengths[$0] }
+        let discriminatorLength = standardLength(Self.lneSetDiscriminator)
+        var state = Registers(isStmt: defaultIsStmt)
+        var matrix = Matrix(collectRows: collectRows)
 
         while let opcode = cursor.u8() {
             if opcode >= opcodeBase {
-                guard lineRange != 0 else { throw refuse("line_range 0") }
+                guard lineRange != 0 else { throw Self.refusal(cursor, "line_range 0") }
                 let adjusted = opcode - opcodeBase
                 state.line &+= Int64(lineBase) + Int64(adjusted % lineRange)
-                advance(UInt32(adjusted / lineRange))
-                try emit(endSequence: false)
+                state.advance(UInt32(adjusted / lineRange), minimumLength: minimumLength, maximumOperations: maximumOperations)
+                guard matrix.emit(state, endSequence: false) else { throw Self.refusal(cursor, "row out of libdw's range") }
                 state.discriminator = 0
             } else if opcode == 0 {
                 switch try Self.extended(&cursor, addressSize: addressSize, opcodeBase: opcodeBase,
-                                         discriminatorLength: standardLength(Self.lneSetDiscriminator)) {
+                                         discriminatorLength: discriminatorLength) {
                 case .endSequence:
-                    try emit(endSequence: true)
+                    guard matrix.emit(state, endSequence: true) else { throw Self.refusal(cursor, "row out of libdw's range") }
                     state = Registers(isStmt: defaultIsStmt)
                 case .setAddress(let address):
                     state.address = address
@@ -83,48 +103,58 @@ extension LineProgram {
                     break
                 }
             } else if opcode <= Self.lnsSetISA {
+                guard lengthAsExpected[Int(opcode)] else {
+                    throw Self.refusal(cursor, "standard opcode \(opcode) of unexpected length")
+                }
                 switch opcode {
                 case Self.lnsCopy:
-                    try requireLength(opcode, 0)
-                    try emit(endSequence: false)
+                    guard matrix.emit(state, endSequence: false) else { throw Self.refusal(cursor, "row out of libdw's range") }
                     state.discriminator = 0
                 case Self.lnsAdvancePC:
-                    try requireLength(opcode, 1)
-                    advance(UInt32(truncatingIfNeeded: try unsigned()))
+                    guard let value = cursor.uleb() else { throw Self.refusal(cursor, "bad ULEB128") }
+                    state.advance(UInt32(truncatingIfNeeded: value), minimumLength: minimumLength,
+                                  maximumOperations: maximumOperations)
                 case Self.lnsAdvanceLine:
-                    try requireLength(opcode, 1)
-                    guard let value = cursor.sleb() else { throw refuse("truncated or over-long SLEB128") }
+                    guard let value = cursor.sleb() else { throw Self.refusal(cursor, "bad SLEB128") }
                     state.line &+= Int64(Int32(truncatingIfNeeded: value))
                 case Self.lnsSetFile:
-                    try requireLength(opcode, 1)
-                    state.file = UInt32(truncatingIfNeeded: try unsigned())
+                    guard let value = cursor.uleb() else { throw Self.refusal(cursor, "bad ULEB128") }
+                    state.file = UInt32(truncatingIfNeeded: value)
                 case Self.lnsSetColumn:
-                    try requireLength(opcode, 1)
-                    state.column = UInt32(truncatingIfNeeded: try unsigned())
+                    guard let value = cursor.uleb() else { throw Self.refusal(cursor, "bad ULEB128") }
+                    state.column = UInt32(truncatingIfNeeded: value)
                 case Self.lnsNegateStmt:
-                    try requireLength(opcode, 0)
                     state.isStmt = 1 &- state.isStmt
                 case Self.lnsSetBasicBlock, Self.lnsSetPrologueEnd, Self.lnsSetEpilogueBegin:
-                    try requireLength(opcode, 0)
+                    break
                 case Self.lnsConstAddPC:
-                    try requireLength(opcode, 0)
-                    guard lineRange != 0 else { throw refuse("line_range 0") }
-                    advance(UInt32((255 - opcodeBase) / lineRange))
+                    guard lineRange != 0 else { throw Self.refusal(cursor, "line_range 0") }
+                    state.advance(UInt32((255 - opcodeBase) / lineRange), minimumLength: minimumLength,
+                                  maximumOperations: maximumOperations)
                 case Self.lnsFixedAdvancePC:
-                    try requireLength(opcode, 1)
-                    guard let delta = cursor.u16() else { throw refuse("truncated DW_LNS_fixed_advance_pc") }
+                    guard let delta = cursor.u16() else { throw Self.refusal(cursor, "truncated DW_LNS_fixed_advance_pc") }
                     state.address &+= UInt64(delta)
                     state.operationIndex = 0
                 default: // DW_LNS_set_isa
-                    try requireLength(opcode, 1)
-                    state.isa = UInt32(truncatingIfNeeded: try unsigned())
+                    guard let value = cursor.uleb() else { throw Self.refusal(cursor, "bad ULEB128") }
+                    state.isa = UInt32(truncatingIfNeeded: value)
                 }
             } else {
                 // An opcode this reader does not know: skip its ULEB128 operands.
-                for _ in 0..<(standardLength(opcode) ?? 0) { _ = try unsigned() }
+                for _ in 0..<(standardLength(opcode) ?? 0) {
+                    guard cursor.uleb() != nil else { throw Self.refusal(cursor, "bad ULEB128") }
+                }
             }
         }
-        return ended
+        rows = matrix.rows
+        low = matrix.low
+        high = matrix.high
+        sequences = matrix.sequences
+        return matrix.ended
+    }
+
+    private static func refusal(_ cursor: DWARFCursor, _ message: String) -> Refusal {
+        Refusal(offset: cursor.position, message: message)
     }
 
     /// What an extended opcode does to the registers.
