@@ -21,9 +21,10 @@ final class DebugLookup {
     /// The file with DWARF for `file` (itself, or its separate debug file); `nil` when none.
     private(set) lazy var path: String? = locator.debugFile(for: file)
 
-    /// That file opened by ELFKit (`file` itself when it holds its DWARF); `nil` when there is
-    /// none or it does not open.
-    private(set) lazy var debugFile: ELFFile? = path.flatMap { $0 == file.path ? file : try? ELFFile(path: $0) }
+    /// That file opened by ELFKit, on its own also when it is `file` (what its readers note
+    /// stays out of `file.diagnostics`, which the audit reports); `nil` when there is none or it
+    /// does not open.
+    private(set) lazy var debugFile: ELFFile? = path.flatMap { try? ELFFile(path: $0) }
 
     /// The line tables of that file; `nil` when there is no such file.
     private(set) lazy var lines: LineTable? = debugFile.map(LineTable.init)
