@@ -67,37 +67,28 @@ struct DWARFCursor {
 
     /// Unsigned LEB128 of at most 9 bytes (63 bits); `nil` (not moved) when it is longer or
     /// runs past `end`. libdw reads longer ones differently, so they are refused, not guessed.
-    mutating func uleb() -> UInt64? {
-        guard position >= 0, let base else { return nil }
-        var value: UInt64 = 0
-        var at = position
-        for step in 0..<9 {
-            guard at < end else { return nil }
-            let byte = base.load(fromByteOffset: at, as: UInt8.self)
-            at += 1
-            value |= UInt64(byte & 0x7f) << UInt64(7 * step)
-            if byte & 0x80 == 0 {
-                position = at
-                return value
-            }
-        }
-        return nil
-    }
+    mutating func uleb() -> UInt64? { leb(limit: 9)?.value }
 
     /// Signed LEB128 of at most 8 bytes; `nil` (not moved) when longer or past `end`.
     mutating func sleb() -> Int64? {
+        guard let (value, bits, last) = leb(limit: 8) else { return nil }
+        return Int64(bitPattern: last & 0x40 != 0 ? value | ~0 << bits : value)
+    }
+
+    /// The bits of a LEB128 number of at most `limit` bytes, how many bits it has, and its last
+    /// byte; `nil` (not moved) when it is longer or runs past `end`.
+    private mutating func leb(limit: Int) -> (value: UInt64, bits: UInt64, last: UInt8)? {
         guard position >= 0, let base else { return nil }
         var value: UInt64 = 0
         var at = position
-        for step in 0..<8 {
+        for step in 0..<limit {
             guard at < end else { return nil }
             let byte = base.load(fromByteOffset: at, as: UInt8.self)
             at += 1
             value |= UInt64(byte & 0x7f) << UInt64(7 * step)
             if byte & 0x80 == 0 {
-                if byte & 0x40 != 0 { value |= ~0 << UInt64(7 * (step + 1)) }
                 position = at
-                return Int64(bitPattern: value)
+                return (value, UInt64(7 * (step + 1)), byte)
             }
         }
         return nil
