@@ -94,8 +94,8 @@ struct LineProgram {
 
     /// Decodes the unit at `offset` of `sections.line`. `addressSize`: the size of an address
     /// of the file's class, taken as its units' address size.
-    /// `collectRows`: keep the rows (else only `low` and `high` are set, for a cheaper first
-    /// look at a unit).
+    /// `collectRows`: keep the rows (else only `low`, `high` and `sequences`, for a cheaper
+    /// first look at a unit).
     static func decode(_ sections: Sections, at offset: Int, addressSize: Int,
                        collectRows: Bool = true) throws(Refusal) -> LineProgram {
         var cursor = DWARFCursor(sections.line, at: offset)
