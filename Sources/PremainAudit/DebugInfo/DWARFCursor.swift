@@ -77,6 +77,7 @@ struct DWARFCursor {
 
     /// The bits of a LEB128 number of at most `limit` bytes, how many bits it has, and its last
     /// byte; `nil` (not moved) when it is longer or runs past `end`.
+    @inline(__always)
     private mutating func leb(limit: Int) -> (value: UInt64, bits: UInt64, last: UInt8)? {
         guard position >= 0, let base else { return nil }
         var value: UInt64 = 0
