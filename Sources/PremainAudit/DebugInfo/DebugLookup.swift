@@ -30,7 +30,7 @@ final class DebugLookup {
     /// no such file or its DWARF is not compressed. libdw decompresses every DWARF section when
     /// it opens a file, then reads one unit's line table per address: reading every line table
     /// costs less only when that decompression is saved (libc's debug file: 206 M instructions
-    /// in libdw, 74 M here; libasan's uncompressed DWARF: a few M in libdw, 38 M here).
+    /// in libdw, 77 M here; libasan's uncompressed DWARF: a few M in libdw, 38 M here).
     private(set) lazy var lines: LineTable? = debugFile.flatMap { file in
         file.sections.contains { $0.name == ".zdebug_info" || $0.name == ".debug_info" && $0.flags & ELFSection.flagCompressed != 0 }
             ? LineTable(file) : nil
