@@ -52,8 +52,7 @@ public enum InitializerClassifier {
     /// and `_init` marks them as the toolchain's, so no DWARF is opened for them.
     static func debugSymbolNames(_ file: ELFFile, at addresses: Set<UInt64>, debug: DebugLookup) -> [UInt64: String] {
         guard !addresses.isEmpty, !file.hasSymbolTable, let id = file.buildID,
-              let path = debug.path, path != file.path,
-              let debug = try? ELFFile(path: path), debug.buildID == id, debug.hasSymbolTable,
+              debug.path != file.path, let debug = debug.debugFile, debug.buildID == id, debug.hasSymbolTable,
               debug.machine == file.machine else { return [:] }
         return debug.symbolNames(at: addresses)
     }
@@ -62,12 +61,15 @@ public enum InitializerClassifier {
     /// DWARF or its debug file. Leaves `location` `nil` when no DWARF is found or it has no
     /// line for the address; opens no DWARF when every entry is the toolchain's.
     static func locate(_ census: inout InitializerCensus, debug: DebugLookup) {
-        let wanted = census.entries.indices.filter { !census.entries[$0].toolchain && census.entries[$0].address != nil }
-        guard !wanted.isEmpty, let info = debug.info else { return }
-        for index in wanted {
+        var wanted: [(index: Int, address: UInt64)] = []
+        for index in census.entries.indices where !census.entries[index].toolchain {
             guard let text = census.entries[index].address, text.hasPrefix("0x"),
-                  let address = UInt64(text.dropFirst(2), radix: 16), address != 0,
-                  let location = info.sourceLocation(of: address), location.line > 0 else { continue }
+                  let address = UInt64(text.dropFirst(2), radix: 16), address != 0 else { continue }
+            wanted.append((index, address))
+        }
+        let locations = debug.sourceLocations(of: wanted.map(\.address))
+        for (index, address) in wanted {
+            guard let location = locations[address], location.line > 0 else { continue }
             census.entries[index].location = location
         }
     }

@@ -51,12 +51,16 @@ extension SwiftSuspects {
     /// Leaves `location` `nil` when no DWARF is found or it has no line for the address; opens
     /// no DWARF when there is no suspect.
     static func locate(_ census: inout SwiftCensus, debug: DebugLookup) {
-        guard !census.lazyGlobals.isEmpty || !census.defaultArguments.isEmpty, let info = debug.info else { return }
+        func address(_ suspect: SwiftSuspect) -> UInt64? {
+            guard suspect.address.hasPrefix("0x"), let address = UInt64(suspect.address.dropFirst(2), radix: 16),
+                  address != 0 else { return nil }
+            return address
+        }
+        let locations = debug.sourceLocations(of: (census.lazyGlobals + census.defaultArguments).compactMap(address))
+        guard !locations.isEmpty else { return }
         func locate(_ suspects: inout [SwiftSuspect]) {
             for index in suspects.indices {
-                let text = suspects[index].address
-                guard text.hasPrefix("0x"), let address = UInt64(text.dropFirst(2), radix: 16), address != 0,
-                      let location = info.sourceLocation(of: address), location.line > 0 else { continue }
+                guard let address = address(suspects[index]), let location = locations[address], location.line > 0 else { continue }
                 suspects[index].location = location
             }
         }
