@@ -94,7 +94,7 @@ final class ClosureWalk {
         }
         if let same = byFileID[FileIdentity(device: found.file.device, inode: found.file.inode)] {
             if !objects[same].names.contains(name) { objects[same].names.append(name) }
-            if byName[name] == nil { byName[name] = same }
+            byName.claim(name, same)
             reach(same, from: requester)
             return same
         }
@@ -129,10 +129,9 @@ final class ClosureWalk {
     /// Indexes the names and the file identity of `objects[index]`.
     private func register(_ index: Int) {
         let object = objects[index]
-        for name in object.names where byName[name] == nil { byName[name] = index }
-        if let soname = object.soname, byName[soname] == nil { byName[soname] = index }
-        let id = FileIdentity(device: object.file.device, inode: object.file.inode)
-        if byFileID[id] == nil { byFileID[id] = index }
+        for name in object.names { byName.claim(name, index) }
+        if let soname = object.soname { byName.claim(soname, index) }
+        byFileID.claim(FileIdentity(device: object.file.device, inode: object.file.inode), index)
     }
 
     /// One group of search-path directories and the tag an object found there gets.
@@ -358,5 +357,14 @@ final class ClosureWalk {
         }
         closure.unusedNeeded = unused
         return closure
+    }
+}
+
+extension Dictionary {
+    /// Stores `value` under `key` unless a value is there already, in one look-up: a mutating
+    /// access through the `default:` subscript inserts the default only when the key is absent.
+    mutating func claim(_ key: Key, _ value: Value) {
+        func access(_: inout Value) {}
+        access(&self[key, default: value])
     }
 }

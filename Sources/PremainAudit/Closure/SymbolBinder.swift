@@ -43,9 +43,7 @@ struct SymbolBinder {
             let wanted = importerVersions?[symbolIndex]
             func defines(_ index: Int) -> Bool {
                 guard let found = provider(index) else { return false }
-                return found.lookup.firstDefinition(of: name) { candidate in
-                    accepts(candidate, in: found.lookup, versions: found.versions, wanted: wanted)
-                } != nil
+                return found.lookup.firstDefinition(of: name) { candidate in accepts(candidate, in: found, wanted: wanted) } != nil
             }
             guard unbound.contains(where: defines) else { continue }
             for index in walk.loadOrder where index != 0 && defines(index) {
@@ -58,20 +56,21 @@ struct SymbolBinder {
     }
 
     /// `check_match` of glibc's `elf/dl-lookup.c`, reduced to what decides binding.
-    private func accepts(_ index: Int, in lookup: ELFSymbolLookup, versions: ELFSymbolVersions?,
-                         wanted: ELFSymbolVersion?) -> Bool {
-        guard let symbol = lookup.symbols[index], symbol.binding != .local, symbol.binding != nil,
+    /// `provider` is passed whole (one reference) rather than its look-up and versions: the
+    /// versions are a value of several arrays, each retained and released per call.
+    private func accepts(_ index: Int, in provider: SymbolProvider, wanted: ELFSymbolVersion?) -> Bool {
+        guard let symbol = provider.lookup.symbols[index], symbol.binding != .local, symbol.binding != nil,
               symbol.visibility != 1, symbol.visibility != 2 else { return false }
         switch symbol.kind {
         case .none?, .object?, .function?, .common?, .tls?, .gnuIFunc?: break
         default: return false
         }
-        let defined = versions?[index]
+        let defined = provider.versions?[index]
         guard let wanted else {
             // Unversioned request: hidden (foo@V) definitions are never taken.
             return !(defined?.hidden ?? false)
         }
-        guard let versions else { return true }
+        guard let versions = provider.versions else { return true }
         if let defined { return defined.name == wanted.name }
         return versions.defined.isEmpty
     }
