@@ -88,9 +88,12 @@ public struct ClosureResolver: Sendable {
     /// `program` must be a handle of its own that nothing else uses meanwhile (its tables fill
     /// in lazily, unsynchronized): open the file a second time. For one large file on a
     /// machine with idle cores.
-    public func resolveConcurrently<T>(_ program: ELFFile, while work: () -> (T, ObjectCost)) -> (T, DependencyClosure) {
+    /// `afterWalk` runs on the other thread once the walk and binding are done (it may use
+    /// `program` then).
+    public func resolveConcurrently<T>(_ program: ELFFile, afterWalk: @escaping () -> Void = {},
+                                       while work: () -> (T, ObjectCost)) -> (T, DependencyClosure) {
         let walk = ClosureWalk(resolver: self, program: program)
-        let side = ConcurrentWalk(walk)
+        let side = ConcurrentWalk(walk, then: afterWalk)
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) { side.run() }
         let (value, cost) = work()
@@ -150,18 +153,21 @@ public struct ClosureOptions: Sendable, Equatable {
     }
 }
 
-/// A walk handed to one other thread: `run` walks and binds there; the caller reads `unused`
-/// only after waiting for it (`DispatchGroup.wait` orders the accesses).
+/// A walk handed to one other thread: `run` walks and binds there, then runs `then`; the
+/// caller reads `unused` only after waiting for it (`DispatchGroup.wait` orders the accesses).
 private final class ConcurrentWalk: @unchecked Sendable {
     let walk: ClosureWalk
+    let then: () -> Void
     var unused: [String]?
 
-    init(_ walk: ClosureWalk) {
+    init(_ walk: ClosureWalk, then: @escaping () -> Void) {
         self.walk = walk
+        self.then = then
     }
 
     func run() {
         walk.run()
         unused = walk.unusedNeeded()
+        then()
     }
 }

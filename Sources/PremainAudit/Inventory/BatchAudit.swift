@@ -115,8 +115,20 @@ public struct BatchAudit: Sendable {
         var closure: DependencyClosure?
         if let resolver, loads, concurrentClosure, let second = try? ELFFile(path: path) {
             let audited: (BinaryInventory, DependencyClosure)
-            audited = resolver.resolveConcurrently(second) {
-                let (inventory, cost) = InventoryBuilder.auditWithCost(file, options: options)
+            // The Swift census (a scan of every .symtab name) goes to whichever core comes to it
+            // first: this one when its inventory reaches it, else the other one when its walk is
+            // done, on the second handle.
+            let demangle = options.demangle
+            let swiftTask = ClaimableTask<SwiftCensus?>()
+            audited = resolver.resolveConcurrently(second, afterWalk: {
+                if swiftTask.claim() { swiftTask.finish(InventoryBuilder.swiftCensus(second, demangle: demangle)) }
+            }) {
+                let (inventory, cost) = InventoryBuilder.auditWithCost(file, options: options, swiftCensus: {
+                    guard swiftTask.claim() else { return swiftTask.wait() }
+                    let census = InventoryBuilder.swiftCensus(file, demangle: demangle)
+                    swiftTask.finish(census)
+                    return census
+                })
                 resolver.store.remember(file, cost: cost)
                 return (inventory, cost)
             }
@@ -144,5 +156,33 @@ public struct BatchAudit: Sendable {
 
     private static func changed(_ path: String) -> Outcome {
         .failed(FileError(path: path, reason: .unreadable, message: ELFOpenError.changedWhileRead.message))
+    }
+}
+
+/// A piece of work two threads may each do: the first to `claim` it does it and calls
+/// `finish`; the other, if it needs the result, `wait`s for it.
+final class ClaimableTask<Value: Sendable>: Sendable {
+    private let state = Mutex<(claimed: Bool, value: Value?)>((false, nil))
+    private let done = DispatchSemaphore(value: 0)
+
+    /// `true` for the first caller only.
+    func claim() -> Bool {
+        state.withLock { state in
+            defer { state.claimed = true }
+            return !state.claimed
+        }
+    }
+
+    func finish(_ value: Value) {
+        state.withLock { $0.value = value }
+        done.signal()
+    }
+
+    /// The value `finish` gave; waits for it (call only after `claim` returned `false`, and at
+    /// most once).
+    func wait() -> Value {
+        done.wait()
+        guard let value = state.withLock({ $0.value }) else { preconditionFailure("ClaimableTask finished without a value") }
+        return value
     }
 }

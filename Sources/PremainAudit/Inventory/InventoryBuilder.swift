@@ -41,7 +41,10 @@ public enum InventoryBuilder {
 
     /// Audits an opened file, and returns with it what the file costs as part of a load
     /// closure (counted in the same passes).
-    public static func auditWithCost(_ file: ELFFile, options: InventoryOptions = .init())
+    /// `swiftCensus`: the Swift census counted elsewhere (another handle of the file, on another
+    /// core), asked for when this audit comes to it; `nil` to count it here.
+    public static func auditWithCost(_ file: ELFFile, options: InventoryOptions = .init(),
+                                     swiftCensus counted: (() -> SwiftCensus?)? = nil)
         -> (inventory: BinaryInventory, cost: ObjectCost) {
         let header = BinaryInventory.Header(
             elfClass: .init(file.elfClass), endianness: .init(file.endianness),
@@ -66,8 +69,15 @@ public enum InventoryBuilder {
         var initializers = InitializerClassifier.census(file, demangle: options.demangle, debug: debug)
         if let debug { InitializerClassifier.locate(&initializers, debug: debug) }
         releasePagesIfLarge(file)
-        var swift = swiftCensus(file, demangle: options.demangle)
-        releasePagesIfLarge(file)
+        var swift: SwiftCensus?
+        if let counted {
+            swift = counted()
+            // What counting it here would have noted about the file's .symtab, in the same place.
+            if swift != nil { _ = file.staticSymbols }
+        } else {
+            swift = swiftCensus(file, demangle: options.demangle)
+            releasePagesIfLarge(file)
+        }
         if let debug, var census = swift {
             SwiftSuspects.locate(&census, debug: debug)
             swift = census
