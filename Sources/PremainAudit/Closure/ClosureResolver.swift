@@ -22,7 +22,7 @@ import Glibc
 /// object. The program's `PT_INTERP` is part of the closure.
 ///
 /// Thread-safe: `resolve` keeps its state per call, so one resolver serves many threads.
-public struct ClosureResolver: Sendable {
+public final class ClosureResolver: Sendable {
     public let options: ClosureOptions
     /// The cache, or `nil` when it is missing or unusable (then `ld.so` skips it too).
     public let cache: LdSoCache?
