@@ -39,6 +39,22 @@ public enum LocalFiles {
         return String(cString: resolved)
     }
 
+    /// `realPath(path) ?? path`, with the folder resolved by `realFolder` (a memo of
+    /// `realPath(folder) ?? folder`, say): when the last component is not a symlink, the real
+    /// path is the folder's real path and the name, one `lstat` instead of `realpath`'s
+    /// `readlink` of every component.
+    public static func realPath(_ path: String, realFolder: (String) -> String) -> String {
+        let whole = { realPath(path) ?? path }
+        let bytes = path.utf8
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")), slash != bytes.startIndex else { return whole() }
+        let name = String(Substring(bytes[bytes.index(after: slash)...]))
+        guard !name.isEmpty, name != ".", name != ".." else { return whole() }
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else { return whole() }
+        let folder = realFolder(String(Substring(bytes[..<slash])))
+        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
     /// The names in `folder` (without `.` and `..`), unsorted; a failure with the `errno` text
     /// when the folder cannot be opened.
     public static func entries(of folder: String) -> Result<[String], DirectoryError> {

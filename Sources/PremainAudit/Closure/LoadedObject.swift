@@ -26,15 +26,9 @@ final class LoadedObject {
     /// `$ORIGIN`: the directory of the path it was loaded under (for the program: of its real
     /// path, as `/proc/self/exe` gives it). Worked out when first asked for: most objects
     /// expand no `$ORIGIN`.
-    var origin: String? {
-        if let originCache { return originCache }
-        let value = originDirectory ?? originFile.map { LocalFiles.directory(of: $0) }
-        originCache = .some(value)
-        return value
-    }
+    private(set) lazy var origin: String? = originDirectory ?? originFile.map { LocalFiles.directory(of: $0) }
     private let originDirectory: String?
     private let originFile: String?
-    private var originCache: String??
     private var rpathCache: [String]?
     private var runpathCache: [String]?
 

@@ -37,21 +37,8 @@ public final class ObjectStore: Sendable {
     /// `path` with symlinks and `..` resolved (`path` itself when it does not resolve), memoized.
     public func realPath(_ path: String) -> String {
         if let known = realPaths.value(path) { return known }
-        return realPaths.insertIfAbsent(path, resolve(path))
-    }
-
-    /// `realpath(3)` of `path`, its folder resolved once per run: when the last component is
-    /// not a symlink, the real path is the folder's real path and the name (one `lstat`
-    /// instead of `realpath`'s `readlink` of every component).
-    private func resolve(_ path: String) -> String {
-        let whole = { LocalFiles.realPath(path) ?? path }
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.utf8.startIndex else { return whole() }
-        let name = String(path[path.index(after: slash)...])
-        guard !name.isEmpty, name != ".", name != ".." else { return whole() }
-        var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else { return whole() }
-        let folder = realPath(String(path[..<slash]))
-        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        // The folder through this memo too: a folder's files are resolved with one lstat each.
+        return realPaths.insertIfAbsent(path, LocalFiles.realPath(path, realFolder: realPath))
     }
 
     /// The device and inode of the regular file at `path` (symlinks followed), memoized;

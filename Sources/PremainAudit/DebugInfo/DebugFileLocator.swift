@@ -81,15 +81,12 @@ public struct DebugFileLocator: Sendable, Equatable {
         /// The folder of `path` with symlinks resolved (`realpath` of the file's folder, once
         /// per folder, when the file itself is not a symlink).
         func realFolder(of path: String) -> String {
-            var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else {
-                return LocalFiles.directory(of: LocalFiles.realPath(path) ?? path)
-            }
-            let folder = LocalFiles.directory(of: path)
-            if let known = real.withLock({ $0[folder] }) { return known }
-            let resolved = LocalFiles.realPath(folder) ?? folder
-            real.withLock { $0[folder] = resolved }
-            return resolved
+            LocalFiles.directory(of: LocalFiles.realPath(path) { folder in
+                if let known = real.withLock({ $0[folder] }) { return known }
+                let resolved = LocalFiles.realPath(folder) ?? folder
+                real.withLock { $0[folder] = resolved }
+                return resolved
+            })
         }
 
         func exists(_ path: String) -> Bool {

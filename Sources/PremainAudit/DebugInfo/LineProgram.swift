@@ -32,8 +32,11 @@ struct LineProgram {
     }
 
     /// A file entry: its name and its directory's index (`nil`: the name is absolute, or the
-    /// entry is libdw's `"???"` placeholder for index 0 of DWARF < 5).
+    /// entry is the placeholder name libdw gives index 0 of DWARF < 5).
     struct FileEntry: Equatable {
+        /// The name libdw gives a file entry without a name of its own.
+        static let placeholderFileName = "???"
+
         var name: NameReference?
         var directory: Int?
     }
@@ -269,7 +272,7 @@ struct LineProgram {
             let absolute = sections.reader(path.section)?.u8(at: path.offset) == 0x2f
             files.append(FileEntry(name: path, directory: absolute ? nil : Int(directory)))
         }
-        // Without entries, index 0 is libdw's "???".
+        // Without entries, index 0 has libdw's placeholder name (`placeholderFileName`).
         if files.isEmpty { files = [FileEntry(name: nil, directory: nil)] }
     }
 

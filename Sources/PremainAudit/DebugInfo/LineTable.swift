@@ -161,7 +161,7 @@ extension LineProgram {
     /// `DW_AT_comp_dir` (not read here).
     private func location(_ row: Row, names: Sections) -> LineTable.Answer {
         let entry = files[Int(row.file)]
-        guard let name = entry.name else { return .location(SourceLocation(file: "???", line: Int(row.line))) }
+        guard let name = entry.name else { return .location(SourceLocation(file: FileEntry.placeholderFileName, line: Int(row.line))) }
         var bytes: [UInt8] = []
         if let directory = entry.directory {
             guard directory < directories.count, let reference = directories[directory],
