@@ -8,13 +8,14 @@ public enum CompareMarkdownRenderer {
     public static let marker = "<!-- premain-compare -->"
 
     /// A whole comment: marker, heading, `section`.
-    public static func render(_ report: CompareReport) -> String {
-        marker + "\n## premain: paired start-up comparison\n\n" + section(report) + "\n"
+    public static func render(_ report: CompareReport, scope: SourceScope? = nil) -> String {
+        marker + "\n## premain: paired start-up comparison\n\n" + section(report, scope: scope) + "\n"
     }
 
-    /// The verdict headline, warnings, tables and details, without marker or heading.
-    public static func section(_ report: CompareReport) -> String {
-        var lines: [String] = [headline(report)]
+    /// The verdict headline, the causes, warnings, tables and details, without marker or heading.
+    public static func section(_ report: CompareReport, scope: SourceScope? = nil) -> String {
+        var lines: [String] = [headline(report, scope: scope)]
+        lines += why(report, scope: scope)
         for reason in report.reasons { lines.append("- " + MarkdownEscape.text(reason)) }
         if !report.warnings.isEmpty {
             lines.append("")
@@ -70,8 +71,43 @@ public enum CompareMarkdownRenderer {
         return lines.joined(separator: "\n")
     }
 
-    /// "❌ **Regression** in `app --version`: time to main +1.021 ms (+23.1 %) · 40 runs per side, paired".
-    static func headline(_ report: CompareReport) -> String {
+    /// "**Why** — explained 52.1 of 54.4 ms (96 %)" and the causes' table; `[]` without an explanation.
+    static func why(_ report: CompareReport, scope: SourceScope?) -> [String] {
+        guard let explanation = report.explanation else { return [] }
+        let claimed = !CauseText.claimed(report).isEmpty || report.verdict == .regression || report.verdict == .improvement
+        var lines = ["", "**\(claimed ? "Why" : "What moved")** — \(explanation.quantity.shortTitle) \(Milliseconds.signed(explanation.changeMs)), "
+                     + MarkdownEscape.text(CauseText.explained(explanation))
+                     + (explanation.tracedRunsPerSide > 0 ? ", \(explanation.tracedRunsPerSide) traced runs per side" : "")]
+        let causes = report.causes ?? []
+        if causes.isEmpty {
+            lines.append("")
+            lines.append("Nothing traced or timed by the loader moved enough to be named.")
+        } else {
+            let level = Int((report.settings.confidence * 100).rounded())
+            lines.append("")
+            lines.append("| cause | kind | object | source | base | head | Δ (\(level) % interval) | share |")
+            lines.append("|---|---|---|---|---:|---:|---:|---:|")
+            for cause in causes {
+                let source = CauseText.source(cause, scope: scope).map { "`" + MarkdownEscape.code($0) + "`" } ?? "–"
+                lines.append("| `\(MarkdownEscape.code(cause.title, limit: 120))` | \(cause.description) | \(MarkdownEscape.text(cause.object, limit: 80)) | \(source) | "
+                             + "\(cause.base.map { Milliseconds.text($0.medianMs) } ?? "–") | \(cause.head.map { Milliseconds.text($0.medianMs) } ?? "–") | "
+                             + "\(Milliseconds.signed(cause.difference.medianMs)) (\(CauseText.interval(cause.difference, level: report.settings.confidence))) | "
+                             + "\(CauseText.share(cause.share)) |")
+            }
+            if abs(explanation.unexplainedMs) >= 0.0005 {
+                lines.append("")
+                lines.append("<sub>Unexplained: \(Milliseconds.signed(explanation.unexplainedMs)) (not spread over the causes). "
+                             + "Function times are traced (breakpoints, bias removed), object times are the loader's own lines.</sub>")
+            }
+        }
+        for note in explanation.notes { lines.append("> ℹ️ " + MarkdownEscape.text(note)) }
+        lines.append("")
+        return lines
+    }
+
+    /// "❌ **Start-up regressed** for `app --version`: first output +54.4 ms (+358 %) —
+    /// `Tool.keywordTable` (new lazy global, Keywords.swift:12) takes 51.7 ms · 40 runs per side, paired".
+    static func headline(_ report: CompareReport, scope: SourceScope? = nil) -> String {
         let icon: String
         switch report.verdict {
         case .regression: icon = "❌ **Start-up regressed**"
@@ -81,8 +117,14 @@ public enum CompareMarkdownRenderer {
         }
         let command = ([ObjectName.fileName(report.head.label)] + report.arguments).joined(separator: " ")
         var text = "\(icon) for " + MarkdownEscape.text(command)
-        if let primary = report.times.first(where: \.gated), let difference = primary.difference {
-            text += ": \(primary.quantity.title) \(Milliseconds.signed(difference.medianMs))"
+        if let change = CauseText.decidingChange(report) {
+            text += ": " + MarkdownEscape.text(change)
+        }
+        if let top = CauseText.claimed(report).first {
+            var place = [top.description]
+            if top.function != nil, top.object != StartupCause.executableRole { place.append("in " + MarkdownEscape.text(top.object, limit: 80)) }
+            if let source = CauseText.source(top, scope: scope) { place.append("`" + MarkdownEscape.code(source) + "`") }
+            text += " — `\(MarkdownEscape.code(top.title, limit: 120))` (\(place.joined(separator: ", "))) \(CauseText.amount(top))"
         }
         text += " · \(report.runs.perSide) runs per side, paired and interleaved"
         return text
@@ -94,7 +136,7 @@ public enum CompareMarkdownRenderer {
         } ?? "–"
         return "| \(time.quantity.title)\(time.gated ? " ★" : "") | \(Milliseconds.text(time.base.medianMs)) | "
             + "\(Milliseconds.text(time.head.medianMs)) | \(difference) | ±\(Milliseconds.text(time.thresholdMs)) | "
-            + "\(CompareTextRenderer.resultTitle(time.result)) |"
+            + "\(CompareTextRenderer.resultTitle(time.result))\(time.detectedUnderThreshold == true ? " (detected, under the threshold)" : "") |"
     }
 
     static func countRow(_ count: CountComparison) -> String {

@@ -4,10 +4,18 @@ import PremainModel
 /// warnings, what was spent, then every time and count with its paired interval. Lines wrap
 /// at `width` columns (100 by default; `TextFit.unlimited` wraps nothing); nothing is cut.
 public enum CompareTextRenderer {
-    public static func render(_ report: CompareReport, width: Int = 100) -> String {
+    public static func render(_ report: CompareReport, width: Int = 100, scope: SourceScope? = nil) -> String {
         let wrap = { (line: String) in MeasureTextRenderer.wrap(line, width: width) + "\n" }
-        var out = "verdict: \(report.verdict.title)\n"
+        var out = "verdict: \(report.verdict.title)"
+        if report.verdict == .regression || report.verdict == .improvement, let change = CauseText.decidingChange(report) {
+            out += ", \(change)"
+        }
+        out += "\n"
+        if let top = CauseText.claimed(report).first {
+            out += wrap("  cause: \(TextSafety.display(CauseText.lead(top, scope: scope)))")
+        }
         for reason in report.reasons { out += wrap("  - \(TextSafety.display(reason))") }
+        out += why(report, width: width, scope: scope)
         if !report.warnings.isEmpty {
             out += "warnings:\n"
             for warning in report.warnings {
@@ -25,7 +33,8 @@ public enum CompareTextRenderer {
             times.add([time.quantity.title + (time.gated ? " *" : ""), Milliseconds.text(time.base.medianMs),
                        Milliseconds.text(time.head.medianMs), time.difference.map { Milliseconds.signed($0.medianMs) } ?? "-",
                        time.difference.map { "\(signedNumber($0.lowMs)) … \(signedNumber($0.highMs))" } ?? "-",
-                       "±" + Milliseconds.text(time.thresholdMs), resultTitle(time.result)])
+                       "±" + Milliseconds.text(time.thresholdMs),
+                       resultTitle(time.result) + (time.detectedUnderThreshold == true ? " (detected, under threshold)" : "")])
         }
         out += "\n" + times.render()
         out += "  (* gates the verdict)\n"
@@ -48,6 +57,38 @@ public enum CompareTextRenderer {
             }
         }
         out += "\n" + ConditionsTextRenderer.render(report.conditions)
+        return out
+    }
+
+    /// "why (explained 52.1 of 54.4 ms, 96 %): …" and the causes' table; "" without causes.
+    static func why(_ report: CompareReport, width: Int, scope: SourceScope?) -> String {
+        guard let explanation = report.explanation else { return "" }
+        let wrap = { (line: String) in MeasureTextRenderer.wrap(line, width: width) + "\n" }
+        let claimed = report.verdict == .regression || report.verdict == .improvement
+        var out = "\n" + wrap("\(claimed ? "why" : "what moved") (\(explanation.quantity.shortTitle) "
+            + "\(Milliseconds.signed(explanation.changeMs)); \(CauseText.explained(explanation))"
+            + (explanation.tracedRunsPerSide > 0 ? "; \(explanation.tracedRunsPerSide) traced runs per side in \(String(format1: explanation.tracedSeconds)) s" : "")
+            + "):")
+        let causes = report.causes ?? []
+        if causes.isEmpty {
+            out += "  nothing traced or timed by the loader moved enough to be named\n"
+        } else {
+            var table = TextTable(headers: ["cause", "kind", "object", "source", "base", "head", "Δ", "interval", "share"],
+                                  alignments: [.left, .left, .left, .left, .right, .right, .right, .right, .right],
+                                  kinds: [.symbol, .plain, .path, .path, .plain, .plain, .plain, .plain, .plain], maxWidth: width)
+            for cause in causes {
+                table.add([TextSafety.display(cause.title), cause.description,
+                           TextSafety.display(cause.object), CauseText.source(cause, scope: scope).map(TextSafety.display) ?? "-",
+                           cause.base.map { Milliseconds.text($0.medianMs) } ?? "-", cause.head.map { Milliseconds.text($0.medianMs) } ?? "-",
+                           Milliseconds.signed(cause.difference.medianMs), CauseText.interval(cause.difference, level: report.settings.confidence),
+                           CauseText.share(cause.share)])
+            }
+            out += table.render()
+        }
+        if abs(explanation.unexplainedMs) >= 0.0005, !causes.isEmpty {
+            out += wrap("  unexplained: \(Milliseconds.signed(explanation.unexplainedMs)) (not spread over the causes)")
+        }
+        for note in explanation.notes { out += wrap("  note: \(TextSafety.display(note))") }
         return out
     }
 

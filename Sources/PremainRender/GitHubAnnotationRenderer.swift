@@ -17,6 +17,17 @@ public enum GitHubAnnotationRenderer {
         render(report.findings.new + report.findings.unchanged, scope: scope)
     }
 
+    /// Findings of `premain diff` that head has, then `causes` (the comparison's start-up causes
+    /// as findings, located in the checkout), each at its line.
+    public static func render(_ report: DiffReport, causes: [Finding], scope: SourceScope) -> String {
+        render(report.findings.new + report.findings.unchanged + causes, scope: scope)
+    }
+
+    /// Start-up causes of `premain compare` as annotations at their lines.
+    public static func render(causes: [Finding], scope: SourceScope) -> String {
+        render(causes, scope: scope)
+    }
+
     static func render(_ findings: [Finding], scope: SourceScope) -> String {
         findings.filter { FindingPlacement.isReported($0, scope: scope) }.map { line($0, scope: scope) + "\n" }.joined()
     }

@@ -57,6 +57,38 @@ public enum MarkdownEscape {
         return out
     }
 
+    /// Text for inside a code span (`` `…` ``), table cells included: a backtick cannot end the
+    /// span (it becomes ˋ), a pipe cannot end the cell (`\|`, which GitHub's tables read inside
+    /// code too), line breaks become spaces and controls and bidirectional marks code points;
+    /// cut with "…" after `limit` characters. Markdown and HTML are not read inside code.
+    public static func code(_ raw: String, limit: Int = maxLength) -> String {
+        var out = ""
+        for (count, character) in raw.enumerated() {
+            if count >= limit {
+                out += "…"
+                break
+            }
+            switch character {
+            case "`": out += "ˋ"
+            case "|": out += "\\|"
+            case "\n", "\r", "\t", "\u{2028}", "\u{2029}": out += " "
+            default:
+                if character.unicodeScalars.contains(where: TextSafety.isUnsafe) {
+                    for scalar in character.unicodeScalars {
+                        if TextSafety.isUnsafe(scalar) {
+                            out += "U+" + String(scalar.value, radix: 16, uppercase: true)
+                        } else {
+                            out.unicodeScalars.append(scalar)
+                        }
+                    }
+                } else {
+                    out.append(character)
+                }
+            }
+        }
+        return out.isEmpty ? " " : out
+    }
+
     /// Escaped text for a Mermaid label: only letters, digits and `._+/ -` survive; every
     /// other character becomes `_`, so no name can end a task or start a directive.
     public static func mermaid(_ raw: String, limit: Int = 60) -> String {

@@ -16,8 +16,9 @@ public enum PullRequestMarkdownRenderer {
     /// `trend`: the base branch's history (`premain pr --history-db`), shown after the
     /// measured section with this pull request's head values beside it; `nil`: no trend.
     public static func render(_ report: PullRequestReport, top: Int = 10,
-                              limit: Int = DiffMarkdownRenderer.defaultLimit, trend: HistoryReport? = nil) -> String {
-        var required = [marker + "\n" + heading(report) + "\n\n" + measuredSection(report)]
+                              limit: Int = DiffMarkdownRenderer.defaultLimit, trend: HistoryReport? = nil,
+                              scope: SourceScope? = nil) -> String {
+        var required = [marker + "\n" + heading(report) + "\n\n" + measuredSection(report, scope: scope)]
         if let trend, !trend.series.isEmpty {
             let head = Dictionary((report.compare?.times ?? []).map { ($0.quantity.rawValue, $0.head.medianMs) }) { first, _ in first }
             required.append(HistoryMarkdownRenderer.pullRequestTrend(trend, head: head))
@@ -46,16 +47,16 @@ public enum PullRequestMarkdownRenderer {
     }
 
     /// The comparison's section, or the sentence saying why nothing was measured.
-    static func measuredSection(_ report: PullRequestReport) -> String {
+    static func measuredSection(_ report: PullRequestReport, scope: SourceScope? = nil) -> String {
         guard let reason = report.notMeasured else {
-            return report.compare.map(CompareMarkdownRenderer.section) ?? ""
+            return report.compare.map { CompareMarkdownRenderer.section($0, scope: scope) } ?? ""
         }
         let icon = report.verdict.status == .runFailed ? "❌" : "⚠️"
         let command = report.command.map { " " + MarkdownEscape.text($0.joined(separator: " "), limit: 200) } ?? ""
         var text = "\(icon) **Start-up\(command.isEmpty ? "" : " of" + command) not measured**: \(MarkdownEscape.text(reason, limit: 600)). "
             + "Only the static facts below were compared; they say nothing about launch time."
         if let compare = report.compare {
-            text += "\n\n<details><summary>The comparison until the run failed</summary>\n\n" + CompareMarkdownRenderer.section(compare) + "\n\n</details>"
+            text += "\n\n<details><summary>The comparison until the run failed</summary>\n\n" + CompareMarkdownRenderer.section(compare, scope: scope) + "\n\n</details>"
         }
         return text
     }

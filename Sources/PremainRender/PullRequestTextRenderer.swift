@@ -5,7 +5,7 @@ import PremainModel
 /// held that was left out, then the static diff and findings (`DiffTextRenderer`).
 public enum PullRequestTextRenderer {
     /// Tables and wrapped lines fit `width` columns (`TextFit.unlimited`: nothing shortened).
-    public static func render(_ report: PullRequestReport, width: Int = 100) -> String {
+    public static func render(_ report: PullRequestReport, width: Int = 100, scope: SourceScope? = nil) -> String {
         var out = "verdict: \(report.verdict.status.rawValue)\n"
         // The comparison's own reasons come with its section below.
         let reasons = report.compare == nil ? report.verdict.reasons : report.diff.verdict.reasons
@@ -18,7 +18,7 @@ public enum PullRequestTextRenderer {
         }
         if let compare = report.compare {
             out += "\nmeasured: \(TextSafety.display((report.command ?? []).joined(separator: " "))), paired with premain compare\n"
-            out += CompareTextRenderer.render(compare, width: width)
+            out += CompareTextRenderer.render(compare, width: width, scope: scope)
         } else {
             out += "\nnot measured: \(TextSafety.display(report.notMeasured ?? "unknown reason"))\n"
         }

@@ -21,11 +21,20 @@ public enum SARIFRenderer {
         try render(report.findings.map { ($0, nil) }, catalog: catalog, version: report.tool.version, scope: scope)
     }
 
-    /// Findings of `premain diff`: head's findings, new and unchanged.
-    public static func render(_ report: DiffReport, catalog: RuleCatalog, scope: SourceScope) throws -> String {
+    /// Findings of `premain diff`: head's findings, new and unchanged; then `causes`, the
+    /// start-up causes of `premain pr`'s comparison as findings (`CauseText.finding`, located in
+    /// the checkout), each a `startup_regression_cause` result at its line.
+    public static func render(_ report: DiffReport, catalog: RuleCatalog, scope: SourceScope,
+                              causes: [Finding] = []) throws -> String {
         let findings = report.findings.new.map { ($0, Optional("new")) }
-            + report.findings.unchanged.map { ($0, Optional("unchanged")) }
+            + report.findings.unchanged.map { ($0, Optional("unchanged")) } + causes.map { ($0, Optional("new")) }
         return try render(findings, catalog: catalog, version: report.tool.version, scope: scope)
+    }
+
+    /// The start-up causes of `premain compare` (`CauseText.finding`, located in the checkout).
+    public static func render(causes: [Finding], version: String, scope: SourceScope) throws -> String {
+        try render(causes.map { ($0, Optional("new")) }, catalog: RuleCatalog(rules: [], budgets: []), version: version,
+                   scope: scope)
     }
 
     static func render(_ findings: [(Finding, String?)], catalog: RuleCatalog, version: String,
@@ -43,7 +52,13 @@ public enum SARIFRenderer {
                                shortDescription: .init(text: budget.summary), fullDescription: .init(text: budget.summary), defaultConfiguration: .init(level: "error"),
                                help: .init(text: "Set budgets and the allowlist in premain.json at the repository root")))
         }
-        let index = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
+        if findings.contains(where: { $0.0.rule == StartupCauseRule.identifier }) {
+            rules.append(.init(id: StartupCauseRule.identifier, name: StartupCauseRule.identifier.camelCased,
+                               shortDescription: .init(text: StartupCauseRule.summary),
+                               fullDescription: .init(text: StartupCauseRule.advice), defaultConfiguration: .init(level: "warning"),
+                               help: .init(text: StartupCauseRule.advice)))
+        }
+        let index = Dictionary(rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         let results = findings.filter { FindingPlacement.isReported($0.0, scope: scope) }.map { finding, state in
             let object = TextSafety.plainText(finding.subject.object)
             var logical = [Log.LogicalLocation(name: object, fullyQualifiedName: object, kind: "module")]

@@ -279,6 +279,7 @@ public struct CompareBuilder: Sendable {
         switch time.result {
         case .regression: text += ", above the \(threshold) threshold"
         case .improvement: text += ", below −\(threshold)"
+        case .noChange where time.detectedUnderThreshold == true: text += ", detected, under the ±\(threshold) threshold"
         case .noChange: text += ", inside ±\(threshold)"
         case .undecided: text += ", straddles ±\(threshold)"
         }

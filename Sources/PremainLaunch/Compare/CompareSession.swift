@@ -13,6 +13,13 @@ public struct CompareSession: Sendable {
     public var loadAverage: @Sendable () -> Double? = { MachineProbe.loadAverage() }
     /// Thermal throttling events so far, read at the start and the end; `nil` when unknown.
     public var throttleEvents: @Sendable () -> Int? = { MachineProbe.throttleEvents() }
+    /// Traces both builds alternately to explain a change (`PairedTracer`); tests pass recorded
+    /// traces.
+    public var traceBoth: @Sendable (_ base: String, _ head: String, _ arguments: [String], _ environment: [String],
+                                     _ options: PairedTracer.Options) throws(TraceError) -> TracedPair = {
+        base, head, arguments, environment, options throws(TraceError) in
+        try PairedTracer(options: options).trace(base: base, head: head, arguments: arguments, environment: environment)
+    }
 
     public init(launcher: any Launcher) {
         self.launcher = launcher
@@ -33,7 +40,8 @@ public struct CompareSession: Sendable {
                 let after = try counter.count(command: [head] + arguments, environment: environment,
                                               timeoutSeconds: options.timeoutSeconds)
                 instructions = InstructionComparison(base: before, head: after,
-                                                     thresholdPercent: options.settings.instructionThresholdPercent)
+                                                     thresholdPercent: options.settings.instructionThresholdPercent,
+                                                     baseExecutable: base, headExecutable: head)
             } catch {
                 throw .instructionCountFailed(error)
             }
@@ -129,11 +137,50 @@ public struct CompareSession: Sendable {
                         failures: Self.failures(blocks.flatMap(\.head))),
             arguments: arguments, warmup: warmup, seconds: seconds, stop: stop, conditions: conditions, loadAverages: loads,
             throttleEvents: throttled, instructions: instructions)
+        explain(&report, blocks: blocks, base: base, head: head, arguments: arguments, environment: environment,
+                options: options, progress: progress)
         if options.keepRawSamples {
             report.base.samples = blocks.flatMap(\.base)
             report.head.samples = blocks.flatMap(\.head)
         }
         return report
+    }
+
+    /// Adds the causes of the decided quantity's change (`CauseFinder`) when `options.explain`
+    /// asks for them: on a regression or an improvement, or always with `.always` (then the
+    /// first gated time). Traces both builds alternately unless the change is the loader's own
+    /// (`loaderDone`); a trace that cannot run is a note, and the loader's figures still count.
+    func explain(_ report: inout CompareReport, blocks: [PairedBlock], base: String, head: String, arguments: [String],
+                 environment: [String], options: CompareOptions, progress: (LaunchProgress) -> Void) {
+        guard options.explain != .never, report.runs.stop != .failed else { return }
+        let decided = CauseFinder.decidedQuantity(report)
+            ?? (options.explain == .always ? report.times.first { $0.gated && $0.difference != nil } : nil)
+        guard let decided, let change = decided.difference?.medianMs else { return }
+        var notes: [String] = []
+        var traced: TracedPair?
+        if decided.quantity != .loaderDone {
+            var traceOptions = options.explainTrace
+            traceOptions.window = decided.quantity.traceWindow
+            traceOptions.seed = options.settings.seed
+            if let timeout = options.timeoutSeconds { traceOptions.timeoutSeconds = timeout }
+            traceOptions.holdIdleLatency = options.holdIdleLatency
+            if !Tracer.isSupported {
+                notes.append("functions not traced: trace is supported on x86-64 only")
+            } else if traceOptions.calibration == nil && traceOptions.biasMs == nil {
+                notes.append("functions not traced: no calibration program for the tracer's bias")
+            } else {
+                do {
+                    traced = try traceBoth(base, head, arguments, environment, traceOptions)
+                } catch {
+                    notes.append("functions not traced: \(error.description)")
+                }
+            }
+        }
+        let (causes, explanation) = CauseFinder(settings: options.settings).explain(
+            quantity: decided.quantity, changeMs: change, blocks: blocks, traced: traced, instructions: report.instructions,
+            base: base, head: head, notes: notes)
+        report.causes = causes
+        report.explanation = explanation
     }
 
     /// One line per distinct failure message: "2 of 4 runs: exited with status 1".
@@ -182,10 +229,25 @@ public struct CompareOptions: Sendable {
     /// Names for the two sides in the report; the paths when `nil`.
     public var baseLabel: String?
     public var headLabel: String?
+    /// When to look for the causes of a change (`--explain`, `--no-explain`).
+    public var explain = ExplainMode.whenChanged
+    /// How both builds are traced for per-function causes (`--explain-runs`, `--explain-time`);
+    /// the CLI sets the calibration program.
+    public var explainTrace = PairedTracer.Options()
 
     public init(settings: CompareSettings = .init(), warmup: Int = 1, timeoutSeconds: Double? = nil) {
         self.settings = settings
         self.warmup = warmup
         self.timeoutSeconds = timeoutSeconds
     }
+}
+
+/// When `compare` looks for the causes of a change.
+public enum ExplainMode: String, Sendable, CaseIterable {
+    /// Never (`--no-explain`).
+    case never
+    /// When the verdict is a regression or an improvement (the default).
+    case whenChanged
+    /// Always (`--explain`): the first gated time's difference, whatever the verdict.
+    case always
 }

@@ -81,6 +81,29 @@ public enum SwiftName {
         return demangled
     }
 
+    /// The name every report gives a traced, counted or suspected function: for a Swift symbol
+    /// (`$s…`) `readable` of its demangled name, its parameter list as labels
+    /// ("Tool.Options.init(verbose:color:)"), or "(…137 labels…)" past `maxLabels`; the
+    /// demangled name of other symbols (C++); the symbol itself when it is not mangled.
+    public static func display(symbol: String, demangled: String?, maxLabels: Int = 8) -> String {
+        guard let demangled else { return symbol }
+        let isSwift = symbol.hasPrefix("$s") || symbol.hasPrefix("_$s") || symbol.hasPrefix("$S") || symbol.hasPrefix("_T0")
+        guard isSwift else { return demangled }
+        if demangled.hasPrefix(onceFunctionPrefix) { return readable(demangled) }
+        if let argument = defaultArgument(demangled) {
+            let what = argument.label.map { "`\($0)`" } ?? "argument \(argument.index)"
+            return "\(what) of \(shortened(argument.function, maxLabels: maxLabels))"
+        }
+        guard let signature = signature(withoutPrivateDiscriminators(demangled)) else { return demangled }
+        return shortened(signature.selector, maxLabels: maxLabels)
+    }
+
+    /// "Options.init(…137 labels…)" for a selector with more than `maxLabels` labels.
+    static func shortened(_ selector: String, maxLabels: Int) -> String {
+        guard let signature = signature(selector), signature.parameters.count > maxLabels else { return selector }
+        return withoutGenericClauses(signature.base) + "(…\(signature.parameters.count) labels…)"
+    }
+
     /// Shorter and shorter forms of `name`, each still naming the same thing, the first being
     /// `name` itself: without private discriminators ("(x in _9A…)" → "x"), without generic
     /// clauses, with argument labels for parameter lists, without what follows the list.

@@ -24,6 +24,13 @@ public struct CompareReport: Codable, Equatable, Sendable {
     public var settings: CompareSettings
     /// The machine and the launch set-up (the base side's path and build ID).
     public var conditions: LaunchConditions
+    /// What made the decided quantity change, largest share first: functions traced in both
+    /// builds and objects timed by the loader, paired by identity. `nil` when nothing was
+    /// explained (no change, inconclusive, or `--no-explain`); `[]` when it was tried and
+    /// nothing moved enough to be named.
+    public var causes: [StartupCause]?
+    /// How much of the change `causes` explain and how they were found; `nil` with `causes`.
+    public var explanation: StartupExplanation?
 
     public init(tool: ToolInfo = .current, verdict: CompareVerdict, reasons: [String], warnings: [MeasurementWarning],
                 base: Side, head: Side, arguments: [String], runs: Runs, times: [TimeComparison],
@@ -100,6 +107,22 @@ public struct CompareReport: Codable, Equatable, Sendable {
 
     /// The exit-code-worthy outcome, for people: "regression", "no change", …
     public var verdictTitle: String { verdict.title }
+
+    /// The time the verdict rests on: among the gated times whose result is the verdict's
+    /// direction, the one that moved most (with exact instruction counts deciding alone, the
+    /// gated time that moved most); for no change and inconclusive the first gated time.
+    /// `nil` when no gated time has a difference.
+    public var decidingTime: TimeComparison? {
+        let gated = times.filter { $0.gated && $0.difference != nil }
+        let direction: QuantityResult
+        switch verdict {
+        case .regression: direction = .regression
+        case .improvement: direction = .improvement
+        case .noChange, .inconclusive: return gated.first
+        }
+        let moved = gated.filter { $0.result == direction }
+        return (moved.isEmpty ? gated : moved).max { abs($0.difference?.medianMs ?? 0) < abs($1.difference?.medianMs ?? 0) }
+    }
 }
 
 /// What `compare` concluded.
@@ -143,6 +166,26 @@ public struct TimeComparison: Codable, Equatable, Sendable {
         /// The target's user + system CPU time (wait4), not a milestone.
         case cpuTime
 
+        /// The milestone a trace of this quantity runs to (`loaderDone` and `main`: main).
+        public var traceWindow: TraceWindowEnd {
+            switch self {
+            case .loaderDone, .main: return .main
+            case .firstOutput: return .firstOutput
+            case .exit, .cpuTime: return .exit
+            }
+        }
+
+        /// "main", "first output": the quantity's name without "time to".
+        public var shortTitle: String {
+            switch self {
+            case .cpuTime: return "CPU time"
+            case .loaderDone: return "loader done"
+            case .main: return "main"
+            case .firstOutput: return "first output"
+            case .exit: return "exit"
+            }
+        }
+
         /// "time to main", "CPU time".
         public var title: String {
             switch self {
@@ -165,6 +208,9 @@ public struct TimeComparison: Codable, Equatable, Sendable {
     /// max(`thresholdMs`, `thresholdPercent` of the base median).
     public var thresholdMs: Double
     public var result: QuantityResult
+    /// `true` when the result is no change but the interval excludes zero: a real difference
+    /// too small to count ("+0.96 ms, detected, under the ±1.15 ms threshold"); `nil` otherwise.
+    public var detectedUnderThreshold: Bool?
 
     public init(quantity: Quantity, gated: Bool, base: TimeSummary, head: TimeSummary, difference: TimeDifference?,
                 thresholdMs: Double, result: QuantityResult) {
@@ -175,10 +221,13 @@ public struct TimeComparison: Codable, Equatable, Sendable {
         self.difference = difference
         self.thresholdMs = thresholdMs
         self.result = result
+        if result == .noChange, let difference, difference.lowMs > 0 || difference.highMs < 0 {
+            detectedUnderThreshold = true
+        }
     }
 
     enum CodingKeys: String, CodingKey {
-        case quantity, gated, base, head, difference, thresholdMs, result
+        case quantity, gated, base, head, difference, thresholdMs, result, detectedUnderThreshold
     }
 
     /// Writes `base` and `head` as `{medianMs, p90Ms, minMs, maxMs, madMs, samplesMs}`.
@@ -198,6 +247,7 @@ public struct TimeComparison: Codable, Equatable, Sendable {
         try container.encodeIfPresent(difference, forKey: .difference)
         try container.encode(thresholdMs, forKey: .thresholdMs)
         try container.encode(result, forKey: .result)
+        try container.encodeIfPresent(detectedUnderThreshold, forKey: .detectedUnderThreshold)
     }
 }
 
@@ -359,7 +409,10 @@ public struct InstructionComparison: Codable, Equatable, Sendable {
     /// Initializer functions whose counts changed, largest change first (at most 10).
     public var functions: [FunctionInstructionDelta]
 
-    public init(base: InstructionCounts, head: InstructionCounts, thresholdPercent: Double) {
+    /// `baseExecutable` and `headExecutable`, the paths launched, tell each build's own
+    /// functions (role `<executable>`) from a library's; without them objects pair by file name.
+    public init(base: InstructionCounts, head: InstructionCounts, thresholdPercent: Double,
+                baseExecutable: String? = nil, headExecutable: String? = nil) {
         self.base = base
         self.head = head
         self.thresholdPercent = thresholdPercent
@@ -380,19 +433,37 @@ public struct InstructionComparison: Codable, Equatable, Sendable {
         }
         let moves = gated.map(past)
         result = moves.contains(1) ? .regression : moves.contains(-1) ? .improvement : .noChange
+        // Paired by identity: the object's role (the executable launched, or a library's file
+        // name) and the symbol, never by the folder a build is in.
+        func role(_ object: String, _ executable: String?) -> String {
+            guard let executable else { return ObjectName.fileName(object) }
+            return object == executable || ObjectName.fileName(object) == ObjectName.fileName(executable)
+                ? StartupCause.executableRole : ObjectName.fileName(object)
+        }
         var rows: [String: FunctionInstructionDelta] = [:]
-        func key(_ function: FunctionInstructions) -> String { ObjectName.fileName(function.object) + "\u{0}" + function.symbol }
+        var order: [String] = []
+        func key(_ function: FunctionInstructions, _ executable: String?) -> String {
+            role(function.object, executable) + "\u{0}" + function.symbol
+        }
         for function in base.functions {
-            rows[key(function)] = FunctionInstructionDelta(object: ObjectName.fileName(function.object), name: function.displayName,
-                                                           base: function.instructions, head: nil)
+            let id = key(function, baseExecutable)
+            if rows[id] == nil { order.append(id) }
+            var row = rows[id] ?? FunctionInstructionDelta(object: role(function.object, baseExecutable), name: SwiftName.display(symbol: function.symbol, demangled: function.demangled),
+                                                           base: nil, head: nil)
+            row.symbol = function.symbol
+            row.base = (row.base ?? 0) &+ function.instructions
+            rows[id] = row
         }
         for function in head.functions {
-            var row = rows[key(function)] ?? FunctionInstructionDelta(
-                object: ObjectName.fileName(function.object), name: function.displayName, base: nil, head: nil)
-            row.head = function.instructions
-            rows[key(function)] = row
+            let id = key(function, headExecutable)
+            if rows[id] == nil { order.append(id) }
+            var row = rows[id] ?? FunctionInstructionDelta(object: role(function.object, headExecutable), name: SwiftName.display(symbol: function.symbol, demangled: function.demangled),
+                                                           base: nil, head: nil)
+            row.symbol = function.symbol
+            row.head = (row.head ?? 0) &+ function.instructions
+            rows[id] = row
         }
-        functions = Array(rows.values.filter { $0.change != 0 }
+        functions = Array(order.compactMap { rows[$0] }.filter { $0.change != 0 }
             .sorted { (abs($0.change), $0.name) > (abs($1.change), $1.name) }.prefix(10))
     }
 
@@ -426,10 +497,12 @@ public struct InstructionDifference: Codable, Equatable, Sendable {
 
 /// One initializer function's instructions on both builds; `nil` where a build lacks it.
 public struct FunctionInstructionDelta: Codable, Equatable, Sendable {
-    /// The object's file name.
+    /// The object's role: `<executable>` for the program launched, else its file name.
     public var object: String
     /// Demangled when possible.
     public var name: String
+    /// The symbol as callgrind named it; `nil` in reports written before it was kept.
+    public var symbol: String?
     public var base: UInt64?
     public var head: UInt64?
 

@@ -22,6 +22,9 @@ public struct PullRequestReport: Codable, Sendable, Equatable {
     public var skipped: SkippedSides
     /// The commits built with `--commits`, as full SHAs; `nil` for `--base`/`--head` folders.
     public var commits: Commits?
+    /// What made start-up change, largest share first (the comparison's `causes`); `nil` when
+    /// nothing was explained.
+    public var causes: [StartupCause]?
 
     public init(tool: ToolInfo = .current, verdict: Verdict, command: [String]?, compare: CompareReport?,
                 notMeasured: String?, diff: DiffReport, skipped: SkippedSides, commits: Commits? = nil) {
@@ -33,6 +36,7 @@ public struct PullRequestReport: Codable, Sendable, Equatable {
         self.diff = diff
         self.skipped = skipped
         self.commits = commits
+        self.causes = compare?.causes
     }
 
     /// One verdict over the measured and the static part, with its reasons.

@@ -38,10 +38,10 @@ enum CompareCommand: Command {
         options: [
             OptionSpec(names: ["--run"], valueName: "name", help: "With folders: the executable to launch, relative to each folder (never looked up in PATH)."),
         ] + comparisonOptions + [
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, markdown or html (one self-contained page: verdict, both sides on one axis)."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, markdown, html (one self-contained page: verdict, both sides on one axis), sarif or github (the causes of a regression or an improvement at their source lines, for code scanning or workflow annotations)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
         ] + launchOptions + [
-            OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig, TraceExport.option,
+            OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig, TraceExport.option, SourceRootOptions.sourceRoot,
         ],
         acceptsPassthrough: true)
 
@@ -58,6 +58,10 @@ enum CompareCommand: Command {
         OptionSpec(names: ["-w", "--warmup"], valueName: "n", help: "Uncounted runs of each build first (default 1)."),
         OptionSpec(names: ["-t", "--timeout"], valueName: "seconds", help: "Kill a run that takes longer (default: no limit)."),
         OptionSpec(names: ["--seed"], valueName: "n", help: "Seed of the block order, to repeat a comparison (default 24301)."),
+        OptionSpec(names: ["--explain"], valueName: nil, help: "Look for the causes of the first gated time's difference whatever the verdict (by default only a regression or an improvement is explained)."),
+        OptionSpec(names: ["--no-explain"], valueName: nil, help: "Do not look for causes: no tracing after the timed runs."),
+        OptionSpec(names: ["--explain-runs"], valueName: "n", help: "Traced runs of each build when explaining a change, alternated like the timed runs (default 8)."),
+        OptionSpec(names: ["--explain-time"], valueName: "seconds", help: "Seconds of tracing at most when explaining a change (default 60)."),
     ]
 
     /// How the launches run; `premain pr` takes them too.
@@ -68,13 +72,14 @@ enum CompareCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json", "markdown", "html"], default: "text")
+        let format = try arguments.choice("--format", ["text", "json", "markdown", "html", "sarif", "github"], default: "text")
         guard arguments.positionals.count == 2 else {
             throw UsageError(message: arguments.positionals.count < 2
                 ? "missing expected argument '<\(arguments.positionals.isEmpty ? "base" : "head")>'"
                 : "unexpected argument '\(arguments.positionals[2])'; put the arguments of the builds after '--'")
         }
         let config = try ConfigOptions.load(arguments)
+        let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         var options = try compareOptions(arguments, config.compare)
         options.baseLabel = arguments.positionals[0]
         options.headLabel = arguments.positionals[1]
@@ -114,9 +119,13 @@ enum CompareCommand: Command {
         let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
             switch format {
             case "json": return try JSONRenderer.render(report)
-            case "markdown": return CompareMarkdownRenderer.render(report)
+            case "markdown": return CompareMarkdownRenderer.render(report, scope: locator.scope)
             case "html": return HTMLReportRenderer.render(report)
-            default: return CompareTextRenderer.render(report, width: OutputWidth.resolve(arguments))
+            case "sarif", "github":
+                let causes = locator.locate(CauseText.claimed(report).map { CauseText.finding($0, report: report) })
+                return format == "sarif" ? try SARIFRenderer.render(causes: causes, version: report.tool.version, scope: locator.scope)
+                    : GitHubAnnotationRenderer.render(causes: causes, scope: locator.scope)
+            default: return CompareTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope)
             }
         }
         guard written else { return .internalError }
@@ -143,6 +152,14 @@ enum CompareCommand: Command {
         options.pin = !arguments.flag("--no-pin")
         options.realtimeMeasurer = !arguments.flag("--no-realtime")
         options.holdIdleLatency = !arguments.flag("--allow-idle")
+        if arguments.flag("--explain") && arguments.flag("--no-explain") {
+            throw UsageError(message: "--explain and --no-explain exclude each other")
+        }
+        options.explain = arguments.flag("--no-explain") ? .never : arguments.flag("--explain") ? .always : .whenChanged
+        options.explainTrace.runs = try arguments.integer("--explain-runs", default: options.explainTrace.runs, in: 1...1000)
+        options.explainTrace.maxSeconds = try arguments.number("--explain-time", default: options.explainTrace.maxSeconds,
+                                                               in: 0...86_400)
+        options.explainTrace.calibration = TraceCalibration.target
         return options
     }
 

@@ -48,6 +48,8 @@ enum PullRequestCommand: Command {
             OptionSpec(names: ["--markdown"], valueName: "file", help: "Write the pull-request comment (Markdown) here."),
             OptionSpec(names: ["--sarif"], valueName: "file", help: "Write the findings as SARIF 2.1.0 here."),
             OptionSpec(names: ["--json"], valueName: "file", help: "Write the whole report as JSON here."),
+            OptionSpec(names: ["--github"], valueName: "file",
+                       help: "Write GitHub workflow commands here ('-' for stdout): an annotation per finding and per start-up cause, at its line."),
             OptionSpec(names: ["--top"], valueName: "n", help: "Rows per table in the Markdown before '…and K more' (default 10)."),
             OutputWidth.option,
             FolderOptions.includeObjects,
@@ -129,21 +131,28 @@ enum PullRequestCommand: Command {
             skipped: .init(base: base.skipped, head: head.skipped), commits: sides.commits)
 
         var written = true
-        for option in ["--markdown", "--sarif", "--json"] {
+        // The causes as findings located in the checkout, for SARIF and annotations at their lines.
+        let causes = report.compare.map { compare in locator.locate(CauseText.claimed(compare).map { CauseText.finding($0, report: compare) }) } ?? []
+        for option in ["--markdown", "--sarif", "--json", "--github"] {
             if let path = arguments.value(option), path != "-" { Console.makeParentFolders(of: path) }
         }
         if let path = arguments.value("--markdown") {
-            written = Console.emit(to: path) { PullRequestMarkdownRenderer.render(report, top: top, trend: trend) } && written
+            written = Console.emit(to: path) { PullRequestMarkdownRenderer.render(report, top: top, trend: trend, scope: locator.scope) } && written
         }
         if let path = arguments.value("--sarif") {
             written = Console.emit(to: path) { () throws -> String in
-                try SARIFRenderer.render(diff, catalog: RuleEngine(config: config).catalog, scope: locator.scope)
+                try SARIFRenderer.render(diff, catalog: RuleEngine(config: config).catalog, scope: locator.scope, causes: causes)
+            } && written
+        }
+        if let path = arguments.value("--github") {
+            written = Console.emit(to: path == "-" ? nil : path) {
+                GitHubAnnotationRenderer.render(diff, causes: causes, scope: locator.scope)
             } && written
         }
         if let path = arguments.value("--json") {
             written = Console.emit(to: path) { () throws -> String in try JSONRenderer.render(report) } && written
         }
-        written = Console.emit(to: nil) { PullRequestTextRenderer.render(report, width: OutputWidth.resolve(arguments)) } && written
+        written = Console.emit(to: nil) { PullRequestTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope) } && written
         guard written else { return .internalError }
         if case .notMeasured(_, .missingExecutable) = measured { return .inputError }
         return exitCode(report.verdict.status, failOn: failOn)
