@@ -103,7 +103,7 @@ struct PullRequestTests {
         #expect(lines[0] == "<!-- premain -->")
         #expect(lines[1] == "## premain: ❌ start-up regressed")
         // The headline names the measured command, the runs and the verdict; warnings follow.
-        #expect(lines[3] == "❌ **Start-up regressed** for app \\-\\-version: time to main +1.000 ms · 24 runs per side, paired and interleaved",
+        #expect(lines[3] == "❌ **Start-up regressed** for app \\-\\-version: main \\+1.000 ms \\(\\+16.1 %\\) · 24 runs per side, paired and interleaved",
                 "\(lines[3])")
         #expect(lines[7] == "> ⚠️ the machine's speed drifted — interleaved pairs cancel drift", "\(lines[7])")
         #expect(lines[3].contains("runs per side, paired and interleaved"))

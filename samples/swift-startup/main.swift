@@ -3,8 +3,7 @@
 // Built (module name is always SwiftStartup, so mangled names do not depend on the file name):
 //   swiftc -Onone -g -parse-as-library -module-name SwiftStartup main.swift -o DIR/swift-startup/swift-startup
 //   swiftc -O     -g -parse-as-library -module-name SwiftStartup main.swift -o DIR/swift-startup/swift-startup-O
-//   pairs: the same file with -D PREMAIN_HEAD (service default cost 60 ms instead of 30 ms),
-//          and with -D PREMAIN_HEAD_LAZY (lazy global cost 35 ms instead of 15 ms).
+//   pairs: -D PREMAIN_HEAD: service default cost 60 ms, not 30; -D PREMAIN_HEAD_LAZY: global 35 ms, not 15.
 // Shows (facts, see samples/README.md for the exact mangled names):
 //   - `HomeViewModel.init(summaryService: SummaryService = SummaryService())`: the default
 //     argument generator (mangled suffix `fA_`) constructs SummaryService, whose init
@@ -56,11 +55,6 @@ let serviceDefaultCostMs: UInt64 = 60
 #else
 let serviceDefaultCostMs: UInt64 = 30
 #endif
-#if PREMAIN_HEAD_LAZY
-let catalogCostMs: UInt64 = 35
-#else
-let catalogCostMs: UInt64 = 15
-#endif
 
 final class SummaryService {
     let summaries: [Int]
@@ -103,3 +97,10 @@ struct SwiftStartup {
         print("swift-startup: home ready (\(model.itemCount) items)")
     }
 }
+
+// After everything else, so that the lines above keep their numbers.
+#if PREMAIN_HEAD_LAZY
+var catalogCostMs: UInt64 { 35 }  // computed: no lazy global of its own
+#else
+var catalogCostMs: UInt64 { 15 }
+#endif

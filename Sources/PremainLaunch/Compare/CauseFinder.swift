@@ -66,7 +66,7 @@ public struct CauseFinder: Sendable {
     }
 
     /// Pairs needed for an interval at `level` (2^−n ≤ (1 − level) / 2).
-    static func pairsForLevel(_ level: Double) -> Int {
+    public static func pairsForLevel(_ level: Double) -> Int {
         var n = 1
         while n < 64, Double(1) / Double(UInt64(1) << UInt64(n)) > (1 - level) / 2 { n += 1 }
         return n

@@ -100,8 +100,10 @@ public enum SwiftName {
 
     /// "Options.init(…137 labels…)" for a selector with more than `maxLabels` labels.
     static func shortened(_ selector: String, maxLabels: Int) -> String {
-        guard let signature = signature(selector), signature.parameters.count > maxLabels else { return selector }
-        return withoutGenericClauses(signature.base) + "(…\(signature.parameters.count) labels…)"
+        guard let signature = signature(selector) else { return selector }
+        let labels = signature.parameters.joined(separator: ",").filter { $0 == ":" }.count
+        guard labels > maxLabels else { return selector }
+        return withoutGenericClauses(signature.base) + "(…\(labels) labels…)"
     }
 
     /// Shorter and shorter forms of `name`, each still naming the same thing, the first being
