@@ -89,7 +89,7 @@ public enum CompareMarkdownRenderer {
             lines.append("|---|---|---|---|---:|---:|---:|---:|")
             for cause in causes {
                 let source = CauseText.source(cause, scope: scope).map { "`" + MarkdownEscape.code($0) + "`" } ?? "–"
-                lines.append("| `\(MarkdownEscape.code(cause.title, limit: 120))` | \(cause.description) | \(MarkdownEscape.text(cause.object, limit: 80)) | \(source) | "
+                lines.append("| \(codeName(cause.title)) | \(cause.description) | \(MarkdownEscape.text(cause.object, limit: 80)) | \(source) | "
                              + "\(cause.base.map { Milliseconds.text($0.medianMs) } ?? "–") | \(cause.head.map { Milliseconds.text($0.medianMs) } ?? "–") | "
                              + "\(Milliseconds.signed(cause.difference.medianMs)) (\(CauseText.interval(cause.difference, level: report.settings.confidence))) | "
                              + "\(CauseText.share(cause.share)) |")
@@ -124,10 +124,20 @@ public enum CompareMarkdownRenderer {
             var place = [top.description]
             if top.function != nil, top.object != StartupCause.executableRole { place.append("in " + MarkdownEscape.text(top.object, limit: 80)) }
             if let source = CauseText.source(top, scope: scope) { place.append("`" + MarkdownEscape.code(source) + "`") }
-            text += " — `\(MarkdownEscape.code(top.title, limit: 120))` (\(place.joined(separator: ", "))) \(CauseText.amount(top))"
+            text += " — \(codeName(top.title)) (\(place.joined(separator: ", "))) \(CauseText.amount(top))"
         }
         text += " · \(report.runs.perSide) runs per side, paired and interleaved"
         return text
+    }
+
+    /// A function's name as code: "`keywordTable`"; a default argument's parameter and
+    /// function each as code ("`registry` of `Tool.ruleCount(registry:)`").
+    static func codeName(_ name: String) -> String {
+        let parts = name.split(separator: "`", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0].isEmpty, parts[2].hasPrefix(" of ") {
+            return "`\(MarkdownEscape.code(String(parts[1]), limit: 60))` of `\(MarkdownEscape.code(String(parts[2].dropFirst(4)), limit: 120))`"
+        }
+        return "`\(MarkdownEscape.code(name, limit: 120))`"
     }
 
     static func timeRow(_ time: TimeComparison) -> String {

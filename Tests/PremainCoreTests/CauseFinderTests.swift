@@ -2,6 +2,7 @@ import Foundation
 import PremainLaunch
 @testable import PremainModel
 import PremainRender
+import PremainTestSupport
 import Testing
 
 /// What made a compared start-up change (`CauseFinder`, `CompareSession`'s explanation and its
@@ -315,11 +316,27 @@ struct CauseFinderTests {
         #expect(markdown.contains("| `keywordTable` | new lazy global | &lt;executable&gt; | `Sources/Tool/Keywords.swift:12` |"))
     }
 
+    @Test func aDefaultArgumentIsNamedByItsParameterInTheComment() throws {
+        var report = CompareTests.report(CompareTests.blocks(30, headExtraMs: 30, headExtraCPUMs: 30))
+        var traced = Self.pair(runs: 8, headLazyMs: { _ in nil })
+        for index in traced.head.indices {
+            traced.head[index] = Self.run("/head/app", lazyMs: nil, defaultArgumentMs: 60 + Double(index % 2) * 0.01)
+            traced.base[index] = Self.run("/base/app", lazyMs: nil, defaultArgumentMs: 30)
+        }
+        (report.causes, report.explanation) = Self.finder.explain(
+            quantity: .firstOutput, changeMs: 30, blocks: [], traced: traced, instructions: nil, base: "/base/app", head: "/head/app")
+        let markdown = CompareMarkdownRenderer.render(report)
+        #expect(markdown.contains("— `registry` of `Tool.ruleCount(registry:)` (grown default argument, `Rules.swift:40`) grew by 30."))
+        #expect(CompareTextRenderer.render(report).contains("cause: `registry` of Tool.ruleCount(registry:) (grown default argument, Rules.swift:40)"))
+    }
+
     @Test func causesBecomeCodeScanningResultsAtTheirLines() throws {
         let report = try Self.explainedReport()
         let scope = SourceScope(root: "/src", artifacts: [], workingDirectory: "/")
         let findings = CauseText.claimed(report).map { CauseText.finding($0, report: report) }
         let sarif = try SARIFRenderer.render(causes: findings, version: "0", scope: scope)
+        #expect(try SARIFValidation.schemaViolations(sarif) == [])
+        #expect(try SARIFValidation.absoluteURIs(sarif) == [])
         let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.utf8)) as? [String: Any])
         let run = try #require((log["runs"] as? [[String: Any]])?.first)
         let results = try #require(run["results"] as? [[String: Any]])
