@@ -47,7 +47,7 @@ public enum TraceTextRenderer {
         func key(_ f: TracedFunction) -> String { "\(f.image ?? 1)|" + ObjectName.fileName(f.object) + "|" + (f.demangled ?? f.symbol) }
         for f in shown { nameCounts[key(f), default: 0] += 1 }
         for f in shown {
-            var name = f.demangled ?? f.symbol
+            var name = SwiftName.display(symbol: f.symbol, demangled: f.demangled)
             let shared = (nameCounts[key(f)] ?? 0) > 1
             if f.ifuncResolver == true { name += " (IFUNC resolver)" }
             if let caller = f.inlinedInto { name += " (inlined into \(caller))" }

@@ -60,7 +60,7 @@ struct TraceRendererTests {
 
                 MEDIAN        P90        MAX       SELF  CALLS  KIND                              OBJECT      SOURCE           FUNCTION
              20.200 ms  20.280 ms  20.300 ms  20.100 ms      1  C++ translation-unit initializer  libinit.so  registry.cpp:25  _GLOBAL__sub_I_registry.cpp
-              5.000 ms   5.000 ms   5.000 ms          -  ≥ 100  Swift default argument            app         main.swift:96    default argument 0 of App.Home.init(service:) (inlined into App.main())
+              5.000 ms   5.000 ms   5.000 ms          -  ≥ 100  Swift default argument            app         main.swift:96    `service` of App.Home.init(service:) (inlined into App.main() -> ())
         did not return          -          -          -      1  constructor function              app         -                crash_ctor
         (1 toolchain/static initializers under 0.010 ms not shown; --all shows them)
 
@@ -77,9 +77,11 @@ struct TraceRendererTests {
 
     @Test func wideKeepsWholeSignatures() {
         let wide = TraceTextRenderer.render(Self.report, width: TextFit.unlimited)
-        #expect(wide.contains("default argument 0 of App.Home.init(service: App.Service) -> App.Home (inlined into App.main() -> ())"))
-        // At 100 columns the name keeps its module, type, base name and labels.
-        #expect(TraceTextRenderer.render(Self.report).contains("App.Home.init(service:) (inlined into App.main())"))
+        // A default argument is named by its parameter, as in compare, pr and audit; the caller
+        // it was inlined into keeps its whole signature when wide.
+        #expect(wide.contains("`service` of App.Home.init(service:) (inlined into App.main() -> ())"))
+        // At 60 columns the caller keeps its module, type, base name and labels.
+        #expect(TraceTextRenderer.render(Self.report, width: 60).contains("App.main()"))
     }
 
     @Test func allShowsToolchainInitializers() {

@@ -66,7 +66,7 @@ public struct DiffBuilder: Sendable {
         }
         func suspects(_ binary: BinaryInventory?) -> [String] {
             guard let swift = binary?.swift else { return [] }
-            return (swift.lazyGlobals + swift.defaultArguments).map { $0.demangled ?? $0.symbol }
+            return (swift.lazyGlobals + swift.defaultArguments).map { SwiftName.display(symbol: $0.symbol, demangled: $0.demangled) }
         }
         let baseInitializers = names(base), headInitializers = names(head)
         let baseSuspects = suspects(base), headSuspects = suspects(head)

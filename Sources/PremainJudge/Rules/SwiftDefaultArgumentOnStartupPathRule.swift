@@ -23,7 +23,7 @@ public struct SwiftDefaultArgumentOnStartupPathRule: Rule {
             return finding(
                 config, RuleInput.subject(path: function.object, symbol: function.displayName),
                 figure: function.inclusive.medianMs, threshold: threshold, unit: "ms",
-                message: "\(function.displayName) takes \(Milliseconds.text(function.inclusive.medianMs)) (median) on the start-up path, threshold \(Milliseconds.text(threshold))",
+                message: "\(SwiftName.display(symbol: function.symbol, demangled: function.demangled)) takes \(Milliseconds.text(function.inclusive.medianMs)) (median) on the start-up path, threshold \(Milliseconds.text(threshold))",
                 advice: Self.description.advice, location: function.location)
         }
     }

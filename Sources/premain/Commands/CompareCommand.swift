@@ -13,7 +13,7 @@ enum CompareCommand: Command {
     static let spec = CommandSpec(
         name: "compare",
         abstract: "Compare the start-up of two builds launched alternately (paired, interleaved): regression, improvement, no change or inconclusive.",
-        usage: "premain compare [--run <name>] [--instructions] [--threshold-ms <ms>] [--threshold-percent <pct>] [--min-runs <n>] [--max-runs <n>] [--max-time <seconds>] [--format <format>] [--output <path>] [--export-trace <path>] <base> <head> [-- <argument>...]",
+        usage: "premain compare [--run <name>] [--instructions] [--threshold-ms <ms>] [--threshold-percent <pct>] [--min-runs <n>] [--max-runs <n>] [--max-time <seconds>] [--explain | --no-explain] [--explain-runs <n>] [--explain-time <seconds>] [--format <format>] [--output <path>] [--export-trace <path>] <base> <head> [-- <argument>...]",
         discussion: """
         Launches BASE and HEAD in blocks of four, ABBA or BAAB (shuffled, balanced), under the \
         same pinning and environment, so drift of the machine's speed falls on both alike. Each \
@@ -27,7 +27,11 @@ enum CompareCommand: Command {
         faults, context switches and the loader's counts do not back is "noise suspected", not a \
         regression. --instructions first counts each build's instructions under valgrind's \
         callgrind (exact: a change past --instruction-threshold decides even when wall time \
-        cannot, and then stands in for CPU time as backing). Exit status 0 no change or improvement, 2 regression, 5 inconclusive, 4 when \
+        cannot, and then stands in for CPU time as backing). After a regression or an improvement both \
+        builds are traced alternately (--explain-runs, --explain-time) and the causes are named: each \
+        initializer, Swift lazy global and default argument, and each object's initializers and \
+        loading, paired by identity with its difference, interval and share of the change; what \
+        they do not explain is said. Exit status 0 no change or improvement, 2 regression, 5 inconclusive, 4 when \
         a run failed, 3 when BASE or HEAD is not an executable file.
         """,
         arguments: [

@@ -11,7 +11,7 @@ enum PullRequestCommand: Command {
     static let spec = CommandSpec(
         name: "pr",
         abstract: "The start-up report of a pull request: static diff, findings and a paired launch comparison of two builds, in every format at once.",
-        usage: "premain pr (--base <folder> --head <folder> | --commits <base> <head> --build <command> --artifact <path>) [--run <name>] [--markdown <file>] [--sarif <file>] [--json <file>] [<options>] [-- <argument>...]",
+        usage: "premain pr (--base <folder> --head <folder> | --commits <base> <head> --build <command> --artifact <path>) [--run <name>] [--markdown <file>] [--sarif <file>] [--json <file>] [--github <file>] [<options>] [-- <argument>...]",
         discussion: """
         Each side is an artifact folder: --base and --head, or with --commits each commit checked \
         out into a git worktree in a temporary folder, built there with the --build command \
@@ -26,9 +26,12 @@ enum PullRequestCommand: Command {
         does: launched alternately in shuffled ABBA/BAAB blocks until the paired interval \
         decides. Without --run, or when a program is missing or cannot start, the report says \
         'not measured' and why. \
+        A regression or an improvement is explained as compare explains it: both builds traced \
+        alternately, the causes (function or object, file:line, difference, share) lead the \
+        comment and are SARIF and --github results at their lines. \
         Text goes to stdout; --markdown writes the pull-request comment (first line \
-        <!-- premain -->), --sarif the findings for code scanning, --json the whole report \
-        (their folders are made when missing). \
+        <!-- premain -->), --sarif the findings for code scanning, --json the whole report, \
+        --github workflow annotations (their folders are made when missing). \
         Exit status (the worst that applies): 4 a run failed; 2 regression; 1 new findings at or \
         above --fail-on or a budget exceeded; 5 inconclusive, or not measured (no --run); 0 \
         otherwise. 3 when a folder cannot be read, has no ELF executable or library, or --run \
