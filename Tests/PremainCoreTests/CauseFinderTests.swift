@@ -1,4 +1,5 @@
 import Foundation
+import PremainJudge
 import PremainLaunch
 @testable import PremainModel
 import PremainRender
@@ -394,5 +395,63 @@ struct CauseFinderTests {
         #expect(comparison.functions.count == 1)
         #expect(comparison.functions.first?.object == StartupCause.executableRole)
         #expect(comparison.functions.first?.base == 12 && comparison.functions.first?.head == 24)
+    }
+}
+
+// MARK: budgets per function and per kind
+
+extension CauseFinderTests {
+    static func traced(_ symbol: String, _ demangled: String?, _ kind: TracedFunctionKind, _ ms: [Double]) -> TracedFunction {
+        TracedFunction(object: "/w/app", symbol: symbol, demangled: demangled, kind: kind, calls: 1, callsCapped: false,
+                       inclusive: TimeSummary(samplesMs: ms) ?? .zero, source: SourceLocation(file: "/src/K.swift", line: 12),
+                       inlinedInto: nil, unfinishedCalls: 0)
+    }
+
+    @Test func functionBudgetsByNameKindAndDefault() throws {
+        let config = try ConfigParser.parse(#"""
+            {"budgets": {"maxMsPerFunction": 10, "maxMsPerFunctionKind": {"swiftLazyGlobal": 5},
+                         "functions": [{"name": "keywordTable", "maxMs": 60}, {"name": "fast_ctor", "maxMs": 0.5}]}}
+            """#)
+        #expect(config.budgets.maxMsPerFunction == 10 && config.budgets.maxMsPerFunctionKind[.swiftLazyGlobal] == 5)
+        let functions = [
+            Self.traced(Self.keywordTable, "one-time initialization function for keywordTable", .swiftLazyGlobal, [51, 52, 53]),
+            Self.traced("$s4Tool5otherSivpZ_WZ", "one-time initialization function for other", .swiftLazyGlobal, [6, 7, 6]),
+            Self.traced("fast_ctor", nil, .constructorFunction, [0.9, 1.0, 1.1]),
+            Self.traced("slow_ctor", nil, .constructorFunction, [11, 12, 13]),
+            Self.traced("ok_ctor", nil, .constructorFunction, [3, 3, 3]),
+        ]
+        let findings = BudgetChecker.functionBudgets(functions, config.budgets)
+        // keywordTable is under its own 60 ms; other over the kind's 5; fast_ctor over its own
+        // 0.5; slow_ctor over the default 10; ok_ctor under it.
+        #expect(findings.map { $0.subject.symbol ?? "" }.sorted() == ["fast_ctor", "one-time initialization function for other", "slow_ctor"])
+        let other = try #require(findings.first { $0.subject.symbol?.hasSuffix("other") == true })
+        #expect(other.rule == "budget_function_time" && other.severity == .error && other.threshold == 5 && other.figure == 6)
+        #expect(other.message == "other (Swift lazy global) takes 6.000 ms on the start-up path (median of 3 traced runs), the budget is 5.000 ms (budgets.maxMsPerFunctionKind.swiftLazyGlobal)")
+        #expect(other.location?.line == 12)
+        // check reads them from a trace report's functions.
+        let input = RuleInput(functions: functions)
+        #expect(BudgetChecker.check(input, config).filter { $0.rule == "budget_function_time" }.count == 3)
+        // Mistakes name their key.
+        #expect(throws: ConfigError.self) { try ConfigParser.parse(#"{"budgets": {"maxMsPerFunctionKind": {"lazy": 5}}}"#) }
+        #expect(throws: ConfigError.self) { try ConfigParser.parse(#"{"budgets": {"functions": [{"name": "x"}]}}"#) }
+    }
+
+    @Test func prJudgesFunctionBudgetsOnTheFunctionsTheComparisonTraced() throws {
+        var compare = PullRequestTests.regression
+        let traced = Self.pair(runs: 8, headLazyMs: { 51.7 + Double($0 % 4) * 0.1 })
+        (compare.causes, compare.explanation) = Self.finder.explain(
+            quantity: .firstOutput, changeMs: 54.4, blocks: [], traced: traced, instructions: nil,
+            base: "/ci/work-base/tool", head: "/ci/work-slow/tool")
+        var budgets = PremainConfig.Budgets()
+        budgets.maxMsPerFunctionKind[.swiftLazyGlobal] = 5
+        let report = PullRequestBuilder.report(diff: PullRequestTests.staticDiff(failing: false), measured: .compared(compare),
+                                               command: ["tool"], skipped: .init(), budgets: budgets)
+        let over = report.diff.findings.new.filter { $0.rule == "budget_function_time" }
+        #expect(over.count == 1 && over.first?.message.hasPrefix("keywordTable (Swift lazy global) takes 51.") == true)
+        #expect(report.causes == compare.causes)
+        #expect(report.verdict.status == .regression)
+        let unlimited = PullRequestBuilder.report(diff: PullRequestTests.staticDiff(failing: false), measured: .compared(compare),
+                                                  command: ["tool"], skipped: .init())
+        #expect(!unlimited.diff.findings.new.contains { $0.rule == "budget_function_time" })
     }
 }

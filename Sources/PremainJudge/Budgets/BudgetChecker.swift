@@ -12,7 +12,38 @@ public enum BudgetChecker {
         ("budget_time_to_main", "The median time to main exceeds budgets.maxMedianMsToMain"),
         ("budget_time_to_first_output", "The median time to first output exceeds budgets.maxMedianMsToFirstOutput"),
         ("initializer_allowlist", "An object's static initializers differ from the allowlist in premain.json"),
+        ("budget_function_time", "A function on the start-up path takes longer than its budget (budgets.functions, maxMsPerFunctionKind, maxMsPerFunction)"),
     ]
+
+    /// Every traced function over its budget: its own (`budgets.functions`), else its kind's,
+    /// else `maxMsPerFunction`; judged on the median inclusive time over the traced runs.
+    public static func functionBudgets(_ functions: [TracedFunction], _ budgets: PremainConfig.Budgets,
+                                       measuredBy source: String = "traced") -> [Finding] {
+        functions.compactMap { function in
+            guard !function.inclusive.samplesMs.isEmpty,
+                  let (limit, key) = budgets.limit(symbol: function.symbol, demangled: function.demangled, kind: function.kind),
+                  function.inclusive.medianMs > limit else { return nil }
+            let name = SwiftName.display(symbol: function.symbol, demangled: function.demangled)
+            return Finding(
+                rule: "budget_function_time", severity: .error, subject: RuleInput.subject(path: function.object, symbol: function.displayName),
+                figure: function.inclusive.medianMs, threshold: limit, unit: "ms",
+                message: "\(name) (\(function.kind.title)) takes \(Milliseconds.text(function.inclusive.medianMs)) on the start-up path (median of \(function.inclusive.samplesMs.count) \(source) runs), the budget is \(Milliseconds.text(limit)) (\(key))",
+                advice: "Make it cheaper or move it off the start-up path, or raise \(key) in premain.json",
+                location: function.location)
+        }
+    }
+
+    /// The functions a comparison traced in head that moved (`compare`'s causes), as traced
+    /// functions for `functionBudgets`.
+    public static func tracedFunctions(of causes: [StartupCause]) -> [TracedFunction] {
+        causes.compactMap { cause in
+            guard cause.evidence == .traced, let symbol = cause.symbol, let head = cause.head,
+                  let kind = TracedFunctionKind(cause.kind) else { return nil }
+            return TracedFunction(object: cause.objectPath ?? cause.object, symbol: symbol, demangled: cause.function, kind: kind,
+                                  calls: 1, callsCapped: false, inclusive: head, source: cause.source,
+                                  inlinedInto: cause.inlinedInto, unfinishedCalls: 0)
+        }
+    }
 
     public static func check(_ input: RuleInput, _ config: PremainConfig) -> [Finding] {
         var findings: [Finding] = []
@@ -42,6 +73,7 @@ public enum BudgetChecker {
                     advice: "Drop or merge dependencies, or raise budgets.maxClosureObjects in premain.json"))
             }
         }
+        findings += functionBudgets(input.functions, budgets)
         for launch in input.launches {
             let program = Finding.Subject(object: ObjectName.fileName(launch.command.first ?? ""))
             for (milestone, limit, rule, key) in [

@@ -6,7 +6,8 @@ import PremainSystem
 /// (a misspelt budget would otherwise be ignored silently).
 public enum ConfigParser {
     static let topKeys = ["rules", "budgets", "allowlist", "diff", "compare", "failOn", "$schema", "comment"]
-    static let budgetKeys = ["maxInitializersPerObject", "maxClosureObjects", "maxMedianMsToMain", "maxMedianMsToFirstOutput"]
+    static let budgetKeys = ["maxInitializersPerObject", "maxClosureObjects", "maxMedianMsToMain", "maxMedianMsToFirstOutput",
+                             "maxMsPerFunction", "maxMsPerFunctionKind", "functions"]
     static let diffKeys = ["alpha", "minEffectMs", "minEffectPercent", "bootstrapResamples", "seed"]
     static let compareKeys = ["thresholdMs", "thresholdPercent", "instructionThresholdPercent", "confidence", "minRuns",
                               "maxRuns", "maxSeconds", "seed"]
@@ -69,6 +70,34 @@ public enum ConfigParser {
             }
             if let number = fields["maxMedianMsToFirstOutput"] {
                 budgets.maxMedianMsToFirstOutput = try reader.number(number, "budgets.maxMedianMsToFirstOutput", minimum: 0)
+            }
+            if let number = fields["maxMsPerFunction"] {
+                budgets.maxMsPerFunction = try reader.number(number, "budgets.maxMsPerFunction", minimum: 0)
+            }
+            if let value = fields["maxMsPerFunctionKind"] {
+                let kinds = try reader.object(value, "budgets.maxMsPerFunctionKind")
+                let known = TracedFunctionKind.allCases.filter { $0 != .named }.map(\.rawValue)
+                try reader.onlyKnown(kinds, known, "budgets.maxMsPerFunctionKind")
+                for (name, number) in kinds {
+                    guard let kind = TracedFunctionKind(rawValue: name) else { continue }
+                    budgets.maxMsPerFunctionKind[kind] = try reader.number(number, "budgets.maxMsPerFunctionKind.\(name)", minimum: 0)
+                }
+            }
+            if let value = fields["functions"] {
+                guard case .array(let entries) = value else {
+                    throw ConfigError(file: file, key: "budgets.functions",
+                                      message: "expected an array of {name, maxMs}, found \(value.kindName)")
+                }
+                for (index, entry) in entries.enumerated() {
+                    let key = "budgets.functions[\(index)]"
+                    let fields = try reader.object(entry, key)
+                    try reader.onlyKnown(fields, ["name", "maxMs"], key)
+                    let name = try reader.string(fields["name"], key + ".name")
+                    guard let number = fields["maxMs"] else {
+                        throw ConfigError(file: file, key: key + ".maxMs", message: "missing; give the limit in ms")
+                    }
+                    budgets.functions.append(.init(name: name, maxMs: try reader.number(number, key + ".maxMs", minimum: 0)))
+                }
             }
             config.budgets = budgets
         }

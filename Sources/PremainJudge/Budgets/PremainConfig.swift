@@ -47,6 +47,15 @@ public struct PremainConfig: Sendable, Equatable {
         public var maxMedianMsToMain: Double?
         /// Median time from exec to the first byte of output, in ms.
         public var maxMedianMsToFirstOutput: Double?
+        /// Median inclusive time of any one function on the start-up path (an initializer, a
+        /// Swift lazy global or default argument), in ms.
+        public var maxMsPerFunction: Double?
+        /// The same per kind (`swiftLazyGlobal`, `swiftDefaultArgument`,
+        /// `cxxTranslationUnitInitializer`, `constructorFunction`, `staticInitializer`); a kind's
+        /// limit wins over `maxMsPerFunction`.
+        public var maxMsPerFunctionKind: [TracedFunctionKind: Double] = [:]
+        /// Named functions with a limit of their own, which wins over both.
+        public var functions: [FunctionBudget] = []
 
         public init(maxInitializersPerObject: Int? = nil, maxClosureObjects: Int? = nil,
                     maxMedianMsToMain: Double? = nil, maxMedianMsToFirstOutput: Double? = nil) {
@@ -54,6 +63,29 @@ public struct PremainConfig: Sendable, Equatable {
             self.maxClosureObjects = maxClosureObjects
             self.maxMedianMsToMain = maxMedianMsToMain
             self.maxMedianMsToFirstOutput = maxMedianMsToFirstOutput
+        }
+
+        /// The limit of a function: its own, else its kind's, else `maxMsPerFunction`; `nil`
+        /// when none applies.
+        public func limit(symbol: String, demangled: String?, kind: TracedFunctionKind) -> (ms: Double, key: String)? {
+            let display = SwiftName.display(symbol: symbol, demangled: demangled)
+            let readable = demangled.map(SwiftName.readable)
+            if let own = functions.first(where: { $0.name == symbol || $0.name == demangled || $0.name == display || $0.name == readable }) {
+                return (own.maxMs, "budgets.functions \"\(own.name)\"")
+            }
+            if let byKind = maxMsPerFunctionKind[kind] { return (byKind, "budgets.maxMsPerFunctionKind.\(kind.rawValue)") }
+            return maxMsPerFunction.map { ($0, "budgets.maxMsPerFunction") }
+        }
+    }
+
+    /// A limit on one function, by its symbol, demangled name or the name reports show.
+    public struct FunctionBudget: Sendable, Equatable {
+        public var name: String
+        public var maxMs: Double
+
+        public init(name: String, maxMs: Double) {
+            self.name = name
+            self.maxMs = maxMs
         }
     }
 

@@ -22,8 +22,21 @@ public enum PullRequestBuilder {
         case launchFailed
     }
 
+    /// `budgets`: premain.json's, whose function limits are judged on the functions the
+    /// comparison's explanation traced in head (its causes).
     public static func report(diff: DiffReport, measured: Measured, command: [String]?,
-                              skipped: PullRequestReport.SkippedSides, commits: PullRequestReport.Commits? = nil) -> PullRequestReport {
+                              skipped: PullRequestReport.SkippedSides, commits: PullRequestReport.Commits? = nil,
+                              budgets: PremainConfig.Budgets = .init()) -> PullRequestReport {
+        var diff = diff
+        if case .compared(let report) = measured {
+            let over = BudgetChecker.functionBudgets(BudgetChecker.tracedFunctions(of: report.causes ?? []), budgets,
+                                                     measuredBy: "traced head")
+            if !over.isEmpty {
+                diff.findings.new += over
+                diff.verdict.reasons += over.prefix(2).map(\.message)
+                if diff.verdict.status == .pass || diff.verdict.status == .unconfirmed { diff.verdict.status = .findings }
+            }
+        }
         var compare: CompareReport?
         var notMeasured: String?
         switch measured {

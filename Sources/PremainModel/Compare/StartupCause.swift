@@ -143,6 +143,21 @@ public struct StartupCause: Codable, Equatable, Sendable {
     }
 }
 
+extension TracedFunctionKind {
+    /// The traced kind of a function cause; `nil` for an object-level cause.
+    public init?(_ kind: StartupCause.Kind) {
+        switch kind {
+        case .swiftLazyGlobal: self = .swiftLazyGlobal
+        case .swiftDefaultArgument: self = .swiftDefaultArgument
+        case .cxxTranslationUnitInitializer: self = .cxxTranslationUnitInitializer
+        case .constructorFunction: self = .constructorFunction
+        case .staticInitializer: self = .staticInitializer
+        case .namedFunction: self = .named
+        case .objectInitializers, .objectMapping: return nil
+        }
+    }
+}
+
 /// How much of a start-up change the causes explain, and how they were found.
 public struct StartupExplanation: Codable, Equatable, Sendable {
     /// The quantity whose change is explained: the one that decided the verdict.

@@ -131,7 +131,7 @@ enum PullRequestCommand: Command {
         let measured = measure(run: run, arguments: arguments.passthrough, sides: sides, options: compareOptions)
         let report = PullRequestBuilder.report(
             diff: diff, measured: measured, command: run.map { [$0] + arguments.passthrough },
-            skipped: .init(base: base.skipped, head: head.skipped), commits: sides.commits)
+            skipped: .init(base: base.skipped, head: head.skipped), commits: sides.commits, budgets: config.budgets)
 
         var written = true
         // The causes as findings located in the checkout, for SARIF and annotations at their lines.
