@@ -72,18 +72,21 @@ public enum CompareTextRenderer {
         let causes = report.causes ?? []
         if causes.isEmpty {
             out += "  nothing traced or timed by the loader moved enough to be named\n"
-        } else {
-            var table = TextTable(headers: ["cause", "kind", "object", "source", "base", "head", "Δ", "interval", "share"],
-                                  alignments: [.left, .left, .left, .left, .right, .right, .right, .right, .right],
-                                  kinds: [.symbol, .plain, .path, .path, .plain, .plain, .plain, .plain, .plain], maxWidth: width)
-            for cause in causes {
-                table.add([TextSafety.display(cause.title), cause.description,
-                           TextSafety.display(cause.object), CauseText.source(cause, scope: scope).map(TextSafety.display) ?? "-",
-                           cause.base.map { Milliseconds.text($0.medianMs) } ?? "-", cause.head.map { Milliseconds.text($0.medianMs) } ?? "-",
-                           Milliseconds.signed(cause.difference.medianMs), CauseText.interval(cause.difference, level: report.settings.confidence),
-                           CauseText.share(cause.share)])
+        }
+        let level = Int((report.settings.confidence * 100).rounded())
+        for (index, cause) in causes.enumerated() {
+            var place = [cause.description, TextSafety.display(cause.object)]
+            if let source = CauseText.source(cause, scope: scope) { place.append(TextSafety.display(source)) }
+            out += wrap("  \(index + 1). \(TextSafety.display(cause.title)) — \(place.joined(separator: ", "))")
+            let base = cause.base.map { Milliseconds.text($0.medianMs) } ?? "none"
+            let head = cause.head.map { Milliseconds.text($0.medianMs) } ?? "none"
+            var interval = "\(level) % interval"
+            if abs(cause.difference.level - report.settings.confidence) > 1e-9 {
+                interval = "\(Int((cause.difference.level * 100).rounded(.down))) % interval"
             }
-            out += table.render()
+            out += wrap("     \(base) → \(head), Δ \(Milliseconds.signed(cause.difference.medianMs)) (\(interval) "
+                + "\(CompareTextRenderer.signedNumber(cause.difference.lowMs)) … \(CompareTextRenderer.signedNumber(cause.difference.highMs)), "
+                + "\(cause.difference.pairs) pairs), \(CauseText.share(cause.share)) of the change; \(CauseText.evidence(cause))")
         }
         if abs(explanation.unexplainedMs) >= 0.0005, !causes.isEmpty {
             out += wrap("  unexplained: \(Milliseconds.signed(explanation.unexplainedMs)) (not spread over the causes)")
