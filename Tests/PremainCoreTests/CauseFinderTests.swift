@@ -231,7 +231,7 @@ struct CauseFinderTests {
             return sample
         }
         var session = CompareTests.session(launcher)
-        session.traceBoth = { base, head, _, _, options in
+        session.traceBoth = { base, head, _, _, options, _ in
             calls.traced.append((base, head, options.window, options.runs))
             return Self.pair(runs: options.runs, headLazyMs: { 49.9 + Double($0 % 2) * 0.1 })
         }
@@ -276,7 +276,7 @@ struct CauseFinderTests {
             CompareTests.launch(mainMs: 5 + Double(index % 3) * 0.01 + (path == "/b/tool" ? 3 : 0), cpuMs: path == "/b/tool" ? 7 : 4)
         }
         var session = CompareTests.session(launcher)
-        session.traceBoth = { _, _, _, _, _ throws(TraceError) in throw .commandNotFound("/b/tool") }
+        session.traceBoth = { _, _, _, _, _, _ throws(TraceError) in throw .commandNotFound("/b/tool") }
         var options = CompareTests.options()
         options.explainTrace.biasMs = 0.01
         let report = try session.compare(base: "/a/tool", head: "/b/tool", arguments: [], environment: [], options: options)
@@ -315,6 +315,9 @@ struct CauseFinderTests {
         #expect(headline.contains("— `keywordTable` (new lazy global, `Sources/Tool/Keywords.swift:12`) takes 51."))
         #expect(markdown.contains("**Why** — first output +54.400 ms, explained 51."))
         #expect(markdown.contains("| `keywordTable` | new lazy global | &lt;executable&gt; | `Sources/Tool/Keywords.swift:12` |"))
+        let html = HTMLReportRenderer.render(report)
+        #expect(html.contains("<h2>Why</h2>") && html.contains("keywordTable (new lazy global, Keywords.swift:12) takes 51."))
+        #expect(!html.contains("<executable>"))
     }
 
     @Test func aDefaultArgumentIsNamedByItsParameterInTheComment() throws {

@@ -16,9 +16,11 @@ public struct CompareSession: Sendable {
     /// Traces both builds alternately to explain a change (`PairedTracer`); tests pass recorded
     /// traces.
     public var traceBoth: @Sendable (_ base: String, _ head: String, _ arguments: [String], _ environment: [String],
-                                     _ options: PairedTracer.Options) throws(TraceError) -> TracedPair = {
-        base, head, arguments, environment, options throws(TraceError) in
-        try PairedTracer(options: options).trace(base: base, head: head, arguments: arguments, environment: environment)
+                                     _ options: PairedTracer.Options,
+                                     _ progress: (LaunchProgress) -> Void) throws(TraceError) -> TracedPair = {
+        base, head, arguments, environment, options, progress throws(TraceError) in
+        try PairedTracer(options: options).trace(base: base, head: head, arguments: arguments, environment: environment,
+                                                 progress: progress)
     }
 
     public init(launcher: any Launcher) {
@@ -170,7 +172,12 @@ public struct CompareSession: Sendable {
                 notes.append("functions not traced: no calibration program for the tracer's bias")
             } else {
                 do {
-                    traced = try traceBoth(base, head, arguments, environment, traceOptions)
+                    let pair = try traceBoth(base, head, arguments, environment, traceOptions, progress)
+                    traced = pair
+                    let failed = pair.base.filter { !$0.succeeded }.count + pair.head.filter { !$0.succeeded }.count
+                    if failed > 0 {
+                        notes.append("\(failed) of \(pair.base.count + pair.head.count) traced runs did not reach \(traceOptions.window) and were left out of the pairs")
+                    }
                 } catch {
                     notes.append("functions not traced: \(error.description)")
                 }

@@ -91,8 +91,28 @@ extension HTMLReportRenderer {
     /// `compare --format html`: the verdict on top, both sides on one axis, the figures.
     public static func render(_ report: CompareReport) -> String {
         var body = "<h1>premain compare</h1>\n<p class=\"sub\">base \(HTMLEscape.text(report.base.label)) → head \(HTMLEscape.text(report.head.label)), \(report.runs.perSide) runs each, \(Milliseconds.number(report.runs.seconds, decimals: 1)) s</p>\n"
+        let lead = [CauseText.decidingChange(report), CauseText.claimed(report).first.map { CauseText.lead($0) }].compactMap { $0 }
         body += verdictBanner(report.verdict.title, cssClass: report.verdict.rawValue == "noChange" ? "no-change" : report.verdict.rawValue,
-                              reasons: report.reasons)
+                              reasons: lead + report.reasons)
+        if let explanation = report.explanation {
+            let claimed = !CauseText.claimed(report).isEmpty || report.verdict == .regression || report.verdict == .improvement
+            body += "<h2>\(claimed ? "Why" : "What moved")</h2>\n<p class=\"sub\">\(HTMLEscape.text(explanation.quantity.shortTitle)) "
+                + "\(Milliseconds.signed(explanation.changeMs)); \(HTMLEscape.text(CauseText.explained(explanation)))</p>\n"
+            let rows = (report.causes ?? []).map { cause in
+                [HTMLEscape.text(cause.title), HTMLEscape.text(cause.description), HTMLEscape.text(cause.object),
+                 HTMLEscape.text(CauseText.source(cause) ?? "-"), cause.base.map { Milliseconds.text($0.medianMs) } ?? "-",
+                 cause.head.map { Milliseconds.text($0.medianMs) } ?? "-",
+                 "\(Milliseconds.signed(cause.difference.medianMs)) [\(HTMLEscape.text(CauseText.interval(cause.difference, level: report.settings.confidence)))]",
+                 CauseText.share(cause.share)]
+            }
+            if !rows.isEmpty {
+                body += HTMLPage.table(["cause", "kind", "object", "source", "base", "head", "difference [interval]", "share"], rows,
+                                       numeric: [4, 5, 6, 7])
+            }
+            if !explanation.notes.isEmpty {
+                body += "<ul>" + explanation.notes.map { "<li>\(HTMLEscape.text($0))</li>" }.joined() + "</ul>\n"
+            }
+        }
         body += "<div class=\"chart\">\(CompareChart.milestones(report))</div>\n"
         if let waterfall = CompareChart.waterfall(report) {
             body += LaunchWaterfall.legend(runDots: false)
