@@ -1,4 +1,5 @@
 import Foundation
+import PremainAudit
 import PremainJudge
 import PremainLaunch
 @testable import PremainModel
@@ -456,5 +457,39 @@ extension CauseFinderTests {
         let unlimited = PullRequestBuilder.report(diff: PullRequestTests.staticDiff(failing: false), measured: .compared(compare),
                                                   command: ["tool"], skipped: .init())
         #expect(!unlimited.diff.findings.new.contains { $0.rule == "budget_function_time" })
+    }
+}
+
+// MARK: where a lazy global is
+
+extension CauseFinderTests {
+    /// An optimized build keeps no variable DIE for a module-level `let` initialized by a
+    /// closure, and its initializer's first rows have line 0: the global is found at its
+    /// declaration through its addressor's DIE.
+    @Test func anOptimizedLazyGlobalIsFoundAtItsDeclaration() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("premain-lazy-line-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = """
+            @main
+            struct Tool {
+                static func main() { print(keywordTable.count) }
+            }
+
+            /// A table built on first use.
+            let keywordTable: [String] = (0..<2_000).map { "keyword-\\($0)" }
+            """
+        try source.write(toFile: folder + "/tool.swift", atomically: true, encoding: .utf8)
+        let swiftc = FileManager.default.isExecutableFile(atPath: "/opt/swift/usr/bin/swiftc") ? "/opt/swift/usr/bin/swiftc" : "swiftc"
+        let built = try Shell.run([swiftc, "-O", "-g", "-parse-as-library", "-module-name", "tool", "tool.swift", "-o", "tool"], in: folder)
+        try #require(built.status == 0, "swiftc failed: \(built.stderr)")
+        let nm = try Shell.run(["nm", folder + "/tool"])
+        let line = try #require(nm.stdout.split(separator: "\n").first { $0.hasSuffix(" $s4tool12keywordTable_WZ") })
+        let address = try #require(UInt64(line.split(separator: " ")[0], radix: 16))
+        let info = try #require(DebugInfo(path: folder + "/tool"))
+        let declared = try #require(info.declaration(ofGlobalInitializedBy: "$s4tool12keywordTable_WZ", at: address))
+        #expect(declared.line == 7 && declared.file.hasSuffix("tool.swift"), "\(declared)")
+        // Not a once-function: nothing.
+        #expect(info.declaration(ofGlobalInitializedBy: "$s4tool4ToolV4mainyyFZ", at: address) == nil)
     }
 }

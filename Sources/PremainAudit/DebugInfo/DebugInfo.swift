@@ -32,6 +32,9 @@ public final class DebugInfo {
     private let guardSlot: Int32
     private let elf: OpaquePointer
     private let dwarf: OpaquePointer
+    /// Per compile unit (by its DIE offset), the declared Swift entities: linkage name, place,
+    /// and whether it is a variable; filled on the first look-up in that unit.
+    private var declarations: [Dwarf_Off: [(name: String, location: SourceLocation, isVariable: Bool)]] = [:]
 
     /// Opens `path`; returns `nil` when it cannot be opened, is not a regular file, or has no
     /// DWARF. The file is mapped under the SIGBUS guard (`ELFMapping`), so a file that shrinks
@@ -109,6 +112,55 @@ public final class DebugInfo {
         }
         return best?.1 ?? Self.location(of: line)
     }
+
+    /// Where a Swift global is declared, for its one-time initializer `onceSymbol`
+    /// (`$s4Tool12keywordTable_WZ`) at `address`: in the compile unit holding `address`, the
+    /// `DW_AT_decl_file` and `DW_AT_decl_line` of its `DW_TAG_variable` (linkage name the
+    /// once-function's without `_WZ`, `$s4Tool12keywordTableSaySSGvp`), else of a subprogram
+    /// of that variable (its addressor `…vau`, its initializer's closure `…vpfi…`): optimized
+    /// builds keep no variable DIE, and the initializer's own rows have line 0. `nil` when
+    /// neither is found.
+    public func declaration(ofGlobalInitializedBy onceSymbol: String, at address: UInt64) -> SourceLocation? {
+        guard onceSymbol.hasSuffix("_WZ") else { return nil }
+        let prefix = String(onceSymbol.dropLast(3))
+        var cu = Dwarf_Die()
+        if dwarf_addrdie(dwarf, address, &cu) == nil, !findUnit(containing: address, into: &cu) { return nil }
+        let unit = dwarf_dieoffset(&cu)
+        if declarations[unit] == nil { declarations[unit] = swiftDeclarations(in: &cu) }
+        let matching = (declarations[unit] ?? []).filter { $0.name.hasPrefix(prefix) && $0.name.count > prefix.count }
+        return (matching.first { $0.isVariable } ?? matching.first)?.location
+    }
+
+    /// The Swift variables and subprograms of one compile unit with a declaration line, in
+    /// DIE order; at most a million DIEs are visited.
+    private func swiftDeclarations(in cu: inout Dwarf_Die) -> [(name: String, location: SourceLocation, isVariable: Bool)] {
+        var found: [(name: String, location: SourceLocation, isVariable: Bool)] = []
+        var first = Dwarf_Die()
+        guard dwarf_child(&cu, &first) == 0 else { return [] }
+        var pending: [(die: Dwarf_Die, depth: Int)] = [(first, 1)]
+        var visited = 0
+        while let next = pending.popLast(), visited < 1_000_000 {
+            visited += 1
+            var die = next.die
+            let tag = dwarf_tag(&die)
+            if tag == Self.tagVariable || tag == Self.tagSubprogram, let name = Self.linkageName(&die), name.hasPrefix("$s"),
+               let file = dwarf_decl_file(&die) {
+                var line: Int32 = 0
+                if dwarf_decl_line(&die, &line) == 0, line > 0 {
+                    found.append((name, SourceLocation(file: String(cString: file), line: Int(line)), tag == Self.tagVariable))
+                }
+            }
+            var sibling = Dwarf_Die()
+            if dwarf_siblingof(&die, &sibling) == 0 { pending.append((sibling, next.depth)) }
+            var child = Dwarf_Die()
+            if next.depth < Self.maxWalkDepth, dwarf_haschildren(&die) != 0, dwarf_child(&die, &child) == 0 {
+                pending.append((child, next.depth + 1))
+            }
+        }
+        return found
+    }
+
+    private static let tagVariable: Int32 = 0x34
 
     private static func location(of line: OpaquePointer) -> SourceLocation? {
         guard let file = dwarf_linesrc(line, nil, nil) else { return nil }

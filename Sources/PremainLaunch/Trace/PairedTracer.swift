@@ -112,7 +112,7 @@ public struct PairedTracer {
             let inclusive = entry.calls.filter { !$0.recursive }.reduce(0.0) { $0 + $1.correctedNs(biasNs: biasNs) }
             let exclusive = entry.calls.reduce(0.0) { $0 + $1.exclusiveNs(biasNs: biasNs) }
             let probe = entry.probe
-            let source = probe.source ?? planner.debugInfo(for: probe.object)?.sourceLocation(of: probe.entry)
+            let source = planner.sourceLocation(of: probe)
             functions.append(TracedRun.Function(
                 object: key.object, symbol: key.symbol, demangled: probe.demangled, kind: probe.kind,
                 inlinedInto: probe.inlinedInto, source: source, inclusiveMs: inclusive / 1e6, exclusiveMs: exclusive / 1e6,

@@ -39,6 +39,19 @@ final class ProbePlanner {
 
     /// DWARF for the object at `path` (its own or a separate debug file), cached; `file` is the
     /// object when the caller has it open already. `nil` when no file with DWARF is found.
+    /// Where `probe` is in the sources: its own location (an inlined copy's call site); for a
+    /// Swift lazy global the global's declaration (its initializer's first rows may be line 0
+    /// or an inlined callee's in optimized builds); else the line table at its entry. `nil`
+    /// without debug information.
+    func sourceLocation(of probe: TraceProbe) -> SourceLocation? {
+        if let source = probe.source { return source }
+        let info = debugInfo(for: probe.object)
+        if probe.kind == .swiftLazyGlobal, let declared = info?.declaration(ofGlobalInitializedBy: probe.symbol, at: probe.entry) {
+            return declared
+        }
+        return info?.sourceLocation(of: probe.entry)
+    }
+
     func debugInfo(for path: String, file: ELFFile? = nil) -> DebugInfo? {
         if let cached = debugInfos[path] { return cached }
         var info: DebugInfo?

@@ -147,7 +147,7 @@ struct TraceAggregator {
         var functions: [TracedFunction] = []
         for (key, probe) in probes {
             guard let timing = TimeSummary(samplesMs: samples[key] ?? []) else { continue }
-            let source = probe.source ?? planner.debugInfo(for: probe.object)?.sourceLocation(of: probe.entry)
+            let source = planner.sourceLocation(of: probe)
             functions.append(TracedFunction(
                 object: key.object, symbol: key.symbol, demangled: probe.demangled, kind: probe.kind,
                 calls: calls[key] ?? 0, callsCapped: capped[key] ?? false, inclusive: timing,
