@@ -89,7 +89,7 @@ public enum CompareMarkdownRenderer {
             lines.append("|---|---|---|---|---:|---:|---:|---:|")
             for cause in causes {
                 let source = CauseText.source(cause, scope: scope).map { "`" + MarkdownEscape.code($0) + "`" } ?? "–"
-                lines.append("| \(codeName(cause.title)) | \(cause.description) | \(MarkdownEscape.text(cause.object, limit: 80)) | \(source) | "
+                lines.append("| \(codeName(cause.title)) | \(cause.description)\(cause.staticChange.map { "<br><sub>" + MarkdownEscape.text($0, limit: 200) + "</sub>" } ?? "") | \(MarkdownEscape.text(cause.object, limit: 80)) | \(source) | "
                              + "\(cause.base.map { Milliseconds.text($0.medianMs) } ?? "–") | \(cause.head.map { Milliseconds.text($0.medianMs) } ?? "–") | "
                              + "\(Milliseconds.signed(cause.difference.medianMs)) (\(CauseText.interval(cause.difference, level: report.settings.confidence))) | "
                              + "\(CauseText.share(cause.share)) |")

@@ -86,7 +86,8 @@ public enum CompareTextRenderer {
             }
             out += wrap("     \(base) → \(head), Δ \(Milliseconds.signed(cause.difference.medianMs)) (\(interval) "
                 + "\(CompareTextRenderer.signedNumber(cause.difference.lowMs)) … \(CompareTextRenderer.signedNumber(cause.difference.highMs)), "
-                + "\(cause.difference.pairs) pairs), \(CauseText.share(cause.share)) of the change; \(CauseText.evidence(cause))")
+                + "\(cause.difference.pairs) pairs), \(CauseText.share(cause.share)) of the change; \(CauseText.evidence(cause))"
+                + (cause.staticChange.map { "; " + TextSafety.display($0) } ?? ""))
         }
         if abs(explanation.unexplainedMs) >= 0.0005, !causes.isEmpty {
             out += wrap("  unexplained: \(Milliseconds.signed(explanation.unexplainedMs)) (not spread over the causes)")

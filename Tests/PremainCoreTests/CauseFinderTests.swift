@@ -493,3 +493,28 @@ extension CauseFinderTests {
         #expect(info.declaration(ofGlobalInitializedBy: "$s4tool4ToolV4mainyyFZ", at: address) == nil)
     }
 }
+
+// MARK: static changes beside the measured ones
+
+extension CauseFinderTests {
+    @Test func prPutsTheStaticChangeBesideEachCause() throws {
+        var compare = PullRequestTests.regression
+        let interval = TimeDifference(PairedInterval(estimate: 1.0, low: 0.98, high: 1.02, level: 0.95, count: 24))
+        compare.causes = [
+            StartupCause(kind: .constructorFunction, change: .new, object: "libextra.so", function: "premain_extra_ctor",
+                         symbol: "premain_extra_ctor", base: nil, head: TimeSummary(samplesMs: [1, 1, 1]), difference: interval,
+                         share: 0.9, evidence: .traced),
+            StartupCause(kind: .objectMapping, change: .new, object: "libextra.so", base: nil, head: TimeSummary(samplesMs: [0.1]),
+                         difference: interval, share: 0.1, evidence: .loader),
+            StartupCause(kind: .objectMapping, change: .new, object: "libunknown.so", base: nil, head: TimeSummary(samplesMs: [0.1]),
+                         difference: interval, share: 0.1, evidence: .loader),
+        ]
+        let report = PullRequestBuilder.report(diff: PullRequestTests.staticDiff(), measured: .compared(compare), command: ["app"],
+                                               skipped: .init())
+        let causes = try #require(report.causes)
+        #expect(causes[0].staticChange == "a new initializer of libextra.so")
+        #expect(causes[1].staticChange == "new in head: needed by app; 15 relocations, 1 initializer")
+        #expect(causes[2].staticChange == nil)
+        #expect(report.compare?.causes == causes)
+    }
+}

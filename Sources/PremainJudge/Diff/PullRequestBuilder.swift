@@ -28,6 +28,11 @@ public enum PullRequestBuilder {
                               skipped: PullRequestReport.SkippedSides, commits: PullRequestReport.Commits? = nil,
                               budgets: PremainConfig.Budgets = .init()) -> PullRequestReport {
         var diff = diff
+        var measured = measured
+        if case .compared(var report) = measured, let causes = report.causes {
+            report.causes = causes.map { staticChange(of: $0, in: diff) }
+            measured = .compared(report)
+        }
         if case .compared(let report) = measured {
             let over = BudgetChecker.functionBudgets(BudgetChecker.tracedFunctions(of: report.causes ?? []), budgets,
                                                      measuredBy: "traced head")
@@ -51,6 +56,38 @@ public enum PullRequestBuilder {
         }
         return PullRequestReport(verdict: verdict(diff: diff, measured: measured), command: command, compare: compare,
                                  notMeasured: notMeasured, diff: diff, skipped: skipped, commits: commits)
+    }
+
+    /// `cause` with the static change of its object from `diff`: a new or removed object's
+    /// relocations and initializers, and who needs it; for a function, a new initializer or
+    /// Swift suspect of that name. Unchanged when the diff has nothing about it.
+    static func staticChange(of cause: StartupCause, in diff: DiffReport) -> StartupCause {
+        var cause = cause
+        let role = cause.object
+        let object = diff.objects.first { delta in
+            role == StartupCause.executableRole ? delta.kind == .executable || delta.kind == .pieExecutable
+                : delta.name == role || ObjectName.fileName(delta.name) == role
+        }
+        guard let object else { return cause }
+        var parts: [String] = []
+        if let function = cause.function {
+            if object.initializersAdded.contains(where: { $0 == function || $0 == cause.symbol }) { parts.append("a new initializer of \(object.name)") }
+            if object.swiftSuspectsAdded.contains(function) { parts.append("a new Swift start-up suspect of \(object.name)") }
+        } else if object.status == .added || object.status == .removed {
+            let relocations = object.relocations.first { $0.name == "total" }
+            let count = (object.status == .added ? relocations?.head : relocations?.base) ?? 0
+            let initializers = (object.status == .added ? object.initializers.head : object.initializers.base) ?? 0
+            let needed = diff.objects.filter { (object.status == .added ? $0.neededAdded : $0.neededRemoved).contains(object.name) }.map(\.name)
+            var text = object.status == .added ? "new in head" : "gone from head"
+            if !needed.isEmpty { text += ": \(object.status == .added ? "needed" : "was needed") by \(needed.joined(separator: ", "))" }
+            // An object known only from closures (a system library) has no counts of its own here.
+            if object.mappedBy == nil {
+                text += "; \(count) relocation\(count == 1 ? "" : "s"), \(initializers) initializer\(initializers == 1 ? "" : "s")"
+            }
+            parts.append(text)
+        }
+        if !parts.isEmpty { cause.staticChange = parts.joined(separator: "; ") }
+        return cause
     }
 
     /// The worst of: a failed run, a regression (measured by `compare`, or in the diff when

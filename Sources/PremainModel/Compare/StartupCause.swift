@@ -103,6 +103,9 @@ public struct StartupCause: Codable, Equatable, Sendable {
     /// Exact instructions head − base under callgrind, when `--instructions` counted the same
     /// function; `nil` otherwise.
     public var instructionChange: Int64?
+    /// The static change that goes with it, from `pr`'s diff of the two builds ("new in head:
+    /// needed by app; 12 relocations, 1 initializer"); `nil` when there is none or no diff.
+    public var staticChange: String?
 
     public init(kind: Kind, change: Change, object: String, objectPath: String? = nil, function: String? = nil,
                 symbol: String? = nil, inlinedInto: String? = nil, source: SourceLocation? = nil, base: TimeSummary?,
