@@ -307,9 +307,8 @@ final class ClosureWalk {
 
     private func exists(_ logicalDirectory: String) -> Bool {
         if let known = resolver.directories.value(logicalDirectory) { return known }
-        var info = stat()
         let host = resolver.hostPath(logicalDirectory)
-        let result = stat(host, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        let result = LocalFiles.kind(host) == .folder
         return resolver.directories.insertIfAbsent(logicalDirectory, result)
     }
 

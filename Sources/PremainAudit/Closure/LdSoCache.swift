@@ -1,5 +1,6 @@
 import ELFKit
 import PremainModel
+import PremainSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -71,7 +72,7 @@ public struct LdSoCache: Sendable {
     /// Reads and parses the cache at `path`. Throws `LdSoCache.Error` when it is missing,
     /// unreadable or unusable.
     public init(path: String) throws(LdSoCache.Error) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = LocalFiles.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Error(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()
@@ -148,7 +149,7 @@ public struct LdSoCache: Sendable {
     /// The NUL-terminated string at `base + offset`; `nil` when outside or unterminated.
     private static func string(_ reader: ByteReader, _ base: Int, _ offset: Int) -> String? {
         let (start, overflow) = base.addingReportingOverflow(offset)
-        return overflow ? nil : reader.cString(at: start)
+        return overflow ? nil : reader.losslessString(at: start)
     }
 
     /// `nil` when the header is unusable: wrong endianness flag, or more entries than fit.

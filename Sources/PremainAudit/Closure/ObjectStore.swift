@@ -45,9 +45,9 @@ public final class ObjectStore: Sendable {
     /// `nil` when there is none.
     func identity(_ path: String) -> FileIdentity? {
         if let known = identities.value(path) { return known }
-        var info = stat()
-        let identity = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-            ? FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
+        let identity = LocalFiles.status(path).flatMap { info in
+            info.st_mode & S_IFMT == S_IFREG ? FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
+        }
         return identities.insertIfAbsent(path, identity)
     }
 

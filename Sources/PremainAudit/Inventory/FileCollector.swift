@@ -56,8 +56,7 @@ public enum FileCollector {
         var result = Collected(files: [], fromFolders: [], unreadable: [])
         var seen = Set<FileID>()
         for path in paths {
-            var info = stat()
-            guard stat(path, &info) == 0 else {
+            guard let info = LocalFiles.status(path) else {
                 // Missing or unreadable: the audit reports it.
                 result.files.append(path)
                 continue
@@ -104,8 +103,7 @@ public enum FileCollector {
         var subfolders: [String] = []
         for name in names.sorted() {
             let path = base + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
+            guard let info = LocalFiles.linkStatus(path) else { continue }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 if seen.insert(FileID(info)).inserted { subfolders.append(path) }

@@ -212,7 +212,7 @@ enum BuildExecutable {
         guard LocalFiles.kind(path) == .file else {
             return .failure(Problem(message: "\(described): no such executable file", isUsage: false))
         }
-        guard access(path, X_OK) == 0 else {
+        guard LocalFiles.isAccessible(path, X_OK) else {
             return .failure(Problem(message: "\(described): not executable (no x permission)", isUsage: false))
         }
         return .success(CommandResolver.absolute(path))

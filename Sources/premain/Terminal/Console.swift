@@ -1,4 +1,5 @@
 import PremainRender
+import PremainSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -83,7 +84,7 @@ enum Console {
     static func emitStream(to path: String?, _ produce: (_ write: ([UInt8]) -> Bool) throws -> Bool) -> Bool {
         let toStdout = path == nil || path == "-"
         let shown = toStdout ? "to standard output" : TextSafety.display(path ?? "")
-        let fd = toStdout ? 1 : open(path ?? "", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = toStdout ? 1 : LocalFiles.open(path ?? "", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
         guard fd >= 0 else {
             Console.error("cannot write \(shown): \(String(cString: strerror(errno)).lowercased())")
             return false
@@ -115,7 +116,7 @@ enum Console {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
         for (index, part) in parts.enumerated() {
             prefix += (index == 0 ? "" : "/") + part
-            if !prefix.isEmpty && prefix != "." && prefix != ".." { _ = mkdir(prefix, 0o755) }
+            if !prefix.isEmpty && prefix != "." && prefix != ".." { _ = LocalFiles.makeFolder(prefix) }
         }
     }
 
@@ -130,7 +131,7 @@ enum Console {
             return write(1, text).map { message("to standard output", $0) }
         }
         let shown = TextSafety.display(path)
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = LocalFiles.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
         guard fd >= 0 else { return message(shown, errno) }
         if let code = write(fd, text) {
             close(fd)

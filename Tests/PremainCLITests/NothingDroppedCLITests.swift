@@ -1,0 +1,74 @@
+import Foundation
+import PremainTestSupport
+import Testing
+
+/// Defects of issue 23 as a user meets them: a file with an odd name or place is read (or named
+/// in an error), never silently left out; a closed stdout is one error line, never a SIGPIPE
+/// death; an option that would leave the artifact folder or overwrite an input is refused.
+@Suite struct NothingDroppedCLITests {
+    /// A new temporary folder; the caller removes it (`defer`).
+    static func folder(_ name: String) throws -> String {
+        let path = NSTemporaryDirectory() + "premain-\(name)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Runs `script` with bash, `$0` the built premain and `$1` `folder`: names with bytes that
+    /// are not UTF-8 are written in the script (`$'\xff'`), which `Process` cannot pass.
+    static func bash(_ script: String, _ folder: String) throws -> ShellResult {
+        try Shell.run(["timeout", "120", "bash", "-c", script, CLI.binary, folder])
+    }
+
+    /// A shared library with text relocations (a non-PIC object linked with -shared) at
+    /// `$1/<name>`, `name` in bash quoting.
+    static func makeTextrelLibrary(in folder: String, named name: String) throws {
+        try "int x = 1; int *p = &x; int f(void) { return *p; }\n"
+            .write(toFile: folder + "/textrel.c", atomically: true, encoding: .utf8)
+        let build = try bash("""
+            set -e
+            gcc -c -fno-PIC -mcmodel=large -O0 "$1/textrel.c" -o "$1/textrel.o"
+            gcc -shared "$1/textrel.o" -o "$1"/\(name) 2>/dev/null
+            rm "$1/textrel.c" "$1/textrel.o"
+            """, folder)
+        try #require(build.status == 0, "\(build.stderr)")
+    }
+
+    // 1. A file whose name is not UTF-8 was left out of folders, and "no such file" when named.
+    @Test func nonUTF8FileNameIsReadNotDropped() throws {
+        let root = try Self.folder("non-utf8-name")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let base = root + "/base", head = root + "/head"
+        let zlib = URL(fileURLWithPath: "/usr/lib/x86_64-linux-gnu/libz.so.1").resolvingSymlinksInPath().path
+        for side in [base, head] {
+            try FileManager.default.createDirectory(atPath: side, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: zlib, toPath: side + "/libz.so.1")
+        }
+        try Self.makeTextrelLibrary(in: head, named: "lib$'\\xff'bad.so")
+        let shown = "lib\\xffbad.so"
+
+        let check = try Self.bash(#""$0" check --no-config "$1/head""#, root)
+        #expect(check.status == 1, "the TEXTREL library is found: \(check.stdout) \(check.stderr)")
+        #expect(check.stdout.contains("error: [textrel] \(shown)"), "\(check.stdout)")
+
+        let audit = try Self.bash(#""$0" audit --no-closure --format json "$1/head""#, root)
+        #expect(audit.status == 0, "\(audit.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(audit.stdout.utf8)) as? [String: Any])
+        let paths = (report["binaries"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        #expect(paths.contains(head + "/" + shown), "shown escaped in JSON: \(paths)")
+
+        let named = try Self.bash(#""$0" audit --no-closure "$1/head/lib"$'\xff'"bad.so""#, root)
+        #expect(named.status == 0, "named on the command line it is read: \(named.stderr)")
+        #expect(named.stdout.hasPrefix(head + "/" + shown + "\n"), "\(named.stdout.prefix(200))")
+
+        let diff = try Self.bash(#""$0" diff --no-config "$1/base" "$1/head""#, root)
+        #expect(diff.stdout.contains("\(shown) (added)"), "\(diff.stdout)")
+
+        // From the folder: SARIF points only at files inside the checkout (here, the current folder).
+        let pr = try Self.bash(#"cd "$1" && "$0" pr --no-config --base base --head head --sarif out.sarif --markdown out.md"#, root)
+        #expect(pr.status == 1, "a new error finding: \(pr.stderr)")
+        let sarif = try String(contentsOfFile: root + "/out.sarif", encoding: .utf8)
+        #expect(sarif.contains("lib%FFbad.so"), "the URI has the byte percent-encoded")
+        let markdown = try String(contentsOfFile: root + "/out.md", encoding: .utf8)
+        #expect(markdown.contains("lib\\\\xffbad.so"), "Markdown shows \\xff")
+    }
+}
