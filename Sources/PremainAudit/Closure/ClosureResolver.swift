@@ -1,5 +1,6 @@
 import Dispatch
 import ELFKit
+import LosslessText
 import PremainModel
 
 #if canImport(Glibc)
@@ -52,7 +53,7 @@ public final class ClosureResolver: Sendable {
         return platforms.insertIfAbsent(key, LoaderPlatform.forTarget(elfClass: elfClass, machine: machine))
     }
     /// Whether a logical directory exists, shared likewise.
-    let directories = SharedTable<String, Bool>()
+    let directories = SharedTable<ByteKey, Bool>()
 
     /// `store` defaults to a new one that counts costs when `options.computeCosts`.
     public init(options: ClosureOptions = .init(), store: ObjectStore? = nil) {

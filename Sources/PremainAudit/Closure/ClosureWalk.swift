@@ -1,4 +1,5 @@
 import ELFKit
+import LosslessText
 import PremainModel
 import PremainSystem
 
@@ -18,7 +19,8 @@ final class ClosureWalk {
     var loadOrder: [Int] = []
     /// For each object whose `DT_NEEDED` were processed: each name and the object it loaded.
     var resolvedNeeded: [Int: [(name: String, object: Int?)]] = [:]
-    private var byName: [String: Int] = [:]
+    /// Names compared as bytes, as `_dl_name_match_p`'s `strcmp` does (`ByteKey`).
+    private var byName: [ByteKey: Int] = [:]
     private var byFileID: [FileIdentity: Int] = [:]
     private var searched: [String] = []
     private var wrongClass: [String] = []
@@ -93,8 +95,8 @@ final class ClosureWalk {
             return nil
         }
         if let same = byFileID[FileIdentity(device: found.file.device, inode: found.file.inode)] {
-            if !objects[same].names.contains(name) { objects[same].names.append(name) }
-            byName.claim(name, same)
+            if !objects[same].names.contains(where: { ByteKey($0) == ByteKey(name) }) { objects[same].names.append(name) }
+            byName.claim(ByteKey(name), same)
             reach(same, from: requester)
             return same
         }
@@ -123,14 +125,14 @@ final class ClosureWalk {
     /// requested or loaded by, or its SONAME). The first object to claim a name keeps it, as
     /// glibc's walk of the loaded list in load order finds the earliest.
     private func loadedIndex(matching name: String) -> Int? {
-        byName[name]
+        byName[ByteKey(name)]
     }
 
     /// Indexes the names and the file identity of `objects[index]`.
     private func register(_ index: Int) {
         let object = objects[index]
-        for name in object.names { byName.claim(name, index) }
-        if let soname = object.soname { byName.claim(soname, index) }
+        for name in object.names { byName.claim(ByteKey(name), index) }
+        if let soname = object.soname { byName.claim(ByteKey(soname), index) }
         byFileID.claim(FileIdentity(device: object.file.device, inode: object.file.inode), index)
     }
 
@@ -153,7 +155,7 @@ final class ClosureWalk {
 
     /// A name and the id of its search context (`ClosureResolver.searchContexts`).
     struct SearchKey: Hashable, Sendable {
-        var name: String
+        var name: ByteKey
         var context: Int
     }
 
@@ -189,7 +191,7 @@ final class ClosureWalk {
         // DF_1_NODEFLIB, platform): every requester of a run that searches the same way shares
         // it. The context is interned once per requester, so a look-up hashes only the name.
         let context = searchContext(requester)
-        let key = SearchKey(name: name, context: context.id)
+        let key = SearchKey(name: ByteKey(name), context: context.id)
         if let known = resolver.searches.value(key) {
             searched = known.searched
             wrongClass = known.wrongClass
@@ -306,10 +308,11 @@ final class ClosureWalk {
     }
 
     private func exists(_ logicalDirectory: String) -> Bool {
-        if let known = resolver.directories.value(logicalDirectory) { return known }
+        let key = ByteKey(logicalDirectory)
+        if let known = resolver.directories.value(key) { return known }
         let host = resolver.hostPath(logicalDirectory)
         let result = LocalFiles.kind(host) == .folder
-        return resolver.directories.insertIfAbsent(logicalDirectory, result)
+        return resolver.directories.insertIfAbsent(key, result)
     }
 
     static func join(_ dir: String, _ name: String) -> String {

@@ -1,4 +1,5 @@
 import ELFKit
+import LosslessText
 import PremainModel
 import PremainSystem
 
@@ -67,7 +68,8 @@ public struct LdSoCache: Sendable {
     /// The glibc version that wrote the cache (extension tag 0), when present.
     public let generator: String?
     /// Entry indices by name, in file order.
-    private let byName: [String: [Int]]
+    /// Names compared as bytes, as `search_cache`'s `_dl_cache_libcmp` does (`ByteKey`).
+    private let byName: [ByteKey: [Int]]
 
     /// Reads and parses the cache at `path`. Throws `LdSoCache.Error` when it is missing,
     /// unreadable or unusable.
@@ -103,8 +105,8 @@ public struct LdSoCache: Sendable {
             Result { () throws(LdSoCache.Error) -> Parsed in try Self.parse(bytes, ByteReader(raw, bigEndian: false)) }
         }
         (format, entries, hwcapSubdirectories, generator) = try parsed.get()
-        var index: [String: [Int]] = [:]
-        for (position, entry) in entries.enumerated() { index[entry.name, default: []].append(position) }
+        var index: [ByteKey: [Int]] = [:]
+        for (position, entry) in entries.enumerated() { index[ByteKey(entry.name), default: []].append(position) }
         byName = index
     }
 
@@ -211,7 +213,7 @@ public struct LdSoCache: Sendable {
 
     /// Entries named `name`, in file order.
     public func entries(named name: String) -> [Entry] {
-        (byName[name] ?? []).map { entries[$0] }
+        (byName[ByteKey(name)] ?? []).map { entries[$0] }
     }
 
     /// The path `ld.so` takes for `name`, like `search_cache`: entries whose flags pass
