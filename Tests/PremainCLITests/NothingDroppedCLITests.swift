@@ -71,4 +71,35 @@ import Testing
         let markdown = try String(contentsOfFile: root + "/out.md", encoding: .utf8)
         #expect(markdown.contains("lib\\\\xffbad.so"), "Markdown shows \\xff")
     }
+
+    // 4. A library deeper than PATH_MAX in a folder was left out: check passed with 0 findings.
+    @Test func pathLongerThanPathMaxIsAnErrorNotDropped() throws {
+        let root = try Self.folder("path-max")
+        // rm walks with openat; FileManager cannot remove what it cannot name.
+        defer { _ = try? Shell.run(["rm", "-rf", root]) }
+        try Self.makeTextrelLibrary(in: root, named: "libshallow.so")
+        let made = try Self.bash("""
+            set -e
+            cd "$1"; mkdir deep; cd deep
+            for i in $(seq 1 400); do mkdir folder0$i; cd folder0$i; done
+            cp "$1/libshallow.so" libdeep.so
+            """, root)
+        try #require(made.status == 0, "\(made.stderr)")
+        try FileManager.default.removeItem(atPath: root + "/libshallow.so")
+
+        let check = try Self.bash(#""$0" check --no-config "$1/deep""#, root)
+        #expect(check.status == 3, "an input error, not a pass: \(check.stdout)")
+        let line = try #require(check.stderr.split(separator: "\n").first.map(String.init))
+        #expect(line.hasPrefix("Error: \(root)/deep/folder01/folder02/"), "names the path")
+        let why = try #require(line.range(of: ": file name too long: the path has ")?.upperBound, "\(line.suffix(120))")
+        #expect(line.hasSuffix(" bytes, PATH_MAX allows 4095; not read"), "\(line.suffix(120))")
+        #expect((Int(line[why...].prefix { $0.isNumber }) ?? 0) > 4095)
+
+        let audit = try Self.bash(#""$0" audit --no-closure --format json "$1/deep""#, root)
+        #expect(audit.status == 3)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(audit.stdout.utf8)) as? [String: Any])
+        let errors = report["errors"] as? [[String: Any]] ?? []
+        #expect(errors.count == 1)
+        #expect(errors.first?["reason"] as? String == "unreadable")
+    }
 }
