@@ -38,6 +38,7 @@ func command(named name: String) -> (any Command.Type)? {
 }
 
 TraceCalibration.runIfRequested()
+Console.survivePipeClosing()
 // The arguments' bytes as they are (`CommandLine.arguments` turns a byte that is not UTF-8 into
 // U+FFFD, and the file it names into one that does not exist).
 var words = (1..<max(1, Int(CommandLine.argc))).compactMap { index in

@@ -102,4 +102,27 @@ import Testing
         #expect(errors.count == 1)
         #expect(errors.first?["reason"] as? String == "unreadable")
     }
+
+    // 6. A closed stdout killed premain by SIGPIPE (exit 141, no message).
+    @Test func closedStdoutIsOneErrorLineNotSIGPIPE() throws {
+        let root = try Self.folder("closed-stdout")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let zlib = URL(fileURLWithPath: "/usr/lib/x86_64-linux-gnu/libz.so.1").resolvingSymlinksInPath().path
+        try FileManager.default.copyItem(atPath: zlib, toPath: root + "/libz.so.1")
+        let commands = [["audit", "--format", "json"], ["audit", "--format", "text"], ["audit", "--format", "html"],
+                        ["check", "--no-config"]]
+        for command in commands {
+            // stdout is a FIFO whose only reader is closed before premain starts: every write
+            // fails, whatever the report's size (`| head -c 10` once the pipe is full). SIGPIPE
+            // at its default, as a shell gives it, whatever this test runner does with it.
+            let result = try Self.bash("""
+                mkfifo "$1/pipe"; exec 4<>"$1/pipe"; exec 5>"$1/pipe"; exec 4<&-; rm "$1/pipe"
+                env --default-signal=PIPE "$0" \(command.joined(separator: " ")) "$1/libz.so.1" >&5 2>"$1/stderr"
+                echo $?
+                """, root)
+            let stderr = try String(contentsOfFile: root + "/stderr", encoding: .utf8)
+            #expect(result.stdout == "70\n", "\(command): exit \(result.stdout)")
+            #expect(stderr == "Error: cannot write to standard output: broken pipe\n", "\(command)")
+        }
+    }
 }

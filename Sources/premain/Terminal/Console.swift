@@ -18,6 +18,21 @@ enum Console {
 
     static func err(_ text: String) { _ = write(2, text) }
 
+    /// A write to a closed pipe (`premain audit … | head`) fails with `EPIPE`, which `out` and
+    /// `emit` report (one `Error:` line, exit 70), instead of killing premain with SIGPIPE.
+    /// SIGPIPE is caught by a handler that does nothing, not set to `SIG_IGN`: `execve` resets a
+    /// caught signal to its default, so the programs premain starts (measured targets, builds,
+    /// git) get SIGPIPE as they would have. An inherited `SIG_IGN` (or handler) is left as it is.
+    static func survivePipeClosing() {
+        var current = sigaction()
+        guard sigaction(SIGPIPE, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { return }
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in }
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        _ = sigaction(SIGPIPE, &action, nil)
+    }
+
     /// `out` for help and version text: exits 70 when stdout cannot take it.
     static func outOrExit(_ text: String) {
         if !out(text) { exit(ExitCode.internalError.rawValue) }
