@@ -1,15 +1,15 @@
 import Foundation
 import LosslessText
-import PremainAudit
+@testable import PremainAudit
 import PremainModel
 import PremainRender
 import PremainTestSupport
 import Testing
 
-/// `ld.so` compares and opens `DT_NEEDED` names as bytes (`strcmp`, `open`): a name that is
-/// not UTF-8 is found, and two names that are different bytes are two libraries even when
-/// Unicode calls them equal.
-@Suite struct ClosureByteNameTests {
+/// Closures of odd but valid inputs, as `ld.so` resolves them: `DT_NEEDED` names compared and
+/// opened as bytes (`strcmp`, `open`), and many missing search directories remembered as
+/// missing (`r_search_path_status`).
+@Suite struct ClosureLoaderParityTests {
     static func folder(_ name: String) throws -> String {
         let path = NSTemporaryDirectory() + "premain-\(name)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -51,5 +51,45 @@ import Testing
             #expect(found.first.map { LosslessUTF8.bytes($0.path) } == Array((root + "/").utf8) + LosslessUTF8.bytes(name))
             #expect(found.first?.foundVia == .runpath)
         }
+    }
+
+    // 8. Many missing LD_LIBRARY_PATH folders times many DT_NEEDED was quadratic.
+    @Test func missingLibraryPathFolderIsProbedOncePerRun() throws {
+        let root = try Self.folder("missing-llp")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "int f(void) { return 0; }\n".write(toFile: root + "/f.c", atomically: true, encoding: .utf8)
+        try "int main(void) { return 0; }\n".write(toFile: root + "/main.c", atomically: true, encoding: .utf8)
+        // Eight libraries found through RUNPATH, one (libgone.so) missing.
+        let names = (1...8).map { "lib\($0)" } + ["libgone"]
+        try Self.bash(names.map { "gcc -shared -fPIC f.c -Wl,-soname,\($0).so -o \($0).so\n" }.joined() + """
+            gcc main.c -Wl,--no-as-needed -L. \(names.map { "-l" + $0.dropFirst(3) }.joined(separator: " ")) \\
+                -Wl,--enable-new-dtags,-rpath,'$ORIGIN' -o app
+            rm libgone.so
+            """, in: root)
+        let missingFolders = (1...50).map { root + "/missing/\($0)" }
+
+        let plain = ClosureResolver()
+        let without = try plain.resolve(path: root + "/app")
+        let resolver = ClosureResolver(options: ClosureOptions(libraryPath: missingFolders))
+        let with = try resolver.resolve(path: root + "/app")
+
+        // Each missing folder is looked at once, whatever the number of names, and none of its
+        // glibc-hwcaps or legacy subdirectories.
+        #expect(resolver.folderProbes.load(ordering: .relaxed)
+                == plain.folderProbes.load(ordering: .relaxed) + missingFolders.count)
+        #expect(missingFolders.allSatisfy { resolver.directories.value(ByteKey($0)) == false })
+        let subdirectories = LoaderPlatform.host?.searchSubdirectories ?? []
+        #expect(!subdirectories.isEmpty)
+        #expect(!missingFolders.contains { folder in
+            subdirectories.contains { resolver.directories.value(ByteKey(folder + "/" + $0)) != nil }
+        })
+        // The closure is the same, and the missing library lists every place searched, in order.
+        #expect(with.objects == without.objects)
+        #expect(with.objects.filter { $0.foundVia == .runpath }.count == 8)
+        let gone = try #require(with.missing.first { $0.name == "libgone.so" })
+        let goneWithout = try #require(without.missing.first { $0.name == "libgone.so" })
+        #expect(gone.searched == missingFolders + goneWithout.searched)
+        #expect(goneWithout.searched.first == root)
+        #expect(with.missing.count == 1)
     }
 }
