@@ -125,4 +125,65 @@ import Testing
             #expect(stderr == "Error: cannot write to standard output: broken pipe\n", "\(command)")
         }
     }
+
+    // 12. `--run ../../app` ran a program outside the artifact folder; an absolute --run read
+    // "no such executable file".
+    @Test func runOutsideTheArtifactFolderIsRefused() throws {
+        let root = try Self.folder("run-outside")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for side in ["base", "head"] {
+            try FileManager.default.createDirectory(atPath: root + "/builds/\(side)/bin", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: "/bin/true", toPath: root + "/builds/\(side)/bin/app")
+        }
+        // Outside both folders: a program that leaves a mark when it runs.
+        try "#!/bin/sh\ntouch \"$(dirname \"$0\")/ran\"\n".write(toFile: root + "/app", atomically: true, encoding: .utf8)
+        #expect(chmod(root + "/app", 0o755) == 0)
+        let base = root + "/builds/base", head = root + "/builds/head"
+        let refused = [
+            ("../../app", "--run '../../app' leaves the artifact folder; give a path inside it"),
+            ("bin/../../../app", "--run 'bin/../../../app' leaves the artifact folder; give a path inside it"),
+            (root + "/app", "--run '\(root)/app' is an absolute path; give a path relative to the artifact folder"),
+        ]
+        for (run, message) in refused {
+            for command in [["pr", "--no-config", "--base", base, "--head", head], ["compare", base, head]] {
+                let result = try CLI.run(command + ["--run", run, "--min-runs", "2", "--max-runs", "2"])
+                #expect(result.status == 64, "\(command[0]) --run \(run): \(result.status) \(result.stderr)")
+                #expect(result.stderr.split(separator: "\n").first.map(String.init) == "Error: " + message)
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: root + "/ran"), "nothing outside the folders ran")
+        // Inside, with a '..' that stays inside: measured.
+        let inside = try CLI.run(["compare", base, head, "--run", "bin/../bin/app", "--min-runs", "2", "--max-runs", "2"])
+        #expect([0, 5].contains(inside.status), "\(inside.stderr)")
+    }
+
+    // 12. `audit --output X X` overwrote the binary it audited with the report.
+    @Test func outputThatIsAnInputIsRefused() throws {
+        let root = try Self.folder("output-input")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let binary = root + "/app"
+        try FileManager.default.copyItem(atPath: "/bin/true", toPath: binary)
+        try FileManager.default.createSymbolicLink(atPath: root + "/alias", withDestinationPath: "app")
+        try FileManager.default.createDirectory(atPath: root + "/folder", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/bin/true", toPath: root + "/folder/tool")
+        let original = try Data(contentsOf: URL(fileURLWithPath: "/bin/true"))
+        let cases: [([String], String)] = [
+            (["audit", "--no-closure", "--output", binary, binary], "--output '\(binary)' is also an input"),
+            (["audit", "--no-closure", "-o", root + "/alias", binary], "--output '\(root)/alias' is also an input (\(binary))"),
+            (["audit", "--no-closure", "--output", root + "/folder/tool", root + "/folder"], "--output '\(root)/folder/tool' is also an input"),
+            (["check", "--no-config", "--output", binary, binary], "--output '\(binary)' is also an input"),
+            (["diff", "--no-config", "--output", binary, binary, binary], "--output '\(binary)' is also an input"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.status) \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: \(message); the report would overwrite it, write it elsewhere\n"), "\(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: binary)) == original, "the binary is intact")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/folder/tool")) == original)
+        // Another file is written as before.
+        let report = try CLI.run(["audit", "--no-closure", "--output", root + "/report.txt", binary])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(FileManager.default.fileExists(atPath: root + "/report.txt"))
+    }
 }
