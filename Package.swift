@@ -44,7 +44,7 @@ let package = Package(
         // Static analysis: inventory, load closure, batch audit, DWARF source lines (libdw).
         .target(name: "PremainAudit", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "ELFKit", "CDemangle", "CDW"]),
         // Real launches: measure and trace (ptrace, x86-64 only behind #if arch).
-        .target(name: "PremainLaunch", dependencies: ["PremainModel", "PremainSystem", "PremainAudit", "ELFKit", "CTrace"]),
+        .target(name: "PremainLaunch", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "PremainAudit", "ELFKit", "CTrace"]),
         // Judging: rules, budgets, premain.json, diff; reads reports as model values.
         .target(name: "PremainJudge", dependencies: ["PremainModel", "PremainSystem", "PremainAudit"]),
         // History across commits: any report's metrics in a SQLite database (the only importer of CSQLite).

@@ -72,6 +72,20 @@ import Testing
         #expect(markdown.contains("lib\\\\xffbad.so"), "Markdown shows \\xff")
     }
 
+    // 1. The same bytes reach a launched program: its path and its arguments.
+    @Test func nonUTF8ProgramAndArgumentAreLaunchedAsBytes() throws {
+        let root = try Self.folder("non-utf8-launch")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let made = try Self.bash("""
+            printf '#!/bin/sh\\nprintf %%s "$1" | od -An -tx1 | tr -d " \\\\n" > "$(dirname "$0")/argument"\\n' > "$1"/p$'\\xfe'
+            chmod +x "$1"/p$'\\xfe'
+            "$0" measure --runs 1 --warmup 0 -- "$1"/p$'\\xfe' a$'\\xff'b
+            """, root)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.hasPrefix("premain measure: \(root)/p\\xfe"), "\(made.stdout.prefix(200))")
+        #expect(try String(contentsOfFile: root + "/argument", encoding: .utf8) == "61ff62")
+    }
+
     // 4. A library deeper than PATH_MAX in a folder was left out: check passed with 0 findings.
     @Test func pathLongerThanPathMaxIsAnErrorNotDropped() throws {
         let root = try Self.folder("path-max")
