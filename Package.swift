@@ -31,27 +31,29 @@ let package = Package(
         .target(name: "CTrace"),
         // Tiny C for a signal handler: a SIGBUS in a file mapping becomes a page of zeros.
         .target(name: "CMapGuard"),
+        // Bytes that need not be UTF-8 (file names, DT_NEEDED names, argv) kept losslessly in a String.
+        .target(name: "LosslessText"),
         // The only importer of CELF: libelf handles become Swift values.
-        .target(name: "ELFKit", dependencies: ["CELF", "CMapGuard"]),
+        .target(name: "ELFKit", dependencies: ["CELF", "CMapGuard", "LosslessText"]),
         // The pipeline, one target per stage: a target may import only those above it, so an
         // import that points backwards does not compile. Nothing below the CLI prints.
         // The report contract: Codable values of every command, one TimeSummary, statistics.
         .target(name: "PremainModel"),
         // The few POSIX file-system calls premain makes: path names, listings, whole-file reads.
-        .target(name: "PremainSystem"),
+        .target(name: "PremainSystem", dependencies: ["LosslessText"]),
         // Static analysis: inventory, load closure, batch audit, DWARF source lines (libdw).
-        .target(name: "PremainAudit", dependencies: ["PremainModel", "PremainSystem", "ELFKit", "CDemangle", "CDW"]),
+        .target(name: "PremainAudit", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "ELFKit", "CDemangle", "CDW"]),
         // Real launches: measure and trace (ptrace, x86-64 only behind #if arch).
-        .target(name: "PremainLaunch", dependencies: ["PremainModel", "PremainSystem", "PremainAudit", "ELFKit", "CTrace"]),
+        .target(name: "PremainLaunch", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "PremainAudit", "ELFKit", "CTrace"]),
         // Judging: rules, budgets, premain.json, diff; reads reports as model values.
         .target(name: "PremainJudge", dependencies: ["PremainModel", "PremainSystem", "PremainAudit"]),
         // History across commits: any report's metrics in a SQLite database (the only importer of CSQLite).
         .target(name: "PremainHistory", dependencies: ["PremainModel", "CSQLite"]),
         // Renderers: text, Markdown, SARIF, JSON; pure functions of model values.
-        .target(name: "PremainRender", dependencies: ["PremainModel"]),
+        .target(name: "PremainRender", dependencies: ["PremainModel", "LosslessText"]),
         // The thin command-line tool.
         .executableTarget(name: "premain", dependencies: [
-            "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
+            "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
             "PremainRender"]),
         // Helpers both test targets use: the samples built once per test run, running programs
         // and the built premain, /proc scans, self-timing logs, recorded reports
@@ -59,7 +61,7 @@ let package = Package(
         .target(name: "PremainTestSupport", path: "Tests/PremainTestSupport"),
         .testTarget(name: "ELFKitTests", dependencies: ["ELFKit", "PremainTestSupport"]),
         .testTarget(name: "PremainCoreTests", dependencies: [
-                        "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
+                        "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
                         "PremainRender", "ELFKit", "PremainTestSupport"],
                     exclude: ["Golden"]),  // golden files are read by path (#filePath), not bundled
         .testTarget(name: "PremainCLITests", dependencies: [

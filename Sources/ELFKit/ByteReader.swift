@@ -1,3 +1,5 @@
+import LosslessText
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,5 +46,15 @@ public struct ByteReader {
         guard let end = memchr(base + offset, 0, bytes.count - offset) else { return nil }
         let length = base.distance(to: UnsafeRawPointer(end)) - offset
         return String(decoding: UnsafeRawBufferPointer(start: base + offset, count: length), as: UTF8.self)
+    }
+
+    /// `cString(at:)` with every byte kept (`LosslessUTF8`): for names that become paths or are
+    /// compared with file names (`DT_NEEDED`, `DT_SONAME`, `PT_INTERP`), where a byte that is
+    /// not UTF-8 must not turn into U+FFFD.
+    public func losslessString(at offset: Int) -> String? {
+        guard offset >= 0, offset < bytes.count, let base = bytes.baseAddress else { return nil }
+        guard let end = memchr(base + offset, 0, bytes.count - offset) else { return nil }
+        let length = base.distance(to: UnsafeRawPointer(end)) - offset
+        return LosslessUTF8.string(UnsafeRawBufferPointer(start: base + offset, count: length))
     }
 }

@@ -63,10 +63,11 @@ extension ELFFile {
         dynamicEntries.first { $0.tag == tag }?.value
     }
 
-    /// The string at `offset` in the dynamic string table, or `nil` when it is outside it.
+    /// The string at `offset` in the dynamic string table, or `nil` when it is outside it; its
+    /// bytes kept as they are (`LosslessUTF8`): ld.so compares and opens these names as bytes.
     public func dynamicString(at offset: UInt64) -> String? {
         guard let strings = dynamicStrings, let index = Int(exactly: offset) else { return nil }
-        return strings.cString(at: index)
+        return strings.losslessString(at: index)
     }
 
     func dynamicStrings(_ tag: DynamicTag) -> [String] {

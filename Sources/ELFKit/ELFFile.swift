@@ -1,4 +1,5 @@
 import CELF
+import LosslessText
 
 #if canImport(Glibc)
 import Glibc
@@ -83,9 +84,9 @@ public final class ELFFile {
     /// tables, and `changedSinceOpen`), not a SIGBUS.
     public convenience init(path: String) throws(ELFOpenError) {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw Self.openError(errno) }
+        guard LosslessUTF8.withCString(path, { stat($0, &info) }) == 0 else { throw Self.openError(errno) }
         try Self.requireRegular(info)
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let fd = LosslessUTF8.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         guard fd >= 0 else { throw Self.openError(errno) }
         guard fstat(fd, &info) == 0 else {
             let error = Self.openError(errno)
@@ -391,6 +392,6 @@ public final class ELFFile {
             note("PT_INTERP outside the file", offset: segment.offset)
             return nil
         }
-        return reader.cString(at: 0) ?? String(decoding: reader.bytes, as: UTF8.self)
+        return reader.losslessString(at: 0) ?? LosslessUTF8.string(reader.bytes)
     }
 }

@@ -67,7 +67,7 @@ extension ELFFile {
                     note("broken SHT_GNU_verneed entry", offset: section.offset + UInt64(offset))
                     break
                 }
-                let library = strings?.cString(at: Int(file))
+                let library = strings?.losslessString(at: Int(file))  // a DT_NEEDED name
                 var auxOffset = offset + Int(aux)
                 for _ in 0..<min(Int(count), data.count / 16) {
                     guard let other = data.u16(at: auxOffset + 6), let name = data.u32(at: auxOffset + 8),

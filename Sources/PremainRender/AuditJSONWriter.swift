@@ -390,7 +390,7 @@ struct AuditJSONWriter {
         var text = text
         text.withUTF8 { bytes in
             out.append(UInt8(ascii: "\""))
-            if bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == 0x5c }) {
+            if bytes.contains(where: PrettyJSONEncoder.needsEscape) {
                 var escaped: [UInt8] = []
                 PrettyJSONEncoder.writeEscaped(bytes, into: &escaped)
                 escaped.withUnsafeBytes { out.append($0) }

@@ -1,3 +1,4 @@
+import LosslessText
 import PremainModel
 
 /// Makes text from binaries (symbols, paths, sonames, messages that quote them) safe inside
@@ -43,7 +44,10 @@ public enum MarkdownEscape {
                 if character.unicodeScalars.contains(where: TextSafety.isUnsafe) {
                     // Controls and bidirectional marks (Trojan Source; TextSafety.isUnsafe) shown as code points.
                     for scalar in character.unicodeScalars {
-                        if TextSafety.isUnsafe(scalar) {
+                        if let byte = LosslessUTF8.rawByte(scalar) {
+                            // A byte of a name that is not UTF-8, as text shows it (`\xff`).
+                            out += "\\\\x" + String(byte, radix: 16)
+                        } else if TextSafety.isUnsafe(scalar) {
                             out += "U+" + String(scalar.value, radix: 16, uppercase: true)
                         } else {
                             out.unicodeScalars.append(scalar)

@@ -1,3 +1,5 @@
+import LosslessText
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -172,7 +174,7 @@ public enum PrettyJSONEncoder {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
-            if bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == 0x5c }) {
+            if bytes.contains(where: needsEscape) {
                 writeEscaped(bytes, into: &out)
             } else {
                 out.append(contentsOf: bytes)
@@ -181,8 +183,21 @@ public enum PrettyJSONEncoder {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// `true` for a byte that starts something `writeEscaped` rewrites: a control, `"`, `\`, or
+    /// 0xF4, the first byte of a raw byte of a name that is not UTF-8 (`LosslessUTF8`).
+    @inline(__always)
+    static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == 0x5c || byte == 0xF4
+    }
+
+    /// JSON's escapes for controls, `"` and `\`; a raw byte of a name that is not UTF-8 is
+    /// written as text shows it, `\\xff` (the string's value is `\xff`: JSON has no bytes).
     static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        for byte in bytes {
+        let digits = Array("0123456789abcdef".utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5c, UInt8(ascii: "\"")])
             case 0x5c: out.append(contentsOf: [0x5c, 0x5c])
@@ -192,9 +207,15 @@ public enum PrettyJSONEncoder {
             case 0x0d: out.append(contentsOf: [0x5c, UInt8(ascii: "r")])
             case 0x09: out.append(contentsOf: [0x5c, UInt8(ascii: "t")])
             case 0..<0x20:
-                let digits = Array("0123456789abcdef".utf8)
                 out.append(contentsOf: [0x5c, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
                                         digits[Int(byte >> 4)], digits[Int(byte & 0xf)]])
+            case 0xF4 where index + 2 < bytes.count:
+                guard let raw = LosslessUTF8.rawByte(utf8: byte, bytes[index], bytes[index + 1], bytes[index + 2]) else {
+                    out.append(byte)
+                    continue
+                }
+                out.append(contentsOf: [0x5c, 0x5c, UInt8(ascii: "x"), digits[Int(raw >> 4)], digits[Int(raw & 0xf)]])
+                index += 3
             default: out.append(byte)
             }
         }

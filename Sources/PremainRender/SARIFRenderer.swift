@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LosslessText
 import PremainModel
 
 /// Renders findings as SARIF 2.1.0 for GitHub code scanning: one run, the rules of the
@@ -101,6 +102,8 @@ public enum SARIFRenderer {
         return path.unicodeScalars.map { scalar -> String in
             let c = Character(scalar)
             if scalar.isASCII, c.isLetter || c.isNumber || "/-._~".contains(c) { return String(c) }
+            // A byte of the name that is not UTF-8: the byte itself, percent-encoded.
+            if let byte = LosslessUTF8.rawByte(scalar) { return "%" + String(byte, radix: 16, uppercase: true) }
             return String(scalar).utf8.map { "%" + String($0, radix: 16, uppercase: true).leftPadded(2) }.joined()
         }.joined()
     }

@@ -1,3 +1,5 @@
+import LosslessText
+
 /// The one place that decides which characters of untrusted text (symbol names, paths,
 /// sonames, commands, messages that quote them) may reach a reader as they are. Every text
 /// renderer and the CLI's messages use `display`; SARIF and GitHub annotations use
@@ -7,10 +9,11 @@ public enum TextSafety {
     /// themselves: C0 controls (ESC, BEL, newline, …), DEL, C1 controls, the line and paragraph
     /// separators, and the bidirectional marks, embeddings, overrides and isolates that can
     /// reorder what a reader sees (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069;
-    /// "Trojan Source").
+    /// "Trojan Source"); and the bytes of a name that are not UTF-8 (`LosslessUTF8`).
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0..<0x20, 0x7f..<0xa0, 0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a...0x202e, 0x2066...0x2069:
+        case 0..<0x20, 0x7f..<0xa0, 0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a...0x202e, 0x2066...0x2069,
+             0x10FF80...0x10FFFF:
             return true
         default:
             return false
@@ -18,7 +21,8 @@ public enum TextSafety {
     }
 
     /// `text` for a terminal: every unsafe scalar (see `isUnsafe`) becomes a visible escape,
-    /// `\xNN` below U+0100 (`\x1b` for ESC, `\x0a` for a newline) and `\u{NNNN}` above.
+    /// `\xNN` below U+0100 (`\x1b` for ESC, `\x0a` for a newline) and for a byte that is not
+    /// UTF-8 (`\xff`), `\u{NNNN}` above.
     public static func display(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var result = ""
@@ -32,8 +36,9 @@ public enum TextSafety {
         return result
     }
 
-    /// The visible escape of one scalar: `\x1b`, `\u{202E}`.
+    /// The visible escape of one scalar: `\x1b`, `\u{202E}`; `\xff` for the raw byte 0xFF.
     public static func escape(_ scalar: Unicode.Scalar) -> String {
+        if let byte = LosslessUTF8.rawByte(scalar) { return "\\x" + String(byte, radix: 16) }
         let code = String(scalar.value, radix: 16)
         if scalar.value < 0x100 { return "\\x" + (code.count < 2 ? "0" + code : code) }
         return "\\u{" + code.uppercased() + "}"

@@ -1,16 +1,20 @@
+import LosslessText
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The file-system questions premain asks, answered with POSIX calls (no Foundation): one
 /// place for path names, directory listings and whole-file reads.
+///
+/// Paths are bytes: a name that is not UTF-8 is carried as `LosslessUTF8` text, and every call
+/// here hands the system the bytes it stands for.
 public enum LocalFiles {
     public enum Kind: Sendable { case missing, folder, file, other }
 
     /// What `path` is, following symlinks; `.missing` when `stat` fails.
     public static func kind(_ path: String) -> Kind {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return .missing }
+        guard let info = status(path) else { return .missing }
         switch info.st_mode & S_IFMT {
         case S_IFDIR: return .folder
         case S_IFREG: return .file
@@ -20,8 +24,37 @@ public enum LocalFiles {
 
     /// `true` for a regular file this process may read.
     public static func isReadableFile(_ path: String) -> Bool {
+        guard let info = status(path), info.st_mode & S_IFMT == S_IFREG else { return false }
+        return LosslessUTF8.withCString(path) { access($0, R_OK) } == 0
+    }
+
+    /// `stat(2)` of `path` (symlinks followed); `nil` with `errno` set when it fails.
+    public static func status(_ path: String) -> stat? {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, R_OK) == 0
+        return LosslessUTF8.withCString(path) { stat($0, &info) } == 0 ? info : nil
+    }
+
+    /// `lstat(2)` of `path` (a symlink itself); `nil` with `errno` set when it fails.
+    public static func linkStatus(_ path: String) -> stat? {
+        var info = stat()
+        return LosslessUTF8.withCString(path) { lstat($0, &info) } == 0 ? info : nil
+    }
+
+    /// `open(2)` of `path` with `flags` (and `mode` when creating): the descriptor, or -1 with
+    /// `errno` set.
+    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) -> Int32 {
+        LosslessUTF8.withCString(path) { Glibc.open($0, flags, mode) }
+    }
+
+    /// `mkdir(2)` of `path` with mode 0755: `true` when it was made.
+    @discardableResult
+    public static func makeFolder(_ path: String) -> Bool {
+        LosslessUTF8.withCString(path) { mkdir($0, 0o755) } == 0
+    }
+
+    /// `access(2)` of `path` for `mode` (`X_OK`, `R_OK`, ...): `true` when allowed.
+    public static func isAccessible(_ path: String, _ mode: Int32) -> Bool {
+        LosslessUTF8.withCString(path) { access($0, mode) } == 0
     }
 
     /// The folder part of `path`: `"."` when it has no slash, `"/"` for a file in the root.
@@ -34,9 +67,9 @@ public enum LocalFiles {
 
     /// `path` with symlinks, `.` and `..` resolved; `nil` when it does not exist.
     public static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
+        guard let resolved = LosslessUTF8.withCString(path, { realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return LosslessUTF8.string(cString: resolved)
     }
 
     /// `realPath(path) ?? path`, with the folder resolved by `realFolder` (a memo of
@@ -49,8 +82,7 @@ public enum LocalFiles {
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")), slash != bytes.startIndex else { return whole() }
         let name = String(Substring(bytes[bytes.index(after: slash)...]))
         guard !name.isEmpty, name != ".", name != ".." else { return whole() }
-        var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else { return whole() }
+        guard let info = linkStatus(path), info.st_mode & S_IFMT != S_IFLNK else { return whole() }
         let folder = realFolder(String(Substring(bytes[..<slash])))
         return folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
@@ -58,14 +90,15 @@ public enum LocalFiles {
     /// The names in `folder` (without `.` and `..`), unsorted; a failure with the `errno` text
     /// when the folder cannot be opened.
     public static func entries(of folder: String) -> Result<[String], DirectoryError> {
-        guard let directory = opendir(folder) else {
+        guard let directory = LosslessUTF8.withCString(folder, { opendir($0) }) else {
             return .failure(DirectoryError(message: String(cString: strerror(errno)).lowercased()))
         }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
+            // The name's bytes as they are: a name that is not UTF-8 is still a file.
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                LosslessUTF8.string(UnsafeRawBufferPointer(rebasing: raw.prefix { $0 != 0 }))
             }
             if name != "." && name != ".." { names.append(name) }
         }

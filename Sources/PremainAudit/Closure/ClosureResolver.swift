@@ -1,6 +1,8 @@
 import Dispatch
 import ELFKit
+import LosslessText
 import PremainModel
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -51,8 +53,12 @@ public final class ClosureResolver: Sendable {
         if let known = platforms.value(key) { return known }
         return platforms.insertIfAbsent(key, LoaderPlatform.forTarget(elfClass: elfClass, machine: machine))
     }
-    /// Whether a logical directory exists, shared likewise.
-    let directories = SharedTable<String, Bool>()
+    /// Whether a logical directory exists, shared likewise: each is `stat`ed once per run.
+    let directories = SharedTable<ByteKey, Bool>()
+    /// How many directories were `stat`ed (tests: a missing one once, its subdirectories never).
+    let folderProbes = Atomic<Int>(0)
+    /// Each search context's plan, by context id.
+    let searchPlans = SharedTable<Int, ClosureWalk.SearchPlan>()
 
     /// `store` defaults to a new one that counts costs when `options.computeCosts`.
     public init(options: ClosureOptions = .init(), store: ObjectStore? = nil) {

@@ -1,4 +1,5 @@
 import ELFKit
+import LosslessText
 import PremainModel
 import PremainSystem
 
@@ -18,12 +19,13 @@ final class ClosureWalk {
     var loadOrder: [Int] = []
     /// For each object whose `DT_NEEDED` were processed: each name and the object it loaded.
     var resolvedNeeded: [Int: [(name: String, object: Int?)]] = [:]
-    private var byName: [String: Int] = [:]
+    /// Names compared as bytes, as `_dl_name_match_p`'s `strcmp` does (`ByteKey`).
+    private var byName: [ByteKey: Int] = [:]
     private var byFileID: [FileIdentity: Int] = [:]
     private var searched: [String] = []
     private var wrongClass: [String] = []
-    /// Search contexts by requester index, interned run-wide.
-    private var contexts: [Int: (id: Int, value: SearchContext)] = [:]
+    /// Search contexts by requester index, interned run-wide, with their plans.
+    private var contexts: [Int: (id: Int, value: SearchContext, plan: SearchPlan)] = [:]
 
     /// The program's cost when the caller counted it (`nil`: counted in `result`).
     var programCost: ObjectCost?
@@ -93,8 +95,8 @@ final class ClosureWalk {
             return nil
         }
         if let same = byFileID[FileIdentity(device: found.file.device, inode: found.file.inode)] {
-            if !objects[same].names.contains(name) { objects[same].names.append(name) }
-            byName.claim(name, same)
+            if !objects[same].names.contains(where: { ByteKey($0) == ByteKey(name) }) { objects[same].names.append(name) }
+            byName.claim(ByteKey(name), same)
             reach(same, from: requester)
             return same
         }
@@ -123,14 +125,14 @@ final class ClosureWalk {
     /// requested or loaded by, or its SONAME). The first object to claim a name keeps it, as
     /// glibc's walk of the loaded list in load order finds the earliest.
     private func loadedIndex(matching name: String) -> Int? {
-        byName[name]
+        byName[ByteKey(name)]
     }
 
     /// Indexes the names and the file identity of `objects[index]`.
     private func register(_ index: Int) {
         let object = objects[index]
-        for name in object.names { byName.claim(name, index) }
-        if let soname = object.soname { byName.claim(soname, index) }
+        for name in object.names { byName.claim(ByteKey(name), index) }
+        if let soname = object.soname { byName.claim(ByteKey(soname), index) }
         byFileID.claim(FileIdentity(device: object.file.device, inode: object.file.inode), index)
     }
 
@@ -153,11 +155,35 @@ final class ClosureWalk {
 
     /// A name and the id of its search context (`ClosureResolver.searchContexts`).
     struct SearchKey: Hashable, Sendable {
-        var name: String
+        var name: ByteKey
         var context: Int
     }
 
-    /// A search's result and the places it looked, as `MissingLibrary` reports them.
+    /// Where a search context looks, worked out once per run (`ClosureResolver.searchPlans`):
+    /// the folders that exist, in the order `open_path` tries them, and every directory named,
+    /// for `MissingLibrary.searched`. A directory that does not exist costs one `stat` per run
+    /// and its `glibc-hwcaps` and legacy subdirectories none, as ld.so's
+    /// `r_search_path_status` remembers `nonexisting`: a name is tried only where a file can
+    /// be, so many missing `LD_LIBRARY_PATH` directories times many names is not a product.
+    struct SearchPlan: Sendable {
+        struct Place: Sendable {
+            /// The folder tried (logical): a directory or one of its subdirectories.
+            var folder: String
+            /// The search-path directory it belongs to (`ClosureObject.searchDirectory`).
+            var directory: String
+            var via: FoundVia
+        }
+        /// The existing folders of the context's steps, in order.
+        var places: [Place] = []
+        /// The host path of every directory of the steps, in order.
+        var searched: [String] = []
+        /// The same for the default directories; empty under `DF_1_NODEFLIB`.
+        var defaultPlaces: [Place] = []
+        var defaultSearched: [String] = []
+    }
+
+    /// A search's result and the places it looked, as `MissingLibrary` reports them (`[]` when
+    /// it found the library: only a missing one lists them).
     struct SearchOutcome: Sendable {
         var found: Found?
         var searched: [String]
@@ -189,26 +215,50 @@ final class ClosureWalk {
         // DF_1_NODEFLIB, platform): every requester of a run that searches the same way shares
         // it. The context is interned once per requester, so a look-up hashes only the name.
         let context = searchContext(requester)
-        let key = SearchKey(name: name, context: context.id)
+        let key = SearchKey(name: ByteKey(name), context: context.id)
         if let known = resolver.searches.value(key) {
             searched = known.searched
             wrongClass = known.wrongClass
             return known.found
         }
-        let found = run(name, context.value)
+        let found = run(name, context.value, context.plan)
         resolver.searches.insertIfAbsent(key, SearchOutcome(found: found, searched: searched, wrongClass: wrongClass))
         return found
     }
 
-    /// The search context of `requester` and its run-wide id, computed once per object.
-    private func searchContext(_ requester: Int) -> (id: Int, value: SearchContext) {
+    /// The search context of `requester`, its run-wide id and its plan, computed once per object.
+    private func searchContext(_ requester: Int) -> (id: Int, value: SearchContext, plan: SearchPlan) {
         if let known = contexts[requester] { return known }
         let value = SearchContext(steps: searchSteps(requester), noDefaultLib: objects[requester].file.noDefaultLib,
                                   elfClass: platform.elfClass, machine: platform.machine,
                                   endianness: objects[0].file.endianness)
-        let context = (id: resolver.searchContexts.intern(value), value: value)
+        let id = resolver.searchContexts.intern(value)
+        let plan = resolver.searchPlans.value(id) ?? resolver.searchPlans.insertIfAbsent(id, searchPlan(value))
+        let context = (id: id, value: value, plan: plan)
         contexts[requester] = context
         return context
+    }
+
+    /// The plan of `context`: each directory `stat`ed once per run (`exists`), and the
+    /// subdirectories only of those that exist.
+    private func searchPlan(_ context: SearchContext) -> SearchPlan {
+        var plan = SearchPlan()
+        func add(_ dirs: [String], via: FoundVia, to places: inout [SearchPlan.Place], _ searched: inout [String]) {
+            for dir in dirs {
+                searched.append(resolver.hostPath(dir))
+                guard exists(dir) else { continue }
+                for subdirectory in platform.searchSubdirectories {
+                    let folder = Self.join(dir, subdirectory)
+                    if exists(folder) { places.append(.init(folder: folder, directory: dir, via: via)) }
+                }
+                places.append(.init(folder: dir, directory: dir, via: via))
+            }
+        }
+        for step in context.steps { add(step.directories, via: step.via, to: &plan.places, &plan.searched) }
+        if !context.noDefaultLib {
+            add(platform.defaultDirectories, via: .defaultPath, to: &plan.defaultPlaces, &plan.defaultSearched)
+        }
+        return plan
     }
 
     /// The search-path directories `_dl_map_object` tries for a name without a slash, in
@@ -243,14 +293,11 @@ final class ClosureWalk {
     }
 
     /// Searches `name` as `context` says: its directories, then the cache, then the default
-    /// directories.
-    private func run(_ name: String, _ context: SearchContext) -> Found? {
-        for step in context.steps {
-            if let found = openPath(name, step.directories, via: step.via) { return found }
-        }
+    /// directories. `searched` lists them only when nothing is found.
+    private func run(_ name: String, _ context: SearchContext, _ plan: SearchPlan) -> Found? {
+        if let found = openFirst(name, plan.places) { return found }
         let noDefaultLib = context.noDefaultLib
         if let cache = resolver.cache {
-            searched.append(resolver.cacheLogicalPath)
             if var path = cache.lookup(name, defaultFlags: platform.cacheFlags,
                                        acceptsFlags: platform.acceptsCacheFlags,
                                        hwcapPriority: platform.hwcapsPriority) {
@@ -266,24 +313,20 @@ final class ClosureWalk {
                 }
             }
         }
-        if !noDefaultLib, let found = openPath(name, platform.defaultDirectories, via: .defaultPath) {
-            return found
-        }
+        if let found = openFirst(name, plan.defaultPlaces) { return found }
+        searched = plan.searched
+        if resolver.cache != nil { searched.append(resolver.cacheLogicalPath) }
+        searched += plan.defaultSearched
         return nil
     }
 
-    /// `open_path`: each directory with its hwcaps subdirectories first.
-    private func openPath(_ name: String, _ dirs: [String], via: FoundVia) -> Found? {
-        for dir in dirs {
-            searched.append(resolver.hostPath(dir))
-            for subdirectory in platform.searchSubdirectories + [""] {
-                let folder = subdirectory.isEmpty ? dir : Self.join(dir, subdirectory)
-                guard exists(folder) else { continue }
-                let logical = Self.join(folder, name)
-                let host = resolver.hostPath(logical)
-                if let file = open(host) {
-                    return Found(file: file, host: host, logical: logical, via: via, directory: dir)
-                }
+    /// `open_path`: `name` in each of `places` (a directory's hwcaps subdirectories first).
+    private func openFirst(_ name: String, _ places: [SearchPlan.Place]) -> Found? {
+        for place in places {
+            let logical = Self.join(place.folder, name)
+            let host = resolver.hostPath(logical)
+            if let file = open(host) {
+                return Found(file: file, host: host, logical: logical, via: place.via, directory: place.directory)
             }
         }
         return nil
@@ -306,11 +349,12 @@ final class ClosureWalk {
     }
 
     private func exists(_ logicalDirectory: String) -> Bool {
-        if let known = resolver.directories.value(logicalDirectory) { return known }
-        var info = stat()
+        let key = ByteKey(logicalDirectory)
+        if let known = resolver.directories.value(key) { return known }
+        resolver.folderProbes.add(1, ordering: .relaxed)
         let host = resolver.hostPath(logicalDirectory)
-        let result = stat(host, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-        return resolver.directories.insertIfAbsent(logicalDirectory, result)
+        let result = LocalFiles.kind(host) == .folder
+        return resolver.directories.insertIfAbsent(key, result)
     }
 
     static func join(_ dir: String, _ name: String) -> String {

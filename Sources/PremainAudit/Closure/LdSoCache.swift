@@ -1,5 +1,7 @@
 import ELFKit
+import LosslessText
 import PremainModel
+import PremainSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -66,12 +68,13 @@ public struct LdSoCache: Sendable {
     /// The glibc version that wrote the cache (extension tag 0), when present.
     public let generator: String?
     /// Entry indices by name, in file order.
-    private let byName: [String: [Int]]
+    /// Names compared as bytes, as `search_cache`'s `_dl_cache_libcmp` does (`ByteKey`).
+    private let byName: [ByteKey: [Int]]
 
     /// Reads and parses the cache at `path`. Throws `LdSoCache.Error` when it is missing,
     /// unreadable or unusable.
     public init(path: String) throws(LdSoCache.Error) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = LocalFiles.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Error(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()
@@ -102,8 +105,8 @@ public struct LdSoCache: Sendable {
             Result { () throws(LdSoCache.Error) -> Parsed in try Self.parse(bytes, ByteReader(raw, bigEndian: false)) }
         }
         (format, entries, hwcapSubdirectories, generator) = try parsed.get()
-        var index: [String: [Int]] = [:]
-        for (position, entry) in entries.enumerated() { index[entry.name, default: []].append(position) }
+        var index: [ByteKey: [Int]] = [:]
+        for (position, entry) in entries.enumerated() { index[ByteKey(entry.name), default: []].append(position) }
         byName = index
     }
 
@@ -148,7 +151,7 @@ public struct LdSoCache: Sendable {
     /// The NUL-terminated string at `base + offset`; `nil` when outside or unterminated.
     private static func string(_ reader: ByteReader, _ base: Int, _ offset: Int) -> String? {
         let (start, overflow) = base.addingReportingOverflow(offset)
-        return overflow ? nil : reader.cString(at: start)
+        return overflow ? nil : reader.losslessString(at: start)
     }
 
     /// `nil` when the header is unusable: wrong endianness flag, or more entries than fit.
@@ -210,7 +213,7 @@ public struct LdSoCache: Sendable {
 
     /// Entries named `name`, in file order.
     public func entries(named name: String) -> [Entry] {
-        (byName[name] ?? []).map { entries[$0] }
+        (byName[ByteKey(name)] ?? []).map { entries[$0] }
     }
 
     /// The path `ld.so` takes for `name`, like `search_cache`: entries whose flags pass

@@ -1,4 +1,5 @@
 import ELFKit
+import LosslessText
 import PremainModel
 import PremainSystem
 
@@ -17,10 +18,11 @@ public final class ObjectStore: Sendable {
         var unusable = false
     }
     /// Device and inode of a path; `nil` when it cannot be `stat`ed as a regular file.
-    private let identities = SharedTable<String, FileIdentity?>()
+    /// Paths are keys by their bytes (`ByteKey`): two names Unicode calls equal are two files.
+    private let identities = SharedTable<ByteKey, FileIdentity?>()
     private let slots = SharedTable<FileIdentity, Slot>()
     private let providers = SharedTable<FileIdentity, SymbolProvider?>()
-    private let realPaths = SharedTable<String, String>()
+    private let realPaths = SharedTable<ByteKey, String>()
     /// Count costs together with facts (one open per file instead of two).
     public let measuresCosts: Bool
     /// Make each file's symbol look-up (`provider`) when its facts are read, from the same
@@ -36,19 +38,21 @@ public final class ObjectStore: Sendable {
 
     /// `path` with symlinks and `..` resolved (`path` itself when it does not resolve), memoized.
     public func realPath(_ path: String) -> String {
-        if let known = realPaths.value(path) { return known }
+        let key = ByteKey(path)
+        if let known = realPaths.value(key) { return known }
         // The folder through this memo too: a folder's files are resolved with one lstat each.
-        return realPaths.insertIfAbsent(path, LocalFiles.realPath(path, realFolder: realPath))
+        return realPaths.insertIfAbsent(key, LocalFiles.realPath(path, realFolder: realPath))
     }
 
     /// The device and inode of the regular file at `path` (symlinks followed), memoized;
     /// `nil` when there is none.
     func identity(_ path: String) -> FileIdentity? {
-        if let known = identities.value(path) { return known }
-        var info = stat()
-        let identity = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-            ? FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
-        return identities.insertIfAbsent(path, identity)
+        let key = ByteKey(path)
+        if let known = identities.value(key) { return known }
+        let identity = LocalFiles.status(path).flatMap { info in
+            info.st_mode & S_IFMT == S_IFREG ? FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
+        }
+        return identities.insertIfAbsent(key, identity)
     }
 
     /// Records what an audit of `file` already counted, so closures that contain it do not

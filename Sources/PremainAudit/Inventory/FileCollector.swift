@@ -1,4 +1,5 @@
 import Dispatch
+import LosslessText
 import PremainModel
 import PremainSystem
 import Synchronization
@@ -46,7 +47,8 @@ public enum FileCollector {
         public var fromFolders: Set<String>
         /// JSON files found in folders, in order; `[]` unless `Options.reports`.
         public var reports: [String] = []
-        /// Folders that could not be read, with the reason.
+        /// Folders that could not be listed, and entries of folders that could not be looked at
+        /// (a path over PATH_MAX, no search permission), with the reason.
         public var unreadable: [FileError]
         /// What the folder walks left out.
         public var skipped = SkippedFiles()
@@ -56,8 +58,7 @@ public enum FileCollector {
         var result = Collected(files: [], fromFolders: [], unreadable: [])
         var seen = Set<FileID>()
         for path in paths {
-            var info = stat()
-            guard stat(path, &info) == 0 else {
+            guard let info = LocalFiles.status(path) else {
                 // Missing or unreadable: the audit reports it.
                 result.files.append(path)
                 continue
@@ -104,8 +105,15 @@ public enum FileCollector {
         var subfolders: [String] = []
         for name in names.sorted() {
             let path = base + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
+            guard let info = LocalFiles.linkStatus(path) else {
+                // Gone since the listing: nothing to read. Anything else (a path longer than
+                // PATH_MAX, a folder without search permission) would leave a file out unseen.
+                let code = errno
+                if code != ENOENT {
+                    result.unreadable.append(FileError(path: path, reason: .unreadable, message: Self.message(code, path)))
+                }
+                continue
+            }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 if seen.insert(FileID(info)).inserted { subfolders.append(path) }
@@ -116,6 +124,14 @@ public enum FileCollector {
             }
         }
         for subfolder in subfolders { walk(subfolder, into: &found, result: &result, seen: &seen) }
+    }
+
+    /// Why `path` could not be looked at: the `strerror` text, lowercase, with the length for a
+    /// path over PATH_MAX.
+    static func message(_ code: Int32, _ path: String) -> String {
+        let text = String(cString: strerror(code)).lowercased()
+        guard code == ENAMETOOLONG else { return text }
+        return "\(text): the path has \(LosslessUTF8.bytes(path).count) bytes, PATH_MAX allows \(PATH_MAX - 1); not read"
     }
 
     /// Reads the first bytes of every file `found` (on all cores: a system folder holds

@@ -1,5 +1,6 @@
 import CTrace
 import Glibc
+import LosslessText
 import PremainModel
 import PremainSystem
 
@@ -178,7 +179,9 @@ public struct ProcessLauncher: Launcher {
                                                        stdinFD: stdinFD, stdoutFD: capture.stdoutWrite,
                                                        stderrFD: capture.stderrWrite, fifoPrefix: prefix,
                                                        cgroupProcsFD: cgroup?.procsFD ?? -1)
-                    return ctrace_spawn(request.executablePath, argv, envp, &options, &result)
+                    return LosslessUTF8.withCString(request.executablePath) { path in
+                        ctrace_spawn(path, argv, envp, &options, &result)
+                    }
                 }
             }
         }
@@ -301,10 +304,11 @@ public struct ProcessLauncher: Launcher {
     }
 }
 
-/// NULL-terminated `char *[]` for `execve`, alive for the duration of a closure.
+/// NULL-terminated `char *[]` for `execve`, alive for the duration of a closure; each string as
+/// the bytes it stands for (`LosslessUTF8`: an argument that is not UTF-8 arrives unchanged).
 enum CStringArray {
     static func with<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>?) -> R) -> R {
-        var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+        var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { LosslessUTF8.withCString($0) { strdup($0) } }
         pointers.append(nil)
         defer { pointers.forEach { free($0) } }
         return pointers.withUnsafeBufferPointer { body($0.baseAddress) }

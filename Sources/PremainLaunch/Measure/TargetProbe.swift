@@ -1,6 +1,8 @@
 import ELFKit
 import Glibc
+import LosslessText
 import PremainModel
+import PremainSystem
 
 /// Finds the file `execve` should run for a command name, as a shell would.
 public enum CommandResolver {
@@ -9,14 +11,13 @@ public enum CommandResolver {
     /// `command` in the colon-separated `searchPath`. `nil` when none is found.
     public static func resolve(_ command: String, searchPath: String?) -> String? {
         if command.contains("/") {
-            var info = stat()
-            return stat(command, &info) == 0 ? command : nil
+            return LocalFiles.status(command) != nil ? command : nil
         }
         let directories = (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
         for directory in directories {
             let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + command
-            var info = stat()
-            if stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0 {
+            if let info = LocalFiles.status(candidate), info.st_mode & S_IFMT == S_IFREG,
+               LocalFiles.isAccessible(candidate, X_OK) {
                 return candidate
             }
         }
@@ -36,7 +37,7 @@ public enum CommandResolver {
         if path.hasPrefix("/") { return path }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return path }
-        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let cwd = LosslessUTF8.string(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
         return (cwd == "/" ? "" : cwd) + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
     }
 }

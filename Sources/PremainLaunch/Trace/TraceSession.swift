@@ -1,5 +1,6 @@
 import CTrace
 import Dispatch
+import LosslessText
 import PremainModel
 #if canImport(Glibc)
 import Glibc
@@ -159,7 +160,9 @@ final class TraceSession {
             CStringArray.with(options.environment) { envp in
                 ProcessLauncher.withOptionalCString(options.fifoPrefix) { prefix in
                     spawnOptions.fifoPrefix = prefix
-                    return ctrace_spawn(executable, argv, envp, &spawnOptions, &result)
+                    return LosslessUTF8.withCString(executable) { path in
+                        ctrace_spawn(path, argv, envp, &spawnOptions, &result)
+                    }
                 }
             }
         }

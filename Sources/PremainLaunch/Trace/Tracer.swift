@@ -1,6 +1,7 @@
 import Glibc
 import PremainAudit
 import PremainModel
+import PremainSystem
 
 /// Runs `premain trace`: measures the bias, traces the command `warmup + runs` times and
 /// summarizes every function over the measured runs. Never prints; `progress` is told about
@@ -108,8 +109,7 @@ public struct Tracer {
     /// A setuid or setgid program traced by an unprivileged user runs without its privileges
     /// (the kernel drops them under ptrace): say so, since its start-up differs.
     static func setuidNote(_ executable: String, effectiveUser: uid_t) -> String? {
-        var info = stat()
-        guard effectiveUser != 0, stat(executable, &info) == 0,
+        guard effectiveUser != 0, let info = LocalFiles.status(executable),
               info.st_mode & (S_ISUID | S_ISGID) != 0 else { return nil }
         let kind = info.st_mode & S_ISUID != 0 ? "setuid" : "setgid"
         return "\(executable) is \(kind): under ptrace an unprivileged tracer runs it without those privileges, so its start-up here is not the one its users see"

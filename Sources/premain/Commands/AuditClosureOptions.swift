@@ -1,5 +1,7 @@
+import LosslessText
 import PremainAudit
 import PremainRender
+import PremainSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -33,13 +35,12 @@ extension AuditCommand {
         var libraryPath = arguments.all("--library-path").flatMap { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) }
         if arguments.flag("--honor-env"), let value = getenv("LD_LIBRARY_PATH"), value.pointee != 0 {
             // As ld.so: ':' or ';' separates, and an empty element is the current directory.
-            libraryPath += String(cString: value)
+            libraryPath += LosslessUTF8.string(cString: value)
                 .split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == ";" }).map(String.init)
         }
         var sysroot: String?
         if let root = arguments.value("--sysroot") {
-            var info = stat()
-            guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            guard LocalFiles.kind(root) == .folder else {
                 throw UsageError(message: "--sysroot '\(root)' is not a directory")
             }
             sysroot = root

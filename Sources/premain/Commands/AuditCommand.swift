@@ -50,6 +50,7 @@ enum AuditCommand: Command {
             return version
         }
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing expected argument '<file-or-folder>'") }
+        try OutputOptions.refuseInputAsOutput(arguments, inputs: arguments.positionals)
         let options = InventoryOptions(symbolLists: arguments.flag("--symbols"),
                                        demangle: !arguments.flag("--no-demangle"))
         let workers = try jobs(arguments)
@@ -65,6 +66,7 @@ enum AuditCommand: Command {
         }
         let report = batch.run(arguments.positionals, progress: onProgress)
         progress?.finish()
+        try OutputOptions.refuseInputAsOutput(arguments, inputs: report.binaries.map(\.path))  // files of the folders
         FolderOptions.note(report.skipped, in: arguments.positionals)
         if format == "json" {
             // Streamed: a folder's report is written a chunk of binaries at a time.

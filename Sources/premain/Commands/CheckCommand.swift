@@ -35,11 +35,13 @@ enum CheckCommand: Command {
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = try arguments.choice("--format", ["text", "json", "sarif", "markdown", "github"], default: "text")
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing expected argument '<input>'") }
+        try OutputOptions.refuseInputAsOutput(arguments, inputs: arguments.positionals)
         let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         let config = try ConfigOptions.load(arguments)
         let failOn = try ConfigOptions.failOn(arguments, config)
         let loaded = RuleInputLoader(closureProvider: ClosureSupport.provider, includeObjects: arguments.flag("--include-objects"))
             .load(arguments.positionals)
+        try OutputOptions.refuseInputAsOutput(arguments, inputs: loaded.input.objects.map(\.path))  // files of the folders
         FolderOptions.note(loaded.skipped, in: arguments.positionals)
         let engine = RuleEngine(config: config)
         let findings = locator.locate(engine.findings(loaded.input))

@@ -1,3 +1,5 @@
+import LosslessText
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,7 +33,7 @@ enum ChildProcess {
             posix_spawn_file_actions_adddup2(&actions, 2, 1)
         }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { LosslessUTF8.withCString($0) { strdup($0) } } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         let started = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)

@@ -40,7 +40,7 @@ enum CompareCommand: Command {
             ArgumentSpec(name: "<argument>", help: "Arguments for both, after '--'."),
         ],
         options: [
-            OptionSpec(names: ["--run"], valueName: "name", help: "With folders: the executable to launch, relative to each folder (never looked up in PATH)."),
+            OptionSpec(names: ["--run"], valueName: "name", help: "With folders: the executable to launch, a path relative to each folder that stays inside it (never looked up in PATH)."),
         ] + comparisonOptions + [
             OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, markdown, html (one self-contained page: verdict, both sides on one axis), sarif or github (the causes of a regression or an improvement at their source lines, for code scanning or workflow annotations)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
@@ -90,6 +90,7 @@ enum CompareCommand: Command {
         options.keepRawSamples = TraceExport.path(arguments) != nil || format == "html"
         guard addInstructionCounter(arguments, to: &options) else { return .inputError }
         let run = arguments.value("--run")
+        if let run { try BuildExecutable.checkInsideFolder(run) }
         var executables: [String] = []
         for side in arguments.positionals {
             switch BuildExecutable.resolve(side, run: run) {
@@ -99,6 +100,7 @@ enum CompareCommand: Command {
                 return problem.isUsage ? .usage : .inputError
             }
         }
+        try OutputOptions.refuseInputAsOutput(arguments, inputs: executables)
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
         let progress = ProgressBar.onTerminal("compare")
         var report: CompareReport
@@ -209,6 +211,28 @@ enum BuildExecutable {
         var isUsage: Bool
     }
 
+    /// Throws a usage error unless `run` names a file inside an artifact folder: a relative
+    /// path whose `..` never climbs above the folder (`bin/../app` stays inside, `../../app` and
+    /// `/usr/bin/app` do not), so that what is launched is the build's own program.
+    static func checkInsideFolder(_ run: String) throws(UsageError) {
+        guard !run.isEmpty else { throw UsageError(message: "--run takes a file name or a relative path, not ''") }
+        guard !run.hasPrefix("/") else {
+            throw UsageError(message: "--run '\(run)' is an absolute path; give a path relative to the artifact folder")
+        }
+        var depth = 0
+        for component in run.split(separator: "/") {
+            switch component {
+            case ".": continue
+            case "..": depth -= 1
+            default: depth += 1
+            }
+            if depth < 0 {
+                throw UsageError(message: "--run '\(run)' leaves the artifact folder; give a path inside it")
+            }
+        }
+        guard depth > 0 else { throw UsageError(message: "--run '\(run)' is the artifact folder itself; give a file inside it") }
+    }
+
     static func resolve(_ side: String, run: String?) -> Result<String, Problem> {
         switch LocalFiles.kind(side) {
         case .missing:
@@ -233,7 +257,7 @@ enum BuildExecutable {
         guard LocalFiles.kind(path) == .file else {
             return .failure(Problem(message: "\(described): no such executable file", isUsage: false))
         }
-        guard access(path, X_OK) == 0 else {
+        guard LocalFiles.isAccessible(path, X_OK) else {
             return .failure(Problem(message: "\(described): not executable (no x permission)", isUsage: false))
         }
         return .success(CommandResolver.absolute(path))

@@ -52,11 +52,13 @@ enum DiffCommand: Command {
         config.diff.minEffectMs = try arguments.number("--min-effect-ms", default: config.diff.minEffectMs, in: 0...1_000_000)
         config.diff.minEffectPercent = try arguments.number("--min-effect-percent", default: config.diff.minEffectPercent, in: 0...1000)
         let top = try arguments.integer("--top", default: 10, in: 1...1000)
+        try OutputOptions.refuseInputAsOutput(arguments, inputs: arguments.positionals)
         let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         let failOn = try ConfigOptions.failOn(arguments, config)
         let loader = RuleInputLoader(closureProvider: ClosureSupport.provider, includeObjects: arguments.flag("--include-objects"))
         let base = loader.load([arguments.positionals[0]])
         let head = loader.load([arguments.positionals[1]])
+        try OutputOptions.refuseInputAsOutput(arguments, inputs: (base.input.objects + head.input.objects).map(\.path))
         FolderOptions.note(base.skipped, in: [arguments.positionals[0]])
         FolderOptions.note(head.skipped, in: [arguments.positionals[1]])
         let errors = base.errors + head.errors

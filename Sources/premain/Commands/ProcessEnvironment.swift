@@ -1,3 +1,5 @@
+import LosslessText
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +12,7 @@ enum ProcessEnvironment {
         var result: [String] = []
         var cursor = environ
         while let entry = cursor.pointee {
-            result.append(String(cString: entry))
+            result.append(LosslessUTF8.string(cString: entry))
             cursor += 1
         }
         return result
@@ -20,6 +22,6 @@ enum ProcessEnvironment {
     static func currentDirectory() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         guard getcwd(&buffer, buffer.count) != nil else { return nil }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return LosslessUTF8.string(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
     }
 }

@@ -21,8 +21,8 @@ enum PullRequestCommand: Command {
         (relocatable .o and .pcm files, archives, module files and JSON that is not a premain \
         report are left out, and one line says how many; --include-objects reads the objects \
         too). The static diff and the findings are premain diff's. \
-        With --run NAME (a file in each folder, or a path relative to it; never looked up in \
-        PATH) the two programs, with the arguments after '--', are compared as premain compare \
+        With --run NAME (a file in each folder, or a path relative to it that stays inside it; \
+        never looked up in PATH) the two programs, with the arguments after '--', are compared as premain compare \
         does: launched alternately in shuffled ABBA/BAAB blocks until the paired interval \
         decides. Without --run, or when a program is missing or cannot start, the report says \
         'not measured' and why. \
@@ -35,7 +35,8 @@ enum PullRequestCommand: Command {
         Exit status (the worst that applies): 4 a run failed; 2 regression; 1 new findings at or \
         above --fail-on or a budget exceeded; 5 inconclusive, or not measured (no --run); 0 \
         otherwise. 3 when a folder cannot be read, has no ELF executable or library, or --run \
-        names no executable in it (the reports are still written then); 64 usage error.
+        names no executable in it (the reports are still written then); 64 usage error (also a --run \
+        that is absolute or climbs out of the folder).
         """,
         arguments: [ArgumentSpec(name: "<argument>", help: "Arguments for the program of --run, after '--'.")],
         options: [
@@ -47,7 +48,7 @@ enum PullRequestCommand: Command {
             OptionSpec(names: ["--artifact"], valueName: "path", help: "With --commits: the artifact folder, relative to the worktree (e.g. .build/release)."),
             OptionSpec(names: ["--cache-dir"], valueName: "folder",
                        help: "With --commits: keep each built commit's artifact folder in FOLDER/<commit SHA> and take it from there next time."),
-            OptionSpec(names: ["--run"], valueName: "name", help: "The program to compare: a file in each artifact folder, or a path relative to it."),
+            OptionSpec(names: ["--run"], valueName: "name", help: "The program to compare: a file in each artifact folder, or a path relative to it that stays inside it (no absolute path, no '..' above it)."),
             OptionSpec(names: ["--markdown"], valueName: "file", help: "Write the pull-request comment (Markdown) here."),
             OptionSpec(names: ["--sarif"], valueName: "file", help: "Write the findings as SARIF 2.1.0 here."),
             OptionSpec(names: ["--json"], valueName: "file", help: "Write the whole report as JSON here."),
@@ -83,7 +84,7 @@ enum PullRequestCommand: Command {
         _ = try SourceRootOptions.locator(arguments, artifacts: [])  // a bad --source-root fails before any build
         guard CompareCommand.addInstructionCounter(arguments, to: &compareOptions) else { return .inputError }
         let run = arguments.value("--run")
-        if let run, run.isEmpty { throw UsageError(message: "--run takes a file name or a relative path, not ''") }
+        if let run { try BuildExecutable.checkInsideFolder(run) }
         if run == nil, !arguments.passthrough.isEmpty {
             throw UsageError(message: "arguments after '--' are for the program of --run; give --run NAME")
         }

@@ -1,4 +1,5 @@
 import PremainRender
+import PremainSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +17,21 @@ enum Console {
     }
 
     static func err(_ text: String) { _ = write(2, text) }
+
+    /// A write to a closed pipe (`premain audit … | head`) fails with `EPIPE`, which `out` and
+    /// `emit` report (one `Error:` line, exit 70), instead of killing premain with SIGPIPE.
+    /// SIGPIPE is caught by a handler that does nothing, not set to `SIG_IGN`: `execve` resets a
+    /// caught signal to its default, so the programs premain starts (measured targets, builds,
+    /// git) get SIGPIPE as they would have. An inherited `SIG_IGN` (or handler) is left as it is.
+    static func survivePipeClosing() {
+        var current = sigaction()
+        guard sigaction(SIGPIPE, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { return }
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in }
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        _ = sigaction(SIGPIPE, &action, nil)
+    }
 
     /// `out` for help and version text: exits 70 when stdout cannot take it.
     static func outOrExit(_ text: String) {
@@ -83,7 +99,7 @@ enum Console {
     static func emitStream(to path: String?, _ produce: (_ write: ([UInt8]) -> Bool) throws -> Bool) -> Bool {
         let toStdout = path == nil || path == "-"
         let shown = toStdout ? "to standard output" : TextSafety.display(path ?? "")
-        let fd = toStdout ? 1 : open(path ?? "", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = toStdout ? 1 : LocalFiles.open(path ?? "", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
         guard fd >= 0 else {
             Console.error("cannot write \(shown): \(String(cString: strerror(errno)).lowercased())")
             return false
@@ -115,7 +131,7 @@ enum Console {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
         for (index, part) in parts.enumerated() {
             prefix += (index == 0 ? "" : "/") + part
-            if !prefix.isEmpty && prefix != "." && prefix != ".." { _ = mkdir(prefix, 0o755) }
+            if !prefix.isEmpty && prefix != "." && prefix != ".." { _ = LocalFiles.makeFolder(prefix) }
         }
     }
 
@@ -130,7 +146,7 @@ enum Console {
             return write(1, text).map { message("to standard output", $0) }
         }
         let shown = TextSafety.display(path)
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = LocalFiles.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
         guard fd >= 0 else { return message(shown, errno) }
         if let code = write(fd, text) {
             close(fd)
