@@ -41,12 +41,15 @@ public final class HistoryStore {
     /// (not SQLite, damaged, or another program's database) or `.newerSchema`.
     public init(path: String, create: Bool = true, upTo version: Int = HistoryStore.currentVersion) throws(HistoryError) {
         connection = try SQLiteConnection(path: path, create: create)
-        let mode = try connection.execute("PRAGMA journal_mode=WAL").first?.first?.text ?? ""
+        // SQLite does not wait on the busy timeout here when another writer holds a new file.
+        let mode = try connection.retryingWhileBusy { () throws(HistoryError) in
+            try connection.execute("PRAGMA journal_mode=WAL").first?.first?.text ?? ""
+        }
         if mode.lowercased() != "wal" {
             throw HistoryError(.failed, "\(path): cannot switch the history database to WAL mode (got '\(mode)')")
         }
         try connection.executeScript("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL")
-        try migrate(upTo: min(version, Self.currentVersion))
+        try connection.retryingWhileBusy { () throws(HistoryError) in try migrate(upTo: min(version, Self.currentVersion)) }
     }
 
     /// The schema version of the open database.

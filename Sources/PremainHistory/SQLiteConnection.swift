@@ -1,5 +1,9 @@
 import CSQLite
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What went wrong with the history database, in one line (lowercase, no trailing period).
 public struct HistoryError: Error, Equatable, CustomStringConvertible, Sendable {
     public enum Kind: String, Sendable {
@@ -42,11 +46,13 @@ final class SQLiteConnection {
 
     private var handle: OpaquePointer?
     let path: String
+    let busyTimeoutMs: Int32
 
     /// Opens (creating when `create`) the database at `path`; waits up to `busyTimeoutMs` for
     /// another writer's lock.
     init(path: String, create: Bool, busyTimeoutMs: Int32 = 30_000) throws(HistoryError) {
         self.path = path
+        self.busyTimeoutMs = busyTimeoutMs
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, handle != nil else {
@@ -116,6 +122,30 @@ final class SQLiteConnection {
     }
 
     var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs `body` again while it fails with `.busy`, until the busy timeout has passed since
+    /// the first try. For what SQLite does not wait for itself: a connection that has read the
+    /// file and then asks to write while another writer holds it gets SQLITE_BUSY at once
+    /// (waiting could deadlock), and the switch to WAL mode of a new file does exactly that.
+    func retryingWhileBusy<T>(_ body: () throws(HistoryError) -> T) throws(HistoryError) -> T {
+        let deadline = Self.monotonicMs() + Int64(busyTimeoutMs)
+        var pauseUs: UInt32 = 1_000
+        while true {
+            do {
+                return try body()
+            } catch where error.kind == .busy && Self.monotonicMs() < deadline {
+                usleep(pauseUs)
+                pauseUs = min(pauseUs * 2, 50_000)
+            }
+        }
+    }
+
+    private static func monotonicMs() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+    }
+
 
     /// The error for `status`: damage and busy named as such, with SQLite's own words.
     func error(_ status: Int32) -> HistoryError {

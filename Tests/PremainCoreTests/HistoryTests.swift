@@ -171,6 +171,32 @@ struct HistoryTests {
         #expect(integrity == "ok")
     }
 
+    /// Issue 23, defect 2: the first write to a database that does not exist yet, while another
+    /// writer holds the new file (its BEGIN IMMEDIATE, as a second `history add` does while it
+    /// creates the schema). SQLite answers SQLITE_BUSY at once, without the busy handler, to a
+    /// connection that read the file and then asks to write while another writes: the switch to
+    /// WAL did just that, so the add failed in ~8 ms with "database is locked" and its report
+    /// was lost. It now waits on the busy timeout like every other write.
+    @Test func firstAddWhileAnotherWriterHoldsTheNewFileWaitsAndLands() throws {
+        let database = Self.temporaryDatabase()
+        defer { Self.cleanUp(database) }
+        nonisolated(unsafe) let holder = try SQLiteConnection(path: database, create: true)  // used by one thread at a time
+        try holder.executeScript("BEGIN IMMEDIATE")
+        // The holder lets go a while later, from another thread; the store must still be waiting
+        // then (its busy timeout is 30 s), never have given up at once.
+        let released = DispatchSemaphore(value: 0)
+        Thread {
+            usleep(200_000)
+            try? holder.executeScript("COMMIT")
+            released.signal()
+        }.start()
+        defer { released.wait() }
+        let store = try HistoryStore(path: database)
+        try store.add(json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: 1)], commit: "a",
+                      recordedAt: "t")
+        #expect(try store.reportCount() == 1)
+    }
+
     final class Failures: @unchecked Sendable {
         private let lock = NSLock()
         private(set) var list: [String] = []
