@@ -46,7 +46,7 @@ let package = Package(
         // Judging: rules, budgets, premain.json, diff; reads reports as model values.
         .target(name: "PremainJudge", dependencies: ["PremainModel", "PremainSystem", "PremainAudit"]),
         // History across commits: any report's metrics in a SQLite database (the only importer of CSQLite).
-        .target(name: "PremainHistory", dependencies: ["PremainModel", "CSQLite"]),
+        .target(name: "PremainHistory", dependencies: ["PremainModel", "PremainSystem", "CSQLite"]),
         // Renderers: text, Markdown, SARIF, JSON; pure functions of model values.
         .target(name: "PremainRender", dependencies: ["PremainModel"]),
         // The thin command-line tool.
@@ -56,7 +56,7 @@ let package = Package(
         // Helpers both test targets use: the samples built once per test run, running programs
         // and the built premain, /proc scans, self-timing logs, recorded reports
         // (swift-argument-parser's ArgumentParserTestHelpers is the model).
-        .target(name: "PremainTestSupport", path: "Tests/PremainTestSupport"),
+        .target(name: "PremainTestSupport", dependencies: ["CSQLite"], path: "Tests/PremainTestSupport"),
         .testTarget(name: "ELFKitTests", dependencies: ["ELFKit", "PremainTestSupport"]),
         .testTarget(name: "PremainCoreTests", dependencies: [
                         "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",

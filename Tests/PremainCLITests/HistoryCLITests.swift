@@ -127,6 +127,108 @@ struct HistoryCLITests {
         }
     }
 
+    /// Issue 23, defect 3: another program's SQLite database was refused only after it had been
+    /// switched to WAL for good (header bytes 18 and 19 became 2). It is now identified first,
+    /// read-only, and left byte for byte, with no -wal, -shm or -journal beside it.
+    @Test func foreignDatabaseIsRefusedAndLeftByteForByte() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let report = try Self.report(in: folder)
+        let cases: [(name: String, sql: String, says: String)] = [
+            ("photos.db", "CREATE TABLE photos (id INTEGER, name TEXT); INSERT INTO photos VALUES (1, 'a')", "photos"),
+            ("wal.db", "PRAGMA journal_mode=WAL; CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('x')", "notes"),
+            ("versioned.db", "CREATE TABLE settings (key TEXT); PRAGMA user_version = 1", "settings"),
+            ("future.db", "CREATE TABLE cache (key TEXT); PRAGMA user_version = 99", "cache"),
+        ]
+        for (name, sql, says) in cases {
+            let databases = folder + "/" + name.replacingOccurrences(of: ".db", with: "")
+            try FileManager.default.createDirectory(atPath: databases, withIntermediateDirectories: true)
+            let database = databases + "/" + name
+            try SQLiteFiles.run(sql, in: database)
+            let before = FolderSnapshot(databases)
+            let header = try #require(before.entries[name]?.bytes)
+            for arguments in [["history", "show", "--db", database], ["history", "add", report, "--db", database],
+                              ["history", "show", "--format", "json", "--db", database]] {
+                let result = try CLI.run(arguments)
+                #expect(result.status == 3, "\(name) \(arguments[1]): \(result.stderr)")
+                #expect(result.stderr.hasPrefix("Error: \(database): not a premain history database")
+                        && result.stderr.contains(says), "\(name): \(result.stderr)")
+                #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+                #expect(FolderSnapshot(databases) == before, "\(name) \(arguments[1]): \(FolderSnapshot(databases))")
+            }
+            #expect(Array(header[18...19]) == (name == "wal.db" ? [2, 2] : [1, 1]))
+        }
+    }
+
+    /// Issue 23, defect 10: a read opened the database read-write, switched it to WAL and migrated
+    /// it, so `show` failed where the folder was not writable, wrote a schema into an empty file
+    /// and left -wal/-shm; a failed `add` on a file it may not write left them too. A read now
+    /// opens read-only and writes nothing; an `add` that cannot write says so and leaves nothing.
+    @Test func readingWritesNothingAndAFailedAddLeavesNothing() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let report = try Self.report(in: folder)
+        let databases = folder + "/db"
+        let database = databases + "/history.sqlite"
+        for index in 1...3 {
+            #expect(try CLI.run(["history", "add", report, "--db", database, "--commit", "c\(index)"]).status == 0)
+        }
+        // A read, in every format: no byte, no time, no side file.
+        let before = FolderSnapshot(databases)
+        #expect(before.entries.keys.sorted() == ["history.sqlite"], "\(before)")
+        for format in ["text", "json", "markdown", "html"] {
+            let shown = try CLI.run(["history", "show", "--format", format, "--db", database])
+            #expect(shown.status == 0 && !shown.stdout.isEmpty, "\(format): \(shown.stderr)")
+            #expect(FolderSnapshot(databases) == before, "\(format): \(FolderSnapshot(databases))")
+        }
+        // An empty file is an empty history, and stays empty.
+        let empties = folder + "/empty"
+        try FileManager.default.createDirectory(atPath: empties, withIntermediateDirectories: true)
+        let empty = empties + "/history.sqlite"
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let emptyBefore = FolderSnapshot(empties)
+        let shownEmpty = try CLI.run(["history", "show", "--db", empty])
+        #expect(shownEmpty.status == 0 && shownEmpty.stdout.contains("0 reports"), "\(shownEmpty.stdout)\(shownEmpty.stderr)")
+        #expect(FolderSnapshot(empties) == emptyBefore, "\(FolderSnapshot(empties))")
+
+        // A user who may read the file but write neither it nor its folder: as nobody when the
+        // tests run as root (root writes everywhere), else this user with the modes taken away.
+        let asOther = getuid() == 0
+        if asOther {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: report)
+        } else {
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: database)
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: databases)
+        }
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: databases) }
+        func premain(_ arguments: [String]) throws -> CLI.Result {
+            asOther ? try CLI.run(["--reuid=65534", "--regid=65534", "--clear-groups", "--", CLI.binary] + arguments,
+                                  executable: "/usr/bin/setpriv")
+                    : try CLI.run(arguments)
+        }
+        let shown = try premain(["history", "show", "--metric", "main", "--db", database])
+        #expect(shown.status == 0 && shown.stdout.contains("3 reports"), "\(shown.stdout)\(shown.stderr)")
+        let added = try premain(["history", "add", report, "--db", database])
+        #expect(added.status == 3 && added.stderr.hasPrefix("Error: \(database): cannot write the history database"),
+                "\(added.stderr)")
+        #expect(added.stderr.split(separator: "\n").count == 1, "\(added.stderr)")
+        #expect(FolderSnapshot(databases) == before, "\(FolderSnapshot(databases))")
+
+        // An immutable file (chattr +i, where the file system has it): add refuses, leaves nothing.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: databases)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: database)
+        guard (try? Shell.run(["chattr", "+i", database]))?.status == 0 else { return }
+        defer { _ = try? Shell.run(["chattr", "-i", database]) }
+        let immutableBefore = FolderSnapshot(databases)
+        let refused = try CLI.run(["history", "add", report, "--db", database])
+        #expect(refused.status == 3 && refused.stderr.hasPrefix("Error: \(database): cannot write the history database"),
+                "\(refused.stderr)")
+        #expect(FolderSnapshot(databases) == immutableBefore, "\(FolderSnapshot(databases))")
+        #expect(try CLI.run(["history", "show", "--db", database]).status == 0)
+        #expect(FolderSnapshot(databases) == immutableBefore, "\(FolderSnapshot(databases))")
+    }
+
     @Test func badInputAndUsage() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -197,6 +197,51 @@ struct HistoryTests {
         #expect(try store.reportCount() == 1)
     }
 
+    /// Issue 23, defect 3: another program's database, given to a write or a read, is refused
+    /// before any pragma: its bytes stay as they were (no switch to WAL) and nothing appears
+    /// beside it.
+    @Test func foreignDatabaseIsRefusedBeforeAnyWrite() throws {
+        let database = Self.temporaryDatabase()
+        defer { Self.cleanUp(database) }
+        let folder = (database as NSString).deletingLastPathComponent
+        try SQLiteFiles.run("CREATE TABLE photos (id INTEGER); INSERT INTO photos VALUES (7)", in: database)
+        let before = FolderSnapshot(folder)
+        for create in [true, false] {
+            do {
+                _ = try HistoryStore(path: database, create: create)
+                Issue.record("a foreign database opened")
+            } catch {
+                #expect(error.kind == .damaged && error.description.contains("photos"), "\(error)")
+            }
+            #expect(FolderSnapshot(folder) == before, "\(FolderSnapshot(folder))")
+        }
+        #expect(throws: HistoryError.self) { try HistoryStore.reading(database) { store throws(HistoryError) in try store.reportCount() } }
+        #expect(FolderSnapshot(folder) == before, "\(FolderSnapshot(folder))")
+        let header = try #require(before.entries["history.sqlite"]?.bytes)
+        #expect(Array(header[18...19]) == [1, 1])
+    }
+
+    /// Issue 23, defect 10: a database of an older schema is read read-only as it is (the reads
+    /// use only what version 1 made), without migrating it or writing anything.
+    @Test func olderSchemaIsReadWithoutMigratingIt() throws {
+        let database = Self.temporaryDatabase()
+        defer { Self.cleanUp(database) }
+        let folder = (database as NSString).deletingLastPathComponent
+        do {
+            let old = try HistoryStore(path: database, upTo: 1)
+            try old.add(json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: 4)], commit: "x",
+                        recordedAt: "t")
+        }
+        let before = FolderSnapshot(folder)
+        let (version, count, points) = try HistoryStore.reading(database) { store throws(HistoryError) in
+            (try store.schemaVersion(), try store.reportCount(), try store.series("main")?.points.count)
+        }
+        #expect(version == 1 && count == 1 && points == 1)
+        #expect(FolderSnapshot(folder) == before, "\(FolderSnapshot(folder))")
+        // A write migrates it.
+        #expect(try HistoryStore(path: database).schemaVersion() == HistoryStore.currentVersion)
+    }
+
     final class Failures: @unchecked Sendable {
         private let lock = NSLock()
         private(set) var list: [String] = []
