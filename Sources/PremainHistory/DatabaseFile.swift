@@ -34,7 +34,8 @@ struct DatabaseFile: Equatable {
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
-        default: throw HistoryError(.cannotOpen, "\(path): not a regular file, so not a history database")
+        case S_IFDIR: throw HistoryError(.cannotOpen, "\(path): a folder, not a history database")
+        default: throw HistoryError(.cannotOpen, "\(path): not a regular file (\(typeName(info.st_mode))), so not a history database")
         }
         if forWriting {
             // SQLite writes beside the file: its -wal and -shm, which a folder it may not write
@@ -77,5 +78,17 @@ struct DatabaseFile: Equatable {
 
     private static func reason(_ code: Int32) -> String {
         String(cString: strerror(code)).lowercased()
+    }
+
+    /// "a FIFO", "a character device", … for a `st_mode` that is not a regular file or folder.
+    static func typeName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFLNK: return "a symbolic link"
+        default: return "of unknown type"
+        }
     }
 }

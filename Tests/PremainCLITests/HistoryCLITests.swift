@@ -104,6 +104,12 @@ struct HistoryCLITests {
         return report
     }
 
+    /// premain with `arguments`, ended with SIGKILL after 60 s: a hang fails the test (exit 124)
+    /// instead of stopping the suite. The limit is a hang guard, never a measure of speed.
+    static func guarded(_ arguments: [String]) throws -> CLI.Result {
+        try CLI.run(["-s", "KILL", "60", CLI.binary] + arguments, executable: "/usr/bin/timeout")
+    }
+
     /// Issue 23, defect 2: the first adds to a database that did not exist yet, at once. One of
     /// them used to fail in ~8 ms with "database is locked" (the switch to WAL did not wait on the
     /// busy timeout) and its report was lost.
@@ -227,6 +233,45 @@ struct HistoryCLITests {
         #expect(FolderSnapshot(databases) == immutableBefore, "\(FolderSnapshot(databases))")
         #expect(try CLI.run(["history", "show", "--db", database]).status == 0)
         #expect(FolderSnapshot(databases) == immutableBefore, "\(FolderSnapshot(databases))")
+    }
+
+    /// Issue 23, defect 12: a FIFO read "no history database; create one…" (and `add` waited on
+    /// it for ever), a folder given to `pr --history-db` read "does not exist yet", and
+    /// `history add --db /dev/null` left `/dev/null-journal`. Each now says what the path is,
+    /// and SQLite never opens it.
+    @Test func databaseThatIsNotAFileIsNamedForWhatItIs() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let report = try Self.report(in: folder)
+        let places = folder + "/places"
+        try FileManager.default.createDirectory(atPath: places + "/folder.sqlite", withIntermediateDirectories: true)
+        #expect(mkfifo(places + "/fifo.sqlite", 0o644) == 0)
+        let before = FolderSnapshot(places)
+        for (path, what) in [(places + "/fifo.sqlite", "not a regular file (a FIFO)"),
+                             (places + "/folder.sqlite", "a folder, not a history database")] {
+            for arguments in [["history", "show", "--db", path], ["history", "add", report, "--db", path]] {
+                let result = try Self.guarded(arguments)
+                #expect(result.status == 3 && result.stderr.hasPrefix("Error: \(path): \(what)"), "\(arguments): \(result.stderr)")
+                #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            }
+        }
+        #expect(FolderSnapshot(places) == before, "\(FolderSnapshot(places))")
+        // pr reads the trend before anything else: a folder is named as one, not as missing.
+        let empty = folder + "/build"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let pr = try Self.guarded(["pr", "--no-config", "--base", empty, "--head", empty, "--history-db", places + "/folder.sqlite"])
+        #expect(pr.stderr.contains("\(places)/folder.sqlite: a folder, not a history database") && !pr.stderr.contains("does not exist yet"),
+                "\(pr.stderr)")
+        let fifo = try Self.guarded(["pr", "--no-config", "--base", empty, "--head", empty, "--history-db", places + "/fifo.sqlite"])
+        #expect(fifo.stderr.contains("not a regular file (a FIFO)"), "\(fifo.stderr)")
+        // A device: refused before SQLite opens it, so no /dev/null-journal.
+        let journalBefore = FileManager.default.fileExists(atPath: "/dev/null-journal")
+        let device = try Self.guarded(["history", "add", report, "--db", "/dev/null"])
+        #expect(device.status == 3 && device.stderr.hasPrefix("Error: /dev/null: not a regular file (a character device)"),
+                "\(device.stderr)")
+        #expect(journalBefore || !FileManager.default.fileExists(atPath: "/dev/null-journal"))
+        let shownDevice = try Self.guarded(["history", "show", "--db", "/dev/null"])
+        #expect(shownDevice.status == 3 && shownDevice.stderr.contains("not a regular file (a character device)"), "\(shownDevice.stderr)")
     }
 
     @Test func badInputAndUsage() throws {
