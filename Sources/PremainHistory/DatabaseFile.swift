@@ -18,11 +18,19 @@ struct DatabaseFile: Equatable {
     var changed: timespec
 
     /// The regular file at `path`, or `nil` when nothing is there. Throws `.cannotOpen`, naming
-    /// what is there instead, for a folder, a FIFO, a device or a socket; and, `forWriting`, when
+    /// what is there instead, for a folder, a FIFO, a device or a socket (also as its `-wal`,
+    /// `-shm` or `-journal`); and, `forWriting`, when
     /// this process may not write the file, or the folder that holds it and SQLite's `-wal` and
     /// `-shm` files (with the system's reason: permission denied, read-only file system, an
     /// immutable file).
     static func look(at path: String, forWriting: Bool) throws(HistoryError) -> DatabaseFile? {
+        // SQLite opens its -wal, -shm and -journal by name too: a FIFO there would hang it.
+        for side in [path + "-wal", path + "-shm", path + "-journal"] {
+            var sideInfo = stat()
+            guard stat(side, &sideInfo) == 0, sideInfo.st_mode & S_IFMT != S_IFREG else { continue }
+            let what = sideInfo.st_mode & S_IFMT == S_IFDIR ? "a folder" : typeName(sideInfo.st_mode)
+            throw HistoryError(.cannotOpen, "\(side): not a regular file (\(what)) beside the history database; move it away")
+        }
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno

@@ -76,8 +76,9 @@ final class SQLiteConnection {
         var flags = SQLITE_OPEN_NOMUTEX
         switch access {
         case .write(let create):
-            name = path
-            flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+            // A URI too, so that a path such as "file:x?mode=memory" stays a file name.
+            name = Self.uri(path, "")
+            flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_URI
         case .readBesideLog:
             name = Self.uri(path, "mode=ro&readonly_shm=1")
             flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
@@ -121,7 +122,7 @@ final class SQLiteConnection {
             }
         }
         // An absolute path after an empty authority ("file:///tmp/x"), so "//x" is not a host.
-        return (escaped.hasPrefix("/") ? "file://" : "file:") + escaped + "?" + query
+        return (escaped.hasPrefix("/") ? "file://" : "file:") + escaped + (query.isEmpty ? "" : "?" + query)
     }
 
     deinit {

@@ -256,6 +256,15 @@ struct HistoryCLITests {
             }
         }
         #expect(FolderSnapshot(places) == before, "\(FolderSnapshot(places))")
+        // A FIFO where SQLite keeps its log: named, never opened.
+        let database = places + "/history.sqlite"
+        #expect(try CLI.run(["history", "add", report, "--db", database]).status == 0)
+        #expect(mkfifo(database + "-wal", 0o644) == 0)
+        for arguments in [["history", "show", "--db", database], ["history", "add", report, "--db", database]] {
+            let result = try Self.guarded(arguments)
+            #expect(result.status == 3 && result.stderr.hasPrefix("Error: \(database)-wal: not a regular file (a FIFO)"),
+                    "\(arguments): \(result.stderr)")
+        }
         // pr reads the trend before anything else: a folder is named as one, not as missing.
         let empty = folder + "/build"
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
@@ -272,6 +281,21 @@ struct HistoryCLITests {
         #expect(journalBefore || !FileManager.default.fileExists(atPath: "/dev/null-journal"))
         let shownDevice = try Self.guarded(["history", "show", "--db", "/dev/null"])
         #expect(shownDevice.status == 3 && shownDevice.stderr.contains("not a regular file (a character device)"), "\(shownDevice.stderr)")
+    }
+
+    /// A --db that reads like an SQLite URI is a file name: SQLite (built with URI names on)
+    /// used to open "file:x?mode=memory" in memory, and the add stored nothing.
+    @Test func databaseNamedLikeAURIIsAFile() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let report = try Self.report(in: folder)
+        for name in ["file:x.sqlite?mode=memory", "a?b#c%25.sqlite"] {
+            let added = try CLI.run(["history", "add", report, "--db", name], in: folder)
+            #expect(added.status == 0, "\(name): \(added.stderr)")
+            #expect(FileManager.default.fileExists(atPath: folder + "/" + name), "\(FolderSnapshot(folder))")
+            let shown = try CLI.run(["history", "show", "--db", name], in: folder)
+            #expect(shown.status == 0 && shown.stdout.contains("1 reports"), "\(name): \(shown.stderr)")
+        }
     }
 
     @Test func badInputAndUsage() throws {
