@@ -142,7 +142,7 @@ public final class HistoryStore {
     /// The schema version of the open database (0 before its first migration), after checking
     /// that it is premain's: another program's database (other tables, or a version without
     /// premain's tables) is `.damaged`, one newer than this premain `.newerSchema`, one older
-    /// than `lowest` `.failed` with what to run.
+    /// than `lowest` `.cannotOpen` with what to run.
     static func identify(_ connection: SQLiteConnection, lowest: Int = 0) throws(HistoryError) -> Int {
         let path = connection.path
         // One statement, so one snapshot: a writer may commit the first migration in between.
@@ -155,15 +155,17 @@ public final class HistoryStore {
         let tables = rows.filter { $0.first?.text == "table" }.compactMap { $0.last?.text }.sorted()
         if found == 0 && tables.isEmpty { return 0 }
         guard found > 0, premainTables.isSubset(of: tables) else {
-            let what = tables.isEmpty ? "no tables, user_version \(found)"
-                : "it has other tables: \(tables.filter { !premainTables.contains($0) }.prefix(3).joined(separator: ", "))"
+            let others = tables.filter { !premainTables.contains($0) }
+            let what = others.isEmpty
+                ? "no \(premainTables.subtracting(tables).sorted().joined(separator: " or ")) table, user_version \(found)"
+                : "it has other tables: \(others.prefix(3).joined(separator: ", "))"
             throw HistoryError(.damaged, "\(path): not a premain history database (\(what)); give premain its own file")
         }
         if found > currentVersion {
             throw HistoryError(.newerSchema, "\(path): history schema version \(found) is newer than this premain's (\(currentVersion)); use a newer premain")
         }
         if found < lowest {
-            throw HistoryError(.failed, "\(path): history schema version \(found) is too old to read as it is; run 'premain history add' once to migrate it")
+            throw HistoryError(.cannotOpen, "\(path): history schema version \(found) is too old to read as it is; run 'premain history add' once to migrate it")
         }
         return found
     }
