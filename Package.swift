@@ -48,7 +48,7 @@ let package = Package(
         // Judging: rules, budgets, premain.json, diff; reads reports as model values.
         .target(name: "PremainJudge", dependencies: ["PremainModel", "PremainSystem", "PremainAudit"]),
         // History across commits: any report's metrics in a SQLite database (the only importer of CSQLite).
-        .target(name: "PremainHistory", dependencies: ["PremainModel", "CSQLite"]),
+        .target(name: "PremainHistory", dependencies: ["PremainModel", "PremainSystem", "CSQLite"]),
         // Renderers: text, Markdown, SARIF, JSON; pure functions of model values.
         .target(name: "PremainRender", dependencies: ["PremainModel", "LosslessText"]),
         // The thin command-line tool.
@@ -58,7 +58,7 @@ let package = Package(
         // Helpers both test targets use: the samples built once per test run, running programs
         // and the built premain, /proc scans, self-timing logs, recorded reports
         // (swift-argument-parser's ArgumentParserTestHelpers is the model).
-        .target(name: "PremainTestSupport", path: "Tests/PremainTestSupport"),
+        .target(name: "PremainTestSupport", dependencies: ["CSQLite"], path: "Tests/PremainTestSupport"),
         .testTarget(name: "ELFKitTests", dependencies: ["ELFKit", "PremainTestSupport"]),
         .testTarget(name: "PremainCoreTests", dependencies: [
                         "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",

@@ -1,10 +1,16 @@
 import FoundationEssentials
 import PremainModel
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// premain's history database: every report added, whole, with its metrics, in SQLite (WAL,
 /// busy timeout, each add one `BEGIN IMMEDIATE` transaction). The schema is versioned with
 /// `PRAGMA user_version`; `migrations[i]` takes version i to i + 1 and runs in the transaction
-/// that records the new version, so a database is never half-migrated.
+/// that records the new version, so a database is never half-migrated. A write opens the file
+/// only once it is known to be premain's (or new); a read (`reading`) opens it read-only and
+/// writes nothing, not even `-wal` or `-shm`.
 public final class HistoryStore {
     /// The schema, one step per version. Append only: a released step never changes.
     static let migrations: [String] = [
@@ -33,20 +39,135 @@ public final class HistoryStore {
     /// The schema version this premain writes.
     public static var currentVersion: Int { migrations.count }
 
+    /// The oldest schema the reads below understand without migrating (they use only the tables
+    /// version 1 made). Older databases are read after a write has migrated them.
+    static let oldestReadableVersion = 1
+
+    /// The tables every premain database has, by which one is told from another program's.
+    static let premainTables: Set<String> = ["reports", "metrics"]
+
+    /// Reads of a database without a write-ahead log are retried this many times when the file
+    /// changed while it was read (a writer's checkpoint).
+    static let readAttempts = 8
+
     let connection: SQLiteConnection
     public var path: String { connection.path }
 
-    /// Opens the database at `path`, creating it (and its folder is the caller's business)
-    /// when `create`, and migrates it to the current schema. Throws `.cannotOpen`, `.damaged`
-    /// (not SQLite, damaged, or another program's database) or `.newerSchema`.
+    /// Opens the database at `path` for writing, creating it (its folder is the caller's
+    /// business) when `create`, and migrates it to the current schema. Before any pragma or
+    /// write, the file must be a regular file this process may write, and an existing one is
+    /// read read-only to tell that it is premain's. Throws `.missing` (not there, and not
+    /// `create`), `.cannotOpen` (a folder, FIFO or device; no permission), `.damaged` (not
+    /// SQLite, damaged, or another program's database), `.newerSchema` or `.busy`.
     public init(path: String, create: Bool = true, upTo version: Int = HistoryStore.currentVersion) throws(HistoryError) {
-        connection = try SQLiteConnection(path: path, create: create)
-        let mode = try connection.execute("PRAGMA journal_mode=WAL").first?.first?.text ?? ""
+        let file = try DatabaseFile.look(at: path, forWriting: true)
+        if file == nil && !create { throw HistoryError(.missing, "\(path): no history database") }
+        // Whose is it? Asked read-only first: a write connection would switch another program's
+        // file to WAL. A log without its -shm (a writer that crashed) only a write connection
+        // can read; the file is in WAL mode already, so reading it there changes no header.
+        let log = DatabaseFile.size(of: path + "-wal") ?? 0
+        if ((file?.size ?? 0) > 0 || log > 0) && !(log > 0 && DatabaseFile.size(of: path + "-shm") == nil) {
+            try Self.reading(path) { _ throws(HistoryError) in }
+        }
+        connection = try SQLiteConnection(path: path, access: .write(create: create))
+        // And again on this connection, before any pragma: the file may have been replaced.
+        _ = try connection.retryingWhileBusy { () throws(HistoryError) in try Self.identify(connection) }
+        // SQLite does not wait on the busy timeout here when another writer holds a new file.
+        let mode = try connection.retryingWhileBusy { () throws(HistoryError) in
+            try connection.execute("PRAGMA journal_mode=WAL").first?.first?.text ?? ""
+        }
         if mode.lowercased() != "wal" {
             throw HistoryError(.failed, "\(path): cannot switch the history database to WAL mode (got '\(mode)')")
         }
         try connection.executeScript("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL")
-        try migrate(upTo: min(version, Self.currentVersion))
+        try connection.retryingWhileBusy { () throws(HistoryError) in try migrate(upTo: min(version, Self.currentVersion)) }
+    }
+
+    /// A store over an open connection whose schema `identify` has checked.
+    private init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    /// Runs `body` on the database at `path` opened read-only: nothing is written, migrated or
+    /// created (no `-wal`, `-shm` or `-journal`), so it works where the file or its folder may
+    /// not be written. Beside a writer's write-ahead log the read goes through it; without one
+    /// the main file is read without locks, and the read (with `body`) is done again when a
+    /// writer changed the file meanwhile. An empty file reads as a history with no reports, an
+    /// older schema as it is. Throws `.missing`, `.cannotOpen`, `.damaged`, `.newerSchema`, or
+    /// `.busy` when the file kept changing.
+    public static func reading<T>(_ path: String, _ body: (HistoryStore) throws(HistoryError) -> T) throws(HistoryError) -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            guard let file = try DatabaseFile.look(at: path, forWriting: false) else {
+                throw HistoryError(.missing, "\(path): no history database")
+            }
+            let log = DatabaseFile.size(of: path + "-wal") ?? 0
+            if log > 0 && DatabaseFile.size(of: path + "-shm") == nil {
+                throw HistoryError(.cannotOpen, "\(path): has a write-ahead log (\(path)-wal) without its -shm file, which only a write can recover; run 'premain history add' on it once")
+            }
+            if log == 0 && file.size == 0 { return try reading(emptyFile: path, body) }
+            let beside = log > 0
+            // A writer may be changing what is there: read again when it did. Beside a log, the
+            // writer may have ended (and removed its -wal and -shm) before SQLite opened them;
+            // without locks, its checkpoint (a -wal is there then) or its rollback journal (the
+            // switch of a new file to WAL) may have changed the file.
+            let changed = { () -> Bool in
+                beside ? DatabaseFile.size(of: path + "-shm") == nil || (DatabaseFile.size(of: path + "-wal") ?? 0) == 0
+                    : !file.isCurrent(at: path) || DatabaseFile.size(of: path + "-journal") != nil
+                        || (DatabaseFile.size(of: path + "-wal") ?? 0) > 0
+            }
+            let last = attempt >= readAttempts
+            do throws(HistoryError) {
+                let connection = try SQLiteConnection(path: path, access: beside ? .readBesideLog : .readImmutable)
+                let result = try identify(connection, lowest: oldestReadableVersion) == 0
+                    ? try reading(emptyFile: path, body) : try body(HistoryStore(connection: connection))
+                if beside || !changed() || (last && file.isCurrent(at: path)) { return result }
+                if last { throw HistoryError(.busy, "\(path): the history database kept changing while it was read") }
+            } catch where !last && (changed() || (beside && error.kind == .cannotOpen)) {
+                // Read while a writer changed the file: read it again.
+            }
+            usleep(UInt32(2_000 * attempt))
+        }
+    }
+
+    /// `body` on an empty history named `path`, in memory: an empty file, or premain's database
+    /// before its first migration.
+    private static func reading<T>(emptyFile path: String, _ body: (HistoryStore) throws(HistoryError) -> T) throws(HistoryError) -> T {
+        let connection = try SQLiteConnection(path: path, access: .memory)
+        for step in migrations { try connection.executeScript(step) }
+        return try body(HistoryStore(connection: connection))
+    }
+
+    /// The schema version of the open database (0 before its first migration), after checking
+    /// that it is premain's: another program's database (other tables, or a version without
+    /// premain's tables) is `.damaged`, one newer than this premain `.newerSchema`, one older
+    /// than `lowest` `.cannotOpen` with what to run.
+    static func identify(_ connection: SQLiteConnection, lowest: Int = 0) throws(HistoryError) -> Int {
+        let path = connection.path
+        // One statement, so one snapshot: a writer may commit the first migration in between.
+        let rows = try connection.execute("""
+            SELECT 'version', user_version FROM pragma_user_version
+            UNION ALL
+            SELECT 'table', name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!'
+            """)
+        let found = Int(rows.first { $0.first?.text == "version" }?.last?.integer ?? 0)
+        let tables = rows.filter { $0.first?.text == "table" }.compactMap { $0.last?.text }.sorted()
+        if found == 0 && tables.isEmpty { return 0 }
+        guard found > 0, premainTables.isSubset(of: tables) else {
+            let others = tables.filter { !premainTables.contains($0) }
+            let what = others.isEmpty
+                ? "no \(premainTables.subtracting(tables).sorted().joined(separator: " or ")) table, user_version \(found)"
+                : "it has other tables: \(others.prefix(3).joined(separator: ", "))"
+            throw HistoryError(.damaged, "\(path): not a premain history database (\(what)); give premain its own file")
+        }
+        if found > currentVersion {
+            throw HistoryError(.newerSchema, "\(path): history schema version \(found) is newer than this premain's (\(currentVersion)); use a newer premain")
+        }
+        if found < lowest {
+            throw HistoryError(.cannotOpen, "\(path): history schema version \(found) is too old to read as it is; run 'premain history add' once to migrate it")
+        }
+        return found
     }
 
     /// The schema version of the open database.
@@ -61,14 +182,10 @@ public final class HistoryStore {
         }
         guard found < target else { return }
         try connection.transaction { () throws(HistoryError) in
-            // Read again under the write lock: another process may have migrated meanwhile.
-            let version = try schemaVersion()
-            if version == 0 {
-                let tables = try connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.text }
-                if !tables.isEmpty {
-                    throw HistoryError(.damaged, "\(path): not a premain history database (it has other tables: \(tables.prefix(3).joined(separator: ", ")))")
-                }
-            }
+            // Read again under the write lock: another process may have migrated meanwhile, or
+            // put something else in the file since it was looked at.
+            let version = try Self.identify(connection)
+            guard version < target else { return }
             for step in version..<target {
                 try connection.executeScript(Self.migrations[step])
                 try connection.executeScript("PRAGMA user_version = \(step + 1)")

@@ -1,9 +1,16 @@
 import CSQLite
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What went wrong with the history database, in one line (lowercase, no trailing period).
 public struct HistoryError: Error, Equatable, CustomStringConvertible, Sendable {
     public enum Kind: String, Sendable {
-        /// The file cannot be opened or created (permissions, a folder in the way).
+        /// No database at the path (a read; a write creates it).
+        case missing
+        /// The file cannot be opened, created or written (permissions, a read-only file system,
+        /// a folder, FIFO or device in the way).
         case cannotOpen
         /// The file is not an SQLite database, or is damaged, or is another program's.
         case damaged
@@ -28,9 +35,9 @@ public struct HistoryError: Error, Equatable, CustomStringConvertible, Sendable 
     public var description: String { message }
 }
 
-/// One SQLite connection: statements with bound values, rows as Swift values. Opened in WAL
-/// mode with a busy timeout, so two writers (two CI jobs) wait for each other instead of
-/// failing or corrupting the file.
+/// One SQLite connection: statements with bound values, rows as Swift values. A write
+/// connection is opened in WAL mode with a busy timeout, so two writers (two CI jobs) wait for
+/// each other instead of failing or corrupting the file; a read connection writes nothing.
 final class SQLiteConnection {
     /// A value bound to a statement or read from a row.
     enum Value: Equatable {
@@ -40,22 +47,82 @@ final class SQLiteConnection {
         case null
     }
 
-    private var handle: OpaquePointer?
-    let path: String
+    /// How the file is opened.
+    enum Access: Equatable {
+        /// Read and write; the file is created when `create`.
+        case write(create: Bool)
+        /// Read-only beside a writer's `-wal` and `-shm` (`readonly_shm`): sees what the writer
+        /// committed, creates and writes nothing.
+        case readBesideLog
+        /// Read-only from the main file alone, without locks (`immutable`): for a database with
+        /// no write-ahead log, where SQLite would otherwise create `-wal` and `-shm` and leave
+        /// them. The caller checks that the file did not change while it read.
+        case readImmutable
+        /// A private database in memory.
+        case memory
+    }
 
-    /// Opens (creating when `create`) the database at `path`; waits up to `busyTimeoutMs` for
-    /// another writer's lock.
-    init(path: String, create: Bool, busyTimeoutMs: Int32 = 30_000) throws(HistoryError) {
+    private var handle: OpaquePointer?
+    /// The database's path, as messages name it.
+    let path: String
+    let busyTimeoutMs: Int32
+
+    /// Opens the database at `path` for `access`; waits up to `busyTimeoutMs` for another
+    /// writer's lock. A write connection that SQLite could only open read-only is refused.
+    init(path: String, access: Access, busyTimeoutMs: Int32 = 30_000) throws(HistoryError) {
         self.path = path
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
-        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        self.busyTimeoutMs = busyTimeoutMs
+        let name: String
+        var flags = SQLITE_OPEN_NOMUTEX
+        switch access {
+        case .write(let create):
+            // A URI too, so that a path such as "file:x?mode=memory" stays a file name.
+            name = Self.uri(path, "")
+            flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_URI
+        case .readBesideLog:
+            name = Self.uri(path, "mode=ro&readonly_shm=1")
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+        case .readImmutable:
+            name = Self.uri(path, "mode=ro&immutable=1")
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+        case .memory:
+            name = ":memory:"
+            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY
+        }
+        let status = sqlite3_open_v2(name, &handle, flags, nil)
         guard status == SQLITE_OK, handle != nil else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_close(handle)
             handle = nil
             throw HistoryError(.cannotOpen, "\(path): cannot open the history database (\(message))")
         }
+        if case .write = access, sqlite3_db_readonly(handle, "main") == 1 {
+            // SQLite opened it read-only because it may not write it (an immutable file, say).
+            sqlite3_close(handle)
+            handle = nil
+            throw HistoryError(.cannotOpen, "\(path): cannot write the history database (read-only)")
+        }
         sqlite3_busy_timeout(handle, busyTimeoutMs)
+    }
+
+    /// Opens (creating when `create`) the database at `path` for reading and writing.
+    convenience init(path: String, create: Bool, busyTimeoutMs: Int32 = 30_000) throws(HistoryError) {
+        try self.init(path: path, access: .write(create: create), busyTimeoutMs: busyTimeoutMs)
+    }
+
+    /// `file:` URI of `path` with `query`: `%`, `?` and `#` escaped, as SQLite's URI names need.
+    static func uri(_ path: String, _ query: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        // An absolute path after an empty authority ("file:///tmp/x"), so "//x" is not a host.
+        return (escaped.hasPrefix("/") ? "file://" : "file:") + escaped + (query.isEmpty ? "" : "?" + query)
     }
 
     deinit {
@@ -117,6 +184,29 @@ final class SQLiteConnection {
 
     var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Runs `body` again while it fails with `.busy`, until the busy timeout has passed since
+    /// the first try. For what SQLite does not wait for itself: a connection that has read the
+    /// file and then asks to write while another writer holds it gets SQLITE_BUSY at once
+    /// (waiting could deadlock), and the switch to WAL mode of a new file does exactly that.
+    func retryingWhileBusy<T>(_ body: () throws(HistoryError) -> T) throws(HistoryError) -> T {
+        let deadline = Self.monotonicMs() + Int64(busyTimeoutMs)
+        var pauseUs: UInt32 = 1_000
+        while true {
+            do {
+                return try body()
+            } catch where error.kind == .busy && Self.monotonicMs() < deadline {
+                usleep(pauseUs)
+                pauseUs = min(pauseUs * 2, 50_000)
+            }
+        }
+    }
+
+    private static func monotonicMs() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+    }
+
     /// The error for `status`: damage and busy named as such, with SQLite's own words.
     func error(_ status: Int32) -> HistoryError {
         let message = String(cString: sqlite3_errmsg(handle))
@@ -125,6 +215,10 @@ final class SQLiteConnection {
             return HistoryError(.damaged, "\(path): not a usable history database (\(message)); move it away to start a new one")
         case SQLITE_BUSY, SQLITE_LOCKED:
             return HistoryError(.busy, "\(path): the history database stayed locked by another writer (\(message))")
+        case SQLITE_READONLY:
+            return HistoryError(.cannotOpen, "\(path): cannot write the history database (\(message))")
+        case SQLITE_CANTOPEN:
+            return HistoryError(.cannotOpen, "\(path): cannot open the history database or its -wal and -shm files (\(message))")
         default:
             return HistoryError(.failed, "\(path): \(message)")
         }

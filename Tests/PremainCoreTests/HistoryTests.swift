@@ -171,6 +171,77 @@ struct HistoryTests {
         #expect(integrity == "ok")
     }
 
+    /// Issue 23, defect 2: the first write to a database that does not exist yet, while another
+    /// writer holds the new file (its BEGIN IMMEDIATE, as a second `history add` does while it
+    /// creates the schema). SQLite answers SQLITE_BUSY at once, without the busy handler, to a
+    /// connection that read the file and then asks to write while another writes: the switch to
+    /// WAL did just that, so the add failed in ~8 ms with "database is locked" and its report
+    /// was lost. It now waits on the busy timeout like every other write.
+    @Test func firstAddWhileAnotherWriterHoldsTheNewFileWaitsAndLands() throws {
+        let database = Self.temporaryDatabase()
+        defer { Self.cleanUp(database) }
+        nonisolated(unsafe) let holder = try SQLiteConnection(path: database, create: true)  // used by one thread at a time
+        try holder.executeScript("BEGIN IMMEDIATE")
+        // The holder lets go a while later, from another thread; the store must still be waiting
+        // then (its busy timeout is 30 s), never have given up at once.
+        let released = DispatchSemaphore(value: 0)
+        Thread {
+            usleep(200_000)
+            try? holder.executeScript("COMMIT")
+            released.signal()
+        }.start()
+        defer { released.wait() }
+        let store = try HistoryStore(path: database)
+        try store.add(json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: 1)], commit: "a",
+                      recordedAt: "t")
+        #expect(try store.reportCount() == 1)
+    }
+
+    /// Issue 23, defect 3: another program's database, given to a write or a read, is refused
+    /// before any pragma: its bytes stay as they were (no switch to WAL) and nothing appears
+    /// beside it.
+    @Test func foreignDatabaseIsRefusedBeforeAnyWrite() throws {
+        let database = Self.temporaryDatabase()
+        defer { Self.cleanUp(database) }
+        let folder = (database as NSString).deletingLastPathComponent
+        try SQLiteFiles.run("CREATE TABLE photos (id INTEGER); INSERT INTO photos VALUES (7)", in: database)
+        let before = FolderSnapshot(folder)
+        for create in [true, false] {
+            do {
+                _ = try HistoryStore(path: database, create: create)
+                Issue.record("a foreign database opened")
+            } catch {
+                #expect(error.kind == .damaged && error.description.contains("photos"), "\(error)")
+            }
+            #expect(FolderSnapshot(folder) == before, "\(FolderSnapshot(folder))")
+        }
+        #expect(throws: HistoryError.self) { try HistoryStore.reading(database) { store throws(HistoryError) in try store.reportCount() } }
+        #expect(FolderSnapshot(folder) == before, "\(FolderSnapshot(folder))")
+        let header = try #require(before.entries["history.sqlite"]?.bytes)
+        #expect(Array(header[18...19]) == [1, 1])
+    }
+
+    /// Issue 23, defect 10: a database of an older schema is read read-only as it is (the reads
+    /// use only what version 1 made), without migrating it or writing anything.
+    @Test func olderSchemaIsReadWithoutMigratingIt() throws {
+        let database = Self.temporaryDatabase()
+        defer { Self.cleanUp(database) }
+        let folder = (database as NSString).deletingLastPathComponent
+        do {
+            let old = try HistoryStore(path: database, upTo: 1)
+            try old.add(json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: 4)], commit: "x",
+                        recordedAt: "t")
+        }
+        let before = FolderSnapshot(folder)
+        let (version, count, points) = try HistoryStore.reading(database) { store throws(HistoryError) in
+            (try store.schemaVersion(), try store.reportCount(), try store.series("main")?.points.count)
+        }
+        #expect(version == 1 && count == 1 && points == 1)
+        #expect(FolderSnapshot(folder) == before, "\(FolderSnapshot(folder))")
+        // A write migrates it.
+        #expect(try HistoryStore(path: database).schemaVersion() == HistoryStore.currentVersion)
+    }
+
     final class Failures: @unchecked Sendable {
         private let lock = NSLock()
         private(set) var list: [String] = []

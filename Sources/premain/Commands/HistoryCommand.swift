@@ -34,8 +34,12 @@ enum HistoryCommand: Command {
         moved by more than the noise. Metrics that never vary (counts) step at every change.
 
         The database is in WAL mode with a 30 s busy timeout: two CI jobs may add at the same \
-        time. Exit status 3 when the report or the database cannot be read (a damaged database \
-        is named, and left as it is).
+        time, also the first two. 'show' opens it read-only and writes nothing (no -wal or -shm \
+        either), so it works on a file that may be read but not written; 'add' checks, \
+        read-only, that an existing file is premain's before it writes. Exit status 3 when the \
+        report or the database cannot be read, or by 'add' written (a damaged or another \
+        program's database is named, and left as it is); 70 when another writer held it past \
+        the busy timeout.
         """,
         arguments: [
             ArgumentSpec(name: "add <report>", help: "Store this report (a premain JSON report)."),
@@ -92,21 +96,27 @@ enum HistoryCommand: Command {
             return .success
         } catch {
             Console.error(error.kind == .unreadableReport ? "\(TextSafety.display(path)): \(error.description)" : TextSafety.display(error.description))
-            return error.kind == .busy || error.kind == .failed ? .internalError : .inputError
+            return exitCode(error)
         }
     }
 
+    /// 70 when SQLite failed or another writer held the database too long; 3 for what is wrong
+    /// with a file (missing, not a file, not writable, damaged, another program's, newer).
+    static func exitCode(_ error: HistoryError) -> ExitCode {
+        error.kind == .busy || error.kind == .failed ? .internalError : .inputError
+    }
+
     static func show(database: String, metrics: [String], last: Int?, format: String, output: String?) -> ExitCode {
-        guard LocalFiles.kind(database) == .file else {
-            Console.error("\(TextSafety.display(database)): no history database; create one with 'premain history add REPORT.json --db \(TextSafety.display(database))'")
-            return .inputError
-        }
         let report: HistoryReport
         do {
-            report = try HistoryStore(path: database, create: false).report(metrics: metrics, last: last, database: database)
+            report = try HistoryStore.reading(database) { store throws(HistoryError) in
+                try store.report(metrics: metrics, last: last, database: database)
+            }
         } catch {
-            Console.error(TextSafety.display(error.description))
-            return error.kind == .busy || error.kind == .failed ? .internalError : .inputError
+            Console.error(error.kind == .missing
+                ? "\(TextSafety.display(database)): no history database; create one with 'premain history add REPORT.json --db \(TextSafety.display(database))'"
+                : TextSafety.display(error.description))
+            return exitCode(error)
         }
         if let unknown = metrics.first(where: { name in !report.series.contains { $0.metric == name } }) {
             Console.error("\(TextSafety.display(database)): no metric '\(TextSafety.display(unknown))' recorded")

@@ -1,7 +1,6 @@
 import PremainHistory
 import PremainModel
 import PremainRender
-import PremainSystem
 
 /// `premain pr --history-db FILE`: the base branch's history of the gated metrics, for the
 /// trend section of the comment. The history never fails a pull request: a missing database is
@@ -19,19 +18,18 @@ enum HistoryTrend {
     static func load(_ arguments: ParsedArguments) throws(UsageError) -> HistoryReport? {
         guard let database = arguments.value("--history-db") else { return nil }
         let last = try arguments.integer("--history-last", default: 30, in: 2...100_000)
-        guard LocalFiles.kind(database) == .file else {
-            Console.note("history: \(TextSafety.display(database)) does not exist yet; the comment has no trend")
-            return nil
-        }
         let asked = arguments.all("--history-metric")
         do {
-            let store = try HistoryStore(path: database, create: false)
-            let known = Set(try store.metricNames())
-            let metrics = (asked.isEmpty ? ["main", "firstOutput"] : asked).filter(known.contains)
-            guard !metrics.isEmpty else { return nil }
-            return try store.report(metrics: metrics, last: last, database: database)
+            return try HistoryStore.reading(database) { store throws(HistoryError) -> HistoryReport? in
+                let known = Set(try store.metricNames())
+                let metrics = (asked.isEmpty ? ["main", "firstOutput"] : asked).filter(known.contains)
+                guard !metrics.isEmpty else { return nil }
+                return try store.report(metrics: metrics, last: last, database: database)
+            }
         } catch {
-            Console.note("history: \(TextSafety.display(error.description)); the comment has no trend")
+            Console.note(error.kind == .missing
+                ? "history: \(TextSafety.display(database)) does not exist yet; the comment has no trend"
+                : "history: \(TextSafety.display(error.description)); the comment has no trend")
             return nil
         }
     }
