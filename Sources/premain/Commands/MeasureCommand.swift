@@ -43,8 +43,9 @@ enum MeasureCommand: Command {
         an "instructions" section: instructions executed before main, to the first write to \
         stdout or stderr, and in all, plus each object's and each function's initializers. \
         Instruction counts do not drift with machine load: the same binary counts the same on \
-        the same machine and environment. Exit status 3 when valgrind is missing, 4 when the \
-        counted run failed.
+        the same machine and environment. A command that execs another (sh -c 'exec ./app') is \
+        followed: its last image is counted, with a note. Exit status 3 when valgrind is \
+        missing, 4 when the counted run failed.
         """,
         arguments: [ArgumentSpec(name: "<command>", help: "The program to launch (looked up in PATH), after '--'.")],
         options: [
