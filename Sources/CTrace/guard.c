@@ -9,17 +9,22 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define GUARD_SLOTS 64
 #define GUARD_PATH 4096
+#define GUARD_ARGS 8
 
 static volatile sig_atomic_t guard_groups[GUARD_SLOTS];
 static volatile sig_atomic_t guard_installed;
 static volatile sig_atomic_t guard_paths_valid;
 static char guard_folder[GUARD_PATH], guard_cgroup[GUARD_PATH];
 static int watchdog_fd = -1;
+static pid_t watchdog_pid;
+static volatile sig_atomic_t cleanup_registered;
+extern char **environ;
 
 static void copy_path(char *to, const char *from) {
     size_t i = 0;
@@ -139,6 +144,21 @@ void ctrace_guard_cgroup(const char *cgroup) {
     tell('C', cgroup ? cgroup : "");
 }
 
+int ctrace_guard_cleanup(const char *const *argv, int count) {
+    if (count < 0 || count > GUARD_ARGS || (count > 0 && watchdog_fd < 0)) return -1;
+    for (int i = 0; i < count; i++) {
+        size_t n = 0;
+        for (; argv[i][n]; n++)
+            if (argv[i][n] == '\n') return -1;
+        if (n >= GUARD_PATH - 1) return -1;
+    }
+    cleanup_registered = 0;
+    tell('x', "");
+    for (int i = 0; i < count; i++) tell('X', argv[i]);
+    cleanup_registered = count > 0;
+    return 0;
+}
+
 static void guard_handler(int sig) {
     for (int i = 0; i < GUARD_SLOTS; i++) {
         pid_t pgid = guard_groups[i];
@@ -146,6 +166,16 @@ static void guard_handler(int sig) {
     }
     kill_cgroup(guard_cgroup, 0);
     if (guard_paths_valid) remove_folder(guard_folder);
+    // A cleanup command is the watchdog's to run once premain is gone: let it go now and wait
+    // for it (at most ~30 s), so that premain ends with nothing of its left behind.
+    if (cleanup_registered && watchdog_fd >= 0) {
+        close(watchdog_fd);
+        watchdog_fd = -1;
+        for (int i = 0; i < 3000 && waitpid(watchdog_pid, 0, WNOHANG) == 0; i++) {
+            struct timespec pause = {0, 10 * 1000 * 1000};
+            nanosleep(&pause, 0);
+        }
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -197,6 +227,8 @@ static void watchdog_main(int readFD) {
 
     static pid_t groups[GUARD_SLOTS];
     static char folder[GUARD_PATH], cgroup[GUARD_PATH], line[GUARD_PATH + 2];
+    static char cleanup[GUARD_ARGS][GUARD_PATH];
+    int cleanupCount = 0;
     size_t used = 0;
     char byte;
     for (;;) {
@@ -225,12 +257,29 @@ static void watchdog_main(int readFD) {
             copy_path(folder, value);
         } else if (kind == 'C') {
             copy_path(cgroup, value);
+        } else if (kind == 'x') {
+            cleanupCount = 0;
+        } else if (kind == 'X' && cleanupCount < GUARD_ARGS) {
+            copy_path(cleanup[cleanupCount++], value);
         }
     }
     for (int i = 0; i < GUARD_SLOTS; i++)
         if (groups[i] > 0) kill(-groups[i], SIGKILL);
     kill_cgroup(cgroup, 1);
     remove_folder(folder);
+    // The registered cleanup command (pr's worktrees), run to its end: execve is
+    // async-signal-safe, and argv[0] is an absolute path.
+    if (cleanupCount > 0) {
+        char *argv[GUARD_ARGS + 1];
+        for (int i = 0; i < cleanupCount; i++) argv[i] = cleanup[i];
+        argv[cleanupCount] = 0;
+        pid_t child = fork();
+        if (child == 0) {
+            execve(argv[0], argv, environ);
+            _exit(127);
+        }
+        while (child > 0 && waitpid(child, 0, 0) < 0 && errno == EINTR) {}
+    }
     _exit(0);
 }
 
@@ -251,6 +300,7 @@ int ctrace_guard_watchdog_start(void) {
     }
     close(fds[0]);
     watchdog_fd = fds[1];
+    watchdog_pid = pid;
     // Tell it what is registered already.
     for (int i = 0; i < GUARD_SLOTS; i++)
         if (guard_groups[i] > 0) tell_number('G', guard_groups[i]);

@@ -103,6 +103,20 @@ import Testing
         #expect(sameReport.instructions?.result == .noChange)
     }
 
+    /// Issue 23, defect 11: `compare --instructions /usr/bin/env /usr/bin/env -- true` exited 70
+    /// ("callgrind's callgrind.out.N: no events: line"); env execs true, whose image is counted.
+    @Test(.enabled(if: HostFacts.valgrind != nil, "valgrind is not installed (scripts/setup installs it)"))
+    func instructionsOnAnExecChainCountItsLastImage() throws {
+        let result = try Self.premain(["compare", "--instructions", "--min-runs", "4", "--max-runs", "4", "--format", "json",
+                                       "--no-config", "/usr/bin/env", "/usr/bin/env", "--", "true"])
+        #expect(result.status != 70, "\(result.stderr)")
+        let report = try JSONRenderer.decode(CompareReport.self, from: result.stdout)
+        let instructions = try #require(report.instructions)
+        #expect(instructions.base.total > 0 && instructions.difference.total == 0)
+        #expect(instructions.base.notes.contains { $0.contains("counted is its last image, '") && $0.contains("true") },
+                "\(instructions.base.notes)")
+    }
+
     @Test func missingValgrindIsAnInputError() throws {
         let app = try Samples.path("pairs/aa-1/app")
         let result = try CLI.run(["compare", "--instructions", app, app], environment: ["PATH": "/nonexistent"])

@@ -81,6 +81,21 @@ import Testing
         #expect(line.split(separator: " ").map(String.init) == ["premain_work_ctor", "app", "3,000,002", "1"])
     }
 
+    /// Issue 23, defect 11: `measure --instructions -- sh -c 'exec ./app'` exited 70; the
+    /// exec'd image is counted, and the report says so.
+    @Test(.enabled(if: HostFacts.valgrind != nil, "valgrind not installed: scripts/setup installs the Debian package valgrind"))
+    func instructionsOnAnExecChainCountItsLastImage() throws {
+        let exe = try Samples.path("pairs/work-head/app")
+        let result = try Self.premain(["measure", "--runs", "1", "--warmup", "0", "--no-observer", "--instructions",
+                                       "--format", "json", "--", "/bin/sh", "-c", #"exec "$0""#, exe])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONRenderer.decode(MeasureReport.self, from: result.stdout)
+        let counts = try #require(report.measurements.first?.instructions)
+        #expect(counts.functions.first?.symbol == "premain_work_ctor")
+        #expect(counts.notes.contains { $0.hasPrefix("the program replaced itself (exec): counted is its last image, '\(exe)'") },
+                "\(counts.notes)")
+    }
+
     @Test func instructionsWithoutValgrindIsAnInputError() throws {
         #expect(try Self.premain(["measure", "--help"]).stdout.contains("--instructions"))
         // A PATH without valgrind stands for a machine without it; nothing is measured.

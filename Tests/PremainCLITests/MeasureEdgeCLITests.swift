@@ -89,6 +89,24 @@ import Testing
         #expect(ProcessScan.all().filter { $0.executable == hang }.isEmpty)
     }
 
+    /// Issue 23, defect 7: `--ready 'ready on (a|a)+$'` backtracked for 17 s on a line of 24
+    /// `a`s (×4 for every 2 more). Now the line that cannot match costs a few steps per
+    /// character and the next line ends the run; a feature that needs backtracking is a usage
+    /// error naming it.
+    @Test func readyWithABacktrackingPatternHonoursTheTimeout() throws {
+        let line = "ready on " + String(repeating: "a", count: 60)
+        let script = "echo '\(line)!'; echo '\(line)'; exec sleep 60"
+        let (result, m) = try Self.measure(["--runs", "1", "--no-observer", "--timeout", "60", "--ready", "ready on (a|a)+$",
+                                            "--", "/bin/sh", "-c", script])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(m.outcomes.map(\.kind) == [.stopped])
+        let refused = try Self.premain(["measure", "--ready", #"(a)\1"#, "--", "/bin/true"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.hasPrefix(#"Error: invalid value for '--ready': '(a)\1': back-references ('\1') are not supported"#),
+                "\(refused.stderr)")
+        #expect(refused.stderr.contains("See 'premain measure --help'"))
+    }
+
     @Test func untilFirstOutputAndMainEndTheRun() throws {
         let hang = try Self.privateCopy("faults/hang")
         defer { try? FileManager.default.removeItem(atPath: (hang as NSString).deletingLastPathComponent) }

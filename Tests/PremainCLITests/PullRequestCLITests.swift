@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PremainModel
 import PremainRender
 import PremainTestSupport
@@ -172,6 +173,130 @@ import Testing
         let broken = try Self.premain(["pr", "--commits", "HEAD~1", "HEAD", "--build", "exit 7", "--artifact", "out"], in: repo)
         #expect(broken.status == 4)
         #expect(broken.stderr.contains("Error: base: the build command exited with status 7"), "\(broken.stderr)")
+    }
+
+    /// A git repository of two commits in `root/repo`, for the tests of `--commits` that need
+    /// no real build.
+    static func twoCommitRepository(in root: String) throws -> String {
+        let repo = root + "/repo"
+        try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
+        let setup = """
+            git init -q . && git config user.email ci@example.invalid && git config user.name ci && \
+            echo one > f && git add f && git commit -qm base && echo two > f && git commit -qam head
+            """
+        let made = try CLI.run(["-c", setup], in: repo, executable: "/bin/bash")
+        try #require(made.status == 0, "\(made.stderr)")
+        return repo
+    }
+
+    /// What a `pr --commits` run in `repo` with TMPDIR `temporary` may have left: registered
+    /// worktrees, entries of the temporary folder, and live processes whose command line or
+    /// executable names `root` (the build, its children, git, the watchdog). `[]` when nothing.
+    static func leftovers(repo: String, temporary: String, root: String) -> [String] {
+        let manager = FileManager.default
+        var found = ((try? manager.contentsOfDirectory(atPath: repo + "/.git/worktrees")) ?? []).map { "worktree \($0)" }
+        found += ((try? manager.contentsOfDirectory(atPath: temporary)) ?? []).map { "temporary \($0)" }
+        let me = getpid()
+        found += ProcessScan.all().filter { entry in
+            entry.pid != me && entry.state != "Z" && (entry.commandLine.contains(root) || entry.executable.hasPrefix(root))
+        }.map { "process \($0.pid) \($0.commandLine)" }
+        return found
+    }
+
+    /// Issue 23, defect 9: SIGINT, SIGTERM, SIGHUP (also to premain's process group), SIGKILL
+    /// or `timeout` during the build or the measuring left the worktrees registered, the
+    /// `premain-pr-XXXXXX` folder, and `/bin/sh -c BUILD` with its children running. Now the
+    /// build runs in its own process group, which the guard kills, and the watchdog removes the
+    /// worktrees and the folder, after a SIGKILL too. Asserts what is left, never a time.
+    @Test func anInterruptedPullRequestLeavesNothingBehind() throws {
+        let root = try BuildFolders.temporaryRoot("pr-interrupted")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let repo = try Self.twoCommitRepository(in: root)
+        let temporary = root + "/tmp", marks = root + "/marks"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        // The build records its shell and its child, then waits for the child.
+        let slowBuild = "echo $$ > '\(marks)/build.pid'; sleep 30 & echo $! > '\(marks)/sleep.pid'; wait"
+        let build = ["pr", "--no-config", "--commits", "HEAD~1", "HEAD", "--build", slowBuild, "--artifact", "out"]
+        let measuring = ["pr", "--no-config", "--commits", "HEAD~1", "HEAD", "--build", "mkdir out && cp /bin/sleep out/sleeper",
+                         "--artifact", "out", "--run", "sleeper", "--", "30"]
+        enum Moment { case build, measuring }
+        let cases: [(name: String, moment: Moment, signal: Int32, toGroup: Bool)] = [
+            ("SIGINT in the build", .build, SIGINT, false), ("SIGTERM in the build", .build, SIGTERM, false),
+            ("SIGHUP in the build", .build, SIGHUP, false), ("SIGINT to the group in the build", .build, SIGINT, true),
+            ("SIGTERM to the group in the build", .build, SIGTERM, true), ("SIGKILL in the build", .build, SIGKILL, false),
+            ("SIGINT while measuring", .measuring, SIGINT, false), ("SIGKILL while measuring", .measuring, SIGKILL, false),
+        ]
+        func pidIn(_ file: String) -> pid_t? {
+            (try? String(contentsOfFile: marks + "/" + file, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        for (name, moment, signal, toGroup) in cases {
+            try? FileManager.default.removeItem(atPath: marks)
+            try FileManager.default.createDirectory(atPath: marks, withIntermediateDirectories: true)
+            // Foundation's Process makes premain lead a process group of its own, which the test
+            // may signal whole.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLI.binary)
+            process.arguments = moment == .build ? build : measuring
+            process.currentDirectoryURL = URL(fileURLWithPath: repo)
+            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary]) { $1 }
+            let log = marks + "/stderr"
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+            try process.run()
+            try #require(getpgid(process.processIdentifier) == process.processIdentifier, "premain leads no process group")
+            func said() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+            let started = Poll.until {
+                switch moment {
+                case .build: return pidIn("sleep.pid") != nil
+                case .measuring:
+                    return ProcessScan.all().contains { $0.executable.hasPrefix(temporary) && $0.executable.hasSuffix("/sleeper") }
+                }
+            }
+            #expect(started, "\(name): never got there: \(said())")
+            kill(toGroup ? -process.processIdentifier : process.processIdentifier, signal)
+            #expect(Poll.exit(of: process), "\(name): premain did not end: \(said())")
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal,
+                    "\(name): \(process.terminationStatus): \(said())")
+            // SIGKILL leaves the removal to the watchdog, which runs once premain is gone.
+            #expect(Poll.until { Self.leftovers(repo: repo, temporary: temporary, root: root).isEmpty },
+                    "\(name): \(Self.leftovers(repo: repo, temporary: temporary, root: root))")
+            for pid in [pidIn("build.pid"), pidIn("sleep.pid")].compactMap({ $0 }) {
+                #expect(!(ProcessScan.all().contains { $0.pid == pid && $0.state != "Z" }), "\(name): process \(pid) of the build is alive")
+            }
+        }
+        let worktrees = try CLI.run(["-c", "git worktree list | wc -l"], in: repo, executable: "/bin/bash")
+        #expect(worktrees.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+    }
+
+    /// `--build-timeout` ends a build that takes longer (its process group killed): exit 4
+    /// naming the side, and nothing left; `timeout` around premain leaves nothing either.
+    @Test func aBuildPastBuildTimeoutIsEndedAndRemoved() throws {
+        let root = try BuildFolders.temporaryRoot("pr-build-timeout")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let repo = try Self.twoCommitRepository(in: root)
+        let temporary = root + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let build = "sleep 30 & wait; : \(root)"
+        let ended = try CLI.run(["pr", "--no-config", "--commits", "HEAD~1", "HEAD", "--build", build, "--artifact", "out",
+                                 "--build-timeout", "1"], environment: ["TMPDIR": temporary], in: repo)
+        #expect(ended.status == 4, "\(ended.stderr)")
+        #expect(ended.stderr.contains("Error: base: the build command did not finish within --build-timeout 1 s in "), "\(ended.stderr)")
+        #expect(Self.leftovers(repo: repo, temporary: temporary, root: root).isEmpty,
+                "\(Self.leftovers(repo: repo, temporary: temporary, root: root))")
+        let timedOut = try CLI.run(["-c", #"exec timeout 2 "$@""#, "sh", CLI.binary, "pr", "--no-config", "--commits", "HEAD~1", "HEAD",
+                                    "--build", build, "--artifact", "out"],
+                                   environment: ["TMPDIR": temporary], in: repo, executable: "/bin/sh")
+        #expect(timedOut.status == 124, "\(timedOut.stderr)")
+        #expect(Poll.until { Self.leftovers(repo: repo, temporary: temporary, root: root).isEmpty },
+                "\(Self.leftovers(repo: repo, temporary: temporary, root: root))")
+        for (arguments, message) in [
+            (["--base", repo, "--head", repo, "--build-timeout", "5"], "--build-timeout goes with --commits"),
+            (["--commits", "HEAD~1", "HEAD", "--build", "true", "--artifact", "out", "--build-timeout", "0"], "--build-timeout takes a number"),
+        ] {
+            let refused = try Self.premain(["pr"] + arguments, in: repo)
+            #expect(refused.status == 64 && refused.stderr.contains(message), "\(refused.stderr)")
+        }
     }
 
     @Test func checkOfABuildFolderSkipsSwiftPMJSON() throws {

@@ -2,6 +2,7 @@ import ELFKit
 import Foundation
 import PremainAudit
 import PremainJudge
+@testable import PremainLaunch
 import PremainModel
 import PremainRender
 import PremainTestSupport
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func everyTargetHasKeptInputs() {
-        for target in ["elf-audit", "report", "config", "dwarf"] { #expect(!Self.inputs(target).isEmpty, "\(target)") }
+        for target in ["elf-audit", "report", "config", "dwarf", "ready"] { #expect(!Self.inputs(target).isEmpty, "\(target)") }
     }
 
     /// As Fuzz/ELFAuditFuzz.swift: the bytes through libelf in memory, the audit, look-ups.
@@ -71,6 +72,25 @@ import Testing
         } catch {
             #expect(!error.description.contains("\n"))
             #expect(error.description.hasPrefix("premain.json: "))
+        }
+    }
+
+    /// As Fuzz/ReadyPatternFuzz.swift: the first line a `--ready` pattern, each later line tried
+    /// within the matcher's linear bound, and a deadline already passed seen.
+    @Test(arguments: inputs("ready")) func keptReadyInputIsMatchedInLinearSteps(_ path: String) throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let split = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        let pattern = try OutputPattern(String(decoding: bytes[..<split], as: UTF8.self))
+        let states = pattern.program.instructions.count
+        for line in bytes[min(split + 1, bytes.count)...].split(separator: UInt8(ascii: "\n")) {
+            let text = String(decoding: line, as: UTF8.self)
+            var steps = 0
+            let outcome = pattern.program.run(text, deadlineNs: nil, steps: &steps)
+            #expect(outcome != .deadlinePassed)
+            #expect(steps <= (4 * states + 1) * (text.count + 1), "\(steps) steps, \(states) states, \(text.count) characters")
+            #expect(pattern.match(bytes: line, deadlineNs: nil) == outcome)
+            var late = 0
+            #expect(pattern.program.run(text, deadlineNs: 0, steps: &late) == .deadlinePassed)
         }
     }
 }

@@ -66,6 +66,29 @@ struct InstructionCounterTests {
         #expect(try #require(base.toFirstOutput) > baseMain)
     }
 
+    /// Issue 23, defect 11: `measure --instructions -- sh -c 'exec ./app'` exited 70
+    /// ("callgrind's callgrind.out.N: no events: line"): the exec left the first image's exit
+    /// dump empty. valgrind follows the exec now and the last image is counted, with a note; the
+    /// shell's three write dumps, left under the same names, are not added in.
+    @Test func anExecChainCountsItsLastImage() throws {
+        let app = try Samples.path("pairs/work-head/app")
+        let counter = InstructionCounter()
+        let direct = try counter.count(command: [app], environment: Self.environment(), timeoutSeconds: 120)
+        #expect(!direct.notes.contains { $0.contains("replaced itself") }, "\(direct.notes)")
+        for command in [["/bin/sh", "-c", "echo one; echo two; echo three; exec \"$0\"", app], ["/usr/bin/env", app]] {
+            let counts = try counter.count(command: command, environment: Self.environment(), timeoutSeconds: 120)
+            let constructor = try #require(counts.functions.first { $0.symbol == "premain_work_ctor" }, "\(command)")
+            #expect(constructor.instructions == Self.workIterations * 6 + 2)
+            #expect(counts.objects.first?.object.hasSuffix("/work-head/app") == true)
+            #expect(counts.beforeMain != nil && counts.toFirstOutput != nil)
+            #expect(counts.notes.contains { $0.hasPrefix("the program replaced itself (exec): counted is its last image") },
+                    "\(counts.notes)")
+            // The same image as the direct run, up to what a longer environment costs the loader.
+            let difference = counts.total > direct.total ? counts.total - direct.total : direct.total - counts.total
+            #expect(difference < 2000, "\(command): \(counts.total) against \(direct.total)")
+        }
+    }
+
     @Test func failedRunsAreTypedErrors() throws {
         let counter = InstructionCounter()
         let environment = Self.environment()

@@ -1,7 +1,8 @@
 // CTraceGuard: kills registered process groups and the target cgroup (and empties and removes a
 // registered folder) when premain itself is interrupted, and, through a watchdog process, when
-// premain is killed outright (SIGKILL runs no handler). Shared by `measure` and `trace`.
-// Async-signal-safe by construction: fixed arrays, kill(2), getdents64, unlink(2) and rmdir(2).
+// premain is killed outright (SIGKILL runs no handler). Shared by `measure`, `trace` and `pr`.
+// Async-signal-safe by construction: fixed arrays, kill(2), getdents64, unlink(2), rmdir(2),
+// waitpid(2), and fork(2) + execve(2) for pr's cleanup command.
 #ifndef CTRACE_GUARD_H
 #define CTRACE_GUARD_H
 
@@ -27,6 +28,13 @@ void ctrace_guard_cgroup(const char *cgroup);
 /// file, which SIGKILL also gives) kills the registered groups and cgroup and removes the folders.
 /// Returns its pid, 0 when already running, or -errno.
 int ctrace_guard_watchdog_start(void);
+
+/// A command (argv[0] an absolute path; at most 8 arguments, each without a newline and
+/// shorter than 4095 bytes) that the watchdog runs to its end once premain is gone, after the
+/// groups are killed: `pr --commits` removes its worktrees with it. The handler then lets the
+/// watchdog go and waits for it (up to ~30 s) before re-raising. `count` 0 forgets it. Returns 0,
+/// or -1 when there is no watchdog or an argument does not fit.
+int ctrace_guard_cleanup(const char *const *argv, int count);
 
 /// Installs the handlers once (later calls do nothing and return 0) and unblocks those signals
 /// in the calling thread. The handler kills every registered group, removes the paths, restores

@@ -14,6 +14,12 @@ import PremainSystem
 /// (`--command-line-only=yes`), has no vgdb pipe, and runs under `setarch -R` so that the
 /// kernel's address randomization (the stack and vDSO addresses a program reads from
 /// /proc/self/maps) does not change what the program does.
+///
+/// A program that replaces itself (`sh -c 'exec ./app'`, `env VAR=1 ./app`) is followed
+/// (`--trace-children=yes`) and its last image is counted, from that image's `execve`: each
+/// image writes the same files (`callgrind.out.PID…`, `valgrind.log.PID`), so the last one's
+/// exit dump and the numbered dumps before its part number are that image's alone, and a note
+/// says that the counts are of a later image.
 public struct InstructionCounter: Sendable {
     /// The valgrind executable; `nil` to look it up in the `PATH` of the environment given to
     /// `count`.
@@ -73,10 +79,11 @@ public struct InstructionCounter: Sendable {
         return found
     }
 
-    /// valgrind's options for one run whose files go to `folder`.
+    /// valgrind's options for one run whose files go to `folder`. Each process logs to its own
+    /// `valgrind.log.PID` (an image that an exec replaced is truncated away with its file).
     static func valgrindOptions(folder: String) -> [String] {
-        ["--tool=callgrind", "--command-line-only=yes", "-q", "--vgdb=no", "--trace-children=no",
-         "--log-file=\(folder)/valgrind.log", "--trace-syscalls=yes", "--show-below-main=yes",
+        ["--tool=callgrind", "--command-line-only=yes", "-q", "--vgdb=no", "--trace-children=yes",
+         "--log-file=\(folder)/valgrind.log.%p", "--trace-syscalls=yes", "--show-below-main=yes",
          "--demangle=no", "--collect-systime=no", "--callgrind-out-file=\(folder)/callgrind.out.%p",
          "--dump-before=main", "--dump-before=write", "--dump-before=writev", "--dump-before=__write_nocancel"]
     }
@@ -110,47 +117,59 @@ public struct InstructionCounter: Sendable {
         } catch {
             throw .runFailed("cannot launch valgrind: \(error.message)")
         }
-        let log = LocalFiles.read(folder + "/valgrind.log") ?? []
+        let pid = sample.processGroup
+        let log = LocalFiles.read(folder + "/valgrind.log.\(pid)") ?? []
         switch sample.outcome.kind {
         case .success, .exitNonZero:
             break
         case .timedOut, .signaled, .missingLibrary, .execFailed, .stopped, .notReached:
             throw .runFailed(Self.explain(sample.outcome.message, log: log, stderr: sample.stderrHead))
         }
-        let pid = sample.processGroup
         let parts = try readParts(folder: folder, pid: pid, log: log, stderr: sample.stderrHead)
         var counts = InstructionCountBuilder.counts(
             parts: parts, writeDescriptors: ValgrindLog.writeDescriptors(in: log, pid: pid),
             exitStatus: sample.outcome.exitStatus ?? 0)
+        let launched = ([executable] + command.dropFirst()).joined(separator: " ")
+        if let command = parts.last?.command, case let counted = String(command.drop { $0 == " " }), counted != launched {
+            notes.append("the program replaced itself (exec): counted is its last image, '\(counted)', from its execve; the images before it are not counted")
+        }
         counts.notes = notes + counts.notes
         return counts
     }
 
-    /// The dumps of process `pid` in the order made: `callgrind.out.PID.1`, `.2`, …, then the
-    /// exit dump `callgrind.out.PID`.
+    /// The dumps of process `pid`'s last image in the order made: `callgrind.out.PID.1`, `.2`,
+    /// …, then the exit dump `callgrind.out.PID`, whose `part:` N says that `.1` to `.N-1` are
+    /// its own; higher numbers are left from an earlier image that an exec replaced.
     func readParts(folder: String, pid: Int32, log: [UInt8], stderr: String) throws(InstructionCountError) -> [CallgrindProfile] {
         let base = "callgrind.out.\(pid)"
         guard case .success(let names) = LocalFiles.entries(of: folder), names.contains(base) else {
             throw .runFailed(Self.explain("valgrind wrote no profile", log: log, stderr: stderr))
         }
-        var numbered: [(Int, String)] = []
-        for name in names where name.hasPrefix(base + ".") {
-            guard let number = Int(name.dropFirst(base.count + 1)) else { continue }
-            numbered.append((number, name))
-        }
-        let files = numbered.sorted { $0.0 < $1.0 }.map(\.1) + [base]
-        var parts: [CallgrindProfile] = []
-        for file in files {
+        func parse(_ file: String) throws(InstructionCountError) -> CallgrindProfile {
             guard let bytes = LocalFiles.read(folder + "/" + file) else {
                 throw .unreadableOutput("cannot read callgrind's \(file)")
             }
+            // Written when the image starts and filled at its exit: an image that exec'd
+            // something valgrind did not follow, or that was killed, leaves it empty.
+            if bytes.isEmpty {
+                throw .runFailed(Self.explain("callgrind wrote no counts for the program's last image (it exec'd a program valgrind cannot run, or was killed); count that program directly", log: log, stderr: stderr))
+            }
             do throws(CallgrindFormatError) {
-                parts.append(try CallgrindParser.parse(bytes))
+                return try CallgrindParser.parse(bytes)
             } catch {
                 throw .unreadableOutput("callgrind's \(file): \(error.description)")
             }
         }
-        return parts
+        let last = try parse(base)
+        var numbered: [(Int, String)] = []
+        for name in names where name.hasPrefix(base + ".") {
+            guard let number = Int(name.dropFirst(base.count + 1)) else { continue }
+            if let part = last.part, number >= part { continue }
+            numbered.append((number, name))
+        }
+        var parts: [CallgrindProfile] = []
+        for (_, file) in numbered.sorted(by: { $0.0 < $1.0 }) { parts.append(try parse(file)) }
+        return parts + [last]
     }
 
     /// `what`, then valgrind's own messages or, without them, the first line of stderr when

@@ -15,12 +15,15 @@ struct LaunchSession {
     private var stderrHead: [UInt8] = []
     var readyNs: UInt64?
     private var readyLines = OutputLines()
+    /// `--timeout` after birth (CLOCK_MONOTONIC); `nil` without a timeout.
+    let deadlineNs: UInt64?
 
     init(request: LaunchRequest, pid: Int32, birthNs: UInt64) {
         self.request = request
         self.pid = pid
         self.birthNs = birthNs
         parser = LdDebugParser(pid: pid)
+        deadlineNs = request.timeoutSeconds.map { birthNs + UInt64(max(0, $0) * 1e9) }
     }
 
     var stderrHeadText: String { String(decoding: stderrHead, as: UTF8.self) }
@@ -43,7 +46,7 @@ struct LaunchSession {
             pollfd(fd: pidFD, events: Int16(POLLIN), revents: 0),
             pollfd(fd: capture.watchFD, events: Int16(POLLIN), revents: 0),
         ]
-        let deadline = request.timeoutSeconds.map { birthNs + UInt64(max(0, $0) * 1e9) }
+        let deadline = deadlineNs
         var buffer = [UInt8](repeating: 0, count: 65536)
         var ending = Ending.exited
         loop: while true {
@@ -143,7 +146,8 @@ struct LaunchSession {
             stderrHead.append(contentsOf: bytes.prefix(ProcessLauncher.stderrHeadLimit - stderrHead.count))
         }
         if case .ready(let pattern) = request.stop, readyNs == nil {
-            if readyLines.consume(bytes, stream: stream, pattern: pattern) { readyNs = now }
+            // The matcher gives up at the deadline, so that the loop above sees the timeout.
+            if readyLines.consume(bytes, stream: stream, pattern: pattern, deadlineNs: deadlineNs) { readyNs = now }
         }
         if case .forward(let consumer) = request.output { consumer(stream, Array(bytes)) }
     }
@@ -159,20 +163,5 @@ struct LaunchSession {
                                   readyMs: readyNs.map(ms), outcome: outcome, stderrHead: stderrHeadText)
         sample.laterImages = parser.laterImages
         return sample
-    }
-}
-
-/// CLOCK_MONOTONIC, the clock of every measured time (the self-timed samples use it too).
-public enum MonotonicClock {
-    /// Nanoseconds since an arbitrary boot-time origin.
-    public static func nowNs() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-    }
-
-    /// Milliseconds from `start` to `end`; negative when `end` is earlier.
-    public static func milliseconds(from start: UInt64, to end: UInt64) -> Double {
-        end >= start ? Double(end - start) / 1_000_000 : -Double(start - end) / 1_000_000
     }
 }

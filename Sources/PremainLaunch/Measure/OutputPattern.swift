@@ -1,48 +1,61 @@
 import PremainModel
 
-/// A `--ready` pattern: a regular expression tried against each line of output.
+/// A `--ready` pattern: a regular expression tried against each line of output, matched in time
+/// linear in the line (`PatternProgram`, a Pike VM) and given up at the run's deadline, so no
+/// expression can hold a run past `--timeout`. The syntax is `PatternParser`'s; what needs
+/// backtracking (back-references, lookaround, atomic groups, possessive quantifiers, …) is
+/// refused when the pattern is made. Characters compare as Swift's `Character` does (canonical
+/// equivalence: `é` precomposed matches `e` + U+0301).
 ///
 /// Most lines of a chatty program cannot match: when the expression holds a run of plain ASCII
 /// characters that every match must contain ("listening on port" in `listening on port \d+`),
 /// a line without those bytes is passed over with a byte search, never decoded to a `String`
-/// nor given to the regex engine.
-public struct OutputPattern: @unchecked Sendable, Equatable {
+/// nor given to the matcher.
+public struct OutputPattern: Sendable, Equatable {
     /// The expression as given.
     public let source: String
     /// Bytes that every matching line contains; `[]` when none could be proven.
     let requiredBytes: [UInt8]
-    // Used from the measuring thread only, read-only after init.
-    private let regex: Regex<AnyRegexOutput>
+    let program: PatternProgram
 
-    /// Throws a one-line message when `source` is not a valid expression.
+    /// Throws a one-line message when `source` is not a valid expression, or uses a feature
+    /// the linear-time matcher refuses.
     public init(_ source: String) throws(PatternError) {
-        do {
-            regex = try Regex(source)
-        } catch {
-            throw PatternError(message: "not a valid regular expression: '\(source)': \(error)")
-        }
+        program = try PatternProgram(PatternParser.parse(source), source: source)
         self.source = source
         requiredBytes = RequiredLiteral.longest(in: source)
     }
 
     /// True when some part of `line` matches.
     public func matches(_ line: String) -> Bool {
-        (try? regex.firstMatch(in: line)) != nil
+        var steps = 0
+        return program.run(line, deadlineNs: nil, steps: &steps) == .matched
+    }
+
+    /// Whether some part of the line `bytes` (UTF-8, no newline) matches, or the clock passed
+    /// `deadlineNs` (CLOCK_MONOTONIC) first.
+    func match(bytes: ArraySlice<UInt8>, deadlineNs: UInt64?) -> PatternProgram.Outcome {
+        guard RequiredLiteral.occurs(requiredBytes, in: bytes) else { return .noMatch }
+        var steps = 0
+        return program.run(String(decoding: bytes, as: UTF8.self), deadlineNs: deadlineNs, steps: &steps)
     }
 
     /// True when some part of the line `bytes` (UTF-8, no newline) matches.
     func matches(bytes: ArraySlice<UInt8>) -> Bool {
-        guard RequiredLiteral.occurs(requiredBytes, in: bytes) else { return false }
-        return matches(String(decoding: bytes, as: UTF8.self))
+        match(bytes: bytes, deadlineNs: nil) == .matched
     }
 
     public static func == (lhs: OutputPattern, rhs: OutputPattern) -> Bool { lhs.source == rhs.source }
 }
 
-/// A pattern that does not compile.
+/// A pattern that does not compile, or uses a feature the matcher refuses.
 public struct PatternError: Error, Sendable, CustomStringConvertible {
+    /// One line: the pattern in quotes, then what is wrong.
     public var message: String
     public var description: String { message }
+
+    /// Why a refused feature is refused, after its name.
+    static let refusalReason = "are not supported: --ready matches in time linear in the line, without backtracking"
 }
 
 /// The longest run of plain characters that every match of an expression contains, found by a
@@ -55,7 +68,7 @@ enum RequiredLiteral {
     /// ASCII punctuation that is an ordinary character outside a class.
     private static let plainPunctuation = Set(" !\"#%&',-/:<=>@_~".unicodeScalars.map { UInt8($0.value) })
     /// Characters that another character is canonically equivalent to (U+212A KELVIN SIGN is
-    /// `K`, U+037E is `;`, U+1FEF is a backtick), and Swift's `Regex` compares characters by
+    /// `K`, U+037E is `;`, U+1FEF is a backtick), and the matcher compares characters by
     /// canonical equivalence: a line may match without holding these bytes.
     private static let equivalentToOthers = Set("K;`".unicodeScalars.map { UInt8($0.value) })
 
@@ -156,14 +169,17 @@ enum RequiredLiteral {
 }
 
 /// Splits each stream's bytes into lines for `--ready` (at most 64 KiB of a line is kept) and
-/// tries the pattern on each complete line, then once on what is left of the last one.
+/// tries the pattern on each complete line, then once on what is left of the last one; past
+/// the deadline no line matches (the run is timing out).
 struct OutputLines {
     private var pending: [LaunchSample.Stream: [UInt8]] = [:]
     static let lineLimit = 65536
 
     /// True when a line (or the unfinished last line) of `bytes`, with what came before on
     /// this stream, matches.
-    mutating func consume(_ bytes: ArraySlice<UInt8>, stream: LaunchSample.Stream, pattern: OutputPattern) -> Bool {
+    mutating func consume(_ bytes: ArraySlice<UInt8>, stream: LaunchSample.Stream, pattern: OutputPattern,
+                          deadlineNs: UInt64? = nil) -> Bool {
+        func matches(_ line: ArraySlice<UInt8>) -> Bool { pattern.match(bytes: line, deadlineNs: deadlineNs) == .matched }
         var buffer = pending[stream] ?? []
         pending[stream] = nil
         defer { pending[stream] = buffer }
@@ -172,10 +188,10 @@ struct OutputLines {
             let line = rest[..<newline]
             rest = rest[(newline + 1)...]
             if buffer.isEmpty {
-                if pattern.matches(bytes: line.prefix(Self.lineLimit)) { return true }
+                if matches(line.prefix(Self.lineLimit)) { return true }
             } else {
                 buffer.append(contentsOf: line.prefix(max(0, Self.lineLimit - buffer.count)))
-                let matched = pattern.matches(bytes: buffer[...])
+                let matched = matches(buffer[...])
                 buffer.removeAll(keepingCapacity: true)
                 if matched { return true }
             }
@@ -183,6 +199,6 @@ struct OutputLines {
         guard !rest.isEmpty || !buffer.isEmpty else { return false }
         buffer.append(contentsOf: rest.prefix(max(0, Self.lineLimit - buffer.count)))
         // A prompt without a newline ("ready> ") is tried as it stands.
-        return pattern.matches(bytes: buffer[...])
+        return matches(buffer[...])
     }
 }

@@ -171,7 +171,7 @@ final class AtomicPID: Sendable {
 /// Makes SIGINT, SIGTERM, SIGHUP and SIGQUIT to premain kill the running target's process group
 /// first (the target has its own group, so a terminal's Ctrl-C does not reach it). The handler
 /// then restores the default action and re-raises the signal, so premain still dies of it.
-/// Shared by `measure` and `trace`.
+/// Shared by `measure`, `trace` and `pr` (whose builds and git commands run as `ChildProcess`).
 public enum LaunchGuard {
     /// Installs the handlers (once; later calls do nothing); `ProcessLauncher` and `TraceSession`
     /// register each group they start. Returns an error message, or `nil` when installed.
@@ -184,6 +184,20 @@ public enum LaunchGuard {
         }
         if watchdog > 0 { watchdogStorage.store(watchdog) }
         return nil
+    }
+
+    /// Registers `command` (its first element an absolute path, at most 8 elements) for the
+    /// watchdog to run once premain is gone, SIGKILL included; an interrupted premain lets the
+    /// watchdog go and waits for it (up to about 30 s) before it dies of the signal. `pr
+    /// --commits` removes its worktrees so. `[]` forgets it. Returns false when there is no
+    /// watchdog (call `installSignalHandlers` first) or an element holds a newline or 4 KiB.
+    public static func cleanUpAtExit(_ command: [String]) -> Bool {
+        CStringArray.with(command) { argv in
+            guard let argv else { return false }
+            return argv.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: command.count + 1) {
+                ctrace_guard_cleanup($0, Int32(command.count)) == 0
+            }
+        }
     }
 
     /// The watchdog's pid once started (see `ctrace_guard_watchdog_start`); 0 before.

@@ -1,3 +1,4 @@
+import PremainLaunch
 import PremainSystem
 
 #if canImport(Glibc)
@@ -9,10 +10,28 @@ import Glibc
 /// stderr), and PATH inside it taken as that side's artifact folder. With a cache folder, a
 /// commit's artifact folder is copied to `CACHE/<full SHA>` after its build and taken from there
 /// the next time instead of building again (CI caches that folder by the base commit).
+///
+/// Nothing is left behind, however premain ends: git and the build run as `ChildProcess`es
+/// (each in its own process group, killed by the interrupt guard), and `cleanUp` is registered
+/// with the watchdog as soon as the temporary folder exists, so that SIGINT, SIGTERM, SIGHUP,
+/// SIGQUIT and SIGKILL of premain still remove the worktrees (git's bookkeeping too) and the folder.
 struct CommitBuilds {
     var buildCommand: String
     var artifact: String
     var cacheDirectory: String?
+    /// A build that takes longer is ended (its process group killed) and the side fails.
+    var buildTimeoutSeconds: Double?
+
+    /// Removes the worktrees `$2/base` and `$2/head` of repository `$1` (locked ones too: an
+    /// interrupted `git worktree add` leaves its lock), then the folder `$2` (again while a
+    /// killed build's last writes land), then git's records of worktrees that are gone. One
+    /// line: the watchdog takes it as one argument.
+    static let cleanUpScript = #"cd / || exit 1; for tree in "$2/base" "$2/head"; do if [ -e "$tree" ]; then git -C "$1" worktree remove --force --force "$tree" >/dev/null 2>&1; fi; done; for attempt in 1 2 3 4 5 6 7 8 9 10; do rm -rf -- "$2" 2>/dev/null; [ -e "$2" ] || break; sleep 0.2; done; git -C "$1" worktree prune"#
+
+    /// The command that removes what `prepare` made in `temporary` for `repository`.
+    static func cleanUp(repository: String, temporary: String) -> [String] {
+        ["/bin/sh", "-c", cleanUpScript, "premain-pr-cleanup", repository, temporary]
+    }
 
     struct Failure: Error {
         var message: String
@@ -28,13 +47,11 @@ struct CommitBuilds {
         var temporary: String
         var worktrees: [String]
 
-        /// Removes the worktrees (git's bookkeeping too) and the temporary folder.
+        /// Removes the worktrees (git's bookkeeping too) and the temporary folder, then tells
+        /// the watchdog that there is nothing left to remove.
         func remove() {
-            for tree in worktrees {
-                _ = ChildProcess.run(["git", "-C", repository, "worktree", "remove", "--force", tree])
-            }
-            _ = ChildProcess.run(["rm", "-rf", "--", temporary])
-            _ = ChildProcess.run(["git", "-C", repository, "worktree", "prune"])
+            _ = ChildProcess.run(CommitBuilds.cleanUp(repository: repository, temporary: temporary))
+            _ = LaunchGuard.cleanUpAtExit([])
         }
     }
 
@@ -53,6 +70,9 @@ struct CommitBuilds {
         }
         var prepared = Prepared(base: "", head: "", baseCommit: baseCommit, headCommit: headCommit,
                                 repository: repository, temporary: temporary, worktrees: [])
+        if !LaunchGuard.cleanUpAtExit(Self.cleanUp(repository: repository, temporary: temporary)) {
+            log("cannot have the watchdog remove \(temporary) if premain is killed (no watchdog, or a path with a newline)")
+        }
         do {
             prepared.base = try side("base", commit: baseCommit, into: &prepared, log: log)
             prepared.head = headCommit == baseCommit ? prepared.base : try side("head", commit: headCommit, into: &prepared, log: log)
@@ -93,7 +113,10 @@ struct CommitBuilds {
         let scratch = prepared.temporary + "/tmp-" + name
         _ = mkdir(scratch, 0o700)
         let built = ChildProcess.run(["/bin/sh", "-c", "cd -- \"$1\" && TMPDIR=\"$3\" && export TMPDIR && eval \"$2\"",
-                                      "premain-build", tree, buildCommand, scratch])
+                                      "premain-build", tree, buildCommand, scratch], timeoutSeconds: buildTimeoutSeconds)
+        if built.timedOut, let buildTimeoutSeconds {
+            throw Failure(message: "\(name): the build command did not finish within --build-timeout \(Self.seconds(buildTimeoutSeconds)) s in \(tree); it was ended")
+        }
         guard built.status == 0 else {
             throw Failure(message: "\(name): the build command exited with status \(built.status) in \(tree)")
         }
@@ -116,6 +139,11 @@ struct CommitBuilds {
             }
         }
         return folder
+    }
+
+    /// "30", "2.5": a number of seconds as given.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// A new folder `$TMPDIR/premain-pr-XXXXXX` (`/tmp` without TMPDIR); `nil` when it cannot be made.

@@ -32,14 +32,20 @@ enum MeasureCommand: Command {
         Servers: --until first-output|main ends each run at that milestone, --until FUNCTION at the \
         first call of that function (a ptrace breakpoint, x86-64; its only other stops are the \
         loader's hook, main and the first write), --ready REGEX at the first line of output that \
-        matches; the process group is then killed and the run counts as good.
+        matches; the process group is then killed and the run counts as good. REGEX is matched \
+        in time linear in the line, so --timeout bounds it too: literals, ., classes ([a-z], \
+        [[:alpha:]], \\d \\w \\s \\h and their negations), anchors (^ $ \\A \\z \\Z \\b \\B), groups, \
+        |, * + ? {n,m} (lazy or not), \\Q…\\E and the options (?i) (?s) (?m). Refused as a usage \
+        error: back-references, lookahead and lookbehind, atomic groups, possessive \
+        quantifiers, conditionals, recursion, backtracking verbs, \\K, \\G and \\p{…}.
 
         --instructions adds one run under valgrind's callgrind (the Debian package valgrind) and \
         an "instructions" section: instructions executed before main, to the first write to \
         stdout or stderr, and in all, plus each object's and each function's initializers. \
         Instruction counts do not drift with machine load: the same binary counts the same on \
-        the same machine and environment. Exit status 3 when valgrind is missing, 4 when the \
-        counted run failed.
+        the same machine and environment. A command that execs another (sh -c 'exec ./app') is \
+        followed: its last image is counted, with a note. Exit status 3 when valgrind is \
+        missing, 4 when the counted run failed.
         """,
         arguments: [ArgumentSpec(name: "<command>", help: "The program to launch (looked up in PATH), after '--'.")],
         options: [
@@ -48,7 +54,7 @@ enum MeasureCommand: Command {
             OptionSpec(names: ["--cold"], valueName: nil, help: "Evict the executable and every object of its closure from the page cache before every run."),
             OptionSpec(names: ["-t", "--timeout"], valueName: "seconds", help: "Kill a run that takes longer (default: no limit)."),
             OptionSpec(names: ["--until"], valueName: "milestone", help: "End each run at first-output, main or the first call of a function (a good run); for servers."),
-            OptionSpec(names: ["--ready"], valueName: "regex", help: "End each run at the first line of stdout or stderr that matches (a good run); for servers."),
+            OptionSpec(names: ["--ready"], valueName: "regex", help: "End each run at the first line of stdout or stderr that matches (a good run); for servers. Linear-time matching: back-references, lookaround, atomic groups, possessive quantifiers and \\p{…} are refused."),
             OptionSpec(names: ["--inherit-stdin"], valueName: nil, help: "Give the target premain's stdin instead of /dev/null."),
             OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json or html (one self-contained page with the launch waterfall)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),

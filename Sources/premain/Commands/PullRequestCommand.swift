@@ -15,8 +15,11 @@ enum PullRequestCommand: Command {
         discussion: """
         Each side is an artifact folder: --base and --head, or with --commits each commit checked \
         out into a git worktree in a temporary folder, built there with the --build command \
-        (run by /bin/sh; its output goes to stderr) and --artifact taken inside it; the worktrees \
-        are removed at the end. A symlinked folder such as SwiftPM's .build/release is followed, \
+        (run by /bin/sh in its own process group; its output goes to stderr; --build-timeout \
+        ends it) and --artifact taken inside it; the worktrees are removed at the end, also when \
+        premain is interrupted or killed (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGKILL): the \
+        build's process group is killed and a watchdog process removes the worktrees and the \
+        temporary folder. A symlinked folder such as SwiftPM's .build/release is followed, \
         with or without a trailing slash. Only ELF executables and shared libraries are read \
         (relocatable .o and .pcm files, archives, module files and JSON that is not a premain \
         report are left out, and one line says how many; --include-objects reads the objects \
@@ -46,6 +49,8 @@ enum PullRequestCommand: Command {
                        help: "Build these two commits of the current git repository (any revision git names) instead."),
             OptionSpec(names: ["--build"], valueName: "command", help: "With --commits: the build command, run by /bin/sh in each worktree."),
             OptionSpec(names: ["--artifact"], valueName: "path", help: "With --commits: the artifact folder, relative to the worktree (e.g. .build/release)."),
+            OptionSpec(names: ["--build-timeout"], valueName: "seconds",
+                       help: "With --commits: end a build that takes longer (its process group is killed; exit 4). Default: no limit."),
             OptionSpec(names: ["--cache-dir"], valueName: "folder",
                        help: "With --commits: keep each built commit's artifact folder in FOLDER/<commit SHA> and take it from there next time."),
             OptionSpec(names: ["--run"], valueName: "name", help: "The program to compare: a file in each artifact folder, or a path relative to it that stays inside it (no absolute path, no '..' above it)."),
@@ -96,6 +101,8 @@ enum PullRequestCommand: Command {
         case .folders(let base, let head):
             sides = Sides(base: base, head: head, baseLabel: base, headLabel: head)
         case .commits(let base, let head, let builds):
+            // Before any worktree or build: an interrupted or killed premain must remove them.
+            if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
             do {
                 let built = try builds.prepare(base: base, head: head) { Console.err("premain pr: \($0)\n") }
                 prepared = built
@@ -191,11 +198,14 @@ enum PullRequestCommand: Command {
             guard let artifact = arguments.value("--artifact"), !artifact.isEmpty else {
                 throw UsageError(message: "--commits needs --artifact <path> (the artifact folder inside the worktree, e.g. .build/release)")
             }
+            let timeout: Double? = arguments.value("--build-timeout") == nil ? nil
+                : try arguments.number("--build-timeout", default: 0, in: 0.001...604_800)
             return .commits(base: baseRevision, head: headRevision,
-                            builds: CommitBuilds(buildCommand: build, artifact: artifact, cacheDirectory: arguments.value("--cache-dir")))
+                            builds: CommitBuilds(buildCommand: build, artifact: artifact, cacheDirectory: arguments.value("--cache-dir"),
+                                                 buildTimeoutSeconds: timeout))
         }
         if let stray = arguments.positionals.first { throw UsageError(message: "unexpected argument '\(stray)'") }
-        for option in ["--build", "--artifact", "--cache-dir"] where arguments.value(option) != nil {
+        for option in ["--build", "--artifact", "--cache-dir", "--build-timeout"] where arguments.value(option) != nil {
             throw UsageError(message: "\(option) goes with --commits")
         }
         guard let base, let head else {
