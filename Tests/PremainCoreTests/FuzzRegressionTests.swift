@@ -1,6 +1,7 @@
 import ELFKit
 import Foundation
 import PremainAudit
+import PremainHistory
 import PremainJudge
 @testable import PremainLaunch
 import PremainModel
@@ -24,7 +25,7 @@ import Testing
     }
 
     @Test func everyTargetHasKeptInputs() {
-        for target in ["elf-audit", "report", "config", "dwarf", "ready"] { #expect(!Self.inputs(target).isEmpty, "\(target)") }
+        for target in ["elf-audit", "report", "config", "dwarf", "ready", "history"] { #expect(!Self.inputs(target).isEmpty, "\(target)") }
     }
 
     /// As Fuzz/ELFAuditFuzz.swift: the bytes through libelf in memory, the audit, look-ups.
@@ -61,6 +62,57 @@ import Testing
         } catch let error as RuleInputLoader.ReportError {
             #expect(!error.description.contains("\n"))
         }
+    }
+
+    /// As Fuzz/HistoryFuzz.swift: the file a kept input stands for (its first byte: 0 the rest,
+    /// 1 a valid premain database cut, 2 that database with bytes replaced) read as `history
+    /// show` reads it: a history or a one-line error, and nothing written beside it.
+    @Test(arguments: inputs("history")) func keptHistoryInputIsReadOrRefusedWithOneLine(_ path: String) throws {
+        let folder = NSTemporaryDirectory() + "premain-fuzz-history-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let database = folder + "/history.sqlite"
+        var bytes = Array(input.dropFirst())
+        if let mode = input.first, mode % 3 != 0 {
+            let valid = folder + "/valid.sqlite"
+            do {
+                let store = try HistoryStore(path: valid)
+                for index in 0..<24 {  // the database Fuzz/HistoryFuzz.swift makes
+                    let main = 40 + (index >= 12 ? 2 : 0) + Double(index % 3) * 0.1
+                    try store.add(json: "{\"schemaVersion\":1,\"index\":\(index)}", kind: index % 2 == 0 ? "measure" : "trace",
+                                  metrics: [HistoryMetric(name: "main", unit: "ms", value: main),
+                                            HistoryMetric(name: "loader.symbolLookups", unit: "count", value: Double(100 + index / 8)),
+                                            HistoryMetric(name: "trace.function.é|<x>", unit: "ms", value: Double(index))],
+                                  commit: index % 5 == 4 ? nil : "c\(index)", recordedAt: "2026-12-01T00:00:00Z")
+                }
+            }
+            let rest = bytes
+            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: valid)))
+            try FileManager.default.removeItem(atPath: valid)
+            if mode % 3 == 1 {
+                let offset = rest.prefix(4).enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+                bytes = Array(bytes.prefix(offset % (bytes.count + 1)))
+            } else {
+                for index in stride(from: 0, to: rest.count - 2, by: 3) {
+                    bytes[(Int(rest[index]) | Int(rest[index + 1]) << 8) % bytes.count] = rest[index + 2]
+                }
+            }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: database))
+        let before = FolderSnapshot(folder)
+        do {
+            let report = try HistoryStore.reading(database) { store throws(HistoryError) in
+                try store.report(metrics: [], last: nil, database: database)
+            }
+            _ = HistoryTextRenderer.render(report)
+            _ = HTMLReportRenderer.render(report)
+            if path.hasSuffix("/premain-6-reports") { #expect(report.reports == 6 && report.series.count == 3) }
+        } catch {
+            #expect(!error.description.contains("\n") && error.description.hasPrefix(database + ": "), "\(error)")
+            if path.hasSuffix("/another-programs-photos") { #expect(error.kind == .damaged && error.description.contains("photos")) }
+        }
+        #expect(FolderSnapshot(folder) == before, "\(FolderSnapshot(folder))")
     }
 
     /// As Fuzz/ConfigFuzz.swift: every kept premain.json is refused with one line.
