@@ -102,7 +102,7 @@ import Testing
         #expect(m.outcomes.map(\.kind) == [.stopped])
         let refused = try Self.premain(["measure", "--ready", #"(a)\1"#, "--", "/bin/true"])
         #expect(refused.status == 64)
-        #expect(refused.stderr.hasPrefix(#"Error: invalid value for '--ready': '(a)\1': back-references ('\1') are not supported"#),
+        #expect(refused.stderr.hasPrefix(#"Error: invalid value for '--ready': '(a)\1': back-references ('\1') not supported"#),
                 "\(refused.stderr)")
         #expect(refused.stderr.contains("See 'premain measure --help'"))
     }
