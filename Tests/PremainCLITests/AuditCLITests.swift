@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func badFilesGetOneLineEachAndExit3WhileGoodFilesAreStillAudited() throws {
-        let folder = NSTemporaryDirectory() + "premain-cli-\(UUID().uuidString)"
+        let folder = TemporaryFolders.root + "/premain-cli-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let text = folder + "/notes.txt"
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func outputOptionWritesTheReportToAFile() throws {
-        let path = NSTemporaryDirectory() + "premain-out-\(UUID().uuidString).json"
+        let path = TemporaryFolders.root + "/premain-out-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try CLI.run(["audit", "-f", "json", "-o", path, "/usr/bin/ls"])
         #expect(result.status == 0)

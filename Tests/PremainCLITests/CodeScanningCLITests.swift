@@ -49,7 +49,7 @@ final class CodeScanningCLITests: XCTestCase {
     /// base: libinit.so and librelr-packed.so; head: the same libinit.so, librelr-plain.so,
     /// libtextrel.so, and a trace of libinit.so made in another checkout (a CI worktree).
     func testDiffOfSamplesIsCodeScanningSARIF() throws {
-        let folder = NSTemporaryDirectory() + "premain-sarif-diff-\(getpid())"
+        let folder = TemporaryFolders.root + "/premain-sarif-diff-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for (side, files) in [("base", ["cxx-static-init/libinit.so", "relr/librelr-packed.so"]),
                               ("head", ["cxx-static-init/libinit.so", "relr/librelr-plain.so", "rules/libtextrel.so"])] {
@@ -83,7 +83,7 @@ final class CodeScanningCLITests: XCTestCase {
     }
 
     func testFingerprintsAndPlacesAreTheSameForTwoCopiesOfTheBinaries() throws {
-        let folder = NSTemporaryDirectory() + "premain-sarif-copies-\(getpid())"
+        let folder = TemporaryFolders.root + "/premain-sarif-copies-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var logs: [[SARIFValidation.Result]] = []
         for copy in ["one", "two/nested"] {

@@ -36,7 +36,7 @@ final class FindingsCLITests: XCTestCase {
     }
 
     func testBrokenConfigIsAUsageErrorNamingTheKey() throws {
-        let folder = NSTemporaryDirectory() + "premain-config-\(getpid())"
+        let folder = TemporaryFolders.root + "/premain-config-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try #"{"budgets": {"maxClosureObject": 3}}"#.write(toFile: folder + "/premain.json", atomically: true, encoding: .utf8)
@@ -75,7 +75,7 @@ final class FindingsCLITests: XCTestCase {
     }
 
     func testDiffOfMeasureReportsExitsTwoOnRegression() throws {
-        let folder = NSTemporaryDirectory() + "premain-diff-cli-\(getpid())"
+        let folder = TemporaryFolders.root + "/premain-diff-cli-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         /// Time to main moved by `shift`, CPU time by `cpuShift`.

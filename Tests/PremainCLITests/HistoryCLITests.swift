@@ -7,7 +7,7 @@ import Testing
 @Suite(.serialized)
 struct HistoryCLITests {
     static func folder() throws -> String {
-        let folder = NSTemporaryDirectory() + "premain-history-cli-\(getpid())-\(UUID().uuidString)"
+        let folder = TemporaryFolders.root + "/premain-history-cli-\(getpid())-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
     }

@@ -6,7 +6,7 @@ import Testing
 /// with a clear one-line error or the correct result, never a crash, a hang or a false success.
 @Suite struct HostileInputCLITests {
     let folder: String = {
-        let path = NSTemporaryDirectory() + "premain-hostile-cli-\(UUID().uuidString)"
+        let path = TemporaryFolders.root + "/premain-hostile-cli-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()

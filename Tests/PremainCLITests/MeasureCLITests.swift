@@ -120,7 +120,7 @@ import Testing
     @Test(arguments: [SIGINT, SIGTERM, SIGKILL])
     func interruptKillsTheTargetGroup(signal: Int32) throws {
         // A private copy: no other test runs it, so the processes running it are this test's.
-        let folder = NSTemporaryDirectory() + "premain-hang-\(UUID().uuidString)"
+        let folder = TemporaryFolders.root + "/premain-hang-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let hang = folder + "/hang"
@@ -169,7 +169,7 @@ import Testing
     /// A target that double-forks and calls setsid leaves its process group: premain still ends
     /// the daemon (its cgroup, or as a child subreaper) and counts it.
     @Test func daemonsThatLeaveTheProcessGroupAreEndedAndCounted() throws {
-        let folder = NSTemporaryDirectory() + "premain-daemon-\(UUID().uuidString)"
+        let folder = TemporaryFolders.root + "/premain-daemon-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let daemon = folder + "/daemonizes"

@@ -16,7 +16,7 @@ import Testing
     /// A copy of a sample in a folder of its own: the processes running it are this test's,
     /// whatever other suites run at the same time.
     static func privateCopy(_ sample: String) throws -> String {
-        let folder = NSTemporaryDirectory() + "premain-edge-\(UUID().uuidString)"
+        let folder = TemporaryFolders.root + "/premain-edge-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let copy = folder + "/" + (sample as NSString).lastPathComponent
         try FileManager.default.copyItem(atPath: try Samples.path(sample), toPath: copy)
@@ -39,7 +39,7 @@ import Testing
         #expect(plugin.unfinished == 0)
         #expect(plugin.initializers?.samplesMs.count == 2)
         // check never takes it for time before main.
-        let folder = NSTemporaryDirectory() + "premain-late-\(UUID().uuidString)"
+        let folder = TemporaryFolders.root + "/premain-late-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try result.stdout.write(toFile: folder + "/measure.json", atomically: true, encoding: .utf8)
@@ -102,7 +102,7 @@ import Testing
         #expect(m.outcomes.map(\.kind) == [.stopped])
         let refused = try Self.premain(["measure", "--ready", #"(a)\1"#, "--", "/bin/true"])
         #expect(refused.status == 64)
-        #expect(refused.stderr.hasPrefix(#"Error: invalid value for '--ready': '(a)\1': back-references ('\1') are not supported"#),
+        #expect(refused.stderr.hasPrefix(#"Error: invalid value for '--ready': '(a)\1': back-references ('\1') not supported"#),
                 "\(refused.stderr)")
         #expect(refused.stderr.contains("See 'premain measure --help'"))
     }
@@ -133,7 +133,7 @@ import Testing
     /// argv[0] is printed by `initialize program:`) cannot forge loader lines: glibc prefixes
     /// every real line with the pid, the forged one has none.
     @Test func spoofedLoaderLinesAreNotTakenForTheLoaders() throws {
-        let root = NSTemporaryDirectory() + "premain-spoof-\(UUID().uuidString)"
+        let root = TemporaryFolders.root + "/premain-spoof-\(UUID().uuidString)"
         let folder = root + "/odd\ncalling init: /fake/libforged.so"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }

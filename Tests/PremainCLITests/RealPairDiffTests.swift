@@ -17,7 +17,7 @@ final class RealPairDiffTests: XCTestCase {
 
     /// Copies both pair folders into a fresh temporary folder, removed after the test.
     func copiedSides(_ baseName: String, _ headName: String) throws -> Sides {
-        let folder = NSTemporaryDirectory() + "premain-real-pairs-\(getpid())-\(baseName)-\(headName)"
+        let folder = TemporaryFolders.root + "/premain-real-pairs-\(getpid())-\(baseName)-\(headName)"
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }

@@ -11,7 +11,7 @@ final class SelfCheckTests: XCTestCase {
     /// The release binary, built once into .build/self-check (its own scratch folder: `swift
     /// test` holds the lock of .build).
     static let release: Result<String, SampleBuildError> = {
-        let output = NSTemporaryDirectory() + "premain-self-check-\(getpid())/premain"
+        let output = TemporaryFolders.root + "/premain-self-check-\(getpid())/premain"
         let script = Repository.root + "/scripts/release"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -55,7 +55,7 @@ final class SelfCheckTests: XCTestCase {
         let inventory = try XCTUnwrap(try JSONDecoder().decode(AuditReport.self, from: Data(audit.stdout.utf8)).binaries.first)
         let count = inventory.initializers.entries.filter { !$0.toolchain }.count
         try XCTSkipIf(count == 0, "the release binary has no static initializer to allow one fewer of")
-        let folder = NSTemporaryDirectory() + "premain-self-tight-\(getpid())"
+        let folder = TemporaryFolders.root + "/premain-self-tight-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try #"{"allowlist": [{"object": "premain", "count": \#(count - 1), "reason": "too few on purpose"}]}"#
@@ -69,7 +69,7 @@ final class SelfCheckTests: XCTestCase {
     /// every run): a budget below the median fails `check` with exit 1 and names the figure; one
     /// above it passes.
     func testTimeToMainBudgetIsReadFromTheMeasureReport() throws {
-        let folder = NSTemporaryDirectory() + "premain-self-budget-\(getpid())"
+        let folder = TemporaryFolders.root + "/premain-self-budget-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try RecordedReports.measure(command: "/usr/local/bin/premain", milestones: ["main": RecordedReports.series(2.4)])

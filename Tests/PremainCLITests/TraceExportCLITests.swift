@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized)
 struct TraceExportCLITests {
     static func temporaryFile(_ name: String) -> String {
-        NSTemporaryDirectory() + "premain-export-\(getpid())-\(name)"
+        TemporaryFolders.root + "/premain-export-\(getpid())-\(name)"
     }
 
     @Test func measureOfTheSwiftSampleExportsOneTrackPerRun() throws {

@@ -14,7 +14,7 @@ import Testing
     /// A folder with ELF files, a text file, a symlink loop, a symlink to a file, a hard link
     /// and a nested folder.
     static func makeTree() throws -> String {
-        let root = NSTemporaryDirectory() + "premain-folder-\(UUID().uuidString)"
+        let root = TemporaryFolders.root + "/premain-folder-\(UUID().uuidString)"
         let manager = FileManager.default
         try manager.createDirectory(atPath: root + "/sub/deeper", withIntermediateDirectories: true)
         try manager.copyItem(atPath: Samples.path("closure/unused/unused-deps"), toPath: root + "/unused-deps")

@@ -14,7 +14,7 @@ import Testing
 /// has one.
 @Suite struct ClosureRobustnessTests {
     static func folder(_ name: String) throws -> String {
-        let path = NSTemporaryDirectory() + "premain-\(name)-\(UUID().uuidString)"
+        let path = TemporaryFolders.root + "/premain-\(name)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -117,7 +117,7 @@ import Testing
     /// candidate is named.
     @Test func onlyWrongClassCandidateIsMissing() throws {
         let source = try Samples.path("closure/wrong-class")
-        let folder = NSTemporaryDirectory() + "premain-wc-\(getpid())"
+        let folder = TemporaryFolders.root + "/premain-wc-\(getpid())"
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder + "/lib32", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -142,7 +142,7 @@ import Testing
 
     /// In a sysroot, the interpreter and the default directories are read inside it.
     @Test func sysrootIsSearchedInsteadOfTheRoot() throws {
-        let root = NSTemporaryDirectory() + "premain-sysroot-\(getpid())"
+        let root = TemporaryFolders.root + "/premain-sysroot-\(getpid())"
         let manager = FileManager.default
         try? manager.removeItem(atPath: root)
         defer { try? manager.removeItem(atPath: root) }

@@ -9,7 +9,7 @@ import Testing
 /// built in code: never on real launches.
 struct HistoryTests {
     static func temporaryDatabase(_ name: String = #function) -> String {
-        let folder = NSTemporaryDirectory() + "premain-history-\(getpid())-\(UUID().uuidString)"
+        let folder = TemporaryFolders.root + "/premain-history-\(getpid())-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder + "/history.sqlite"
     }

@@ -14,7 +14,7 @@ import Testing
 /// the correct result, never a duration.
 @Suite struct HostileInputTests {
     let folder: String = {
-        let path = NSTemporaryDirectory() + "premain-hostile-\(UUID().uuidString)"
+        let path = TemporaryFolders.root + "/premain-hostile-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()

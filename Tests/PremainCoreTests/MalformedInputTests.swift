@@ -18,7 +18,7 @@ import Testing
     }()
 
     let folder: String = {
-        let path = NSTemporaryDirectory() + "premain-malformed-\(UUID().uuidString)"
+        let path = TemporaryFolders.root + "/premain-malformed-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()

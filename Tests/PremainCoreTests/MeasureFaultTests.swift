@@ -122,7 +122,7 @@ import Testing
         // A private copy: other tests run the shared sample in parallel, and a page of a library
         // that another process maps stays resident. RUNPATH $ORIGIN makes the copy load its own
         // libinit.so.
-        let folder = NSTemporaryDirectory() + "premain-cold-\(UUID().uuidString)"
+        let folder = TemporaryFolders.root + "/premain-cold-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for name in ["cxx-static-init", "libinit.so"] {

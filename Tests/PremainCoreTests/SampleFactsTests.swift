@@ -44,7 +44,7 @@ import Testing
     /// initializers are named from there, so `frame_dummy` counts as the toolchain's (and no
     /// DWARF is opened for it). A debug file of another build is not used.
     @Test func strippedLibraryInitializersAreNamedFromTheDebugFilesSymbolTable() throws {
-        let folder = NSTemporaryDirectory() + "premain-debugsyms-\(UUID().uuidString)"
+        let folder = TemporaryFolders.root + "/premain-debugsyms-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let library = folder + "/libinit.so"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -79,7 +79,7 @@ import Testing
     /// to the file, in `.debug`, and under each debug directory (the file's folder as given and
     /// as resolved through symlinks).
     @Test func debugFilesAreLookedForByBuildIDThenByDebugLink() throws {
-        let root = NSTemporaryDirectory() + "premain-debuglink-\(UUID().uuidString)"
+        let root = TemporaryFolders.root + "/premain-debuglink-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root + "/real", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: root + "/alias", withDestinationPath: root + "/real")

@@ -89,7 +89,7 @@ struct TraceEdgeCaseTests {
     }
 
     @Test func setuidProgramsTracedUnprivilegedAreNoted() throws {
-        let folder = NSTemporaryDirectory() + "premain-setuid-\(UUID().uuidString)"
+        let folder = TemporaryFolders.root + "/premain-setuid-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let program = folder + "/program"

@@ -71,10 +71,11 @@ enum TraceSamples {
         case .success(let folder): original = folder
         case .failure(let error): return Built(samples: "", directory: "", failure: error.message)
         }
-        var template = Array("/tmp/premain-trace-tests-XXXXXX".utf8CString)
-        let directory = template.withUnsafeMutableBufferPointer { buffer -> String in
-            guard let base = buffer.baseAddress, let result = mkdtemp(base) else { return "/tmp/premain-trace-tests" }
-            return String(cString: result)
+        let directory: String
+        do {
+            directory = try TemporaryFolders.make("trace-tests")
+        } catch {
+            return Built(samples: "", directory: "", failure: "cannot make a folder for the trace test programs: \(error)")
         }
         for (name, source) in [("calibrate", calibrateSource), ("adjacent", adjacentSource), ("spawner", spawnerSource),
                                ("recursive", recursiveSource)] {

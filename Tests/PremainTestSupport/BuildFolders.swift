@@ -45,10 +45,9 @@ public enum BuildFolders {
         return root + "/.build/release"
     }
 
-    /// A fresh temporary folder for one test; remove it with `FileManager.removeItem`.
+    /// A fresh temporary folder for one test (see `TemporaryFolders`); remove it with
+    /// `FileManager.removeItem`.
     public static func temporaryRoot(_ name: String) throws -> String {
-        let root = NSTemporaryDirectory() + "premain-\(name)-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        return root
+        try TemporaryFolders.make(name)
     }
 }

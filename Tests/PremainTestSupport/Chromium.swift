@@ -19,7 +19,7 @@ public enum Chromium {
     /// (no network, no component updates, a throw-away profile). Throws when the browser fails.
     public static func screenshot(_ html: String, to png: String, width: Int = 1500, height: Int = 1400) throws {
         guard let path else { throw ShellFailure(message: "chromium is not installed") }
-        let profile = NSTemporaryDirectory() + "premain-chromium-\(getpid())-\(UUID().uuidString)"
+        let profile = TemporaryFolders.root + "/premain-chromium-\(getpid())-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: profile) }
         let result = try Shell.run([
             path, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",

@@ -12,7 +12,7 @@ public enum SARIFValidation {
     /// Why `text` is not a valid SARIF 2.1.0 log: one line per schema violation (`path: message`);
     /// `[]` when it is valid. Throws when the validator cannot run.
     public static func schemaViolations(_ text: String) throws -> [String] {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("premain-sarif-\(UUID().uuidString).json")
+        let file = URL(fileURLWithPath: TemporaryFolders.root).appendingPathComponent("premain-sarif-\(UUID().uuidString).json")
         try text.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let script = """

@@ -32,7 +32,7 @@ public enum SelfTimingLog {
 
     /// A fresh log path in the temporary folder (not created).
     public static func temporaryPath(_ label: String) -> String {
-        NSTemporaryDirectory() + "premain-\(label)-\(getpid())-\(UUID().uuidString).log"
+        TemporaryFolders.root + "/premain-\(label)-\(getpid())-\(UUID().uuidString).log"
     }
 
     /// CLOCK_MONOTONIC now, in ns: the samples' clock.

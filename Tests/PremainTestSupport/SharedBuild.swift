@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// A build shared by the processes of one test run.
+/// A build shared by the processes of one test run, removed once the run is over.
 public enum SharedBuild {
     /// `NSTemporaryDirectory()/<prefix>-<parent pid>-<parent start time>-<newest source mtime>`:
     /// the same for the XCTest and the swift-testing process of one `swift test`, different for
@@ -39,6 +39,8 @@ public enum SharedBuild {
         defer { flock(lock, LOCK_UN) }
         let done = folder + "/.built"
         if FileManager.default.fileExists(atPath: done) { return nil }
+        // Gone with the `swift test` that runs both processes (or the shell that ran this one).
+        TemporaryFolders.removeWhenGone([folder, folder + ".lock"], pid: getppid())
         if let failure = build() { return failure }
         _ = FileManager.default.createFile(atPath: done, contents: nil)
         return nil

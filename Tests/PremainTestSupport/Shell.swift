@@ -23,8 +23,8 @@ public enum Shell {
         process.environment = env
         // Output goes to files, not pipes: a process the program leaves behind holding a pipe
         // (a lingering child of a target) cannot make the read wait, nor a full pipe the child.
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("premain-test-\(UUID().uuidString).out")
-        let err = FileManager.default.temporaryDirectory.appendingPathComponent("premain-test-\(UUID().uuidString).err")
+        let out = URL(fileURLWithPath: TemporaryFolders.root).appendingPathComponent("premain-test-\(UUID().uuidString).out")
+        let err = URL(fileURLWithPath: TemporaryFolders.root).appendingPathComponent("premain-test-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         defer {

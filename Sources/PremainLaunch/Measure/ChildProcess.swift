@@ -43,11 +43,16 @@ public enum ChildProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
+        // Its own group, nothing blocked, and the default action for the signals premain
+        // handles or ignores (a build must die of SIGPIPE as it would from a shell).
+        var none = sigset_t(), defaults = sigset_t()
         sigemptyset(&none)
+        sigemptyset(&defaults)
+        for signal in guardedSignals + [SIGPIPE] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { LosslessUTF8.withCString($0) { strdup($0) } } + [nil]
         defer { for pointer in argv { free(pointer) } }
 

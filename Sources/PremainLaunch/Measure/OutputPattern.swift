@@ -55,7 +55,7 @@ public struct PatternError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 
     /// Why a refused feature is refused, after its name.
-    static let refusalReason = "are not supported: --ready matches in time linear in the line, without backtracking"
+    static let refusalReason = "not supported: --ready matches in time linear in the line, without backtracking"
 }
 
 /// The longest run of plain characters that every match of an expression contains, found by a

@@ -204,7 +204,7 @@ final class DiffTests: XCTestCase {
     func testReportsRoundTripThroughJSONAndLoadAsASide() throws {
         let base = try side("pairs/base", runs: 3)
         let audit = AuditReport(binaries: base.objects, errors: [])
-        let folder = NSTemporaryDirectory() + "premain-diff-json-\(getpid())"
+        let folder = TemporaryFolders.root + "/premain-diff-json-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try JSONRenderer.render(audit).write(toFile: folder + "/audit.json", atomically: true, encoding: .utf8)

@@ -12,7 +12,7 @@ final class SourceLocatorTests: XCTestCase {
     var folder = ""
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "premain-locator-\(getpid())-\(UUID().uuidString)"
+        folder = TemporaryFolders.root + "/premain-locator-\(getpid())-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder + "/repo/src/deep", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: folder + "/repo/.git", withIntermediateDirectories: true)
         try "int a;\n".write(toFile: folder + "/repo/src/a.c", atomically: true, encoding: .utf8)

@@ -10,7 +10,7 @@ import Testing
 @Suite struct ToolchainDetectionTests {
     /// c-hello linked by GNU ld (gcc's default), gold and lld, built once into a temporary folder.
     static let linked: Result<[String: String], SampleBuildError> = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("premain-linkers-\(getpid())").path
+        let folder = URL(fileURLWithPath: TemporaryFolders.root).appendingPathComponent("premain-linkers-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let source = Repository.root + "/samples/c-hello/hello.c"
         var built: [String: String] = [:]
