@@ -518,3 +518,13 @@ extension CauseFinderTests {
         #expect(report.compare?.causes == causes)
     }
 }
+
+extension CauseFinderTests {
+    @Test func everyTracedKindHasOneCauseKindAndBack() {
+        for kind in TracedFunctionKind.allCases {
+            #expect(TracedFunctionKind(StartupCause.Kind(kind)) == kind, "\(kind)")
+        }
+        #expect(TracedFunctionKind(StartupCause.Kind.objectInitializers) == nil)
+        #expect(TracedFunctionKind(StartupCause.Kind.objectMapping) == nil)
+    }
+}

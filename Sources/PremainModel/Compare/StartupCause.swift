@@ -36,16 +36,17 @@ public struct StartupCause: Codable, Equatable, Sendable {
             }
         }
 
+        /// Each traced function's kind and the cause kind it becomes, written once: both
+        /// conversions read it.
+        static let traced: [(traced: TracedFunctionKind, cause: Kind)] = [
+            (.swiftLazyGlobal, .swiftLazyGlobal), (.swiftDefaultArgument, .swiftDefaultArgument),
+            (.cxxTranslationUnitInitializer, .cxxTranslationUnitInitializer), (.constructorFunction, .constructorFunction),
+            (.staticInitializer, .staticInitializer), (.named, .namedFunction),
+        ]
+
         /// The kind of a traced function.
         public init(_ kind: TracedFunctionKind) {
-            switch kind {
-            case .swiftLazyGlobal: self = .swiftLazyGlobal
-            case .swiftDefaultArgument: self = .swiftDefaultArgument
-            case .cxxTranslationUnitInitializer: self = .cxxTranslationUnitInitializer
-            case .constructorFunction: self = .constructorFunction
-            case .staticInitializer: self = .staticInitializer
-            case .named: self = .namedFunction
-            }
+            self = Self.traced.first { $0.traced == kind }?.cause ?? .namedFunction
         }
 
         /// True for code the loader runs before `main` (static initializers, objects).
@@ -149,15 +150,8 @@ public struct StartupCause: Codable, Equatable, Sendable {
 extension TracedFunctionKind {
     /// The traced kind of a function cause; `nil` for an object-level cause.
     public init?(_ kind: StartupCause.Kind) {
-        switch kind {
-        case .swiftLazyGlobal: self = .swiftLazyGlobal
-        case .swiftDefaultArgument: self = .swiftDefaultArgument
-        case .cxxTranslationUnitInitializer: self = .cxxTranslationUnitInitializer
-        case .constructorFunction: self = .constructorFunction
-        case .staticInitializer: self = .staticInitializer
-        case .namedFunction: self = .named
-        case .objectInitializers, .objectMapping: return nil
-        }
+        guard let traced = StartupCause.Kind.traced.first(where: { $0.cause == kind })?.traced else { return nil }
+        self = traced
     }
 }
 
