@@ -90,8 +90,7 @@ public struct CauseFinder: Sendable {
     /// (by path, or by file name: a symlinked build folder maps it under its real path), else
     /// the object's file name.
     public static func role(_ object: String, executable: String) -> String {
-        object == executable || ObjectName.fileName(object) == ObjectName.fileName(executable)
-            ? StartupCause.executableRole : ObjectName.fileName(object)
+        StartupCause.role(of: object, executable: executable)
     }
 
     struct FunctionIdentity: Hashable {

@@ -436,9 +436,7 @@ public struct InstructionComparison: Codable, Equatable, Sendable {
         // Paired by identity: the object's role (the executable launched, or a library's file
         // name) and the symbol, never by the folder a build is in.
         func role(_ object: String, _ executable: String?) -> String {
-            guard let executable else { return ObjectName.fileName(object) }
-            return object == executable || ObjectName.fileName(object) == ObjectName.fileName(executable)
-                ? StartupCause.executableRole : ObjectName.fileName(object)
+            executable.map { StartupCause.role(of: object, executable: $0) } ?? ObjectName.fileName(object)
         }
         var rows: [String: FunctionInstructionDelta] = [:]
         var order: [String] = []

@@ -131,6 +131,14 @@ public struct StartupCause: Codable, Equatable, Sendable {
     /// The object role of the program launched.
     public static let executableRole = "<executable>"
 
+    /// The role of `object` in a launch of `executable`: `executableRole` for the program (by
+    /// path, or by file name: a symlinked build folder maps it under its real path), else the
+    /// object's file name. How causes and instruction deltas pair objects across two builds.
+    public static func role(of object: String, executable: String) -> String {
+        object == executable || ObjectName.fileName(object) == ObjectName.fileName(executable)
+            ? executableRole : ObjectName.fileName(object)
+    }
+
     /// "`Tool.keywordTable`" for a function, the object's name otherwise.
     public var title: String { function ?? object }
 
