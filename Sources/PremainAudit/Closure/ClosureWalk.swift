@@ -214,7 +214,7 @@ final class ClosureWalk {
 
     private func search(_ name: String, _ number: Int, requester: Int) -> Found? {
         let loader = objects[requester]
-        if name.utf8.contains(UInt8(ascii: "/")) {
+        if Self.hasSlash(name) {
             guard let expanded = DynamicStringTokens.expand(name, origin: loader.origin, lib: platform.libToken,
                                                             platform: platform.platformToken) else {
                 searched.append(name)
@@ -376,6 +376,17 @@ final class ClosureWalk {
         let host = resolver.hostPath(logicalDirectory)
         let result = LocalFiles.kind(host) == .folder
         return resolver.directories.insertIfAbsent(key, result)
+    }
+
+    /// `true` when `name` has a `/` (a path, not searched for), scanned on its contiguous
+    /// UTF-8: `String.UTF8View.contains` goes through the view's iterator, at hundreds of
+    /// instructions per name.
+    static func hasSlash(_ name: String) -> Bool {
+        let found = name.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte == UInt8(ascii: "/") { return true }
+            return false
+        }
+        return found ?? name.utf8.contains(UInt8(ascii: "/"))
     }
 
     static func join(_ dir: String, _ name: String) -> String {
