@@ -17,16 +17,18 @@ let package = Package(
             name: "CDemangle",
             providers: [.apt(["libstdc++-12-dev"])]
         ),
+        // Headers only: libdw and libsqlite3 are not linked but loaded on first use
+        // (CLazyLibraries), so that a start that needs neither does not map or bind them.
         .systemLibrary(
             name: "CDW",
-            pkgConfig: "libdw",
             providers: [.apt(["libdw-dev"])]
         ),
         .systemLibrary(
             name: "CSQLite",
-            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Tiny C: libdw's and SQLite's functions as forwarders to the library, dlopen'ed on first use.
+        .target(name: "CLazyLibraries"),
         // Tiny C for what Swift cannot call: variadic ptrace, fork + exec with set-up.
         .target(name: "CTrace"),
         // Tiny C for a signal handler: a SIGBUS in a file mapping becomes a page of zeros.
@@ -42,13 +44,13 @@ let package = Package(
         // The few POSIX file-system calls premain makes: path names, listings, whole-file reads.
         .target(name: "PremainSystem", dependencies: ["LosslessText"]),
         // Static analysis: inventory, load closure, batch audit, DWARF source lines (libdw).
-        .target(name: "PremainAudit", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "ELFKit", "CDemangle", "CDW"]),
+        .target(name: "PremainAudit", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "ELFKit", "CDemangle", "CDW", "CLazyLibraries"]),
         // Real launches: measure and trace (ptrace, x86-64 only behind #if arch).
         .target(name: "PremainLaunch", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "PremainAudit", "ELFKit", "CTrace"]),
         // Judging: rules, budgets, premain.json, diff; reads reports as model values.
         .target(name: "PremainJudge", dependencies: ["PremainModel", "PremainSystem", "PremainAudit"]),
         // History across commits: any report's metrics in a SQLite database (the only importer of CSQLite).
-        .target(name: "PremainHistory", dependencies: ["PremainModel", "PremainSystem", "CSQLite"]),
+        .target(name: "PremainHistory", dependencies: ["PremainModel", "PremainSystem", "CSQLite", "CLazyLibraries"]),
         // Renderers: text, Markdown, SARIF, JSON; pure functions of model values.
         .target(name: "PremainRender", dependencies: ["PremainModel", "LosslessText"]),
         // The thin command-line tool.
@@ -58,7 +60,7 @@ let package = Package(
         // Helpers both test targets use: the samples built once per test run, running programs
         // and the built premain, /proc scans, self-timing logs, recorded reports
         // (swift-argument-parser's ArgumentParserTestHelpers is the model).
-        .target(name: "PremainTestSupport", dependencies: ["CSQLite"], path: "Tests/PremainTestSupport"),
+        .target(name: "PremainTestSupport", dependencies: ["CSQLite", "CLazyLibraries"], path: "Tests/PremainTestSupport"),
         .testTarget(name: "ELFKitTests", dependencies: ["ELFKit", "PremainTestSupport"]),
         .testTarget(name: "PremainCoreTests", dependencies: [
                         "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",

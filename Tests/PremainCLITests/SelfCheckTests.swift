@@ -45,6 +45,10 @@ final class SelfCheckTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let audit = try CLI.run(["audit", "--format", "json", binary])
         XCTAssertFalse(audit.stdout.contains("libswiftCore.so"), "the release build links the Swift standard library statically")
+        let needed = try XCTUnwrap(try JSONDecoder().decode(AuditReport.self, from: Data(audit.stdout.utf8)).binaries.first).needed
+        for library in ["libdw.so.1", "libsqlite3.so.0"] {
+            XCTAssertFalse(needed.contains(library), "\(library) is loaded on first use (CLazyLibraries), not at every start: \(needed)")
+        }
     }
 
     /// One initializer fewer allowed than the release binary has fails, naming both counts; the
