@@ -28,7 +28,10 @@ enum AuditCommand: Command {
         folder such as .build/release is followed): only its ELF executables and shared libraries \
         are audited, relocatable objects (.o, .pcm) only with --include-objects, and one 'Note:' \
         line on stderr says what was skipped; symbolic links inside it are not followed, and a \
-        summary lists the largest offenders.
+        summary lists the largest offenders. \
+        --estimate prints each program's loading and relocation on this machine without running \
+        it, from a cost model fitted on measure reports (ns per mapped object, per relative and \
+        per symbol relocation) with its held-out error; --save-model keeps the model for later.
         """,
         arguments: [ArgumentSpec(name: "<file-or-folder>", help: "ELF files (executables, shared libraries, objects) or folders of them.")],
         options: [
@@ -39,6 +42,7 @@ enum AuditCommand: Command {
             OptionSpec(names: ["--no-demangle"], valueName: nil, help: "Show mangled names only."),
             OutputWidth.option,
             FolderOptions.includeObjects,
+            LoaderEstimateOptions.estimate, LoaderEstimateOptions.saveModel,
         ] + closureOptionSpecs)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -54,6 +58,7 @@ enum AuditCommand: Command {
         let options = InventoryOptions(symbolLists: arguments.flag("--symbols"),
                                        demangle: !arguments.flag("--no-demangle"))
         let workers = try jobs(arguments)
+        let costModel = try LoaderEstimateOptions.model(arguments)
         let batch = BatchAudit(inventory: options, closure: try closureOptions(arguments), workers: workers,
                                includeObjects: arguments.flag("--include-objects"))
         let width = OutputWidth.resolve(arguments)
@@ -82,7 +87,10 @@ enum AuditCommand: Command {
                 return HTMLReportRenderer.render(report)
             } else {
                 return report.binaries
-                    .map { AuditTextRenderer.render($0, width: width) + ClosureTextRenderer.render($0, options: tree) }
+                    .map { binary in
+                        AuditTextRenderer.render(binary, width: width) + ClosureTextRenderer.render(binary, options: tree)
+                            + (costModel.flatMap { model in model.estimate(binary).map { "  loader estimate: " + model.sentence($0) + "\n" } } ?? "")
+                    }
                     .joined(separator: "\n") + (report.summary.map { ClosureTextRenderer.render($0, width: width) } ?? "")
             }
         }

@@ -56,7 +56,7 @@ enum MeasureCommand: Command {
             OptionSpec(names: ["--until"], valueName: "milestone", help: "End each run at first-output, main or the first call of a function (a good run); for servers."),
             OptionSpec(names: ["--ready"], valueName: "regex", help: "End each run at the first line of stdout or stderr that matches (a good run); for servers. Linear-time matching: back-references, lookaround, atomic groups, possessive quantifiers and \\p{…} are refused."),
             OptionSpec(names: ["--inherit-stdin"], valueName: nil, help: "Give the target premain's stdin instead of /dev/null."),
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json or html (one self-contained page with the launch waterfall)."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, markdown (a job summary) or html (one self-contained page with the launch waterfall)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OutputWidth.option,
             OptionSpec(names: ["--show-output"], valueName: nil, help: "Forward the target's stdout and stderr (to stderr when the JSON report goes to stdout); by default they are read, timed and dropped."),
@@ -72,7 +72,7 @@ enum MeasureCommand: Command {
         acceptsPassthrough: true)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json", "html"], default: "text")
+        let format = try arguments.choice("--format", ["text", "json", "markdown", "html"], default: "text")
         let runs = try arguments.integer("--runs", default: 10, in: 1...100_000)
         let warmup = try arguments.integer("--warmup", default: 1, in: 0...100_000)
         let timeout: Double? = arguments.value("--timeout") == nil ? nil
@@ -167,6 +167,7 @@ enum MeasureCommand: Command {
             switch format {
             case "json": return try JSONRenderer.render(report)
             case "html": return HTMLReportRenderer.render(report)
+            case "markdown": return MeasureMarkdownRenderer.render(report)
             default: return MeasureTextRenderer.render(report, width: OutputWidth.resolve(arguments))
             }
         }
