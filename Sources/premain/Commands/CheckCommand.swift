@@ -33,7 +33,7 @@ enum CheckCommand: Command {
         """,
         arguments: [ArgumentSpec(name: "<input>", help: "ELF files, folders, or premain JSON reports.")],
         options: [
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, sarif (SARIF 2.1.0 for GitHub code scanning), markdown or github (workflow-command annotations)."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, sarif (SARIF 2.1.0 for GitHub code scanning), markdown, github (workflow-command annotations) or gitlab-codequality (a GitLab Code Quality report)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OutputWidth.option,
             ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
@@ -43,7 +43,7 @@ enum CheckCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json", "sarif", "markdown", "github"], default: "text")
+        let format = try arguments.choice("--format", ["text", "json", "sarif", "markdown", "github", "gitlab-codequality"], default: "text")
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing expected argument '<input>'") }
         try OutputOptions.refuseInputAsOutput(arguments, inputs: arguments.positionals)
         let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
@@ -72,6 +72,7 @@ enum CheckCommand: Command {
             case "json": return try JSONRenderer.render(report)
             case "sarif": return try SARIFRenderer.render(report, catalog: engine.catalog, scope: locator.scope)
             case "github": return GitHubAnnotationRenderer.render(report, scope: locator.scope)
+            case "gitlab-codequality": return try GitLabCodeQualityRenderer.render(report, scope: locator.scope)
             case "markdown": return CheckMarkdownRenderer.render(report)
             default: return FindingsTextRenderer.render(report, width: OutputWidth.resolve(arguments))
             }

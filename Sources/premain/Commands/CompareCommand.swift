@@ -13,7 +13,7 @@ enum CompareCommand: Command {
     static let spec = CommandSpec(
         name: "compare",
         abstract: "Compare the start-up of two builds launched alternately (paired, interleaved): regression, improvement, no change or inconclusive.",
-        usage: "premain compare [--run <name>] [--instructions] [--threshold-ms <ms>] [--threshold-percent <pct>] [--min-runs <n>] [--max-runs <n>] [--max-time <seconds>] [--explain | --no-explain] [--explain-runs <n>] [--explain-time <seconds>] [--format <format>] [--output <path>] [--export-trace <path>] <base> <head> [-- <argument>...]",
+        usage: "premain compare [--run <name>] [--instructions] [--threshold-ms <ms>] [--threshold-percent <pct>] [--min-runs <n>] [--max-runs <n>] [--max-time <seconds>] [--explain | --no-explain] [--explain-runs <n>] [--explain-time <seconds>] [--format <format>] [--output <path>] [--export-trace <path>] [--export-bmf <file>] [--export-benchmark-action <file>] [--export-openmetrics <file>] <base> <head> [-- <argument>...]",
         discussion: """
         Launches BASE and HEAD in blocks of four, ABBA or BAAB (shuffled, balanced), under the \
         same pinning and environment, so drift of the machine's speed falls on both alike. Each \
@@ -46,7 +46,7 @@ enum CompareCommand: Command {
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
         ] + launchOptions + [
             OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig, TraceExport.option, SourceRootOptions.sourceRoot,
-        ],
+        ] + BenchmarkExports.options,
         acceptsPassthrough: true)
 
     /// The thresholds, the run budget and instruction counting; `premain pr` takes them too.
@@ -115,7 +115,8 @@ enum CompareCommand: Command {
             return .internalError
         }
         progress?.finish()
-        guard TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) }) else {
+        guard TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) }),
+              BenchmarkExports.write(arguments, { BenchmarkMetrics.of(report) }) else {
             return .internalError
         }
         if format != "html" {  // launches kept for the trace file or the page only

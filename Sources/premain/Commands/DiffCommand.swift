@@ -30,7 +30,7 @@ enum DiffCommand: Command {
             ArgumentSpec(name: "<head>", help: "The build after the change."),
         ],
         options: [
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, markdown (a pull-request comment), sarif (SARIF 2.1.0 for GitHub code scanning), github (workflow-command annotations) or html (one self-contained page)."),
+            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, markdown (a pull-request comment), sarif (SARIF 2.1.0 for GitHub code scanning), github (workflow-command annotations), gitlab-codequality (a GitLab Code Quality report of head's findings) or html (one self-contained page)."),
             OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
             OutputWidth.option,
             OptionSpec(names: ["--alpha"], valueName: "p", help: "Significance level of the test (default 0.01, or diff.alpha in premain.json)."),
@@ -42,7 +42,7 @@ enum DiffCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json", "markdown", "sarif", "github", "html"], default: "text")
+        let format = try arguments.choice("--format", ["text", "json", "markdown", "sarif", "github", "gitlab-codequality", "html"], default: "text")
         guard arguments.positionals.count == 2 else {
             throw UsageError(message: arguments.positionals.count < 2 ? "missing expected argument '<\(arguments.positionals.isEmpty ? "base" : "head")>'"
                 : "unexpected argument '\(arguments.positionals[2])'")
@@ -77,6 +77,7 @@ enum DiffCommand: Command {
             case "markdown": return DiffMarkdownRenderer.render(report, top: top)
             case "sarif": return try SARIFRenderer.render(report, catalog: RuleEngine(config: config).catalog, scope: locator.scope)
             case "github": return GitHubAnnotationRenderer.render(report, scope: locator.scope)
+            case "gitlab-codequality": return try GitLabCodeQualityRenderer.render(report, scope: locator.scope)
             case "html": return HTMLReportRenderer.render(report)
             default: return DiffTextRenderer.render(report, width: OutputWidth.resolve(arguments))
             }

@@ -11,7 +11,7 @@ enum MeasureCommand: Command {
     static let spec = CommandSpec(
         name: "measure",
         abstract: "Time a command's launch from process birth: loader, each object's initializers, main, first output, exit.",
-        usage: "premain measure [--runs <n>] [--warmup <n>] [--cold] [--instructions] [--timeout <seconds>] [--until <milestone|function>] [--ready <regex>] [--format <format>] [--output <path>] [--export-trace <path>] -- <command> [<argument>...]",
+        usage: "premain measure [--runs <n>] [--warmup <n>] [--cold] [--instructions] [--timeout <seconds>] [--until <milestone|function>] [--ready <regex>] [--format <format>] [--output <path>] [--export-trace <path>] [--export-bmf <file>] [--export-benchmark-action <file>] [--export-openmetrics <file>] -- <command> [<argument>...]",
         discussion: """
         Runs the command --runs times after --warmup uncounted runs, with the environment passed \
         through and stdin from /dev/null (--inherit-stdin passes premain's own). Times are \
@@ -68,7 +68,7 @@ enum MeasureCommand: Command {
             OptionSpec(names: ["--raw"], valueName: nil, help: "Add every run's raw launch record (absolute birth time, each loader line's time) to the JSON."),
             OptionSpec(names: ["--instructions"], valueName: nil, help: "Also count instructions (before main, to first output, total, per initializer) in one run under valgrind's callgrind."),
             TraceExport.option,
-        ],
+        ] + BenchmarkExports.options,
         acceptsPassthrough: true)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -158,7 +158,9 @@ enum MeasureCommand: Command {
         }
         guard TraceExport.write(arguments, { () throws -> String in
             try TraceEventRenderer.render(MeasureReport(measurements: [measurement]))
-        }) else { return .internalError }
+        }), BenchmarkExports.write(arguments, { BenchmarkMetrics.of(MeasureReport(measurements: [measurement])) }) else {
+            return .internalError
+        }
         if !arguments.flag("--raw") && format != "html" { measurement.rawSamples = nil }
         let report = MeasureReport(measurements: [measurement])
         let written = Console.emit(to: output) { () throws -> String in

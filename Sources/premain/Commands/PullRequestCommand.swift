@@ -11,7 +11,7 @@ enum PullRequestCommand: Command {
     static let spec = CommandSpec(
         name: "pr",
         abstract: "The start-up report of a pull request: static diff, findings and a paired launch comparison of two builds, in every format at once.",
-        usage: "premain pr (--base <folder> --head <folder> | --commits <base> <head> --build <command> --artifact <path>) [--run <name>] [--markdown <file>] [--sarif <file>] [--json <file>] [--github <file>] [<options>] [-- <argument>...]",
+        usage: "premain pr (--base <folder> --head <folder> | --commits <base> <head> --build <command> --artifact <path>) [--run <name>] [--markdown <file>] [--sarif <file>] [--json <file>] [--github <file>] [--codequality <file>] [--export-bmf <file>] [<options>] [-- <argument>...]",
         discussion: """
         Each side is an artifact folder: --base and --head, or with --commits each commit checked \
         out into a git worktree in a temporary folder, built there with the --build command \
@@ -59,12 +59,14 @@ enum PullRequestCommand: Command {
             OptionSpec(names: ["--json"], valueName: "file", help: "Write the whole report as JSON here."),
             OptionSpec(names: ["--github"], valueName: "file",
                        help: "Write GitHub workflow commands here ('-' for stdout): an annotation per finding and per start-up cause, at its line."),
+            OptionSpec(names: ["--codequality"], valueName: "file",
+                       help: "Write the findings and start-up causes as a GitLab Code Quality report here."),
             OptionSpec(names: ["--top"], valueName: "n", help: "Rows per table in the Markdown before '…and K more' (default 10)."),
             OutputWidth.option,
             FolderOptions.includeObjects,
         ] + CompareCommand.comparisonOptions + CompareCommand.launchOptions + [
             ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
-        ] + HistoryTrend.options,
+        ] + HistoryTrend.options + BenchmarkExports.options,
         acceptsPassthrough: true)
 
     /// The two artifact folders, as given or as built.
@@ -144,7 +146,7 @@ enum PullRequestCommand: Command {
         var written = true
         // The causes as findings located in the checkout, for SARIF and annotations at their lines.
         let causes = report.compare.map { compare in locator.locate(CauseText.claimed(compare).map { CauseText.finding($0, report: compare) }) } ?? []
-        for option in ["--markdown", "--sarif", "--json", "--github"] {
+        for option in ["--markdown", "--sarif", "--json", "--github", "--codequality"] + BenchmarkExportFormat.allCases.map(\.option) {
             if let path = arguments.value(option), path != "-" { Console.makeParentFolders(of: path) }
         }
         if let path = arguments.value("--markdown") {
@@ -163,6 +165,10 @@ enum PullRequestCommand: Command {
         if let path = arguments.value("--json") {
             written = Console.emit(to: path) { () throws -> String in try JSONRenderer.render(report) } && written
         }
+        if let path = arguments.value("--codequality") {
+            written = Console.emit(to: path) { () throws -> String in try GitLabCodeQualityRenderer.render(diff, causes: causes, scope: locator.scope) } && written
+        }
+        written = BenchmarkExports.write(arguments) { BenchmarkMetrics.of(report) } && written
         written = Console.emit(to: nil) { PullRequestTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope) } && written
         guard written else { return .internalError }
         if case .notMeasured(_, .missingExecutable) = measured { return .inputError }
