@@ -26,12 +26,15 @@ public struct FindingPricer: Sendable {
         }
     }
 
-    static let relocationRules: Set<String> = ["relative_relocations_without_relr", "textrel", "copy_relocations"]
-    static let initializerRules: Set<String> = [
-        "heavy_static_initializer", "iostream_static_initializer", "many_static_initializers",
-        "swift_lazy_global_on_startup_path", "swift_default_argument_on_startup_path",
-    ]
-    static let closureRules: Set<String> = ["many_closure_objects", "deep_dependency_chain"]
+    static let relocationRules: Set<String> = Set([
+        RelativeRelocationsWithoutRelrRule.self, TextrelRule.self, CopyRelocationsRule.self,
+    ].map { ($0 as any Rule.Type).description.identifier })
+    static let initializerRules: Set<String> = Set([
+        HeavyStaticInitializerRule.self, IostreamStaticInitializerRule.self, ManyStaticInitializersRule.self,
+        SwiftLazyGlobalOnStartupPathRule.self, SwiftDefaultArgumentOnStartupPathRule.self,
+    ].map { ($0 as any Rule.Type).description.identifier })
+    static let closureRules: Set<String> = Set([ManyClosureObjectsRule.self, DeepDependencyChainRule.self]
+        .map { ($0 as any Rule.Type).description.identifier })
 
     func cost(of finding: Finding) -> FindingCost? {
         let rule = finding.rule
