@@ -16,12 +16,7 @@ public enum ObjectFactsReader {
     }
 
     public static func facts(of inventory: BinaryInventory) -> ObjectStaticFacts {
-        let census = inventory.relocations
-        let relative = census.relative + census.relrAddresses
-        return ObjectStaticFacts(
-            relative: relative, symbolic: census.symbolic, plt: census.plt,
-            other: census.copy + census.irelative + census.tls,
-            importedSymbols: inventory.symbols.imported, bindNow: inventory.dynamic.bindNow,
-            fileSize: inventory.header.fileSize)
+        ObjectStaticFacts(census: inventory.relocations, bindNow: inventory.dynamic.bindNow,
+                          importedSymbols: inventory.symbols.imported, fileSize: inventory.header.fileSize)
     }
 }

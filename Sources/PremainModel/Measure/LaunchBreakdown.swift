@@ -72,6 +72,14 @@ public struct ObjectStaticFacts: Codable, Equatable, Sendable {
         self.fileSize = fileSize
     }
 
+    /// The counts of an audited object: RELR addresses as relative, copy, IRELATIVE and TLS
+    /// relocations as `other`.
+    public init(census: RelocationCensus, bindNow: Bool, importedSymbols: Int, fileSize: UInt64) {
+        self.init(relative: census.relative + census.relrAddresses, symbolic: census.symbolic, plt: census.plt,
+                  other: census.copy + census.irelative + census.tls, importedSymbols: importedSymbols, bindNow: bindNow,
+                  fileSize: fileSize)
+    }
+
     /// Every relocation.
     public var relocations: Int { relative + symbolic + plt + other }
 }

@@ -168,8 +168,7 @@ extension LoaderCostModel {
     public func estimate(_ binary: BinaryInventory) -> LoaderEstimate? {
         guard let closure = binary.closure else { return nil }
         func input(_ census: RelocationCensus, bindNow: Bool, mapped: Bool) -> Input {
-            Input(mapped: mapped, relative: census.relative + census.relrAddresses,
-                  symbolic: census.symbolic + census.copy + census.irelative + census.tls + (bindNow ? census.plt : 0))
+            Input(mapped: mapped, facts: ObjectStaticFacts(census: census, bindNow: bindNow, importedSymbols: 0, fileSize: 0))
         }
         var ms = estimateMs(input(binary.relocations, bindNow: binary.dynamic.bindNow, mapped: false))
         var objects = 1
