@@ -14,21 +14,24 @@ USAGE: premain <subcommand> [options]
 SUBCOMMANDS:
 \(allCommands.map { CommandSpec.row($0.spec.name, $0.spec.abstract) }.joined())
 OPTIONS:
-\(CommandSpec.row("-h, --help", "Show help information."))\(CommandSpec.row("--version", "Show the version."))
+\([CommandSpec.help.spec, versionOption.spec].map { CommandSpec.row($0.label, $0.helpText) }.joined())
 EXIT CODES:
-  0 success; 1 findings at or above --fail-on or a budget exceeded; 2 measured regression;
+  0 success; 1 findings at or above \(ConfigOptions.failOn) or a budget exceeded; 2 measured regression;
   3 an input file is missing, unreadable, not ELF or damaged; 4 the measured target failed;
   5 compare was inconclusive; 64 usage error; 70 internal error.
 
   See 'premain help <subcommand>' for detailed help.
 """ }
 
+/// `premain --version`: the bare version string.
+let versionOption = Option.flag("--version", help: "Show the version")
+
 func usageFailure(_ message: String, spec: CommandSpec?) -> Never {
     Console.error(message)
     if let spec {
-        Console.err("Usage: \(spec.usage)\n  See 'premain \(spec.name) --help' for more information.\n")
+        Console.err("Usage: \(spec.usage)\n  See 'premain \(spec.name) \(CommandSpec.help)' for more information.\n")
     } else {
-        Console.err("Usage: premain <subcommand> [options]\n  See 'premain --help' for more information.\n")
+        Console.err("Usage: premain <subcommand> [options]\n  See 'premain \(CommandSpec.help)' for more information.\n")
     }
     exit(ExitCode.usage.rawValue)
 }
@@ -49,10 +52,10 @@ guard let first = words.first else {
     exit(ExitCode.usage.rawValue)
 }
 switch first {
-case "-h", "--help":
+case _ where CommandSpec.help.spec.names.contains(first):
     Console.outOrExit(overview)
     exit(0)
-case "--version":
+case versionOption.spec.name:
     Console.outOrExit(premainVersion + "\n")
     exit(0)
 case "help":

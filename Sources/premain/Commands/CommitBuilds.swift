@@ -61,7 +61,7 @@ struct CommitBuilds {
         let top = ChildProcess.run(["git", "rev-parse", "--show-toplevel"], capture: true)
         let repository = top.output.trimmingNewlines
         guard top.status == 0, !repository.isEmpty else {
-            throw Failure(message: "--commits must run inside a git repository (git rev-parse --show-toplevel failed)")
+            throw Failure(message: "\(PullRequestCommand.commits) must run inside a git repository (git rev-parse --show-toplevel failed)")
         }
         let baseCommit = try resolve(base, in: repository)
         let headCommit = try resolve(head, in: repository)
@@ -115,14 +115,14 @@ struct CommitBuilds {
         let built = ChildProcess.run(["/bin/sh", "-c", "cd -- \"$1\" && TMPDIR=\"$3\" && export TMPDIR && eval \"$2\"",
                                       "premain-build", tree, buildCommand, scratch], timeoutSeconds: buildTimeoutSeconds)
         if built.timedOut, let buildTimeoutSeconds {
-            throw Failure(message: "\(name): the build command did not finish within --build-timeout \(Self.seconds(buildTimeoutSeconds)) s in \(tree); it was ended")
+            throw Failure(message: "\(name): the build command did not finish within \(PullRequestCommand.buildTimeout) \(Self.seconds(buildTimeoutSeconds)) s in \(tree); it was ended")
         }
         guard built.status == 0 else {
             throw Failure(message: "\(name): the build command exited with status \(built.status) in \(tree)")
         }
         let folder = tree + "/" + artifact
         guard LocalFiles.kind(folder) == .folder else {
-            throw Failure(message: "\(name): --artifact \(artifact) is not a folder after the build (in \(tree))")
+            throw Failure(message: "\(name): \(PullRequestCommand.artifact) \(artifact) is not a folder after the build (in \(tree))")
         }
         if let cacheDirectory {
             let cached = cacheDirectory + "/" + commit

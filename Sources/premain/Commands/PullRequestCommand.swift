@@ -11,61 +11,82 @@ enum PullRequestCommand: Command {
     static let spec = CommandSpec(
         name: "pr",
         abstract: "The start-up report of a pull request: static diff, findings and a paired launch comparison of two builds, in every format at once.",
-        usage: "premain pr (--base <folder> --head <folder> | --commits <base> <head> --build <command> --artifact <path>) [--run <name>] [--markdown <file>] [--sarif <file>] [--json <file>] [--github <file>] [<options>] [-- <argument>...]",
         discussion: """
-        Each side is an artifact folder: --base and --head, or with --commits each commit checked \
-        out into a git worktree in a temporary folder, built there with the --build command \
-        (run by /bin/sh in its own process group; its output goes to stderr; --build-timeout \
-        ends it) and --artifact taken inside it; the worktrees are removed at the end, also when \
+        Each side is an artifact folder: \(base) and \(head), or with \(commits) each commit checked \
+        out into a git worktree in a temporary folder, built there with the \(build) command \
+        (run by /bin/sh in its own process group; its output goes to stderr; \(buildTimeout) \
+        ends it) and \(artifact) taken inside it; the worktrees are removed at the end, also when \
         premain is interrupted or killed (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGKILL): the \
         build's process group is killed and a watchdog process removes the worktrees and the \
         temporary folder. A symlinked folder such as SwiftPM's .build/release is followed, \
         with or without a trailing slash. Only ELF executables and shared libraries are read \
         (relocatable .o and .pcm files, archives, module files and JSON that is not a premain \
-        report are left out, and one line says how many; --include-objects reads the objects \
+        report are left out, and one line says how many; \(FolderOptions.includeObjects) reads the objects \
         too). The static diff and the findings are premain diff's. \
-        With --run NAME (a file in each folder, or a path relative to it that stays inside it; \
+        With \(BuildExecutable.run) NAME (a file in each folder, or a path relative to it that stays inside it; \
         never looked up in PATH) the two programs, with the arguments after '--', are compared as premain compare \
         does: launched alternately in shuffled ABBA/BAAB blocks until the paired interval \
-        decides. Without --run, or when a program is missing or cannot start, the report says \
+        decides. Without \(BuildExecutable.run), or when a program is missing or cannot start, the report says \
         'not measured' and why. \
         A regression or an improvement is explained as compare explains it: both builds traced \
         alternately, the causes (function or object, file:line, difference, share) lead the \
-        comment and are SARIF and --github results at their lines. \
-        Text goes to stdout; --markdown writes the pull-request comment (first line \
-        <!-- premain -->), --sarif the findings for code scanning, --json the whole report, \
-        --github workflow annotations (their folders are made when missing). \
+        comment and are SARIF and \(github) results at their lines. \
+        Text goes to stdout; \(markdown) writes the pull-request comment (first line \
+        <!-- premain -->), \(sarif) the findings for code scanning, \(json) the whole report, \
+        \(github) workflow annotations (their folders are made when missing). \
         Exit status (the worst that applies): 4 a run failed; 2 regression; 1 new findings at or \
-        above --fail-on or a budget exceeded; 5 inconclusive, or not measured (no --run); 0 \
-        otherwise. 3 when a folder cannot be read, has no ELF executable or library, or --run \
-        names no executable in it (the reports are still written then); 64 usage error (also a --run \
+        above \(ConfigOptions.failOn) or a budget exceeded; 5 inconclusive, or not measured (no \(BuildExecutable.run)); 0 \
+        otherwise. 3 when a folder cannot be read, has no ELF executable or library, or \(BuildExecutable.run) \
+        names no executable in it (the reports are still written then); 64 usage error (also a \(BuildExecutable.run) \
         that is absolute or climbs out of the folder).
         """,
-        arguments: [ArgumentSpec(name: "<argument>", help: "Arguments for the program of --run, after '--'.")],
+        arguments: [passedArguments],
+        usageTerms: [
+            .alternatives([
+                [.required(base), .required(head)], [.required(commits), .required(build), .required(artifact)],
+            ]),
+            .option(BuildExecutable.run), .option(markdown), .option(sarif), .option(json), .option(github), .otherOptions,
+            .word("[-- \(passedArguments.usage)]"),
+        ],
         options: [
-            OptionSpec(names: ["--base"], valueName: "folder", help: "The base build's artifact folder."),
-            OptionSpec(names: ["--head"], valueName: "folder", help: "The head build's artifact folder."),
-            OptionSpec(names: ["--commits"], valueName: "base> <head",
-                       help: "Build these two commits of the current git repository (any revision git names) instead."),
-            OptionSpec(names: ["--build"], valueName: "command", help: "With --commits: the build command, run by /bin/sh in each worktree."),
-            OptionSpec(names: ["--artifact"], valueName: "path", help: "With --commits: the artifact folder, relative to the worktree (e.g. .build/release)."),
-            OptionSpec(names: ["--build-timeout"], valueName: "seconds",
-                       help: "With --commits: end a build that takes longer (its process group is killed; exit 4). Default: no limit."),
-            OptionSpec(names: ["--cache-dir"], valueName: "folder",
-                       help: "With --commits: keep each built commit's artifact folder in FOLDER/<commit SHA> and take it from there next time."),
-            OptionSpec(names: ["--run"], valueName: "name", help: "The program to compare: a file in each artifact folder, or a path relative to it that stays inside it (no absolute path, no '..' above it)."),
-            OptionSpec(names: ["--markdown"], valueName: "file", help: "Write the pull-request comment (Markdown) here."),
-            OptionSpec(names: ["--sarif"], valueName: "file", help: "Write the findings as SARIF 2.1.0 here."),
-            OptionSpec(names: ["--json"], valueName: "file", help: "Write the whole report as JSON here."),
-            OptionSpec(names: ["--github"], valueName: "file",
-                       help: "Write GitHub workflow commands here ('-' for stdout): an annotation per finding and per start-up cause, at its line."),
-            OptionSpec(names: ["--top"], valueName: "n", help: "Rows per table in the Markdown before '…and K more' (default 10)."),
-            OutputWidth.option,
-            FolderOptions.includeObjects,
-        ] + CompareCommand.comparisonOptions + CompareCommand.launchOptions + [
+            base, head, commits, build, artifact, buildTimeout, cacheDir, BuildExecutable.run, markdown, sarif, json, github,
+            DiffCommand.top, OutputWidth.option, FolderOptions.includeObjects,
+        ] + CompareCommand.comparisonOptions + LaunchSettingsOptions.all + [
             ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
         ] + HistoryTrend.options,
+        exclusive: [[commits, base], [commits, head]],
         acceptsPassthrough: true)
+
+    static let passedArguments = ArgumentSpec(
+        name: "<argument>", help: "Arguments for the program of \(BuildExecutable.run), after '--'.", repeating: true)
+
+    static let base = Option<String?>("--base", value: "folder", kind: .path(.folder), help: "The base build's artifact folder")
+    static let head = Option<String?>("--head", value: "folder", kind: .path(.folder), help: "The head build's artifact folder")
+    static let commits = Option<[String]>.words(
+        "--commits", values: ["base", "head"],
+        help: "Build these two commits of the current git repository (any revision git names) instead")
+    static let build = Option<String?>(
+        "--build", value: "command", kind: .command, help: "With \(commits): the build command, run by /bin/sh in each worktree")
+    static let artifact = Option<String?>(
+        "--artifact", value: "path", kind: .path(.folder),
+        help: "With \(commits): the artifact folder, relative to the worktree (e.g. .build/release)")
+    static let buildTimeout = Option<Double?>(
+        "--build-timeout", value: "seconds",
+        help: "With \(commits): end a build that takes longer: its process group is killed, and pr exits 4", in: 0.001...604_800,
+        defaultText: "no limit")
+    static let cacheDir = Option<String?>(
+        "--cache-dir", value: "folder", kind: .path(.folder),
+        help: "With \(commits): keep each built commit's artifact folder in FOLDER/<commit SHA> and take it from there next time")
+    static let markdown = Option<String?>(
+        "--markdown", value: "file", kind: .path(.file), help: "Write the pull-request comment (Markdown) here")
+    static let sarif = Option<String?>("--sarif", value: "file", kind: .path(.file), help: "Write the findings as SARIF 2.1.0 here")
+    static let json = Option<String?>("--json", value: "file", kind: .path(.file), help: "Write the whole report as JSON here")
+    static let github = Option<String?>(
+        "--github", value: "file", kind: .path(.file),
+        help: "Write GitHub workflow commands here ('-' for stdout): an annotation per finding and per start-up cause, at its line")
+
+    /// The options that go only with `--commits`.
+    static let commitOptions: [any DeclaredOption] = [build, artifact, cacheDir, buildTimeout]
 
     /// The two artifact folders, as given or as built.
     struct Sides {
@@ -82,16 +103,16 @@ enum PullRequestCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let config = try ConfigOptions.load(arguments)
-        let failOn = try ConfigOptions.failOn(arguments, config)
-        let top = try arguments.integer("--top", default: 10, in: 1...1000)
-        let trend = try HistoryTrend.load(arguments)  // the base branch's history, read before any build
+        let failOn = ConfigOptions.failOn(arguments, config)
+        let top = arguments[DiffCommand.top]
+        let trend = HistoryTrend.load(arguments)  // the base branch's history, read before any build
         var compareOptions = try CompareCommand.compareOptions(arguments, config.compare)
         _ = try SourceRootOptions.locator(arguments, artifacts: [])  // a bad --source-root fails before any build
         guard CompareCommand.addInstructionCounter(arguments, to: &compareOptions) else { return .inputError }
-        let run = arguments.value("--run")
+        let run = arguments[BuildExecutable.run]
         if let run { try BuildExecutable.checkInsideFolder(run) }
         if run == nil, !arguments.passthrough.isEmpty {
-            throw UsageError(message: "arguments after '--' are for the program of --run; give --run NAME")
+            throw UsageError(message: "arguments after '--' are for the program of \(BuildExecutable.run); give \(BuildExecutable.run) NAME")
         }
 
         var prepared: CommitBuilds.Prepared?
@@ -118,7 +139,7 @@ enum PullRequestCommand: Command {
         }
 
         // The static part: both folders read as premain diff reads them.
-        let loader = RuleInputLoader(closureProvider: ClosureSupport.provider, includeObjects: arguments.flag("--include-objects"))
+        let loader = RuleInputLoader(closureProvider: ClosureSupport.provider, includeObjects: arguments[FolderOptions.includeObjects])
         let base = loader.load([sides.base])
         let head = loader.load([sides.head])
         var inputProblems: [String] = (base.errors + head.errors).map { "\(TextSafety.display($0.path)): \($0.message)" }
@@ -144,23 +165,23 @@ enum PullRequestCommand: Command {
         var written = true
         // The causes as findings located in the checkout, for SARIF and annotations at their lines.
         let causes = report.compare.map { compare in locator.locate(CauseText.claimed(compare).map { CauseText.finding($0, report: compare) }) } ?? []
-        for option in ["--markdown", "--sarif", "--json", "--github"] {
-            if let path = arguments.value(option), path != "-" { Console.makeParentFolders(of: path) }
+        for option in [markdown, sarif, json, github] {
+            if let path = arguments[option], path != "-" { Console.makeParentFolders(of: path) }
         }
-        if let path = arguments.value("--markdown") {
+        if let path = arguments[markdown] {
             written = Console.emit(to: path) { PullRequestMarkdownRenderer.render(report, top: top, trend: trend, scope: locator.scope) } && written
         }
-        if let path = arguments.value("--sarif") {
+        if let path = arguments[sarif] {
             written = Console.emit(to: path) { () throws -> String in
                 try SARIFRenderer.render(diff, catalog: RuleEngine(config: config).catalog, scope: locator.scope, causes: causes)
             } && written
         }
-        if let path = arguments.value("--github") {
+        if let path = arguments[github] {
             written = Console.emit(to: path == "-" ? nil : path) {
                 GitHubAnnotationRenderer.render(diff, causes: causes, scope: locator.scope)
             } && written
         }
-        if let path = arguments.value("--json") {
+        if let path = arguments[json] {
             written = Console.emit(to: path) { () throws -> String in try JSONRenderer.render(report) } && written
         }
         written = Console.emit(to: nil) { PullRequestTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope) } && written
@@ -187,35 +208,32 @@ enum PullRequestCommand: Command {
     }
 
     static func mode(_ arguments: ParsedArguments) throws(UsageError) -> Mode {
-        let base = arguments.value("--base"), head = arguments.value("--head")
-        if let baseRevision = arguments.value("--commits") {
-            guard base == nil, head == nil else { throw UsageError(message: "--commits and --base/--head exclude each other") }
-            guard let headRevision = arguments.positionals.first else {
-                throw UsageError(message: "--commits takes two revisions: --commits <base> <head>")
-            }
-            if arguments.positionals.count > 1 { throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'") }
-            guard let build = arguments.value("--build"), !build.isEmpty else { throw UsageError(message: "--commits needs --build <command>") }
-            guard let artifact = arguments.value("--artifact"), !artifact.isEmpty else {
-                throw UsageError(message: "--commits needs --artifact <path> (the artifact folder inside the worktree, e.g. .build/release)")
-            }
-            let timeout: Double? = arguments.value("--build-timeout") == nil ? nil
-                : try arguments.number("--build-timeout", default: 0, in: 0.001...604_800)
-            return .commits(base: baseRevision, head: headRevision,
-                            builds: CommitBuilds(buildCommand: build, artifact: artifact, cacheDirectory: arguments.value("--cache-dir"),
-                                                 buildTimeoutSeconds: timeout))
-        }
+        let base = arguments[base], head = arguments[head]
         if let stray = arguments.positionals.first { throw UsageError(message: "unexpected argument '\(stray)'") }
-        for option in ["--build", "--artifact", "--cache-dir", "--build-timeout"] where arguments.value(option) != nil {
-            throw UsageError(message: "\(option) goes with --commits")
+        let revisions = arguments[commits]
+        if revisions.count == 2 {
+            guard let build = arguments[build], !build.isEmpty else {
+                throw UsageError(message: "\(commits) needs \(Self.build.spec.usage)")
+            }
+            guard let artifact = arguments[artifact], !artifact.isEmpty else {
+                throw UsageError(
+                    message: "\(commits) needs \(Self.artifact.spec.usage) (the artifact folder inside the worktree, e.g. .build/release)")
+            }
+            return .commits(base: revisions[0], head: revisions[1],
+                            builds: CommitBuilds(buildCommand: build, artifact: artifact, cacheDirectory: arguments[cacheDir],
+                                                 buildTimeoutSeconds: arguments[buildTimeout]))
+        }
+        for option in commitOptions where arguments.has(option) {
+            throw UsageError(message: "\(option) goes with \(commits)")
         }
         guard let base, let head else {
-            throw UsageError(message: "give --base <folder> and --head <folder>, or --commits <base> <head> with --build and --artifact")
+            throw UsageError(message: "give \(Self.base.spec.usage) and \(Self.head.spec.usage), or \(commits.spec.usage) with \(build) and \(artifact)")
         }
-        for (name, folder) in [("--base", base), ("--head", head)] {
+        for (option, folder) in [(Self.base, base), (Self.head, head)] {
             switch LocalFiles.kind(folder) {
             case .folder: continue
-            case .missing: throw UsageError(message: "\(name) '\(folder)': no such folder")
-            case .file, .other: throw UsageError(message: "\(name) '\(folder)' is not a folder; give the artifact folder and name the program with --run")
+            case .missing: throw UsageError(message: "\(option) '\(folder)': no such folder")
+            case .file, .other: throw UsageError(message: "\(option) '\(folder)' is not a folder; give the artifact folder and name the program with \(BuildExecutable.run)")
             }
         }
         return .folders(base: base, head: head)
@@ -224,7 +242,7 @@ enum PullRequestCommand: Command {
     /// The paired comparison of `run` in both folders, or why there is none. The program is
     /// resolved inside each folder only (never in PATH); a missing one is named with its folder.
     static func measure(run: String?, arguments: [String], sides: Sides, options: CompareOptions) -> PullRequestBuilder.Measured {
-        guard let run else { return .notMeasured("no --run given", .noRun) }
+        guard let run else { return .notMeasured("no \(BuildExecutable.run) given", .noRun) }
         var executables: [String] = []
         for (name, folder) in [("base", sides.base), ("head", sides.head)] {
             switch BuildExecutable.resolve(folder, run: run) {
