@@ -45,8 +45,9 @@ let package = Package(
         .target(name: "PremainAudit", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "ELFKit", "CDemangle", "CDW"]),
         // Real launches: measure and trace (ptrace, x86-64 only behind #if arch).
         .target(name: "PremainLaunch", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "PremainAudit", "ELFKit", "CTrace"]),
-        // Judging: rules, budgets, premain.json, diff; reads reports as model values.
-        .target(name: "PremainJudge", dependencies: ["PremainModel", "PremainSystem", "PremainAudit"]),
+        // Judging: rules, budgets, premain.json, diff, and the pull-request session (worktrees,
+        // diff, paired comparison, verdict); reads reports as model values.
+        .target(name: "PremainJudge", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "PremainAudit", "PremainLaunch"]),
         // History across commits: any report's metrics in a SQLite database (the only importer of CSQLite).
         .target(name: "PremainHistory", dependencies: ["PremainModel", "PremainSystem", "CSQLite"]),
         // Renderers: text, Markdown, SARIF, JSON; pure functions of model values.

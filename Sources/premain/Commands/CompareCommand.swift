@@ -128,7 +128,7 @@ enum CompareCommand: Command {
         if let run { try BuildExecutable.checkInsideFolder(run) }
         var executables: [String] = []
         for side in arguments.positionals {
-            switch BuildExecutable.resolve(side, run: run) {
+            switch ArtifactProgram.resolve(side, run: run) {
             case .success(let path): executables.append(path)
             case .failure(let problem):
                 Console.error(problem.message)
@@ -232,18 +232,12 @@ enum CompareCommand: Command {
     }
 }
 
-/// Finds the executable of one build: the file itself, or `--run NAME` inside a folder.
+/// `--run NAME`: the program inside each artifact folder (`ArtifactProgram` finds it).
 enum BuildExecutable {
     /// `--run` of `compare` and `pr`.
     static let run = Option<String?>(
         "--run", value: "name", kind: .path(.file),
         help: "With artifact folders: the program to launch, a file in each folder or a path relative to it that stays inside it (no absolute path, no '..' above it; never looked up in PATH)")
-
-    struct Problem: Error {
-        var message: String
-        /// A folder without --run, or --run with a file: the command line is wrong.
-        var isUsage: Bool
-    }
 
     /// Throws a usage error unless `run` names a file inside an artifact folder: a relative
     /// path whose `..` never climbs above the folder (`bin/../app` stays inside, `../../app` and
@@ -265,35 +259,5 @@ enum BuildExecutable {
             }
         }
         guard depth > 0 else { throw UsageError(message: "\(Self.run) '\(run)' is the artifact folder itself; give a file inside it") }
-    }
-
-    static func resolve(_ side: String, run: String?) -> Result<String, Problem> {
-        switch LocalFiles.kind(side) {
-        case .missing:
-            return .failure(Problem(message: "\(TextSafety.display(side)): no such file or folder", isUsage: false))
-        case .folder:
-            guard let run, !run.isEmpty else {
-                return .failure(Problem(message: "\(TextSafety.display(side)) is a folder; name the executable in it with \(Self.run) NAME", isUsage: true))
-            }
-            let path = (side.hasSuffix("/") ? side : side + "/") + run
-            return executable(path, described: "\(TextSafety.display(run)) in \(TextSafety.display(side))")
-        case .file:
-            if run != nil {
-                return .failure(Problem(message: "\(TextSafety.display(side)) is a file; \(Self.run) NAME needs artifact folders", isUsage: true))
-            }
-            return executable(side, described: TextSafety.display(side))
-        case .other:
-            return .failure(Problem(message: "\(TextSafety.display(side)): not a regular file or folder", isUsage: false))
-        }
-    }
-
-    static func executable(_ path: String, described: String) -> Result<String, Problem> {
-        guard LocalFiles.kind(path) == .file else {
-            return .failure(Problem(message: "\(described): no such executable file", isUsage: false))
-        }
-        guard LocalFiles.isAccessible(path, X_OK) else {
-            return .failure(Problem(message: "\(described): not executable (no x permission)", isUsage: false))
-        }
-        return .success(CommandResolver.absolute(path))
     }
 }

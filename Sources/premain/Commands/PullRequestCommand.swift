@@ -88,19 +88,6 @@ enum PullRequestCommand: Command {
     /// The options that go only with `--commits`.
     static let commitOptions: [any DeclaredOption] = [build, artifact, cacheDir, buildTimeout]
 
-    /// The two artifact folders, as given or as built.
-    struct Sides {
-        var base: String
-        var head: String
-        var baseLabel: String
-        var headLabel: String
-        var commits: PullRequestReport.Commits?
-        /// The checkout SARIF paths are relative to when --source-root is not given: the head
-        /// commit's worktree with --commits (the repository when head came from the cache);
-        /// `nil` for folders (the checkout of the current folder).
-        var sourceRoot: String?
-    }
-
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let config = try ConfigOptions.load(arguments)
         let failOn = ConfigOptions.failOn(arguments, config)
@@ -114,54 +101,38 @@ enum PullRequestCommand: Command {
         if run == nil, !arguments.passthrough.isEmpty {
             throw UsageError(message: "arguments after '--' are for the program of \(BuildExecutable.run); give \(BuildExecutable.run) NAME")
         }
-
-        var prepared: CommitBuilds.Prepared?
-        defer { prepared?.remove() }
-        let sides: Sides
-        switch try mode(arguments) {
-        case .folders(let base, let head):
-            sides = Sides(base: base, head: head, baseLabel: base, headLabel: head)
-        case .commits(let base, let head, let builds):
-            // Before any worktree or build: an interrupted or killed premain must remove them.
-            if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
-            do {
-                let built = try builds.prepare(base: base, head: head) { Console.err("premain pr: \($0)\n") }
-                prepared = built
-                sides = Sides(base: built.base, head: built.head,
-                              baseLabel: "\(base) (\(built.baseCommit.prefix(12))): \(builds.artifact)",
-                              headLabel: "\(head) (\(built.headCommit.prefix(12))): \(builds.artifact)",
-                              commits: .init(base: built.baseCommit, head: built.headCommit),
-                              sourceRoot: built.worktrees.first { $0.hasSuffix("/head") } ?? built.repository)
-            } catch {
-                Console.error(error.message)
+        var request = PullRequestSession.Request(sides: try sides(arguments), run: run)
+        request.arguments = arguments.passthrough
+        request.environment = ProcessEnvironment.current()
+        request.includeObjects = arguments[FolderOptions.includeObjects]
+        request.config = config
+        request.failOn = failOn
+        request.compare = compareOptions
+        request.sourceRoot = arguments[SourceRootOptions.sourceRoot]
+        request.workingDirectory = ProcessEnvironment.currentDirectory() ?? "/"
+        // Before any worktree, build or launch: an interrupted or killed premain must remove them.
+        var startsProcesses = run != nil
+        if case .commits = request.sides { startsProcesses = true }
+        if startsProcesses, let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
+        let outcome: PullRequestSession.Outcome
+        let progress = ProgressBar.onTerminal("compare")
+        do {
+            outcome = try PullRequestSession(launcher: ProcessLauncher(), closureProvider: ClosureSupport.provider).run(
+                request, log: { Console.err("premain pr: \($0)\n") }, progress: { progress?.update($0) })
+            progress?.finish()
+        } catch {
+            progress?.finish()
+            switch error {
+            case .build(let message):
+                Console.error(message)
                 return .targetFailed
+            case .inputs(let problems):
+                for problem in problems { Console.error(problem) }
+                return .inputError
             }
         }
-
-        // The static part: both folders read as premain diff reads them.
-        let loader = RuleInputLoader(closureProvider: ClosureSupport.provider, includeObjects: arguments[FolderOptions.includeObjects])
-        let base = loader.load([sides.base])
-        let head = loader.load([sides.head])
-        var inputProblems: [String] = (base.errors + head.errors).map { "\(TextSafety.display($0.path)): \($0.message)" }
-        for (name, folder, loaded) in [("base", sides.base, base), ("head", sides.head, head)] where loaded.input.objects.isEmpty {
-            let skipped = loaded.skipped.summary.map { " (\($0))" } ?? ""
-            inputProblems.append("\(name): no ELF executable or shared library in \(TextSafety.display(folder))\(skipped)")
-        }
-        guard inputProblems.isEmpty else {
-            for problem in inputProblems { Console.error(problem) }
-            return .inputError
-        }
-        var diff = DiffBuilder(config: config, failOn: failOn ?? .error)
-            .diff(base: base.input, head: head.input, baseLabel: sides.baseLabel, headLabel: sides.headLabel)
-        let locator = try SourceRootOptions.locator(arguments, artifacts: [sides.base, sides.head], defaultRoot: sides.sourceRoot)
-        diff.findings = locator.locate(diff.findings)
-
-        // The measured part.
-        let measured = measure(run: run, arguments: arguments.passthrough, sides: sides, options: compareOptions)
-        let report = PullRequestBuilder.report(
-            diff: diff, measured: measured, command: run.map { [$0] + arguments.passthrough },
-            skipped: .init(base: base.skipped, head: head.skipped), commits: sides.commits, budgets: config.budgets)
-
+        for problem in outcome.problems { Console.error(problem) }
+        let report = outcome.report, diff = outcome.diff, locator = outcome.locator
         var written = true
         // The causes as findings located in the checkout, for SARIF and annotations at their lines.
         let causes = report.compare.map { compare in locator.locate(CauseText.claimed(compare).map { CauseText.finding($0, report: compare) }) } ?? []
@@ -186,7 +157,7 @@ enum PullRequestCommand: Command {
         }
         written = Console.emit(to: nil) { PullRequestTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope) } && written
         guard written else { return .internalError }
-        if case .notMeasured(_, .missingExecutable) = measured { return .inputError }
+        if outcome.programMissing { return .inputError }
         return exitCode(report.verdict.status, failOn: failOn)
     }
 
@@ -202,12 +173,8 @@ enum PullRequestCommand: Command {
         }
     }
 
-    enum Mode {
-        case folders(base: String, head: String)
-        case commits(base: String, head: String, builds: CommitBuilds)
-    }
-
-    static func mode(_ arguments: ParsedArguments) throws(UsageError) -> Mode {
+    /// The two sides from `--base`/`--head` or `--commits` with `--build` and `--artifact`.
+    static func sides(_ arguments: ParsedArguments) throws(UsageError) -> PullRequestSession.Sides {
         let base = arguments[base], head = arguments[head]
         if let stray = arguments.positionals.first { throw UsageError(message: "unexpected argument '\(stray)'") }
         let revisions = arguments[commits]
@@ -237,37 +204,5 @@ enum PullRequestCommand: Command {
             }
         }
         return .folders(base: base, head: head)
-    }
-
-    /// The paired comparison of `run` in both folders, or why there is none. The program is
-    /// resolved inside each folder only (never in PATH); a missing one is named with its folder.
-    static func measure(run: String?, arguments: [String], sides: Sides, options: CompareOptions) -> PullRequestBuilder.Measured {
-        guard let run else { return .notMeasured("no \(BuildExecutable.run) given", .noRun) }
-        var executables: [String] = []
-        for (name, folder) in [("base", sides.base), ("head", sides.head)] {
-            switch BuildExecutable.resolve(folder, run: run) {
-            case .success(let path): executables.append(path)
-            case .failure(let problem):
-                Console.error("\(name): \(problem.message)")
-                return .notMeasured("\(name): \(problem.message)", .missingExecutable)
-            }
-        }
-        var options = options
-        // Labels end in the program's name: the comparison's headline names the command by it.
-        func label(_ folder: String) -> String { (folder.hasSuffix("/") ? folder : folder + "/") + run }
-        options.baseLabel = label(sides.baseLabel)
-        options.headLabel = label(sides.headLabel)
-        if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
-        let progress = ProgressBar.onTerminal("compare")
-        defer { progress?.finish() }
-        do {
-            let report = try CompareSession(launcher: ProcessLauncher()).compare(
-                base: executables[0], head: executables[1], arguments: arguments,
-                environment: ProcessEnvironment.current(), options: options) { step in progress?.update(step) }
-            return .compared(report)
-        } catch {
-            Console.error(error.description)
-            return .notMeasured(error.description, .launchFailed)
-        }
     }
 }
