@@ -247,7 +247,7 @@ public enum DiffMarkdownRenderer {
     /// A finding's severity, rule, subject and message cells, ending the row.
     static func findingCells(_ finding: Finding) -> String {
         let severity = finding.severity == .error ? "🔴 error" : finding.severity == .warning ? "🟠 warning" : "🔵 note"
-        return "\(severity) | \(e(finding.rule)) | \(e(subjectText(finding.subject), 160)) | \(e(finding.message, 400)) |\n"
+        return "\(severity) | \(e(finding.rule)) | \(e(subjectText(finding.subject), 160)) | \(e(finding.pricedMessage, 500)) |\n"
     }
 
     // MARK: timeline

@@ -10,7 +10,10 @@ public enum FindingsTextRenderer {
             let subject = finding.subject.symbol.map { "\(finding.subject.object): \($0)" } ?? finding.subject.object
             out += wrap("\(finding.severity.rawValue): [\(finding.rule)] \(TextSafety.display(subject))", width: width)
             out += wrap("  \(TextSafety.display(finding.message))", width: width)
-            out += wrap("  fix: \(TextSafety.display(finding.advice))", width: width) + "\n"
+            if let cost = finding.costBasis { out += wrap("  \(cost.sentence)", width: width) }
+            out += wrap("  fix: \(TextSafety.display(finding.advice))", width: width)
+            for line in finding.grouped ?? [] { out += wrap("    - \(TextSafety.display(line))", width: width) }
+            out += "\n"
         }
         let counts = Severity.allCases.reversed().map { severity in
             let count = report.findings.filter { $0.severity == severity }.count

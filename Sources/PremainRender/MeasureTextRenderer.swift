@@ -22,6 +22,7 @@ public enum MeasureTextRenderer {
         for failure in m.failures { out += wrap("  FAILED: \(TextSafety.display(failure))") + "\n" }
         if let missing = m.loaderPhasesMissing { out += wrap("  no loader phases: \(missing)") + "\n" }
 
+        out += BreakdownText.render(m, width: width)
         out += "\n" + phaseTable(m.milestones, process: true, width: width)
 
         out += objectTable(m.objects, width: width)

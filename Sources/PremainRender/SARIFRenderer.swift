@@ -73,7 +73,7 @@ public enum SARIFRenderer {
                 region: place.line.map { Log.Region(startLine: $0) })
             return Log.Result(
                 ruleId: finding.rule, ruleIndex: index[finding.rule], level: finding.severity.rawValue,
-                message: .init(text: TextSafety.plainText(finding.message + ". " + finding.advice)),
+                message: .init(text: TextSafety.plainText(finding.pricedMessage + ". " + finding.adviceWithGroup)),
                 locations: [.init(physicalLocation: physical, logicalLocations: logical)],
                 partialFingerprints: [fingerprintKey: fingerprint(finding)], baselineState: state)
         }

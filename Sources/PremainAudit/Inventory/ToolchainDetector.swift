@@ -106,8 +106,7 @@ public enum SwiftToolchainLibraries {
                 + "nothing to do"
         }
         guard contains(file) else { return nil }
-        let statically = "or build with swift build --static-swift-stdlib (swiftc -static-stdlib), which links the "
-            + "toolchain into the program: its loading and relocation go, its code stays"
+        let statically = staticAlternative
         switch file {
         case "libswift_StringProcessing.so", "libswift_RegexParser.so":
             return "the Swift driver links it for _StringProcessing, which every Swift module imports implicitly and "
@@ -133,4 +132,8 @@ public enum SwiftToolchainLibraries {
     static func fileName(_ name: String) -> String {
         name.split(separator: "/").last.map(String.init) ?? name
     }
+
+    /// The end of every `howToDrop` text but the glibc ones: static linking.
+    public static let staticAlternative = "or build with swift build --static-swift-stdlib (swiftc -static-stdlib), "
+        + "which links the toolchain into the program: its loading and relocation go, its code stays"
 }

@@ -26,8 +26,9 @@ public struct RuleEngine: Sendable {
                     budgets: BudgetChecker.descriptions.map { RuleCatalog.Budget(identifier: $0.identifier, summary: $0.summary) })
     }
 
-    /// Findings of every enabled rule and every budget, most severe first, one per
-    /// fingerprint (the first found wins).
+    /// Findings of every enabled rule and every budget, priced from the input's measure and
+    /// trace reports (`FindingPricer`), most severe first, then costliest, one per fingerprint
+    /// (the first found wins).
     public func findings(_ input: RuleInput) -> [Finding] {
         var all: [Finding] = []
         for rule in allRules {
@@ -41,6 +42,6 @@ public struct RuleEngine: Sendable {
         all.removeAll { $0.rule == ManyStaticInitializersRule.description.identifier && allowlisted.contains($0.subject.object) }
         all += BudgetChecker.check(input, config)
         var seen: Set<String> = []
-        return all.filter { seen.insert($0.fingerprint).inserted }.sorted()
+        return FindingPricer(input: input).price(all.filter { seen.insert($0.fingerprint).inserted }).sorted()
     }
 }

@@ -16,12 +16,33 @@ public struct UnusedDirectDependencyRule: Rule {
     public init() {}
 
     public func check(_ input: RuleInput, _ config: RuleConfig) -> [Finding] {
-        input.closures.flatMap { program in
-            program.closure.unusedNeeded.map { name in
+        input.closures.flatMap { program -> [Finding] in
+            // The Swift toolchain's libraries share one fix (link the runtime statically): one
+            // finding for all of them, listing each, rather than one paragraph per library.
+            let toolchain = program.closure.unusedNeeded.filter(SwiftToolchainLibraries.contains)
+            let grouped = toolchain.count >= 2 && (program.toolchain?.isSwift ?? true)
+            var findings = program.closure.unusedNeeded.filter { !grouped || !toolchain.contains($0) }.map { name in
                 finding(config, RuleInput.subject(program, library: name),
                         message: "\(program.name) needs \(name) but uses none of its symbols",
                         advice: LinkerAdvice.dropUnused(name, from: program.name, toolchain: program.toolchain))
             }
+            if grouped {
+                let runtime = program.closure.objects.filter { SwiftToolchainLibraries.contains(ObjectName.fileName($0.path)) }
+                var result = finding(
+                    config, RuleInput.subject(program),
+                    message: "\(program.name) needs \(toolchain.count) Swift toolchain libraries but uses none of their symbols "
+                        + "(\(toolchain.joined(separator: ", "))); it loads the Swift runtime as \(runtime.count) shared objects",
+                    advice: "Link the Swift runtime statically (swift build --static-swift-stdlib, swiftc -static-stdlib): "
+                        + "the loading and relocation of all \(runtime.count) objects go, their code stays; or drop what "
+                        + "brings each one, as listed")
+                result.grouped = toolchain.map { name in
+                    let how = SwiftToolchainLibraries.howToDrop(name) ?? "the Swift toolchain's"
+                    let alternative = SwiftToolchainLibraries.staticAlternative
+                    return "\(name): " + (how.hasSuffix(alternative) ? how.dropLast(alternative.count) + "or link statically" : how)
+                }
+                findings.append(result)
+            }
+            return findings
         }
     }
 }

@@ -126,7 +126,7 @@ public struct CompareSession: Sendable {
         let perSide = blocks.count * 2
         var conditions = MachineProbe.conditions(
             pinning: pinning, runs: perSide, warmup: warmup, cold: false, binaryPath: base, buildID: baseTarget.buildID,
-            environmentOverrides: instrumented ? ["LD_DEBUG=files,statistics",
+            environmentOverrides: instrumented ? [LoaderDebugChannels.environmentEntry,
                                                   "LD_DEBUG_OUTPUT=<private folder>/ld-debug (a FIFO; glibc appends .PID)"] : [])
         conditions.measurerScheduling = scheduling
         conditions.cpuIdleLatency = idleLatency

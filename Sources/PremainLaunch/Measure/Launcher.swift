@@ -147,7 +147,7 @@ public struct ProcessLauncher: Launcher {
         }
         let folder = String(cString: made)
         if request.instrumented {
-            environment.append("LD_DEBUG=files,statistics")
+            environment.append(LoaderDebugChannels.environmentEntry)
             environment.append("LD_DEBUG_OUTPUT=\(folder)/ld-debug")
         }
         // The target's own children inherit LD_DEBUG and make regular files NAME.THEIRPID here.

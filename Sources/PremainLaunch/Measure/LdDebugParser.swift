@@ -1,6 +1,15 @@
 import PremainModel
 
-/// Reads glibc `LD_DEBUG=files,statistics` output line by line, each line with the time it
+/// The glibc debug channels premain turns on in an instrumented run, read by `LdDebugParser`:
+/// `files` (each object's search and mapping, its initializers, main), `reloc` (each object's
+/// relocation pass) and `statistics` (the loader's counts).
+public enum LoaderDebugChannels {
+    public static let value = "files,reloc,statistics"
+    /// The environment entry that asks for them.
+    public static let environmentEntry = "LD_DEBUG=" + value
+}
+
+/// Reads glibc `LD_DEBUG=files,reloc,statistics` output line by line, each line with the time it
 /// arrived, and builds one `LoaderTimeline` per program image. Lines look like
 /// `"  4242:\tcalling init: /lib/x.so"`; the pid prefix is optional. Lines it does not know are
 /// ignored.
@@ -24,6 +33,8 @@ public struct LdDebugParser: Sendable {
     private var inFinalBlock = false
     /// Indices into the current image's `loadedAfterMain` of loads not yet ended, innermost last.
     private var openLoads: [Int] = []
+    /// The stamp of the line before, to count lines that arrived in one read.
+    private var lastStampMs: Double?
 
     private enum PendingMap {
         case image(Int)
@@ -61,6 +72,9 @@ public struct LdDebugParser: Sendable {
         }
         var current = images[images.count - 1]
         defer { images[images.count - 1] = current }
+        current.lines = (current.lines ?? 0) + 1
+        if atMs == lastStampMs { current.sameStampLines = (current.sameStampLines ?? 0) + 1 }
+        lastStampMs = atMs
         if current.mainMs != nil, !openLoads.isEmpty || line.hasPrefix("opening file=")
             || line.contains("dynamically loaded by") || line.hasPrefix("calling init: ") {
             if consumeLate(line, atMs: atMs, timeline: &current) { return }
@@ -70,20 +84,30 @@ public struct LdDebugParser: Sendable {
             handleFile(line, atMs: atMs, timeline: &current)
         } else if line.hasPrefix("dynamic:") {
             markMapped(atMs: atMs, timeline: &current)
+        } else if let rest = Self.value(after: "relocation processing: ", in: line) {
+            guard current.mainMs == nil else { return }
+            endRelocation(atMs: atMs, timeline: &current)
+            let lazy = rest.hasSuffix(" (lazy)")
+            let path = lazy ? String(rest.dropLast(" (lazy)".count)) : rest
+            current.relocations = (current.relocations ?? []) + [.init(path: path, startMs: atMs, durationMs: nil, lazy: lazy)]
         } else if let path = Self.value(after: "calling init: ", in: line) {
+            endRelocation(atMs: atMs, timeline: &current)
             close(&current.initializers, atMs: atMs)
             if current.loaderDoneMs == nil { current.loaderDoneMs = atMs }
             current.initializers.append(.init(path: path, startMs: atMs, durationMs: nil, isProgram: false))
         } else if let path = Self.value(after: "initialize program: ", in: line) {
+            endRelocation(atMs: atMs, timeline: &current)
             close(&current.initializers, atMs: atMs)
             if current.loaderDoneMs == nil { current.loaderDoneMs = atMs }
             if current.program == nil { current.program = path }
             current.initializers.append(.init(path: path, startMs: atMs, durationMs: nil, isProgram: true))
         } else if let path = Self.value(after: "transferring control: ", in: line) {
+            endRelocation(atMs: atMs, timeline: &current)
             close(&current.initializers, atMs: atMs)
             if current.mainMs == nil { current.mainMs = atMs }
             if current.program == nil { current.program = path }
         } else if line.hasPrefix("runtime linker statistics:") {
+            endRelocation(atMs: atMs, timeline: &current)
             inFinalBlock = current.startupCounts != nil
         } else if line.contains("number of") {
             handleCount(line, timeline: &current)
@@ -169,6 +193,13 @@ public struct LdDebugParser: Sendable {
         return false
     }
 
+    /// Ends the open relocation pass of `timeline`, if any, at `atMs`.
+    private func endRelocation(atMs: Double, timeline: inout LoaderTimeline) {
+        guard var passes = timeline.relocations, let last = passes.indices.last, passes[last].durationMs == nil else { return }
+        passes[last].durationMs = max(0, atMs - passes[last].startMs)
+        timeline.relocations = passes
+    }
+
     private mutating func markMapped(atMs: Double, timeline: inout LoaderTimeline) {
         if case .image(let index)? = pendingMap, index < timeline.objects.count {
             timeline.objects[index].mappedMs = atMs
@@ -183,12 +214,12 @@ public struct LdDebugParser: Sendable {
             if let index = timeline.objects.lastIndex(where: { $0.name == name && $0.mappedMs == nil }) {
                 pendingMap = .image(index)
             } else {
-                timeline.objects.append(.init(name: name, neededBy: nil, mappedMs: nil))
+                timeline.objects.append(.init(name: name, neededBy: nil, mappedMs: nil, startMs: atMs))
                 pendingMap = .image(timeline.objects.count - 1)
             }
         } else if let (_, requester) = Self.fileLine(line, marker: "needed by ")
                     ?? Self.fileLine(line, marker: "dynamically loaded by ") {
-            timeline.objects.append(.init(name: name, neededBy: requester, mappedMs: nil))
+            timeline.objects.append(.init(name: name, neededBy: requester, mappedMs: nil, startMs: atMs))
         }
     }
 

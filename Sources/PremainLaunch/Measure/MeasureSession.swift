@@ -34,7 +34,7 @@ public struct MeasureSession: Sendable {
 
         var overrides: [String] = []
         if instrument {
-            overrides.append("LD_DEBUG=files,statistics")
+            overrides.append(LoaderDebugChannels.environmentEntry)
             overrides.append("LD_DEBUG_OUTPUT=<private folder>/ld-debug (a FIFO; glibc appends .PID)")
         }
         for variable in ["LD_DEBUG", "LD_DEBUG_OUTPUT"] {
@@ -104,6 +104,7 @@ public struct MeasureSession: Sendable {
                                         conditions: conditions, loaderPhasesMissing: target.loaderPhasesMissing,
                                         samples: samples, plain: plain, residency: residency)
         if options.keepRawSamples { measurement.rawSamples = samples }
+        if options.objectFacts { measurement.attach(facts: ObjectFactsReader.facts(for: measurement.objects.map(\.path))) }
         return measurement
     }
 }
@@ -135,6 +136,8 @@ public struct MeasureOptions: Sendable {
     public var stop: StopCondition?
     /// Hand premain's stdin to the target instead of /dev/null (`--inherit-stdin`).
     public var inheritStdin: Bool = false
+    /// Read each measured object's relocation and symbol counts from its file (`ObjectFactsReader`).
+    public var objectFacts: Bool = true
 
     public init(runs: Int = 10, warmup: Int = 1, cold: Bool = false, timeoutSeconds: Double? = nil,
                 observerSeries: Bool = true, pin: Bool = true, realtimeMeasurer: Bool = true, output: LaunchRequest.OutputHandling = .discard) {

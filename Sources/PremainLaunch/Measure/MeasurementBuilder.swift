@@ -118,6 +118,7 @@ public struct MeasurementBuilder: Sendable {
             warnings: warnings, medianRun: medianRun, medianRunTimeline: medianRun.flatMap { samples[$0].loader },
             rawSamples: nil)
         measurement.loadedAfterMain = lateObjects
+        measurement.breakdown = BreakdownBuilder(aggregator: ObjectAggregator(executablePath: executablePath)).build(samples)
         measurement.execImages = images
         measurement.childProcessesWithLoaderOutput = children
         if samples.contains(where: { $0.outputThroughPipe != nil }) {
@@ -276,45 +277,99 @@ enum LateLoadAggregator {
 /// Gathers each object's loader events over runs into `ObjectMeasurement`s.
 ///
 /// Objects are keyed by path. `file=NAME` lines name a DT_NEEDED string, not a path, so a
-/// mapped object takes the path of the `calling init` line with the same file name when there
-/// is one; otherwise it keeps the name as printed.
+/// mapped object takes the path of the `calling init` or `relocation processing` line with the
+/// same file name when there is one; otherwise it keeps the name as printed. The executable's
+/// relocation pass names argv[0] (the program as the loader names it).
 struct ObjectAggregator {
     let executablePath: String
+
+    /// One run's per-object facts, keyed as the measurement's objects are.
+    struct RunObjects {
+        var order: [String] = []
+        var roles: [String: ObjectMeasurement.Role] = [:]
+        var mapping: [String: Double] = [:]
+        var mapped: [String: Double] = [:]
+        var relocation: [String: Double] = [:]
+        var lazy: [String: Bool] = [:]
+        var initializerStart: [String: Double] = [:]
+        var initializers: [String: Double] = [:]
+
+        mutating func note(_ key: String, _ role: ObjectMeasurement.Role) {
+            if roles[key] == nil { order.append(key); roles[key] = role }
+        }
+    }
+
+    /// The objects of one timeline, keyed by path.
+    func objects(of timeline: LoaderTimeline) -> RunObjects {
+        var run = RunObjects()
+        var pathByName: [String: String] = [:]
+        for call in timeline.initializers where !call.isProgram {
+            pathByName[ObjectName.fileName(call.path)] = call.path
+        }
+        let passes = timeline.relocations ?? []
+        let executablePass = passes.lastIndex { $0.path == timeline.program }
+            ?? passes.lastIndex { !ObjectName.isDynamicLoader($0.path) }
+        for (index, pass) in passes.enumerated() where index != executablePass {
+            if pathByName[ObjectName.fileName(pass.path)] == nil { pathByName[ObjectName.fileName(pass.path)] = pass.path }
+        }
+        for call in timeline.initializers {
+            let key = call.isProgram ? executablePath : call.path
+            let role: ObjectMeasurement.Role = call.isProgram ? .executable
+                : (ObjectName.isDynamicLoader(call.path) ? .loader : .library)
+            run.note(key, role)
+            if run.initializerStart[key] == nil { run.initializerStart[key] = call.startMs }
+            if let duration = call.durationMs { run.initializers[key, default: 0] += duration }
+        }
+        for object in timeline.objects {
+            guard let at = object.mappedMs else { continue }
+            let key = object.name.contains("/") ? object.name : (pathByName[object.name] ?? object.name)
+            run.note(key, .library)
+            run.mapped[key] = at
+            if let mapping = object.mappingMs { run.mapping[key, default: 0] += mapping }
+        }
+        for (index, pass) in passes.enumerated() {
+            let isExecutable = index == executablePass
+            let key = isExecutable ? executablePath : pass.path
+            run.note(key, isExecutable ? .executable : (ObjectName.isDynamicLoader(pass.path) ? .loader : .library))
+            if let duration = pass.durationMs { run.relocation[key, default: 0] += duration }
+            run.lazy[key] = pass.lazy
+        }
+        return run
+    }
 
     func aggregate(_ runs: [LoaderTimeline?]) -> [ObjectMeasurement] {
         var order: [String] = []
         var roles: [String: ObjectMeasurement.Role] = [:]
         var mapped: [String: [Double]] = [:]
+        var mappings: [String: [Double]] = [:]
+        var relocations: [String: [Double]] = [:]
+        var lazy: [String: Bool] = [:]
         var starts: [String: [Double]] = [:]
         var durations: [String: [Double]] = [:]
-        func note(_ key: String, _ role: ObjectMeasurement.Role) {
-            if roles[key] == nil { order.append(key); roles[key] = role }
-        }
         for case let timeline? in runs {
-            var pathByName: [String: String] = [:]
-            for call in timeline.initializers where !call.isProgram {
-                pathByName[ObjectName.fileName(call.path)] = call.path
+            let run = objects(of: timeline)
+            for key in run.order where roles[key] == nil {
+                order.append(key)
+                roles[key] = run.roles[key]
             }
-            for call in timeline.initializers {
-                let key = call.isProgram ? executablePath : call.path
-                let role: ObjectMeasurement.Role = call.isProgram ? .executable
-                    : (ObjectName.isDynamicLoader(call.path) ? .loader : .library)
-                note(key, role)
-                starts[key, default: []].append(call.startMs)
-                if let duration = call.durationMs { durations[key, default: []].append(duration) }
-            }
-            for object in timeline.objects {
-                guard let at = object.mappedMs else { continue }
-                let key = object.name.contains("/") ? object.name : (pathByName[object.name] ?? object.name)
-                note(key, .library)
-                mapped[key, default: []].append(at)
-            }
+            // A library first seen as mapped only, then with initializers, keeps its first role.
+            for (key, value) in run.mapped { mapped[key, default: []].append(value) }
+            for (key, value) in run.mapping { mappings[key, default: []].append(value) }
+            for (key, value) in run.relocation { relocations[key, default: []].append(value) }
+            for (key, value) in run.lazy { lazy[key] = value }
+            for (key, value) in run.initializerStart { starts[key, default: []].append(value) }
+            for (key, value) in run.initializers { durations[key, default: []].append(value) }
         }
-        let measured = order.enumerated().map { index, key in (index, 
-            ObjectMeasurement(path: key, role: roles[key] ?? .library,
-                              mapped: mapped[key].flatMap { TimeSummary(samplesMs: $0) },
-                              initializersStart: starts[key].flatMap { TimeSummary(samplesMs: $0) },
-                              initializers: durations[key].flatMap { TimeSummary(samplesMs: $0) }))
+        let measured = order.enumerated().map { index, key in
+            let role = roles[key] ?? .library
+            return (index, ObjectMeasurement(
+                path: key, role: role,
+                mapped: mapped[key].flatMap { TimeSummary(samplesMs: $0) },
+                initializersStart: starts[key].flatMap { TimeSummary(samplesMs: $0) },
+                initializers: durations[key].flatMap { TimeSummary(samplesMs: $0) },
+                mapping: mappings[key].flatMap { TimeSummary(samplesMs: $0) },
+                relocation: relocations[key].flatMap { TimeSummary(samplesMs: $0) },
+                lazyBinding: lazy[key], group: ObjectGroup.of(path: key, role: role)))
         }
         // Initializer order first (the waterfall's order), then objects that only were mapped.
         // Ties (objects whose initializers take no measurable time) keep the loader's order.

@@ -23,6 +23,13 @@ public struct Finding: Codable, Sendable, Equatable, Hashable {
     /// is about, or the line of the build file that names the object. `nil` when unknown (and
     /// in reports written before premain knew it: the key is left out when absent).
     public var location: SourceLocation?
+    /// Findings folded into this one because their fix is the same, one line each ("NAME: how
+    /// to drop it"); `nil` for a finding of its own.
+    public var grouped: [String]?
+    /// What the finding costs per launch, in milliseconds, from a measure or trace report (the
+    /// medians of what `costBasis` lists); `nil` when nothing measured it.
+    public var costMs: Double?
+    public var costBasis: FindingCost?
 
     /// Where a finding is: an object (soname or file name), and a symbol inside it when the
     /// finding is about one function.
@@ -56,6 +63,17 @@ public struct Finding: Codable, Sendable, Equatable, Hashable {
         self.location = location
     }
 
+    /// The message, then what it costs when priced: "…; costs 0.26 ms per launch (measured, …)".
+    public var pricedMessage: String {
+        costBasis.map { message + "; " + $0.sentence } ?? message
+    }
+
+    /// The advice, then the grouped findings, one per line ("- NAME: how").
+    public var adviceWithGroup: String {
+        guard let grouped, !grouped.isEmpty else { return advice }
+        return advice + ":\n" + grouped.map { "- " + $0 }.joined(separator: "\n")
+    }
+
     /// `rule:object` or `rule:object:symbol`.
     public static func fingerprint(rule: String, subject: Subject) -> String {
         [rule, subject.object, subject.symbol].compactMap { $0 }.joined(separator: ":")
@@ -70,11 +88,91 @@ public struct Finding: Codable, Sendable, Equatable, Hashable {
 }
 
 extension Finding: Comparable {
-    /// Most severe first, then by rule, then by fingerprint.
+    /// Most severe first, then costliest (priced before unpriced), then by rule, then by
+    /// fingerprint.
     public static func < (lhs: Finding, rhs: Finding) -> Bool {
         if lhs.severity != rhs.severity { return lhs.severity > rhs.severity }
+        if lhs.costMs != rhs.costMs { return (lhs.costMs ?? -1) > (rhs.costMs ?? -1) }
         if lhs.rule != rhs.rule { return lhs.rule < rhs.rule }
         return lhs.fingerprint < rhs.fingerprint
+    }
+}
+
+/// What a finding's cost is made of: measured medians, one part per object and kind.
+public struct FindingCost: Codable, Sendable, Equatable, Hashable {
+    public enum Source: String, Codable, Sendable {
+        /// A `premain measure` report: each object's loading, relocation and initializers.
+        case measure
+        /// A `premain trace` report: one function's exclusive time.
+        case trace
+    }
+
+    /// What was timed.
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        case mapping, relocation, initializers, function
+    }
+
+    public struct Part: Codable, Sendable, Equatable, Hashable {
+        public var kind: Kind
+        /// The object (soname or file name) or the function.
+        public var subject: String
+        public var ms: Double
+
+        public init(kind: Kind, subject: String, ms: Double) {
+            self.kind = kind
+            self.subject = subject
+            self.ms = ms
+        }
+    }
+
+    public var source: Source
+    /// Runs the medians are over.
+    public var runs: Int
+    public var parts: [Part]
+    /// The whole it is part of, when that says more ("the loader's 6.2 ms"): its name and ms.
+    public var ofWhole: String?
+    public var wholeMs: Double?
+    /// Why the cost is 0 though the object was measured ("libswiftCore.so needs libm.so.6
+    /// too…"); `nil` otherwise.
+    public var note: String?
+
+    public init(source: Source, runs: Int, parts: [Part], ofWhole: String? = nil, wholeMs: Double? = nil,
+                note: String? = nil) {
+        self.source = source
+        self.runs = runs
+        self.parts = parts
+        self.ofWhole = ofWhole
+        self.wholeMs = wholeMs
+        self.note = note
+    }
+
+    /// The sum of the parts.
+    public var totalMs: Double { parts.reduce(0) { $0 + $1.ms } }
+
+    /// The parts' total per kind, in `Kind` order, kinds with no part left out.
+    public var byKind: [(kind: Kind, ms: Double)] {
+        Kind.allCases.compactMap { kind in
+            let matching = parts.filter { $0.kind == kind }
+            return matching.isEmpty ? nil : (kind, matching.reduce(0) { $0 + $1.ms })
+        }
+    }
+
+    /// Distinct objects or functions among the parts.
+    public var subjects: [String] {
+        var seen: Set<String> = []
+        return parts.map(\.subject).filter { seen.insert($0).inserted }
+    }
+
+    /// "costs 0.26 ms per launch (measured: mapping 0.05, relocation 0.15, initializers 0.06)",
+    /// with "of 14 objects" and "of the loader's 6.2 ms" when they apply.
+    public var sentence: String {
+        if let note, parts.isEmpty { return "costs nothing to remove: \(note)" }
+        let split = byKind.map { "\($0.kind.rawValue) \(Milliseconds.number($0.ms, decimals: 2))" }.joined(separator: ", ")
+        var text = "costs \(Milliseconds.number(totalMs, decimals: 2)) ms per launch (\(source == .trace ? "traced" : "measured"), median of \(runs) run\(runs == 1 ? "" : "s"): \(split)"
+        if subjects.count > 1, source == .measure { text += ", of \(subjects.count) objects" }
+        text += ")"
+        if let ofWhole, let wholeMs { text += ", of \(ofWhole) \(Milliseconds.number(wholeMs, decimals: 2)) ms" }
+        return text
     }
 }
 

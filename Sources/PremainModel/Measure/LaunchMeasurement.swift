@@ -58,6 +58,9 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
     /// Where the target's stdout went: "null device" (a private /dev/null whose first write is
     /// watched: output costs what /dev/null costs) or "pipe"; `nil` in older reports.
     public var outputCapture: String?
+    /// Where the time goes: the launch split by phase and whose objects; `nil` without loader
+    /// lines.
+    public var breakdown: LaunchBreakdown?
 
     public init(command: [String], runs: Int, warmup: Int, cold: Bool, conditions: LaunchConditions, status: Status,
                 failures: [String], outcomes: [LaunchOutcome], milestones: Milestones,
@@ -94,7 +97,7 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
         case command, runs, warmup, cold, conditions, status, failures, outcomes, milestones, targetCPUTime, objects,
              loaderCounts, loaderPhasesMissing, uninstrumented, observerEffect, coldResidency, warnings, medianRun,
              medianRunTimeline, rawSamples, instructions, loadedAfterMain, execImages, childProcessesWithLoaderOutput,
-             outputCapture
+             outputCapture, breakdown
     }
 
     /// Reads a measurement as `premain measure` writes it. `command`, `runs`, `conditions`
@@ -127,6 +130,7 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
         execImages = try container.decodeIfPresent([ImageMeasurement].self, forKey: .execImages)
         childProcessesWithLoaderOutput = try container.decodeIfPresent(Int.self, forKey: .childProcessesWithLoaderOutput)
         outputCapture = try container.decodeIfPresent(String.self, forKey: .outputCapture)
+        breakdown = try container.decodeIfPresent(LaunchBreakdown.self, forKey: .breakdown)
     }
 }
 
@@ -235,14 +239,38 @@ public struct ObjectMeasurement: Codable, Equatable, Sendable {
     public var initializersStart: TimeSummary?
     /// Duration of all its initializers together; `nil` when it has none.
     public var initializers: TimeSummary?
+    /// Its loading: search, open and mapping, from its `file=` line to the end of its link map
+    /// (`dynamic:`); `nil` for the executable and the loader (the kernel maps them).
+    public var mapping: TimeSummary?
+    /// Its relocation pass before main (`relocation processing:` to the next object's); `nil`
+    /// when the loader printed none. Lazy PLT binding after main is not in it.
+    public var relocation: TimeSummary?
+    /// True when its PLT is bound lazily (after main, on first call); `nil` when not known.
+    public var lazyBinding: Bool?
+    /// Whose object it is (see `ObjectGroup`).
+    public var group: ObjectGroup?
+    /// What the audit counts in it; `nil` when it could not be read.
+    public var facts: ObjectStaticFacts?
 
     public init(path: String, role: Role, mapped: TimeSummary? = nil,
-                initializersStart: TimeSummary? = nil, initializers: TimeSummary? = nil) {
+                initializersStart: TimeSummary? = nil, initializers: TimeSummary? = nil,
+                mapping: TimeSummary? = nil, relocation: TimeSummary? = nil, lazyBinding: Bool? = nil,
+                group: ObjectGroup? = nil, facts: ObjectStaticFacts? = nil) {
         self.path = path
         self.role = role
         self.mapped = mapped
         self.initializersStart = initializersStart
         self.initializers = initializers
+        self.mapping = mapping
+        self.relocation = relocation
+        self.lazyBinding = lazyBinding
+        self.group = group
+        self.facts = facts
+    }
+
+    /// Loading, relocation and initializers together (medians), in milliseconds.
+    public var loaderCostMs: Double {
+        (mapping?.medianMs ?? 0) + (relocation?.medianMs ?? 0) + (initializers?.medianMs ?? 0)
     }
 }
 
@@ -338,7 +366,7 @@ public struct ResidencySummary: Codable, Equatable, Sendable {
 }
 
 /// The name of a milestone: the keys of `Milestones` in reports, and what `diff` compares.
-public enum Milestone: String, CaseIterable, Sendable {
+public enum Milestone: String, CaseIterable, Codable, Sendable {
     case loaderStart, loaderDone, programInitializers, main, firstOutput, ready, exit
 
     /// The name for people: "first output" for `firstOutput`, "loader done" for `loaderDone`.

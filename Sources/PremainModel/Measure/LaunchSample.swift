@@ -109,8 +109,9 @@ public struct LaunchOutcome: Codable, Equatable, Sendable {
     public var succeeded: Bool { kind == .success || kind == .stopped }
 }
 
-/// What glibc's loader reported about one launch (`LD_DEBUG=files,statistics`), each time in
-/// milliseconds since process birth, stamped when the line reached the measuring process.
+/// What glibc's loader reported about one launch (`LD_DEBUG=files,reloc,statistics`, see
+/// `LoaderDebugChannels`), each time in milliseconds since process birth, stamped when the line
+/// reached the measuring process.
 public struct LoaderTimeline: Codable, Equatable, Sendable {
     /// One object the loader mapped (`file=NAME [0];  generating link map`).
     public struct MappedObject: Codable, Equatable, Sendable {
@@ -121,11 +122,45 @@ public struct LoaderTimeline: Codable, Equatable, Sendable {
         /// When the mapping was done (the `dynamic:` line after `generating link map`).
         /// `nil` when the launch ended before that line.
         public var mappedMs: Double?
+        /// When its loading began: the `file=NAME;  needed by WHO` line, printed before the
+        /// loader searches for the file (else the `generating link map` line). Loading is search,
+        /// open, reading the headers and mapping the segments, up to `mappedMs`. `nil` in
+        /// timelines recorded before this was kept.
+        public var startMs: Double?
 
-        public init(name: String, neededBy: String?, mappedMs: Double?) {
+        public init(name: String, neededBy: String?, mappedMs: Double?, startMs: Double? = nil) {
             self.name = name
             self.neededBy = neededBy
             self.mappedMs = mappedMs
+            self.startMs = startMs
+        }
+
+        /// Search, open and mapping: from `startMs` to `mappedMs`; `nil` when either is missing.
+        public var mappingMs: Double? {
+            guard let startMs, let mappedMs else { return nil }
+            return max(0, mappedMs - startMs)
+        }
+    }
+
+    /// One object's relocation pass (`relocation processing: PATH`, with ` (lazy)` when its
+    /// PLT is bound lazily). glibc relocates the objects one by one, in reverse load order, the
+    /// executable last and the loader's own final pass after it.
+    public struct RelocationPass: Codable, Equatable, Sendable {
+        /// The object's path as the loader printed it (the executable: argv[0]).
+        public var path: String
+        public var startMs: Double
+        /// Until the next object's pass, or the end of relocation (the statistics block or the
+        /// first initializer line). `nil` when the launch ended inside it.
+        public var durationMs: Double?
+        /// True when its PLT entries are bound on first call, after main (`(lazy)`); false for
+        /// bind-now (`-z now`, `LD_BIND_NOW`), whose binding is in this pass.
+        public var lazy: Bool
+
+        public init(path: String, startMs: Double, durationMs: Double?, lazy: Bool) {
+            self.path = path
+            self.startMs = startMs
+            self.durationMs = durationMs
+            self.lazy = lazy
         }
     }
 
@@ -195,6 +230,14 @@ public struct LoaderTimeline: Codable, Equatable, Sendable {
     /// Lines without the process's pid prefix: the rest of a path that holds a newline (which
     /// could otherwise forge loader lines). Never parsed as loader lines; `nil` when none.
     public var continuedLines: Int?
+    /// Each object's relocation pass before main, in the loader's order; `nil` when the
+    /// loader printed none (recorded without the `reloc` channel).
+    public var relocations: [RelocationPass]?
+    /// Loader lines of this image, and how many of them carried the same stamp as the line
+    /// before (they reached the measurer in one read): the stamps' resolution. `nil` in
+    /// timelines recorded before these were kept.
+    public var lines: Int?
+    public var sameStampLines: Int?
 
     public init(loaderStartMs: Double) {
         self.loaderStartMs = loaderStartMs

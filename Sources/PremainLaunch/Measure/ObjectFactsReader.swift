@@ -1,0 +1,27 @@
+import PremainAudit
+import PremainModel
+
+/// Reads what the audit counts in each measured object (relocations by class, imported
+/// symbols, size) from its file, so that its measured loading and relocation stand beside the
+/// work they imply. An object that cannot be read as ELF (gone, not a file) is left out.
+public enum ObjectFactsReader {
+    public static func facts(for paths: [String]) -> [String: ObjectStaticFacts] {
+        var found: [String: ObjectStaticFacts] = [:]
+        let options = InventoryOptions(symbolLists: false, demangle: false, sourceLines: false)
+        for path in Set(paths) where path.contains("/") {
+            guard let inventory = try? InventoryBuilder.audit(path: path, options: options) else { continue }
+            found[path] = facts(of: inventory)
+        }
+        return found
+    }
+
+    public static func facts(of inventory: BinaryInventory) -> ObjectStaticFacts {
+        let census = inventory.relocations
+        let relative = census.relative + census.relrAddresses
+        return ObjectStaticFacts(
+            relative: relative, symbolic: census.symbolic, plt: census.plt,
+            other: census.copy + census.irelative + census.tls,
+            importedSymbols: inventory.symbols.imported, bindNow: inventory.dynamic.bindNow,
+            fileSize: inventory.header.fileSize)
+    }
+}
