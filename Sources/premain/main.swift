@@ -16,9 +16,7 @@ SUBCOMMANDS:
 OPTIONS:
 \([CommandSpec.help.spec, versionOption.spec].map { CommandSpec.row($0.label, $0.helpText) }.joined())
 EXIT CODES:
-  0 success; 1 findings at or above \(ConfigOptions.failOn) or a budget exceeded; 2 measured regression;
-  3 an input file is missing, unreadable, not ELF or damaged; 4 the measured target failed;
-  5 compare was inconclusive; 64 usage error; 70 internal error.
+\(ExitCode.list)
 
   See 'premain help <subcommand>' for detailed help.
 """ }
