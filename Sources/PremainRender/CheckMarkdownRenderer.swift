@@ -18,7 +18,7 @@ public enum CheckMarkdownRenderer {
         var advice = "<details><summary>What to do</summary>\n\n"
         for finding in report.findings.prefix(top) {
             advice += "- **\(MarkdownEscape.text(finding.rule))** \(MarkdownEscape.text(DiffMarkdownRenderer.subjectText(finding.subject))): \(MarkdownEscape.text(finding.advice, limit: 600))\n"
-            for line in finding.grouped ?? [] { advice += "  - \(MarkdownEscape.text(line, limit: 400))\n" }
+            for member in finding.grouped ?? [] { advice += "  - \(MarkdownEscape.text(member.line, limit: 400))\n" }
         }
         advice += "\n</details>"
         let required = report.findings.isEmpty ? [head] : [head, table.trimmingTrailingNewline]

@@ -11,8 +11,9 @@ public enum FindingsTextRenderer {
             out += wrap("\(finding.severity.rawValue): [\(finding.rule)] \(TextSafety.display(subject))", width: width)
             out += wrap("  \(TextSafety.display(finding.message))", width: width)
             if let cost = finding.costBasis { out += wrap("  \(cost.sentence)", width: width) }
+            if let verification = finding.verification { out += wrap("  \(TextSafety.display(verification.sentence))", width: width) }
             out += wrap("  fix: \(TextSafety.display(finding.advice))", width: width)
-            for line in finding.grouped ?? [] { out += wrap("    - \(TextSafety.display(line))", width: width) }
+            for member in finding.grouped ?? [] { out += wrap("    - \(TextSafety.display(member.line))", width: width) }
             out += "\n"
         }
         let counts = Severity.allCases.reversed().map { severity in

@@ -40,7 +40,7 @@ import Testing
         #expect(measurement.status == .ok)
         #expect(measurement.conditions.pinning.pinned == (CPUPinning.allowedCPUs().count >= 2))
         #expect(measurement.conditions.measurerScheduling != nil)
-        #expect(measurement.conditions.environmentOverrides.contains("LD_DEBUG=files,statistics"))
+        #expect(measurement.conditions.environmentOverrides.contains(LoaderDebugChannels.environmentEntry))
         #expect(measurement.conditions.buildID != nil)
         // 1 warm-up and 7 counted runs, each of which ran all five initializers, then main.
         let counted = Self.countedRuns(log, warmup: 1)

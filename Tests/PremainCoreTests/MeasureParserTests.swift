@@ -6,7 +6,7 @@ import PremainRender
 import PremainSystem
 import Testing
 
-/// `LdDebugParser` on glibc 2.36 `LD_DEBUG=files,statistics` lines, each given a known time.
+/// `LdDebugParser` on glibc 2.36 `LD_DEBUG=files,statistics` lines (recorded without `reloc`), each given a known time.
 struct MeasureParserTests {
     /// Real lines (pid 5525) from this machine; the time of line i is `i` ms.
     static let lines = """

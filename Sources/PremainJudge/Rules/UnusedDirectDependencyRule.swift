@@ -38,7 +38,8 @@ public struct UnusedDirectDependencyRule: Rule {
                 result.grouped = toolchain.map { name in
                     let how = SwiftToolchainLibraries.howToDrop(name) ?? "the Swift toolchain's"
                     let alternative = SwiftToolchainLibraries.staticAlternative
-                    return "\(name): " + (how.hasSuffix(alternative) ? how.dropLast(alternative.count) + "or link statically" : how)
+                    return Finding.Member(name: name, advice: how.hasSuffix(alternative)
+                        ? how.dropLast(alternative.count) + "or link statically" : how)
                 }
                 findings.append(result)
             }

@@ -35,6 +35,9 @@ struct LaunchSession {
         case stopped(StopCondition)
     }
 
+    /// How long after birth the loop may poll without sleeping while waiting for main.
+    static let spinBudgetNs: UInt64 = 500_000_000
+
     /// Reads until the process exits (its pidfd is readable), the stop condition is met or the
     /// timeout passes, then drains what is already buffered. Descriptors stay open.
     mutating func pump(fifo: Int32, capture: inout OutputCapture, pidFD: Int32) -> Ending {
@@ -49,6 +52,11 @@ struct LaunchSession {
         let deadline = deadlineNs
         var buffer = [UInt8](repeating: 0, count: 65536)
         var ending = Ending.exited
+        // Until main, with the target on a CPU of its own, the loop polls without sleeping, so
+        // that each loader line is stamped when it is written rather than when a sleeping poll
+        // wakes up (which batches a whole object's lines under one stamp). Bounded by
+        // `Self.spinBudgetNs` after birth; then, and without pinning, poll sleeps as usual.
+        let spins = fifo >= 0 && request.targetCPU != nil
         loop: while true {
             var waitMs: Int32 = -1
             if let deadline {
@@ -56,6 +64,7 @@ struct LaunchSession {
                 if now >= deadline { ending = .timedOut; break }
                 waitMs = Int32(min((deadline - now + 999_999) / 1_000_000, UInt64(Int32.max)))
             }
+            if spins, parser.result?.mainMs == nil, MonotonicClock.nowNs() &- birthNs < Self.spinBudgetNs { waitMs = 0 }
             let ready = poll(&fds, nfds_t(fds.count), waitMs)
             let now = MonotonicClock.nowNs()
             if ready < 0 {

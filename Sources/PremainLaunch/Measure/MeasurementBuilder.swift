@@ -290,6 +290,7 @@ struct ObjectAggregator {
         var mapping: [String: Double] = [:]
         var mapped: [String: Double] = [:]
         var relocation: [String: Double] = [:]
+        var relocationStart: [String: Double] = [:]
         var lazy: [String: Bool] = [:]
         var initializerStart: [String: Double] = [:]
         var initializers: [String: Double] = [:]
@@ -332,6 +333,7 @@ struct ObjectAggregator {
             let key = isExecutable ? executablePath : pass.path
             run.note(key, isExecutable ? .executable : (ObjectName.isDynamicLoader(pass.path) ? .loader : .library))
             if let duration = pass.durationMs { run.relocation[key, default: 0] += duration }
+            if run.relocationStart[key] == nil { run.relocationStart[key] = pass.startMs }
             run.lazy[key] = pass.lazy
         }
         return run
@@ -343,6 +345,7 @@ struct ObjectAggregator {
         var mapped: [String: [Double]] = [:]
         var mappings: [String: [Double]] = [:]
         var relocations: [String: [Double]] = [:]
+        var relocationStarts: [String: [Double]] = [:]
         var lazy: [String: Bool] = [:]
         var starts: [String: [Double]] = [:]
         var durations: [String: [Double]] = [:]
@@ -356,20 +359,23 @@ struct ObjectAggregator {
             for (key, value) in run.mapped { mapped[key, default: []].append(value) }
             for (key, value) in run.mapping { mappings[key, default: []].append(value) }
             for (key, value) in run.relocation { relocations[key, default: []].append(value) }
+            for (key, value) in run.relocationStart { relocationStarts[key, default: []].append(value) }
             for (key, value) in run.lazy { lazy[key] = value }
             for (key, value) in run.initializerStart { starts[key, default: []].append(value) }
             for (key, value) in run.initializers { durations[key, default: []].append(value) }
         }
         let measured = order.enumerated().map { index, key in
             let role = roles[key] ?? .library
-            return (index, ObjectMeasurement(
+            var object = ObjectMeasurement(
                 path: key, role: role,
                 mapped: mapped[key].flatMap { TimeSummary(samplesMs: $0) },
                 initializersStart: starts[key].flatMap { TimeSummary(samplesMs: $0) },
                 initializers: durations[key].flatMap { TimeSummary(samplesMs: $0) },
                 mapping: mappings[key].flatMap { TimeSummary(samplesMs: $0) },
                 relocation: relocations[key].flatMap { TimeSummary(samplesMs: $0) },
-                lazyBinding: lazy[key], group: ObjectGroup.of(path: key, role: role)))
+                lazyBinding: lazy[key], group: ObjectGroup.of(path: key, role: role))
+            object.relocationStart = relocationStarts[key].flatMap { TimeSummary(samplesMs: $0) }
+            return (index, object)
         }
         // Initializer order first (the waterfall's order), then objects that only were mapped.
         // Ties (objects whose initializers take no measurable time) keep the loader's order.

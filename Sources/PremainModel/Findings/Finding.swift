@@ -23,13 +23,29 @@ public struct Finding: Codable, Sendable, Equatable, Hashable {
     /// is about, or the line of the build file that names the object. `nil` when unknown (and
     /// in reports written before premain knew it: the key is left out when absent).
     public var location: SourceLocation?
-    /// Findings folded into this one because their fix is the same, one line each ("NAME: how
-    /// to drop it"); `nil` for a finding of its own.
-    public var grouped: [String]?
+    /// Findings folded into this one because their fix is the same, each with its own way
+    /// out; `nil` for a finding of its own.
+    public var grouped: [Member]?
     /// What the finding costs per launch, in milliseconds, from a measure or trace report (the
     /// medians of what `costBasis` lists); `nil` when nothing measured it.
     public var costMs: Double?
     public var costBasis: FindingCost?
+    /// `check --verify`: the saving measured on a patched copy; `nil` when not verified.
+    public var verification: SavingVerification?
+
+    /// One finding folded into a grouped one: its subject (a library's name) and its own fix.
+    public struct Member: Codable, Sendable, Equatable, Hashable {
+        public var name: String
+        public var advice: String
+
+        public init(name: String, advice: String) {
+            self.name = name
+            self.advice = advice
+        }
+
+        /// "NAME: advice".
+        public var line: String { name + ": " + advice }
+    }
 
     /// Where a finding is: an object (soname or file name), and a symbol inside it when the
     /// finding is about one function.
@@ -65,13 +81,13 @@ public struct Finding: Codable, Sendable, Equatable, Hashable {
 
     /// The message, then what it costs when priced: "…; costs 0.26 ms per launch (measured, …)".
     public var pricedMessage: String {
-        costBasis.map { message + "; " + $0.sentence } ?? message
+        [message, costBasis?.sentence, verification?.sentence].compactMap { $0 }.joined(separator: "; ")
     }
 
     /// The advice, then the grouped findings, one per line ("- NAME: how").
     public var adviceWithGroup: String {
         guard let grouped, !grouped.isEmpty else { return advice }
-        return advice + ":\n" + grouped.map { "- " + $0 }.joined(separator: "\n")
+        return advice + ":\n" + grouped.map { "- " + $0.line }.joined(separator: "\n")
     }
 
     /// `rule:object` or `rule:object:symbol`.
@@ -173,6 +189,48 @@ public struct FindingCost: Codable, Sendable, Equatable, Hashable {
         text += ")"
         if let ofWhole, let wholeMs { text += ", of \(ofWhole) \(Milliseconds.number(wholeMs, decimals: 2)) ms" }
         return text
+    }
+}
+
+/// A saving measured rather than estimated: the program against a copy with the change made
+/// (`check --verify`), paired and interleaved.
+public struct SavingVerification: Codable, Sendable, Equatable, Hashable {
+    /// What the copy changed: "removed DT_NEEDED libfoo.so".
+    public var change: String
+    /// The finding's estimate (`costMs`), for comparison.
+    public var estimateMs: Double?
+    /// The milestone the saving is measured at (main, else first output).
+    public var quantity: TimeComparison.Quantity?
+    /// Median paired saving (original − copy), and its interval at `level`.
+    public var savingMs: Double?
+    public var savingLowMs: Double?
+    public var savingHighMs: Double?
+    public var level: Double?
+    public var pairs: Int?
+    public var runsPerSide: Int?
+    /// The comparison's verdict on the copy: `improvement` when the saving is beyond the
+    /// threshold.
+    public var verdict: QuantityResult?
+    /// Why it could not be verified (patchelf missing, the copy failed to start).
+    public var error: String?
+
+    public init(change: String, estimateMs: Double?) {
+        self.change = change
+        self.estimateMs = estimateMs
+    }
+
+    /// "verified on a copy (removed DT_NEEDED libfoo.so): saves 0.31 ms at main (95 % interval
+    /// 0.22 to 0.40 ms, 30 pairs)".
+    public var sentence: String {
+        if let error { return "not verified (\(change)): \(error)" }
+        guard let saving = savingMs, let low = savingLowMs, let high = savingHighMs else {
+            return "not verified (\(change)): no time to compare"
+        }
+        let level = Milliseconds.number((self.level ?? 0.95) * 100, decimals: 0)
+        let at = quantity?.shortTitle ?? "main"
+        return "verified on a copy (\(change)): saves \(Milliseconds.number(saving, decimals: 2)) ms at \(at) "
+            + "(\(level) % interval \(Milliseconds.number(low, decimals: 2)) to \(Milliseconds.number(high, decimals: 2)) ms, "
+            + "\(pairs ?? 0) pairs)" + (low <= 0 && high >= 0 ? ", not distinguishable from no saving" : "")
     }
 }
 

@@ -245,6 +245,8 @@ public struct ObjectMeasurement: Codable, Equatable, Sendable {
     /// Its relocation pass before main (`relocation processing:` to the next object's); `nil`
     /// when the loader printed none. Lazy PLT binding after main is not in it.
     public var relocation: TimeSummary?
+    /// When its relocation pass began; `nil` without one.
+    public var relocationStart: TimeSummary?
     /// True when its PLT is bound lazily (after main, on first call); `nil` when not known.
     public var lazyBinding: Bool?
     /// Whose object it is (see `ObjectGroup`).

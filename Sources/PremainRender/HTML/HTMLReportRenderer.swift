@@ -32,6 +32,18 @@ extension HTMLReportRenderer {
         var body = "<h1>premain measure</h1>\n"
         for measurement in report.measurements {
             body += "<p class=\"sub\">\(HTMLEscape.text(measurement.command.joined(separator: " "))): \(measurement.runs) runs after \(measurement.warmup) warm-up, \(HTMLEscape.text(measurement.conditions.date))</p>\n"
+            if let breakdown = measurement.breakdown {
+                let rows = breakdown.rows.map { row in
+                    [HTMLEscape.text(BreakdownText.label(row, end: breakdown.end)), row.objects.map(String.init) ?? "",
+                     row.relocations.map(String.init) ?? "", Milliseconds.text(row.time.medianMs),
+                     Milliseconds.text(row.time.p90Ms), BreakdownText.percent(row.share),
+                     HTMLEscape.text(BreakdownText.split(row) ?? "")]
+                }
+                body += "<h2>Where the time goes</h2>\n<p class=\"sub\">\(HTMLEscape.text(BreakdownText.heading(breakdown)))</p>\n"
+                body += HTMLPage.table(["phase", "objects", "relocations", "median", "p90", "share", "split"], rows, numeric: [1, 2, 3, 4, 5])
+                let note = BreakdownText.footnote(breakdown)
+                if !note.isEmpty { body += "<p class=\"note\">\(HTMLEscape.text(note))</p>\n" }
+            }
             body += "<h2>Launch waterfall</h2>\n" + LaunchWaterfall.legend
             body += LaunchWaterfall.charts(measurement).map { "<div class=\"chart\">\($0)</div>\n" }.joined()
             let rows = Milestone.allCases.compactMap { milestone -> [String]? in
@@ -48,6 +60,18 @@ extension HTMLReportRenderer {
                 }
             if !objects.isEmpty {
                 body += "<h2>Initializers by object</h2>\n" + HTMLPage.table(["object", "role", "median", "max"], objects, numeric: [2, 3])
+            }
+            let loaderRows = BreakdownText.costliest(measurement.objects).map { object in
+                [HTMLEscape.text(object.path), HTMLEscape.text(object.group?.rawValue ?? ""),
+                 object.facts.map { String($0.relocations) } ?? "",
+                 object.mapping.map { Milliseconds.text($0.medianMs) } ?? "kernel",
+                 object.relocation.map { Milliseconds.text($0.medianMs) } ?? "-",
+                 object.initializers.map { Milliseconds.text($0.medianMs) } ?? "-", Milliseconds.text(object.loaderCostMs)]
+            }
+            if !loaderRows.isEmpty {
+                body += "<h2>Loader work by object</h2>\n"
+                    + HTMLPage.table(["object", "group", "relocations", "loading", "relocation", "initializers", "total"], loaderRows,
+                                     numeric: [2, 3, 4, 5, 6])
             }
             if !measurement.warnings.isEmpty {
                 body += "<h2>Warnings</h2>\n<ul>" + measurement.warnings.map { "<li>\(HTMLEscape.text($0.message)); \(HTMLEscape.text($0.advice))</li>" }.joined() + "</ul>\n"

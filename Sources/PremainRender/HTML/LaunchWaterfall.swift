@@ -12,8 +12,9 @@ enum LaunchWaterfall {
     /// The charts for `measurement` (one, or the whole launch and the zoom on the initializers).
     static func charts(_ measurement: LaunchMeasurement, width: Double = 1200) -> [String] {
         let runs = TraceEventRenderer.runs(of: measurement).map(\.1)
-        let objects = measurement.objects.filter { $0.initializers != nil && $0.initializersStart != nil }
-            .sorted { ($0.initializersStart?.medianMs ?? 0) < ($1.initializersStart?.medianMs ?? 0) }
+        let objects = measurement.objects
+            .filter { ($0.initializers != nil && $0.initializersStart != nil) || $0.mapping != nil || $0.relocation != nil }
+            .sorted { firstMs($0) < firstMs($1) }
         let milestones = Milestone.allCases.compactMap { milestone in measurement.milestones[milestone].map { (milestone.title, $0) } }
         let end = ([measurement.milestones.exit?.maxMs, measurement.milestones.firstOutput?.maxMs, measurement.milestones.main?.maxMs]
             .compactMap { $0 } + runs.map { LaunchPhases($0).end }).max() ?? 1
@@ -28,6 +29,24 @@ enum LaunchWaterfall {
                                 endMs: last + pad, width: width, title: "Zoom on the initializers"))
         }
         return charts
+    }
+
+    /// Where an object's first segment begins: its loading, else its relocation, else its initializers.
+    static func firstMs(_ object: ObjectMeasurement) -> Double {
+        if let mapped = object.mapped, let mapping = object.mapping { return mapped.medianMs - mapping.medianMs }
+        return object.relocationStart?.medianMs ?? object.initializersStart?.medianMs ?? 0
+    }
+
+    /// The loading and relocation segments of an object's row (median start and duration).
+    static func loaderSegments(_ object: ObjectMeasurement) -> [(title: String, startMs: Double, durationMs: Double, fill: String)] {
+        var segments: [(String, Double, Double, String)] = []
+        if let mapped = object.mapped, let mapping = object.mapping {
+            segments.append(("loading", mapped.medianMs - mapping.medianMs, mapping.medianMs, ChartColors.loading))
+        }
+        if let start = object.relocationStart, let relocation = object.relocation {
+            segments.append(("relocation", start.medianMs, relocation.medianMs, ChartColors.relocation))
+        }
+        return segments
     }
 
     static func chart(runs: [LaunchSample], objects: [ObjectMeasurement], milestones: [(String, TimeSummary)],
@@ -54,9 +73,19 @@ enum LaunchWaterfall {
             y += 14
         }
         for object in objects {
-            guard let start = object.initializersStart, let duration = object.initializers else { continue }
             let name = ObjectName.fileName(object.path)
             canvas.text(name, x: 8, y: y + 15, limit: 40)
+            for segment in loaderSegments(object) where segment.startMs + segment.durationMs >= startMs && segment.startMs <= endMs {
+                let from = axis.x(max(startMs, segment.startMs)), to = axis.x(min(endMs, segment.startMs + segment.durationMs))
+                canvas.rect(x: from, y: y + 6, width: max(1.5, to - from), height: 10, fill: segment.fill,
+                            tooltip: "\(object.path)\n\(segment.title) \(Milliseconds.text(segment.durationMs)) median, from \(Milliseconds.text(segment.startMs))")
+            }
+            guard let start = object.initializersStart, let duration = object.initializers else {
+                let total = (object.mapping?.medianMs ?? 0) + (object.relocation?.medianMs ?? 0)
+                canvas.text(Milliseconds.text(total), x: width - 6, y: y + 15, anchor: "end", size: 11)
+                y += objectRow
+                continue
+            }
             let color = object.role == .executable ? "#c0392b" : ChartColors.named(name)
             let from = axis.x(start.medianMs), to = axis.x(start.medianMs + duration.medianMs)
             // The spread of its duration over the runs, drawn from the median start.
@@ -101,9 +130,11 @@ enum LaunchWaterfall {
     static var legend: String { legend(runDots: true) }
 
     static func legend(runDots: Bool) -> String {
-        let items = ["exec and loader start", "map and relocate", "initializers", "main"].map { title in
+        var items = ["exec and loader start", "map and relocate", "initializers", "main"].map { title in
             "<span><i style=\"background:\(ChartColors.phases[title] ?? "#999")\"></i>\(HTMLEscape.text(title))</span>"
         }
+        items.append("<span><i style=\"background:\(ChartColors.loading)\"></i>an object's loading (search, open, map)</span>")
+        items.append("<span><i style=\"background:\(ChartColors.relocation)\"></i>its relocation</span>")
         return "<p class=\"legend\">" + items.joined() + "<span><i style=\"background:\(ChartColors.milestone)\"></i>milestone (median; thick line on top: min–max over the runs)</span>\(runDots ? "<span>● each run's initializer time of an object (from its median start)</span>" : "")</p>\n"
     }
 }

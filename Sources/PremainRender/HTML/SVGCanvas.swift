@@ -136,6 +136,9 @@ enum ChartColors {
     static let base = "#7e9cc9"
     static let head = "#d9822b"
     static let milestone = "#b0261c"
+    /// An object's loading and its relocation in the waterfall: shades of the loader phase's blue.
+    static let loading = "#a9c4ec"
+    static let relocation = "#2f5fa8"
 
     static func kind(_ kind: TracedFunctionKind) -> String {
         switch kind {

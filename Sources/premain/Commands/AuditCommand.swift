@@ -27,12 +27,16 @@ enum AuditCommand: Command {
         folder such as .build/release is followed): only its ELF executables and shared libraries \
         are audited, relocatable objects (.o, .pcm) only with \(FolderOptions.includeObjects), and one 'Note:' \
         line on stderr says what was skipped; symbolic links inside it are not followed, and a \
-        summary lists the largest offenders.
+        summary lists the largest offenders. \
+        \(LoaderEstimateOptions.estimate) prints each program's loading and relocation on this machine without running \
+        it, from a cost model fitted on measure reports (ns per mapped object, per relative and \
+        per symbol relocation) with its held-out error; \(LoaderEstimateOptions.saveModel) keeps the model for later.
         """,
         arguments: [files],
         usageTerms: [.option(format), .option(OutputOptions.output), .otherOptions, .argument(files)],
         options: [
             format, OutputOptions.output, schemaVersion, symbols, noDemangle, OutputWidth.option, FolderOptions.includeObjects,
+            LoaderEstimateOptions.estimate, LoaderEstimateOptions.saveModel,
         ] + closureOptionSpecs,
         exclusive: [[noClosure, closure]])
 
@@ -61,6 +65,7 @@ enum AuditCommand: Command {
         try OutputOptions.refuseInputAsOutput(arguments, inputs: arguments.positionals)
         let options = InventoryOptions(symbolLists: arguments[symbols], demangle: !arguments[noDemangle])
         let workers = arguments[jobs]
+        let costModel = try LoaderEstimateOptions.model(arguments)
         let batch = BatchAudit(inventory: options, closure: try closureOptions(arguments), workers: workers,
                                includeObjects: arguments[FolderOptions.includeObjects])
         let width = OutputWidth.resolve(arguments)
@@ -89,7 +94,10 @@ enum AuditCommand: Command {
                 return HTMLReportRenderer.render(report)
             } else {
                 return report.binaries
-                    .map { AuditTextRenderer.render($0, width: width) + ClosureTextRenderer.render($0, options: tree) }
+                    .map { binary in
+                        AuditTextRenderer.render(binary, width: width) + ClosureTextRenderer.render(binary, options: tree)
+                            + (costModel.flatMap { model in model.estimate(binary).map { "  loader estimate: " + model.sentence($0) + "\n" } } ?? "")
+                    }
                     .joined(separator: "\n") + (report.summary.map { ClosureTextRenderer.render($0, width: width) } ?? "")
             }
         }

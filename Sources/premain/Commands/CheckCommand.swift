@@ -1,4 +1,5 @@
 import PremainJudge
+import PremainLaunch
 import PremainModel
 import PremainRender
 
@@ -20,7 +21,14 @@ enum CheckCommand: Command {
         finding points at a line of the checkout: the DWARF line of the initializer or function \
         it is about, else the line of the build file at \(SourceRootOptions.sourceRoot) (Package.swift, \
         CMakeLists.txt, meson.build or Makefile) that names the object; findings about system \
-        and toolchain libraries are left out of both.
+        and toolchain libraries are left out of both. \
+        With a measure (or trace) report of the program among the inputs, each finding about an \
+        object or a function says what it costs per launch (its loading, relocation and \
+        initializers, or its traced time) and findings are ordered by cost. \(verify) proves an \
+        unused dependency's saving: a copy of the program without that DT_NEEDED entry \
+        (patchelf, in a temporary folder; the program is only read) is compared with an \
+        unchanged copy, paired and interleaved as premain compare does, and the measured saving \
+        at main is printed beside the estimate.
         """,
         arguments: [inputs],
         usageTerms: [
@@ -30,7 +38,7 @@ enum CheckCommand: Command {
         options: [
             format, OutputOptions.output, OutputWidth.option,
             ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
-            FolderOptions.includeObjects,
+            FolderOptions.includeObjects, verify,
         ])
 
     static let inputs = ArgumentSpec(
@@ -49,6 +57,9 @@ enum CheckCommand: Command {
     }
 
     static let format = OutputOptions.format(default: Format.text)
+    static let verify = Option.flag(
+        "--verify",
+        help: "Measure the saving of each priced unused dependency on a patched copy (needs patchelf and the program's measure report)")
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
@@ -62,7 +73,17 @@ enum CheckCommand: Command {
         try OutputOptions.refuseInputAsOutput(arguments, inputs: loaded.input.objects.map(\.path))  // files of the folders
         FolderOptions.note(loaded.skipped, in: arguments.positionals)
         let engine = RuleEngine(config: config)
-        let findings = locator.locate(engine.findings(loaded.input))
+        var findings = locator.locate(engine.findings(loaded.input))
+        if arguments[verify] {
+            guard !loaded.input.launches.isEmpty else {
+                throw UsageError(message: "\(verify) needs the program's measure report among the inputs (premain measure --format json)")
+            }
+            let verifier = SavingVerifier(launcher: ProcessLauncher(),
+                                          temporaryRoot: ProcessEnvironment.temporaryDirectory())
+            findings = verifier.verify(findings, launches: loaded.input.launches, environment: ProcessEnvironment.current()) {
+                Console.note($0)
+            }
+        }
         let report = CheckReport(inputs: arguments.positionals, findings: findings, failOn: failOn ?? .error,
                                  errors: loaded.errors)
         let written = Console.emit(to: arguments[OutputOptions.output]) { () throws -> String in

@@ -64,9 +64,15 @@ enum MeasureCommand: Command {
     static let command = ArgumentSpec(name: "<command>", help: "The program to launch (looked up in PATH), after '--'.", kind: .command)
 
     enum Format: String, OptionChoice {
-        case text, json, html
+        case text, json, markdown, html
 
-        var note: String? { self == .html ? "one self-contained page with the launch waterfall" : nil }
+        var note: String? {
+            switch self {
+            case .markdown: return "a job summary"
+            case .html: return "one self-contained page with the launch waterfall"
+            case .text, .json: return nil
+            }
+        }
     }
 
     static let runs = Option<Int>("--runs", short: "-r", value: "n", help: "Counted runs", default: MeasureOptions().runs, in: 1...100_000)
@@ -178,6 +184,7 @@ enum MeasureCommand: Command {
             switch format {
             case .json: return try JSONRenderer.render(report)
             case .html: return HTMLReportRenderer.render(report)
+            case .markdown: return MeasureMarkdownRenderer.render(report)
             case .text: return MeasureTextRenderer.render(report, width: OutputWidth.resolve(arguments))
             }
         }

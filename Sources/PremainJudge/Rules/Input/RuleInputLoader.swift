@@ -127,7 +127,7 @@ public struct RuleInputLoader: Sendable {
     /// The bytes of the regular file at `path`, read straight into one buffer of the size
     /// `fstat` gives (no growing array, no second copy: a report can be tens of MB); `nil`
     /// when it cannot be opened or read, is not a regular file, or is over 1 GiB.
-    static func readWhole(_ path: String) -> Data? {
+    public static func readWhole(_ path: String) -> Data? {
         let fd = LocalFiles.openForReading(path, regularOnly: true)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
