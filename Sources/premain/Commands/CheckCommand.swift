@@ -76,7 +76,7 @@ enum CheckCommand: Command {
         var findings = locator.locate(engine.findings(loaded.input))
         if arguments[verify] {
             guard !loaded.input.launches.isEmpty else {
-                throw UsageError(message: "\(verify) needs the program's measure report among the inputs (premain measure --format json)")
+                throw UsageError(message: "\(verify) needs the program's measure report among the inputs (premain measure \(OutputOptions.formatName) json)")
             }
             let verifier = SavingVerifier(launcher: ProcessLauncher(),
                                           temporaryRoot: ProcessEnvironment.temporaryDirectory())

@@ -41,7 +41,7 @@ enum LoaderEstimateOptions {
         }
         if let given, measurements.isEmpty { return given }
         guard let fitted = LoaderCostModel.fit(measurements) else {
-            throw UsageError(message: "\(estimate): too few measured objects with loader times to fit a model (measure more programs with premain measure --format json)")
+            throw UsageError(message: "\(estimate): too few measured objects with loader times to fit a model (measure more programs with premain measure \(OutputOptions.formatName) json)")
         }
         if let path = arguments[saveModel] {
             let encoder = JSONEncoder()
