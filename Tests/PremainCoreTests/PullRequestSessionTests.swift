@@ -1,6 +1,7 @@
 import PremainJudge
 import PremainLaunch
 import PremainModel
+import PremainPullRequest
 import PremainTestSupport
 import Testing
 

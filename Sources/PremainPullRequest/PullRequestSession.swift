@@ -1,4 +1,5 @@
 import LosslessText
+import PremainJudge
 import PremainLaunch
 import PremainModel
 
