@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -17,18 +18,23 @@ let package = Package(
             name: "CDemangle",
             providers: [.apt(["libstdc++-12-dev"])]
         ),
+        // Headers only: libdw and libsqlite3 are not linked but loaded on first use
+        // (CLazyLibraries), so that a start that needs neither does not map or bind them.
         .systemLibrary(
             name: "CDW",
-            pkgConfig: "libdw",
             providers: [.apt(["libdw-dev"])]
         ),
         .systemLibrary(
             name: "CSQLite",
-            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Tiny C: libdw's and SQLite's functions as forwarders to the library, dlopen'ed on first use.
+        .target(name: "CLazyLibraries"),
         // Tiny C for what Swift cannot call: variadic ptrace, fork + exec with set-up.
         .target(name: "CTrace"),
+        // The commit premain was built from, for --version (buildCommit() below).
+        .target(name: "CBuildInfo", exclude: ["COMMIT"],
+                cSettings: [.define("PREMAIN_COMMIT", to: "\"\(buildCommit())\"")]),
         // Tiny C for a signal handler: a SIGBUS in a file mapping becomes a page of zeros.
         .target(name: "CMapGuard"),
         // Bytes that need not be UTF-8 (file names, DT_NEEDED names, argv) kept losslessly in a String.
@@ -42,7 +48,7 @@ let package = Package(
         // The few POSIX file-system calls premain makes: path names, listings, whole-file reads.
         .target(name: "PremainSystem", dependencies: ["LosslessText"]),
         // Static analysis: inventory, load closure, batch audit, DWARF source lines (libdw).
-        .target(name: "PremainAudit", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "ELFKit", "CDemangle", "CDW"]),
+        .target(name: "PremainAudit", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "ELFKit", "CDemangle", "CDW", "CLazyLibraries"]),
         // Real launches: measure and trace (ptrace, x86-64 only behind #if arch).
         .target(name: "PremainLaunch", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "PremainAudit", "ELFKit", "CTrace"]),
         // Judging: rules, budgets, premain.json, diff; reads reports as model values.
@@ -52,17 +58,17 @@ let package = Package(
         .target(name: "PremainPullRequest", dependencies: [
             "LosslessText", "PremainModel", "PremainSystem", "PremainLaunch", "PremainJudge"]),
         // History across commits: any report's metrics in a SQLite database (the only importer of CSQLite).
-        .target(name: "PremainHistory", dependencies: ["PremainModel", "PremainSystem", "CSQLite"]),
+        .target(name: "PremainHistory", dependencies: ["PremainModel", "PremainSystem", "CSQLite", "CLazyLibraries"]),
         // Renderers: text, Markdown, SARIF, JSON; pure functions of model values.
         .target(name: "PremainRender", dependencies: ["PremainModel", "LosslessText"]),
         // The thin command-line tool.
         .executableTarget(name: "premain", dependencies: [
-            "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
+            "CBuildInfo", "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
             "PremainPullRequest", "PremainRender"]),
         // Helpers both test targets use: the samples built once per test run, running programs
         // and the built premain, /proc scans, self-timing logs, recorded reports
         // (swift-argument-parser's ArgumentParserTestHelpers is the model).
-        .target(name: "PremainTestSupport", dependencies: ["CSQLite"], path: "Tests/PremainTestSupport"),
+        .target(name: "PremainTestSupport", dependencies: ["CSQLite", "CLazyLibraries"], path: "Tests/PremainTestSupport"),
         .testTarget(name: "ELFKitTests", dependencies: ["ELFKit", "PremainTestSupport"]),
         .testTarget(name: "PremainCoreTests", dependencies: [
                         "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
@@ -74,3 +80,35 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// The commit being built, for `premain --version`, read without running git (a tarball has
+/// none): `PREMAIN_COMMIT` from the environment (scripts/release sets it), else
+/// Sources/CBuildInfo/COMMIT when `git archive` filled it in (export-subst), else the checkout's
+/// HEAD read from .git (a worktree's `.git` file, loose and packed refs). "" when none says.
+func buildCommit() -> String {
+    func isCommit(_ text: String) -> Bool { text.count == 40 && text.allSatisfy(\.isHexDigit) }
+    func read(_ path: String) -> String? {
+        (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    if let given = ProcessInfo.processInfo.environment["PREMAIN_COMMIT"], isCommit(given) { return given }
+    let root = Context.packageDirectory
+    if let archived = read(root + "/Sources/CBuildInfo/COMMIT"), isCommit(archived) { return archived }
+    var gitDirectory = root + "/.git"
+    if let link = read(gitDirectory), link.hasPrefix("gitdir: ") {  // a worktree or submodule
+        let target = String(link.dropFirst("gitdir: ".count))
+        gitDirectory = target.hasPrefix("/") ? target : root + "/" + target
+    }
+    guard let head = read(gitDirectory + "/HEAD") else { return "" }
+    if isCommit(head) { return head }
+    guard head.hasPrefix("ref: ") else { return "" }
+    let ref = String(head.dropFirst("ref: ".count))
+    let common = read(gitDirectory + "/commondir").map { $0.hasPrefix("/") ? $0 : gitDirectory + "/" + $0 } ?? gitDirectory
+    for folder in [gitDirectory, common] {
+        if let loose = read(folder + "/" + ref), isCommit(loose) { return loose }
+    }
+    for line in (read(common + "/packed-refs") ?? "").split(separator: "\n") where line.hasSuffix(" " + ref) {
+        let commit = String(line.prefix(40))
+        if isCommit(commit) { return commit }
+    }
+    return ""
+}

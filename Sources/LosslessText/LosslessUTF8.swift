@@ -31,7 +31,17 @@ public enum LosslessUTF8 {
     /// `true` when `text` carries a raw byte (and so differs from its own UTF-8).
     public static func containsRawBytes(_ text: String) -> Bool {
         // Every raw-byte scalar starts with 0xF4; ordinary text almost never has one.
-        text.utf8.contains(0xF4) && text.unicodeScalars.contains { rawByte($0) != nil }
+        hasLeadByte(text) && text.unicodeScalars.contains { rawByte($0) != nil }
+    }
+
+    /// `true` when the UTF-8 of `text` has a 0xF4 byte, scanned on its contiguous storage (a
+    /// search through `String.UTF8View`'s iterator costs about a hundred instructions a byte).
+    private static func hasLeadByte(_ text: String) -> Bool {
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte == 0xF4 { return true }
+            return false
+        }
+        return found ?? text.utf8.contains(0xF4)
     }
 
     /// `bytes` as text, losslessly (see the type).
@@ -135,11 +145,30 @@ public struct ByteKey: Hashable, Sendable, CustomStringConvertible {
     public static func == (lhs: ByteKey, rhs: ByteKey) -> Bool {
         let left = lhs.text.utf8, right = rhs.text.utf8
         guard left.count == right.count else { return false }
+        // Word by word on the contiguous storage: the generic `elementsEqual` costs several
+        // hundred instructions per comparison of two short names.
         let fast = left.withContiguousStorageIfAvailable { a in
-            right.withContiguousStorageIfAvailable { b in a.elementsEqual(b) }
+            right.withContiguousStorageIfAvailable { b in Self.equal(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) }
         }
         if case let equal?? = fast { return equal }
         return left.elementsEqual(right)
+    }
+
+    /// `true` when `a` and `b` (of one length) hold the same bytes.
+    private static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard let x = a.baseAddress, let y = b.baseAddress else { return a.count == b.count }
+        var offset = 0
+        while offset + 8 <= a.count {
+            if x.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != y.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+                return false
+            }
+            offset += 8
+        }
+        while offset < a.count {
+            if x.load(fromByteOffset: offset, as: UInt8.self) != y.load(fromByteOffset: offset, as: UInt8.self) { return false }
+            offset += 1
+        }
+        return true
     }
 
     public func hash(into hasher: inout Hasher) {

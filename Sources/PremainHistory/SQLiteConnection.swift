@@ -1,4 +1,5 @@
 import CSQLite
+import CLazyLibraries
 
 #if canImport(Glibc)
 import Glibc
@@ -72,6 +73,10 @@ final class SQLiteConnection {
     init(path: String, access: Access, busyTimeoutMs: Int32 = 30_000) throws(HistoryError) {
         self.path = path
         self.busyTimeoutMs = busyTimeoutMs
+        // SQLite is loaded on first use (CLazyLibraries): its absence is this one-line error.
+        if let problem = premain_sqlite_load() {
+            throw HistoryError(.cannotOpen, "\(path): cannot open the history database (SQLite not loaded: \(String(cString: problem)))")
+        }
         let name: String
         var flags = SQLITE_OPEN_NOMUTEX
         switch access {

@@ -1,3 +1,4 @@
+import CBuildInfo
 import LosslessText
 import PremainModel
 
@@ -21,8 +22,14 @@ EXIT CODES:
   See 'premain help <subcommand>' for detailed help.
 """ }
 
-/// `premain --version`: the bare version string.
+/// `premain --version`: the version and the commit it was built from.
 let versionOption = Option.flag("--version", help: "Show the version")
+
+/// `0.1.0 (commit 3ee3600a1b2c)`, `0.1.0 (commit unknown)` when the build did not know it.
+var versionLine: String {
+    let commit = String(cString: premain_build_commit())
+    return premainVersion + " (commit " + (commit.isEmpty ? "unknown" : String(commit.prefix(12))) + ")"
+}
 
 func usageFailure(_ message: String, spec: CommandSpec?) -> Never {
     Console.error(message)
@@ -54,7 +61,7 @@ case _ where CommandSpec.help.spec.names.contains(first):
     Console.outOrExit(overview)
     exit(0)
 case versionOption.spec.name:
-    Console.outOrExit(premainVersion + "\n")
+    Console.outOrExit(versionLine + "\n")
     exit(0)
 case "help":
     guard words.count > 1 else {

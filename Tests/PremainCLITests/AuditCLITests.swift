@@ -22,10 +22,12 @@ import Testing
         #expect(viaFlag.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 })
     }
 
-    @Test func versionIsBare() throws {
+    /// The version and the commit of the checkout it was built from (Package.swift reads it).
+    @Test func versionNamesTheCommit() throws {
         let result = try CLI.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil)
+        #expect(result.stdout.range(of: #"^\d+\.\d+\.\d+ \(commit ([0-9a-f]{12}|unknown)\)\n$"#, options: .regularExpression) != nil,
+                "\(result.stdout)")
     }
 
     @Test func usageErrorsExit64WithUsageAndHint() throws {

@@ -41,7 +41,7 @@ struct CIFilesTests {
     @Test func actionStepsFindTheirShellBlocks() throws {
         let action = try String(contentsOfFile: Repository.root + "/action.yml", encoding: .utf8)
         let blocks = Self.runBlocks(action)
-        #expect(blocks.count == 5)
+        #expect(blocks.count == 6)
         #expect(blocks.last?.contains("\"$premain\" pr --markdown") == true || blocks.last?.contains("command=(\"$premain\" pr") == true)
     }
 
@@ -68,8 +68,8 @@ struct CIFilesTests {
         try manager.copyItem(atPath: Repository.root + "/action.yml", toPath: root + "/action.yml")
         for name in ["premain.yml", "premain-comment.yml"] {
             let text = try String(contentsOfFile: Repository.root + "/docs/ci/" + name, encoding: .utf8)
-            #expect(name != "premain.yml" || text.contains("uses: OWNER/premain@main"))
-            try text.replacingOccurrences(of: "uses: OWNER/premain@main", with: "uses: ./")
+            #expect(name != "premain.yml" || text.contains("uses: OWNER/premain@v0.1.0"))
+            try text.replacingOccurrences(of: "uses: OWNER/premain@v0.1.0", with: "uses: ./")
                 .write(toFile: root + "/.github/workflows/" + name, atomically: true, encoding: .utf8)
         }
         let result = try Shell.run(["actionlint", "-no-color"], in: root)

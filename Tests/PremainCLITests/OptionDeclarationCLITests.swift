@@ -39,11 +39,11 @@ import Testing
     }
 
     /// Every `--name` in Sources/premain is in an option's declaration, or is another program's
-    /// (git's, in the commit builds); help texts and messages interpolate the declaration.
+    /// (git's in the commit builds, bencher's in an export's help); help texts and messages interpolate the declaration.
     @Test func noOptionNameOutsideItsDeclaration() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/premain")
-        let others: Set<String> = ["--show-toplevel", "--verify", "--quiet", "--detach", "--force"]
+        let others: Set<String> = ["--show-toplevel", "--verify", "--quiet", "--detach", "--force", "--adapter"]
         var strays: [String] = []
         let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
         #expect(!files.isEmpty)

@@ -4,14 +4,15 @@ import PremainTestSupport
 import XCTest
 
 /// premain checks itself: the release build (scripts/release, static Swift standard library)
-/// must pass `premain check` with the repository's premain.json; the time-to-main budget is
+/// must pass `premain check` with the repository's premain.json, and the packages scripts/release
+/// makes (the tarball, the .deb) hold what they promise and run; the time-to-main budget is
 /// read from a measure report. How fast it reaches `main` against samples/c-hello and the
 /// budget is a benchmark's figure (scripts/bench-measure), not a test's.
 final class SelfCheckTests: XCTestCase {
     /// The release binary, built once into .build/self-check (its own scratch folder: `swift
     /// test` holds the lock of .build).
     static let release: Result<String, SampleBuildError> = {
-        let output = TemporaryFolders.root + "/premain-self-check-\(getpid())/premain"
+        let output = TemporaryFolders.root + "/premain-self-check-\(getpid())"
         let script = Repository.root + "/scripts/release"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -21,7 +22,7 @@ final class SelfCheckTests: XCTestCase {
         environment["SCRATCH"] = Repository.root + "/.build/self-check"
         process.environment = environment
         let log = output + ".log"
-        try? FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         guard let handle = FileHandle(forWritingAtPath: log) else { return .failure(.init(message: "cannot write \(log)")) }
         process.standardOutput = handle
@@ -35,8 +36,52 @@ final class SelfCheckTests: XCTestCase {
         guard process.terminationStatus == 0 else {
             return .failure(.init(message: "scripts/release failed: " + ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")))
         }
-        return .success(output)
+        let tree = ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? [])
+            .first { $0.hasPrefix("premain-") && $0.hasSuffix("-x86_64-linux-gnu") }
+        guard let tree else { return .failure(.init(message: "scripts/release left no premain-VERSION-x86_64-linux-gnu folder in \(output)")) }
+        return .success(output + "/" + tree + "/bin/premain")
     }()
+
+    /// The folder scripts/release wrote the packages to.
+    static func releaseFolder() throws -> String {
+        let binary = try release.get()
+        return (((binary as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+    }
+
+    /// The tarball holds the binary, the README and a SHA256SUMS that checks; the release's
+    /// SHA256SUMS checks both packages; the .deb depends on the libraries the binary needs, and
+    /// its binary, unpacked into a scratch root, audits /bin/ls and names its commit.
+    func testReleasePackagesHoldWhatTheyPromiseAndRun() throws {
+        let folder = try Self.releaseFolder()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+        let tarball = try XCTUnwrap(files.first { $0.hasSuffix("-x86_64-linux-gnu.tar.gz") }, "\(files)")
+        let deb = try XCTUnwrap(files.first { $0.hasSuffix("_amd64.deb") }, "\(files)")
+        let version = String(tarball.dropFirst("premain-".count).dropLast("-x86_64-linux-gnu.tar.gz".count))
+        XCTAssertEqual(deb, "premain_\(version)_amd64.deb")
+        let sums = try Shell.run(["sha256sum", "-c", "--strict", "SHA256SUMS"], in: folder)
+        XCTAssertEqual(sums.status, 0, sums.stdout + sums.stderr)
+        let listing = try Shell.run(["tar", "-tzf", folder + "/" + tarball])
+        let name = "premain-\(version)-x86_64-linux-gnu/"
+        for entry in ["bin/premain", "README.md", "SHA256SUMS"] {
+            XCTAssertTrue(listing.stdout.split(separator: "\n").contains { $0 == name + entry }, "\(entry) not in \(tarball)")
+        }
+        let inner = try Shell.run(["sha256sum", "-c", "--strict", "SHA256SUMS"], in: folder + "/" + name)
+        XCTAssertEqual(inner.status, 0, inner.stdout + inner.stderr)
+        let depends = try Shell.run(["dpkg-deb", "-f", folder + "/" + deb, "Depends"])
+        for library in ["libelf1", "libdw1", "libsqlite3-0", "libstdc++6"] {
+            XCTAssertTrue(depends.stdout.contains(library), depends.stdout)
+        }
+        let root = TemporaryFolders.root + "/premain-deb-root-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        XCTAssertEqual(try Shell.run(["dpkg", "-x", folder + "/" + deb, root]).status, 0)
+        let installed = root + "/usr/bin/premain"
+        let audit = try CLI.run(["audit", "/bin/ls"], executable: installed)
+        XCTAssertEqual(audit.status, 0, audit.stderr)
+        XCTAssertTrue(audit.stdout.contains("libc.so.6"), audit.stdout)
+        let shown = try CLI.run(["--version"], executable: installed)
+        XCTAssertTrue(shown.stdout.hasPrefix(version + " (commit "), shown.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/usr/share/doc/premain/README.md"))
+    }
 
     func testReleaseBinaryPassesItsOwnBudget() throws {
         let binary = try Self.release.get()
@@ -45,6 +90,10 @@ final class SelfCheckTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let audit = try CLI.run(["audit", "--format", "json", binary])
         XCTAssertFalse(audit.stdout.contains("libswiftCore.so"), "the release build links the Swift standard library statically")
+        let needed = try XCTUnwrap(try JSONDecoder().decode(AuditReport.self, from: Data(audit.stdout.utf8)).binaries.first).needed
+        for library in ["libdw.so.1", "libsqlite3.so.0"] {
+            XCTAssertFalse(needed.contains(library), "\(library) is loaded on first use (CLazyLibraries), not at every start: \(needed)")
+        }
     }
 
     /// One initializer fewer allowed than the release binary has fails, naming both counts; the

@@ -19,13 +19,18 @@ final class ClosureWalk {
     var loadOrder: [Int] = []
     /// For each object whose `DT_NEEDED` were processed: each name and the object it loaded.
     var resolvedNeeded: [Int: [(name: String, object: Int?)]] = [:]
-    /// Names compared as bytes, as `_dl_name_match_p`'s `strcmp` does (`ByteKey`).
-    private var byName: [ByteKey: Int] = [:]
-    private var byFileID: [FileIdentity: Int] = [:]
+    /// By run-wide name number (names compared as bytes, as `_dl_name_match_p`'s `strcmp`
+    /// does): the first object loaded under that name.
+    private var byName = NumberIndex()
+    /// By run-wide file number: the object of that device and inode.
+    private var byFileID = NumberIndex()
     private var searched: [String] = []
     private var wrongClass: [String] = []
     /// Search contexts by requester index, interned run-wide, with their plans.
     private var contexts: [Int: (id: Int, value: SearchContext, plan: SearchPlan)] = [:]
+    /// The context of every requester without search paths of its own or up its loader chain
+    /// (most objects), by `DF_1_NODEFLIB`: worked out once per walk.
+    private var plainContexts: [(id: Int, value: SearchContext, plan: SearchPlan)?] = [nil, nil]
 
     /// The program's cost when the caller counted it (`nil`: counted in `result`).
     var programCost: ObjectCost?
@@ -34,15 +39,19 @@ final class ClosureWalk {
         self.resolver = resolver
         self.program = program
         self.programCost = programCost
-        byName.reserveCapacity(64)
-        byFileID.reserveCapacity(32)
         platform = resolver.platform(elfClass: program.elfClass, machine: program.machine)
-        let real = resolver.store.realPath(program.path)
+        let store = resolver.store
+        let real = store.realPath(program.path)
         let origin = resolver.logicalPath(LocalFiles.directory(of: real))
-        let main = LoadedObject(file: FileFacts(program), path: program.path, logicalPath: resolver.logicalPath(program.path),
+        let facts = FileFacts(program)
+        let main = LoadedObject(file: facts, placed: nil, names: [store.nameNumber("")],
+                                neededNumbers: facts.needed.map(store.nameNumber),
+                                sonameNumber: facts.soname.map(store.nameNumber),
+                                fileNumber: store.fileNumber(FileIdentity(device: facts.device, inode: facts.inode)),
+                                path: program.path, logicalPath: resolver.logicalPath(program.path),
                                 requestedName: program.path, foundVia: .directPath, searchDirectory: nil,
                                 depth: 0, loader: nil, origin: origin)
-        main.names = [""]
+        main.rpathInChain = !facts.rpath.isEmpty
         main.order = 0
         objects.append(main)
         register(0)
@@ -54,10 +63,12 @@ final class ClosureWalk {
         guard program.hasDynamic || program.interpreter != nil else { return }
         if let interpreter = program.interpreter {
             let host = resolver.hostPath(interpreter)
-            if let file = resolver.store.facts(host), accepts(file) {
-                let object = LoadedObject(file: file, path: host, logicalPath: interpreter, requestedName: interpreter,
+            if let placed = resolver.store.placed(host), accepts(placed.facts) {
+                let object = LoadedObject(placed, names: [resolver.store.nameNumber(interpreter)], path: host,
+                                          logicalPath: interpreter, requestedName: interpreter,
                                           foundVia: .interpreter, searchDirectory: nil, depth: 1, loader: nil,
                                           originOf: interpreter)
+                object.rpathInChain = !placed.facts.rpath.isEmpty
                 object.neededBy = 0
                 objects.append(object)
                 register(objects.count - 1)
@@ -70,8 +81,9 @@ final class ClosureWalk {
         while cursor < loadOrder.count {
             let requester = loadOrder[cursor]
             cursor += 1
-            resolvedNeeded[requester] = objects[requester].file.needed.map { name in
-                (name, load(name, requester: requester))
+            let object = objects[requester]
+            resolvedNeeded[requester] = zip(object.file.needed, object.neededNumbers).map { name, number in
+                (name, load(name, number, requester: requester))
             }
         }
         // The interpreter is mapped even when nobody names it.
@@ -82,28 +94,31 @@ final class ClosureWalk {
     }
 
     /// Loads `name` for `requester`; the object's index, or `nil` when it is missing.
-    private func load(_ name: String, requester: Int) -> Int? {
-        if let existing = loadedIndex(matching: name) {
+    /// `number`: the run-wide number of `name`.
+    private func load(_ name: String, _ number: Int, requester: Int) -> Int? {
+        if let existing = byName[number] {
             reach(existing, from: requester)
             return existing
         }
         searched = []
         wrongClass = []
-        guard let found = search(name, requester: requester) else {
+        guard let found = search(name, number, requester: requester) else {
             missing.append(MissingLibrary(name: name, neededBy: objects[requester].path, searched: searched,
                                           wrongClass: wrongClass))
             return nil
         }
-        if let same = byFileID[FileIdentity(device: found.file.device, inode: found.file.inode)] {
-            if !objects[same].names.contains(where: { ByteKey($0) == ByteKey(name) }) { objects[same].names.append(name) }
-            byName.claim(ByteKey(name), same)
+        if let same = byFileID[found.placed.fileNumber] {
+            if !objects[same].names.contains(number) { objects[same].names.append(number) }
+            byName.claim(number, same)
             reach(same, from: requester)
             return same
         }
-        let object = LoadedObject(file: found.file, path: found.host, logicalPath: found.logical, requestedName: name,
+        let object = LoadedObject(found.placed, names: number == found.logicalNumber ? [number] : [number, found.logicalNumber],
+                                  path: found.host, logicalPath: found.logical, requestedName: name,
                                   foundVia: found.via, searchDirectory: found.directory,
                                   depth: objects[requester].depth + 1, loader: requester,
                                   originOf: found.logical)
+        object.rpathInChain = !found.placed.facts.rpath.isEmpty || objects[requester].rpathInChain
         objects.append(object)
         register(objects.count - 1)
         reach(objects.count - 1, from: requester)
@@ -121,19 +136,15 @@ final class ClosureWalk {
         }
     }
 
-    /// `_dl_map_object`'s first loop: an object already loaded under `name` (a name it was
-    /// requested or loaded by, or its SONAME). The first object to claim a name keeps it, as
-    /// glibc's walk of the loaded list in load order finds the earliest.
-    private func loadedIndex(matching name: String) -> Int? {
-        byName[ByteKey(name)]
-    }
-
-    /// Indexes the names and the file identity of `objects[index]`.
+    /// Indexes the names and the file identity of `objects[index]`, for `_dl_map_object`'s
+    /// first loop: an object already loaded under a name (a name it was requested or loaded
+    /// by, or its SONAME). The first object to claim a name keeps it, as glibc's walk of the
+    /// loaded list in load order finds the earliest.
     private func register(_ index: Int) {
         let object = objects[index]
-        for name in object.names { byName.claim(ByteKey(name), index) }
-        if let soname = object.soname { byName.claim(ByteKey(soname), index) }
-        byFileID.claim(FileIdentity(device: object.file.device, inode: object.file.inode), index)
+        for name in object.names { byName.claim(name, index) }
+        if let soname = object.sonameNumber { byName.claim(soname, index) }
+        byFileID.claim(object.fileNumber, index)
     }
 
     /// One group of search-path directories and the tag an object found there gets.
@@ -155,7 +166,8 @@ final class ClosureWalk {
 
     /// A name and the id of its search context (`ClosureResolver.searchContexts`).
     struct SearchKey: Hashable, Sendable {
-        var name: ByteKey
+        /// The name's run-wide number (`ObjectStore.nameNumber`).
+        var name: Int
         var context: Int
     }
 
@@ -191,16 +203,18 @@ final class ClosureWalk {
     }
 
     struct Found: Sendable {
-        var file: FileFacts
+        var placed: PlacedObject
         var host: String
         var logical: String
+        /// The run-wide number of `logical`.
+        var logicalNumber: Int
         var via: FoundVia
         var directory: String?
     }
 
-    private func search(_ name: String, requester: Int) -> Found? {
+    private func search(_ name: String, _ number: Int, requester: Int) -> Found? {
         let loader = objects[requester]
-        if name.utf8.contains(UInt8(ascii: "/")) {
+        if Self.hasSlash(name) {
             guard let expanded = DynamicStringTokens.expand(name, origin: loader.origin, lib: platform.libToken,
                                                             platform: platform.platformToken) else {
                 searched.append(name)
@@ -208,14 +222,15 @@ final class ClosureWalk {
             }
             let host = resolver.hostPath(expanded)
             searched.append(host)
-            guard let file = open(host) else { return nil }
-            return Found(file: file, host: host, logical: expanded, via: .directPath, directory: nil)
+            guard let placed = open(host) else { return nil }
+            return Found(placed: placed, host: host, logical: expanded, logicalNumber: resolver.store.nameNumber(expanded),
+                         via: .directPath, directory: nil)
         }
         // The outcome depends only on the name and the search context (directories in order,
         // DF_1_NODEFLIB, platform): every requester of a run that searches the same way shares
         // it. The context is interned once per requester, so a look-up hashes only the name.
         let context = searchContext(requester)
-        let key = SearchKey(name: ByteKey(name), context: context.id)
+        let key = SearchKey(name: number, context: context.id)
         if let known = resolver.searches.value(key) {
             searched = known.searched
             wrongClass = known.wrongClass
@@ -228,14 +243,19 @@ final class ClosureWalk {
 
     /// The search context of `requester`, its run-wide id and its plan, computed once per object.
     private func searchContext(_ requester: Int) -> (id: Int, value: SearchContext, plan: SearchPlan) {
-        if let known = contexts[requester] { return known }
+        let object = objects[requester]
+        let plain = !object.file.hasRunpath && object.file.runpath.isEmpty && !object.rpathInChain
+            && objects[0].file.rpath.isEmpty && resolver.options.libraryPath.isEmpty
+        let slot = object.file.noDefaultLib ? 1 : 0
+        if plain, let known = plainContexts[slot] { return known }
+        if !plain, let known = contexts[requester] { return known }
         let value = SearchContext(steps: searchSteps(requester), noDefaultLib: objects[requester].file.noDefaultLib,
                                   elfClass: platform.elfClass, machine: platform.machine,
                                   endianness: objects[0].file.endianness)
         let id = resolver.searchContexts.intern(value)
         let plan = resolver.searchPlans.value(id) ?? resolver.searchPlans.insertIfAbsent(id, searchPlan(value))
         let context = (id: id, value: value, plan: plan)
-        contexts[requester] = context
+        if plain { plainContexts[slot] = context } else { contexts[requester] = context }
         return context
     }
 
@@ -306,9 +326,9 @@ final class ClosureWalk {
                 }
                 if !path.isEmpty {
                     let host = resolver.hostPath(path)
-                    if let file = open(host) {
-                        return Found(file: file, host: host, logical: path, via: .ldSoCache,
-                                     directory: LocalFiles.directory(of: path))
+                    if let placed = open(host) {
+                        return Found(placed: placed, host: host, logical: path, logicalNumber: resolver.store.nameNumber(path),
+                                     via: .ldSoCache, directory: LocalFiles.directory(of: path))
                     }
                 }
             }
@@ -325,8 +345,9 @@ final class ClosureWalk {
         for place in places {
             let logical = Self.join(place.folder, name)
             let host = resolver.hostPath(logical)
-            if let file = open(host) {
-                return Found(file: file, host: host, logical: logical, via: place.via, directory: place.directory)
+            if let placed = open(host) {
+                return Found(placed: placed, host: host, logical: logical, logicalNumber: resolver.store.nameNumber(logical),
+                             via: place.via, directory: place.directory)
             }
         }
         return nil
@@ -334,13 +355,13 @@ final class ClosureWalk {
 
     /// `open_verify`: the file when it is ELF of the program's class and machine; a
     /// wrong-class candidate is remembered and skipped.
-    private func open(_ host: String) -> FileFacts? {
-        guard let file = resolver.store.facts(host) else { return nil }
-        guard accepts(file) else {
+    private func open(_ host: String) -> PlacedObject? {
+        guard let placed = resolver.store.placed(host) else { return nil }
+        guard accepts(placed.facts) else {
             wrongClass.append(host)
             return nil
         }
-        return file
+        return placed
     }
 
     private func accepts(_ file: FileFacts) -> Bool {
@@ -355,6 +376,17 @@ final class ClosureWalk {
         let host = resolver.hostPath(logicalDirectory)
         let result = LocalFiles.kind(host) == .folder
         return resolver.directories.insertIfAbsent(key, result)
+    }
+
+    /// `true` when `name` has a `/` (a path, not searched for), scanned on its contiguous
+    /// UTF-8: `String.UTF8View.contains` goes through the view's iterator, at hundreds of
+    /// instructions per name.
+    static func hasSlash(_ name: String) -> Bool {
+        let found = name.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte == UInt8(ascii: "/") { return true }
+            return false
+        }
+        return found ?? name.utf8.contains(UInt8(ascii: "/"))
     }
 
     static func join(_ dir: String, _ name: String) -> String {
@@ -378,13 +410,14 @@ final class ClosureWalk {
         var costs: [ObjectCost?] = []
         if resolver.options.computeCosts {
             costs = objects.indices.map { index in
-                index == 0 ? programCost ?? ObjectCost.measure(program) : resolver.store.cost(objects[index].path)
+                index == 0 ? programCost ?? ObjectCost.measure(program)
+                    : objects[index].placed?.cost ?? resolver.store.cost(objects[index].path)
             }
         }
         for index in loadOrder where index != 0 {
             let object = objects[index]
             let parent = object.neededBy.map { objects[$0].path } ?? objects[0].path
-            let real = resolver.store.realPath(object.path)
+            let real = object.placed?.realPath ?? resolver.store.realPath(object.path)
             let logicalReal = resolver.logicalPath(real)
             list.append(ClosureObject(
                 path: object.path, realPath: real, soname: object.soname, requestedName: object.requestedName,

@@ -10,8 +10,17 @@ final class LoadedObject {
     /// The path as the program sees it (inside the sysroot).
     let logicalPath: String
     let soname: String?
-    /// Names it matches: requested names and the path it was loaded under (a few, so a list).
-    var names: [String]
+    /// What the run knows of the file (`nil` for the program, which is not searched for).
+    let placed: PlacedObject?
+    /// Run-wide numbers (`ObjectStore.nameNumber`) of the names it matches: requested names and
+    /// the path it was loaded under (a few, so a list).
+    var names: [Int]
+    /// Run-wide numbers of its `DT_NEEDED` names and `DT_SONAME`, and of its file identity.
+    let neededNumbers: [Int]
+    let sonameNumber: Int?
+    let fileNumber: Int
+    /// `true` when it or an object up its loader chain has `DT_RPATH` (kept: no `DT_RUNPATH`).
+    var rpathInChain = false
     var requestedName: String
     var foundVia: FoundVia
     var searchDirectory: String?
@@ -32,13 +41,19 @@ final class LoadedObject {
     private var rpathCache: [String]?
     private var runpathCache: [String]?
 
-    init(file: FileFacts, path: String, logicalPath: String, requestedName: String, foundVia: FoundVia,
+    /// `names`: the numbers of `requestedName` and of `logicalPath` (once when they are equal).
+    init(file: FileFacts, placed: PlacedObject?, names: [Int], neededNumbers: [Int], sonameNumber: Int?, fileNumber: Int,
+         path: String, logicalPath: String, requestedName: String, foundVia: FoundVia,
          searchDirectory: String?, depth: Int, loader: Int?, origin: String? = nil, originOf originPath: String? = nil) {
         self.file = file
+        self.placed = placed
         self.path = path
         self.logicalPath = logicalPath
         self.soname = file.soname
-        self.names = requestedName == logicalPath ? [requestedName] : [requestedName, logicalPath]
+        self.names = names
+        self.neededNumbers = neededNumbers
+        self.sonameNumber = sonameNumber
+        self.fileNumber = fileNumber
         self.requestedName = requestedName
         self.foundVia = foundVia
         self.searchDirectory = searchDirectory
@@ -74,5 +89,16 @@ final class LoadedObject {
             while dir.count > 1 && dir.hasSuffix("/") { dir.removeLast() }
             return dir
         }
+    }
+}
+
+extension LoadedObject {
+    /// An object found by a search or as the interpreter, known to the run as `placed`.
+    convenience init(_ placed: PlacedObject, names: [Int], path: String, logicalPath: String, requestedName: String,
+                     foundVia: FoundVia, searchDirectory: String?, depth: Int, loader: Int?, originOf originPath: String) {
+        self.init(file: placed.facts, placed: placed, names: names, neededNumbers: placed.needed,
+                  sonameNumber: placed.soname, fileNumber: placed.fileNumber, path: path, logicalPath: logicalPath,
+                  requestedName: requestedName, foundVia: foundVia, searchDirectory: searchDirectory, depth: depth,
+                  loader: loader, originOf: originPath)
     }
 }

@@ -23,6 +23,11 @@ public final class ObjectStore: Sendable {
     private let slots = SharedTable<FileIdentity, Slot>()
     private let providers = SharedTable<FileIdentity, SymbolProvider?>()
     private let realPaths = SharedTable<ByteKey, String>()
+    /// Each host path a closure looked at, and what was found there (`nil`: nothing usable).
+    private let placements = SharedTable<ByteKey, PlacedObject?>()
+    /// Run-wide numbers of names (`DT_NEEDED`, `DT_SONAME`, paths) and of file identities.
+    private let names = SharedTable<ByteKey, Int>()
+    private let fileNumbers = SharedTable<FileIdentity, Int>()
     /// Count costs together with facts (one open per file instead of two).
     public let measuresCosts: Bool
     /// Make each file's symbol look-up (`provider`) when its facts are read, from the same
@@ -42,6 +47,29 @@ public final class ObjectStore: Sendable {
         if let known = realPaths.value(key) { return known }
         // The folder through this memo too: a folder's files are resolved with one lstat each.
         return realPaths.insertIfAbsent(key, LocalFiles.realPath(path, realFolder: realPath))
+    }
+
+    /// The run-wide number of `name` (compared as bytes): equal names, equal numbers.
+    func nameNumber(_ name: String) -> Int {
+        names.intern(ByteKey(name))
+    }
+
+    /// The run-wide number of a file identity.
+    func fileNumber(_ identity: FileIdentity) -> Int {
+        fileNumbers.intern(identity)
+    }
+
+    /// The ELF file at host path `path` as closures report it, made once per path per run;
+    /// `nil` when it cannot be opened as ELF.
+    func placed(_ path: String) -> PlacedObject? {
+        let key = ByteKey(path)
+        if let known = placements.value(key) { return known }
+        guard let facts = facts(path), let identity = identity(path) else { return placements.insertIfAbsent(key, nil) }
+        let cost = measuresCosts ? slots.value(identity)?.cost : nil
+        let object = PlacedObject(facts: facts, path: path, realPath: realPath(path), cost: cost, identity: identity,
+                                  fileNumber: fileNumber(identity), needed: facts.needed.map(nameNumber),
+                                  soname: facts.soname.map(nameNumber))
+        return placements.insertIfAbsent(key, object)
     }
 
     /// The device and inode of the regular file at `path` (symlinks followed), memoized;
@@ -69,6 +97,11 @@ public final class ObjectStore: Sendable {
     /// `nil` when it cannot be opened or has no `.dynsym`.
     func provider(_ path: String) -> SymbolProvider? {
         guard let identity = identity(path) else { return nil }
+        return provider(path, identity: identity)
+    }
+
+    /// `provider(path)` for a file whose identity is known.
+    func provider(_ path: String, identity: FileIdentity) -> SymbolProvider? {
         if let known = providers.value(identity) { return known }
         return providers.insertIfAbsent(identity, (try? ELFFile(path: path)).flatMap(Self.makeProvider))
     }

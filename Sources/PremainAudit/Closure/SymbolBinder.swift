@@ -24,7 +24,9 @@ struct SymbolBinder {
         var opened = [SymbolProvider??](repeating: nil, count: walk.objects.count)
         func provider(_ index: Int) -> SymbolProvider? {
             if let known = opened[index] { return known }
-            let made = walk.resolver.store.provider(walk.objects[index].path)
+            let object = walk.objects[index]
+            let store = walk.resolver.store
+            let made = object.placed.map { store.provider(object.path, identity: $0.identity) } ?? store.provider(object.path)
             opened[index] = .some(made)
             return made
         }

@@ -1,4 +1,5 @@
 import ELFKit
+import LosslessText
 import PremainSystem
 import Synchronization
 
@@ -61,8 +62,10 @@ public struct DebugFileLocator: Sendable, Equatable {
                 if resolved != folder { add(folder: joined(directory + resolved), name: linkName) }
             }
         }
-        var seen = Set<String>()
-        return paths.filter { $0 != file.path && seen.insert($0).inserted }
+        // A dozen at most: a linear look-back is cheaper than hashing each path.
+        var kept: [String] = []
+        for path in paths where path != file.path && !kept.contains(path) { kept.append(path) }
+        return kept
     }
 
     /// Whether each folder a candidate lies in exists, asked once per folder for the life of
@@ -75,24 +78,28 @@ public struct DebugFileLocator: Sendable, Equatable {
     }
 
     private final class FolderCache: Sendable {
-        private let known = Mutex<[String: Bool]>([:])
-        private let real = Mutex<[String: String]>([:])
+        // Keyed by the paths' bytes (`ByteKey`): hashing a `String` hashes its normalized
+        // scalars, several times the cost, for every candidate of every file.
+        private let known = Mutex<[ByteKey: Bool]>([:])
+        private let real = Mutex<[ByteKey: String]>([:])
 
         /// The folder of `path` with symlinks resolved (`realpath` of the file's folder, once
         /// per folder, when the file itself is not a symlink).
         func realFolder(of path: String) -> String {
             LocalFiles.directory(of: LocalFiles.realPath(path) { folder in
-                if let known = real.withLock({ $0[folder] }) { return known }
+                let key = ByteKey(folder)
+                if let known = real.withLock({ $0[key] }) { return known }
                 let resolved = LocalFiles.realPath(folder) ?? folder
-                real.withLock { $0[folder] = resolved }
+                real.withLock { $0[key] = resolved }
                 return resolved
             })
         }
 
         func exists(_ path: String) -> Bool {
-            if let answer = known.withLock({ $0[path] }) { return answer }
+            let key = ByteKey(path)
+            if let answer = known.withLock({ $0[key] }) { return answer }
             let exists = LocalFiles.kind(path) == .folder
-            known.withLock { $0[path] = exists }
+            known.withLock { $0[key] = exists }
             return exists
         }
     }

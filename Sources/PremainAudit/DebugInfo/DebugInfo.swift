@@ -1,4 +1,5 @@
 import CDW
+import CLazyLibraries
 import ELFKit
 import PremainModel
 import PremainSystem
@@ -36,10 +37,18 @@ public final class DebugInfo {
     /// and whether it is a variable; filled on the first look-up in that unit.
     private var declarations: [Dwarf_Off: [(name: String, location: SourceLocation, isVariable: Bool)]] = [:]
 
+    /// Why libdw could not be loaded (dlopen's one-line message), or `nil` when it is loaded.
+    /// libdw is loaded on the first call (`CLazyLibraries`); without it every `DebugInfo` is
+    /// `nil` and reports carry no source lines.
+    public static var libraryProblem: String? {
+        premain_libdw_load().map { String(cString: $0) }
+    }
+
     /// Opens `path`; returns `nil` when it cannot be opened, is not a regular file, or has no
     /// DWARF. The file is mapped under the SIGBUS guard (`ELFMapping`), so a file that shrinks
     /// meanwhile gives missing lines instead of a SIGBUS.
     public init?(path: String) {
+        guard Self.libraryProblem == nil else { return nil }
         let fd = LocalFiles.openForReading(path, regularOnly: true)
         guard fd >= 0 else { return nil }
         guard let (elf, slot) = ELFMapping.begin(fd) else {
@@ -63,7 +72,7 @@ public final class DebugInfo {
     /// `path`; `nil` when it is not ELF or has no DWARF. For fuzzing the DWARF readers without
     /// files.
     public init?(memory bytes: UnsafeRawBufferPointer, path: String) {
-        guard !bytes.isEmpty else { return nil }
+        guard !bytes.isEmpty, Self.libraryProblem == nil else { return nil }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
         buffer.copyMemory(from: bytes)
         _ = elf_version(UInt32(EV_CURRENT))

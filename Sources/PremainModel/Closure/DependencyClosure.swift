@@ -338,39 +338,61 @@ public final class ClosureObjectTable: Sendable {
     public static let userInfoKey = CodingUserInfoKey(rawValue: "premain.closureObjectTable")!
 
     public let records: [ClosureObjectRecord]
-    private let ids: [Identity: Int]
-    /// The first record of each path.
-    private let pathIDs: [String: Int]
+    /// The records of each path, in id order (almost always one): a look-up hashes the path's
+    /// bytes once, where a key of four `String`s hashed each by its normalized scalars.
+    private let byPath: [PathKey: [Int]]
 
-    private struct Identity: Hashable {
-        var path: String
-        var realPath: String
-        var soname: String?
-        var system: Bool
+    /// A path compared and hashed by its UTF-8 bytes (`ByteKey`'s rule, kept here because the
+    /// model imports nothing).
+    private struct PathKey: Hashable {
+        var text: String
+        init(_ text: String) { self.text = text }
+        static func == (lhs: PathKey, rhs: PathKey) -> Bool {
+            let left = lhs.text.utf8, right = rhs.text.utf8
+            guard left.count == right.count else { return false }
+            let fast = left.withContiguousStorageIfAvailable { a in
+                right.withContiguousStorageIfAvailable { b in
+                    for index in 0..<a.count where a[index] != b[index] { return false }
+                    return true
+                }
+            }
+            if case let equal?? = fast { return equal }
+            return left.elementsEqual(right)
+        }
+        func hash(into hasher: inout Hasher) {
+            let bytes = text.utf8
+            if bytes.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
+                Array(bytes).withUnsafeBytes { hasher.combine(bytes: $0) }
+            }
+        }
     }
 
     public init(_ binaries: [BinaryInventory]) {
         var records: [ClosureObjectRecord] = []
-        var ids: [Identity: Int] = [:]
-        var pathIDs: [String: Int] = [:]
+        var byPath: [PathKey: [Int]] = [:]
         for binary in binaries {
             for object in binary.closure?.objects ?? [] {
-                let identity = Identity(path: object.path, realPath: object.realPath, soname: object.soname, system: object.system)
-                guard ids[identity] == nil else { continue }
-                ids[identity] = records.count
-                if pathIDs[object.path] == nil { pathIDs[object.path] = records.count }
+                let key = PathKey(object.path)
+                let known = byPath[key] ?? []
+                guard !known.contains(where: { Self.matches(records[$0], object) }) else { continue }
+                byPath[key] = known + [records.count]
                 records.append(ClosureObjectRecord(id: records.count, path: object.path, realPath: object.realPath,
                                                    soname: object.soname, system: object.system))
             }
         }
         self.records = records
-        self.ids = ids
-        self.pathIDs = pathIDs
+        self.byPath = byPath
+    }
+
+    /// `true` when `record` stands for `object` (its path, real path, soname and flag).
+    private static func matches(_ record: ClosureObjectRecord, _ object: ClosureObject) -> Bool {
+        record.path == object.path && record.realPath == object.realPath && record.soname == object.soname
+            && record.system == object.system
     }
 
     /// The id of the first record of `path`; `nil` when no closure object has that path.
     public func id(ofPath path: String) -> Int? {
-        pathIDs[path]
+        byPath[PathKey(path)]?.first
     }
 
     /// How `object` is written in schema 2: its record's id, and its loader's (`nil` when the
@@ -385,6 +407,6 @@ public final class ClosureObjectTable: Sendable {
 
     /// The id of `object`'s record; `nil` when the table does not hold it.
     public func id(of object: ClosureObject) -> Int? {
-        ids[Identity(path: object.path, realPath: object.realPath, soname: object.soname, system: object.system)]
+        byPath[PathKey(object.path)]?.first { Self.matches(records[$0], object) }
     }
 }

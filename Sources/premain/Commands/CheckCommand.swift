@@ -46,11 +46,13 @@ enum CheckCommand: Command {
 
     enum Format: String, OptionChoice {
         case text, json, sarif, markdown, github
+        case gitlabCodeQuality = "gitlab-codequality"
 
         var note: String? {
             switch self {
             case .sarif: return "SARIF 2.1.0 for GitHub code scanning"
             case .github: return "workflow-command annotations"
+            case .gitlabCodeQuality: return "a GitLab Code Quality report"
             case .text, .json, .markdown: return nil
             }
         }
@@ -91,6 +93,7 @@ enum CheckCommand: Command {
             case .json: return try JSONRenderer.render(report)
             case .sarif: return try SARIFRenderer.render(report, catalog: engine.catalog, scope: locator.scope)
             case .github: return GitHubAnnotationRenderer.render(report, scope: locator.scope)
+            case .gitlabCodeQuality: return try GitLabCodeQualityRenderer.render(report, scope: locator.scope)
             case .markdown: return CheckMarkdownRenderer.render(report)
             case .text: return FindingsTextRenderer.render(report, width: OutputWidth.resolve(arguments))
             }

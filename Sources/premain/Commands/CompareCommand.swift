@@ -37,12 +37,14 @@ enum CompareCommand: Command {
         usageTerms: [
             .option(BuildExecutable.run), .option(instructions), .option(thresholdMs), .option(thresholdPercent), .option(minRuns),
             .option(maxRuns), .option(maxTime), .either([explain, noExplain]), .option(explainRuns), .option(explainTime),
-            .option(format), .option(OutputOptions.output), .option(TraceExport.option), .argument(base), .argument(head),
+            .option(format), .option(OutputOptions.output), .option(TraceExport.option),
+        ] + BenchmarkExports.exports.map { .option($0.option) } + [
+            .argument(base), .argument(head),
             .word("[-- \(passedArguments.usage)]"),
         ],
         options: [BuildExecutable.run] + comparisonOptions + [format, OutputOptions.output] + LaunchSettingsOptions.all + [
             OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig, TraceExport.option, SourceRootOptions.sourceRoot,
-        ],
+        ] + BenchmarkExports.options,
         exclusive: [[explain, noExplain]],
         acceptsPassthrough: true)
 
@@ -150,7 +152,8 @@ enum CompareCommand: Command {
             return .internalError
         }
         progress?.finish()
-        guard TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) }) else {
+        guard TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) }),
+              BenchmarkExports.write(arguments, { BenchmarkMetrics.of(report) }) else {
             return .internalError
         }
         if format != .html {  // launches kept for the trace file or the page only

@@ -40,13 +40,16 @@ enum DiffCommand: Command {
     static let head = ArgumentSpec(name: "<head>", help: "The build after the change.", kind: .path(.any))
 
     enum Format: String, OptionChoice {
-        case text, json, markdown, sarif, github, html
+        case text, json, markdown, sarif, github
+        case gitlabCodeQuality = "gitlab-codequality"
+        case html
 
         var note: String? {
             switch self {
             case .markdown: return "a pull-request comment"
             case .sarif: return "SARIF 2.1.0 for GitHub code scanning"
             case .github: return "workflow-command annotations"
+            case .gitlabCodeQuality: return "a GitLab Code Quality report of head's findings"
             case .html: return "one self-contained page"
             case .text, .json: return nil
             }
@@ -104,6 +107,7 @@ enum DiffCommand: Command {
             case .markdown: return DiffMarkdownRenderer.render(report, top: top)
             case .sarif: return try SARIFRenderer.render(report, catalog: RuleEngine(config: config).catalog, scope: locator.scope)
             case .github: return GitHubAnnotationRenderer.render(report, scope: locator.scope)
+            case .gitlabCodeQuality: return try GitLabCodeQualityRenderer.render(report, scope: locator.scope)
             case .html: return HTMLReportRenderer.render(report)
             case .text: return DiffTextRenderer.render(report, width: OutputWidth.resolve(arguments))
             }

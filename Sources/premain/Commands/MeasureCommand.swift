@@ -50,14 +50,16 @@ enum MeasureCommand: Command {
         usageTerms: [
             .option(runs), .option(LaunchSettingsOptions.warmup), .option(cold), .option(instructions),
             .option(LaunchSettingsOptions.timeout), .option(until), .option(ready), .option(format),
-            .option(OutputOptions.output), .option(TraceExport.option), .word("--"), .argument(command), .word("[<argument>...]"),
+            .option(OutputOptions.output), .option(TraceExport.option),
+        ] + BenchmarkExports.exports.map { .option($0.option) } + [
+            .word("--"), .argument(command), .word("[<argument>...]"),
         ],
         options: [
             runs, LaunchSettingsOptions.warmup, cold, LaunchSettingsOptions.timeout, until, ready, LaunchSettingsOptions.inheritStdin,
             format, OutputOptions.output, OutputWidth.option, showOutput, discardOutput, noObserver,
             LaunchSettingsOptions.noPin, LaunchSettingsOptions.noRealtime, LaunchSettingsOptions.allowIdle, raw, instructions,
             TraceExport.option,
-        ],
+        ] + BenchmarkExports.options,
         exclusive: [[ready, until]],
         acceptsPassthrough: true)
 
@@ -177,7 +179,9 @@ enum MeasureCommand: Command {
         }
         guard TraceExport.write(arguments, { () throws -> String in
             try TraceEventRenderer.render(MeasureReport(measurements: [measurement]))
-        }) else { return .internalError }
+        }), BenchmarkExports.write(arguments, { BenchmarkMetrics.of(MeasureReport(measurements: [measurement])) }) else {
+            return .internalError
+        }
         if !arguments[raw] && format != .html { measurement.rawSamples = nil }
         let report = MeasureReport(measurements: [measurement])
         let written = Console.emit(to: output) { () throws -> String in

@@ -46,15 +46,16 @@ enum PullRequestCommand: Command {
             .alternatives([
                 [.required(base), .required(head)], [.required(commits), .required(build), .required(artifact)],
             ]),
-            .option(BuildExecutable.run), .option(markdown), .option(sarif), .option(json), .option(github), .otherOptions,
+            .option(BuildExecutable.run), .option(markdown), .option(sarif), .option(json), .option(github), .option(codequality),
+            .option(BenchmarkExports.bmf), .otherOptions,
             .word("[-- \(passedArguments.usage)]"),
         ],
         options: [
-            base, head, commits, build, artifact, buildTimeout, cacheDir, BuildExecutable.run, markdown, sarif, json, github,
+            base, head, commits, build, artifact, buildTimeout, cacheDir, BuildExecutable.run, markdown, sarif, json, github, codequality,
             DiffCommand.top, OutputWidth.option, FolderOptions.includeObjects,
         ] + CompareCommand.comparisonOptions + LaunchSettingsOptions.all + [
             ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
-        ] + HistoryTrend.options,
+        ] + HistoryTrend.options + BenchmarkExports.options,
         exclusive: [[commits, base], [commits, head]],
         acceptsPassthrough: true)
 
@@ -85,6 +86,9 @@ enum PullRequestCommand: Command {
     static let github = Option<String?>(
         "--github", value: "file", kind: .path(.file),
         help: "Write GitHub workflow commands here ('-' for stdout): an annotation per finding and per start-up cause, at its line")
+    static let codequality = Option<String?>(
+        "--codequality", value: "file", kind: .path(.file),
+        help: "Write the findings and start-up causes as a GitLab Code Quality report here")
 
     /// The options that go only with `--commits`.
     static let commitOptions: [any DeclaredOption] = [build, artifact, cacheDir, buildTimeout]
@@ -137,7 +141,7 @@ enum PullRequestCommand: Command {
         var written = true
         // The causes as findings located in the checkout, for SARIF and annotations at their lines.
         let causes = report.compare.map { compare in locator.locate(CauseText.claimed(compare).map { CauseText.finding($0, report: compare) }) } ?? []
-        for option in [markdown, sarif, json, github] {
+        for option in [markdown, sarif, json, github, codequality] + BenchmarkExports.exports.map(\.option) {
             if let path = arguments[option], path != "-" { Console.makeParentFolders(of: path) }
         }
         if let path = arguments[markdown] {
@@ -156,6 +160,10 @@ enum PullRequestCommand: Command {
         if let path = arguments[json] {
             written = Console.emit(to: path) { () throws -> String in try JSONRenderer.render(report) } && written
         }
+        if let path = arguments[codequality] {
+            written = Console.emit(to: path) { () throws -> String in try GitLabCodeQualityRenderer.render(diff, causes: causes, scope: locator.scope) } && written
+        }
+        written = BenchmarkExports.write(arguments) { BenchmarkMetrics.of(report) } && written
         written = Console.emit(to: nil) { PullRequestTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope) } && written
         guard written else { return .internalError }
         if outcome.programMissing { return .inputError }

@@ -1,0 +1,15 @@
+// Libraries only some commands need, loaded with dlopen on first use: libdw (source lines)
+// and libsqlite3 (history). premain does not link them, so the loader neither maps them nor
+// binds their symbols at every start (`premain --version` included). Their functions are
+// defined here as forwarders that load the library and look the symbol up on first call.
+#ifndef PREMAIN_LAZY_LIBRARIES_H
+#define PREMAIN_LAZY_LIBRARIES_H
+
+/// Loads libdw.so.1 once per process: NULL when it is loaded, else a one-line reason
+/// ("libdw.so.1: cannot open shared object file: ..."), valid for the life of the process.
+const char *premain_libdw_load(void);
+
+/// The same for libsqlite3.so.0.
+const char *premain_sqlite_load(void);
+
+#endif

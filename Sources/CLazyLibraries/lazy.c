@@ -1,0 +1,62 @@
+// The loader of the lazily loaded libraries (see include/CLazyLibraries.h).
+#include "CLazyLibraries.h"
+#include "lazy.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+struct lazy_library {
+    const char *name;
+    pthread_once_t once;
+    void *handle;
+    char problem[512];
+};
+
+static struct lazy_library libdw = {"libdw.so.1", PTHREAD_ONCE_INIT, NULL, ""};
+static struct lazy_library libsqlite = {"libsqlite3.so.0", PTHREAD_ONCE_INIT, NULL, ""};
+
+static void open_library(struct lazy_library *library) {
+    library->handle = dlopen(library->name, RTLD_NOW | RTLD_LOCAL);
+    if (library->handle == NULL) {
+        const char *reason = dlerror();
+        snprintf(library->problem, sizeof library->problem, "%s", reason ? reason : library->name);
+    }
+}
+
+static void open_libdw(void) { open_library(&libdw); }
+static void open_sqlite(void) { open_library(&libsqlite); }
+
+const char *premain_libdw_load(void) {
+    pthread_once(&libdw.once, open_libdw);
+    return libdw.handle ? NULL : libdw.problem;
+}
+
+const char *premain_sqlite_load(void) {
+    pthread_once(&libsqlite.once, open_sqlite);
+    return libsqlite.handle ? NULL : libsqlite.problem;
+}
+
+/// A forwarder called while its library is missing: callers check `premain_*_load` first, so
+/// this is a broken invariant, reported in one line before exiting with EX_SOFTWARE.
+static void *missing(const char *library, const char *problem, const char *symbol) {
+    char line[768];
+    int length = snprintf(line, sizeof line, "Error: %s needed by premain cannot be used (%s)\n",
+                          symbol, problem && *problem ? problem : library);
+    if (length > 0) (void)!write(2, line, (size_t)length < sizeof line ? (size_t)length : sizeof line - 1);
+    _exit(70);
+}
+
+void *premain_libdw_symbol(const char *symbol) {
+    const char *problem = premain_libdw_load();
+    void *address = problem ? NULL : dlsym(libdw.handle, symbol);
+    return address ? address : missing(libdw.name, problem ? problem : dlerror(), symbol);
+}
+
+void *premain_sqlite_symbol(const char *symbol) {
+    const char *problem = premain_sqlite_load();
+    void *address = problem ? NULL : dlsym(libsqlite.handle, symbol);
+    return address ? address : missing(libsqlite.name, problem ? problem : dlerror(), symbol);
+}
