@@ -53,6 +53,10 @@ let package = Package(
         .target(name: "PremainLaunch", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "PremainAudit", "ELFKit", "CTrace"]),
         // Judging: rules, budgets, premain.json, diff; reads reports as model values.
         .target(name: "PremainJudge", dependencies: ["PremainModel", "PremainSystem", "PremainAudit"]),
+        // premain pr's pipeline as a session: commits built in worktrees, both folders read and
+        // diffed, one program compared, one report.
+        .target(name: "PremainPullRequest", dependencies: [
+            "LosslessText", "PremainModel", "PremainSystem", "PremainLaunch", "PremainJudge"]),
         // History across commits: any report's metrics in a SQLite database (the only importer of CSQLite).
         .target(name: "PremainHistory", dependencies: ["PremainModel", "PremainSystem", "CSQLite", "CLazyLibraries"]),
         // Renderers: text, Markdown, SARIF, JSON; pure functions of model values.
@@ -60,7 +64,7 @@ let package = Package(
         // The thin command-line tool.
         .executableTarget(name: "premain", dependencies: [
             "CBuildInfo", "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
-            "PremainRender"]),
+            "PremainPullRequest", "PremainRender"]),
         // Helpers both test targets use: the samples built once per test run, running programs
         // and the built premain, /proc scans, self-timing logs, recorded reports
         // (swift-argument-parser's ArgumentParserTestHelpers is the model).
@@ -68,7 +72,7 @@ let package = Package(
         .testTarget(name: "ELFKitTests", dependencies: ["ELFKit", "PremainTestSupport"]),
         .testTarget(name: "PremainCoreTests", dependencies: [
                         "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
-                        "PremainRender", "ELFKit", "PremainTestSupport"],
+                        "PremainPullRequest", "PremainRender", "ELFKit", "PremainTestSupport"],
                     exclude: ["Golden"]),  // golden files are read by path (#filePath), not bundled
         .testTarget(name: "PremainCLITests", dependencies: [
                         "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender",

@@ -46,10 +46,10 @@ public enum LocalFiles {
         LosslessUTF8.withCString(path) { Glibc.open($0, flags, mode) }
     }
 
-    /// `mkdir(2)` of `path` with mode 0755: `true` when it was made.
+    /// `mkdir(2)` of `path` with `mode` (0755 unless said): `true` when it was made.
     @discardableResult
-    public static func makeFolder(_ path: String) -> Bool {
-        LosslessUTF8.withCString(path) { mkdir($0, 0o755) } == 0
+    public static func makeFolder(_ path: String, mode: mode_t = 0o755) -> Bool {
+        LosslessUTF8.withCString(path) { mkdir($0, mode) } == 0
     }
 
     /// `access(2)` of `path` for `mode` (`X_OK`, `R_OK`, ...): `true` when allowed.

@@ -1,5 +1,6 @@
-/// premain's exit codes; documented in README.md ("Exit codes") and `premain --help`.
-enum ExitCode: Int32 {
+/// premain's exit codes; `premain --help` lists them from `summary`, README.md ("Exit codes")
+/// repeats that list.
+enum ExitCode: Int32, CaseIterable {
     /// Everything worked and nothing failed a gate.
     case success = 0
     /// Findings at or above `--fail-on`, or a budget in premain.json exceeded.
@@ -17,4 +18,23 @@ enum ExitCode: Int32 {
     case usage = 64
     /// premain itself failed (an internal error, or output could not be written).
     case internalError = 70
+
+    /// What the code means, for the EXIT CODES list of `premain --help`.
+    var summary: String {
+        switch self {
+        case .success: return "success"
+        case .findings: return "findings at or above \(ConfigOptions.failOn) or a budget exceeded"
+        case .regression: return "measured regression"
+        case .inputError: return "an input file is missing, unreadable, not ELF or damaged"
+        case .targetFailed: return "the measured target failed"
+        case .inconclusive: return "compare was inconclusive"
+        case .usage: return "usage error"
+        case .internalError: return "internal error"
+        }
+    }
+
+    /// One line per code: `  0 success`, `  64 usage error`.
+    static var list: String {
+        allCases.map { "  \($0.rawValue) \($0.summary)" }.joined(separator: "\n")
+    }
 }

@@ -15,17 +15,17 @@ USAGE: premain <subcommand> [options]
 SUBCOMMANDS:
 \(allCommands.map { CommandSpec.row($0.spec.name, $0.spec.abstract) }.joined())
 OPTIONS:
-\(CommandSpec.row("-h, --help", "Show help information."))\(CommandSpec.row("--version", "Show the version."))
+\([CommandSpec.help.spec, versionOption.spec].map { CommandSpec.row($0.label, $0.helpText) }.joined())
 EXIT CODES:
-  0 success; 1 findings at or above --fail-on or a budget exceeded; 2 measured regression;
-  3 an input file is missing, unreadable, not ELF or damaged; 4 the measured target failed;
-  5 compare was inconclusive; 64 usage error; 70 internal error.
+\(ExitCode.list)
 
   See 'premain help <subcommand>' for detailed help.
 """ }
 
-/// `premain --version`: the version and the commit it was built from (`0.1.0 (commit 3ee3600a1b2c)`,
-/// `0.1.0 (commit unknown)` when the build did not know it).
+/// `premain --version`: the version and the commit it was built from.
+let versionOption = Option.flag("--version", help: "Show the version")
+
+/// `0.1.0 (commit 3ee3600a1b2c)`, `0.1.0 (commit unknown)` when the build did not know it.
 var versionLine: String {
     let commit = String(cString: premain_build_commit())
     return premainVersion + " (commit " + (commit.isEmpty ? "unknown" : String(commit.prefix(12))) + ")"
@@ -34,9 +34,9 @@ var versionLine: String {
 func usageFailure(_ message: String, spec: CommandSpec?) -> Never {
     Console.error(message)
     if let spec {
-        Console.err("Usage: \(spec.usage)\n  See 'premain \(spec.name) --help' for more information.\n")
+        Console.err("Usage: \(spec.usage)\n  See 'premain \(spec.name) \(CommandSpec.help)' for more information.\n")
     } else {
-        Console.err("Usage: premain <subcommand> [options]\n  See 'premain --help' for more information.\n")
+        Console.err("Usage: premain <subcommand> [options]\n  See 'premain \(CommandSpec.help)' for more information.\n")
     }
     exit(ExitCode.usage.rawValue)
 }
@@ -57,10 +57,10 @@ guard let first = words.first else {
     exit(ExitCode.usage.rawValue)
 }
 switch first {
-case "-h", "--help":
+case _ where CommandSpec.help.spec.names.contains(first):
     Console.outOrExit(overview)
     exit(0)
-case "--version":
+case versionOption.spec.name:
     Console.outOrExit(versionLine + "\n")
     exit(0)
 case "help":

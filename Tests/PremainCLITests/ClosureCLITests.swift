@@ -129,7 +129,7 @@ import Testing
         }
         let bad = try CLI.run(["audit", "--format", "json", "--schema-version", "3", folder])
         #expect(bad.status == 64)
-        #expect(bad.stderr.contains("--schema-version must be 1 or 2, not '3'"))
+        #expect(bad.stderr.contains("--schema-version takes a whole number from 1 to 2, not '3'"))
         let text = try CLI.run(["audit", folder])
         #expect(text.stdout.contains("Summary of 2 files"))
         #expect(text.stdout.contains("Most relocations"))

@@ -103,7 +103,7 @@ import Testing
             (["pr", "--base", folder, "--head", folder + "/app"], "is not a folder"),
             (["pr", "--commits", "HEAD~1", "HEAD"], "--commits needs --build"),
             (["pr", "--commits", "HEAD~1", "HEAD", "--build", "make"], "--commits needs --artifact"),
-            (["pr", "--commits", "HEAD~1"], "--commits takes two revisions"),
+            (["pr", "--commits", "HEAD~1"], "--commits takes 2 values: --commits <base> <head>"),
             (["pr", "--base", folder, "--head", folder, "--", "x"], "give --run NAME"),
             (["pr", "--base", folder, "--head", folder, "--build", "make"], "--build goes with --commits"),
         ]

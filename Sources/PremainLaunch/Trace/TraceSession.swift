@@ -118,7 +118,9 @@ final class TraceSession {
         priorityRaised = raised
         ctrace_guard_add(pid)
         let watchdog = DispatchWorkItem { kill(-pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + options.timeoutSeconds, execute: watchdog)
+        if let timeout = options.timeoutSeconds {
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        }
         defer {
             watchdog.cancel()
             ctrace_guard_remove(pid)
@@ -240,7 +242,7 @@ final class TraceSession {
         let elapsed = millisecondsSinceBirth() / 1000
         if !windowOpen, options.until != .exit {
             finalOutcome = .milestoneReached(options.until.description)
-        } else if finalOutcome == .killedBySignal(SIGKILL), elapsed >= options.timeoutSeconds {
+        } else if finalOutcome == .killedBySignal(SIGKILL), let timeout = options.timeoutSeconds, elapsed >= timeout {
             finalOutcome = .timedOut
         }
         if finalOutcome == .timedOut { milestones["exit"] = nil }  // premain's kill, not an exit

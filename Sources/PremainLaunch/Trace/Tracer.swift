@@ -164,8 +164,8 @@ public struct TraceOptions: Sendable {
     public var cpu: Int32?
     /// `--debug-dir`: searched before /usr/lib/debug for separate debug files.
     public var debugDirectories: [String] = []
-    /// Each run is killed after this many seconds.
-    public var timeoutSeconds: Double = 30
+    /// Seconds before a run is killed; `nil` for no limit.
+    public var timeoutSeconds: Double?
     /// A bias to use instead of measuring one (`--bias-ms`).
     public var biasMs: Double?
     /// The empty function traced at start to measure the bias; required when `biasMs` is nil.

@@ -3,49 +3,33 @@ struct UsageError: Error {
     var message: String
 }
 
-/// The parsed command line of one command.
+/// The parsed command line of one command. Options are read through their declarations:
+/// `arguments[MeasureCommand.runs]`, never by a name written again.
 struct ParsedArguments {
-    var values: [String: [String]] = [:]
-    var flags: Set<String> = []
+    /// The words given for each option, by canonical name; `[]` for a flag that is there.
+    fileprivate(set) var values: [String: [String]] = [:]
     var positionals: [String] = []
     /// Words after `--`, for commands that run another command.
     var passthrough: [String] = []
     var wantsHelp = false
 
-    func flag(_ key: String) -> Bool { flags.contains(key) }
-    func value(_ key: String) -> String? { values[key]?.last }
-    func all(_ key: String) -> [String] { values[key] ?? [] }
-
-    /// An integer option in `range`, or `fallback` when absent.
-    func integer(_ key: String, default fallback: Int, in range: ClosedRange<Int>) throws(UsageError) -> Int {
-        guard let text = value(key) else { return fallback }
-        guard let number = Int(text), range.contains(number) else {
-            throw UsageError(message: "\(key) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return number
+    /// The option's value, or its default when it is not given.
+    subscript<Value>(_ option: Option<Value>) -> Value {
+        values[option.spec.name].map(option.read) ?? option.defaultValue
     }
 
-    /// A number option in `range`, or `fallback` when absent.
-    func number(_ key: String, default fallback: Double, in range: ClosedRange<Double>) throws(UsageError) -> Double {
-        guard let text = value(key) else { return fallback }
-        guard let number = Double(text), number.isFinite, range.contains(number) else {
-            throw UsageError(message: "\(key) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return number
+    /// The option's value, or `fallback` when it is not given (a default from premain.json).
+    subscript<Value>(_ option: Option<Value>, default fallback: Value) -> Value {
+        values[option.spec.name].map(option.read) ?? fallback
     }
 
-    /// An option restricted to `choices`, or `fallback` when absent.
-    func choice(_ key: String, _ choices: [String], default fallback: String) throws(UsageError) -> String {
-        guard let text = value(key) else { return fallback }
-        guard choices.contains(text) else {
-            throw UsageError(message: "\(key) must be one of \(choices.joined(separator: ", ")), not '\(text)'")
-        }
-        return text
-    }
+    /// Whether the option is on the command line.
+    func has(_ option: some DeclaredOption) -> Bool { values[option.spec.name] != nil }
 }
 
 /// Parses arguments against a `CommandSpec`: `--name value`, `--name=value`, `-n value`,
-/// flags, positionals, and `--` for a command to run.
+/// flags, positionals, and `--` for a command to run. Every value is checked against its
+/// declaration (range, choices) here, so commands read values that are good.
 enum ArgumentParser {
     static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
@@ -74,29 +58,43 @@ enum ArgumentParser {
             guard let option = spec.option(named: name) else {
                 throw UsageError(message: "unknown option '\(name)'")
             }
-            if option.key == "--help" {
+            if option.name == CommandSpec.help.spec.name {
                 parsed.wantsHelp = true
                 continue
             }
             if option.isFlag {
                 guard inlineValue == nil else { throw UsageError(message: "\(name) takes no value") }
-                parsed.flags.insert(option.key)
+                parsed.values[option.name] = []
                 continue
             }
-            let value: String
-            if let inlineValue {
-                value = inlineValue
-            } else {
-                guard index < arguments.count else {
-                    throw UsageError(message: "missing value for '\(name) <\(option.valueName ?? "value")>'")
+            var words: [String] = []
+            for _ in option.valueNames {
+                if let given = inlineValue {
+                    words.append(given)
+                    inlineValue = nil
+                    continue
                 }
-                value = arguments[index]
+                guard index < arguments.count else {
+                    let shape = name + option.valueNames.map { " <\($0)>" }.joined()
+                    throw UsageError(message: option.valueNames.count > 1
+                        ? "\(name) takes \(option.valueNames.count) values: \(shape)" : "missing value for '\(shape)'")
+                }
+                words.append(arguments[index])
                 index += 1
             }
-            if !option.repeatable, parsed.values[option.key] != nil {
+            if !option.repeatable, parsed.values[option.name] != nil {
                 throw UsageError(message: "\(name) given more than once")
             }
-            parsed.values[option.key, default: []].append(value)
+            for value in words {
+                if let problem = option.problem(with: value) { throw UsageError(message: problem) }
+            }
+            parsed.values[option.name, default: []] += words
+        }
+        for group in spec.exclusive {
+            let given = group.filter { parsed.has($0) }
+            if given.count > 1 {
+                throw UsageError(message: given.map(\.description).joined(separator: " and ") + " exclude each other")
+            }
         }
         return parsed
     }

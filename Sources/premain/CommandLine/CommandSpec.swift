@@ -1,40 +1,75 @@
 import PremainRender
 
-/// One option of a command: a flag (`valueName == nil`) or an option with a value.
-struct OptionSpec {
-    /// Every spelling: `["-f", "--format"]`. The last one is the canonical key.
-    var names: [String]
-    var valueName: String?
-    var help: String
-    var repeatable = false
-
-    var key: String { names.last ?? "" }
-    var isFlag: Bool { valueName == nil }
-}
-
-/// A positional argument, for help text.
-struct ArgumentSpec {
+/// A positional argument, for help, usage and completions.
+struct ArgumentSpec: Sendable {
+    /// `<file-or-folder>`, or a word the command takes (`add <report>`).
     var name: String
     var help: String
+    var kind: ValueKind = .text
+    /// Given any number of times: written `<name>...` in the usage line.
+    var repeating = false
+
+    var usage: String { name + (repeating ? "..." : "") }
 }
 
-/// What a command accepts and how it explains itself, in swift-argument-parser's layout.
-struct CommandSpec {
+/// One piece of a usage line, made from the declarations it names.
+indirect enum UsageTerm: Sendable {
+    /// `[--runs <n>]`.
+    case option(any DeclaredOption)
+    /// `--base <folder>`: required (within its alternative).
+    case required(any DeclaredOption)
+    /// `[--explain | --no-explain]`.
+    case either([any DeclaredOption])
+    /// `<base>`, `<file-or-folder>...`.
+    case argument(ArgumentSpec)
+    /// `(A | B)`: one of several sequences.
+    case alternatives([[UsageTerm]])
+    /// `--`, `[<argument>...]`, `[<options>]`: written as it is.
+    case word(String)
+
+    var text: String {
+        switch self {
+        case .option(let option): return "[\(option.spec.usage)]"
+        case .required(let option): return option.spec.usage
+        case .either(let options): return "[" + options.map(\.spec.usage).joined(separator: " | ") + "]"
+        case .argument(let argument): return argument.usage
+        case .alternatives(let sequences):
+            return "(" + sequences.map { $0.map(\.text).joined(separator: " ") }.joined(separator: " | ") + ")"
+        case .word(let word): return word
+        }
+    }
+
+    /// `[<options>]`: the options the usage line does not name.
+    static let otherOptions = UsageTerm.word("[<options>]")
+}
+
+/// What a command accepts and how it explains itself, in swift-argument-parser's layout: the
+/// usage line, the option rows and the checks of the parser are all made from `options`.
+struct CommandSpec: Sendable {
     var name: String
     var abstract: String
-    var usage: String
     var discussion: String = ""
     var arguments: [ArgumentSpec] = []
-    var options: [OptionSpec] = []
+    /// The usage line after `premain NAME`.
+    var usageTerms: [UsageTerm] = []
+    var options: [any DeclaredOption] = []
+    /// Options of which at most one may be given (`--closure`, `--no-closure`).
+    var exclusive: [[any DeclaredOption]] = []
     /// Everything after `--` is passed through (the command to run), not parsed.
     var acceptsPassthrough = false
 
-    static let help = OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show help information.")
+    static let help = Option.flag("--help", short: "-h", help: "Show help information")
 
-    var allOptions: [OptionSpec] { options + [Self.help] }
+    /// Every option's spec, `--help` last.
+    var allOptions: [OptionSpec] { options.map(\.spec) + [Self.help.spec] }
 
     func option(named name: String) -> OptionSpec? {
         allOptions.first { $0.names.contains(name) }
+    }
+
+    /// `premain audit [--format <format>] … <file-or-folder>...`.
+    var usage: String {
+        (["premain", name] + usageTerms.map(\.text)).joined(separator: " ")
     }
 
     /// The `--help` text.
@@ -45,19 +80,14 @@ struct CommandSpec {
             out += "\n" + paragraphs.map { Self.wrap(String($0), width: 98).joined(separator: "\n") }
                 .joined(separator: "\n") + "\n"
         }
-        let command = "premain \(name) "
-        let usageIndent = usage.hasPrefix(command) ? "USAGE: " + command : "USAGE: "
+        let usageIndent = "USAGE: premain \(name) "
         out += "\n" + Self.hanging(usageIndent, String(usage.dropFirst(usageIndent.count - 7))) + "\n"
         if !arguments.isEmpty {
             out += "\nARGUMENTS:\n"
             for argument in arguments { out += Self.row(argument.name, argument.help) }
         }
         out += "\nOPTIONS:\n"
-        for option in allOptions {
-            var label = option.names.joined(separator: ", ")
-            if let value = option.valueName { label += " <\(value)>" }
-            out += Self.row(label, option.help)
-        }
+        for option in allOptions { out += Self.row(option.label, option.helpText) }
         return out
     }
 

@@ -7,7 +7,6 @@ enum AuditCommand: Command {
     static let spec = CommandSpec(
         name: "audit",
         abstract: "Report what ELF files make the loader do before main, without running them.",
-        usage: "premain audit [--format <format>] [--output <path>] [<options>] <file-or-folder>...",
         discussion: """
         For each file: header, dependencies (DT_NEEDED, RPATH, RUNPATH), binding, relocations \
         the loader applies by class (relative incl. RELR, symbolic, plt, copy, irelative, tls), \
@@ -21,48 +20,56 @@ enum AuditCommand: Command {
         A file that cannot be read gets one 'Error: <path>: <reason>' line on stderr; the other \
         files are still audited. \
         The load closure of each file is resolved as glibc's ld.so would (RPATH, LD_LIBRARY_PATH \
-        only with --library-path or --honor-env, RUNPATH, ld.so.cache, default directories; \
+        only with \(libraryPath) or \(honorEnv), RUNPATH, ld.so.cache, default directories; \
         $ORIGIN/$LIB/$PLATFORM; class and machine checked): a dependency tree with where each \
         object was found, missing and unused libraries, and the closure's relocations, symbol \
         look-ups, initializers and exports. A folder is audited recursively on all cores (a symlinked \
         folder such as .build/release is followed): only its ELF executables and shared libraries \
-        are audited, relocatable objects (.o, .pcm) only with --include-objects, and one 'Note:' \
+        are audited, relocatable objects (.o, .pcm) only with \(FolderOptions.includeObjects), and one 'Note:' \
         line on stderr says what was skipped; symbolic links inside it are not followed, and a \
         summary lists the largest offenders. \
-        --estimate prints each program's loading and relocation on this machine without running \
+        \(LoaderEstimateOptions.estimate) prints each program's loading and relocation on this machine without running \
         it, from a cost model fitted on measure reports (ns per mapped object, per relative and \
-        per symbol relocation) with its held-out error; --save-model keeps the model for later.
+        per symbol relocation) with its held-out error; \(LoaderEstimateOptions.saveModel) keeps the model for later.
         """,
-        arguments: [ArgumentSpec(name: "<file-or-folder>", help: "ELF files (executables, shared libraries, objects) or folders of them.")],
+        arguments: [files],
+        usageTerms: [.option(format), .option(OutputOptions.output), .otherOptions, .argument(files)],
         options: [
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json or html (one self-contained page: the closure as a tree with costs)."),
-            OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
-            OptionSpec(names: ["--schema-version"], valueName: "1|2", help: "JSON schema: 2 (the default with several files) writes each closure object once, in a top-level 'objects' table the closures refer to by id; 1 (the default for one file) writes every closure's objects in full."),
-            OptionSpec(names: ["--symbols"], valueName: nil, help: "List every exported and imported dynamic symbol."),
-            OptionSpec(names: ["--no-demangle"], valueName: nil, help: "Show mangled names only."),
-            OutputWidth.option,
-            FolderOptions.includeObjects,
+            format, OutputOptions.output, schemaVersion, symbols, noDemangle, OutputWidth.option, FolderOptions.includeObjects,
             LoaderEstimateOptions.estimate, LoaderEstimateOptions.saveModel,
-        ] + closureOptionSpecs)
+        ] + closureOptionSpecs,
+        exclusive: [[noClosure, closure]])
+
+    static let files = ArgumentSpec(
+        name: "<file-or-folder>", help: "ELF files (executables, shared libraries, objects) or folders of them.",
+        kind: .path(.any), repeating: true)
+
+    enum Format: String, OptionChoice {
+        case text, json, html
+
+        var note: String? { self == .html ? "one self-contained page: the closure as a tree with costs" : nil }
+    }
+
+    static let format = OutputOptions.format(default: Format.text)
+    static let schemaVersion = Option<Int?>(
+        "--schema-version", value: "1|2",
+        help: "JSON schema: 2 (the default with several files) writes each closure object once, in a top-level 'objects' table the closures refer to by id; 1 (the default for one file) writes every closure's objects in full",
+        in: AuditReport.readableSchemaVersions)
+    static let symbols = Option.flag("--symbols", help: "List every exported and imported dynamic symbol")
+    static let noDemangle = Option.flag("--no-demangle", help: "Show mangled names only")
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json", "html"], default: "text")
-        let schema = try arguments.value("--schema-version").map { text throws(UsageError) -> Int in
-            guard let version = Int(text), AuditReport.readableSchemaVersions.contains(version) else {
-                throw UsageError(message: "--schema-version must be 1 or 2, not '\(text)'")
-            }
-            return version
-        }
-        guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing expected argument '<file-or-folder>'") }
+        let format = arguments[format]
+        let schema = arguments[schemaVersion]
+        guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing expected argument '\(files.name)'") }
         try OutputOptions.refuseInputAsOutput(arguments, inputs: arguments.positionals)
-        let options = InventoryOptions(symbolLists: arguments.flag("--symbols"),
-                                       demangle: !arguments.flag("--no-demangle"))
-        let workers = try jobs(arguments)
+        let options = InventoryOptions(symbolLists: arguments[symbols], demangle: !arguments[noDemangle])
+        let workers = arguments[jobs]
         let costModel = try LoaderEstimateOptions.model(arguments)
         let batch = BatchAudit(inventory: options, closure: try closureOptions(arguments), workers: workers,
-                               includeObjects: arguments.flag("--include-objects"))
+                               includeObjects: arguments[FolderOptions.includeObjects])
         let width = OutputWidth.resolve(arguments)
-        var tree = try treeOptions(arguments)
+        var tree = treeOptions(arguments)
         tree.width = width
         let progress = ProgressBar.onTerminal("auditing")
         var onProgress: (@Sendable (Int, Int) -> Void)?
@@ -73,17 +80,17 @@ enum AuditCommand: Command {
         progress?.finish()
         try OutputOptions.refuseInputAsOutput(arguments, inputs: report.binaries.map(\.path))  // files of the folders
         FolderOptions.note(report.skipped, in: arguments.positionals)
-        if format == "json" {
+        if format == .json {
             // Streamed: a folder's report is written a chunk of binaries at a time.
             let version = schema ?? ParallelAuditJSON.defaultSchemaVersion(for: report)
-            let written = Console.emitStream(to: arguments.value("--output")) { write in
+            let written = Console.emitStream(to: arguments[OutputOptions.output]) { write in
                 try ParallelAuditJSON.stream(report, workers: workers, schemaVersion: version, to: write)
             }
             guard written else { return .internalError }
             return reportProblems(report)
         }
-        let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
-            if format == "html" {
+        let written = Console.emit(to: arguments[OutputOptions.output]) { () throws -> String in
+            if format == .html {
                 return HTMLReportRenderer.render(report)
             } else {
                 return report.binaries

@@ -4,22 +4,28 @@ import PremainRender
 /// measure, compare and pr: the measured figures for Bencher, github-action-benchmark and
 /// GitLab's metrics report, written next to the report (one run may write all three).
 enum BenchmarkExports {
-    static let options: [OptionSpec] = BenchmarkExportFormat.allCases.map { format in
-        OptionSpec(names: [format.option], valueName: "file", help: help(format))
+    /// One option per format, named by it (`--export-bmf`).
+    static let exports: [(format: BenchmarkExportFormat, option: Option<String?>)] = BenchmarkExportFormat.allCases.map { format in
+        (format, Option<String?>(format.option, value: "file", kind: .path(.file), help: help(format)))
     }
+
+    static let options: [any DeclaredOption] = exports.map(\.option)
+
+    /// `--export-bmf <file>`: the one pr's usage line names.
+    static var bmf: Option<String?> { exports[0].option }
 
     static func help(_ format: BenchmarkExportFormat) -> String {
         switch format {
-        case .bmf: "Also write the measured figures in Bencher Metric Format (bencher run --adapter json)."
-        case .benchmarkAction: "Also write them as github-action-benchmark's customSmallerIsBetter JSON."
-        case .openMetrics: "Also write them as OpenMetrics text (GitLab's metrics report, metrics.txt)."
+        case .bmf: "Also write the measured figures in Bencher Metric Format (bencher run --adapter json)"
+        case .benchmarkAction: "Also write them as github-action-benchmark's customSmallerIsBetter JSON"
+        case .openMetrics: "Also write them as OpenMetrics text (GitLab's metrics report, metrics.txt)"
         }
     }
 
     /// Writes every export asked for; `false` after one `Error:` line for a file that cannot be
     /// written, `true` when all were written or none was asked for.
     static func write(_ arguments: ParsedArguments, _ metrics: () -> [BenchmarkMetric]) -> Bool {
-        let asked = BenchmarkExportFormat.allCases.compactMap { format in arguments.value(format.option).map { (format, $0) } }
+        let asked = exports.compactMap { export in arguments[export.option].map { (export.format, $0) } }
         guard !asked.isEmpty else { return true }
         let values = metrics()
         var written = true

@@ -7,57 +7,78 @@ import PremainRender
 enum CheckCommand: Command {
     static let spec = CommandSpec(
         name: "check",
-        abstract: "Evaluate the rules and the budgets of premain.json; fail on findings at or above --fail-on.",
-        usage: "premain check [--format <format>] [--fail-on <severity>] [--config <path>] [--source-root <dir>] [--output <path>] <input>...",
+        abstract: "Evaluate the rules and the budgets of premain.json; fail on findings at or above \(ConfigOptions.failOn).",
         discussion: """
         Each input is an ELF file, a folder (its ELF executables and shared libraries, and its \
         premain JSON reports; a symlinked folder is followed), or a JSON report from premain \
         audit, measure or trace; all inputs are checked together, so give the measure and trace \
         reports of a program with the program. In a folder, relocatable objects (.o, .pcm) are \
-        skipped unless --include-objects, and JSON files that are not premain reports (SwiftPM's \
+        skipped unless \(FolderOptions.includeObjects), and JSON files that are not premain reports (SwiftPM's \
         output-file-map.json, description.json) are skipped; one 'Note:' line says what was. \
-        Exit status 1 when a finding is at or above --fail-on or a budget is exceeded, 3 when \
+        Exit status 1 when a finding is at or above \(ConfigOptions.failOn) or a budget is exceeded, 3 when \
         an input cannot be read. \
-        For code scanning (--format sarif) and workflow annotations (--format github), each \
+        For code scanning (\(OutputOptions.formatName) sarif) and workflow annotations (\(OutputOptions.formatName) github), each \
         finding points at a line of the checkout: the DWARF line of the initializer or function \
-        it is about, else the line of the build file at --source-root (Package.swift, \
+        it is about, else the line of the build file at \(SourceRootOptions.sourceRoot) (Package.swift, \
         CMakeLists.txt, meson.build or Makefile) that names the object; findings about system \
         and toolchain libraries are left out of both. \
         With a measure (or trace) report of the program among the inputs, each finding about an \
         object or a function says what it costs per launch (its loading, relocation and \
-        initializers, or its traced time) and findings are ordered by cost. --verify proves an \
+        initializers, or its traced time) and findings are ordered by cost. \(verify) proves an \
         unused dependency's saving: a copy of the program without that DT_NEEDED entry \
         (patchelf, in a temporary folder; the program is only read) is compared with an \
         unchanged copy, paired and interleaved as premain compare does, and the measured saving \
         at main is printed beside the estimate.
         """,
-        arguments: [ArgumentSpec(name: "<input>", help: "ELF files, folders, or premain JSON reports.")],
+        arguments: [inputs],
+        usageTerms: [
+            .option(format), .option(ConfigOptions.failOn), .option(ConfigOptions.config), .option(SourceRootOptions.sourceRoot),
+            .option(OutputOptions.output), .argument(inputs),
+        ],
         options: [
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, sarif (SARIF 2.1.0 for GitHub code scanning), markdown, github (workflow-command annotations) or gitlab-codequality (a GitLab Code Quality report)."),
-            OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
-            OutputWidth.option,
+            format, OutputOptions.output, OutputWidth.option,
             ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
-            FolderOptions.includeObjects,
-            OptionSpec(names: ["--verify"], valueName: nil,
-                       help: "Measure the saving of each priced unused dependency on a patched copy (needs patchelf and the program's measure report)."),
+            FolderOptions.includeObjects, verify,
         ])
 
+    static let inputs = ArgumentSpec(
+        name: "<input>", help: "ELF files, folders, or premain JSON reports.", kind: .path(.any), repeating: true)
+
+    enum Format: String, OptionChoice {
+        case text, json, sarif, markdown, github
+        case gitlabCodeQuality = "gitlab-codequality"
+
+        var note: String? {
+            switch self {
+            case .sarif: return "SARIF 2.1.0 for GitHub code scanning"
+            case .github: return "workflow-command annotations"
+            case .gitlabCodeQuality: return "a GitLab Code Quality report"
+            case .text, .json, .markdown: return nil
+            }
+        }
+    }
+
+    static let format = OutputOptions.format(default: Format.text)
+    static let verify = Option.flag(
+        "--verify",
+        help: "Measure the saving of each priced unused dependency on a patched copy (needs patchelf and the program's measure report)")
+
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json", "sarif", "markdown", "github", "gitlab-codequality"], default: "text")
-        guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing expected argument '<input>'") }
+        let format = arguments[format]
+        guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing expected argument '\(inputs.name)'") }
         try OutputOptions.refuseInputAsOutput(arguments, inputs: arguments.positionals)
         let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         let config = try ConfigOptions.load(arguments)
-        let failOn = try ConfigOptions.failOn(arguments, config)
-        let loaded = RuleInputLoader(closureProvider: ClosureSupport.provider, includeObjects: arguments.flag("--include-objects"))
+        let failOn = ConfigOptions.failOn(arguments, config)
+        let loaded = RuleInputLoader(closureProvider: ClosureSupport.provider, includeObjects: arguments[FolderOptions.includeObjects])
             .load(arguments.positionals)
         try OutputOptions.refuseInputAsOutput(arguments, inputs: loaded.input.objects.map(\.path))  // files of the folders
         FolderOptions.note(loaded.skipped, in: arguments.positionals)
         let engine = RuleEngine(config: config)
         var findings = locator.locate(engine.findings(loaded.input))
-        if arguments.flag("--verify") {
+        if arguments[verify] {
             guard !loaded.input.launches.isEmpty else {
-                throw UsageError(message: "--verify needs the program's measure report among the inputs (premain measure --format json)")
+                throw UsageError(message: "\(verify) needs the program's measure report among the inputs (premain measure \(OutputOptions.formatName) json)")
             }
             let verifier = SavingVerifier(launcher: ProcessLauncher(),
                                           temporaryRoot: ProcessEnvironment.temporaryDirectory())
@@ -67,14 +88,14 @@ enum CheckCommand: Command {
         }
         let report = CheckReport(inputs: arguments.positionals, findings: findings, failOn: failOn ?? .error,
                                  errors: loaded.errors)
-        let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
+        let written = Console.emit(to: arguments[OutputOptions.output]) { () throws -> String in
             switch format {
-            case "json": return try JSONRenderer.render(report)
-            case "sarif": return try SARIFRenderer.render(report, catalog: engine.catalog, scope: locator.scope)
-            case "github": return GitHubAnnotationRenderer.render(report, scope: locator.scope)
-            case "gitlab-codequality": return try GitLabCodeQualityRenderer.render(report, scope: locator.scope)
-            case "markdown": return CheckMarkdownRenderer.render(report)
-            default: return FindingsTextRenderer.render(report, width: OutputWidth.resolve(arguments))
+            case .json: return try JSONRenderer.render(report)
+            case .sarif: return try SARIFRenderer.render(report, catalog: engine.catalog, scope: locator.scope)
+            case .github: return GitHubAnnotationRenderer.render(report, scope: locator.scope)
+            case .gitlabCodeQuality: return try GitLabCodeQualityRenderer.render(report, scope: locator.scope)
+            case .markdown: return CheckMarkdownRenderer.render(report)
+            case .text: return FindingsTextRenderer.render(report, width: OutputWidth.resolve(arguments))
             }
         }
         guard written else { return .internalError }

@@ -13,73 +13,110 @@ enum CompareCommand: Command {
     static let spec = CommandSpec(
         name: "compare",
         abstract: "Compare the start-up of two builds launched alternately (paired, interleaved): regression, improvement, no change or inconclusive.",
-        usage: "premain compare [--run <name>] [--instructions] [--threshold-ms <ms>] [--threshold-percent <pct>] [--min-runs <n>] [--max-runs <n>] [--max-time <seconds>] [--explain | --no-explain] [--explain-runs <n>] [--explain-time <seconds>] [--format <format>] [--output <path>] [--export-trace <path>] [--export-bmf <file>] [--export-benchmark-action <file>] [--export-openmetrics <file>] <base> <head> [-- <argument>...]",
         discussion: """
         Launches BASE and HEAD in blocks of four, ABBA or BAAB (shuffled, balanced), under the \
         same pinning and environment, so drift of the machine's speed falls on both alike. Each \
         block gives one paired difference per quantity; the Hodges–Lehmann estimate and its \
         signed-rank interval decide: wholly above +threshold is a regression, wholly below \
         −threshold an improvement, wholly inside ±threshold no change. The threshold is the \
-        larger of --threshold-ms and --threshold-percent of the base median (default 0.5 ms and \
-        5 %, or premain.json's compare section). Runs continue after --min-runs until time to \
-        main and time to first output have both decided, or until --max-runs or --max-time; then \
+        larger of \(thresholdMs) and \(thresholdPercent) of the base median (default 0.5 ms and \
+        5 %, or premain.json's compare section). Runs continue after \(minRuns) until time to \
+        main and time to first output have both decided, or until \(maxRuns) or \(maxTime); then \
         the verdict is inconclusive with the reason. A wall-time change that CPU time, page \
         faults, context switches and the loader's counts do not back is "noise suspected", not a \
-        regression. --instructions first counts each build's instructions under valgrind's \
-        callgrind (exact: a change past --instruction-threshold decides even when wall time \
+        regression. \(instructions) first counts each build's instructions under valgrind's \
+        callgrind (exact: a change past \(instructionThreshold) decides even when wall time \
         cannot, and then stands in for CPU time as backing). After a regression or an improvement both \
-        builds are traced alternately (--explain-runs, --explain-time) and the causes are named: each \
+        builds are traced alternately (\(explainRuns), \(explainTime)) and the causes are named: each \
         initializer, Swift lazy global and default argument, and each object's initializers and \
         loading, paired by identity with its difference, interval and share of the change; what \
         they do not explain is said. Exit status 0 no change or improvement, 2 regression, 5 inconclusive, 4 when \
         a run failed, 3 when BASE or HEAD is not an executable file.
         """,
-        arguments: [
-            ArgumentSpec(name: "<base>", help: "The build before the change: an executable, or a folder with --run."),
-            ArgumentSpec(name: "<head>", help: "The build after the change: an executable, or a folder with --run."),
-            ArgumentSpec(name: "<argument>", help: "Arguments for both, after '--'."),
+        arguments: [base, head, passedArguments],
+        usageTerms: [
+            .option(BuildExecutable.run), .option(instructions), .option(thresholdMs), .option(thresholdPercent), .option(minRuns),
+            .option(maxRuns), .option(maxTime), .either([explain, noExplain]), .option(explainRuns), .option(explainTime),
+            .option(format), .option(OutputOptions.output), .option(TraceExport.option),
+        ] + BenchmarkExports.exports.map { .option($0.option) } + [
+            .argument(base), .argument(head),
+            .word("[-- \(passedArguments.usage)]"),
         ],
-        options: [
-            OptionSpec(names: ["--run"], valueName: "name", help: "With folders: the executable to launch, a path relative to each folder that stays inside it (never looked up in PATH)."),
-        ] + comparisonOptions + [
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default), json, markdown, html (one self-contained page: verdict, both sides on one axis), sarif or github (the causes of a regression or an improvement at their source lines, for code scanning or workflow annotations)."),
-            OptionSpec(names: ["-o", "--output"], valueName: "path", help: "Write the report to this file instead of stdout."),
-        ] + launchOptions + [
+        options: [BuildExecutable.run] + comparisonOptions + [format, OutputOptions.output] + LaunchSettingsOptions.all + [
             OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig, TraceExport.option, SourceRootOptions.sourceRoot,
         ] + BenchmarkExports.options,
+        exclusive: [[explain, noExplain]],
         acceptsPassthrough: true)
 
-    /// The thresholds, the run budget and instruction counting; `premain pr` takes them too.
-    static let comparisonOptions: [OptionSpec] = [
-        OptionSpec(names: ["--threshold-ms"], valueName: "ms", help: "Smallest difference that counts (default 0.5)."),
-        OptionSpec(names: ["--threshold-percent"], valueName: "pct", help: "Smallest difference relative to the base median that counts (default 5)."),
-        OptionSpec(names: ["--confidence"], valueName: "level", help: "Confidence level of the intervals (default 0.95)."),
-        OptionSpec(names: ["--min-runs"], valueName: "n", help: "Runs of each build before a verdict may be drawn (default 16)."),
-        OptionSpec(names: ["--max-runs"], valueName: "n", help: "Runs of each build at most (default 200)."),
-        OptionSpec(names: ["--max-time"], valueName: "seconds", help: "Seconds of launching at most (default 120)."),
-        OptionSpec(names: ["--instructions"], valueName: nil, help: "Also count each build's instructions (before main, to first output, per initializer) in a run under valgrind's callgrind: exact, so a change past --instruction-threshold is a regression even when wall time is too noisy."),
-        OptionSpec(names: ["--instruction-threshold"], valueName: "pct", help: "Smallest change of an instruction count relative to the base that counts (default 2)."),
-        OptionSpec(names: ["-w", "--warmup"], valueName: "n", help: "Uncounted runs of each build first (default 1)."),
-        OptionSpec(names: ["-t", "--timeout"], valueName: "seconds", help: "Kill a run that takes longer (default: no limit)."),
-        OptionSpec(names: ["--seed"], valueName: "n", help: "Seed of the block order, to repeat a comparison (default 24301)."),
-        OptionSpec(names: ["--explain"], valueName: nil, help: "Look for the causes of the first gated time's difference whatever the verdict (by default only a regression or an improvement is explained)."),
-        OptionSpec(names: ["--no-explain"], valueName: nil, help: "Do not look for causes: no tracing after the timed runs."),
-        OptionSpec(names: ["--explain-runs"], valueName: "n", help: "Traced runs of each build when explaining a change, alternated like the timed runs (default 8)."),
-        OptionSpec(names: ["--explain-time"], valueName: "seconds", help: "Seconds of tracing at most when explaining a change (default 60)."),
-    ]
+    static let base = ArgumentSpec(
+        name: "<base>", help: "The build before the change: an executable, or a folder with \(BuildExecutable.run).", kind: .path(.any))
+    static let head = ArgumentSpec(
+        name: "<head>", help: "The build after the change: an executable, or a folder with \(BuildExecutable.run).", kind: .path(.any))
+    static let passedArguments = ArgumentSpec(name: "<argument>", help: "Arguments for both, after '--'.", repeating: true)
 
-    /// How the launches run; `premain pr` takes them too.
-    static let launchOptions: [OptionSpec] = [
-        OptionSpec(names: ["--no-pin"], valueName: nil, help: "Do not pin premain and the targets to different CPUs."),
-        OptionSpec(names: ["--no-realtime"], valueName: nil, help: "Do not raise premain's measuring thread to SCHED_FIFO."),
-        OptionSpec(names: ["--allow-idle"], valueName: nil, help: "Do not hold /dev/cpu_dma_latency at 0."),
+    enum Format: String, OptionChoice {
+        case text, json, markdown, html, sarif, github
+
+        var note: String? {
+            switch self {
+            case .html: return "one self-contained page: verdict, both sides on one axis"
+            case .github:
+                return "the causes of a regression or an improvement at their source lines, for code scanning or workflow annotations"
+            case .text, .json, .markdown, .sarif: return nil
+            }
+        }
+    }
+
+    static let format = OutputOptions.format(default: Format.text)
+    static let thresholdMs = Option<Double>(
+        "--threshold-ms", value: "ms", help: "Smallest difference that counts", default: CompareSettings().thresholdMs,
+        in: 0...1_000_000)
+    static let thresholdPercent = Option<Double>(
+        "--threshold-percent", value: "pct", help: "Smallest difference relative to the base median that counts",
+        default: CompareSettings().thresholdPercent, in: 0...1000)
+    static let confidence = Option<Double>(
+        "--confidence", value: "level", help: "Confidence level of the intervals", default: CompareSettings().confidence,
+        in: 0.5...0.9999)
+    static let minRuns = Option<Int>(
+        "--min-runs", value: "n", help: "Runs of each build before a verdict may be drawn", default: CompareSettings().minRuns,
+        in: 2...100_000)
+    static let maxRuns = Option<Int>(
+        "--max-runs", value: "n", help: "Runs of each build at most", default: CompareSettings().maxRuns, in: 2...100_000)
+    static let maxTime = Option<Double>(
+        "--max-time", value: "seconds", help: "Seconds of launching at most", default: CompareSettings().maxSeconds,
+        in: 0...86_400)
+    static let instructions = Option.flag(
+        "--instructions",
+        help: "Also count each build's instructions (before main, to first output, per initializer) in a run under valgrind's callgrind: exact, so a change past \(instructionThreshold) is a regression even when wall time is too noisy")
+    static let instructionThreshold = Option<Double>(
+        "--instruction-threshold", value: "pct", help: "Smallest change of an instruction count relative to the base that counts",
+        default: CompareSettings().instructionThresholdPercent, in: 0...1000)
+    static let seed = Option<Int>(
+        "--seed", value: "n", help: "Seed of the block order, to repeat a comparison", default: Int(CompareSettings().seed),
+        in: 0...Int.max)
+    static let explain = Option.flag(
+        "--explain",
+        help: "Look for the causes of the first gated time's difference whatever the verdict (by default only a regression or an improvement is explained)")
+    static let noExplain = Option.flag("--no-explain", help: "Do not look for causes: no tracing after the timed runs")
+    static let explainRuns = Option<Int>(
+        "--explain-runs", value: "n",
+        help: "Traced runs of each build when explaining a change, alternated like the timed runs",
+        default: PairedTracer.Options().runs, in: 1...1000)
+    static let explainTime = Option<Double>(
+        "--explain-time", value: "seconds", help: "Seconds of tracing at most when explaining a change",
+        default: PairedTracer.Options().maxSeconds, in: 0...86_400)
+
+    /// The thresholds, the run budget, instruction counting and explaining; `premain pr` takes them too.
+    static let comparisonOptions: [any DeclaredOption] = [
+        thresholdMs, thresholdPercent, confidence, minRuns, maxRuns, maxTime, instructions, instructionThreshold, seed,
+        explain, noExplain, explainRuns, explainTime,
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json", "markdown", "html", "sarif", "github"], default: "text")
+        let format = arguments[format]
         guard arguments.positionals.count == 2 else {
             throw UsageError(message: arguments.positionals.count < 2
-                ? "missing expected argument '<\(arguments.positionals.isEmpty ? "base" : "head")>'"
+                ? "missing expected argument '\(arguments.positionals.isEmpty ? base.name : head.name)'"
                 : "unexpected argument '\(arguments.positionals[2])'; put the arguments of the builds after '--'")
         }
         let config = try ConfigOptions.load(arguments)
@@ -87,13 +124,13 @@ enum CompareCommand: Command {
         var options = try compareOptions(arguments, config.compare)
         options.baseLabel = arguments.positionals[0]
         options.headLabel = arguments.positionals[1]
-        options.keepRawSamples = TraceExport.path(arguments) != nil || format == "html"
+        options.keepRawSamples = TraceExport.path(arguments) != nil || format == .html
         guard addInstructionCounter(arguments, to: &options) else { return .inputError }
-        let run = arguments.value("--run")
+        let run = arguments[BuildExecutable.run]
         if let run { try BuildExecutable.checkInsideFolder(run) }
         var executables: [String] = []
         for side in arguments.positionals {
-            switch BuildExecutable.resolve(side, run: run) {
+            switch ArtifactProgram.resolve(side, run: run) {
             case .success(let path): executables.append(path)
             case .failure(let problem):
                 Console.error(problem.message)
@@ -119,20 +156,20 @@ enum CompareCommand: Command {
               BenchmarkExports.write(arguments, { BenchmarkMetrics.of(report) }) else {
             return .internalError
         }
-        if format != "html" {  // launches kept for the trace file or the page only
+        if format != .html {  // launches kept for the trace file or the page only
             report.base.samples = nil
             report.head.samples = nil
         }
-        let written = Console.emit(to: arguments.value("--output")) { () throws -> String in
+        let written = Console.emit(to: arguments[OutputOptions.output]) { () throws -> String in
             switch format {
-            case "json": return try JSONRenderer.render(report)
-            case "markdown": return CompareMarkdownRenderer.render(report, scope: locator.scope)
-            case "html": return HTMLReportRenderer.render(report)
-            case "sarif", "github":
+            case .json: return try JSONRenderer.render(report)
+            case .markdown: return CompareMarkdownRenderer.render(report, scope: locator.scope)
+            case .html: return HTMLReportRenderer.render(report)
+            case .sarif, .github:
                 let causes = locator.locate(CauseText.claimed(report).map { CauseText.finding($0, report: report) })
-                return format == "sarif" ? try SARIFRenderer.render(causes: causes, version: report.tool.version, scope: locator.scope)
+                return format == .sarif ? try SARIFRenderer.render(causes: causes, version: report.tool.version, scope: locator.scope)
                     : GitHubAnnotationRenderer.render(causes: causes, scope: locator.scope)
-            default: return CompareTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope)
+            case .text: return CompareTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope)
             }
         }
         guard written else { return .internalError }
@@ -153,19 +190,14 @@ enum CompareCommand: Command {
     /// compare section (instruction counting apart: `addInstructionCounter`).
     static func compareOptions(_ arguments: ParsedArguments, _ configured: CompareSettings) throws(UsageError) -> CompareOptions {
         var options = CompareOptions(settings: try settings(arguments, configured))
-        options.warmup = try arguments.integer("--warmup", default: 1, in: 0...1000)
-        options.timeoutSeconds = arguments.value("--timeout") == nil ? nil
-            : try arguments.number("--timeout", default: 0, in: 0.001...86_400)
-        options.pin = !arguments.flag("--no-pin")
-        options.realtimeMeasurer = !arguments.flag("--no-realtime")
-        options.holdIdleLatency = !arguments.flag("--allow-idle")
-        if arguments.flag("--explain") && arguments.flag("--no-explain") {
-            throw UsageError(message: "--explain and --no-explain exclude each other")
-        }
-        options.explain = arguments.flag("--no-explain") ? .never : arguments.flag("--explain") ? .always : .whenChanged
-        options.explainTrace.runs = try arguments.integer("--explain-runs", default: options.explainTrace.runs, in: 1...1000)
-        options.explainTrace.maxSeconds = try arguments.number("--explain-time", default: options.explainTrace.maxSeconds,
-                                                               in: 0...86_400)
+        options.warmup = arguments[LaunchSettingsOptions.warmup]
+        options.timeoutSeconds = arguments[LaunchSettingsOptions.timeout]
+        options.pin = !arguments[LaunchSettingsOptions.noPin]
+        options.realtimeMeasurer = !arguments[LaunchSettingsOptions.noRealtime]
+        options.holdIdleLatency = !arguments[LaunchSettingsOptions.allowIdle]
+        options.explain = arguments[noExplain] ? .never : arguments[explain] ? .always : .whenChanged
+        options.explainTrace.runs = arguments[explainRuns]
+        options.explainTrace.maxSeconds = arguments[explainTime]
         options.explainTrace.calibration = TraceCalibration.target
         return options
     }
@@ -173,7 +205,7 @@ enum CompareCommand: Command {
     /// With `--instructions`, valgrind found and the counter set; `false` after one `Error:`
     /// line when valgrind is missing.
     static func addInstructionCounter(_ arguments: ParsedArguments, to options: inout CompareOptions) -> Bool {
-        guard arguments.flag("--instructions") else { return true }
+        guard arguments[instructions] else { return true }
         let counter = InstructionCounter()
         do {
             _ = try counter.locateValgrind(environment: ProcessEnvironment.current())
@@ -188,37 +220,35 @@ enum CompareCommand: Command {
     /// premain.json's compare section with the command line's options over it.
     static func settings(_ arguments: ParsedArguments, _ configured: CompareSettings) throws(UsageError) -> CompareSettings {
         var settings = configured
-        settings.thresholdMs = try arguments.number("--threshold-ms", default: settings.thresholdMs, in: 0...1_000_000)
-        settings.thresholdPercent = try arguments.number("--threshold-percent", default: settings.thresholdPercent, in: 0...1000)
-        settings.confidence = try arguments.number("--confidence", default: settings.confidence, in: 0.5...0.9999)
-        settings.minRuns = try arguments.integer("--min-runs", default: settings.minRuns, in: 2...100_000)
-        settings.maxRuns = try arguments.integer("--max-runs", default: max(settings.maxRuns, settings.minRuns), in: 2...100_000)
+        settings.thresholdMs = arguments[thresholdMs, default: settings.thresholdMs]
+        settings.thresholdPercent = arguments[thresholdPercent, default: settings.thresholdPercent]
+        settings.confidence = arguments[confidence, default: settings.confidence]
+        settings.minRuns = arguments[minRuns, default: settings.minRuns]
+        settings.maxRuns = arguments[maxRuns, default: max(settings.maxRuns, settings.minRuns)]
         guard settings.maxRuns >= settings.minRuns else {
-            throw UsageError(message: "--max-runs (\(settings.maxRuns)) is below --min-runs (\(settings.minRuns))")
+            throw UsageError(message: "\(maxRuns) (\(settings.maxRuns)) is below \(minRuns) (\(settings.minRuns))")
         }
-        settings.maxSeconds = try arguments.number("--max-time", default: settings.maxSeconds, in: 0...86_400)
-        settings.instructionThresholdPercent = try arguments.number(
-            "--instruction-threshold", default: settings.instructionThresholdPercent, in: 0...1000)
-        settings.seed = UInt64(try arguments.integer("--seed", default: Int(clamping: settings.seed), in: 0...Int.max))
+        settings.maxSeconds = arguments[maxTime, default: settings.maxSeconds]
+        settings.instructionThresholdPercent = arguments[instructionThreshold, default: settings.instructionThresholdPercent]
+        settings.seed = UInt64(arguments[seed, default: Int(clamping: settings.seed)])
         return settings
     }
 }
 
-/// Finds the executable of one build: the file itself, or `--run NAME` inside a folder.
+/// `--run NAME`: the program inside each artifact folder (`ArtifactProgram` finds it).
 enum BuildExecutable {
-    struct Problem: Error {
-        var message: String
-        /// A folder without --run, or --run with a file: the command line is wrong.
-        var isUsage: Bool
-    }
+    /// `--run` of `compare` and `pr`.
+    static let run = Option<String?>(
+        "--run", value: "name", kind: .path(.file),
+        help: "With artifact folders: the program to launch, a file in each folder or a path relative to it that stays inside it (no absolute path, no '..' above it; never looked up in PATH)")
 
     /// Throws a usage error unless `run` names a file inside an artifact folder: a relative
     /// path whose `..` never climbs above the folder (`bin/../app` stays inside, `../../app` and
     /// `/usr/bin/app` do not), so that what is launched is the build's own program.
     static func checkInsideFolder(_ run: String) throws(UsageError) {
-        guard !run.isEmpty else { throw UsageError(message: "--run takes a file name or a relative path, not ''") }
+        guard !run.isEmpty else { throw UsageError(message: "\(Self.run) takes a file name or a relative path, not ''") }
         guard !run.hasPrefix("/") else {
-            throw UsageError(message: "--run '\(run)' is an absolute path; give a path relative to the artifact folder")
+            throw UsageError(message: "\(Self.run) '\(run)' is an absolute path; give a path relative to the artifact folder")
         }
         var depth = 0
         for component in run.split(separator: "/") {
@@ -228,39 +258,9 @@ enum BuildExecutable {
             default: depth += 1
             }
             if depth < 0 {
-                throw UsageError(message: "--run '\(run)' leaves the artifact folder; give a path inside it")
+                throw UsageError(message: "\(Self.run) '\(run)' leaves the artifact folder; give a path inside it")
             }
         }
-        guard depth > 0 else { throw UsageError(message: "--run '\(run)' is the artifact folder itself; give a file inside it") }
-    }
-
-    static func resolve(_ side: String, run: String?) -> Result<String, Problem> {
-        switch LocalFiles.kind(side) {
-        case .missing:
-            return .failure(Problem(message: "\(TextSafety.display(side)): no such file or folder", isUsage: false))
-        case .folder:
-            guard let run, !run.isEmpty else {
-                return .failure(Problem(message: "\(TextSafety.display(side)) is a folder; name the executable in it with --run NAME", isUsage: true))
-            }
-            let path = (side.hasSuffix("/") ? side : side + "/") + run
-            return executable(path, described: "\(TextSafety.display(run)) in \(TextSafety.display(side))")
-        case .file:
-            if run != nil {
-                return .failure(Problem(message: "\(TextSafety.display(side)) is a file; --run NAME needs artifact folders", isUsage: true))
-            }
-            return executable(side, described: TextSafety.display(side))
-        case .other:
-            return .failure(Problem(message: "\(TextSafety.display(side)): not a regular file or folder", isUsage: false))
-        }
-    }
-
-    static func executable(_ path: String, described: String) -> Result<String, Problem> {
-        guard LocalFiles.kind(path) == .file else {
-            return .failure(Problem(message: "\(described): no such executable file", isUsage: false))
-        }
-        guard LocalFiles.isAccessible(path, X_OK) else {
-            return .failure(Problem(message: "\(described): not executable (no x permission)", isUsage: false))
-        }
-        return .success(CommandResolver.absolute(path))
+        guard depth > 0 else { throw UsageError(message: "\(Self.run) '\(run)' is the artifact folder itself; give a file inside it") }
     }
 }

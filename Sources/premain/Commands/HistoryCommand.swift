@@ -16,13 +16,12 @@ enum HistoryCommand: Command {
     static let spec = CommandSpec(
         name: "history",
         abstract: "Keep reports across commits in a SQLite database and find when a metric stepped up or down.",
-        usage: "premain history (add <report> [--commit <sha>] | show [--metric <name> ...] [--last <n>] [--format <format>] [--output <path>]) [--db <path>]",
         discussion: """
         'add' stores a premain report (JSON of audit, measure, trace, compare, diff, pr or check) \
         whole, with the metrics it gives: milestone medians (main, firstOutput, exit, \
         loaderDone, cpuTime; the head's for compare and pr), the loader's counts, trace's \
         milestones and slowest functions (trace.function.NAME), static counts (static.NAME, \
-        audit.NAME) and findings by severity. --commit names the commit it was recorded for \
+        audit.NAME) and findings by severity. \(commit) names the commit it was recorded for \
         (default: $GITHUB_SHA, or a pr report's head; none otherwise). Several reports of one \
         commit make one point, their median.
 
@@ -41,42 +40,61 @@ enum HistoryCommand: Command {
         program's database is named, and left as it is); 70 when another writer held it past \
         the busy timeout.
         """,
-        arguments: [
-            ArgumentSpec(name: "add <report>", help: "Store this report (a premain JSON report)."),
-            ArgumentSpec(name: "show", help: "Print the series and their step changes."),
+        arguments: [addArgument, showArgument],
+        usageTerms: [
+            .alternatives([
+                [.argument(addArgument), .option(commit)],
+                [.argument(showArgument), .option(metric), .option(last), .option(format), .option(OutputOptions.output)],
+            ]),
+            .option(db),
         ],
-        options: [
-            OptionSpec(names: ["--db"], valueName: "path", help: "The database (default \(defaultDatabase); created with its folder)."),
-            OptionSpec(names: ["--commit"], valueName: "sha", help: "add: the commit the report is for (default $GITHUB_SHA)."),
-            OptionSpec(names: ["--metric"], valueName: "name", help: "show: only this metric (repeatable); with one, every point is listed.", repeatable: true),
-            OptionSpec(names: ["--last"], valueName: "n", help: "show: only the last n commits of each series."),
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "show: text (default), json, markdown or html."),
-            OptionSpec(names: ["-o", "--output"], valueName: "path", help: "show: write to this file instead of stdout."),
-        ])
+        options: [db, commit, metric, last, format, OutputOptions.output])
+
+    /// What `history` does: its first argument.
+    enum Action: String, CaseIterable {
+        case add, show
+    }
+
+    static let addArgument = ArgumentSpec(
+        name: "\(Action.add.rawValue) <report>", help: "Store this report (a premain JSON report).", kind: .path(.file))
+    static let showArgument = ArgumentSpec(name: Action.show.rawValue, help: "Print the series and their step changes.")
+
+    enum Format: String, OptionChoice {
+        case text, json, markdown, html
+    }
+
+    static let db = Option<String?>(
+        "--db", value: "path", kind: .path(.file), help: "The database, created with its folder", defaultText: defaultDatabase)
+    static let commit = Option<String?>(
+        "--commit", value: "sha", help: "add: the commit the report is for", defaultText: "$GITHUB_SHA")
+    static let metric = Option<[String]>.repeating(
+        "--metric", value: "name", help: "show: only this metric (repeatable); with one, every point is listed")
+    static let last = Option<Int?>("--last", value: "n", help: "show: only the last n commits of each series", in: 2...1_000_000)
+    static let format = OutputOptions.format(default: Format.text, help: "show: output format")
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        guard let action = arguments.positionals.first else {
-            throw UsageError(message: "missing expected argument 'add' or 'show'")
+        let actions = Action.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or ")
+        guard let word = arguments.positionals.first else {
+            throw UsageError(message: "missing expected argument \(actions)")
         }
-        let database = arguments.value("--db") ?? defaultDatabase
-        guard !database.isEmpty else { throw UsageError(message: "--db takes a path, not ''") }
+        let database = arguments[db] ?? defaultDatabase
+        guard !database.isEmpty else { throw UsageError(message: "\(db) takes a path, not ''") }
+        guard let action = Action(rawValue: word) else {
+            throw UsageError(message: "unknown action '\(TextSafety.display(word))'; use \(actions)")
+        }
         switch action {
-        case "add":
+        case .add:
             guard arguments.positionals.count == 2 else {
                 throw UsageError(message: arguments.positionals.count < 2 ? "missing expected argument '<report>'"
                                  : "unexpected argument '\(arguments.positionals[2])'")
             }
-            return add(arguments.positionals[1], database: database, commit: arguments.value("--commit"))
-        case "show":
+            return add(arguments.positionals[1], database: database, commit: arguments[commit])
+        case .show:
             guard arguments.positionals.count == 1 else {
                 throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'")
             }
-            let format = try arguments.choice("--format", ["text", "json", "markdown", "html"], default: "text")
-            let last: Int? = arguments.value("--last") == nil ? nil : try arguments.integer("--last", default: 0, in: 2...1_000_000)
-            return show(database: database, metrics: arguments.all("--metric"), last: last, format: format,
-                        output: arguments.value("--output"))
-        default:
-            throw UsageError(message: "unknown action '\(TextSafety.display(action))'; use 'add' or 'show'")
+            return show(database: database, metrics: arguments[metric], last: arguments[last], format: arguments[format],
+                        output: arguments[OutputOptions.output])
         }
     }
 
@@ -106,7 +124,7 @@ enum HistoryCommand: Command {
         error.kind == .busy || error.kind == .failed ? .internalError : .inputError
     }
 
-    static func show(database: String, metrics: [String], last: Int?, format: String, output: String?) -> ExitCode {
+    static func show(database: String, metrics: [String], last: Int?, format: Format, output: String?) -> ExitCode {
         let report: HistoryReport
         do {
             report = try HistoryStore.reading(database) { store throws(HistoryError) in
@@ -114,7 +132,7 @@ enum HistoryCommand: Command {
             }
         } catch {
             Console.error(error.kind == .missing
-                ? "\(TextSafety.display(database)): no history database; create one with 'premain history add REPORT.json --db \(TextSafety.display(database))'"
+                ? "\(TextSafety.display(database)): no history database; create one with 'premain history add REPORT.json \(db) \(TextSafety.display(database))'"
                 : TextSafety.display(error.description))
             return exitCode(error)
         }
@@ -124,10 +142,10 @@ enum HistoryCommand: Command {
         }
         let written = Console.emit(to: output) { () throws -> String in
             switch format {
-            case "json": return try JSONRenderer.render(report)
-            case "markdown": return HistoryMarkdownRenderer.render(report)
-            case "html": return HTMLReportRenderer.render(report)
-            default: return HistoryTextRenderer.render(report)
+            case .json: return try JSONRenderer.render(report)
+            case .markdown: return HistoryMarkdownRenderer.render(report)
+            case .html: return HTMLReportRenderer.render(report)
+            case .text: return HistoryTextRenderer.render(report)
             }
         }
         return written ? .success : .internalError

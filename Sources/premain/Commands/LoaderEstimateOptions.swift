@@ -6,23 +6,22 @@ import PremainSystem
 /// `audit --estimate REPORT_OR_MODEL… [--save-model FILE]`: the loader's work of each audited
 /// program on this machine, from a cost model fitted on measured objects (`LoaderCostModel`).
 enum LoaderEstimateOptions {
-    static let estimate = OptionSpec(
-        names: ["--estimate"], valueName: "file",
-        help: "Estimate each program's loading and relocation on this machine from a cost model: a model file (--save-model), or measure reports (JSON files, or a folder of them) to fit one on; repeatable.",
-        repeatable: true)
-    static let saveModel = OptionSpec(
-        names: ["--save-model"], valueName: "file",
-        help: "Write the cost model fitted from the --estimate measure reports to this file (JSON).")
+    static let estimate = Option<[String]>.repeating(
+        "--estimate", value: "file", kind: .path(.any),
+        help: "Estimate each program's loading and relocation on this machine from a cost model: a model file (\(saveModel)), or measure reports (JSON files, or a folder of them) to fit one on; repeatable")
+    static let saveModel = Option<String?>(
+        "--save-model", value: "file", kind: .path(.file),
+        help: "Write the cost model fitted on the measure reports given to the estimate to this file (JSON)")
 
     /// The model the options ask for; `nil` without `--estimate`.
     static func model(_ arguments: ParsedArguments) throws(UsageError) -> LoaderCostModel? {
         // A folder stands for the JSON files directly inside it.
-        let paths = arguments.all("--estimate").flatMap { path -> [String] in
+        let paths = arguments[estimate].flatMap { path -> [String] in
             guard LocalFiles.kind(path) == .folder, case .success(let names) = LocalFiles.entries(of: path) else { return [path] }
             return names.filter { $0.hasSuffix(".json") }.sorted().map { path + "/" + $0 }
         }
         guard !paths.isEmpty else {
-            if arguments.value("--save-model") != nil { throw UsageError(message: "--save-model needs --estimate with measure reports") }
+            if arguments.has(saveModel) { throw UsageError(message: "\(saveModel) needs \(estimate) with measure reports") }
             return nil
         }
         var measurements: [LaunchMeasurement] = []
@@ -42,9 +41,9 @@ enum LoaderEstimateOptions {
         }
         if let given, measurements.isEmpty { return given }
         guard let fitted = LoaderCostModel.fit(measurements) else {
-            throw UsageError(message: "--estimate: too few measured objects with loader times to fit a model (measure more programs with premain measure --format json)")
+            throw UsageError(message: "\(estimate): too few measured objects with loader times to fit a model (measure more programs with premain measure \(OutputOptions.formatName) json)")
         }
-        if let path = arguments.value("--save-model") {
+        if let path = arguments[saveModel] {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             guard let data = try? encoder.encode(fitted), (try? data.write(to: URL(fileURLWithPath: path))) != nil else {

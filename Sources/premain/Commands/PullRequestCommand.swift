@@ -1,6 +1,7 @@
 import PremainJudge
 import PremainLaunch
 import PremainModel
+import PremainPullRequest
 import PremainRender
 import PremainSystem
 
@@ -11,167 +12,161 @@ enum PullRequestCommand: Command {
     static let spec = CommandSpec(
         name: "pr",
         abstract: "The start-up report of a pull request: static diff, findings and a paired launch comparison of two builds, in every format at once.",
-        usage: "premain pr (--base <folder> --head <folder> | --commits <base> <head> --build <command> --artifact <path>) [--run <name>] [--markdown <file>] [--sarif <file>] [--json <file>] [--github <file>] [--codequality <file>] [--export-bmf <file>] [<options>] [-- <argument>...]",
         discussion: """
-        Each side is an artifact folder: --base and --head, or with --commits each commit checked \
-        out into a git worktree in a temporary folder, built there with the --build command \
-        (run by /bin/sh in its own process group; its output goes to stderr; --build-timeout \
-        ends it) and --artifact taken inside it; the worktrees are removed at the end, also when \
+        Each side is an artifact folder: \(base) and \(head), or with \(commits) each commit checked \
+        out into a git worktree in a temporary folder, built there with the \(build) command \
+        (run by /bin/sh in its own process group; its output goes to stderr; \(buildTimeout) \
+        ends it) and \(artifact) taken inside it; the worktrees are removed at the end, also when \
         premain is interrupted or killed (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGKILL): the \
         build's process group is killed and a watchdog process removes the worktrees and the \
         temporary folder. A symlinked folder such as SwiftPM's .build/release is followed, \
         with or without a trailing slash. Only ELF executables and shared libraries are read \
         (relocatable .o and .pcm files, archives, module files and JSON that is not a premain \
-        report are left out, and one line says how many; --include-objects reads the objects \
+        report are left out, and one line says how many; \(FolderOptions.includeObjects) reads the objects \
         too). The static diff and the findings are premain diff's. \
-        With --run NAME (a file in each folder, or a path relative to it that stays inside it; \
+        With \(BuildExecutable.run) NAME (a file in each folder, or a path relative to it that stays inside it; \
         never looked up in PATH) the two programs, with the arguments after '--', are compared as premain compare \
         does: launched alternately in shuffled ABBA/BAAB blocks until the paired interval \
-        decides. Without --run, or when a program is missing or cannot start, the report says \
+        decides. Without \(BuildExecutable.run), or when a program is missing or cannot start, the report says \
         'not measured' and why. \
         A regression or an improvement is explained as compare explains it: both builds traced \
         alternately, the causes (function or object, file:line, difference, share) lead the \
-        comment and are SARIF and --github results at their lines. \
-        Text goes to stdout; --markdown writes the pull-request comment (first line \
-        <!-- premain -->), --sarif the findings for code scanning, --json the whole report, \
-        --github workflow annotations (their folders are made when missing). \
+        comment and are SARIF and \(github) results at their lines. \
+        Text goes to stdout; \(markdown) writes the pull-request comment (first line \
+        <!-- premain -->), \(sarif) the findings for code scanning, \(json) the whole report, \
+        \(github) workflow annotations (their folders are made when missing). \
         Exit status (the worst that applies): 4 a run failed; 2 regression; 1 new findings at or \
-        above --fail-on or a budget exceeded; 5 inconclusive, or not measured (no --run); 0 \
-        otherwise. 3 when a folder cannot be read, has no ELF executable or library, or --run \
-        names no executable in it (the reports are still written then); 64 usage error (also a --run \
+        above \(ConfigOptions.failOn) or a budget exceeded; 5 inconclusive, or not measured (no \(BuildExecutable.run)); 0 \
+        otherwise. 3 when a folder cannot be read, has no ELF executable or library, or \(BuildExecutable.run) \
+        names no executable in it (the reports are still written then); 64 usage error (also a \(BuildExecutable.run) \
         that is absolute or climbs out of the folder).
         """,
-        arguments: [ArgumentSpec(name: "<argument>", help: "Arguments for the program of --run, after '--'.")],
+        arguments: [passedArguments],
+        usageTerms: [
+            .alternatives([
+                [.required(base), .required(head)], [.required(commits), .required(build), .required(artifact)],
+            ]),
+            .option(BuildExecutable.run), .option(markdown), .option(sarif), .option(json), .option(github), .option(codequality),
+            .option(BenchmarkExports.bmf), .otherOptions,
+            .word("[-- \(passedArguments.usage)]"),
+        ],
         options: [
-            OptionSpec(names: ["--base"], valueName: "folder", help: "The base build's artifact folder."),
-            OptionSpec(names: ["--head"], valueName: "folder", help: "The head build's artifact folder."),
-            OptionSpec(names: ["--commits"], valueName: "base> <head",
-                       help: "Build these two commits of the current git repository (any revision git names) instead."),
-            OptionSpec(names: ["--build"], valueName: "command", help: "With --commits: the build command, run by /bin/sh in each worktree."),
-            OptionSpec(names: ["--artifact"], valueName: "path", help: "With --commits: the artifact folder, relative to the worktree (e.g. .build/release)."),
-            OptionSpec(names: ["--build-timeout"], valueName: "seconds",
-                       help: "With --commits: end a build that takes longer (its process group is killed; exit 4). Default: no limit."),
-            OptionSpec(names: ["--cache-dir"], valueName: "folder",
-                       help: "With --commits: keep each built commit's artifact folder in FOLDER/<commit SHA> and take it from there next time."),
-            OptionSpec(names: ["--run"], valueName: "name", help: "The program to compare: a file in each artifact folder, or a path relative to it that stays inside it (no absolute path, no '..' above it)."),
-            OptionSpec(names: ["--markdown"], valueName: "file", help: "Write the pull-request comment (Markdown) here."),
-            OptionSpec(names: ["--sarif"], valueName: "file", help: "Write the findings as SARIF 2.1.0 here."),
-            OptionSpec(names: ["--json"], valueName: "file", help: "Write the whole report as JSON here."),
-            OptionSpec(names: ["--github"], valueName: "file",
-                       help: "Write GitHub workflow commands here ('-' for stdout): an annotation per finding and per start-up cause, at its line."),
-            OptionSpec(names: ["--codequality"], valueName: "file",
-                       help: "Write the findings and start-up causes as a GitLab Code Quality report here."),
-            OptionSpec(names: ["--top"], valueName: "n", help: "Rows per table in the Markdown before '…and K more' (default 10)."),
-            OutputWidth.option,
-            FolderOptions.includeObjects,
-        ] + CompareCommand.comparisonOptions + CompareCommand.launchOptions + [
+            base, head, commits, build, artifact, buildTimeout, cacheDir, BuildExecutable.run, markdown, sarif, json, github, codequality,
+            DiffCommand.top, OutputWidth.option, FolderOptions.includeObjects,
+        ] + CompareCommand.comparisonOptions + LaunchSettingsOptions.all + [
             ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
         ] + HistoryTrend.options + BenchmarkExports.options,
+        exclusive: [[commits, base], [commits, head]],
         acceptsPassthrough: true)
 
-    /// The two artifact folders, as given or as built.
-    struct Sides {
-        var base: String
-        var head: String
-        var baseLabel: String
-        var headLabel: String
-        var commits: PullRequestReport.Commits?
-        /// The checkout SARIF paths are relative to when --source-root is not given: the head
-        /// commit's worktree with --commits (the repository when head came from the cache);
-        /// `nil` for folders (the checkout of the current folder).
-        var sourceRoot: String?
-    }
+    static let passedArguments = ArgumentSpec(
+        name: "<argument>", help: "Arguments for the program of \(BuildExecutable.run), after '--'.", repeating: true)
+
+    static let base = Option<String?>("--base", value: "folder", kind: .path(.folder), help: "The base build's artifact folder")
+    static let head = Option<String?>("--head", value: "folder", kind: .path(.folder), help: "The head build's artifact folder")
+    static let commits = Option<[String]>.words(
+        "--commits", values: ["base", "head"],
+        help: "Build these two commits of the current git repository (any revision git names) instead")
+    static let build = Option<String?>(
+        "--build", value: "command", kind: .command, help: "With \(commits): the build command, run by /bin/sh in each worktree")
+    static let artifact = Option<String?>(
+        "--artifact", value: "path", kind: .path(.folder),
+        help: "With \(commits): the artifact folder, relative to the worktree (e.g. .build/release)")
+    static let buildTimeout = Option<Double?>(
+        "--build-timeout", value: "seconds",
+        help: "With \(commits): end a build that takes longer: its process group is killed, and pr exits 4", in: 0.001...604_800,
+        defaultText: "no limit")
+    static let cacheDir = Option<String?>(
+        "--cache-dir", value: "folder", kind: .path(.folder),
+        help: "With \(commits): keep each built commit's artifact folder in FOLDER/<commit SHA> and take it from there next time")
+    static let markdown = Option<String?>(
+        "--markdown", value: "file", kind: .path(.file), help: "Write the pull-request comment (Markdown) here")
+    static let sarif = Option<String?>("--sarif", value: "file", kind: .path(.file), help: "Write the findings as SARIF 2.1.0 here")
+    static let json = Option<String?>("--json", value: "file", kind: .path(.file), help: "Write the whole report as JSON here")
+    static let github = Option<String?>(
+        "--github", value: "file", kind: .path(.file),
+        help: "Write GitHub workflow commands here ('-' for stdout): an annotation per finding and per start-up cause, at its line")
+    static let codequality = Option<String?>(
+        "--codequality", value: "file", kind: .path(.file),
+        help: "Write the findings and start-up causes as a GitLab Code Quality report here")
+
+    /// The options that go only with `--commits`.
+    static let commitOptions: [any DeclaredOption] = [build, artifact, cacheDir, buildTimeout]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let config = try ConfigOptions.load(arguments)
-        let failOn = try ConfigOptions.failOn(arguments, config)
-        let top = try arguments.integer("--top", default: 10, in: 1...1000)
-        let trend = try HistoryTrend.load(arguments)  // the base branch's history, read before any build
+        let failOn = ConfigOptions.failOn(arguments, config)
+        let top = arguments[DiffCommand.top]
+        let trend = HistoryTrend.load(arguments)  // the base branch's history, read before any build
         var compareOptions = try CompareCommand.compareOptions(arguments, config.compare)
         _ = try SourceRootOptions.locator(arguments, artifacts: [])  // a bad --source-root fails before any build
         guard CompareCommand.addInstructionCounter(arguments, to: &compareOptions) else { return .inputError }
-        let run = arguments.value("--run")
+        let run = arguments[BuildExecutable.run]
         if let run { try BuildExecutable.checkInsideFolder(run) }
         if run == nil, !arguments.passthrough.isEmpty {
-            throw UsageError(message: "arguments after '--' are for the program of --run; give --run NAME")
+            throw UsageError(message: "arguments after '--' are for the program of \(BuildExecutable.run); give \(BuildExecutable.run) NAME")
         }
-
-        var prepared: CommitBuilds.Prepared?
-        defer { prepared?.remove() }
-        let sides: Sides
-        switch try mode(arguments) {
-        case .folders(let base, let head):
-            sides = Sides(base: base, head: head, baseLabel: base, headLabel: head)
-        case .commits(let base, let head, let builds):
-            // Before any worktree or build: an interrupted or killed premain must remove them.
-            if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
-            do {
-                let built = try builds.prepare(base: base, head: head) { Console.err("premain pr: \($0)\n") }
-                prepared = built
-                sides = Sides(base: built.base, head: built.head,
-                              baseLabel: "\(base) (\(built.baseCommit.prefix(12))): \(builds.artifact)",
-                              headLabel: "\(head) (\(built.headCommit.prefix(12))): \(builds.artifact)",
-                              commits: .init(base: built.baseCommit, head: built.headCommit),
-                              sourceRoot: built.worktrees.first { $0.hasSuffix("/head") } ?? built.repository)
-            } catch {
-                Console.error(error.message)
+        var request = PullRequestSession.Request(sides: try sides(arguments), run: run)
+        request.arguments = arguments.passthrough
+        request.environment = ProcessEnvironment.current()
+        request.includeObjects = arguments[FolderOptions.includeObjects]
+        request.config = config
+        request.failOn = failOn
+        request.compare = compareOptions
+        request.sourceRoot = arguments[SourceRootOptions.sourceRoot]
+        request.workingDirectory = ProcessEnvironment.currentDirectory() ?? "/"
+        // Before any worktree, build or launch: an interrupted or killed premain must remove them.
+        var startsProcesses = run != nil
+        if case .commits = request.sides { startsProcesses = true }
+        if startsProcesses, let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
+        let outcome: PullRequestSession.Outcome
+        let progress = ProgressBar.onTerminal("compare")
+        do {
+            outcome = try PullRequestSession(launcher: ProcessLauncher(), closureProvider: ClosureSupport.provider).run(
+                request, log: { Console.err("premain pr: \($0)\n") }, progress: { progress?.update($0) })
+            progress?.finish()
+        } catch {
+            progress?.finish()
+            switch error {
+            case .build(let message):
+                Console.error(message)
                 return .targetFailed
+            case .inputs(let problems):
+                for problem in problems { Console.error(problem) }
+                return .inputError
             }
         }
-
-        // The static part: both folders read as premain diff reads them.
-        let loader = RuleInputLoader(closureProvider: ClosureSupport.provider, includeObjects: arguments.flag("--include-objects"))
-        let base = loader.load([sides.base])
-        let head = loader.load([sides.head])
-        var inputProblems: [String] = (base.errors + head.errors).map { "\(TextSafety.display($0.path)): \($0.message)" }
-        for (name, folder, loaded) in [("base", sides.base, base), ("head", sides.head, head)] where loaded.input.objects.isEmpty {
-            let skipped = loaded.skipped.summary.map { " (\($0))" } ?? ""
-            inputProblems.append("\(name): no ELF executable or shared library in \(TextSafety.display(folder))\(skipped)")
-        }
-        guard inputProblems.isEmpty else {
-            for problem in inputProblems { Console.error(problem) }
-            return .inputError
-        }
-        var diff = DiffBuilder(config: config, failOn: failOn ?? .error)
-            .diff(base: base.input, head: head.input, baseLabel: sides.baseLabel, headLabel: sides.headLabel)
-        let locator = try SourceRootOptions.locator(arguments, artifacts: [sides.base, sides.head], defaultRoot: sides.sourceRoot)
-        diff.findings = locator.locate(diff.findings)
-
-        // The measured part.
-        let measured = measure(run: run, arguments: arguments.passthrough, sides: sides, options: compareOptions)
-        let report = PullRequestBuilder.report(
-            diff: diff, measured: measured, command: run.map { [$0] + arguments.passthrough },
-            skipped: .init(base: base.skipped, head: head.skipped), commits: sides.commits, budgets: config.budgets)
-
+        for problem in outcome.problems { Console.error(problem) }
+        let report = outcome.report, diff = outcome.diff, locator = outcome.locator
         var written = true
         // The causes as findings located in the checkout, for SARIF and annotations at their lines.
         let causes = report.compare.map { compare in locator.locate(CauseText.claimed(compare).map { CauseText.finding($0, report: compare) }) } ?? []
-        for option in ["--markdown", "--sarif", "--json", "--github", "--codequality"] + BenchmarkExportFormat.allCases.map(\.option) {
-            if let path = arguments.value(option), path != "-" { Console.makeParentFolders(of: path) }
+        for option in [markdown, sarif, json, github, codequality] + BenchmarkExports.exports.map(\.option) {
+            if let path = arguments[option], path != "-" { Console.makeParentFolders(of: path) }
         }
-        if let path = arguments.value("--markdown") {
+        if let path = arguments[markdown] {
             written = Console.emit(to: path) { PullRequestMarkdownRenderer.render(report, top: top, trend: trend, scope: locator.scope) } && written
         }
-        if let path = arguments.value("--sarif") {
+        if let path = arguments[sarif] {
             written = Console.emit(to: path) { () throws -> String in
                 try SARIFRenderer.render(diff, catalog: RuleEngine(config: config).catalog, scope: locator.scope, causes: causes)
             } && written
         }
-        if let path = arguments.value("--github") {
+        if let path = arguments[github] {
             written = Console.emit(to: path == "-" ? nil : path) {
                 GitHubAnnotationRenderer.render(diff, causes: causes, scope: locator.scope)
             } && written
         }
-        if let path = arguments.value("--json") {
+        if let path = arguments[json] {
             written = Console.emit(to: path) { () throws -> String in try JSONRenderer.render(report) } && written
         }
-        if let path = arguments.value("--codequality") {
+        if let path = arguments[codequality] {
             written = Console.emit(to: path) { () throws -> String in try GitLabCodeQualityRenderer.render(diff, causes: causes, scope: locator.scope) } && written
         }
         written = BenchmarkExports.write(arguments) { BenchmarkMetrics.of(report) } && written
         written = Console.emit(to: nil) { PullRequestTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope) } && written
         guard written else { return .internalError }
-        if case .notMeasured(_, .missingExecutable) = measured { return .inputError }
+        if outcome.programMissing { return .inputError }
         return exitCode(report.verdict.status, failOn: failOn)
     }
 
@@ -187,75 +182,36 @@ enum PullRequestCommand: Command {
         }
     }
 
-    enum Mode {
-        case folders(base: String, head: String)
-        case commits(base: String, head: String, builds: CommitBuilds)
-    }
-
-    static func mode(_ arguments: ParsedArguments) throws(UsageError) -> Mode {
-        let base = arguments.value("--base"), head = arguments.value("--head")
-        if let baseRevision = arguments.value("--commits") {
-            guard base == nil, head == nil else { throw UsageError(message: "--commits and --base/--head exclude each other") }
-            guard let headRevision = arguments.positionals.first else {
-                throw UsageError(message: "--commits takes two revisions: --commits <base> <head>")
-            }
-            if arguments.positionals.count > 1 { throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'") }
-            guard let build = arguments.value("--build"), !build.isEmpty else { throw UsageError(message: "--commits needs --build <command>") }
-            guard let artifact = arguments.value("--artifact"), !artifact.isEmpty else {
-                throw UsageError(message: "--commits needs --artifact <path> (the artifact folder inside the worktree, e.g. .build/release)")
-            }
-            let timeout: Double? = arguments.value("--build-timeout") == nil ? nil
-                : try arguments.number("--build-timeout", default: 0, in: 0.001...604_800)
-            return .commits(base: baseRevision, head: headRevision,
-                            builds: CommitBuilds(buildCommand: build, artifact: artifact, cacheDirectory: arguments.value("--cache-dir"),
-                                                 buildTimeoutSeconds: timeout))
-        }
+    /// The two sides from `--base`/`--head` or `--commits` with `--build` and `--artifact`.
+    static func sides(_ arguments: ParsedArguments) throws(UsageError) -> PullRequestSession.Sides {
+        let base = arguments[base], head = arguments[head]
         if let stray = arguments.positionals.first { throw UsageError(message: "unexpected argument '\(stray)'") }
-        for option in ["--build", "--artifact", "--cache-dir", "--build-timeout"] where arguments.value(option) != nil {
-            throw UsageError(message: "\(option) goes with --commits")
+        let revisions = arguments[commits]
+        if revisions.count == 2 {
+            guard let build = arguments[build], !build.isEmpty else {
+                throw UsageError(message: "\(commits) needs \(Self.build.spec.usage)")
+            }
+            guard let artifact = arguments[artifact], !artifact.isEmpty else {
+                throw UsageError(
+                    message: "\(commits) needs \(Self.artifact.spec.usage) (the artifact folder inside the worktree, e.g. .build/release)")
+            }
+            return .commits(base: revisions[0], head: revisions[1],
+                            builds: CommitBuilds(buildCommand: build, artifact: artifact, cacheDirectory: arguments[cacheDir],
+                                                 buildTimeoutSeconds: arguments[buildTimeout]))
+        }
+        for option in commitOptions where arguments.has(option) {
+            throw UsageError(message: "\(option) goes with \(commits)")
         }
         guard let base, let head else {
-            throw UsageError(message: "give --base <folder> and --head <folder>, or --commits <base> <head> with --build and --artifact")
+            throw UsageError(message: "give \(Self.base.spec.usage) and \(Self.head.spec.usage), or \(commits.spec.usage) with \(build) and \(artifact)")
         }
-        for (name, folder) in [("--base", base), ("--head", head)] {
+        for (option, folder) in [(Self.base, base), (Self.head, head)] {
             switch LocalFiles.kind(folder) {
             case .folder: continue
-            case .missing: throw UsageError(message: "\(name) '\(folder)': no such folder")
-            case .file, .other: throw UsageError(message: "\(name) '\(folder)' is not a folder; give the artifact folder and name the program with --run")
+            case .missing: throw UsageError(message: "\(option) '\(folder)': no such folder")
+            case .file, .other: throw UsageError(message: "\(option) '\(folder)' is not a folder; give the artifact folder and name the program with \(BuildExecutable.run)")
             }
         }
         return .folders(base: base, head: head)
-    }
-
-    /// The paired comparison of `run` in both folders, or why there is none. The program is
-    /// resolved inside each folder only (never in PATH); a missing one is named with its folder.
-    static func measure(run: String?, arguments: [String], sides: Sides, options: CompareOptions) -> PullRequestBuilder.Measured {
-        guard let run else { return .notMeasured("no --run given", .noRun) }
-        var executables: [String] = []
-        for (name, folder) in [("base", sides.base), ("head", sides.head)] {
-            switch BuildExecutable.resolve(folder, run: run) {
-            case .success(let path): executables.append(path)
-            case .failure(let problem):
-                Console.error("\(name): \(problem.message)")
-                return .notMeasured("\(name): \(problem.message)", .missingExecutable)
-            }
-        }
-        var options = options
-        // Labels end in the program's name: the comparison's headline names the command by it.
-        func label(_ folder: String) -> String { (folder.hasSuffix("/") ? folder : folder + "/") + run }
-        options.baseLabel = label(sides.baseLabel)
-        options.headLabel = label(sides.headLabel)
-        if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
-        let progress = ProgressBar.onTerminal("compare")
-        defer { progress?.finish() }
-        do {
-            let report = try CompareSession(launcher: ProcessLauncher()).compare(
-                base: executables[0], head: executables[1], arguments: arguments,
-                environment: ProcessEnvironment.current(), options: options) { step in progress?.update(step) }
-            return .compared(report)
-        } catch {
-            Console.error(error.description)
-            return .notMeasured(error.description, .launchFailed)
-        }
     }
 }

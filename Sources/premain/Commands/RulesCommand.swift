@@ -7,18 +7,21 @@ enum RulesCommand: Command {
     static let spec = CommandSpec(
         name: "rules",
         abstract: "List the rules and budgets with their defaults (and premain.json's settings).",
-        usage: "premain rules [--format <format>] [--config <path>]",
         discussion: "Each rule has an identifier (for premain.json's \"rules\"), a severity, thresholds, and what to do when it fires. Measured rules need a premain measure or trace report.",
-        options: [
-            OptionSpec(names: ["-f", "--format"], valueName: "format", help: "Output format: text (default) or json."),
-            ConfigOptions.config, ConfigOptions.noConfig,
-        ])
+        usageTerms: [.option(format), .option(ConfigOptions.config)],
+        options: [format, ConfigOptions.config, ConfigOptions.noConfig])
+
+    enum Format: String, OptionChoice {
+        case text, json
+    }
+
+    static let format = OutputOptions.format(default: Format.text)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = try arguments.choice("--format", ["text", "json"], default: "text")
+        let format = arguments[format]
         guard arguments.positionals.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'") }
         let engine = RuleEngine(config: try ConfigOptions.load(arguments))
-        if format == "text" {
+        if format == .text {
             return Console.out(RulesTextRenderer.render(engine.catalog)) ? .success : .internalError
         }
         struct Entry: Encodable {

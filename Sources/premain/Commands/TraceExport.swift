@@ -1,13 +1,13 @@
 /// `--export-trace FILE` of measure, compare and trace: the launches as Chrome/Perfetto
 /// trace-event JSON, written next to the report in whatever format the report takes.
 enum TraceExport {
-    static let option = OptionSpec(
-        names: ["--export-trace"], valueName: "path",
-        help: "Also write the runs as Chrome/Perfetto trace-event JSON (opens in ui.perfetto.dev, chrome://tracing, speedscope).")
+    static let option = Option<String?>(
+        "--export-trace", value: "path", kind: .path(.file),
+        help: "Also write the runs as Chrome/Perfetto trace-event JSON (opens in ui.perfetto.dev, chrome://tracing, speedscope)")
 
     /// The file asked for, or `nil` when the option is absent.
     static func path(_ arguments: ParsedArguments) -> String? {
-        arguments.value("--export-trace")
+        arguments[option]
     }
 
     /// Writes the trace file when asked for; `false` after one `Error:` line when it cannot be

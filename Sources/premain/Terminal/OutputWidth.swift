@@ -8,9 +8,9 @@ import Glibc
 /// report goes to a terminal, else `COLUMNS`, else 100.
 enum OutputWidth {
     /// The option every command with a text report takes.
-    static let option = OptionSpec(
-        names: ["--wide"], valueName: nil,
-        help: "Never shorten or wrap names and lines in text output (default: fit the terminal's width when writing to one, else COLUMNS, else 100 columns).")
+    static let option = Option.flag(
+        "--wide",
+        help: "Never shorten or wrap names and lines in text output (default: fit the terminal's width when writing to one, else COLUMNS, else 100 columns)")
 
     /// Used when nothing else says: the width of the golden files and of CI logs.
     static let standard = 100
@@ -19,9 +19,9 @@ enum OutputWidth {
 
     /// The width for a text report written to `output` (stdout when `nil` or "-").
     static func resolve(_ arguments: ParsedArguments) -> Int {
-        let toStdout = arguments.value("--output").map { $0 == "-" } ?? true
+        let toStdout = arguments[OutputOptions.output].map { $0 == "-" } ?? true
         let columns = getenv("COLUMNS").map { String(cString: $0) }
-        return width(wide: arguments.flag("--wide"), terminal: toStdout ? terminalColumns(1) : nil, columns: columns)
+        return width(wide: arguments[option], terminal: toStdout ? terminalColumns(1) : nil, columns: columns)
     }
 
     /// `TextFit.unlimited` when `wide`, else the terminal's columns, else `COLUMNS` when it is a

@@ -15,12 +15,19 @@ import Glibc
 /// (each in its own process group, killed by the interrupt guard), and `cleanUp` is registered
 /// with the watchdog as soon as the temporary folder exists, so that SIGINT, SIGTERM, SIGHUP,
 /// SIGQUIT and SIGKILL of premain still remove the worktrees (git's bookkeeping too) and the folder.
-struct CommitBuilds {
-    var buildCommand: String
-    var artifact: String
-    var cacheDirectory: String?
+public struct CommitBuilds: Sendable {
+    public var buildCommand: String
+    public var artifact: String
+    public var cacheDirectory: String?
     /// A build that takes longer is ended (its process group killed) and the side fails.
-    var buildTimeoutSeconds: Double?
+    public var buildTimeoutSeconds: Double?
+
+    public init(buildCommand: String, artifact: String, cacheDirectory: String? = nil, buildTimeoutSeconds: Double? = nil) {
+        self.buildCommand = buildCommand
+        self.artifact = artifact
+        self.cacheDirectory = cacheDirectory
+        self.buildTimeoutSeconds = buildTimeoutSeconds
+    }
 
     /// Removes the worktrees `$2/base` and `$2/head` of repository `$1` (locked ones too: an
     /// interrupted `git worktree add` leaves its lock), then the folder `$2` (again while a
@@ -33,23 +40,23 @@ struct CommitBuilds {
         ["/bin/sh", "-c", cleanUpScript, "premain-pr-cleanup", repository, temporary]
     }
 
-    struct Failure: Error {
-        var message: String
+    public struct Failure: Error {
+        public var message: String
     }
 
     /// The artifact folders, the commits, and what to remove afterwards.
-    struct Prepared {
-        var base: String
-        var head: String
-        var baseCommit: String
-        var headCommit: String
-        var repository: String
-        var temporary: String
-        var worktrees: [String]
+    public struct Prepared: Sendable {
+        public var base: String
+        public var head: String
+        public var baseCommit: String
+        public var headCommit: String
+        public var repository: String
+        public var temporary: String
+        public var worktrees: [String]
 
         /// Removes the worktrees (git's bookkeeping too) and the temporary folder, then tells
         /// the watchdog that there is nothing left to remove.
-        func remove() {
+        public func remove() {
             _ = ChildProcess.run(CommitBuilds.cleanUp(repository: repository, temporary: temporary))
             _ = LaunchGuard.cleanUpAtExit([])
         }
@@ -57,7 +64,7 @@ struct CommitBuilds {
 
     /// Builds both commits, base first. Throws with a one-line message naming the step that
     /// failed; whatever was made is removed then.
-    func prepare(base: String, head: String, log: (String) -> Void) throws(Failure) -> Prepared {
+    public func prepare(base: String, head: String, log: (String) -> Void) throws(Failure) -> Prepared {
         let top = ChildProcess.run(["git", "rev-parse", "--show-toplevel"], capture: true)
         let repository = top.output.trimmingNewlines
         guard top.status == 0, !repository.isEmpty else {
@@ -111,7 +118,7 @@ struct CommitBuilds {
         // The command runs in the worktree as `sh -c` would run it there, with TMPDIR inside
         // the temporary folder: what the build leaves there (SwiftPM's lock files) goes with it.
         let scratch = prepared.temporary + "/tmp-" + name
-        _ = mkdir(scratch, 0o700)
+        _ = LocalFiles.makeFolder(scratch, mode: 0o700)
         let built = ChildProcess.run(["/bin/sh", "-c", "cd -- \"$1\" && TMPDIR=\"$3\" && export TMPDIR && eval \"$2\"",
                                       "premain-build", tree, buildCommand, scratch], timeoutSeconds: buildTimeoutSeconds)
         if built.timedOut, let buildTimeoutSeconds {

@@ -1,5 +1,3 @@
-import LosslessText
-
 /// The one place that decides which characters of untrusted text (symbol names, paths,
 /// sonames, commands, messages that quote them) may reach a reader as they are. Every text
 /// renderer and the CLI's messages use `display`; SARIF and GitHub annotations use
