@@ -155,7 +155,7 @@ public struct CommitBuilds: Sendable {
 
     /// A new folder `$TMPDIR/premain-pr-XXXXXX` (`/tmp` without TMPDIR); `nil` when it cannot be made.
     static func temporaryFolder() -> String? {
-        let parent = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let parent = PremainEnvironment.temporaryDirectory()
         var template = Array((parent + "/premain-pr-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
             guard let base = buffer.baseAddress else { return false }

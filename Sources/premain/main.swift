@@ -15,15 +15,12 @@ USAGE: premain <subcommand> [options]
 SUBCOMMANDS:
 \(allCommands.map { CommandSpec.row($0.spec.name, $0.spec.abstract) }.joined())
 OPTIONS:
-\([CommandSpec.help.spec, versionOption.spec].map { CommandSpec.row($0.label, $0.helpText) }.joined())
+\(globalOptions.map(\.spec).map { CommandSpec.row($0.label, $0.helpText) }.joined())
 EXIT CODES:
 \(ExitCode.list)
 
-  See 'premain help <subcommand>' for detailed help.
+  See 'premain \(helpWord) <subcommand>' for detailed help.
 """ }
-
-/// `premain --version`: the version and the commit it was built from.
-let versionOption = Option.flag("--version", help: "Show the version")
 
 /// `0.1.0 (commit 3ee3600a1b2c)`, `0.1.0 (commit unknown)` when the build did not know it.
 var versionLine: String {
@@ -63,7 +60,7 @@ case _ where CommandSpec.help.spec.names.contains(first):
 case versionOption.spec.name:
     Console.outOrExit(versionLine + "\n")
     exit(0)
-case "help":
+case helpWord:
     guard words.count > 1 else {
         Console.outOrExit(overview)
         exit(0)
@@ -84,6 +81,7 @@ do {
         Console.outOrExit(chosen.spec.helpText())
         exit(0)
     }
+    if parsed[CommandSpec.quiet] { Console.beQuiet() }
     exit(try chosen.run(parsed).rawValue)
 } catch {
     usageFailure(error.message, spec: chosen.spec)

@@ -62,7 +62,9 @@ final class SelfCheckTests: XCTestCase {
         XCTAssertEqual(sums.status, 0, sums.stdout + sums.stderr)
         let listing = try Shell.run(["tar", "-tzf", folder + "/" + tarball])
         let name = "premain-\(version)-x86_64-linux-gnu/"
-        for entry in ["bin/premain", "README.md", "SHA256SUMS"] {
+        for entry in ["bin/premain", "README.md", "LICENSE", "SHA256SUMS", "share/man/man1/premain.1",
+                      "share/bash-completion/completions/premain", "share/zsh/site-functions/_premain",
+                      "share/fish/vendor_completions.d/premain.fish"] {
             XCTAssertTrue(listing.stdout.split(separator: "\n").contains { $0 == name + entry }, "\(entry) not in \(tarball)")
         }
         let inner = try Shell.run(["sha256sum", "-c", "--strict", "SHA256SUMS"], in: folder + "/" + name)
@@ -78,6 +80,15 @@ final class SelfCheckTests: XCTestCase {
         let audit = try CLI.run(["audit", "/bin/ls"], executable: installed)
         XCTAssertEqual(audit.status, 0, audit.stderr)
         XCTAssertTrue(audit.stdout.contains("libc.so.6"), audit.stdout)
+        // Where Debian looks for them: the man page (gzipped, and it renders) and each shell's completion.
+        for path in ["usr/share/man/man1/premain.1.gz", "usr/share/bash-completion/completions/premain",
+                     "usr/share/zsh/vendor-completions/_premain", "usr/share/fish/vendor_completions.d/premain.fish",
+                     "usr/share/doc/premain/copyright"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/" + path), "\(path) not in \(deb)")
+        }
+        let manual = try Shell.run(["man", "-l", root + "/usr/share/man/man1/premain.1.gz"])
+        XCTAssertEqual(manual.status, 0, manual.stderr)
+        XCTAssertTrue(manual.stdout.contains("EXIT STATUS"), manual.stdout)
         let shown = try CLI.run(["--version"], executable: installed)
         XCTAssertTrue(shown.stdout.hasPrefix(version + " (commit "), shown.stdout)
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/usr/share/doc/premain/README.md"))

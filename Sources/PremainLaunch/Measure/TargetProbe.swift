@@ -28,7 +28,7 @@ public enum CommandResolver {
     /// `environment` (`NAME=value` entries; the default search path when it has none), as
     /// `measure` and `trace` both launch it. `nil` when none is found.
     public static func executable(for command: String, environment: [String]) -> String? {
-        let searchPath = environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
+        let searchPath = PremainEnvironment.path.value(in: environment)
         return resolve(command, searchPath: searchPath).map(absolute)
     }
 

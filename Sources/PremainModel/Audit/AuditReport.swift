@@ -125,6 +125,9 @@ public struct ToolInfo: Codable, Sendable, Equatable {
 /// premain's version, printed by `--version` and written into every report.
 public let premainVersion = "0.1.0"
 
+/// The date of `premainVersion`, as the manual page shows it.
+public let premainReleaseDate = "December 2, 2026"
+
 /// The largest offenders among many audited files (`premain audit DIR`).
 public struct OffenderSummary: Codable, Sendable, Equatable {
     /// One file and its figure.

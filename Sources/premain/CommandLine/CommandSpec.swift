@@ -59,9 +59,12 @@ struct CommandSpec: Sendable {
     var acceptsPassthrough = false
 
     static let help = Option.flag("--help", short: "-h", help: "Show help information")
+    /// Every command takes it: stderr gets errors only (no progress, notes or status lines).
+    static let quiet = Option.flag(
+        "--quiet", short: "-q", help: "Print only the report and errors: no progress bar, notes or status lines on stderr")
 
-    /// Every option's spec, `--help` last.
-    var allOptions: [OptionSpec] { options.map(\.spec) + [Self.help.spec] }
+    /// Every option's spec, `--quiet` and `--help` last.
+    var allOptions: [OptionSpec] { options.map(\.spec) + [Self.quiet.spec, Self.help.spec] }
 
     func option(named name: String) -> OptionSpec? {
         allOptions.first { $0.names.contains(name) }

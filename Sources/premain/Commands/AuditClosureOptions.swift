@@ -31,9 +31,9 @@ extension AuditCommand {
     static func closureOptions(_ arguments: ParsedArguments) throws(UsageError) -> ClosureOptions? {
         if arguments[noClosure] { return nil }
         var libraryPath = arguments[Self.libraryPath].flatMap { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) }
-        if arguments[honorEnv], let value = getenv("LD_LIBRARY_PATH"), value.pointee != 0 {
+        if arguments[honorEnv], let value = PremainEnvironment.libraryPath.value {
             // As ld.so: ':' or ';' separates, and an empty element is the current directory.
-            libraryPath += LosslessUTF8.string(cString: value)
+            libraryPath += value
                 .split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == ";" }).map(String.init)
         }
         var sysroot: String?

@@ -2,6 +2,7 @@ import PremainJudge
 import PremainLaunch
 import PremainModel
 import PremainRender
+import PremainSystem
 
 /// `premain check INPUT...`: the rules and budgets over binaries, folders and reports.
 enum CheckCommand: Command {
@@ -81,7 +82,7 @@ enum CheckCommand: Command {
                 throw UsageError(message: "\(verify) needs the program's measure report among the inputs (premain measure \(OutputOptions.formatName) json)")
             }
             let verifier = SavingVerifier(launcher: ProcessLauncher(),
-                                          temporaryRoot: ProcessEnvironment.temporaryDirectory())
+                                          temporaryRoot: PremainEnvironment.temporaryDirectory())
             findings = verifier.verify(findings, launches: loaded.input.launches, environment: ProcessEnvironment.current()) {
                 Console.note($0)
             }

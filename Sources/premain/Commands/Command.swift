@@ -16,4 +16,15 @@ let allCommands: [any Command.Type] = [
     PullRequestCommand.self,
     HistoryCommand.self,
     RulesCommand.self,
+    CompletionsCommand.self,
+    ManualCommand.self,
 ]
+
+/// `premain --version`: the version and the commit it was built from.
+let versionOption = Option.flag("--version", help: "Show the version")
+
+/// The options of `premain` itself, before any subcommand.
+let globalOptions: [any DeclaredOption] = [CommandSpec.help, versionOption]
+
+/// `premain help SUBCOMMAND`: the word that shows a subcommand's help.
+let helpWord = "help"

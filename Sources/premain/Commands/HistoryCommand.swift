@@ -107,10 +107,10 @@ enum HistoryCommand: Command {
             let read = try ReportMetrics.read(text)
             Console.makeParentFolders(of: database)
             let store = try HistoryStore(path: database)
-            let sha = commit ?? getenv("GITHUB_SHA").map { String(cString: $0) } ?? read.commit
+            let sha = commit ?? PremainEnvironment.commit.value ?? read.commit
             let id = try store.add(json: text, kind: read.kind.rawValue, metrics: read.metrics,
                                    commit: sha.flatMap { $0.isEmpty ? nil : $0 }, recordedAt: MachineProbe.utcDate())
-            Console.err("history: added \(read.kind.rawValue) report \(id) with \(read.metrics.count) metrics\(sha.map { " for \(TextSafety.display($0))" } ?? "") to \(TextSafety.display(database))\n")
+            Console.status("history: added \(read.kind.rawValue) report \(id) with \(read.metrics.count) metrics\(sha.map { " for \(TextSafety.display($0))" } ?? "") to \(TextSafety.display(database))")
             return .success
         } catch {
             Console.error(error.kind == .unreadableReport ? "\(TextSafety.display(path)): \(error.description)" : TextSafety.display(error.description))

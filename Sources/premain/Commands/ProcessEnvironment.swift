@@ -24,10 +24,4 @@ enum ProcessEnvironment {
         guard getcwd(&buffer, buffer.count) != nil else { return nil }
         return LosslessUTF8.string(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
     }
-
-    /// `$TMPDIR` when set and absolute, else /tmp.
-    static func temporaryDirectory() -> String {
-        if let value = getenv("TMPDIR").map({ String(cString: $0) }), value.hasPrefix("/") { return value }
-        return "/tmp"
-    }
 }

@@ -123,7 +123,7 @@ enum PullRequestCommand: Command {
         let progress = ProgressBar.onTerminal("compare")
         do {
             outcome = try PullRequestSession(launcher: ProcessLauncher(), closureProvider: ClosureSupport.provider).run(
-                request, log: { Console.err("premain pr: \($0)\n") }, progress: { progress?.update($0) })
+                request, log: { Console.status("premain pr: \($0)") }, progress: { progress?.update($0) })
             progress?.finish()
         } catch {
             progress?.finish()

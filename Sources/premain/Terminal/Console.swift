@@ -1,5 +1,6 @@
 import PremainRender
 import PremainSystem
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -48,7 +49,23 @@ enum Console {
     static func error(_ message: String) { err("Error: \(TextSafety.display(message))\n") }
 
     /// `Note: <message>` on stderr, one line: something left out or assumed, not a failure.
-    static func note(_ message: String) { err("Note: \(TextSafety.display(message))\n") }
+    /// Nothing under `--quiet`.
+    static func note(_ message: String) {
+        if !isQuiet { err("Note: \(TextSafety.display(message))\n") }
+    }
+
+    /// A line on stderr about what premain is doing (`history: added …`, a build step);
+    /// nothing under `--quiet`.
+    static func status(_ line: String) {
+        if !isQuiet { err(line + "\n") }
+    }
+
+    /// `--quiet`: from now on stderr gets errors only.
+    static func beQuiet() { quiet.store(true, ordering: .relaxed) }
+
+    static var isQuiet: Bool { quiet.load(ordering: .relaxed) }
+
+    private static let quiet = Atomic<Bool>(false)
 
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 

@@ -1,4 +1,5 @@
 import PremainRender
+import PremainSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +21,7 @@ enum OutputWidth {
     /// The width for a text report written to `output` (stdout when `nil` or "-").
     static func resolve(_ arguments: ParsedArguments) -> Int {
         let toStdout = arguments[OutputOptions.output].map { $0 == "-" } ?? true
-        let columns = getenv("COLUMNS").map { String(cString: $0) }
+        let columns = PremainEnvironment.columns.value
         return width(wide: arguments[option], terminal: toStdout ? terminalColumns(1) : nil, columns: columns)
     }
 

@@ -9,7 +9,7 @@ final class ProgressBar: Sendable {
 
     /// `nil` when stderr is not a terminal.
     static func onTerminal(_ label: String) -> ProgressBar? {
-        Console.isTerminal(2) ? ProgressBar(label) : nil
+        Console.isTerminal(2) && !Console.isQuiet ? ProgressBar(label) : nil
     }
 
     private init(_ label: String) { self.label = label }
