@@ -192,7 +192,7 @@ enum ManualPage {
     /// macro would read as a macro name or a delimiter, backslashes and quotes escaped.
     static func argument(_ word: String) -> String {
         var text = word.replacing("\\", with: "\\e").replacing("\"", with: "\\(dq")
-        if text.contains(" ") || text.contains("\t") { return "\"" + text + "\"" }
+        if text.contains(where: { $0 == " " || $0 == "\t" }) { return "\"" + text + "\"" }
         if text.isEmpty { return "\"\"" }
         if let first = text.first, ".,;:()[]|!?'".contains(first) || looksLikeMacro(text) { text = "\\&" + text }
         return text
@@ -237,7 +237,7 @@ enum ManualPage {
         mutating func raw(_ line: String) { text += line + "\n" }
 
         mutating func macro(_ name: String, _ arguments: String...) {
-            raw(([".\(name)"] + arguments.map { $0.contains(" ") ? "\"" + $0 + "\"" : $0 }).joined(separator: " "))
+            raw(([".\(name)"] + arguments.map { $0.contains(where: { $0 == " " }) ? "\"" + $0 + "\"" : $0 }).joined(separator: " "))
         }
 
         mutating func text(_ paragraph: String) {
