@@ -56,7 +56,7 @@ let package = Package(
         // premain pr's pipeline as a session: commits built in worktrees, both folders read and
         // diffed, one program compared, one report.
         .target(name: "PremainPullRequest", dependencies: [
-            "LosslessText", "PremainModel", "PremainSystem", "PremainLaunch", "PremainJudge"]),
+            "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge"]),
         // History across commits: any report's metrics in a SQLite database (the only importer of CSQLite).
         .target(name: "PremainHistory", dependencies: ["PremainModel", "PremainSystem", "CSQLite", "CLazyLibraries"]),
         // Renderers: text, Markdown, SARIF, JSON; pure functions of model values.

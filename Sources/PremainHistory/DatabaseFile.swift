@@ -26,13 +26,11 @@ struct DatabaseFile: Equatable {
     static func look(at path: String, forWriting: Bool) throws(HistoryError) -> DatabaseFile? {
         // SQLite opens its -wal, -shm and -journal by name too: a FIFO there would hang it.
         for side in [path + "-wal", path + "-shm", path + "-journal"] {
-            var sideInfo = stat()
-            guard stat(side, &sideInfo) == 0, sideInfo.st_mode & S_IFMT != S_IFREG else { continue }
+            guard let sideInfo = LocalFiles.status(side), sideInfo.st_mode & S_IFMT != S_IFREG else { continue }
             let what = sideInfo.st_mode & S_IFMT == S_IFDIR ? "a folder" : typeName(sideInfo.st_mode)
             throw HistoryError(.cannotOpen, "\(side): not a regular file (\(what)) beside the history database; move it away")
         }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard let info = LocalFiles.status(path) else {
             let code = errno
             guard code == ENOENT else { throw HistoryError(.cannotOpen, "\(path): cannot open the history database (\(reason(code)))") }
             if forWriting, let problem = notWritable(LocalFiles.directory(of: path)) {
@@ -49,7 +47,7 @@ struct DatabaseFile: Equatable {
             // SQLite writes beside the file: its -wal and -shm, which a folder it may not write
             // refuses unless both are there already.
             let sides = [path + "-wal", path + "-shm"]
-            let folderProblem = sides.allSatisfy { access($0, F_OK) == 0 } ? nil : notWritable(LocalFiles.directory(of: path))
+            let folderProblem = sides.allSatisfy { LocalFiles.isAccessible($0, F_OK) } ? nil : notWritable(LocalFiles.directory(of: path))
             if let problem = notWritable(path) ?? folderProblem {
                 throw HistoryError(.cannotOpen, "\(path): cannot write the history database (\(problem))")
             }
@@ -61,14 +59,12 @@ struct DatabaseFile: Equatable {
     /// The size of the file at `path` (a `-wal` or `-shm` beside the database); `nil` when there
     /// is none.
     static func size(of path: String) -> Int64? {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int64(info.st_size) : nil
+        LocalFiles.status(path).map { Int64($0.st_size) }
     }
 
     /// `true` when the file at `path` is still this one, unchanged: same inode, size and times.
     func isCurrent(at path: String) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return false }
+        guard let info = LocalFiles.status(path) else { return false }
         return DatabaseFile(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
                             modified: info.st_mtim, changed: info.st_ctim) == self
     }

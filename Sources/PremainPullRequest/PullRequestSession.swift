@@ -1,4 +1,5 @@
 import LosslessText
+import PremainAudit
 import PremainJudge
 import PremainLaunch
 import PremainModel
@@ -9,14 +10,14 @@ import PremainModel
 /// says on stderr comes back in `Outcome.problems` and through `log`.
 public struct PullRequestSession: Sendable {
     public var launcher: any Launcher
-    /// Where the dependency closures of the programs come from; `nil`: none.
-    public var closureProvider: RuleInputLoader.ClosureProvider?
+    /// How the dependency closures of the programs are resolved; `nil`: none.
+    public var closures: ClosureOptions?
     /// The comparison's clock and load average, replaceable in tests (`CompareSession`'s).
     public var compareSession: @Sendable (any Launcher) -> CompareSession = { CompareSession(launcher: $0) }
 
-    public init(launcher: any Launcher, closureProvider: RuleInputLoader.ClosureProvider? = RuleInputLoader.resolvingClosures) {
+    public init(launcher: any Launcher, closures: ClosureOptions? = RuleInputLoader.resolvingClosures) {
         self.launcher = launcher
-        self.closureProvider = closureProvider
+        self.closures = closures
     }
 
     /// Where the two sides come from.
@@ -113,7 +114,7 @@ public struct PullRequestSession: Sendable {
         }
 
         // The static part: both folders read as premain diff reads them.
-        let loader = RuleInputLoader(closureProvider: closureProvider, includeObjects: request.includeObjects)
+        let loader = RuleInputLoader(closures: closures, includeObjects: request.includeObjects)
         let base = loader.load([sides.base])
         let head = loader.load([sides.head])
         var inputProblems: [String] = (base.errors + head.errors).map { "\(TextSafety.display($0.path)): \($0.message)" }

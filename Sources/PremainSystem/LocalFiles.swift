@@ -34,6 +34,31 @@ public enum LocalFiles {
         return LosslessUTF8.withCString(path) { stat($0, &info) } == 0 ? info : nil
     }
 
+    /// `fstat(2)` of an open descriptor; `nil` with `errno` set when it fails.
+    public static func status(descriptor: Int32) -> stat? {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? info : nil
+    }
+
+    /// What the symbolic link at `path` points to (`readlink(2)`, bytes kept as they are);
+    /// `nil` when it is not a link or cannot be read.
+    public static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let size = buffer.count - 1
+        let count = LosslessUTF8.withCString(path) { readlink($0, &buffer, size) }
+        guard count > 0 else { return nil }
+        return LosslessUTF8.string(buffer[0..<count].map { UInt8(bitPattern: $0) })
+    }
+
+    /// Removes the files in `folder` (not below it) and then the folder; what cannot be
+    /// removed is left.
+    public static func removeFolderAndFiles(_ folder: String) {
+        if case .success(let names) = entries(of: folder) {
+            for name in names { _ = LosslessUTF8.withCString(folder + "/" + name) { unlink($0) } }
+        }
+        _ = LosslessUTF8.withCString(folder) { rmdir($0) }
+    }
+
     /// `lstat(2)` of `path` (a symlink itself); `nil` with `errno` set when it fails.
     public static func linkStatus(_ path: String) -> stat? {
         var info = stat()

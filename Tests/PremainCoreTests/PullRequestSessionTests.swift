@@ -9,7 +9,7 @@ import Testing
 /// them compared with a scripted launcher (times from the script, never from a clock).
 @Suite struct PullRequestSessionTests {
     static func session(_ launcher: CompareTests.SideLauncher) -> PullRequestSession {
-        var session = PullRequestSession(launcher: launcher, closureProvider: nil)
+        var session = PullRequestSession(launcher: launcher, closures: nil)
         session.compareSession = { launcher in
             var compare = CompareSession(launcher: launcher)
             compare.clock = { 0 }

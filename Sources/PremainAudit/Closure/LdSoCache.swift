@@ -77,8 +77,7 @@ public struct LdSoCache: Sendable {
         let fd = LocalFiles.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Error(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+        guard let info = LocalFiles.status(descriptor: fd), info.st_mode & S_IFMT == S_IFREG else {
             throw Error(message: "\(path) is not a regular file")
         }
         let size = Int(max(info.st_size, 0))

@@ -17,13 +17,25 @@ public struct BatchAudit: Sendable {
     public var workers: Int
     /// Audit the relocatable objects found in folders too (`--include-objects`).
     public var includeObjects: Bool
+    /// Which files get a closure when `closure` is set.
+    public var closureScope: ClosureScope
+
+    /// `audit` resolves every file's closure; the judges only programs'.
+    public enum ClosureScope: Sendable {
+        /// Every file that loads something (a library's closure too).
+        case everyFile
+        /// Programs only: files that are not relocatable and have an interpreter or no soname.
+        case programs
+    }
 
     public init(inventory: InventoryOptions = .init(), closure: ClosureOptions? = .init(),
-                workers: Int = BatchAudit.processorCount, includeObjects: Bool = false) {
+                workers: Int = BatchAudit.processorCount, includeObjects: Bool = false,
+                closureScope: ClosureScope = .everyFile) {
         self.inventory = inventory
         self.closure = closure
         self.workers = max(1, workers)
         self.includeObjects = includeObjects
+        self.closureScope = closureScope
     }
 
     public static var processorCount: Int {
@@ -36,8 +48,32 @@ public struct BatchAudit: Sendable {
     /// `progress(done, total)` is called from worker threads after each file.
     public func run(_ paths: [String], progress: (@Sendable (Int, Int) -> Void)? = nil) -> AuditReport {
         let collected = FileCollector.collect(paths, options: .init(includeObjects: includeObjects))
-        let files = collected.files
+        let outcomes = audit(collected.files, sizes: collected.sizes, progress: progress)
+        var binaries: [BinaryInventory] = []
+        var errors = collected.unreadable
+        for (file, outcome) in zip(collected.files, outcomes) {
+            switch outcome {
+            case .audited(let inventory):
+                binaries.append(inventory)
+            case .failed(let error):
+                let quiet = collected.fromFolders.contains(file) && error.reason == .notELF
+                if !quiet { errors.append(error) }
+            }
+        }
+        var report = AuditReport(binaries: binaries, errors: errors)
+        if !collected.skipped.isEmpty { report.skipped = collected.skipped }
+        if paths.count > 1 || collected.fromFolders.count > 0 {
+            report.summary = OffenderSummary(binaries, top: 10)
+        }
+        return report
+    }
+
+    /// Audits each of `files` (already collected: regular files, not folders) on all cores,
+    /// largest first by `sizes`; one outcome per file, in the files' order.
+    public func audit(_ files: [String], sizes: [String: Int] = [:],
+                      progress: (@Sendable (Int, Int) -> Void)? = nil) -> [Outcome] {
         let resolver = closure.map { ClosureResolver(options: $0) }
+        let scope = closureScope
         let results = Mutex<[Int: Outcome]>([:])
         let done = Atomic<Int>(0)
         let total = files.count
@@ -48,14 +84,14 @@ public struct BatchAudit: Sendable {
         let spareCores = total < workers
         // Largest files first (the results keep the files' order): a large file taken last
         // would leave the other cores idle while it is audited.
-        let order = workers > 1 && total > workers ? Self.largestFirst(files, sizes: collected.sizes) : Array(files.indices)
+        let order = workers > 1 && total > workers ? Self.largestFirst(files, sizes: sizes) : Array(files.indices)
         let work: @Sendable () -> Void = {
             while true {
                 let position = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard position < total else { return }
                 let index = order[position]
                 let outcome = Self.audit(files[index], inventory: inventoryOptions, resolver: resolver,
-                                         concurrentClosure: spareCores)
+                                         scope: scope, concurrentClosure: spareCores)
                 results.withLock { $0[index] = outcome }
                 let finished = done.wrappingAdd(1, ordering: .relaxed).newValue
                 progress?(finished, total)
@@ -67,27 +103,10 @@ public struct BatchAudit: Sendable {
         } else {
             DispatchQueue.concurrentPerform(iterations: threads) { _ in work() }
         }
-        var binaries: [BinaryInventory] = []
-        var errors = collected.unreadable
         let collectedResults = results.withLock { $0 }
-        for index in 0..<total {
-            switch collectedResults[index] {
-            case .audited(let inventory)?:
-                binaries.append(inventory)
-            case .failed(let error)?:
-                let quiet = collected.fromFolders.contains(files[index])
-                    && error.reason == .notELF
-                if !quiet { errors.append(error) }
-            case nil:
-                break
-            }
+        return files.indices.map { index in
+            collectedResults[index] ?? .failed(FileError(path: files[index], reason: .unreadable, message: "not audited"))
         }
-        var report = AuditReport(binaries: binaries, errors: errors)
-        if !collected.skipped.isEmpty { report.skipped = collected.skipped }
-        if paths.count > 1 || collected.fromFolders.count > 0 {
-            report.summary = OffenderSummary(binaries, top: 10)
-        }
-        return report
     }
 
     /// The indices of `files`, largest file first by `sizes` (ties, and files without a size,
@@ -97,20 +116,24 @@ public struct BatchAudit: Sendable {
         return files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
     }
 
-    enum Outcome: Sendable {
+    /// What auditing one file gave.
+    public enum Outcome: Sendable {
         case audited(BinaryInventory)
         case failed(FileError)
     }
 
-    static func audit(_ path: String, inventory options: InventoryOptions,
-                      resolver: ClosureResolver?, concurrentClosure: Bool = false) -> Outcome {
+    static func audit(_ path: String, inventory options: InventoryOptions, resolver: ClosureResolver?,
+                      scope: ClosureScope = .everyFile, concurrentClosure: Bool = false) -> Outcome {
         let file: ELFFile
         do {
             file = try ELFFile(path: path)
         } catch {
             return .failed(FileError(path: path, reason: FileError.Reason(error.reason), message: error.message))
         }
-        let loads = file.interpreter != nil || !file.neededLibraries.isEmpty
+        let isProgram = file.type != 1 && (file.interpreter != nil || file.soname == nil)
+        // A program's closure is resolved even when it loads nothing (the judges read it); a
+        // library's only when it loads something, and only when every file gets one.
+        let loads = scope == .programs ? isProgram : file.interpreter != nil || !file.neededLibraries.isEmpty
         var inventory: BinaryInventory
         var closure: DependencyClosure?
         if let resolver, loads, concurrentClosure, let second = try? ELFFile(path: path) {
@@ -146,7 +169,7 @@ public struct BatchAudit: Sendable {
         if let resolver, let closure {
             inventory.closure = closure
             inventory.unusedNeeded = resolver.options.findUnused ? closure.unusedNeeded : nil
-        } else if resolver != nil {
+        } else if resolver != nil, scope == .everyFile || isProgram {
             inventory.closureSkipped = file.dynamicEntries.isEmpty
                 ? "statically linked: no dynamic loader runs and nothing is loaded, so there is no closure"
                 : "no PT_INTERP and no DT_NEEDED: nothing to load"

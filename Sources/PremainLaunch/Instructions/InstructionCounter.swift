@@ -68,7 +68,7 @@ public struct InstructionCounter: Sendable {
     /// `environment`. Throws `.valgrindNotFound` when there is none.
     public func locateValgrind(environment: [String]) throws(InstructionCountError) -> String {
         if let valgrindPath {
-            guard LocalFiles.kind(valgrindPath) == .file, access(valgrindPath, X_OK) == 0 else {
+            guard LocalFiles.kind(valgrindPath) == .file, LocalFiles.isAccessible(valgrindPath, X_OK) else {
                 throw .valgrindNotFound(valgrindPath)
             }
             return valgrindPath

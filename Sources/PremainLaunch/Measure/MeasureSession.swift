@@ -11,6 +11,38 @@ public struct MeasureSession: Sendable {
         self.launcher = launcher
     }
 
+    /// What `premain measure` gets: the measurement and, under `options.instructionCounter`,
+    /// its instruction counts in it; a count that failed leaves the timings and says why.
+    public struct Outcome: Sendable {
+        public var measurement: LaunchMeasurement
+        public var instructionFailure: InstructionCountError?
+    }
+
+    /// `measure`, then one run under callgrind when `options.instructionCounter` is set.
+    /// valgrind is looked for before any launch: without it nothing is run
+    /// (`MeasureError.instructionCountFailed`).
+    public func run(command: [String], environment: [String], options: MeasureOptions,
+                    progress: (LaunchProgress) -> Void = { _ in }) throws(MeasureError) -> Outcome {
+        if let counter = options.instructionCounter {
+            do {
+                _ = try counter.locateValgrind(environment: environment)
+            } catch {
+                throw .instructionCountFailed(error)
+            }
+        }
+        var outcome = Outcome(measurement: try measure(command: command, environment: environment, options: options,
+                                                       progress: progress))
+        if let counter = options.instructionCounter {
+            do {
+                outcome.measurement.instructions = try counter.count(command: command, environment: environment,
+                                                                     timeoutSeconds: options.timeoutSeconds)
+            } catch {
+                outcome.instructionFailure = error
+            }
+        }
+        return outcome
+    }
+
     /// Measures `command` (`command[0]` is looked up in the PATH of `environment` unless it
     /// holds a slash) with `environment` passed through. Calls `progress` after every launch.
     /// Throws `MeasureError` when the command cannot be found or a launch cannot be set up;
@@ -138,6 +170,8 @@ public struct MeasureOptions: Sendable {
     public var inheritStdin: Bool = false
     /// Read each measured object's relocation and symbol counts from its file (`ObjectFactsReader`).
     public var objectFacts: Bool = true
+    /// Count instructions in one more run under callgrind (`--instructions`); `nil`: none.
+    public var instructionCounter: InstructionCounter?
 
     public init(runs: Int = 10, warmup: Int = 1, cold: Bool = false, timeoutSeconds: Double? = nil,
                 observerSeries: Bool = true, pin: Bool = true, realtimeMeasurer: Bool = true, output: LaunchRequest.OutputHandling = .discard) {
@@ -161,7 +195,7 @@ public enum MeasureError: Error, Equatable, Sendable, CustomStringConvertible {
     case commandNotFound(String)
     /// A launch of the command could not be set up (no pipe, no FIFO, fork failed).
     case launchFailed(command: String, LaunchError)
-    /// `compare --instructions`: a build's instructions could not be counted.
+    /// `--instructions`: valgrind is missing, or (compare) a build's instructions could not be counted.
     case instructionCountFailed(InstructionCountError)
     /// `--until main` on a program whose loader prints no lines (static, not glibc, a script).
     case cannotStop(String, String)

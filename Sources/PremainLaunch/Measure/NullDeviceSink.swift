@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import PremainSystem
 
 /// A private null device whose first write an inotify watch sees: the target's stdout when its
 /// bytes are not needed (a write costs what a write to /dev/null costs).
@@ -51,9 +52,8 @@ final class NullDeviceSink: Sendable {
         defer { unlink(path) }
         let device = open(path, O_WRONLY | O_CLOEXEC)
         guard device >= 0 else { return nil }
-        var status = stat()
         let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fstat(device, &status) == 0, status.st_rdev == nullDevice, watch >= 0,
+        guard LocalFiles.status(descriptor: device)?.st_rdev == nullDevice, watch >= 0,
               inotify_add_watch(watch, path, disarmedMask) >= 0 else {
             close(device)
             if watch >= 0 { close(watch) }

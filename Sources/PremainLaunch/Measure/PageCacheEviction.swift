@@ -99,8 +99,7 @@ public enum PageCacheEvictor {
     }
 
     static func count(fd: Int32, path: String) -> Residency {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
+        guard let info = LocalFiles.status(descriptor: fd) else {
             return Residency(path: path, pages: 0, residentPages: 0, error: "cannot stat")
         }
         let size = Int(info.st_size)

@@ -25,7 +25,7 @@ public final class TargetCgroup: Sendable {
     static func make() -> TargetCgroup? {
         guard let parent = parentFolder else { return nil }
         let path = parent + "/premain-\(getpid())-\(counter.next())"
-        guard mkdir(path, 0o755) == 0, access(path + "/cgroup.kill", W_OK) == 0 else {
+        guard mkdir(path, 0o755) == 0, LocalFiles.isAccessible(path + "/cgroup.kill", W_OK) else {
             rmdir(path)
             return nil
         }

@@ -13,12 +13,7 @@ extension TraceSession {
         refreshObjects(pid)
     }
 
-    static func readLink(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    static func readLink(_ path: String) -> String? { LocalFiles.linkTarget(path) }
 
     /// Plants probes and markers in every newly mapped object.
     func refreshObjects(_ pid: pid_t) {

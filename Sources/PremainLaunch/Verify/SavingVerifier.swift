@@ -1,6 +1,7 @@
 import ELFKit
 import Glibc
 import PremainModel
+import PremainSystem
 
 /// `check --verify`: proves an unused dependency's saving on a copy. The program is copied
 /// twice into a temporary folder (its `$ORIGIN` run paths made absolute, so both copies find
@@ -130,17 +131,7 @@ public struct SavingVerifier: Sendable {
     }
 
     static func remove(_ folder: String) {
-        for side in ["base", "head"] {
-            let path = folder + "/" + side
-            if let directory = opendir(path) {
-                while let entry = readdir(directory) {
-                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                    if name != "." && name != ".." { unlink(path + "/" + name) }
-                }
-                closedir(directory)
-            }
-            rmdir(path)
-        }
-        rmdir(folder)
+        for side in ["base", "head"] { LocalFiles.removeFolderAndFiles(folder + "/" + side) }
+        LocalFiles.removeFolderAndFiles(folder)
     }
 }

@@ -71,7 +71,7 @@ enum CheckCommand: Command {
         let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         let config = try ConfigOptions.load(arguments)
         let failOn = ConfigOptions.failOn(arguments, config)
-        let loaded = RuleInputLoader(closureProvider: ClosureSupport.provider, includeObjects: arguments[FolderOptions.includeObjects])
+        let loaded = RuleInputLoader(closures: ClosureSupport.options, includeObjects: arguments[FolderOptions.includeObjects])
             .load(arguments.positionals)
         try OutputOptions.refuseInputAsOutput(arguments, inputs: loaded.input.objects.map(\.path))  // files of the folders
         FolderOptions.note(loaded.skipped, in: arguments.positionals)

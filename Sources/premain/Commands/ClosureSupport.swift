@@ -1,8 +1,8 @@
+import PremainAudit
 import PremainJudge
 
-/// Where `check` and `diff` get dependency closures from: the closure resolver, as
-/// `premain audit` uses it (this machine's ld.so.cache and default paths). One provider for
-/// the run, so `diff`'s two sides share the resolver and its read libraries.
+/// How `check`, `diff` and `pr` resolve dependency closures: as `premain audit` does (this
+/// machine's ld.so.cache and default paths), unused dependencies found, costs not computed.
 enum ClosureSupport {
-    static let provider: RuleInputLoader.ClosureProvider? = RuleInputLoader.resolvingClosures
+    static let options: ClosureOptions? = RuleInputLoader.resolvingClosures
 }

@@ -85,7 +85,7 @@ enum DiffCommand: Command {
         try OutputOptions.refuseInputAsOutput(arguments, inputs: arguments.positionals)
         let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         let failOn = ConfigOptions.failOn(arguments, config)
-        let loader = RuleInputLoader(closureProvider: ClosureSupport.provider, includeObjects: arguments[FolderOptions.includeObjects])
+        let loader = RuleInputLoader(closures: ClosureSupport.options, includeObjects: arguments[FolderOptions.includeObjects])
         let base = loader.load([arguments.positionals[0]])
         let head = loader.load([arguments.positionals[1]])
         try OutputOptions.refuseInputAsOutput(arguments, inputs: (base.input.objects + head.input.objects).map(\.path))

@@ -143,40 +143,31 @@ enum MeasureCommand: Command {
         options.holdIdleLatency = !arguments[LaunchSettingsOptions.allowIdle]
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
         let environment = ProcessEnvironment.current()
-        let counter = arguments[instructions] ? InstructionCounter() : nil
-        if let counter {
-            do {
-                _ = try counter.locateValgrind(environment: environment)
-            } catch {
-                Console.error(error.description)
-                return .inputError
-            }
-        }
+        if arguments[instructions] { options.instructionCounter = InstructionCounter() }
         let progress = ProgressBar.onTerminal("measure")
-        var measurement: LaunchMeasurement
+        let outcome: MeasureSession.Outcome
         do {
-            measurement = try MeasureSession(launcher: ProcessLauncher()).measure(
+            outcome = try MeasureSession(launcher: ProcessLauncher()).run(
                 command: arguments.passthrough, environment: environment, options: options) { step in
                     progress?.update(step)
                 }
         } catch {
             progress?.finish()
-            Console.error(error.description)
             switch error {
-            case .noCommand, .commandNotFound, .cannotStop: return .inputError
-            case .launchFailed, .instructionCountFailed: return .internalError
+            case .instructionCountFailed(let failure):
+                Console.error(failure.description)
+                return Self.exitCode(failure)
+            case .noCommand, .commandNotFound, .cannotStop:
+                Console.error(error.description)
+                return .inputError
+            case .launchFailed:
+                Console.error(error.description)
+                return .internalError
             }
         }
         progress?.finish()
-        var countFailure: InstructionCountError?
-        if let counter {
-            do {
-                measurement.instructions = try counter.count(command: arguments.passthrough, environment: environment,
-                                                             timeoutSeconds: timeout)
-            } catch {
-                countFailure = error
-            }
-        }
+        var measurement = outcome.measurement
+        let countFailure = outcome.instructionFailure
         guard TraceExport.write(arguments, { () throws -> String in
             try TraceEventRenderer.render(MeasureReport(measurements: [measurement]))
         }), BenchmarkExports.write(arguments, { BenchmarkMetrics.of(MeasureReport(measurements: [measurement])) }) else {
@@ -196,12 +187,18 @@ enum MeasureCommand: Command {
         for failure in measurement.failures { Console.error("\(measurement.command[0]): \(failure)") }
         if let countFailure {
             Console.error("instructions: \(countFailure.description)")
-            switch countFailure {
-            case .runFailed: return .targetFailed
-            case .unreadableOutput: return .internalError
-            case .noCommand, .valgrindNotFound, .commandNotFound: return .inputError
-            }
+            return Self.exitCode(countFailure)
         }
         return measurement.status == .ok ? .success : .targetFailed
+    }
+
+    /// The exit code of an instruction count that failed: the target's failure, premain's own,
+    /// or the input's (no valgrind, no command).
+    static func exitCode(_ failure: InstructionCountError) -> ExitCode {
+        switch failure {
+        case .runFailed: return .targetFailed
+        case .unreadableOutput: return .internalError
+        case .noCommand, .valgrindNotFound, .commandNotFound: return .inputError
+        }
     }
 }

@@ -122,7 +122,7 @@ enum PullRequestCommand: Command {
         let outcome: PullRequestSession.Outcome
         let progress = ProgressBar.onTerminal("compare")
         do {
-            outcome = try PullRequestSession(launcher: ProcessLauncher(), closureProvider: ClosureSupport.provider).run(
+            outcome = try PullRequestSession(launcher: ProcessLauncher(), closures: ClosureSupport.options).run(
                 request, log: { Console.status("premain pr: \($0)") }, progress: { progress?.update($0) })
             progress?.finish()
         } catch {

@@ -2,6 +2,7 @@ import PremainLaunch
 
 #if canImport(Glibc)
 import Glibc
+import PremainSystem
 #endif
 
 /// The empty function `premain trace` traces in a child copy of premain to measure its own cost
@@ -28,10 +29,7 @@ enum TraceCalibration {
 
     /// premain itself, run in calibration mode; `nil` when /proc/self/exe cannot be read.
     static var target: CalibrationTarget? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let path = LocalFiles.linkTarget("/proc/self/exe") else { return nil }
         return CalibrationTarget(executable: path, arguments: ["premain", modeArgument, String(calls)],
                                  symbol: symbol, calls: calls)
     }

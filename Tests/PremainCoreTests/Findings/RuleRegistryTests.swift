@@ -125,7 +125,7 @@ final class RuleRegistryTests: XCTestCase {
         for sample in ["many-deps/many-deps", "rules/chain-app", "closure/unused/unused-deps", "closure/missing/needs-missing",
                        "c-hello/c-hello"] {
             let viaLdd = try RuleSamples.input(sample)
-            let loaded = RuleInputLoader(closureProvider: RuleInputLoader.resolvingClosures).load([try RuleSamples.path(sample)])
+            let loaded = RuleInputLoader(closures: RuleInputLoader.resolvingClosures).load([try RuleSamples.path(sample)])
             XCTAssertEqual(loaded.input.closures.count, 1, sample)
             for rule in rules {
                 let config = RuleConfig(rule.description)

@@ -10,22 +10,13 @@ import Glibc
 /// Turns what the user names — an ELF file, a folder, or a JSON report written by
 /// `premain audit`, `measure` or `trace` — into a `RuleInput`. Reads files; never prints.
 public struct RuleInputLoader: Sendable {
-    /// Resolves a program's dependency closure; `nil` when the closure is not computed.
-    public typealias ClosureProvider = @Sendable (BinaryInventory) -> ProgramClosure?
+    /// The closure as `ld.so` would load it on this machine: unused dependencies found, costs
+    /// not computed. One resolver serves every program of a load, so ld.so.cache is read once
+    /// and each library is opened once (its `ObjectStore`), not once per program.
+    public static let resolvingClosures = ClosureOptions(findUnused: true, computeCosts: false)
 
-    /// The closure as `ld.so` would load it on this machine (`ClosureResolver`, unused
-    /// dependencies found, costs not computed). Each provider has one resolver for all the
-    /// programs it is asked about, so ld.so.cache is read once and each library is opened
-    /// once (its `ObjectStore`), not once per program.
-    public static var resolvingClosures: ClosureProvider {
-        let resolver = ClosureResolver(options: ClosureOptions(findUnused: true, computeCosts: false))
-        return { binary in
-            guard let closure = try? resolver.resolve(path: binary.path) else { return nil }
-            return ProgramClosure(name: ObjectName.of(binary), path: binary.path, closure: closure, toolchain: binary.toolchain)
-        }
-    }
-
-    public var closureProvider: ClosureProvider?
+    /// How each program's closure is resolved; `nil` when closures are not computed.
+    public var closures: ClosureOptions?
     /// Where to find the glibc the programs will run against when no closure names one.
     public var systemLibcPaths: [String]
 
@@ -40,12 +31,15 @@ public struct RuleInputLoader: Sendable {
     }
     /// Read the relocatable objects found in folders too (`--include-objects`).
     public var includeObjects: Bool
+    /// Worker threads of the audit (`BatchAudit`).
+    public var workers: Int
 
-    public init(closureProvider: ClosureProvider? = nil, systemLibcPaths: [String] = RuleInputLoader.hostLibcPaths,
-                includeObjects: Bool = false) {
-        self.closureProvider = closureProvider
+    public init(closures: ClosureOptions? = nil, systemLibcPaths: [String] = RuleInputLoader.hostLibcPaths,
+                includeObjects: Bool = false, workers: Int = BatchAudit.processorCount) {
+        self.closures = closures
         self.systemLibcPaths = systemLibcPaths
         self.includeObjects = includeObjects
+        self.workers = workers
     }
 
     /// What was loaded, the files that could not be, and what the folders held that was left out.
@@ -57,53 +51,86 @@ public struct RuleInputLoader: Sendable {
         public var skipped = SkippedFiles()
     }
 
+    /// One thing a path gives, in the order the paths name them.
+    private enum Step {
+        case error(FileError)
+        /// The ELF file at this index of the audited files; `quietly` when found in a folder.
+        case object(Int, quietly: Bool)
+        case report(String, fromFolder: Bool)
+    }
+
     /// Loads every path into one input. A folder contributes its ELF executables and libraries
     /// (found recursively as `FileCollector` does: a symlinked folder named here is followed,
     /// symbolic links inside it are not) and its JSON
     /// reports; JSON files in it that are not premain reports (SwiftPM's
-    /// `output-file-map.json`) are skipped and counted, not errors.
+    /// `output-file-map.json`) are skipped and counted, not errors. The ELF files are audited
+    /// together through `BatchAudit` (on all cores, each program's closure with them); what
+    /// they give is added in the order the paths name them.
     public func load(_ paths: [String]) -> Loaded {
         var loaded = Loaded(input: RuleInput(), errors: [])
+        var steps: [Step] = []
+        var files: [String] = []
+        var sizes: [String: Int] = [:]
+        func audit(_ file: String, quietly: Bool) {
+            steps.append(.object(files.count, quietly: quietly))
+            files.append(file)
+        }
         for path in paths {
             switch LocalFiles.kind(path) {
             case .missing:
-                loaded.errors.append(FileError(path: path, reason: .missing, message: "no such file or folder"))
+                steps.append(.error(FileError(path: path, reason: .missing, message: "no such file or folder")))
             case .folder:
                 let collected = FileCollector.collect([path], options: .init(includeObjects: includeObjects, reports: true))
-                loaded.errors += collected.unreadable
+                steps += collected.unreadable.map(Step.error)
                 loaded.skipped.add(collected.skipped)
-                for file in collected.files { loadFile(file, into: &loaded, quietly: true) }
-                for report in collected.reports { loadReport(report, into: &loaded, fromFolder: true) }
+                sizes.merge(collected.sizes) { first, _ in first }
+                for file in collected.files {
+                    if Self.isReport(file) { steps.append(.report(file, fromFolder: false)) } else { audit(file, quietly: true) }
+                }
+                steps += collected.reports.map { .report($0, fromFolder: true) }
             case .other:
                 // Refused before any open: a FIFO or a device would block or never end.
-                loaded.errors.append(FileError(path: path, reason: .notRegularFile, message: "not a regular file"))
+                steps.append(.error(FileError(path: path, reason: .notRegularFile, message: "not a regular file")))
             case .file:
-                loadFile(path, into: &loaded, quietly: false)
+                if Self.isReport(path) { steps.append(.report(path, fromFolder: false)) } else { audit(path, quietly: false) }
+            }
+        }
+        let batch = BatchAudit(inventory: InventoryOptions(symbolLists: true, demangle: true), closure: closures,
+                               workers: workers, closureScope: .programs)
+        let outcomes = files.isEmpty ? [] : batch.audit(files, sizes: sizes)
+        for step in steps {
+            switch step {
+            case .error(let error):
+                loaded.errors.append(error)
+            case .report(let path, let fromFolder):
+                loadReport(path, into: &loaded, fromFolder: fromFolder)
+            case .object(let index, let quietly):
+                switch outcomes[index] {
+                case .audited(var binary):
+                    let closure = binary.closure
+                    // The rules read a program's closure from `closures`, not from its inventory.
+                    binary.closure = nil
+                    binary.unusedNeeded = nil
+                    binary.closureSkipped = nil
+                    loaded.input.objects.append(binary)
+                    if let closure {
+                        loaded.input.closures.append(ProgramClosure(
+                            name: ObjectName.of(binary), path: binary.path, closure: closure, toolchain: binary.toolchain))
+                    }
+                case .failed(let error):
+                    // In a folder only files that are not ELF at all are left out quietly, as
+                    // audit does; an unreadable or broken ELF file is an error.
+                    if !quietly || error.reason != .notELF { loaded.errors.append(error) }
+                }
             }
         }
         if loaded.input.glibc == nil { loaded.input.glibc = glibc(for: loaded.input) }
         return loaded
     }
 
-    func loadFile(_ path: String, into loaded: inout Loaded, quietly: Bool) {
-        if path.hasSuffix(".json") || LocalFiles.startsLikeJSON(path) {
-            loadReport(path, into: &loaded, fromFolder: false)
-            return
-        }
-        do {
-            let binary = try InventoryBuilder.audit(path: path, options: InventoryOptions(symbolLists: true, demangle: true))
-            loaded.input.objects.append(binary)
-            if binary.header.kind != .relocatable, binary.header.interpreter != nil || binary.header.soname == nil,
-               let closure = closureProvider?(binary) {
-                loaded.input.closures.append(closure)
-            }
-        } catch {
-            // In a folder only files that are not ELF at all are left out quietly, as audit does;
-            // an unreadable or broken ELF file is an error.
-            if !quietly || error.reason != .notELF {
-                loaded.errors.append(FileError(path: path, reason: FileError.Reason(error.reason), message: error.message))
-            }
-        }
+    /// A JSON report rather than an ELF file: named `*.json`, or text that starts like JSON.
+    static func isReport(_ path: String) -> Bool {
+        path.hasSuffix(".json") || LocalFiles.startsLikeJSON(path)
     }
 
     /// Reads a JSON report. Found in a folder, a file that is not a premain report at all is
@@ -131,8 +158,7 @@ public struct RuleInputLoader: Sendable {
         let fd = LocalFiles.openForReading(path, regularOnly: true)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size >= 0, info.st_size <= 1 << 30 else { return nil }
+        guard let info = LocalFiles.status(descriptor: fd), info.st_size >= 0, info.st_size <= 1 << 30 else { return nil }
         var data = Data(count: Int(info.st_size))
         var filled = 0
         let complete = data.withUnsafeMutableBytes { buffer -> Bool in
