@@ -108,7 +108,7 @@ public struct BatchAudit: Sendable {
         do {
             file = try ELFFile(path: path)
         } catch {
-            return .failed(FileError(path: path, reason: FileError.Reason(error.reason), message: error.message))
+            return .failed(FileError(path: path, reason: error.reason, message: error.message))
         }
         let loads = file.interpreter != nil || !file.neededLibraries.isEmpty
         var inventory: BinaryInventory

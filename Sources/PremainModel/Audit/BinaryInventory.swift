@@ -1,3 +1,5 @@
+import ELFValues
+
 /// Everything `premain audit` knows about one ELF file without running it. Codable: the JSON
 /// report's `binaries[]` entries. Keys documented as contract in README.md keep their meaning.
 public struct BinaryInventory: Codable, Sendable, Equatable {
@@ -28,12 +30,12 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
     public var toolchain: BuildToolchain? = nil
 
     public struct Header: Codable, Sendable, Equatable {
-        public var elfClass: ELFClassName
-        public var endianness: Endianness
+        public var elfClass: ELFClass
+        public var endianness: ELFEndianness
         /// Readable machine name ("x86-64") and its C name ("EM_X86_64").
         public var machine: String
         public var machineName: String
-        public var kind: Kind
+        public var kind: ELFObjectKind
         public var interpreter: String?
         public var soname: String?
         public var buildID: String?
@@ -42,7 +44,7 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
         public var debugLink: String?
         public var fileSize: UInt64
 
-        public init(elfClass: ELFClassName, endianness: Endianness, machine: String, machineName: String, kind: Kind,
+        public init(elfClass: ELFClass, endianness: ELFEndianness, machine: String, machineName: String, kind: ELFObjectKind,
                     interpreter: String? = nil, soname: String? = nil, buildID: String? = nil, stripped: Bool,
                     debugLink: String? = nil, fileSize: UInt64) {
             self.elfClass = elfClass
@@ -57,21 +59,6 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
             self.debugLink = debugLink
             self.fileSize = fileSize
         }
-    }
-
-    /// The file's word size as readelf prints it.
-    public enum ELFClassName: String, Codable, Sendable {
-        case elf32 = "ELF32", elf64 = "ELF64"
-    }
-
-    /// Byte order of the file's data.
-    public enum Endianness: String, Codable, Sendable {
-        case little, big
-    }
-
-    /// `e_type`, refined: a PIE is an `ET_DYN` with an interpreter or `DF_1_PIE`.
-    public enum Kind: String, Codable, Sendable {
-        case executable, pieExecutable, sharedLibrary, relocatable, core, unknown
     }
 
     public struct DynamicInfo: Codable, Sendable, Equatable {
@@ -140,20 +127,15 @@ public struct RelocationCensus: Codable, Sendable, Equatable {
 
     public struct Table: Codable, Sendable, Equatable {
         public var name: String
-        public var format: Format
+        public var format: ELFRelocationFormat
         /// Entries as stored: relocations, or words for RELR.
         public var entries: Int
 
-        public init(name: String, format: Format, entries: Int) {
+        public init(name: String, format: ELFRelocationFormat, entries: Int) {
             self.name = name
             self.format = format
             self.entries = entries
         }
-    }
-
-    /// How a relocation section stores its entries.
-    public enum Format: String, Codable, Sendable {
-        case rel, rela, relr
     }
 
     public init() {}
@@ -221,11 +203,11 @@ public struct InitializerCensus: Codable, Sendable, Equatable {
 
 /// One static initializer entry, symbolized.
 public struct InitializerInfo: Codable, Sendable, Equatable {
-    public var source: Source
+    public var source: InitializerSource
     public var index: Int
     /// Link-time address of the function, hex ("0x1139"); `nil` when unresolved.
     public var address: String?
-    public var resolution: Resolution
+    public var resolution: InitializerResolution
     public var symbol: String?
     public var demangled: String?
     /// For `_GLOBAL__sub_I_<file>`: the translation unit's file name.
@@ -235,17 +217,6 @@ public struct InitializerInfo: Codable, Sendable, Equatable {
     /// The function's first line from DWARF (the object's own or its debug file's); `nil` for
     /// toolchain entries, unresolved entries and objects without DWARF (key left out).
     public var location: SourceLocation? = nil
-
-    /// Which table the entry is in.
-    public enum Source: String, Codable, Sendable {
-        case preinitArray = "DT_PREINIT_ARRAY", dtInit = "DT_INIT", ctors = ".ctors", initArray = "DT_INIT_ARRAY"
-    }
-
-    /// How the entry's target address was found: stored in the file, from a relative or a
-    /// symbol relocation, or not at all.
-    public enum Resolution: String, Codable, Sendable {
-        case stored, relativeRelocation, symbolRelocation, unresolved
-    }
 
     /// What kind of function the entry runs.
     public enum Kind: String, Codable, Sendable {
@@ -259,7 +230,7 @@ public struct InitializerInfo: Codable, Sendable, Equatable {
         case unknown
     }
 
-    public init(source: Source, index: Int, address: String? = nil, resolution: Resolution, symbol: String? = nil,
+    public init(source: InitializerSource, index: Int, address: String? = nil, resolution: InitializerResolution, symbol: String? = nil,
                 demangled: String? = nil, translationUnit: String? = nil, kind: Kind, toolchain: Bool) {
         self.source = source
         self.index = index

@@ -101,7 +101,7 @@ public struct RuleInputLoader: Sendable {
             // In a folder only files that are not ELF at all are left out quietly, as audit does;
             // an unreadable or broken ELF file is an error.
             if !quietly || error.reason != .notELF {
-                loaded.errors.append(FileError(path: path, reason: FileError.Reason(error.reason), message: error.message))
+                loaded.errors.append(FileError(path: path, reason: error.reason, message: error.message))
             }
         }
     }
