@@ -2,7 +2,7 @@ import ELFValues
 
 /// Everything `premain audit` knows about one ELF file without running it. Codable: the JSON
 /// report's `binaries[]` entries. Keys documented as contract in README.md keep their meaning.
-public struct BinaryInventory: Codable, Sendable, Equatable {
+public struct BinaryInventory: Codable, JSONKeyed, Sendable, Equatable {
     public var path: String
     public var header: Header
     /// `DT_NEEDED` names in order; `[]` when the file has no dynamic section.
@@ -29,7 +29,13 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
     /// recorded them.
     public var toolchain: BuildToolchain? = nil
 
-    public struct Header: Codable, Sendable, Equatable {
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case closure, closureSkipped, diagnostics, dynamic, header, initializers, needed, path, relocations
+        case sizes, swift, symbols, toolchain, unusedNeeded
+    }
+
+    public struct Header: Codable, JSONKeyed, Sendable, Equatable {
         public var elfClass: ELFClass
         public var endianness: ELFEndianness
         /// Readable machine name ("x86-64") and its C name ("EM_X86_64").
@@ -43,6 +49,12 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
         public var stripped: Bool
         public var debugLink: String?
         public var fileSize: UInt64
+
+        /// The JSON keys, in the JSON's order (`JSONKeyed`).
+        public enum CodingKeys: String, CodingKey, CaseIterable {
+            case buildID, debugLink, elfClass, endianness, fileSize, interpreter, kind, machine
+            case machineName, soname, stripped
+        }
 
         public init(elfClass: ELFClass, endianness: ELFEndianness, machine: String, machineName: String, kind: ELFObjectKind,
                     interpreter: String? = nil, soname: String? = nil, buildID: String? = nil, stripped: Bool,
@@ -61,7 +73,7 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
         }
     }
 
-    public struct DynamicInfo: Codable, Sendable, Equatable {
+    public struct DynamicInfo: Codable, JSONKeyed, Sendable, Equatable {
         public var rpath: [String]
         public var runpath: [String]
         public var bindNow: Bool
@@ -71,6 +83,11 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
         public var symbolVersioning: Bool
         /// `DF_1_NODEFLIB`.
         public var noDefaultLib: Bool
+
+        /// The JSON keys, in the JSON's order (`JSONKeyed`).
+        public enum CodingKeys: String, CodingKey, CaseIterable {
+            case bindNow, gnuHash, noDefaultLib, rpath, runpath, symbolVersioning, sysvHash, textRel
+        }
 
         public init(rpath: [String], runpath: [String], bindNow: Bool, gnuHash: Bool, sysvHash: Bool, textRel: Bool,
                     symbolVersioning: Bool, noDefaultLib: Bool) {
@@ -106,7 +123,7 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
 }
 
 /// Dynamic relocations the loader applies, by class.
-public struct RelocationCensus: Codable, Sendable, Equatable {
+public struct RelocationCensus: Codable, JSONKeyed, Sendable, Equatable {
     /// `R_*_RELATIVE` entries plus every address DT_RELR encodes.
     public var relative: Int = 0
     /// Every other relocation with a symbol look-up (`GLOB_DAT`, `R_*_64`, ...).
@@ -125,11 +142,21 @@ public struct RelocationCensus: Codable, Sendable, Equatable {
     /// Raw entries per relocation section.
     public var tables: [Table] = []
 
-    public struct Table: Codable, Sendable, Equatable {
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case copy, irelative, none, plt, relative, relrAddresses, symbolic, tables, tls, total
+    }
+
+    public struct Table: Codable, JSONKeyed, Sendable, Equatable {
         public var name: String
         public var format: ELFRelocationFormat
         /// Entries as stored: relocations, or words for RELR.
         public var entries: Int
+
+        /// The JSON keys, in the JSON's order (`JSONKeyed`).
+        public enum CodingKeys: String, CodingKey, CaseIterable {
+            case entries, format, name
+        }
 
         public init(name: String, format: ELFRelocationFormat, entries: Int) {
             self.name = name
@@ -155,7 +182,7 @@ public struct RelocationCensus: Codable, Sendable, Equatable {
 }
 
 /// Dynamic symbols: what the file offers to and asks of other objects.
-public struct SymbolCensus: Codable, Sendable, Equatable {
+public struct SymbolCensus: Codable, JSONKeyed, Sendable, Equatable {
     /// Defined `.dynsym` entries (but index 0) binding GLOBAL, WEAK or GNU_UNIQUE with DEFAULT
     /// or PROTECTED visibility, not of type SECTION or FILE.
     public var exported: Int = 0
@@ -167,19 +194,29 @@ public struct SymbolCensus: Codable, Sendable, Equatable {
     public var exportedNames: [String]?
     public var importedNames: [String]?
 
-    public struct ByType: Codable, Sendable, Equatable {
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case exported, exportedByType, exportedNames, imported, importedByType, importedNames
+    }
+
+    public struct ByType: Codable, JSONKeyed, Sendable, Equatable {
         public var function = 0
         public var object = 0
         public var tls = 0
         public var ifunc = 0
         public var other = 0
+
+        /// The JSON keys, in the JSON's order (`JSONKeyed`).
+        public enum CodingKeys: String, CodingKey, CaseIterable {
+            case function, ifunc, object, other, tls
+        }
     }
 
     public init() {}
 }
 
 /// Static initializers: what runs before `main`.
-public struct InitializerCensus: Codable, Sendable, Equatable {
+public struct InitializerCensus: Codable, JSONKeyed, Sendable, Equatable {
     /// `DT_INIT_ARRAY` entries.
     public var initArray: Int = 0
     /// `DT_PREINIT_ARRAY` entries.
@@ -195,6 +232,11 @@ public struct InitializerCensus: Codable, Sendable, Equatable {
     public var toolchain: Int = 0
     public var entries: [InitializerInfo] = []
 
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case ctors, dtInit, entries, initArray, preinitArray, toolchain, total
+    }
+
     public init() {}
 
     /// Entries that are the program's own: `total - toolchain`.
@@ -202,7 +244,7 @@ public struct InitializerCensus: Codable, Sendable, Equatable {
 }
 
 /// One static initializer entry, symbolized.
-public struct InitializerInfo: Codable, Sendable, Equatable {
+public struct InitializerInfo: Codable, JSONKeyed, Sendable, Equatable {
     public var source: InitializerSource
     public var index: Int
     /// Link-time address of the function, hex ("0x1139"); `nil` when unresolved.
@@ -217,6 +259,12 @@ public struct InitializerInfo: Codable, Sendable, Equatable {
     /// The function's first line from DWARF (the object's own or its debug file's); `nil` for
     /// toolchain entries, unresolved entries and objects without DWARF (key left out).
     public var location: SourceLocation? = nil
+
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case address, demangled, index, kind, location, resolution, source, symbol, toolchain
+        case translationUnit
+    }
 
     /// What kind of function the entry runs.
     public enum Kind: String, Codable, Sendable {
@@ -245,11 +293,16 @@ public struct InitializerInfo: Codable, Sendable, Equatable {
 }
 
 /// Swift start-up suspects and metadata sizes.
-public struct SwiftCensus: Codable, Sendable, Equatable {
+public struct SwiftCensus: Codable, JSONKeyed, Sendable, Equatable {
     public var lazyGlobals: [SwiftSuspect]
     public var defaultArguments: [SwiftSuspect]
     /// Sizes in bytes of the `swift5_*` metadata sections present.
     public var metadataSections: [String: UInt64]
+
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case defaultArguments, lazyGlobals, metadataSections
+    }
 
     public init(lazyGlobals: [SwiftSuspect], defaultArguments: [SwiftSuspect], metadataSections: [String: UInt64]) {
         self.lazyGlobals = lazyGlobals
@@ -259,7 +312,7 @@ public struct SwiftCensus: Codable, Sendable, Equatable {
 }
 
 /// One Swift start-up suspect: a lazy global's once-function or a default-argument generator.
-public struct SwiftSuspect: Codable, Sendable, Equatable {
+public struct SwiftSuspect: Codable, JSONKeyed, Sendable, Equatable {
     public var symbol: String
     /// The demangled name; a once-function is named by its variable's full path ("one-time
     /// initialization function for math.Math.Statistics.configuration"). `nil` with
@@ -270,6 +323,11 @@ public struct SwiftSuspect: Codable, Sendable, Equatable {
     /// The function's first line from DWARF (the object's own or its debug file's); `nil` when
     /// there is no DWARF for it (key left out).
     public var location: SourceLocation? = nil
+
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case address, demangled, location, size, symbol
+    }
 
     public init(symbol: String, demangled: String? = nil, address: String, size: UInt64) {
         self.symbol = symbol
@@ -283,7 +341,7 @@ public struct SwiftSuspect: Codable, Sendable, Equatable {
 /// (from the `PT_LOAD` segments when the file has no section headers). Section-based, so the
 /// figures mean the same whether GNU ld, gold or lld laid the file out: gold puts read-only
 /// data in the executable segment, and every linker puts RELRO in the writable one.
-public struct SizeCensus: Codable, Sendable, Equatable {
+public struct SizeCensus: Codable, JSONKeyed, Sendable, Equatable {
     public var file: UInt64 = 0
     /// Code: executable sections (`.text`, `.plt`, `.init`, …).
     public var text: UInt64 = 0
@@ -305,6 +363,11 @@ public struct SizeCensus: Codable, Sendable, Equatable {
     /// Where the figures come from; `nil` in reports written before premain recorded it
     /// (those counted segments, with RELRO inside `data`).
     public var basis: Basis? = nil
+
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case basis, bss, data, file, relro, rodata, text, writableRodata
+    }
 
     /// What the sizes were computed from.
     public enum Basis: String, Codable, Sendable {
