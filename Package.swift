@@ -39,16 +39,19 @@ let package = Package(
         .target(name: "CMapGuard"),
         // Bytes that need not be UTF-8 (file names, DT_NEEDED names, argv) kept losslessly in a String.
         .target(name: "LosslessText"),
+        // The ELF values both ELFKit and the model name (class, byte order, object kind, relocation
+        // format, initializer source and resolution, why a file could not be opened): declared once.
+        .target(name: "ELFValues"),
         // The only importer of CELF: libelf handles become Swift values.
-        .target(name: "ELFKit", dependencies: ["CELF", "CMapGuard", "LosslessText"]),
+        .target(name: "ELFKit", dependencies: ["CELF", "CMapGuard", "ELFValues", "LosslessText"]),
         // The pipeline, one target per stage: a target may import only those above it, so an
         // import that points backwards does not compile. Nothing below the CLI prints.
         // The report contract: Codable values of every command, one TimeSummary, statistics.
-        .target(name: "PremainModel"),
+        .target(name: "PremainModel", dependencies: ["ELFValues"]),
         // The few POSIX file-system calls premain makes: path names, listings, whole-file reads.
         .target(name: "PremainSystem", dependencies: ["LosslessText"]),
         // Static analysis: inventory, load closure, batch audit, DWARF source lines (libdw).
-        .target(name: "PremainAudit", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "ELFKit", "CDemangle", "CDW", "CLazyLibraries"]),
+        .target(name: "PremainAudit", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "ELFKit", "ELFValues", "CDemangle", "CDW", "CLazyLibraries"]),
         // Real launches: measure and trace (ptrace, x86-64 only behind #if arch).
         .target(name: "PremainLaunch", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "PremainAudit", "ELFKit", "CTrace"]),
         // Judging: rules, budgets, premain.json, diff; reads reports as model values.
@@ -60,7 +63,7 @@ let package = Package(
         // History across commits: any report's metrics in a SQLite database (the only importer of CSQLite).
         .target(name: "PremainHistory", dependencies: ["PremainModel", "PremainSystem", "CSQLite", "CLazyLibraries"]),
         // Renderers: text, Markdown, SARIF, JSON; pure functions of model values.
-        .target(name: "PremainRender", dependencies: ["PremainModel", "LosslessText"]),
+        .target(name: "PremainRender", dependencies: ["PremainModel", "ELFValues", "LosslessText"]),
         // The thin command-line tool.
         .executableTarget(name: "premain", dependencies: [
             "CBuildInfo", "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
@@ -69,7 +72,7 @@ let package = Package(
         // and the built premain, /proc scans, self-timing logs, recorded reports
         // (swift-argument-parser's ArgumentParserTestHelpers is the model).
         .target(name: "PremainTestSupport", dependencies: ["CSQLite", "CLazyLibraries"], path: "Tests/PremainTestSupport"),
-        .testTarget(name: "ELFKitTests", dependencies: ["ELFKit", "PremainTestSupport"]),
+        .testTarget(name: "ELFKitTests", dependencies: ["ELFKit", "ELFValues", "PremainTestSupport"]),
         .testTarget(name: "PremainCoreTests", dependencies: [
                         "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
                         "PremainPullRequest", "PremainRender", "ELFKit", "PremainTestSupport"],

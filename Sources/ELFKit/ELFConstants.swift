@@ -1,25 +1,3 @@
-/// ELF class: 32- or 64-bit.
-public enum ELFClass: String, Sendable, Codable {
-    case elf32 = "ELF32"
-    case elf64 = "ELF64"
-}
-
-/// Byte order of the file's data.
-public enum ELFEndianness: String, Sendable, Codable {
-    case little, big
-}
-
-/// `e_type`, refined: a position-independent executable is an `ET_DYN` with an interpreter
-/// or `DF_1_PIE`.
-public enum ELFObjectKind: String, Sendable, Codable {
-    case executable
-    case pieExecutable
-    case sharedLibrary
-    case relocatable
-    case core
-    case unknown
-}
-
 /// `e_machine`, with the C name (`EM_X86_64`) as description.
 public struct ELFMachine: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: UInt16

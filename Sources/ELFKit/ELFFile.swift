@@ -1,4 +1,5 @@
 import CELF
+import ELFValues
 import LosslessText
 
 #if canImport(Glibc)
@@ -202,7 +203,7 @@ public final class ELFFile {
     }
 
     private static func openError(_ code: Int32) -> ELFOpenError {
-        let reason: ELFOpenError.Reason = code == ENOENT || code == ENOTDIR ? .missing : .unreadable
+        let reason: ELFOpenFailure = code == ENOENT || code == ENOTDIR ? .missing : .unreadable
         return ELFOpenError(reason, String(cString: strerror(code)).lowercased())
     }
 

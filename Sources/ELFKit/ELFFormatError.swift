@@ -1,3 +1,5 @@
+import ELFValues
+
 /// A broken table inside an ELF file: the reader keeps going past it and lists it in the
 /// file's `diagnostics`. A file that cannot be opened at all (missing, not ELF, a header too
 /// broken to read) is an `ELFOpenError`.
@@ -26,13 +28,10 @@ public struct ELFFormatError: Error, Equatable, Sendable, CustomStringConvertibl
 
 /// Why a file could not be opened at all: it is missing, unreadable, a directory, or not ELF.
 public struct ELFOpenError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Reason: String, Sendable, Codable {
-        case missing, unreadable, notRegularFile, notELF, malformed
-    }
-    public var reason: Reason
+    public var reason: ELFOpenFailure
     public var message: String
 
-    public init(_ reason: Reason, _ message: String) {
+    public init(_ reason: ELFOpenFailure, _ message: String) {
         self.reason = reason
         self.message = message
     }

@@ -1,23 +1,4 @@
-/// Where a static initializer entry comes from, in the order the loader runs them.
-public enum InitializerSource: String, Sendable, Codable {
-    case preinitArray = "DT_PREINIT_ARRAY"
-    case dtInit = "DT_INIT"
-    case ctors = ".ctors"
-    case initArray = "DT_INIT_ARRAY"
-}
-
-/// How an entry's target address was found.
-public enum InitializerResolution: String, Sendable, Codable {
-    /// The pointer stored in the file.
-    case stored
-    /// The addend of the `RELATIVE` relocation at the slot.
-    case relativeRelocation
-    /// A symbolic relocation against a symbol defined in this file.
-    case symbolRelocation
-    /// The slot is zero and nothing in the file relocates it: the entry is skipped at run time
-    /// (glibc skips null and -1 entries only in `.ctors`; a null array entry would crash).
-    case unresolved
-}
+import ELFValues
 
 /// One static initializer the loader (or crt code, for `.ctors`) calls before `main`.
 public struct ELFInitializerEntry: Sendable, Hashable {

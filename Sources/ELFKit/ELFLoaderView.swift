@@ -1,3 +1,5 @@
+import ELFValues
+
 /// The tables as glibc's ld.so finds them: through the dynamic tags, whose addresses are mapped
 /// through the `PT_LOAD` segments (`elf/get-dynamic-info.h`, `elf/dynamic-link.h`). Section
 /// headers are for linkers and debuggers; the loader never reads them. premain reads the
@@ -17,11 +19,11 @@ extension ELFFile {
     /// in the format `DT_PLTREL` names; when the `DT_RELA` (or `DT_REL`) range ends where the
     /// `DT_JMPREL` range ends, the PLT part is taken out of it (some linkers count it in both).
     /// In file order. `[]` for a file without these tags.
-    func loaderRelocationRanges() -> [(tag: DynamicTag, format: ELFRelocationTable.Format, offset: UInt64, size: UInt64)] {
-        var ranges: [(tag: DynamicTag, format: ELFRelocationTable.Format, offset: UInt64, size: UInt64)] = []
-        let pltFormat: ELFRelocationTable.Format = dynamicValue(.pltRel) == UInt64(DynamicTag.rela.rawValue) ? .rela : .rel
+    func loaderRelocationRanges() -> [(tag: DynamicTag, format: ELFRelocationFormat, offset: UInt64, size: UInt64)] {
+        var ranges: [(tag: DynamicTag, format: ELFRelocationFormat, offset: UInt64, size: UInt64)] = []
+        let pltFormat: ELFRelocationFormat = dynamicValue(.pltRel) == UInt64(DynamicTag.rela.rawValue) ? .rela : .rel
         let plt = taggedRange(.jmpRel, .pltRelSize)
-        for (addressTag, sizeTag, format) in [(DynamicTag.rela, DynamicTag.relaSize, ELFRelocationTable.Format.rela),
+        for (addressTag, sizeTag, format) in [(DynamicTag.rela, DynamicTag.relaSize, ELFRelocationFormat.rela),
                                               (.rel, .relSize, .rel), (.relr, .relrSize, .relr)] {
             guard var range = taggedRange(addressTag, sizeTag) else { continue }
             if format == pltFormat, let plt, range.offset &+ range.size == plt.offset &+ plt.size, range.size >= plt.size {

@@ -1,3 +1,5 @@
+import ELFValues
+
 /// One `REL` or `RELA` entry, decoded.
 public struct ELFRelocation: Sendable, Hashable {
     /// `r_offset`: the address the loader writes.
@@ -14,11 +16,9 @@ public struct ELFRelocation: Sendable, Hashable {
 /// the range a `DT_REL`/`DT_RELA`/`DT_JMPREL`/`DT_RELR` tag names when the file has no
 /// section headers.
 public struct ELFRelocationTable {
-    public enum Format: String, Sendable { case rel, rela, relr }
-
     /// Section name, or the dynamic tag's name for tables found through `.dynamic`.
     public let name: String
-    public let format: Format
+    public let format: ELFRelocationFormat
     /// File offset of the table.
     public let offset: UInt64
     let data: ByteReader
@@ -29,7 +29,7 @@ public struct ELFRelocationTable {
 
     /// A table over `data`; `machine` only matters where `r_info` is not the generic
     /// `sym << 32 | type` (ELF64) or `sym << 8 | type` (ELF32): MIPS64 and SPARC V9.
-    public init(name: String, format: Format, offset: UInt64, data: ByteReader, is64: Bool,
+    public init(name: String, format: ELFRelocationFormat, offset: UInt64, data: ByteReader, is64: Bool,
                 machine: ELFMachine = ELFMachine(rawValue: 0)) {
         self.name = name
         self.format = format
@@ -264,7 +264,7 @@ extension ELFFile {
             }
         }
         return relocationSections.compactMap { section -> ELFRelocationTable? in
-            let format: ELFRelocationTable.Format
+            let format: ELFRelocationFormat
             switch section.type {
             case .rel: format = .rel
             case .rela: format = .rela

@@ -3,12 +3,14 @@ import PremainModel
 /// Writes a `BinaryInventory` as the JSON `PrettyJSONEncoder` writes for it, byte for byte,
 /// without `Codable`: keys are written in their sorted order straight into the buffer, with no
 /// tree of nodes, no boxed containers and no sorting. A folder audit's report runs to megabytes,
-/// and `Codable` took most of the instructions of writing it.
+/// and `Codable` (`PrettyJSONEncoder`) took 75 % more instructions to audit a folder with it
+/// (docs/performance.md).
 ///
-/// Every field of the audit model is listed here: a field added to the model must be added
-/// here too. `AuditJSONWriterTests` compares the two writers on the samples, on system folders
-/// and on a value with every optional field set, so a field written by one and not the other
-/// fails the tests.
+/// The keys are not written here: each model type lists them beside its fields, in its
+/// `CodingKeys` (`JSONKeyed`), and each `write` below is a `switch` over them, so a key added to
+/// the model does not compile until it is written. `AuditJSONWriterTests` checks that every
+/// stored field has a key and compares the two writers, key set by key set and byte for byte,
+/// on the samples, on system folders and on a value with every optional field set.
 struct AuditJSONWriter {
     /// The bytes written so far: a buffer of its own, because `Array.append` costs about a
     /// hundred instructions per call and a report makes millions of small appends.
@@ -30,158 +32,213 @@ struct AuditJSONWriter {
         out.take()
     }
 
-    // MARK: The model
+    // MARK: The model, key by key in each type's `CodingKeys` order (`JSONKeyed`)
+
+    // Each `write` switches over every key of its type without a `default`: a key added to a
+    // model type does not compile until it is written here.
 
     mutating func write(_ binary: BinaryInventory) {
         beginObject()
-        if let closure = binary.closure {
-            key("closure")
-            write(closure)
+        for field in BinaryInventory.CodingKeys.allCases {
+            switch field {
+            case .closure: if let closure = binary.closure { key(field); write(closure) }
+            case .closureSkipped: if let skipped = binary.closureSkipped { key(field); string(skipped) }
+            case .diagnostics: key(field); strings(binary.diagnostics)
+            case .dynamic: key(field); write(binary.dynamic)
+            case .header: key(field); write(binary.header)
+            case .initializers: key(field); write(binary.initializers)
+            case .needed: key(field); strings(binary.needed)
+            case .path: key(field); string(binary.path)
+            case .relocations: key(field); write(binary.relocations)
+            case .sizes: key(field); write(binary.sizes)
+            case .swift: if let swift = binary.swift { key(field); write(swift) }
+            case .symbols: key(field); write(binary.symbols)
+            case .toolchain: if let toolchain = binary.toolchain { key(field); write(toolchain) }
+            case .unusedNeeded: if let unused = binary.unusedNeeded { key(field); strings(unused) }
+            }
         }
-        if let skipped = binary.closureSkipped { key("closureSkipped"); string(skipped) }
-        key("diagnostics"); strings(binary.diagnostics)
-        key("dynamic"); write(binary.dynamic)
-        key("header"); write(binary.header)
-        key("initializers"); write(binary.initializers)
-        key("needed"); strings(binary.needed)
-        key("path"); string(binary.path)
-        key("relocations"); write(binary.relocations)
-        key("sizes"); write(binary.sizes)
-        if let swift = binary.swift { key("swift"); write(swift) }
-        key("symbols"); write(binary.symbols)
-        if let toolchain = binary.toolchain { key("toolchain"); write(toolchain) }
-        if let unused = binary.unusedNeeded { key("unusedNeeded"); strings(unused) }
         endObject()
     }
 
     private mutating func write(_ header: BinaryInventory.Header) {
         beginObject()
-        if let id = header.buildID { key("buildID"); string(id) }
-        if let link = header.debugLink { key("debugLink"); string(link) }
-        key("elfClass"); string(header.elfClass.rawValue)
-        key("endianness"); string(header.endianness.rawValue)
-        key("fileSize"); number(header.fileSize)
-        if let interpreter = header.interpreter { key("interpreter"); string(interpreter) }
-        key("kind"); string(header.kind.rawValue)
-        key("machine"); string(header.machine)
-        key("machineName"); string(header.machineName)
-        if let soname = header.soname { key("soname"); string(soname) }
-        key("stripped"); bool(header.stripped)
+        for field in BinaryInventory.Header.CodingKeys.allCases {
+            switch field {
+            case .buildID: if let id = header.buildID { key(field); string(id) }
+            case .debugLink: if let link = header.debugLink { key(field); string(link) }
+            case .elfClass: key(field); string(header.elfClass.rawValue)
+            case .endianness: key(field); string(header.endianness.rawValue)
+            case .fileSize: key(field); number(header.fileSize)
+            case .interpreter: if let interpreter = header.interpreter { key(field); string(interpreter) }
+            case .kind: key(field); string(header.kind.rawValue)
+            case .machine: key(field); string(header.machine)
+            case .machineName: key(field); string(header.machineName)
+            case .soname: if let soname = header.soname { key(field); string(soname) }
+            case .stripped: key(field); bool(header.stripped)
+            }
+        }
         endObject()
     }
 
     private mutating func write(_ dynamic: BinaryInventory.DynamicInfo) {
         beginObject()
-        key("bindNow"); bool(dynamic.bindNow)
-        key("gnuHash"); bool(dynamic.gnuHash)
-        key("noDefaultLib"); bool(dynamic.noDefaultLib)
-        key("rpath"); strings(dynamic.rpath)
-        key("runpath"); strings(dynamic.runpath)
-        key("symbolVersioning"); bool(dynamic.symbolVersioning)
-        key("sysvHash"); bool(dynamic.sysvHash)
-        key("textRel"); bool(dynamic.textRel)
+        for field in BinaryInventory.DynamicInfo.CodingKeys.allCases {
+            key(field)
+            switch field {
+            case .bindNow: bool(dynamic.bindNow)
+            case .gnuHash: bool(dynamic.gnuHash)
+            case .noDefaultLib: bool(dynamic.noDefaultLib)
+            case .rpath: strings(dynamic.rpath)
+            case .runpath: strings(dynamic.runpath)
+            case .symbolVersioning: bool(dynamic.symbolVersioning)
+            case .sysvHash: bool(dynamic.sysvHash)
+            case .textRel: bool(dynamic.textRel)
+            }
+        }
         endObject()
     }
 
     private mutating func write(_ census: RelocationCensus) {
         beginObject()
-        key("copy"); number(census.copy)
-        key("irelative"); number(census.irelative)
-        key("none"); number(census.none)
-        key("plt"); number(census.plt)
-        key("relative"); number(census.relative)
-        key("relrAddresses"); number(census.relrAddresses)
-        key("symbolic"); number(census.symbolic)
-        key("tables")
-        beginArray()
-        for table in census.tables {
-            element()
-            beginObject()
-            key("entries"); number(table.entries)
-            key("format"); string(table.format.rawValue)
-            key("name"); string(table.name)
-            endObject()
+        for field in RelocationCensus.CodingKeys.allCases {
+            key(field)
+            switch field {
+            case .copy: number(census.copy)
+            case .irelative: number(census.irelative)
+            case .none: number(census.none)
+            case .plt: number(census.plt)
+            case .relative: number(census.relative)
+            case .relrAddresses: number(census.relrAddresses)
+            case .symbolic: number(census.symbolic)
+            case .tables:
+                beginArray()
+                for table in census.tables {
+                    element()
+                    write(table)
+                }
+                endArray()
+            case .tls: number(census.tls)
+            case .total: number(census.total)
+            }
         }
-        endArray()
-        key("tls"); number(census.tls)
-        key("total"); number(census.total)
+        endObject()
+    }
+
+    private mutating func write(_ table: RelocationCensus.Table) {
+        beginObject()
+        for field in RelocationCensus.Table.CodingKeys.allCases {
+            key(field)
+            switch field {
+            case .entries: number(table.entries)
+            case .format: string(table.format.rawValue)
+            case .name: string(table.name)
+            }
+        }
         endObject()
     }
 
     private mutating func write(_ symbols: SymbolCensus) {
         beginObject()
-        key("exported"); number(symbols.exported)
-        key("exportedByType"); write(symbols.exportedByType)
-        if let names = symbols.exportedNames { key("exportedNames"); strings(names) }
-        key("imported"); number(symbols.imported)
-        key("importedByType"); write(symbols.importedByType)
-        if let names = symbols.importedNames { key("importedNames"); strings(names) }
+        for field in SymbolCensus.CodingKeys.allCases {
+            switch field {
+            case .exported: key(field); number(symbols.exported)
+            case .exportedByType: key(field); write(symbols.exportedByType)
+            case .exportedNames: if let names = symbols.exportedNames { key(field); strings(names) }
+            case .imported: key(field); number(symbols.imported)
+            case .importedByType: key(field); write(symbols.importedByType)
+            case .importedNames: if let names = symbols.importedNames { key(field); strings(names) }
+            }
+        }
         endObject()
     }
 
     private mutating func write(_ byType: SymbolCensus.ByType) {
         beginObject()
-        key("function"); number(byType.function)
-        key("ifunc"); number(byType.ifunc)
-        key("object"); number(byType.object)
-        key("other"); number(byType.other)
-        key("tls"); number(byType.tls)
+        for field in SymbolCensus.ByType.CodingKeys.allCases {
+            key(field)
+            switch field {
+            case .function: number(byType.function)
+            case .ifunc: number(byType.ifunc)
+            case .object: number(byType.object)
+            case .other: number(byType.other)
+            case .tls: number(byType.tls)
+            }
+        }
         endObject()
     }
 
     private mutating func write(_ census: InitializerCensus) {
         beginObject()
-        key("ctors"); number(census.ctors)
-        key("dtInit"); bool(census.dtInit)
-        key("entries")
-        beginArray()
-        for entry in census.entries {
-            element()
-            write(entry)
+        for field in InitializerCensus.CodingKeys.allCases {
+            key(field)
+            switch field {
+            case .ctors: number(census.ctors)
+            case .dtInit: bool(census.dtInit)
+            case .entries:
+                beginArray()
+                for entry in census.entries {
+                    element()
+                    write(entry)
+                }
+                endArray()
+            case .initArray: number(census.initArray)
+            case .preinitArray: number(census.preinitArray)
+            case .toolchain: number(census.toolchain)
+            case .total: number(census.total)
+            }
         }
-        endArray()
-        key("initArray"); number(census.initArray)
-        key("preinitArray"); number(census.preinitArray)
-        key("toolchain"); number(census.toolchain)
-        key("total"); number(census.total)
         endObject()
     }
 
     private mutating func write(_ entry: InitializerInfo) {
         beginObject()
-        if let address = entry.address { key("address"); string(address) }
-        if let demangled = entry.demangled { key("demangled"); string(demangled) }
-        key("index"); number(entry.index)
-        key("kind"); string(entry.kind.rawValue)
-        if let location = entry.location { key("location"); write(location) }
-        key("resolution"); string(entry.resolution.rawValue)
-        key("source"); string(entry.source.rawValue)
-        if let symbol = entry.symbol { key("symbol"); string(symbol) }
-        key("toolchain"); bool(entry.toolchain)
-        if let unit = entry.translationUnit { key("translationUnit"); string(unit) }
+        for field in InitializerInfo.CodingKeys.allCases {
+            switch field {
+            case .address: if let address = entry.address { key(field); string(address) }
+            case .demangled: if let demangled = entry.demangled { key(field); string(demangled) }
+            case .index: key(field); number(entry.index)
+            case .kind: key(field); string(entry.kind.rawValue)
+            case .location: if let location = entry.location { key(field); write(location) }
+            case .resolution: key(field); string(entry.resolution.rawValue)
+            case .source: key(field); string(entry.source.rawValue)
+            case .symbol: if let symbol = entry.symbol { key(field); string(symbol) }
+            case .toolchain: key(field); bool(entry.toolchain)
+            case .translationUnit: if let unit = entry.translationUnit { key(field); string(unit) }
+            }
+        }
         endObject()
     }
 
     private mutating func write(_ location: SourceLocation) {
         beginObject()
-        key("file"); string(location.file)
-        key("line"); number(location.line)
+        for field in SourceLocation.CodingKeys.allCases {
+            key(field)
+            switch field {
+            case .file: string(location.file)
+            case .line: number(location.line)
+            }
+        }
         endObject()
     }
 
     private mutating func write(_ swift: SwiftCensus) {
         beginObject()
-        key("defaultArguments"); write(swift.defaultArguments)
-        key("lazyGlobals"); write(swift.lazyGlobals)
-        key("metadataSections")
-        beginObject()
-        for name in swift.metadataSections.keys.sorted(by: { PrettyJSONEncoder.compare($0, $1) < 0 }) {
-            element()
-            string(name)
-            out.append(Self.colon)
-            number(swift.metadataSections[name] ?? 0)
+        for field in SwiftCensus.CodingKeys.allCases {
+            key(field)
+            switch field {
+            case .defaultArguments: write(swift.defaultArguments)
+            case .lazyGlobals: write(swift.lazyGlobals)
+            case .metadataSections:
+                beginObject()
+                for name in swift.metadataSections.keys.sorted(by: { PrettyJSONEncoder.compare($0, $1) < 0 }) {
+                    element()
+                    string(name)
+                    out.append(Self.colon)
+                    number(swift.metadataSections[name] ?? 0)
+                }
+                endObject()
+            }
         }
-        endObject()
         endObject()
     }
 
@@ -189,81 +246,119 @@ struct AuditJSONWriter {
         beginArray()
         for suspect in suspects {
             element()
-            beginObject()
-            key("address"); string(suspect.address)
-            if let demangled = suspect.demangled { key("demangled"); string(demangled) }
-            if let location = suspect.location { key("location"); write(location) }
-            key("size"); number(suspect.size)
-            key("symbol"); string(suspect.symbol)
-            endObject()
+            write(suspect)
         }
         endArray()
     }
 
+    private mutating func write(_ suspect: SwiftSuspect) {
+        beginObject()
+        for field in SwiftSuspect.CodingKeys.allCases {
+            switch field {
+            case .address: key(field); string(suspect.address)
+            case .demangled: if let demangled = suspect.demangled { key(field); string(demangled) }
+            case .location: if let location = suspect.location { key(field); write(location) }
+            case .size: key(field); number(suspect.size)
+            case .symbol: key(field); string(suspect.symbol)
+            }
+        }
+        endObject()
+    }
+
     private mutating func write(_ sizes: SizeCensus) {
         beginObject()
-        if let basis = sizes.basis { key("basis"); string(basis.rawValue) }
-        key("bss"); number(sizes.bss)
-        key("data"); number(sizes.data)
-        key("file"); number(sizes.file)
-        key("relro"); number(sizes.relro)
-        key("rodata"); number(sizes.rodata)
-        key("text"); number(sizes.text)
-        if let writable = sizes.writableRodata { key("writableRodata"); number(writable) }
+        for field in SizeCensus.CodingKeys.allCases {
+            switch field {
+            case .basis: if let basis = sizes.basis { key(field); string(basis.rawValue) }
+            case .bss: key(field); number(sizes.bss)
+            case .data: key(field); number(sizes.data)
+            case .file: key(field); number(sizes.file)
+            case .relro: key(field); number(sizes.relro)
+            case .rodata: key(field); number(sizes.rodata)
+            case .text: key(field); number(sizes.text)
+            case .writableRodata: if let writable = sizes.writableRodata { key(field); number(writable) }
+            }
+        }
         endObject()
     }
 
     private mutating func write(_ toolchain: BuildToolchain) {
         beginObject()
-        key("autolinkEntries"); strings(toolchain.autolinkEntries)
-        key("comments"); strings(toolchain.comments)
-        key("evidence"); string(toolchain.evidence.rawValue)
-        key("languages"); strings(toolchain.languages.map(\.rawValue))
-        key("linker"); string(toolchain.linker.rawValue)
-        if let version = toolchain.linkerVersion { key("linkerVersion"); string(version) }
+        for field in BuildToolchain.CodingKeys.allCases {
+            switch field {
+            case .autolinkEntries: key(field); strings(toolchain.autolinkEntries)
+            case .comments: key(field); strings(toolchain.comments)
+            case .evidence: key(field); string(toolchain.evidence.rawValue)
+            case .languages: key(field); strings(toolchain.languages.map(\.rawValue))
+            case .linker: key(field); string(toolchain.linker.rawValue)
+            case .linkerVersion: if let version = toolchain.linkerVersion { key(field); string(version) }
+            }
+        }
         endObject()
     }
 
     private mutating func write(_ closure: DependencyClosure) {
         beginObject()
-        key("missing")
-        beginArray()
-        for missing in closure.missing {
-            element()
-            beginObject()
-            key("name"); string(missing.name)
-            key("neededBy"); string(missing.neededBy)
-            key("searched"); strings(missing.searched)
-            key("wrongClass"); strings(missing.wrongClass)
-            endObject()
+        for field in DependencyClosure.CodingKeys.allCases {
+            switch field {
+            case .missing:
+                key(field)
+                beginArray()
+                for missing in closure.missing {
+                    element()
+                    write(missing)
+                }
+                endArray()
+            case .objects:
+                key(field)
+                beginArray()
+                for object in closure.objects {
+                    element()
+                    write(object)
+                }
+                endArray()
+            case .program: if let program = closure.program { key(field); write(program) }
+            case .top:
+                key(field)
+                beginArray()
+                for share in closure.top {
+                    element()
+                    write(share)
+                }
+                endArray()
+            case .totals: if let totals = closure.totals { key(field); write(totals) }
+            case .unusedNeeded: key(field); strings(closure.unusedNeeded)
+            }
         }
-        endArray()
-        key("objects")
-        beginArray()
-        for object in closure.objects {
-            element()
-            write(object)
+        endObject()
+    }
+
+    private mutating func write(_ missing: MissingLibrary) {
+        beginObject()
+        for field in MissingLibrary.CodingKeys.allCases {
+            key(field)
+            switch field {
+            case .name: string(missing.name)
+            case .neededBy: string(missing.neededBy)
+            case .searched: strings(missing.searched)
+            case .wrongClass: strings(missing.wrongClass)
+            }
         }
-        endArray()
-        if let program = closure.program { key("program"); write(program) }
-        key("top")
-        beginArray()
-        for share in closure.top {
-            element()
-            write(share)
+        endObject()
+    }
+
+    private mutating func write(_ totals: ClosureTotals) {
+        beginObject()
+        for field in ClosureTotals.CodingKeys.allCases {
+            key(field)
+            switch field {
+            case .exported: number(totals.exported)
+            case .initializers: number(totals.initializers)
+            case .lookups: number(totals.lookups)
+            case .objects: number(totals.objects)
+            case .relocations: write(totals.relocations)
+            }
         }
-        endArray()
-        if let totals = closure.totals {
-            key("totals")
-            beginObject()
-            key("exported"); number(totals.exported)
-            key("initializers"); number(totals.initializers)
-            key("lookups"); number(totals.lookups)
-            key("objects"); number(totals.objects)
-            key("relocations"); write(totals.relocations)
-            endObject()
-        }
-        key("unusedNeeded"); strings(closure.unusedNeeded)
         endObject()
     }
 
@@ -271,45 +366,61 @@ struct AuditJSONWriter {
     /// unless the program loaded it), else in full.
     private mutating func write(_ object: ClosureObject) {
         beginObject()
-        key("depth"); number(object.depth)
-        key("foundVia"); string(object.foundVia.rawValue)
-        if let reference = objects?.reference(for: object) {
-            if let loader = reference.loader { key("neededBy"); number(loader) }
-            key("object"); number(reference.id)
-            key("requestedName"); string(object.requestedName)
-            if let directory = object.searchDirectory { key("searchDirectory"); string(directory) }
-        } else {
-            key("neededBy"); string(object.neededBy)
-            key("path"); string(object.path)
-            key("realPath"); string(object.realPath)
-            key("requestedName"); string(object.requestedName)
-            if let directory = object.searchDirectory { key("searchDirectory"); string(directory) }
-            if let soname = object.soname { key("soname"); string(soname) }
-            key("system"); bool(object.system)
+        let reference = objects?.reference(for: object)
+        for field in ClosureObject.CodingKeys.allCases {
+            switch field {
+            case .depth: key(field); number(object.depth)
+            case .foundVia: key(field); string(object.foundVia.rawValue)
+            case .neededBy:
+                if let reference {
+                    if let loader = reference.loader { key(field); number(loader) }
+                } else {
+                    key(field); string(object.neededBy)
+                }
+            case .object: if let reference { key(field); number(reference.id) }
+            case .path: if reference == nil { key(field); string(object.path) }
+            case .realPath: if reference == nil { key(field); string(object.realPath) }
+            case .requestedName: key(field); string(object.requestedName)
+            case .searchDirectory: if let directory = object.searchDirectory { key(field); string(directory) }
+            case .soname: if reference == nil, let soname = object.soname { key(field); string(soname) }
+            case .system: if reference == nil { key(field); bool(object.system) }
+            }
         }
         endObject()
     }
 
     private mutating func write(_ cost: ObjectCost) {
         beginObject()
-        key("bindNow"); bool(cost.bindNow)
-        key("exported"); number(cost.exported)
-        key("initializers"); number(cost.initializers)
-        key("lookups"); number(cost.lookups)
-        key("relocations"); write(cost.relocations)
+        for field in ObjectCost.CodingKeys.allCases {
+            key(field)
+            switch field {
+            case .bindNow: bool(cost.bindNow)
+            case .exported: number(cost.exported)
+            case .initializers: number(cost.initializers)
+            case .lookups: number(cost.lookups)
+            case .relocations: write(cost.relocations)
+            }
+        }
         endObject()
     }
 
+    /// As `ObjectShare.encode(to:)` writes it: by id when the table holds its path, else by
+    /// path and soname.
     private mutating func write(_ share: ObjectShare) {
         beginObject()
-        key("exported"); number(share.exported)
-        key("initializers"); number(share.initializers)
-        key("lookups"); number(share.lookups)
         let id = objects?.id(ofPath: share.path)
-        if let id { key("object"); number(id) } else { key("path"); string(share.path) }
-        key("relocationShare"); number(share.relocationShare)
-        key("relocations"); number(share.relocations)
-        if id == nil, let soname = share.soname { key("soname"); string(soname) }
+        for field in ObjectShare.CodingKeys.allCases {
+            switch field {
+            case .exported: key(field); number(share.exported)
+            case .initializers: key(field); number(share.initializers)
+            case .lookups: key(field); number(share.lookups)
+            case .object: if let id { key(field); number(id) }
+            case .path: if id == nil { key(field); string(share.path) }
+            case .relocationShare: key(field); number(share.relocationShare)
+            case .relocations: key(field); number(share.relocations)
+            case .soname: if id == nil, let soname = share.soname { key(field); string(soname) }
+            }
+        }
         endObject()
     }
 
@@ -364,9 +475,15 @@ struct AuditJSONWriter {
         indent()
     }
 
-    /// A member's key (plain ASCII, no escaping needed) and the colon, after the separator and
-    /// the indentation: one reservation and a few copies, as a report writes millions of keys.
-    private mutating func key(_ name: StaticString) {
+    /// A member's key (its `CodingKeys` name: plain ASCII, no escaping needed) and the colon,
+    /// after the separator and the indentation: one reservation and a few copies, as a report
+    /// writes millions of keys.
+    private mutating func key<Field: CodingKey>(_ field: Field) {
+        var name = field.stringValue
+        name.withUTF8 { key(UnsafeRawBufferPointer($0)) }
+    }
+
+    private mutating func key(_ name: UnsafeRawBufferPointer) {
         let first = out.last == 0x0a
         let indentation = level * 2
         guard indentation <= 64 else {
@@ -378,10 +495,8 @@ struct AuditJSONWriter {
             return
         }
         Self.separator.withUTF8Buffer { separator in
-            name.withUTF8Buffer { name in
-                out.appendKey(separator: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(separator)[(first ? 2 : 0)..<(2 + indentation)]),
-                              name: UnsafeRawBufferPointer(name))
-            }
+            let range = (first ? 2 : 0)..<(2 + indentation)
+            out.appendKey(separator: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(separator)[range]), name: name)
         }
     }
 

@@ -1,3 +1,4 @@
+import ELFValues
 import PremainModel
 
 /// Renders an `AuditReport` as readable text that fits `width` columns (100 by default;
@@ -158,7 +159,7 @@ public enum AuditTextRenderer {
         return first + lines.joined(separator: "\n" + String(repeating: " ", count: first.count)) + "\n"
     }
 
-    static func kindName(_ kind: BinaryInventory.Kind) -> String {
+    static func kindName(_ kind: ELFObjectKind) -> String {
         switch kind {
         case .executable: "executable"
         case .pieExecutable: "PIE executable"

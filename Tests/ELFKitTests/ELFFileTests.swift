@@ -1,4 +1,5 @@
 import ELFKit
+import ELFValues
 import Testing
 
 @Suite struct ELFFileTests {
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func rejectsWhatIsNotELF() {
-        for (path, reason) in [("/etc/hostname", ELFOpenError.Reason.notELF), ("/nonexistent/x", .missing),
+        for (path, reason) in [("/etc/hostname", ELFOpenFailure.notELF), ("/nonexistent/x", .missing),
                                ("/usr", .notRegularFile)] {
             do {
                 _ = try ELFFile(path: path)

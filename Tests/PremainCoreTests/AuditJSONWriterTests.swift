@@ -118,6 +118,77 @@ import Testing
         return found
     }
 
+    /// The model types in `value` (the type itself and every struct of PremainModel below it),
+    /// by name, each with one value of it.
+    static func modelValues(_ value: Any, into found: inout [String: Any]) {
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .optional, .collection:
+            for child in mirror.children { modelValues(child.value, into: &found) }
+        case .struct where String(reflecting: type(of: value)).hasPrefix("PremainModel."):
+            found[String(reflecting: type(of: value))] = found[String(reflecting: type(of: value))] ?? value
+            for child in mirror.children { modelValues(child.value, into: &found) }
+        default:
+            break
+        }
+    }
+
+    static func keys<Value: JSONKeyed>(of _: Value) -> (keys: [String], notInJSON: [String]) {
+        (Value.CodingKeys.allCases.map(\.stringValue), Value.fieldsNotInJSON)
+    }
+
+    /// What `AuditJSONWriter` writes from: every type of the audit model lists its JSON keys
+    /// (`JSONKeyed`), sorted as the JSON has them, with a key for every stored field it does not
+    /// say it keeps out. A field added to the model without a key fails here; a key added
+    /// without being written does not compile.
+    @Test func everyTypeOfTheModelListsAKeyForEveryField() {
+        var values: [String: Any] = [:]
+        Self.modelValues(Self.everyField(), into: &values)
+        #expect(values.count >= 20, "\(values.keys.sorted())")
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            guard let keyed = value as? any JSONKeyed else {
+                Issue.record("\(name) does not list its JSON keys (JSONKeyed)")
+                continue
+            }
+            let (keys, notInJSON) = Self.keys(of: keyed)
+            let fields = Mirror(reflecting: value).children.compactMap(\.label)
+            #expect(keys == keys.sorted { PrettyJSONEncoder.compare($0, $1) < 0 }, "\(name): keys out of order")
+            #expect(fields.filter { !keys.contains($0) && !notInJSON.contains($0) } == [],
+                    "\(name): fields without a JSON key")
+            #expect(notInJSON.filter { !fields.contains($0) } == [], "\(name): fieldsNotInJSON names no field")
+        }
+    }
+
+    /// Where the key sets of two JSON values differ, object by object ("binaries.closure: only
+    /// Codable writes x").
+    static func keyDifferences(_ codable: Any, _ written: Any, path: String = "") -> [String] {
+        switch (codable, written) {
+        case let (left as [String: Any], right as [String: Any]):
+            let onlyCodable = Set(left.keys).subtracting(right.keys).sorted()
+            let onlyWriter = Set(right.keys).subtracting(left.keys).sorted()
+            var found: [String] = []
+            if !onlyCodable.isEmpty { found.append("\(path): only Codable writes \(onlyCodable)") }
+            if !onlyWriter.isEmpty { found.append("\(path): only AuditJSONWriter writes \(onlyWriter)") }
+            for (key, value) in left.sorted(by: { $0.key < $1.key }) {
+                if let other = right[key] { found += keyDifferences(value, other, path: path + "." + key) }
+            }
+            return found
+        case let (left as [Any], right as [Any]):
+            return zip(left, right).enumerated().flatMap { keyDifferences($1.0, $1.1, path: path + "[\($0)]") }
+        default:
+            return []
+        }
+    }
+
+    @Test func writesTheKeysCodableWritesForEveryType() throws {
+        let binary = Self.everyField()
+        for table in [nil, ClosureObjectTable([binary])] {
+            let codable = try JSONSerialization.jsonObject(with: Data(try codable(binary, table: table)))
+            let written = try JSONSerialization.jsonObject(with: Data(written(binary, table: table)))
+            #expect(Self.keyDifferences(codable, written) == [], "schema \(table == nil ? 1 : 2)")
+        }
+    }
+
     @Test func writesWhatCodableWritesForEveryFieldOfTheModel() throws {
         let binary = Self.everyField()
         // Only the second initializer leaves its optionals out on purpose (absent keys).

@@ -1,5 +1,6 @@
 import Dispatch
 import ELFKit
+import ELFValues
 import LosslessText
 import PremainModel
 import Synchronization

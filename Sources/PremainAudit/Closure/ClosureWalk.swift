@@ -1,4 +1,5 @@
 import ELFKit
+import ELFValues
 import LosslessText
 import PremainModel
 import PremainSystem

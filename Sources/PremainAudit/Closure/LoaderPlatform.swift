@@ -1,4 +1,5 @@
 import ELFKit
+import ELFValues
 import PremainModel
 
 #if canImport(Glibc)

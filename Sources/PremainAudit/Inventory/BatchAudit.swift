@@ -128,7 +128,7 @@ public struct BatchAudit: Sendable {
         do {
             file = try ELFFile(path: path)
         } catch {
-            return .failed(FileError(path: path, reason: FileError.Reason(error.reason), message: error.message))
+            return .failed(FileError(path: path, reason: error.reason, message: error.message))
         }
         let isProgram = file.type != 1 && (file.interpreter != nil || file.soname == nil)
         // A program's closure is resolved even when it loads nothing (the judges read it); a

@@ -108,8 +108,8 @@ public enum InitializerClassifier {
             }
         }
         return InitializerInfo(
-            source: .init(entry.source), index: entry.index, address: entry.target.map(hex),
-            resolution: .init(entry.resolution), symbol: symbol,
+            source: entry.source, index: entry.index, address: entry.target.map(hex),
+            resolution: entry.resolution, symbol: symbol,
             demangled: demangle ? symbol.flatMap(Demangler.demangle) : nil,
             translationUnit: unit, kind: kind, toolchain: toolchain)
     }

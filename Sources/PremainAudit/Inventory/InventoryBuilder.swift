@@ -47,9 +47,9 @@ public enum InventoryBuilder {
                                      swiftCensus counted: (() -> SwiftCensus?)? = nil)
         -> (inventory: BinaryInventory, cost: ObjectCost) {
         let header = BinaryInventory.Header(
-            elfClass: .init(file.elfClass), endianness: .init(file.endianness),
+            elfClass: file.elfClass, endianness: file.endianness,
             machine: file.machine.displayName, machineName: file.machine.description,
-            kind: .init(file.objectKind), interpreter: file.interpreter, soname: file.soname,
+            kind: file.objectKind, interpreter: file.interpreter, soname: file.soname,
             buildID: file.buildID, stripped: !file.hasSymbolTable, debugLink: file.debugLink?.name,
             fileSize: file.fileSize)
         let dynamic = BinaryInventory.DynamicInfo(
@@ -102,7 +102,7 @@ public enum InventoryBuilder {
         var census = RelocationCensus()
         var counts = RelocationClassCounts()
         for table in file.dynamicRelocationTables {
-            census.tables.append(.init(name: table.name, format: RelocationCensus.Format(table.format), entries: table.entryCount))
+            census.tables.append(.init(name: table.name, format: table.format, entries: table.entryCount))
             counts.add(census.count(table))
         }
         return (census, counts)

@@ -1,3 +1,5 @@
+import ELFValues
+
 /// The result of `premain audit`: one inventory per ELF file, and the files that could not be
 /// audited. Codable; JSON `schemaVersion` 1.
 public struct AuditReport: Codable, Sendable, Equatable {
@@ -94,15 +96,11 @@ public struct AuditReport: Codable, Sendable, Equatable {
 /// A file premain could not audit, and why.
 public struct FileError: Codable, Sendable, Equatable {
     public var path: String
-    public var reason: Reason
+    /// Why the file could not be audited.
+    public var reason: ELFOpenFailure
     public var message: String
 
-    /// Why the file could not be audited.
-    public enum Reason: String, Codable, Sendable {
-        case missing, unreadable, notRegularFile, notELF, malformed
-    }
-
-    public init(path: String, reason: Reason, message: String) {
+    public init(path: String, reason: ELFOpenFailure, message: String) {
         self.path = path
         self.reason = reason
         self.message = message

@@ -1,6 +1,8 @@
+import ELFValues
+
 /// Everything `premain audit` knows about one ELF file without running it. Codable: the JSON
 /// report's `binaries[]` entries. Keys documented as contract in README.md keep their meaning.
-public struct BinaryInventory: Codable, Sendable, Equatable {
+public struct BinaryInventory: Codable, JSONKeyed, Sendable, Equatable {
     public var path: String
     public var header: Header
     /// `DT_NEEDED` names in order; `[]` when the file has no dynamic section.
@@ -27,13 +29,19 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
     /// recorded them.
     public var toolchain: BuildToolchain? = nil
 
-    public struct Header: Codable, Sendable, Equatable {
-        public var elfClass: ELFClassName
-        public var endianness: Endianness
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case closure, closureSkipped, diagnostics, dynamic, header, initializers, needed, path, relocations
+        case sizes, swift, symbols, toolchain, unusedNeeded
+    }
+
+    public struct Header: Codable, JSONKeyed, Sendable, Equatable {
+        public var elfClass: ELFClass
+        public var endianness: ELFEndianness
         /// Readable machine name ("x86-64") and its C name ("EM_X86_64").
         public var machine: String
         public var machineName: String
-        public var kind: Kind
+        public var kind: ELFObjectKind
         public var interpreter: String?
         public var soname: String?
         public var buildID: String?
@@ -42,7 +50,13 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
         public var debugLink: String?
         public var fileSize: UInt64
 
-        public init(elfClass: ELFClassName, endianness: Endianness, machine: String, machineName: String, kind: Kind,
+        /// The JSON keys, in the JSON's order (`JSONKeyed`).
+        public enum CodingKeys: String, CodingKey, CaseIterable {
+            case buildID, debugLink, elfClass, endianness, fileSize, interpreter, kind, machine
+            case machineName, soname, stripped
+        }
+
+        public init(elfClass: ELFClass, endianness: ELFEndianness, machine: String, machineName: String, kind: ELFObjectKind,
                     interpreter: String? = nil, soname: String? = nil, buildID: String? = nil, stripped: Bool,
                     debugLink: String? = nil, fileSize: UInt64) {
             self.elfClass = elfClass
@@ -59,22 +73,7 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
         }
     }
 
-    /// The file's word size as readelf prints it.
-    public enum ELFClassName: String, Codable, Sendable {
-        case elf32 = "ELF32", elf64 = "ELF64"
-    }
-
-    /// Byte order of the file's data.
-    public enum Endianness: String, Codable, Sendable {
-        case little, big
-    }
-
-    /// `e_type`, refined: a PIE is an `ET_DYN` with an interpreter or `DF_1_PIE`.
-    public enum Kind: String, Codable, Sendable {
-        case executable, pieExecutable, sharedLibrary, relocatable, core, unknown
-    }
-
-    public struct DynamicInfo: Codable, Sendable, Equatable {
+    public struct DynamicInfo: Codable, JSONKeyed, Sendable, Equatable {
         public var rpath: [String]
         public var runpath: [String]
         public var bindNow: Bool
@@ -84,6 +83,11 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
         public var symbolVersioning: Bool
         /// `DF_1_NODEFLIB`.
         public var noDefaultLib: Bool
+
+        /// The JSON keys, in the JSON's order (`JSONKeyed`).
+        public enum CodingKeys: String, CodingKey, CaseIterable {
+            case bindNow, gnuHash, noDefaultLib, rpath, runpath, symbolVersioning, sysvHash, textRel
+        }
 
         public init(rpath: [String], runpath: [String], bindNow: Bool, gnuHash: Bool, sysvHash: Bool, textRel: Bool,
                     symbolVersioning: Bool, noDefaultLib: Bool) {
@@ -119,7 +123,7 @@ public struct BinaryInventory: Codable, Sendable, Equatable {
 }
 
 /// Dynamic relocations the loader applies, by class.
-public struct RelocationCensus: Codable, Sendable, Equatable {
+public struct RelocationCensus: Codable, JSONKeyed, Sendable, Equatable {
     /// `R_*_RELATIVE` entries plus every address DT_RELR encodes.
     public var relative: Int = 0
     /// Every other relocation with a symbol look-up (`GLOB_DAT`, `R_*_64`, ...).
@@ -138,22 +142,27 @@ public struct RelocationCensus: Codable, Sendable, Equatable {
     /// Raw entries per relocation section.
     public var tables: [Table] = []
 
-    public struct Table: Codable, Sendable, Equatable {
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case copy, irelative, none, plt, relative, relrAddresses, symbolic, tables, tls, total
+    }
+
+    public struct Table: Codable, JSONKeyed, Sendable, Equatable {
         public var name: String
-        public var format: Format
+        public var format: ELFRelocationFormat
         /// Entries as stored: relocations, or words for RELR.
         public var entries: Int
 
-        public init(name: String, format: Format, entries: Int) {
+        /// The JSON keys, in the JSON's order (`JSONKeyed`).
+        public enum CodingKeys: String, CodingKey, CaseIterable {
+            case entries, format, name
+        }
+
+        public init(name: String, format: ELFRelocationFormat, entries: Int) {
             self.name = name
             self.format = format
             self.entries = entries
         }
-    }
-
-    /// How a relocation section stores its entries.
-    public enum Format: String, Codable, Sendable {
-        case rel, rela, relr
     }
 
     public init() {}
@@ -173,7 +182,7 @@ public struct RelocationCensus: Codable, Sendable, Equatable {
 }
 
 /// Dynamic symbols: what the file offers to and asks of other objects.
-public struct SymbolCensus: Codable, Sendable, Equatable {
+public struct SymbolCensus: Codable, JSONKeyed, Sendable, Equatable {
     /// Defined `.dynsym` entries (but index 0) binding GLOBAL, WEAK or GNU_UNIQUE with DEFAULT
     /// or PROTECTED visibility, not of type SECTION or FILE.
     public var exported: Int = 0
@@ -185,19 +194,29 @@ public struct SymbolCensus: Codable, Sendable, Equatable {
     public var exportedNames: [String]?
     public var importedNames: [String]?
 
-    public struct ByType: Codable, Sendable, Equatable {
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case exported, exportedByType, exportedNames, imported, importedByType, importedNames
+    }
+
+    public struct ByType: Codable, JSONKeyed, Sendable, Equatable {
         public var function = 0
         public var object = 0
         public var tls = 0
         public var ifunc = 0
         public var other = 0
+
+        /// The JSON keys, in the JSON's order (`JSONKeyed`).
+        public enum CodingKeys: String, CodingKey, CaseIterable {
+            case function, ifunc, object, other, tls
+        }
     }
 
     public init() {}
 }
 
 /// Static initializers: what runs before `main`.
-public struct InitializerCensus: Codable, Sendable, Equatable {
+public struct InitializerCensus: Codable, JSONKeyed, Sendable, Equatable {
     /// `DT_INIT_ARRAY` entries.
     public var initArray: Int = 0
     /// `DT_PREINIT_ARRAY` entries.
@@ -213,6 +232,11 @@ public struct InitializerCensus: Codable, Sendable, Equatable {
     public var toolchain: Int = 0
     public var entries: [InitializerInfo] = []
 
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case ctors, dtInit, entries, initArray, preinitArray, toolchain, total
+    }
+
     public init() {}
 
     /// Entries that are the program's own: `total - toolchain`.
@@ -220,12 +244,12 @@ public struct InitializerCensus: Codable, Sendable, Equatable {
 }
 
 /// One static initializer entry, symbolized.
-public struct InitializerInfo: Codable, Sendable, Equatable {
-    public var source: Source
+public struct InitializerInfo: Codable, JSONKeyed, Sendable, Equatable {
+    public var source: InitializerSource
     public var index: Int
     /// Link-time address of the function, hex ("0x1139"); `nil` when unresolved.
     public var address: String?
-    public var resolution: Resolution
+    public var resolution: InitializerResolution
     public var symbol: String?
     public var demangled: String?
     /// For `_GLOBAL__sub_I_<file>`: the translation unit's file name.
@@ -236,15 +260,10 @@ public struct InitializerInfo: Codable, Sendable, Equatable {
     /// toolchain entries, unresolved entries and objects without DWARF (key left out).
     public var location: SourceLocation? = nil
 
-    /// Which table the entry is in.
-    public enum Source: String, Codable, Sendable {
-        case preinitArray = "DT_PREINIT_ARRAY", dtInit = "DT_INIT", ctors = ".ctors", initArray = "DT_INIT_ARRAY"
-    }
-
-    /// How the entry's target address was found: stored in the file, from a relative or a
-    /// symbol relocation, or not at all.
-    public enum Resolution: String, Codable, Sendable {
-        case stored, relativeRelocation, symbolRelocation, unresolved
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case address, demangled, index, kind, location, resolution, source, symbol, toolchain
+        case translationUnit
     }
 
     /// What kind of function the entry runs.
@@ -259,7 +278,7 @@ public struct InitializerInfo: Codable, Sendable, Equatable {
         case unknown
     }
 
-    public init(source: Source, index: Int, address: String? = nil, resolution: Resolution, symbol: String? = nil,
+    public init(source: InitializerSource, index: Int, address: String? = nil, resolution: InitializerResolution, symbol: String? = nil,
                 demangled: String? = nil, translationUnit: String? = nil, kind: Kind, toolchain: Bool) {
         self.source = source
         self.index = index
@@ -274,11 +293,16 @@ public struct InitializerInfo: Codable, Sendable, Equatable {
 }
 
 /// Swift start-up suspects and metadata sizes.
-public struct SwiftCensus: Codable, Sendable, Equatable {
+public struct SwiftCensus: Codable, JSONKeyed, Sendable, Equatable {
     public var lazyGlobals: [SwiftSuspect]
     public var defaultArguments: [SwiftSuspect]
     /// Sizes in bytes of the `swift5_*` metadata sections present.
     public var metadataSections: [String: UInt64]
+
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case defaultArguments, lazyGlobals, metadataSections
+    }
 
     public init(lazyGlobals: [SwiftSuspect], defaultArguments: [SwiftSuspect], metadataSections: [String: UInt64]) {
         self.lazyGlobals = lazyGlobals
@@ -288,7 +312,7 @@ public struct SwiftCensus: Codable, Sendable, Equatable {
 }
 
 /// One Swift start-up suspect: a lazy global's once-function or a default-argument generator.
-public struct SwiftSuspect: Codable, Sendable, Equatable {
+public struct SwiftSuspect: Codable, JSONKeyed, Sendable, Equatable {
     public var symbol: String
     /// The demangled name; a once-function is named by its variable's full path ("one-time
     /// initialization function for math.Math.Statistics.configuration"). `nil` with
@@ -299,6 +323,11 @@ public struct SwiftSuspect: Codable, Sendable, Equatable {
     /// The function's first line from DWARF (the object's own or its debug file's); `nil` when
     /// there is no DWARF for it (key left out).
     public var location: SourceLocation? = nil
+
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case address, demangled, location, size, symbol
+    }
 
     public init(symbol: String, demangled: String? = nil, address: String, size: UInt64) {
         self.symbol = symbol
@@ -312,7 +341,7 @@ public struct SwiftSuspect: Codable, Sendable, Equatable {
 /// (from the `PT_LOAD` segments when the file has no section headers). Section-based, so the
 /// figures mean the same whether GNU ld, gold or lld laid the file out: gold puts read-only
 /// data in the executable segment, and every linker puts RELRO in the writable one.
-public struct SizeCensus: Codable, Sendable, Equatable {
+public struct SizeCensus: Codable, JSONKeyed, Sendable, Equatable {
     public var file: UInt64 = 0
     /// Code: executable sections (`.text`, `.plt`, `.init`, …).
     public var text: UInt64 = 0
@@ -334,6 +363,11 @@ public struct SizeCensus: Codable, Sendable, Equatable {
     /// Where the figures come from; `nil` in reports written before premain recorded it
     /// (those counted segments, with RELRO inside `data`).
     public var basis: Basis? = nil
+
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case basis, bss, data, file, relro, rodata, text, writableRodata
+    }
 
     /// What the sizes were computed from.
     public enum Basis: String, Codable, Sendable {

@@ -2,7 +2,7 @@
 /// `.comment` strings) and the languages it was written in (Swift metadata sections and
 /// runtime, the C++ runtime). Rules choose their advice by it: a flag gold rejects is no advice
 /// for a gold-linked file.
-public struct BuildToolchain: Codable, Sendable, Equatable {
+public struct BuildToolchain: Codable, JSONKeyed, Sendable, Equatable {
     /// The static linker that wrote the file.
     public enum Linker: String, Codable, Sendable, CaseIterable {
         /// GNU ld (BFD). It leaves no mark of its own: told by a `.comment` that names a compiler
@@ -75,6 +75,11 @@ public struct BuildToolchain: Codable, Sendable, Equatable {
     /// Libraries a Swift object asks the linker for (`.swift1_autolink_entries`, e.g.
     /// "-lswiftCore"); `[]` for linked files, which seldom keep the section.
     public var autolinkEntries: [String]
+
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case autolinkEntries, comments, evidence, languages, linker, linkerVersion
+    }
 
     public init(linker: Linker, linkerVersion: String? = nil, evidence: Evidence, languages: [Language],
                 comments: [String] = [], autolinkEntries: [String] = []) {

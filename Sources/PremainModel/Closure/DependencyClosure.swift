@@ -1,6 +1,6 @@
 /// The load closure of one program: every object `ld.so` would map for it, except the
 /// program itself and the vDSO; the interpreter is included.
-public struct DependencyClosure: Codable, Sendable, Equatable {
+public struct DependencyClosure: Codable, JSONKeyed, Sendable, Equatable {
     /// Objects in load order (breadth-first).
     public var objects: [ClosureObject]
     public var missing: [MissingLibrary]
@@ -11,6 +11,11 @@ public struct DependencyClosure: Codable, Sendable, Equatable {
     public var program: ObjectCost?
     /// The program's `DT_NEEDED` entries that provide none of its imports (`ldd -u`).
     public var unusedNeeded: [String] = []
+
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case missing, objects, program, top, totals, unusedNeeded
+    }
 
     public init(objects: [ClosureObject], missing: [MissingLibrary], totals: ClosureTotals? = nil,
                 top: [ObjectShare] = [], program: ObjectCost? = nil) {
@@ -23,7 +28,7 @@ public struct DependencyClosure: Codable, Sendable, Equatable {
 }
 
 /// One object `ld.so` maps for a program, other than the program itself.
-public struct ClosureObject: Codable, Sendable, Equatable {
+public struct ClosureObject: Codable, JSONKeyed, Sendable, Equatable {
     /// The path as `ld.so` builds it (search directory + name, `$ORIGIN` expanded, not
     /// canonicalized), inside the sysroot when one is given.
     public var path: String
@@ -59,10 +64,13 @@ public struct ClosureObject: Codable, Sendable, Equatable {
     /// objects) carry the costs; each object's own audit carries its `needed`.
     /// In schema 2 (`ClosureObjectTable`) `object` (an id in the report's `objects` table)
     /// stands for `path`, `realPath`, `soname` and `system`, and `neededBy` is the id of the
-    /// object that loaded it, absent when the program did (depth 1).
-    enum CodingKeys: String, CodingKey {
-        case path, realPath, soname, requestedName, foundVia, searchDirectory, depth, neededBy, system, object
+    /// object that loaded it, absent when the program did (depth 1). In the JSON's order
+    /// (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case depth, foundVia, neededBy, object, path, realPath, requestedName, searchDirectory, soname, system
     }
+
+    public static let fieldsNotInJSON = ["cost", "needed", "tableID", "tableNeededBy"]
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -153,7 +161,7 @@ public enum FoundVia: String, Codable, Sendable, CaseIterable {
 }
 
 /// A `DT_NEEDED` name `ld.so` would not find.
-public struct MissingLibrary: Codable, Sendable, Equatable {
+public struct MissingLibrary: Codable, JSONKeyed, Sendable, Equatable {
     public var name: String
     /// Path of the object that needs it first.
     public var neededBy: String
@@ -162,6 +170,11 @@ public struct MissingLibrary: Codable, Sendable, Equatable {
     public var searched: [String]
     /// Candidates rejected because their ELF class or machine differs.
     public var wrongClass: [String]
+
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, neededBy, searched, wrongClass
+    }
 
     public init(name: String, neededBy: String, searched: [String], wrongClass: [String]) {
         self.name = name
@@ -172,7 +185,7 @@ public struct MissingLibrary: Codable, Sendable, Equatable {
 }
 
 /// The static pre-main cost model of a whole closure: the program plus every object it loads.
-public struct ClosureTotals: Codable, Sendable, Equatable {
+public struct ClosureTotals: Codable, JSONKeyed, Sendable, Equatable {
     /// Objects in the closure (the program not counted; the interpreter counted).
     public var objects: Int
     /// Relocations by class, summed over the program and every object.
@@ -183,6 +196,11 @@ public struct ClosureTotals: Codable, Sendable, Equatable {
     public var exported: Int
     /// Symbol look-ups at start-up (see `ObjectCost.lookups`), summed.
     public var lookups: Int
+
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case exported, initializers, lookups, objects, relocations
+    }
 
     public init(program: ObjectCost, objects list: [ClosureObject]) {
         objects = list.count
@@ -205,7 +223,7 @@ public struct ClosureTotals: Codable, Sendable, Equatable {
 }
 
 /// What one object costs the loader before `main`, counted from its tables.
-public struct ObjectCost: Codable, Sendable, Equatable {
+public struct ObjectCost: Codable, JSONKeyed, Sendable, Equatable {
     /// Dynamic relocations by class (without the per-table list).
     public var relocations: RelocationCensus
     /// Static initializers the loader calls: `DT_PREINIT_ARRAY` and `DT_INIT_ARRAY` entries,
@@ -221,6 +239,11 @@ public struct ObjectCost: Codable, Sendable, Equatable {
     /// `BIND_NOW`: PLT slots are bound before `main`.
     public var bindNow: Bool
 
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case bindNow, exported, initializers, lookups, relocations
+    }
+
     public init(relocations: RelocationCensus, initializers: Int, exported: Int, lookups: Int, bindNow: Bool) {
         self.relocations = relocations
         self.initializers = initializers
@@ -231,7 +254,7 @@ public struct ObjectCost: Codable, Sendable, Equatable {
 }
 
 /// One object's share of the closure's cost.
-public struct ObjectShare: Codable, Sendable, Equatable {
+public struct ObjectShare: Codable, JSONKeyed, Sendable, Equatable {
     public var path: String
     public var soname: String?
     public var relocations: Int
@@ -242,10 +265,12 @@ public struct ObjectShare: Codable, Sendable, Equatable {
     public var exported: Int
 
     /// In schema 2 (`ClosureObjectTable`) `object` (an id in the report's `objects` table)
-    /// stands for `path` and `soname`.
-    enum CodingKeys: String, CodingKey {
-        case path, soname, relocations, relocationShare, lookups, initializers, exported, object
+    /// stands for `path` and `soname`. In the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case exported, initializers, lookups, object, path, relocationShare, relocations, soname
     }
+
+    public static let fieldsNotInJSON = ["tableID"]
 
     /// Its entry in the report's `objects` table while a schema-2 report is decoded.
     var tableID: Int?

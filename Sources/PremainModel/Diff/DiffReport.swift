@@ -1,3 +1,5 @@
+import ELFValues
+
 /// The result of `premain diff BASE HEAD`: static deltas per object, measured deltas with
 /// their tests, findings new and fixed, the start-up timeline of both sides, and the
 /// verdict. Codable; JSON `schemaVersion` 1.
@@ -173,7 +175,7 @@ public struct ObjectDelta: Codable, Sendable, Equatable {
     public var status: Status
     /// The object's kind (executable first in summaries); `nil` when not audited (a library
     /// known only from a closure) or read from an older report.
-    public var kind: BinaryInventory.Kind?
+    public var kind: ELFObjectKind?
     /// `nil` in reports written before premain told places apart (read as `project`).
     public var place: Place?
     /// For a library known only from closures: the programs whose closure maps it.
@@ -192,7 +194,7 @@ public struct ObjectDelta: Codable, Sendable, Equatable {
     public var swiftSuspectsRemoved: [String]
     public var fileSize: CountDelta
 
-    public init(name: String, status: Status, kind: BinaryInventory.Kind? = nil, place: Place? = nil, mappedBy: [String]? = nil,
+    public init(name: String, status: Status, kind: ELFObjectKind? = nil, place: Place? = nil, mappedBy: [String]? = nil,
                 neededAdded: [String] = [], neededRemoved: [String] = [],
                 relocations: [CountDelta] = [], exports: CountDelta, imports: CountDelta, initializers: CountDelta,
                 initializersAdded: [String] = [], initializersRemoved: [String] = [], swiftSuspectsAdded: [String] = [],

@@ -1,83 +1,8 @@
 import ELFKit
 import PremainModel
 
-// ELFKit's values mapped onto the model's own (the model does not import ELFKit), and ELF
-// tables counted into the model's censuses.
-
-extension BinaryInventory.ELFClassName {
-    init(_ value: ELFClass) {
-        switch value {
-        case .elf32: self = .elf32
-        case .elf64: self = .elf64
-        }
-    }
-}
-
-extension BinaryInventory.Endianness {
-    init(_ value: ELFEndianness) {
-        switch value {
-        case .little: self = .little
-        case .big: self = .big
-        }
-    }
-}
-
-extension BinaryInventory.Kind {
-    init(_ value: ELFObjectKind) {
-        switch value {
-        case .executable: self = .executable
-        case .pieExecutable: self = .pieExecutable
-        case .sharedLibrary: self = .sharedLibrary
-        case .relocatable: self = .relocatable
-        case .core: self = .core
-        case .unknown: self = .unknown
-        }
-    }
-}
-
-extension RelocationCensus.Format {
-    init(_ value: ELFRelocationTable.Format) {
-        switch value {
-        case .rel: self = .rel
-        case .rela: self = .rela
-        case .relr: self = .relr
-        }
-    }
-}
-
-extension InitializerInfo.Source {
-    init(_ value: InitializerSource) {
-        switch value {
-        case .preinitArray: self = .preinitArray
-        case .dtInit: self = .dtInit
-        case .ctors: self = .ctors
-        case .initArray: self = .initArray
-        }
-    }
-}
-
-extension InitializerInfo.Resolution {
-    init(_ value: InitializerResolution) {
-        switch value {
-        case .stored: self = .stored
-        case .relativeRelocation: self = .relativeRelocation
-        case .symbolRelocation: self = .symbolRelocation
-        case .unresolved: self = .unresolved
-        }
-    }
-}
-
-extension FileError.Reason {
-    public init(_ value: ELFOpenError.Reason) {
-        switch value {
-        case .missing: self = .missing
-        case .unreadable: self = .unreadable
-        case .notRegularFile: self = .notRegularFile
-        case .notELF: self = .notELF
-        case .malformed: self = .malformed
-        }
-    }
-}
+// ELF tables counted into the model's censuses: relocations by class, symbols by type, an
+// object's start-up cost.
 
 extension RelocationCensus {
     public mutating func add(_ relocationClass: RelocationClass, _ count: Int = 1) {
