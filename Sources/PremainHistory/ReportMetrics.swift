@@ -13,6 +13,16 @@ public struct HistoryMetric: Equatable, Sendable {
         self.unit = unit
         self.value = value
     }
+
+    /// The median of a time, under its one name.
+    public init(_ quantity: TimeQuantity, _ milliseconds: Double) {
+        self.init(name: quantity.metricName, unit: "ms", value: milliseconds)
+    }
+
+    /// A count, under its one name whichever report gave it.
+    public init(_ quantity: CountQuantity, _ count: Double) {
+        self.init(name: quantity.metricName, unit: "count", value: count)
+    }
 }
 
 /// Which premain report a JSON document is, and the metrics it gives. Reports are decoded as
@@ -74,19 +84,13 @@ public enum ReportMetrics {
         }
     }
 
-    /// Milestone medians (`main`, `firstOutput`, …), CPU time and the loader's counts of the
-    /// first measured command.
+    /// The medians of the times (`main`, `firstOutput`, …, `cpuTime`) and the loader's counts
+    /// (`count.symbolLookups`, …) of the first measured command.
     public static func measure(_ report: MeasureReport) -> [HistoryMetric] {
         guard let measurement = report.measurements.first else { return [] }
-        let milestones = measurement.milestones
-        var metrics = [("loaderDone", milestones.loaderDone), ("main", milestones.main),
-                       ("firstOutput", milestones.firstOutput), ("exit", milestones.exit),
-                       ("cpuTime", measurement.targetCPUTime)]
-            .compactMap { name, summary in summary.map { HistoryMetric(name: name, unit: "ms", value: $0.medianMs) } }
+        var metrics = TimeQuantity.allCases.compactMap { quantity in measurement[quantity].map { HistoryMetric(quantity, $0.medianMs) } }
         if let counts = measurement.loaderCounts?.startup {
-            metrics += [("loader.symbolLookups", counts.symbolLookups), ("loader.relocationsFromCache", counts.relocationsFromCache),
-                        ("loader.relativeRelocations", counts.relativeRelocations)]
-                .compactMap { name, count in count.map { HistoryMetric(name: name, unit: "count", value: Double($0)) } }
+            metrics += CountQuantity.loader.compactMap { quantity in counts[quantity].map { HistoryMetric(quantity, Double($0)) } }
         }
         return metrics
     }
@@ -105,11 +109,10 @@ public enum ReportMetrics {
         return metrics
     }
 
-    /// The head's medians under the same names as `measure` (a pull request's head is the
-    /// commit recorded), and the head's median loader counts.
+    /// The head's medians and median counts under the same names as `measure` (a pull
+    /// request's head is the commit recorded).
     public static func compare(_ report: CompareReport) -> [HistoryMetric] {
-        report.times.map { HistoryMetric(name: $0.quantity.rawValue, unit: "ms", value: $0.head.medianMs) }
-            + report.counts.map { HistoryMetric(name: "count.\($0.quantity.rawValue)", unit: "count", value: $0.head.median) }
+        report.times.map { HistoryMetric($0.quantity, $0.head.medianMs) } + report.counts.map { HistoryMetric($0.quantity, $0.head.median) }
     }
 
     /// The head's closure counts (`static.<name>`) and measured milestone medians.

@@ -20,7 +20,7 @@ public enum PullRequestMarkdownRenderer {
                               scope: SourceScope? = nil) -> String {
         var required = [marker + "\n" + heading(report) + "\n\n" + measuredSection(report, scope: scope)]
         if let trend, !trend.series.isEmpty {
-            let head = Dictionary((report.compare?.times ?? []).map { ($0.quantity.rawValue, $0.head.medianMs) }) { first, _ in first }
+            let head = Dictionary((report.compare?.times ?? []).map { ($0.quantity.metricName, $0.head.medianMs) }) { first, _ in first }
             required.append(HistoryMarkdownRenderer.pullRequestTrend(trend, head: head))
         }
         if let skipped = skippedNote(report) { required.append(skipped) }

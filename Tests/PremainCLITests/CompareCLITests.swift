@@ -56,7 +56,7 @@ import Testing
         #expect(report.runs.blocks.allSatisfy { $0 == "ABBA" || $0 == "BAAB" })
         #expect(!report.reasons.isEmpty)
         #expect(report.base.path.hasSuffix("/pairs/aa-1/app") && report.head.label == head)
-        let main = try #require(report.times.first { $0.quantity == .main })
+        let main = try #require(report.times.first { $0.quantity == .milestone(.main) })
         #expect(main.gated && main.base.samplesMs.count == report.runs.perSide)
         // Loader counts of byte-identical builds are identical, run after run.
         let lookups = try #require(report.counts.first { $0.quantity == .symbolLookups })

@@ -156,7 +156,7 @@ final class RealPairDiffTests: XCTestCase {
         let trace = try JSONDecoder().decode(TraceReport.self, from: Data(traceText.stdout.utf8))
         let fromMemory = RuleInput(measure: measure).launches
         XCTAssertEqual(fromMemory, try RuleInputLoader.report(measureText.stdout).launches)
-        XCTAssertEqual(fromMemory.first?.milestones.main?.samplesMs.count, 3)
+        XCTAssertEqual(fromMemory.first?.milestones[.main]?.samplesMs.count, 3)
         let functions = RuleInput(trace: trace).functions
         XCTAssertEqual(functions, try RuleInputLoader.report(traceText.stdout).functions)
         XCTAssertTrue(functions.contains { $0.symbol == "premain_extra_ctor" }, "\(functions.map(\.symbol))")

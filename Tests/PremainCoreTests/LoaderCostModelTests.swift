@@ -87,7 +87,7 @@ struct LoaderCostModelTests {
         #expect(launcher.needed["head"]?.contains("libunused.so") == false)
         #expect(launcher.needed["head"]?.count == (launcher.needed["base"]?.count ?? 0) - 1)
         #expect(abs((result.savingMs ?? 0) - 0.3) < 1e-6)
-        #expect(result.quantity == .main)
+        #expect(result.quantity == .milestone(.main))
         #expect(result.sentence.hasPrefix("verified on a copy (removed DT_NEEDED libunused.so): saves 0.30 ms at main"))
     }
 

@@ -161,42 +161,8 @@ public enum QuantityResult: String, Codable, Sendable {
 
 /// A time measured on both builds in every block.
 public struct TimeComparison: Codable, Equatable, Sendable {
-    public enum Quantity: String, Codable, Sendable, CaseIterable {
-        case loaderDone, main, firstOutput, exit
-        /// The target's user + system CPU time (wait4), not a milestone.
-        case cpuTime
-
-        /// The milestone a trace of this quantity runs to (`loaderDone` and `main`: main).
-        public var traceWindow: TraceWindowEnd {
-            switch self {
-            case .loaderDone, .main: return .main
-            case .firstOutput: return .firstOutput
-            case .exit, .cpuTime: return .exit
-            }
-        }
-
-        /// "main", "first output": the quantity's name without "time to".
-        public var shortTitle: String {
-            switch self {
-            case .cpuTime: return "CPU time"
-            case .loaderDone: return "loader done"
-            case .main: return "main"
-            case .firstOutput: return "first output"
-            case .exit: return "exit"
-            }
-        }
-
-        /// "time to main", "CPU time".
-        public var title: String {
-            switch self {
-            case .cpuTime: return "CPU time"
-            case .loaderDone: return "time to loader done"
-            case .main: return "time to main"
-            case .firstOutput: return "time to first output"
-            case .exit: return "time to exit"
-            }
-        }
-    }
+    /// A milestone or CPU time (`TimeQuantity`).
+    public typealias Quantity = TimeQuantity
 
     public var quantity: Quantity
     /// True when the verdict rests on it (main and first output; exit when neither exists).
@@ -273,30 +239,8 @@ public struct TimeDifference: Codable, Equatable, Sendable {
 
 /// A count measured on both builds in every block.
 public struct CountComparison: Codable, Equatable, Sendable {
-    public enum Quantity: String, Codable, Sendable, CaseIterable {
-        /// glibc's "number of relocations" at start-up: symbol look-ups.
-        case symbolLookups
-        /// glibc's "number of relative relocations".
-        case relativeRelocations
-        /// Objects the loader mapped.
-        case loadedObjects
-        case minorFaults, majorFaults, voluntarySwitches, involuntarySwitches
-
-        public var title: String {
-            switch self {
-            case .symbolLookups: return "loader symbol look-ups"
-            case .relativeRelocations: return "relative relocations"
-            case .loadedObjects: return "objects loaded"
-            case .minorFaults: return "minor page faults"
-            case .majorFaults: return "major page faults"
-            case .voluntarySwitches: return "voluntary context switches"
-            case .involuntarySwitches: return "involuntary context switches"
-            }
-        }
-
-        /// Counts that only the program decides; the switches depend on other load.
-        public var isEvidence: Bool { self != .involuntarySwitches }
-    }
+    /// A loader or rusage count (`CountQuantity`).
+    public typealias Quantity = CountQuantity
 
     public var quantity: Quantity
     public var base: CountSummary

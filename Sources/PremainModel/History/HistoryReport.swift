@@ -20,7 +20,7 @@ public struct HistoryReport: Codable, Equatable, Sendable {
 
 /// One metric over the commits, one point per commit (the median of that commit's reports).
 public struct HistorySeries: Codable, Equatable, Sendable {
-    /// Names such as `main`, `firstOutput`, `loader.symbolLookups`, `trace.function.<name>`.
+    /// Names such as `main`, `firstOutput`, `count.symbolLookups`, `trace.function.<name>`.
     public var metric: String
     /// `ms` or `count`.
     public var unit: String
