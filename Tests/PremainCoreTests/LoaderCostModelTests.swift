@@ -55,7 +55,8 @@ struct LoaderCostModelTests {
         let model = try #require(LoaderCostModel.fit(Self.programs))
         let decoded = try JSONDecoder().decode(LoaderCostModel.self, from: JSONEncoder().encode(model))
         #expect(decoded == model)
-        #expect(decoded.kind == "loader-cost-model")
+        #expect(decoded.kind.value == .loaderCostModel)
+        #expect(String(decoding: try JSONEncoder().encode(model), as: UTF8.self).contains(#""kind":"loader-cost-model""#))
     }
 
     /// Answers base launches (the copy that keeps the library) 0.3 ms later than head ones, and

@@ -1,8 +1,10 @@
 /// The result of `premain compare BASE HEAD`: both builds launched alternately in shuffled
 /// balanced blocks (ABBA, BAAB) under the same conditions until the interval of the paired
 /// difference decided, or the run budget ran out. Codable; JSON `schemaVersion` 1.
-public struct CompareReport: Codable, Equatable, Sendable {
+public struct CompareReport: Codable, Equatable, Sendable, KindedReport {
+    public static let kind = ReportKind.compare
     public var schemaVersion: Int = 1
+    public var kind = ReportKindField<CompareReport>()
     public var tool: ToolInfo
     public var verdict: CompareVerdict
     /// Why, most important first; never empty.

@@ -1,8 +1,10 @@
 /// The result of `premain diff BASE HEAD`: static deltas per object, measured deltas with
 /// their tests, findings new and fixed, the start-up timeline of both sides, and the
 /// verdict. Codable; JSON `schemaVersion` 1.
-public struct DiffReport: Codable, Sendable, Equatable {
+public struct DiffReport: Codable, Sendable, Equatable, KindedReport {
+    public static let kind = ReportKind.diff
     public var schemaVersion: Int = 1
+    public var kind = ReportKindField<DiffReport>()
     public var tool: ToolInfo
     public var verdict: Verdict
     public var base: Side

@@ -2,8 +2,10 @@
 /// (`CompareReport`), or why there is none, beside the static diff and the findings of the
 /// two builds' artifact folders (`DiffReport`), and one verdict over both. Codable; JSON
 /// `schemaVersion` 1.
-public struct PullRequestReport: Codable, Sendable, Equatable {
+public struct PullRequestReport: Codable, Sendable, Equatable, KindedReport {
+    public static let kind = ReportKind.pr
     public var schemaVersion: Int = 1
+    public var kind = ReportKindField<PullRequestReport>()
     public var tool: ToolInfo
     public var verdict: Verdict
     /// The program launched (`--run`, relative to each artifact folder) and its arguments;

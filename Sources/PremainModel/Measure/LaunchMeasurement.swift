@@ -339,8 +339,10 @@ public struct ResidencySummary: Codable, Equatable, Sendable {
 
 /// The result of `premain measure`: one `LaunchMeasurement` per command. Codable; JSON
 /// `schemaVersion` 1, read by `premain diff` and other tools.
-public struct MeasureReport: Codable, Equatable, Sendable {
+public struct MeasureReport: Codable, Equatable, Sendable, KindedReport {
+    public static let kind = ReportKind.measure
     public var schemaVersion: Int
+    public var kind = ReportKindField<MeasureReport>()
     public var measurements: [LaunchMeasurement]
 
     public init(measurements: [LaunchMeasurement]) {
