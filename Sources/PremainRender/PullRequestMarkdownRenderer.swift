@@ -38,9 +38,10 @@ public enum PullRequestMarkdownRenderer {
         case .runFailed: title = "❌ a run failed"
         case .regression: title = "❌ start-up regressed"
         case .findings: title = "❌ new findings"
-        case .inconclusive: title = "⚠️ inconclusive"
+        // pr writes runFailed, regression, findings, inconclusive, notMeasured and pass.
+        case .inconclusive, .unconfirmed: title = "⚠️ inconclusive"
         case .notMeasured: title = "⚠️ not measured"
-        case .pass:
+        case .pass, .noChange, .improvement:
             title = report.compare?.verdict == .improvement ? "🟢 start-up improved" : "✅ no start-up change"
         }
         return "## premain: " + title

@@ -38,7 +38,7 @@ struct PullRequestTests {
         let reasons: [String] = switch verdict {
         case .regression: ["time to main +1.000 ms (+16.0 %), 95 % interval +0.950 ms … +1.040 ms, above the 0.500 ms threshold", "backed by CPU time +0.990 ms"]
         case .inconclusive: ["time to main undecided at the run limit (--max-runs)"]
-        case .noChange, .improvement: ["every gated interval lies inside its threshold"]
+        default: ["every gated interval lies inside its threshold"]
         }
         let lookups = CountSummary(samples: Array(repeating: 100, count: 24))
         return CompareReport(

@@ -110,6 +110,12 @@ public struct CompareReport: Codable, Equatable, Sendable, KindedReport {
     /// The exit-code-worthy outcome, for people: "regression", "no change", …
     public var verdictTitle: String { verdict.title }
 
+    /// The verdict with a failed run told apart: `runFailed` when a run of either build failed
+    /// (the verdict says `inconclusive` then), else the verdict. Its `exitCode` is compare's.
+    public var outcome: VerdictStatus {
+        runs.stop == .failed ? .runFailed : verdict
+    }
+
     /// The time the verdict rests on: among the gated times whose result is the verdict's
     /// direction, the one that moved most (with exact instruction counts deciding alone, the
     /// gated time that moved most); for no change and inconclusive the first gated time.
@@ -120,34 +126,16 @@ public struct CompareReport: Codable, Equatable, Sendable, KindedReport {
         switch verdict {
         case .regression: direction = .regression
         case .improvement: direction = .improvement
-        case .noChange, .inconclusive: return gated.first
+        default: return gated.first
         }
         let moved = gated.filter { $0.result == direction }
         return (moved.isEmpty ? gated : moved).max { abs($0.difference?.medianMs ?? 0) < abs($1.difference?.medianMs ?? 0) }
     }
 }
 
-/// What `compare` concluded.
-public enum CompareVerdict: String, Codable, Sendable {
-    /// A gated quantity's interval lies wholly above +threshold and another signal backs it,
-    /// or exact instruction counts grew past their threshold.
-    case regression
-    /// The mirror image: wholly below −threshold, backed.
-    case improvement
-    /// Every gated interval lies wholly inside ±threshold.
-    case noChange
-    /// The run budget ran out first, a run failed, or the wall-time change has no backing.
-    case inconclusive
-
-    public var title: String {
-        switch self {
-        case .regression: return "regression"
-        case .improvement: return "improvement"
-        case .noChange: return "no change"
-        case .inconclusive: return "inconclusive"
-        }
-    }
-}
+/// What `compare` concluded: `regression`, `improvement`, `noChange` or `inconclusive`
+/// (`VerdictStatus.written(by: .compare)`).
+public typealias CompareVerdict = VerdictStatus
 
 /// Where one quantity's interval fell against its threshold.
 public enum QuantityResult: String, Codable, Sendable {
