@@ -207,26 +207,6 @@ public struct TimeComparison: Codable, Equatable, Sendable {
     }
 }
 
-/// The paired difference head − base of a time: the Hodges–Lehmann estimate of the
-/// differences of adjacent launches and its signed-rank interval.
-public struct TimeDifference: Codable, Equatable, Sendable {
-    public var medianMs: Double
-    public var lowMs: Double
-    public var highMs: Double
-    /// Confidence level of `lowMs … highMs`.
-    public var level: Double
-    /// Pairs of launches (one of each build, side by side) it was computed from.
-    public var pairs: Int
-
-    public init(_ interval: PairedInterval) {
-        medianMs = interval.estimate
-        lowMs = interval.low
-        highMs = interval.high
-        level = interval.level
-        pairs = interval.count
-    }
-}
-
 /// A count measured on both builds in every block.
 public struct CountComparison: Codable, Equatable, Sendable {
     /// A loader or rusage count (`CountQuantity`).
@@ -267,23 +247,6 @@ public struct CountSummary: Codable, Equatable, Sendable {
         self.min = low
         self.max = high
         self.samples = samples
-    }
-}
-
-/// The paired difference head − base of a count.
-public struct CountDifference: Codable, Equatable, Sendable {
-    public var median: Double
-    public var low: Double
-    public var high: Double
-    public var level: Double
-    public var pairs: Int
-
-    public init(_ interval: PairedInterval) {
-        median = interval.estimate
-        low = interval.low
-        high = interval.high
-        level = interval.level
-        pairs = interval.count
     }
 }
 
