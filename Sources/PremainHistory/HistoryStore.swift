@@ -34,7 +34,22 @@ public final class HistoryStore {
         """,
         // 2: commits looked up by SHA (the trend line of `premain pr`).
         "CREATE INDEX reports_by_commit ON reports(commit_sha, id);",
+        // 3: one series per quantity: the loader's counts from measure reports under the names
+        // compare's have (`CountQuantity.metricName`).
+        renamedMetrics.map { "UPDATE OR REPLACE metrics SET name = '\($0.value)' WHERE name = '\($0.key)';" }.sorted()
+            .joined(separator: "\n"),
     ]
+
+    /// Metric names versions 1 and 2 stored, and the name each has from version 3 on. Frozen: a
+    /// name renamed later is a new migration with its own list.
+    static let renamedMetrics: [String: String] = [
+        "loader.symbolLookups": "count.symbolLookups",
+        "loader.relocationsFromCache": "count.relocationsFromCache",
+        "loader.relativeRelocations": "count.relativeRelocations",
+    ]
+
+    /// The schema version from which metrics have their `renamedMetrics` names.
+    static let renamedMetricsVersion = 3
 
     /// The schema version this premain writes.
     public static var currentVersion: Int { migrations.count }
@@ -52,6 +67,9 @@ public final class HistoryStore {
 
     let connection: SQLiteConnection
     public var path: String { connection.path }
+    /// Read from a schema older than `renamedMetricsVersion` without migrating it: metrics are
+    /// asked for, and listed, under their new names.
+    private var readsOldNames = false
 
     /// Opens the database at `path` for writing, creating it (its folder is the caller's
     /// business) when `create`, and migrates it to the current schema. Before any pragma or
@@ -83,9 +101,10 @@ public final class HistoryStore {
         try connection.retryingWhileBusy { () throws(HistoryError) in try migrate(upTo: min(version, Self.currentVersion)) }
     }
 
-    /// A store over an open connection whose schema `identify` has checked.
-    private init(connection: SQLiteConnection) {
+    /// A store over an open connection whose schema `identify` has checked to be `version`.
+    private init(connection: SQLiteConnection, version: Int) {
         self.connection = connection
+        readsOldNames = version < Self.renamedMetricsVersion
     }
 
     /// Runs `body` on the database at `path` opened read-only: nothing is written, migrated or
@@ -120,8 +139,9 @@ public final class HistoryStore {
             let last = attempt >= readAttempts
             do throws(HistoryError) {
                 let connection = try SQLiteConnection(path: path, access: beside ? .readBesideLog : .readImmutable)
-                let result = try identify(connection, lowest: oldestReadableVersion) == 0
-                    ? try reading(emptyFile: path, body) : try body(HistoryStore(connection: connection))
+                let version = try identify(connection, lowest: oldestReadableVersion)
+                let result = version == 0
+                    ? try reading(emptyFile: path, body) : try body(HistoryStore(connection: connection, version: version))
                 if beside || !changed() || (last && file.isCurrent(at: path)) { return result }
                 if last { throw HistoryError(.busy, "\(path): the history database kept changing while it was read") }
             } catch where !last && (changed() || (beside && error.kind == .cannotOpen)) {
@@ -136,7 +156,7 @@ public final class HistoryStore {
     private static func reading<T>(emptyFile path: String, _ body: (HistoryStore) throws(HistoryError) -> T) throws(HistoryError) -> T {
         let connection = try SQLiteConnection(path: path, access: .memory)
         for step in migrations { try connection.executeScript(step) }
-        return try body(HistoryStore(connection: connection))
+        return try body(HistoryStore(connection: connection, version: currentVersion))
     }
 
     /// The schema version of the open database (0 before its first migration), after checking
@@ -221,17 +241,24 @@ public final class HistoryStore {
 
     /// The metric names stored, sorted.
     public func metricNames() throws(HistoryError) -> [String] {
-        try connection.execute("SELECT DISTINCT name FROM metrics ORDER BY name").compactMap { $0.first?.text }
+        let names = try connection.execute("SELECT DISTINCT name FROM metrics ORDER BY name").compactMap { $0.first?.text }
+        return readsOldNames ? Set(names.map { Self.renamedMetrics[$0] ?? $0 }).sorted() : names
+    }
+
+    /// `metric` and, in a database not yet migrated, the names it was stored under before.
+    private func storedNames(of metric: String) -> [String] {
+        readsOldNames ? [metric] + Self.renamedMetrics.filter { $0.value == metric }.map(\.key) : [metric]
     }
 
     /// One metric's series: one point per commit (reports without a commit are points of
     /// their own), ordered by the commit's first report, the value the median of the commit's
     /// reports; the last `last` points when given. `nil` when the metric is unknown.
     public func series(_ metric: String, last: Int? = nil) throws(HistoryError) -> (unit: String, points: [HistoryPoint])? {
+        let names = storedNames(of: metric)
         let rows = try connection.execute("""
             SELECT r.id, r.commit_sha, r.recorded_at, m.value, m.unit FROM metrics m JOIN reports r ON r.id = m.report_id
-            WHERE m.name = ? ORDER BY r.id
-            """, [.text(metric)])
+            WHERE m.name IN (\(names.map { _ in "?" }.joined(separator: ", "))) ORDER BY r.id
+            """, names.map { .text($0) })
         guard let unit = rows.first?[4].text else { return nil }
         var order: [String] = []
         var groups: [String: (commit: String?, report: Int, recordedAt: String, values: [Double])] = [:]
@@ -255,10 +282,11 @@ public final class HistoryStore {
         return (unit, points)
     }
 
-    /// The history of `metrics` (every metric when empty) with the steps `detector` finds.
+    /// The history of `metrics` (every metric when empty; a name of before schema 3 is read as
+    /// its new one) with the steps `detector` finds.
     public func report(metrics: [String], last: Int?, detector: StepDetector = StepDetector(),
                        database: String) throws(HistoryError) -> HistoryReport {
-        let names = metrics.isEmpty ? try metricNames() : metrics
+        let names = metrics.isEmpty ? try metricNames() : metrics.map { Self.renamedMetrics[$0] ?? $0 }
         var series: [HistorySeries] = []
         for name in names {
             guard let (unit, points) = try self.series(name, last: last) else { continue }

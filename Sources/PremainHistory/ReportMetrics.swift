@@ -13,33 +13,45 @@ public struct HistoryMetric: Equatable, Sendable {
         self.unit = unit
         self.value = value
     }
-}
 
-/// Which premain report a JSON document is, and the metrics it gives. Reports are decoded as
-/// model values (`JSONDecoder`); the kind is told by the top-level keys each report alone has.
-public enum ReportMetrics {
-    /// The kinds `history add` stores, by the command that writes them.
-    public enum Kind: String, Sendable, CaseIterable {
-        case audit, measure, trace, compare, diff, pr, check
+    /// The median of a time, under its one name.
+    public init(_ quantity: TimeQuantity, _ milliseconds: Double) {
+        self.init(name: quantity.metricName, unit: "ms", value: milliseconds)
     }
 
+    /// A count, under its one name whichever report gave it.
+    public init(_ quantity: CountQuantity, _ count: Double) {
+        self.init(name: quantity.metricName, unit: "count", value: count)
+    }
+}
+
+/// The metrics a premain report gives. Reports are decoded as model values (`JSONDecoder`), as
+/// the kind their header says (`ReportHeader`).
+public enum ReportMetrics {
     /// The kind and the metrics of `json`. Throws `.unreadableReport` naming what is wrong when
-    /// it is not JSON, not a premain report, or a report that does not decode.
-    /// `commit` is the commit the report names itself (a `pr` report's head), else `nil`.
-    public static func read(_ json: String) throws(HistoryError) -> (kind: Kind, metrics: [HistoryMetric], commit: String?) {
+    /// it is not JSON, not a premain report, a kind that gives no metrics, or a report that
+    /// does not decode. `commit` is the commit the report names itself (a `pr` report's head),
+    /// else `nil`.
+    public static func read(_ json: String) throws(HistoryError) -> (kind: ReportKind, metrics: [HistoryMetric], commit: String?) {
         let data = Data(json.utf8)
-        let keys: Set<String>
+        let header: ReportHeader
         do {
-            keys = try JSONDecoder().decode(TopLevelKeys.self, from: data).names
+            header = try JSONDecoder().decode(ReportHeader.self, from: data)
         } catch {
             throw HistoryError(.unreadableReport, "not a JSON object")
         }
-        guard let kind = kind(of: keys) else {
-            throw HistoryError(.unreadableReport, "not a premain report (no schemaVersion with binaries, measurements, times, objects, diff or findings)")
+        guard header.schemaVersion != nil || header.declaredKind != nil, let kind = header.kind else {
+            throw HistoryError(.unreadableReport, header.declaredKind.map { "a report of kind '\($0)', which this premain does not know" }
+                ?? "not a premain report (no schemaVersion with binaries, measurements, times, objects, diff or findings)")
         }
         do {
             let commit = kind == .pr ? try JSONDecoder().decode(PullRequestReport.self, from: data).commits?.head : nil
-            return (kind, try metrics(kind, data), commit)
+            guard let metrics = try metrics(kind, data) else {
+                throw HistoryError(.unreadableReport, "\(kind.article) report, which gives no metrics to keep")
+            }
+            return (kind, metrics, commit)
+        } catch let error as HistoryError {
+            throw error
         } catch let error as DecodingError {
             throw HistoryError(.unreadableReport, "a \(kind.rawValue) report that does not decode (\(describe(error)))")
         } catch {
@@ -47,21 +59,11 @@ public enum ReportMetrics {
         }
     }
 
-    static func kind(of keys: Set<String>) -> Kind? {
-        guard keys.contains("schemaVersion") else { return nil }
-        if keys.contains("diff") && keys.contains("skipped") { return .pr }
-        if keys.contains("closures") && keys.contains("measured") { return .diff }
-        if keys.contains("times") && keys.contains("verdict") { return .compare }
-        if keys.contains("bias") && keys.contains("measurements") { return .trace }
-        if keys.contains("measurements") { return .measure }
-        if keys.contains("binaries") { return .audit }
-        if keys.contains("findings") && keys.contains("inputs") { return .check }
-        return nil
-    }
-
-    static func metrics(_ kind: Kind, _ data: Data) throws -> [HistoryMetric] {
+    /// The metrics of a report of `kind`; `nil` for a kind that gives none (a history, a cost model).
+    static func metrics(_ kind: ReportKind, _ data: Data) throws -> [HistoryMetric]? {
         let decoder = JSONDecoder()
         switch kind {
+        case .history, .loaderCostModel: return nil
         case .measure: return measure(try decoder.decode(MeasureReport.self, from: data))
         case .trace: return trace(try decoder.decode(TraceReport.self, from: data))
         case .compare: return compare(try decoder.decode(CompareReport.self, from: data))
@@ -74,19 +76,13 @@ public enum ReportMetrics {
         }
     }
 
-    /// Milestone medians (`main`, `firstOutput`, …), CPU time and the loader's counts of the
-    /// first measured command.
+    /// The medians of the times (`main`, `firstOutput`, …, `cpuTime`) and the loader's counts
+    /// (`count.symbolLookups`, …) of the first measured command.
     public static func measure(_ report: MeasureReport) -> [HistoryMetric] {
         guard let measurement = report.measurements.first else { return [] }
-        let milestones = measurement.milestones
-        var metrics = [("loaderDone", milestones.loaderDone), ("main", milestones.main),
-                       ("firstOutput", milestones.firstOutput), ("exit", milestones.exit),
-                       ("cpuTime", measurement.targetCPUTime)]
-            .compactMap { name, summary in summary.map { HistoryMetric(name: name, unit: "ms", value: $0.medianMs) } }
+        var metrics = TimeQuantity.allCases.compactMap { quantity in measurement[quantity].map { HistoryMetric(quantity, $0.medianMs) } }
         if let counts = measurement.loaderCounts?.startup {
-            metrics += [("loader.symbolLookups", counts.symbolLookups), ("loader.relocationsFromCache", counts.relocationsFromCache),
-                        ("loader.relativeRelocations", counts.relativeRelocations)]
-                .compactMap { name, count in count.map { HistoryMetric(name: name, unit: "count", value: Double($0)) } }
+            metrics += CountQuantity.loader.compactMap { quantity in counts[quantity].map { HistoryMetric(quantity, Double($0)) } }
         }
         return metrics
     }
@@ -105,11 +101,10 @@ public enum ReportMetrics {
         return metrics
     }
 
-    /// The head's medians under the same names as `measure` (a pull request's head is the
-    /// commit recorded), and the head's median loader counts.
+    /// The head's medians and median counts under the same names as `measure` (a pull
+    /// request's head is the commit recorded).
     public static func compare(_ report: CompareReport) -> [HistoryMetric] {
-        report.times.map { HistoryMetric(name: $0.quantity.rawValue, unit: "ms", value: $0.head.medianMs) }
-            + report.counts.map { HistoryMetric(name: "count.\($0.quantity.rawValue)", unit: "count", value: $0.head.median) }
+        report.times.map { HistoryMetric($0.quantity, $0.head.medianMs) } + report.counts.map { HistoryMetric($0.quantity, $0.head.median) }
     }
 
     /// The head's closure counts (`static.<name>`) and measured milestone medians.
@@ -150,21 +145,5 @@ public enum ReportMetrics {
 
     static func path(_ keys: [any CodingKey]) -> String {
         keys.isEmpty ? "the top level" : keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-    }
-}
-
-/// The names of a JSON object's top-level keys (throws for anything but an object).
-private struct TopLevelKeys: Decodable {
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    var names: Set<String>
-
-    init(from decoder: any Decoder) throws {
-        names = Set(try decoder.container(keyedBy: Key.self).allKeys.map(\.stringValue))
     }
 }

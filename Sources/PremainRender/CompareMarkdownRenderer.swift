@@ -112,8 +112,9 @@ public enum CompareMarkdownRenderer {
         switch report.verdict {
         case .regression: icon = "❌ **Start-up regressed**"
         case .improvement: icon = "🟢 **Start-up improved**"
-        case .noChange: icon = "✅ **No start-up change**"
-        case .inconclusive: icon = "⚠️ **Inconclusive**"
+        case .noChange, .pass: icon = "✅ **No start-up change**"
+        // compare writes only the four above; the rest are read as undecided.
+        case .inconclusive, .runFailed, .findings, .notMeasured, .unconfirmed: icon = "⚠️ **Inconclusive**"
         }
         let command = ([ObjectName.fileName(report.head.label)] + report.arguments).joined(separator: " ")
         var text = "\(icon) for " + MarkdownEscape.text(command)

@@ -90,9 +90,11 @@ public enum DiffMarkdownRenderer {
         let title: String
         switch report.verdict.status {
         case .regression: title = "❌ **Start-up regressed**"
-        case .unconfirmed: title = "⚠️ **Possible start-up regression, not confirmed**"
+        // diff writes regression, unconfirmed, findings and pass; the rest are read as the
+        // nearest of those.
+        case .unconfirmed, .inconclusive, .runFailed, .notMeasured: title = "⚠️ **Possible start-up regression, not confirmed**"
         case .findings: title = "❌ **Start-up check failed**"
-        case .pass: title = "✅ **No start-up regression**"
+        case .pass, .noChange, .improvement: title = "✅ **No start-up regression**"
         }
         var lines = [title]
         if report.verdict.reasons.isEmpty {

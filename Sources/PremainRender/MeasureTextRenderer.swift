@@ -45,14 +45,14 @@ public enum MeasureTextRenderer {
         var table = TextTable(headers: ["milestone", "median", "p90", "min", "max", "MAD", "runs"],
                               alignments: [.left, .right, .right, .right, .right, .right, .right], maxWidth: width)
         var rows: [(String, TimeSummary?)] = [
-            ("loader start (first line)", milestones.loaderStart),
-            ("loader done (map+relocate)", milestones.loaderDone),
-            ("program initializers", milestones.programInitializers),
-            ("main", milestones.main),
+            ("loader start (first line)", milestones[.loaderStart]),
+            ("loader done (map+relocate)", milestones[.loaderDone]),
+            ("program initializers", milestones[.programInitializers]),
+            ("main", milestones[.main]),
         ]
         if process {
-            rows += [("first output", milestones.firstOutput), ("ready (--ready, --until FUNCTION)", milestones.ready),
-                     ("exit", milestones.exit)]
+            rows += [("first output", milestones[.firstOutput]), ("ready (--ready, --until FUNCTION)", milestones[.ready]),
+                     ("exit", milestones[.exit])]
         }
         for (label, summary) in rows {
             guard let summary else { continue }

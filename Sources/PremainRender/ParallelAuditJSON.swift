@@ -112,11 +112,12 @@ public enum ParallelAuditJSON {
             self.objects = objects
         }
 
-        enum Keys: String, CodingKey { case errors, objects, schemaVersion, skipped, summary, tool }
+        enum Keys: String, CodingKey { case errors, kind, objects, schemaVersion, skipped, summary, tool }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(report.errors, forKey: .errors)
+            try container.encode(report.kind, forKey: .kind)
             if let objects { try container.encode(objects.records, forKey: .objects) }
             try container.encode(objects == nil ? 1 : 2, forKey: .schemaVersion)
             try container.encodeIfPresent(report.skipped, forKey: .skipped)

@@ -20,7 +20,7 @@ public enum PullRequestMarkdownRenderer {
                               scope: SourceScope? = nil) -> String {
         var required = [marker + "\n" + heading(report) + "\n\n" + measuredSection(report, scope: scope)]
         if let trend, !trend.series.isEmpty {
-            let head = Dictionary((report.compare?.times ?? []).map { ($0.quantity.rawValue, $0.head.medianMs) }) { first, _ in first }
+            let head = Dictionary((report.compare?.times ?? []).map { ($0.quantity.metricName, $0.head.medianMs) }) { first, _ in first }
             required.append(HistoryMarkdownRenderer.pullRequestTrend(trend, head: head))
         }
         if let skipped = skippedNote(report) { required.append(skipped) }
@@ -38,9 +38,10 @@ public enum PullRequestMarkdownRenderer {
         case .runFailed: title = "❌ a run failed"
         case .regression: title = "❌ start-up regressed"
         case .findings: title = "❌ new findings"
-        case .inconclusive: title = "⚠️ inconclusive"
+        // pr writes runFailed, regression, findings, inconclusive, notMeasured and pass.
+        case .inconclusive, .unconfirmed: title = "⚠️ inconclusive"
         case .notMeasured: title = "⚠️ not measured"
-        case .pass:
+        case .pass, .noChange, .improvement:
             title = report.compare?.verdict == .improvement ? "🟢 start-up improved" : "✅ no start-up change"
         }
         return "## premain: " + title

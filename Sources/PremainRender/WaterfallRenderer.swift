@@ -63,7 +63,7 @@ public enum WaterfallRenderer {
     /// The exit time of counted run `run`, from the exit samples (which skip runs that never
     /// exited, so only when every run exited).
     static func sampleExit(_ measurement: LaunchMeasurement, run: Int) -> Double? {
-        guard let exit = measurement.milestones.exit, exit.samplesMs.count == measurement.runs,
+        guard let exit = measurement.milestones[.exit], exit.samplesMs.count == measurement.runs,
               run < exit.samplesMs.count else { return nil }
         return exit.samplesMs[run]
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PremainModel
 import PremainTestSupport
 import Testing
 
@@ -10,6 +11,10 @@ import Testing
         #expect(result.stdout.contains("SUBCOMMANDS:"))
         #expect(result.stdout.contains("audit"))
         #expect(result.stdout.contains("EXIT CODES:"))
+        // The list is ExitCode's: every code, in its order, and nothing else.
+        let list = result.stdout.components(separatedBy: "EXIT CODES:\n").last ?? ""
+        let codes = list.split(separator: "\n").prefix { $0.hasPrefix("  ") }.compactMap { Int32($0.split(separator: " ").first ?? "") }
+        #expect(codes == ExitCode.allCases.map(\.rawValue), "\(list)")
     }
 
     @Test func helpSubcommandEqualsDashDashHelp() throws {

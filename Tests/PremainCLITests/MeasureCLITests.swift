@@ -48,7 +48,7 @@ import Testing
         #expect(report.schemaVersion == 1)
         let measurement = try #require(report.measurements.first)
         #expect(measurement.runs == 3)
-        #expect(measurement.milestones.main?.samplesMs.count == 3)
+        #expect(measurement.milestones[.main]?.samplesMs.count == 3)
         #expect(measurement.objects.contains { $0.path.hasSuffix("/libinit.so") && $0.initializers != nil })
         // The target's stdout was forwarded to stderr, keeping stdout pure JSON.
         #expect(result.stderr.contains("cxx-static-init: main reached"))

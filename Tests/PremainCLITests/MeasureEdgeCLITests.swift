@@ -56,7 +56,7 @@ import Testing
         #expect(m.execImages?.count == 1)
         #expect(image.program == hello)
         #expect(image.runs == 2)
-        #expect(image.milestones.main?.samplesMs.count == 2)
+        #expect(image.milestones[.main]?.samplesMs.count == 2)
         #expect(image.objects.contains { $0.role == .executable && $0.path == hello })
         #expect(m.objects.filter { $0.role == .executable }.count == 1)
         let libc = m.objects.first { ObjectName.fileName($0.path) == "libc.so.6" }
@@ -68,7 +68,7 @@ import Testing
         let hello = try Samples.path("c-hello/c-hello")
         let (result, m) = try Self.measure(["--runs", "2", "--", hello])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(m.milestones.firstOutput?.samplesMs.count == 2)
+        #expect(m.milestones[.firstOutput]?.samplesMs.count == 2)
         #expect(m.uninstrumented?.firstOutput?.samplesMs.count == 2)
         // As root premain makes its own null device; otherwise it falls back to a pipe and says so.
         #expect(m.outputCapture == (getuid() == 0 ? "null device" : "pipe"))
@@ -84,8 +84,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(m.status == .ok)
         #expect(m.outcomes.map(\.kind) == [.stopped, .stopped])
-        #expect(m.milestones.ready?.samplesMs.count == 2)
-        #expect(m.milestones.exit == nil)
+        #expect(m.milestones[.ready]?.samplesMs.count == 2)
+        #expect(m.milestones[.exit] == nil)
         #expect(ProcessScan.all().filter { $0.executable == hang }.isEmpty)
     }
 
@@ -113,11 +113,11 @@ import Testing
         let (output, first) = try Self.measure(["--runs", "1", "--timeout", "60", "--until", "first-output", "--", hang])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(first.outcomes.map(\.kind) == [.stopped])
-        #expect(first.milestones.firstOutput != nil)
+        #expect(first.milestones[.firstOutput] != nil)
         let (main, atMain) = try Self.measure(["--runs", "1", "--timeout", "60", "--until", "main", "--", hang])
         #expect(main.status == 0, "\(main.stderr)")
         #expect(atMain.outcomes.map(\.kind) == [.stopped])
-        #expect(atMain.milestones.main != nil)
+        #expect(atMain.milestones[.main] != nil)
         #expect(atMain.uninstrumented == nil)
         #expect(ProcessScan.all().filter { $0.executable == hang }.isEmpty)
         // A static program prints no loader lines: it cannot stop at main.
@@ -156,8 +156,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(m.outcomes.map(\.kind) == [.stopped, .stopped])
         #expect(m.outcomes.allSatisfy { $0.message.hasPrefix("stopped at puts") })
-        #expect(m.milestones.ready?.samplesMs.count == 2)
-        #expect(m.milestones.main?.samplesMs.count == 2)
+        #expect(m.milestones[.ready]?.samplesMs.count == 2)
+        #expect(m.milestones[.main]?.samplesMs.count == 2)
         #expect(m.uninstrumented?.outcomes.map(\.kind) == [.stopped, .stopped])
         #expect(ProcessScan.all().filter { $0.executable == hang }.isEmpty)
     }

@@ -27,13 +27,7 @@ import Testing
     }
 
     static func exitStatus(for status: PullRequestReport.Verdict.Status) -> Int32 {
-        switch status {
-        case .runFailed: return 4
-        case .regression: return 2
-        case .findings: return 1
-        case .inconclusive, .notMeasured: return 5
-        case .pass: return 0
-        }
+        status.exitCode.rawValue
     }
 
     @Test func symlinkedFoldersWithoutRunWriteEveryFormatAndSayNotMeasured() throws {

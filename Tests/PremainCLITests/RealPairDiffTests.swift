@@ -72,8 +72,8 @@ final class RealPairDiffTests: XCTestCase {
     func measuredDiff(_ sides: Sides, runs: Int, file: StaticString = #filePath, line: UInt = #line) throws -> DiffReport {
         let json = try diff(sides, "json")
         let report = try JSONDecoder().decode(DiffReport.self, from: Data(json.stdout.utf8))
-        XCTAssertTrue(DiffVerdicts.statuses.contains(report.verdict.status.rawValue), report.verdict.status.rawValue, file: file, line: line)
-        XCTAssertTrue(DiffVerdicts.exitStatuses(for: report.verdict.status.rawValue).contains(json.status),
+        XCTAssertTrue(VerdictStatus.written(by: .diff).contains(report.verdict.status), report.verdict.status.rawValue, file: file, line: line)
+        XCTAssertTrue(report.verdict.status.exitCode(failOn: .error).rawValue == json.status,
                       "exit \(json.status) for verdict \(report.verdict.status)", file: file, line: line)
         for milestone in ["main", "exit"] {
             let delta = try XCTUnwrap(report.measured.first { $0.scope == .milestone && $0.subject == milestone }, milestone,
@@ -92,7 +92,7 @@ final class RealPairDiffTests: XCTestCase {
         XCTAssertEqual(traced.result.change, .added, "only head has it")
         XCTAssertEqual(traced.head?.samplesMs.count, 2)
         let text = try diff(sides)
-        XCTAssertTrue(DiffVerdicts.exitStatuses(for: report.verdict.status.rawValue).contains(text.status), text.stdout + text.stderr)
+        XCTAssertTrue(report.verdict.status.exitCode(failOn: .error).rawValue == text.status, text.stdout + text.stderr)
         XCTAssertTrue(text.stdout.contains("verdict: \(report.verdict.status)"), text.stdout)
         for change in ["+ needs libextra.so", "+ needs libm.so.6", "exports: 11 -> 31", "+ initializer premain_extra_ctor",
                        "closure of app: 3 -> 5 objects"] {
@@ -156,7 +156,7 @@ final class RealPairDiffTests: XCTestCase {
         let trace = try JSONDecoder().decode(TraceReport.self, from: Data(traceText.stdout.utf8))
         let fromMemory = RuleInput(measure: measure).launches
         XCTAssertEqual(fromMemory, try RuleInputLoader.report(measureText.stdout).launches)
-        XCTAssertEqual(fromMemory.first?.milestones.main?.samplesMs.count, 3)
+        XCTAssertEqual(fromMemory.first?.milestones[.main]?.samplesMs.count, 3)
         let functions = RuleInput(trace: trace).functions
         XCTAssertEqual(functions, try RuleInputLoader.report(traceText.stdout).functions)
         XCTAssertTrue(functions.contains { $0.symbol == "premain_extra_ctor" }, "\(functions.map(\.symbol))")

@@ -51,7 +51,7 @@ struct CauseFinderTests {
     @Test func newLazyGlobalIsTheCauseWithItsShareAndWhatIsLeftUnexplained() throws {
         let traced = Self.pair(runs: 8, headLazyMs: { 51.7 + Double($0 % 4) * 0.1 })
         let (causes, explanation) = Self.finder.explain(
-            quantity: .firstOutput, changeMs: 54.4, blocks: [], traced: traced, instructions: nil,
+            quantity: .milestone(.firstOutput), changeMs: 54.4, blocks: [], traced: traced, instructions: nil,
             base: "/ci/work-base/tool", head: "/ci/work-slow/tool")
         #expect(causes.count == 1)
         let cause = try #require(causes.first)
@@ -64,7 +64,7 @@ struct CauseFinderTests {
         // What the causes do not explain is said, never spread over them.
         #expect(abs(explanation.explainedMs - cause.difference.medianMs) < 1e-12)
         #expect(abs(explanation.unexplainedMs - (54.4 - cause.difference.medianMs)) < 1e-12)
-        #expect(explanation.quantity == .firstOutput && explanation.tracedRunsPerSide == 8)
+        #expect(explanation.quantity == .milestone(.firstOutput) && explanation.tracedRunsPerSide == 8)
         // libc's initializer moved by a microsecond: not named.
         #expect(!causes.contains { $0.object == "libc.so.6" })
     }
@@ -73,7 +73,7 @@ struct CauseFinderTests {
         // The same function in both builds, 12 ms slower in head: one grown cause, not a
         // removed one and an added one.
         let traced = Self.pair(runs: 8, headLazyMs: { 24 + Double($0 % 2) * 0.05 }, baseLazyMs: { 12 + Double($0 % 3) * 0.05 })
-        let (causes, _) = Self.finder.explain(quantity: .firstOutput, changeMs: 12.2, blocks: [], traced: traced,
+        let (causes, _) = Self.finder.explain(quantity: .milestone(.firstOutput), changeMs: 12.2, blocks: [], traced: traced,
                                               instructions: nil, base: "/ci/work-base/tool", head: "/ci/work-slow/tool")
         #expect(causes.map(\.change) == [.grown])
         #expect(causes.first?.base?.medianMs ?? 0 > 11.9 && causes.first?.head?.medianMs ?? 0 > 23.9)
@@ -87,7 +87,7 @@ struct CauseFinderTests {
             traced.head[index] = Self.run("/ci/work-slow/tool", lazyMs: 5, defaultArgumentMs: 2 + Double(index % 2) * 0.01)
             traced.base[index] = Self.run("/ci/work-base/tool", lazyMs: 30, defaultArgumentMs: 10)
         }
-        let (causes, explanation) = Self.finder.explain(quantity: .firstOutput, changeMs: -33.5, blocks: [], traced: traced,
+        let (causes, explanation) = Self.finder.explain(quantity: .milestone(.firstOutput), changeMs: -33.5, blocks: [], traced: traced,
                                                         instructions: nil, base: "/ci/work-base/tool", head: "/ci/work-slow/tool")
         #expect(causes.map(\.kind) == [.swiftLazyGlobal, .swiftDefaultArgument])
         #expect(causes.map(\.change) == [.shrunk, .shrunk])
@@ -98,7 +98,7 @@ struct CauseFinderTests {
 
     @Test func workAfterMainDoesNotExplainTimeToMain() {
         let traced = Self.pair(runs: 8, headLazyMs: { _ in 50 })
-        let (causes, _) = Self.finder.explain(quantity: .main, changeMs: 3, blocks: [], traced: traced, instructions: nil,
+        let (causes, _) = Self.finder.explain(quantity: .milestone(.main), changeMs: 3, blocks: [], traced: traced, instructions: nil,
                                               base: "/ci/work-base/tool", head: "/ci/work-slow/tool")
         #expect(causes.isEmpty)
     }
@@ -106,14 +106,14 @@ struct CauseFinderTests {
     @Test func aNoisyFunctionWhoseIntervalHoldsZeroIsNotACause() {
         // ±20 ms around no change: the interval straddles zero.
         let traced = Self.pair(runs: 8, headLazyMs: { $0 % 2 == 0 ? 70 : 30 }, baseLazyMs: { $0 % 2 == 0 ? 30 : 70 })
-        let (causes, explanation) = Self.finder.explain(quantity: .firstOutput, changeMs: 5, blocks: [], traced: traced,
+        let (causes, explanation) = Self.finder.explain(quantity: .milestone(.firstOutput), changeMs: 5, blocks: [], traced: traced,
                                                         instructions: nil, base: "/ci/work-base/tool", head: "/ci/work-slow/tool")
         #expect(causes.isEmpty && explanation.explainedMs == 0)
     }
 
     @Test func fewTracedPairsGiveALowerLevelAndSaySo() throws {
         let traced = Self.pair(runs: 3, headLazyMs: { 20 + Double($0) * 0.1 })
-        let (causes, explanation) = Self.finder.explain(quantity: .firstOutput, changeMs: 20, blocks: [], traced: traced,
+        let (causes, explanation) = Self.finder.explain(quantity: .milestone(.firstOutput), changeMs: 20, blocks: [], traced: traced,
                                                         instructions: nil, base: "/ci/work-base/tool", head: "/ci/work-slow/tool")
         let cause = try #require(causes.first)
         #expect(cause.difference.level == 0.75 && cause.difference.pairs == 3)
@@ -125,7 +125,7 @@ struct CauseFinderTests {
         var traced = Self.pair(runs: 8, headLazyMs: { _ in 10 })
         traced.head[2].succeeded = false
         traced.head[2].functions = []
-        let (causes, _) = Self.finder.explain(quantity: .firstOutput, changeMs: 10, blocks: [], traced: traced,
+        let (causes, _) = Self.finder.explain(quantity: .milestone(.firstOutput), changeMs: 10, blocks: [], traced: traced,
                                               instructions: nil, base: "/ci/work-base/tool", head: "/ci/work-slow/tool")
         #expect(causes.first?.difference.pairs == 7)
     }
@@ -176,7 +176,7 @@ struct CauseFinderTests {
                         initializers: [("/w/head/lib/libextra.so", 1.0 + Double(run % 3) * 0.01), ("/w/head/lib/libcore.so", 2.0 + Double(run % 3) * 0.01),
                                        ("/lib/x86_64-linux-gnu/libc.so.6", 0.02)], programMs: 0.01)
         })
-        let (causes, explanation) = Self.finder.explain(quantity: .main, changeMs: 1.12, blocks: blocks, traced: nil,
+        let (causes, explanation) = Self.finder.explain(quantity: .milestone(.main), changeMs: 1.12, blocks: blocks, traced: nil,
                                                         instructions: nil, base: "/w/base/app", head: "/w/head/app")
         #expect(causes.map(\.kind) == [.objectInitializers, .objectMapping])
         #expect(causes.allSatisfy { $0.object == "libextra.so" && $0.change == .new && $0.evidence == .loader })
@@ -186,7 +186,7 @@ struct CauseFinderTests {
         #expect(!causes.contains { $0.object == "libcore.so" })
         #expect(explanation.explainedMs > 1.08 && explanation.explainedMs < 1.13)
         // Loading happens before the loader is done; initializers after it.
-        let (loaderOnly, _) = Self.finder.explain(quantity: .loaderDone, changeMs: 0.09, blocks: blocks, traced: nil,
+        let (loaderOnly, _) = Self.finder.explain(quantity: .milestone(.loaderDone), changeMs: 0.09, blocks: blocks, traced: nil,
                                                   instructions: nil, base: "/w/base/app", head: "/w/head/app")
         #expect(loaderOnly.map(\.kind) == [.objectMapping])
     }
@@ -207,7 +207,7 @@ struct CauseFinderTests {
         }
         let traced = TracedPair(base: (0..<8).map { ctor("/w/base/app", 1 + Double($0 % 2) * 0.01) },
                                 head: (0..<8).map { ctor("/w/head/app", 3 + Double($0 % 3) * 0.01) }, biasMs: 0.01, seconds: 1)
-        let (causes, explanation) = Self.finder.explain(quantity: .main, changeMs: 2.0, blocks: blocks, traced: traced,
+        let (causes, explanation) = Self.finder.explain(quantity: .milestone(.main), changeMs: 2.0, blocks: blocks, traced: traced,
                                                         instructions: nil, base: "/w/base/app", head: "/w/head/app")
         // One cause, the function (with its line), not the function and its object's total again.
         #expect(causes.map(\.kind) == [.cxxTranslationUnitInitializer])
@@ -243,7 +243,7 @@ struct CauseFinderTests {
         #expect(report.verdict == .regression)
         #expect(calls.traced.count == 1 && calls.traced.first?.0 == "/a/tool" && calls.traced.first?.3 == 6)
         let decided = try #require(report.decidingTime)
-        #expect(decided.quantity == .firstOutput || decided.quantity == .exit)
+        #expect(decided.quantity == .milestone(.firstOutput) || decided.quantity == .milestone(.exit))
         #expect(calls.traced.first?.2 == decided.quantity.traceWindow)
         #expect(report.causes?.first?.function == "keywordTable")
         #expect(report.explanation?.quantity == decided.quantity)
@@ -292,10 +292,10 @@ struct CauseFinderTests {
         var report = CompareTests.report(CompareTests.blocks(30, headExtraMs: 54.4, headExtraCPUMs: 54))
         let traced = Self.pair(runs: 8, headLazyMs: { 51.7 + Double($0 % 4) * 0.1 })
         let (causes, explanation) = Self.finder.explain(
-            quantity: .main, changeMs: 54.4, blocks: [], traced: traced, instructions: nil, base: "/base/app", head: "/head/app")
+            quantity: .milestone(.main), changeMs: 54.4, blocks: [], traced: traced, instructions: nil, base: "/base/app", head: "/head/app")
         #expect(causes.isEmpty)  // a lazy global runs after main
         let (firstOutput, why) = Self.finder.explain(
-            quantity: .firstOutput, changeMs: 54.4, blocks: [], traced: traced, instructions: nil, base: "/base/app", head: "/head/app")
+            quantity: .milestone(.firstOutput), changeMs: 54.4, blocks: [], traced: traced, instructions: nil, base: "/base/app", head: "/head/app")
         report.causes = firstOutput
         report.explanation = why
         _ = explanation
@@ -329,7 +329,7 @@ struct CauseFinderTests {
             traced.base[index] = Self.run("/base/app", lazyMs: nil, defaultArgumentMs: 30)
         }
         (report.causes, report.explanation) = Self.finder.explain(
-            quantity: .firstOutput, changeMs: 30, blocks: [], traced: traced, instructions: nil, base: "/base/app", head: "/head/app")
+            quantity: .milestone(.firstOutput), changeMs: 30, blocks: [], traced: traced, instructions: nil, base: "/base/app", head: "/head/app")
         let markdown = CompareMarkdownRenderer.render(report)
         #expect(markdown.contains("— `registry` of `Tool.ruleCount(registry:)` (grown default argument, `Rules.swift:40`) grew by 30."))
         #expect(CompareTextRenderer.render(report).contains("cause: `registry` of Tool.ruleCount(registry:) (grown default argument, Rules.swift:40)"))
@@ -361,7 +361,7 @@ struct CauseFinderTests {
         // +0.3 ms on a 5 ms launch: the interval excludes zero, the 0.5 ms threshold holds it.
         let report = CompareTests.report(CompareTests.blocks(30, headExtraMs: 0.3, headExtraCPUMs: 0.3, jitter: 0.02))
         #expect(report.verdict == .noChange)
-        let main = try #require(report.times.first { $0.quantity == .main })
+        let main = try #require(report.times.first { $0.quantity == .milestone(.main) })
         #expect(main.result == .noChange && main.detectedUnderThreshold == true)
         #expect(report.reasons.contains { $0.contains("time to main +0.29") && $0.contains("detected, under the ±") && $0.hasSuffix("threshold") })
         #expect(CompareTextRenderer.render(report).contains("no change (detected, under threshold)"))
@@ -444,7 +444,7 @@ extension CauseFinderTests {
         var compare = PullRequestTests.regression
         let traced = Self.pair(runs: 8, headLazyMs: { 51.7 + Double($0 % 4) * 0.1 })
         (compare.causes, compare.explanation) = Self.finder.explain(
-            quantity: .firstOutput, changeMs: 54.4, blocks: [], traced: traced, instructions: nil,
+            quantity: .milestone(.firstOutput), changeMs: 54.4, blocks: [], traced: traced, instructions: nil,
             base: "/ci/work-base/tool", head: "/ci/work-slow/tool")
         var budgets = PremainConfig.Budgets()
         budgets.maxMsPerFunctionKind[.swiftLazyGlobal] = 5

@@ -112,7 +112,7 @@ struct CompareTests {
     @Test func backedSlowdownIsARegression() throws {
         let report = Self.report(Self.blocks(12, headExtraMs: 1, headExtraCPUMs: 1))
         #expect(report.verdict == .regression, "\(report.reasons)")
-        let main = try #require(report.times.first { $0.quantity == .main })
+        let main = try #require(report.times.first { $0.quantity == .milestone(.main) })
         #expect(main.gated && main.result == .regression)
         // Scripted data, no clock: the interval covers the scripted 1 ms shift and lies above
         // the threshold, which is what "regression" means.
@@ -250,7 +250,7 @@ struct CompareTests {
             }
         }
         let assessment = CompareBuilder(settings: CompareSettings()).assess(blocks)
-        #expect(assessment.gated.map(\.quantity) == [.exit])
+        #expect(assessment.gated.map(\.quantity) == [.milestone(.exit)])
         #expect(!assessment.counts.contains { $0.quantity == .symbolLookups })
     }
 

@@ -39,7 +39,7 @@ struct FindingPricerTests {
         let conditions = MeasureRendererTests.conditions
         var launch = LaunchMeasurement(
             command: ["/app/tool"], runs: 3, warmup: 0, cold: false, conditions: conditions, status: .ok, failures: [],
-            outcomes: [], milestones: Milestones(loaderStart: summary(0.5), loaderDone: summary(6.5)),
+            outcomes: [], milestones: Milestones([.loaderStart: summary(0.5), .loaderDone: summary(6.5)]),
             objects: [
                 measured("/app/tool", role: .executable, mapping: nil, relocation: 0.3),
                 measured("/app/libunused.so", mapping: 0.05, relocation: 0.15, initializers: 0.06),

@@ -103,10 +103,65 @@ struct HistoryTests {
         #expect(try old.schemaVersion() == 1)
         try old.add(json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: 1)], commit: "x", recordedAt: "t")
         let migrated = try HistoryStore(path: database)
-        #expect(try migrated.schemaVersion() == HistoryStore.currentVersion && HistoryStore.currentVersion == 2)
+        #expect(try migrated.schemaVersion() == HistoryStore.currentVersion && HistoryStore.currentVersion == 3)
         #expect(try migrated.reportCount() == 1)
         let indexes = try migrated.connection.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'reports_by_commit'")
         #expect(indexes.count == 1)
+    }
+
+    /// Issue 25: measure stored the loader's look-ups as `loader.symbolLookups` and compare as
+    /// `count.symbolLookups`, one quantity in two series. A database of schema 2 holding both
+    /// reads as one series, read-only before the migration and after it.
+    @Test func loaderCountsOfMeasureAndCompareAreOneSeriesAfterMigration() throws {
+        let database = Self.temporaryDatabase()
+        defer { Self.cleanUp(database) }
+        do {
+            // What premain wrote at schema 2, by its old names.
+            let old = try HistoryStore(path: database, upTo: 2)
+            try old.add(json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: 4),
+                                                               HistoryMetric(name: "loader.symbolLookups", unit: "count", value: 100),
+                                                               HistoryMetric(name: "loader.relocationsFromCache", unit: "count", value: 7)],
+                        commit: "a", recordedAt: "t")
+            try old.add(json: "{}", kind: "compare", metrics: [HistoryMetric(name: "main", unit: "ms", value: 5),
+                                                               HistoryMetric(name: "count.symbolLookups", unit: "count", value: 120)],
+                        commit: "b", recordedAt: "t")
+        }
+        func lookups(_ store: HistoryStore) throws(HistoryError) -> ([String], [Double]?) {
+            (try store.metricNames(), try store.report(metrics: [], last: nil, database: database).series
+                .first { $0.metric == CountQuantity.symbolLookups.metricName }?.points.map(\.value))
+        }
+        let expectedNames = ["count.relocationsFromCache", "count.symbolLookups", "main"]
+        let unmigrated = try HistoryStore.reading(database) { store throws(HistoryError) in (try store.schemaVersion(), try lookups(store)) }
+        #expect(unmigrated.0 == 2 && unmigrated.1.0 == expectedNames && unmigrated.1.1 == [100, 120])
+        let migrated = try HistoryStore(path: database)
+        #expect(try migrated.schemaVersion() == 3)
+        let after = try lookups(migrated)
+        #expect(after.0 == expectedNames && after.1 == [100, 120])
+        let stored = try migrated.connection.execute("SELECT COUNT(*) FROM metrics WHERE name LIKE 'loader.%'")
+        #expect(stored.first?.first?.integer == 0)
+        // A new measure report lands in the same series.
+        var measure = try JSONDecoder().decode(MeasureReport.self, from: Data(HistoryData.measureReport(mainMs: 5).utf8))
+        measure.measurements[0].loaderCounts = LoaderCountSummary(startup: LoaderCounts(symbolLookups: 130), startupPerRun: [],
+                                                                  finalPerRun: [])
+        try migrated.add(json: "{}", kind: "measure", metrics: ReportMetrics.measure(measure), commit: "c", recordedAt: "t")
+        #expect(try migrated.series("count.symbolLookups")?.points.map(\.value) == [100, 120, 130])
+        // The old name still asks for it.
+        #expect(try migrated.report(metrics: ["loader.symbolLookups"], last: nil, database: database).series.map(\.metric)
+            == ["count.symbolLookups"])
+    }
+
+    /// The recorded database of six measure reports (schema 2) reads its look-ups under the new name.
+    @Test func recordedSchema2DatabaseReadsLookupsUnderTheirNewName() throws {
+        let database = Self.temporaryDatabase()
+        defer { Self.cleanUp(database) }
+        // Fuzz inputs start with a mode byte; mode 0 is the file as it is.
+        let recorded = try Data(contentsOf: URL(fileURLWithPath: Repository.root + "/Tests/FuzzInputs/history/premain-6-reports"))
+        try recorded.dropFirst().write(to: URL(fileURLWithPath: database))
+        let names = try HistoryStore.reading(database) { store throws(HistoryError) in try store.metricNames() }
+        #expect(names == ["count.symbolLookups", "exit", "main"])
+        let store = try HistoryStore(path: database)
+        #expect(try store.schemaVersion() == 3 && store.metricNames() == names)
+        #expect(try store.series("count.symbolLookups")?.points.count == 6)
     }
 
     @Test func newerSchemaIsRefused() throws {
@@ -299,7 +354,7 @@ struct PullRequestTrendTests {
         let comment = PullRequestMarkdownRenderer.render(report, trend: trend)
         #expect(comment.contains("### Trend on the base branch"))
         #expect(comment.contains("| main | ") && comment.contains("c18"))
-        let head = try #require(PullRequestTests.regression.times.first { $0.quantity == .main }).head.medianMs
+        let head = try #require(PullRequestTests.regression.times.first { $0.quantity == .milestone(.main) }).head.medianMs
         #expect(comment.contains(Milliseconds.text(head)))
         #expect(!PullRequestMarkdownRenderer.render(report).contains("Trend on the base branch"))
     }

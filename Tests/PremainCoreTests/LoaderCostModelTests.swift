@@ -55,7 +55,8 @@ struct LoaderCostModelTests {
         let model = try #require(LoaderCostModel.fit(Self.programs))
         let decoded = try JSONDecoder().decode(LoaderCostModel.self, from: JSONEncoder().encode(model))
         #expect(decoded == model)
-        #expect(decoded.kind == "loader-cost-model")
+        #expect(decoded.kind.value == .loaderCostModel)
+        #expect(String(decoding: try JSONEncoder().encode(model), as: UTF8.self).contains(#""kind":"loader-cost-model""#))
     }
 
     /// Answers base launches (the copy that keeps the library) 0.3 ms later than head ones, and
@@ -87,7 +88,7 @@ struct LoaderCostModelTests {
         #expect(launcher.needed["head"]?.contains("libunused.so") == false)
         #expect(launcher.needed["head"]?.count == (launcher.needed["base"]?.count ?? 0) - 1)
         #expect(abs((result.savingMs ?? 0) - 0.3) < 1e-6)
-        #expect(result.quantity == .main)
+        #expect(result.quantity == .milestone(.main))
         #expect(result.sentence.hasPrefix("verified on a copy (removed DT_NEEDED libunused.so): saves 0.30 ms at main"))
     }
 

@@ -156,11 +156,11 @@ struct MeasureEdgeCaseTests {
         #expect(image.program == "/bin/true")
         #expect(image.position == 2)
         #expect(image.runs == 2)
-        #expect(image.milestones.main?.medianMs == 25)
+        #expect(image.milestones[.main]?.medianMs == 25)
         #expect(image.objects.contains { $0.path == "/bin/true" && $0.role == .executable })
         // One executable row per image, each counted once per run.
         #expect(measurement.objects.filter { $0.role == .executable }.map { $0.initializersStart?.samplesMs.count } == [2])
-        #expect(measurement.milestones.main?.medianMs == 12)
+        #expect(measurement.milestones[.main]?.medianMs == 12)
         #expect(measurement.loaderCounts?.final == nil)
         #expect(image.loaderCounts?.final?.symbolLookups == 88)
         #expect(measurement.warnings.contains { $0.kind == .execChain })

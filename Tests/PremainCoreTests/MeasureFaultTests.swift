@@ -100,9 +100,9 @@ import Testing
         let measurement = try MeasureSession(launcher: launcher).measure(
             command: [exe], environment: [], options: MeasureOptions(runs: 3, warmup: 0))
         #expect(measurement.status == .ok)
-        #expect(measurement.milestones.firstOutput?.samplesMs.count == 3)
-        #expect(measurement.milestones.exit?.samplesMs.count == 3)
-        #expect(measurement.milestones.main == nil)
+        #expect(measurement.milestones[.firstOutput]?.samplesMs.count == 3)
+        #expect(measurement.milestones[.exit]?.samplesMs.count == 3)
+        #expect(measurement.milestones[.main] == nil)
         #expect(measurement.loaderPhasesMissing?.contains("statically linked") == true)
         #expect(measurement.uninstrumented == nil)
     }
@@ -114,8 +114,8 @@ import Testing
         #expect(measurement.status == .failed)
         #expect(measurement.failures == ["3 of 3 runs: killed by signal 11 (Segmentation fault)"])
         #expect(measurement.warnings.contains { $0.kind == .failedRuns })
-        #expect(measurement.milestones.main == nil)
-        #expect(measurement.milestones.loaderDone?.samplesMs.count == 3)
+        #expect(measurement.milestones[.main] == nil)
+        #expect(measurement.milestones[.loaderDone]?.samplesMs.count == 3)
     }
 
     @Test func coldSeriesEvictsAndChecksResidency() throws {

@@ -53,8 +53,8 @@ import Testing
             #expect(runs.count == 7, "\(object.path): \(runs)")
         }
         // Loader order: the loader is done before the initializers run, main after them.
-        let main = try #require(measurement.milestones.main?.medianMs)
-        let done = try #require(measurement.milestones.loaderDone?.medianMs)
+        let main = try #require(measurement.milestones[.main]?.medianMs)
+        let done = try #require(measurement.milestones[.loaderDone]?.medianMs)
         #expect(done <= main)
         #expect(try #require(measurement.loaderCounts?.startup?.symbolLookups) > 0)
     }

@@ -38,7 +38,7 @@ struct PullRequestTests {
         let reasons: [String] = switch verdict {
         case .regression: ["time to main +1.000 ms (+16.0 %), 95 % interval +0.950 ms … +1.040 ms, above the 0.500 ms threshold", "backed by CPU time +0.990 ms"]
         case .inconclusive: ["time to main undecided at the run limit (--max-runs)"]
-        case .noChange, .improvement: ["every gated interval lies inside its threshold"]
+        default: ["every gated interval lies inside its threshold"]
         }
         let lookups = CountSummary(samples: Array(repeating: 100, count: 24))
         return CompareReport(
@@ -47,8 +47,8 @@ struct PullRequestTests {
                                           advice: "interleaved pairs cancel drift")],
             base: .init(label: "base/app", path: "/base/app"), head: .init(label: "head/app", path: "/head/app"),
             arguments: ["--version"], runs: .init(perSide: 24, warmup: 1, blocks: Array(repeating: "ABBA", count: 12), seconds: 2.5, stop: stop),
-            times: [time(.main, 6.2, change, gated: true), time(.firstOutput, 6.3, change, gated: true),
-                    time(.loaderDone, 0.8, 0, gated: false), time(.cpuTime, 4.0, change, gated: false)],
+            times: [time(.milestone(.main), 6.2, change, gated: true), time(.milestone(.firstOutput), 6.3, change, gated: true),
+                    time(.milestone(.loaderDone), 0.8, 0, gated: false), time(.cpuTime, 4.0, change, gated: false)],
             counts: lookups.map { [CountComparison(quantity: .symbolLookups, base: $0, head: $0, difference: nil, threshold: 1, result: .noChange)] } ?? [],
             settings: CompareSettings(), conditions: CompareTests.conditions)
     }

@@ -82,21 +82,3 @@ public enum RecordedReports {
         return String(decoding: data, as: UTF8.self)
     }
 }
-
-/// What `premain diff` may answer, and the exit status that goes with each answer.
-public enum DiffVerdicts {
-    /// The values of `verdict.status`.
-    public static let statuses: Set<String> = ["pass", "findings", "regression", "unconfirmed"]
-
-    /// The exit statuses `premain diff` gives for `status`: 2 for a
-    /// regression; 1 for findings (0 with `--fail-on never`); 0 for a pass. `[]` for an
-    /// unknown status.
-    public static func exitStatuses(for status: String, failOnNever: Bool = false) -> Set<Int32> {
-        switch status {
-        case "regression": return [2]
-        case "findings": return failOnNever ? [0] : [1]
-        case "pass", "unconfirmed": return [0]
-        default: return []
-        }
-    }
-}

@@ -154,7 +154,7 @@ public struct DiffBuilder: Sendable {
         let baseLaunch = base.launches.first
         let headLaunch = head.launches.first
         if baseLaunch != nil || headLaunch != nil {
-            for milestone in Self.comparedMilestones {
+            for milestone in Milestone.compared {
                 let b = baseLaunch?.milestones[milestone]
                 let h = headLaunch?.milestones[milestone]
                 if b != nil || h != nil { add(.milestone, milestone.rawValue, nil, b, h) }
@@ -184,7 +184,6 @@ public struct DiffBuilder: Sendable {
     }
 
     /// The milestones compared, in timeline order.
-    static let comparedMilestones: [Milestone] = [.loaderDone, .main, .firstOutput, .exit]
 
     static func objectTimes(_ launch: LaunchMeasurement?) -> [(String, TimeSummary?)] {
         (launch?.objects ?? []).map { (ObjectName.fileName($0.path), $0.initializers) }
@@ -317,14 +316,14 @@ public struct DiffBuilder: Sendable {
     /// to back ending at main), then main → first output → exit; medians from process birth.
     /// Returns `[]` when `main` was not reached.
     static func timeline(_ milestones: Milestones, _ objects: [ObjectMeasurement]) -> [DiffReport.TimelineSpan] {
-        guard let main = milestones.main?.medianMs else { return [] }
+        guard let main = milestones[.main]?.medianMs else { return [] }
         var spans: [DiffReport.TimelineSpan] = []
         let initializers = objects.compactMap { object in
             object.initializers.map { (ObjectName.fileName(object.path), $0.medianMs, object.initializersStart?.medianMs) }
         }
         let total = initializers.reduce(0) { $0 + $1.1 }
         var cursor = max(0, main - total)
-        let loaderEnd = milestones.loaderDone?.medianMs ?? initializers.compactMap(\.2).min() ?? cursor
+        let loaderEnd = milestones[.loaderDone]?.medianMs ?? initializers.compactMap(\.2).min() ?? cursor
         spans.append(.init(label: "loader", startMs: 0, endMs: min(loaderEnd, main)))
         cursor = max(cursor, 0)
         for (name, duration, start) in initializers where duration > 0 {
@@ -333,7 +332,7 @@ public struct DiffBuilder: Sendable {
             cursor = begin + duration
         }
         var last = main
-        for (milestone, label) in [(milestones.firstOutput, "main to first output"), (milestones.exit, "to exit")] {
+        for (milestone, label) in [(milestones[.firstOutput], "main to first output"), (milestones[.exit], "to exit")] {
             guard let end = milestone?.medianMs, end >= last else { continue }
             spans.append(.init(label: label, startMs: last, endMs: end))
             last = end

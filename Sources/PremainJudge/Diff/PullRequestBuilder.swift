@@ -94,37 +94,27 @@ public enum PullRequestBuilder {
     /// its folders held measure reports), failing findings, an inconclusive comparison,
     /// nothing measured; else a pass. Reasons: the measured part's first, then the diff's.
     public static func verdict(diff: DiffReport, measured: Measured) -> PullRequestReport.Verdict {
-        typealias Status = PullRequestReport.Verdict.Status
         var reasons: [String] = []
-        var measuredStatus: Status
+        let measuredStatus: VerdictStatus
         switch measured {
         case .compared(let report):
-            if report.runs.stop == .failed {
-                // The comparison's reasons name the failures.
-                measuredStatus = .runFailed
-            } else {
-                switch report.verdict {
-                case .regression: measuredStatus = .regression
-                case .inconclusive: measuredStatus = .inconclusive
-                case .improvement, .noChange: measuredStatus = .pass
-                }
-            }
+            // A failed run is `runFailed`; the comparison's reasons name the failures.
+            measuredStatus = passing(report.outcome)
             reasons += report.reasons
         case .notMeasured(let reason, let why):
             measuredStatus = why == .launchFailed ? .runFailed : .notMeasured
             reasons.append("not measured: " + reason)
         }
-        let staticStatus: Status
-        switch diff.verdict.status {
-        case .regression: staticStatus = .regression
-        case .findings: staticStatus = .findings
         // Unconfirmed regressions come only from measure reports in the folders; the paired
         // comparison is what decides.
-        case .pass, .unconfirmed: staticStatus = .pass
-        }
+        let staticStatus = passing(diff.verdict.status)
         reasons += diff.verdict.reasons
-        let order: [Status] = [.runFailed, .regression, .findings, .inconclusive, .notMeasured, .pass]
-        let worst = order.first { $0 == measuredStatus || $0 == staticStatus } ?? .pass
-        return .init(status: worst, reasons: reasons)
+        return .init(status: measuredStatus.worse(staticStatus), reasons: reasons)
+    }
+
+    /// A verdict of compare or diff as a pull request says it: the same word, or `pass` for the
+    /// verdicts that fail nothing (improvement, no change, unconfirmed).
+    static func passing(_ status: VerdictStatus) -> VerdictStatus {
+        status.exitCode == .success ? .pass : status
     }
 }

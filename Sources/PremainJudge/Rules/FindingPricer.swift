@@ -108,7 +108,7 @@ public struct FindingPricer: Sendable {
 
     func loaderPhaseMs(_ launch: LaunchMeasurement) -> Double? {
         if let phase = launch.breakdown?.loaderPhase { return phase.medianMs }
-        guard let done = launch.milestones.loaderDone, let start = launch.milestones.loaderStart else { return nil }
+        guard let done = launch.milestones[.loaderDone], let start = launch.milestones[.loaderStart] else { return nil }
         return done.medianMs - start.medianMs
     }
 

@@ -128,7 +128,7 @@ public struct CauseFinder: Sendable {
             let inBase = baseTotals.compactMap { $0[identity] }, inHead = headTotals.compactMap { $0[identity] }
             guard let sample = inHead.first?.function ?? inBase.first?.function else { continue }
             let kind = StartupCause.Kind(sample.kind)
-            if !kind.runsBeforeMain && (quantity == .main || quantity == .loaderDone) { continue }
+            if !kind.runsBeforeMain && (quantity == .milestone(.main) || quantity == .milestone(.loaderDone)) { continue }
             let differences = zip(baseTotals, headTotals).map { ($1[identity]?.exclusive ?? 0) - ($0[identity]?.exclusive ?? 0) }
             guard let difference = interval(differences) else { continue }
             let change: StartupCause.Change = inBase.isEmpty ? .new : inHead.isEmpty ? .removed
@@ -205,7 +205,7 @@ public struct CauseFinder: Sendable {
                     difference: difference, share: 0, evidence: .loader))
             }
         }
-        if quantity != .loaderDone { add(kind: .objectInitializers, \.initializers, onlyNewOrRemoved: false) }
+        if quantity != .milestone(.loaderDone) { add(kind: .objectInitializers, \.initializers, onlyNewOrRemoved: false) }
         add(kind: .objectMapping, \.mapping, onlyNewOrRemoved: true)
         return causes
     }

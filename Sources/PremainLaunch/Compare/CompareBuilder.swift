@@ -54,14 +54,14 @@ public struct CompareBuilder: Sendable {
         // when neither is there (a static binary that prints nothing).
         let gatedQuantities: Set<TimeComparison.Quantity>
         let present = Set(times.filter { ($0.difference?.pairs ?? 0) >= blocks.count }.map(\.quantity))
-        if present.contains(.main) || present.contains(.firstOutput) {
-            gatedQuantities = present.intersection([.main, .firstOutput])
+        if !present.isDisjoint(with: TimeQuantity.gated) {
+            gatedQuantities = present.intersection(TimeQuantity.gated)
         } else {
-            gatedQuantities = present.intersection([.exit])
+            gatedQuantities = present.intersection([.milestone(.exit)])
         }
         for index in times.indices { times[index].gated = gatedQuantities.contains(times[index].quantity) }
         times.sort { ($0.gated ? 0 : 1, Self.order($0.quantity)) < ($1.gated ? 0 : 1, Self.order($1.quantity)) }
-        let counts = CountComparison.Quantity.allCases.compactMap { compareCount($0, blocks) }
+        let counts = CountQuantity.compared.compactMap { compareCount($0, blocks) }
         return Assessment(times: times, counts: counts)
     }
 
@@ -72,10 +72,13 @@ public struct CompareBuilder: Sendable {
     static func time(_ quantity: TimeComparison.Quantity, _ sample: LaunchSample) -> Double? {
         guard sample.outcome.succeeded else { return nil }
         switch quantity {
-        case .loaderDone: return sample.loader?.loaderDoneMs
-        case .main: return sample.loader?.mainMs
-        case .firstOutput: return sample.firstOutputMs
-        case .exit: return sample.exitMs
+        case .milestone(.loaderStart): return sample.loader?.loaderStartMs
+        case .milestone(.loaderDone): return sample.loader?.loaderDoneMs
+        case .milestone(.programInitializers): return sample.loader?.initializers.first(where: \.isProgram)?.startMs
+        case .milestone(.main): return sample.loader?.mainMs
+        case .milestone(.firstOutput): return sample.firstOutputMs
+        case .milestone(.ready): return sample.readyMs
+        case .milestone(.exit): return sample.exitMs
         case .cpuTime: return sample.cpuMs
         }
     }
@@ -83,8 +86,7 @@ public struct CompareBuilder: Sendable {
     static func count(_ quantity: CountComparison.Quantity, _ sample: LaunchSample) -> Int? {
         guard sample.outcome.succeeded else { return nil }
         switch quantity {
-        case .symbolLookups: return sample.loader?.startupCounts?.symbolLookups
-        case .relativeRelocations: return sample.loader?.startupCounts?.relativeRelocations
+        case .symbolLookups, .relocationsFromCache, .relativeRelocations: return sample.loader?.startupCounts?[quantity]
         case .loadedObjects: return sample.loader.map { $0.objects.count }
         case .minorFaults: return sample.usage?.minorFaults
         case .majorFaults: return sample.usage?.majorFaults

@@ -160,7 +160,7 @@ public struct CompareSession: Sendable {
         guard let decided, let change = decided.difference?.medianMs else { return }
         var notes: [String] = []
         var traced: TracedPair?
-        if decided.quantity != .loaderDone {
+        if decided.quantity != .milestone(.loaderDone) {
             var traceOptions = options.explainTrace
             traceOptions.window = decided.quantity.traceWindow
             traceOptions.seed = options.settings.seed

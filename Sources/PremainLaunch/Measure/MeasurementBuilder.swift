@@ -18,9 +18,9 @@ public struct MeasurementBuilder: Sendable {
             TimeSummary(samplesMs: samples.compactMap(pick))
         }
         var milestones = Self.loaderMilestones(loaderRuns)
-        milestones.firstOutput = summary(\.firstOutputMs)
-        milestones.exit = summary(\.exitMs)
-        milestones.ready = summary(\.readyMs)
+        milestones[.firstOutput] = summary(\.firstOutputMs)
+        milestones[.exit] = summary(\.exitMs)
+        milestones[.ready] = summary(\.readyMs)
         let cpuTime = summary(\.cpuMs)
 
         var missing = loaderPhasesMissing
@@ -32,8 +32,8 @@ public struct MeasurementBuilder: Sendable {
         let medianRun = Self.medianRunIndex(samples)
         var warnings: [MeasurementWarning] = []
         if let runWarning = advisor.runCountWarning(runs: samples.count) { warnings.append(runWarning) }
-        for (name, value) in [("main", milestones.main), ("firstOutput", milestones.firstOutput), ("exit", milestones.exit)] {
-            if let value { warnings += advisor.warnings(for: value, subject: name) }
+        for milestone in [Milestone.main, .firstOutput, .exit] {
+            if let value = milestones[milestone] { warnings += advisor.warnings(for: value, subject: milestone.rawValue) }
         }
         for object in objects {
             if let value = object.initializers, value.medianMs >= 0.5 {
@@ -91,8 +91,8 @@ public struct MeasurementBuilder: Sendable {
             exit: TimeSummary(samplesMs: plain.compactMap(\.exitMs)), cpu: TimeSummary(samplesMs: plain.compactMap(\.cpuMs)),
             outcomes: plain.map(\.outcome))
         let effect = plainSeries.map { series in
-            ObserverEffect(firstOutputRatio: Self.ratio(milestones.firstOutput, series.firstOutput),
-                           exitRatio: Self.ratio(milestones.exit, series.exit),
+            ObserverEffect(firstOutputRatio: Self.ratio(milestones[.firstOutput], series.firstOutput),
+                           exitRatio: Self.ratio(milestones[.exit], series.exit),
                            cpuRatio: Self.ratio(cpuTime, series.cpu))
         }
         if let effect, let budget = advisor.observerEffectBudget,
@@ -132,9 +132,9 @@ public struct MeasurementBuilder: Sendable {
         func summary(_ pick: (LoaderTimeline) -> Double?) -> TimeSummary? {
             TimeSummary(samplesMs: runs.compactMap { $0.flatMap(pick) })
         }
-        return Milestones(loaderStart: summary(\.loaderStartMs), loaderDone: summary(\.loaderDoneMs),
-                          programInitializers: summary { $0.initializers.first(where: \.isProgram)?.startMs },
-                          main: summary(\.mainMs))
+        return Milestones([.loaderStart: summary(\.loaderStartMs), .loaderDone: summary(\.loaderDoneMs),
+                           .programInitializers: summary { $0.initializers.first(where: \.isProgram)?.startMs },
+                           .main: summary(\.mainMs)])
     }
 
     /// Counts of the median run (else the first run that has them) and every run's.

@@ -85,7 +85,7 @@ public struct SavingVerifier: Sendable {
         do {
             let report = try CompareSession(launcher: launcher).compare(
                 base: base, head: head, arguments: arguments, environment: environment, options: options)
-            let time = report.times.first { $0.quantity == .main } ?? report.times.first { $0.quantity == .firstOutput }
+            let time = report.times.first { $0.quantity == .milestone(.main) } ?? report.times.first { $0.quantity == .milestone(.firstOutput) }
             result.quantity = time?.quantity
             if let difference = time?.difference {
                 result.savingMs = -difference.medianMs

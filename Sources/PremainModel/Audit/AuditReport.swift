@@ -2,8 +2,10 @@ import ELFValues
 
 /// The result of `premain audit`: one inventory per ELF file, and the files that could not be
 /// audited. Codable; JSON `schemaVersion` 1.
-public struct AuditReport: Codable, Sendable, Equatable {
+public struct AuditReport: Codable, Sendable, Equatable, KindedReport {
+    public static let kind = ReportKind.audit
     public var schemaVersion: Int
+    public var kind = ReportKindField<AuditReport>()
     public var tool: ToolInfo
     public var binaries: [BinaryInventory]
     /// Files that could not be read as ELF at all.
@@ -25,7 +27,7 @@ public struct AuditReport: Codable, Sendable, Equatable {
     public static let readableSchemaVersions = 1...2
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, tool, binaries, errors, summary, skipped, objects
+        case schemaVersion, kind, tool, binaries, errors, summary, skipped, objects
     }
 
     /// Reads schema 1 and 2; closure objects of schema 2 are filled in from `objects`, so the
@@ -33,6 +35,7 @@ public struct AuditReport: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+        kind = try container.decode(ReportKindField<AuditReport>.self, forKey: .kind)
         tool = try container.decode(ToolInfo.self, forKey: .tool)
         binaries = try container.decode([BinaryInventory].self, forKey: .binaries)
         errors = try container.decode([FileError].self, forKey: .errors)
@@ -72,6 +75,7 @@ public struct AuditReport: Codable, Sendable, Equatable {
         let table = encoder.userInfo[ClosureObjectTable.userInfoKey] as? ClosureObjectTable
         try container.encode(binaries, forKey: .binaries)
         try container.encode(errors, forKey: .errors)
+        try container.encode(kind, forKey: .kind)
         if let table { try container.encode(table.records, forKey: .objects) }
         try container.encode(table == nil ? 1 : 2, forKey: .schemaVersion)
         try container.encodeIfPresent(skipped, forKey: .skipped)

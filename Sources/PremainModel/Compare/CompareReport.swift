@@ -1,8 +1,10 @@
 /// The result of `premain compare BASE HEAD`: both builds launched alternately in shuffled
 /// balanced blocks (ABBA, BAAB) under the same conditions until the interval of the paired
 /// difference decided, or the run budget ran out. Codable; JSON `schemaVersion` 1.
-public struct CompareReport: Codable, Equatable, Sendable {
+public struct CompareReport: Codable, Equatable, Sendable, KindedReport {
+    public static let kind = ReportKind.compare
     public var schemaVersion: Int = 1
+    public var kind = ReportKindField<CompareReport>()
     public var tool: ToolInfo
     public var verdict: CompareVerdict
     /// Why, most important first; never empty.
@@ -108,6 +110,12 @@ public struct CompareReport: Codable, Equatable, Sendable {
     /// The exit-code-worthy outcome, for people: "regression", "no change", …
     public var verdictTitle: String { verdict.title }
 
+    /// The verdict with a failed run told apart: `runFailed` when a run of either build failed
+    /// (the verdict says `inconclusive` then), else the verdict. Its `exitCode` is compare's.
+    public var outcome: VerdictStatus {
+        runs.stop == .failed ? .runFailed : verdict
+    }
+
     /// The time the verdict rests on: among the gated times whose result is the verdict's
     /// direction, the one that moved most (with exact instruction counts deciding alone, the
     /// gated time that moved most); for no change and inconclusive the first gated time.
@@ -118,34 +126,16 @@ public struct CompareReport: Codable, Equatable, Sendable {
         switch verdict {
         case .regression: direction = .regression
         case .improvement: direction = .improvement
-        case .noChange, .inconclusive: return gated.first
+        default: return gated.first
         }
         let moved = gated.filter { $0.result == direction }
         return (moved.isEmpty ? gated : moved).max { abs($0.difference?.medianMs ?? 0) < abs($1.difference?.medianMs ?? 0) }
     }
 }
 
-/// What `compare` concluded.
-public enum CompareVerdict: String, Codable, Sendable {
-    /// A gated quantity's interval lies wholly above +threshold and another signal backs it,
-    /// or exact instruction counts grew past their threshold.
-    case regression
-    /// The mirror image: wholly below −threshold, backed.
-    case improvement
-    /// Every gated interval lies wholly inside ±threshold.
-    case noChange
-    /// The run budget ran out first, a run failed, or the wall-time change has no backing.
-    case inconclusive
-
-    public var title: String {
-        switch self {
-        case .regression: return "regression"
-        case .improvement: return "improvement"
-        case .noChange: return "no change"
-        case .inconclusive: return "inconclusive"
-        }
-    }
-}
+/// What `compare` concluded: `regression`, `improvement`, `noChange` or `inconclusive`
+/// (`VerdictStatus.written(by: .compare)`).
+public typealias CompareVerdict = VerdictStatus
 
 /// Where one quantity's interval fell against its threshold.
 public enum QuantityResult: String, Codable, Sendable {
@@ -161,42 +151,8 @@ public enum QuantityResult: String, Codable, Sendable {
 
 /// A time measured on both builds in every block.
 public struct TimeComparison: Codable, Equatable, Sendable {
-    public enum Quantity: String, Codable, Sendable, CaseIterable {
-        case loaderDone, main, firstOutput, exit
-        /// The target's user + system CPU time (wait4), not a milestone.
-        case cpuTime
-
-        /// The milestone a trace of this quantity runs to (`loaderDone` and `main`: main).
-        public var traceWindow: TraceWindowEnd {
-            switch self {
-            case .loaderDone, .main: return .main
-            case .firstOutput: return .firstOutput
-            case .exit, .cpuTime: return .exit
-            }
-        }
-
-        /// "main", "first output": the quantity's name without "time to".
-        public var shortTitle: String {
-            switch self {
-            case .cpuTime: return "CPU time"
-            case .loaderDone: return "loader done"
-            case .main: return "main"
-            case .firstOutput: return "first output"
-            case .exit: return "exit"
-            }
-        }
-
-        /// "time to main", "CPU time".
-        public var title: String {
-            switch self {
-            case .cpuTime: return "CPU time"
-            case .loaderDone: return "time to loader done"
-            case .main: return "time to main"
-            case .firstOutput: return "time to first output"
-            case .exit: return "time to exit"
-            }
-        }
-    }
+    /// A milestone or CPU time (`TimeQuantity`).
+    public typealias Quantity = TimeQuantity
 
     public var quantity: Quantity
     /// True when the verdict rests on it (main and first output; exit when neither exists).
@@ -251,52 +207,10 @@ public struct TimeComparison: Codable, Equatable, Sendable {
     }
 }
 
-/// The paired difference head − base of a time: the Hodges–Lehmann estimate of the
-/// differences of adjacent launches and its signed-rank interval.
-public struct TimeDifference: Codable, Equatable, Sendable {
-    public var medianMs: Double
-    public var lowMs: Double
-    public var highMs: Double
-    /// Confidence level of `lowMs … highMs`.
-    public var level: Double
-    /// Pairs of launches (one of each build, side by side) it was computed from.
-    public var pairs: Int
-
-    public init(_ interval: PairedInterval) {
-        medianMs = interval.estimate
-        lowMs = interval.low
-        highMs = interval.high
-        level = interval.level
-        pairs = interval.count
-    }
-}
-
 /// A count measured on both builds in every block.
 public struct CountComparison: Codable, Equatable, Sendable {
-    public enum Quantity: String, Codable, Sendable, CaseIterable {
-        /// glibc's "number of relocations" at start-up: symbol look-ups.
-        case symbolLookups
-        /// glibc's "number of relative relocations".
-        case relativeRelocations
-        /// Objects the loader mapped.
-        case loadedObjects
-        case minorFaults, majorFaults, voluntarySwitches, involuntarySwitches
-
-        public var title: String {
-            switch self {
-            case .symbolLookups: return "loader symbol look-ups"
-            case .relativeRelocations: return "relative relocations"
-            case .loadedObjects: return "objects loaded"
-            case .minorFaults: return "minor page faults"
-            case .majorFaults: return "major page faults"
-            case .voluntarySwitches: return "voluntary context switches"
-            case .involuntarySwitches: return "involuntary context switches"
-            }
-        }
-
-        /// Counts that only the program decides; the switches depend on other load.
-        public var isEvidence: Bool { self != .involuntarySwitches }
-    }
+    /// A loader or rusage count (`CountQuantity`).
+    public typealias Quantity = CountQuantity
 
     public var quantity: Quantity
     public var base: CountSummary
@@ -333,23 +247,6 @@ public struct CountSummary: Codable, Equatable, Sendable {
         self.min = low
         self.max = high
         self.samples = samples
-    }
-}
-
-/// The paired difference head − base of a count.
-public struct CountDifference: Codable, Equatable, Sendable {
-    public var median: Double
-    public var low: Double
-    public var high: Double
-    public var level: Double
-    public var pairs: Int
-
-    public init(_ interval: PairedInterval) {
-        median = interval.estimate
-        low = interval.low
-        high = interval.high
-        level = interval.level
-        pairs = interval.count
     }
 }
 

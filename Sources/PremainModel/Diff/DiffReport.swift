@@ -3,8 +3,10 @@ import ELFValues
 /// The result of `premain diff BASE HEAD`: static deltas per object, measured deltas with
 /// their tests, findings new and fixed, the start-up timeline of both sides, and the
 /// verdict. Codable; JSON `schemaVersion` 1.
-public struct DiffReport: Codable, Sendable, Equatable {
+public struct DiffReport: Codable, Sendable, Equatable, KindedReport {
+    public static let kind = ReportKind.diff
     public var schemaVersion: Int = 1
+    public var kind = ReportKindField<DiffReport>()
     public var tool: ToolInfo
     public var verdict: Verdict
     public var base: Side
@@ -37,18 +39,8 @@ public struct DiffReport: Codable, Sendable, Equatable {
     }
 
     public struct Verdict: Codable, Sendable, Equatable {
-        public enum Status: String, Codable, Sendable {
-            case pass
-            /// New findings at or above fail-on, or a budget exceeded in head.
-            case findings
-            /// A measured quantity regressed, and a deterministic change backs it: loader
-            /// counts, CPU time, or a new dependency, initializer or Swift suspect in head.
-            case regression
-            /// A measured quantity regressed in the two separately measured series, but nothing
-            /// deterministic backs it: drift of the machine cannot be told from a change.
-            /// `premain compare` can. Not a failure (exit 0).
-            case unconfirmed
-        }
+        /// `pass`, `findings`, `regression` or `unconfirmed` (`VerdictStatus.written(by: .diff)`).
+        public typealias Status = VerdictStatus
 
         public var status: Status
         /// The reasons, most important first; `[]` for a pass.

@@ -2,8 +2,10 @@
 /// (`CompareReport`), or why there is none, beside the static diff and the findings of the
 /// two builds' artifact folders (`DiffReport`), and one verdict over both. Codable; JSON
 /// `schemaVersion` 1.
-public struct PullRequestReport: Codable, Sendable, Equatable {
+public struct PullRequestReport: Codable, Sendable, Equatable, KindedReport {
+    public static let kind = ReportKind.pr
     public var schemaVersion: Int = 1
+    public var kind = ReportKindField<PullRequestReport>()
     public var tool: ToolInfo
     public var verdict: Verdict
     /// The program launched (`--run`, relative to each artifact folder) and its arguments;
@@ -41,22 +43,10 @@ public struct PullRequestReport: Codable, Sendable, Equatable {
 
     /// One verdict over the measured and the static part, with its reasons.
     public struct Verdict: Codable, Sendable, Equatable {
-        /// Worst first; `premain pr`'s exit code follows it (README "Exit codes").
-        public enum Status: String, Codable, Sendable {
-            /// A run of either build failed (exit 4).
-            case runFailed
-            /// The paired comparison found a regression (exit 2).
-            case regression
-            /// New findings at or above fail-on, or a budget exceeded in head (exit 1).
-            case findings
-            /// The comparison could not decide (exit 5).
-            case inconclusive
-            /// Nothing was measured: no `--run`, or the executable is missing (exit 5, or 3
-            /// when the executable is missing).
-            case notMeasured
-            /// Measured without regression (no change or improvement) and no failing findings.
-            case pass
-        }
+        /// `runFailed`, `regression`, `findings`, `inconclusive`, `notMeasured` or `pass`
+        /// (`VerdictStatus.written(by: .pr)`); `premain pr` exits with its `exitCode` (3 when
+        /// `--run` names no executable).
+        public typealias Status = VerdictStatus
 
         public var status: Status
         /// The reasons, most important first: the comparison's, then the failing findings'.

@@ -279,8 +279,10 @@ public enum ObjectName {
 
 /// The result of `premain check`: findings of the rules and budgets over the given binaries
 /// and reports. Codable; JSON `schemaVersion` 1.
-public struct CheckReport: Codable, Sendable, Equatable {
+public struct CheckReport: Codable, Sendable, Equatable, KindedReport {
+    public static let kind = ReportKind.check
     public var schemaVersion: Int = 1
+    public var kind = ReportKindField<CheckReport>()
     public var tool: ToolInfo
     /// What was checked, as given on the command line.
     public var inputs: [String]

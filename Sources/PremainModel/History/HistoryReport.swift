@@ -1,7 +1,9 @@
 /// The result of `premain history show`: every metric's series across the recorded reports,
 /// oldest first, with the step changes found in it. Codable; JSON `schemaVersion` 1.
-public struct HistoryReport: Codable, Equatable, Sendable {
+public struct HistoryReport: Codable, Equatable, Sendable, KindedReport {
+    public static let kind = ReportKind.history
     public var schemaVersion: Int = 1
+    public var kind = ReportKindField<HistoryReport>()
     public var tool: ToolInfo
     /// The database as given on the command line.
     public var database: String
@@ -20,7 +22,7 @@ public struct HistoryReport: Codable, Equatable, Sendable {
 
 /// One metric over the commits, one point per commit (the median of that commit's reports).
 public struct HistorySeries: Codable, Equatable, Sendable {
-    /// Names such as `main`, `firstOutput`, `loader.symbolLookups`, `trace.function.<name>`.
+    /// Names such as `main`, `firstOutput`, `count.symbolLookups`, `trace.function.<name>`.
     public var metric: String
     /// `ms` or `count`.
     public var unit: String

@@ -195,36 +195,6 @@ public struct LateObjectMeasurement: Codable, Equatable, Sendable {
     }
 }
 
-/// The milestones of a launch, each summarized over the runs that reached it.
-public struct Milestones: Codable, Equatable, Sendable {
-    /// The loader's first line.
-    public var loaderStart: TimeSummary?
-    /// Mapping and relocation done: the first initializer is about to run.
-    public var loaderDone: TimeSummary?
-    /// The executable's own initializers start (`initialize program`).
-    public var programInitializers: TimeSummary?
-    /// `transferring control`: main is called.
-    public var main: TimeSummary?
-    /// First byte on stdout or stderr.
-    public var firstOutput: TimeSummary?
-    /// The process ended.
-    public var exit: TimeSummary?
-    /// A line of output matched `--ready`, or the `--until` function was first called.
-    public var ready: TimeSummary?
-
-    public init(loaderStart: TimeSummary? = nil, loaderDone: TimeSummary? = nil,
-                programInitializers: TimeSummary? = nil, main: TimeSummary? = nil,
-                firstOutput: TimeSummary? = nil, exit: TimeSummary? = nil, ready: TimeSummary? = nil) {
-        self.ready = ready
-        self.loaderStart = loaderStart
-        self.loaderDone = loaderDone
-        self.programInitializers = programInitializers
-        self.main = main
-        self.firstOutput = firstOutput
-        self.exit = exit
-    }
-}
-
 /// One object's loader events over the runs.
 public struct ObjectMeasurement: Codable, Equatable, Sendable {
     public enum Role: String, Codable, Sendable {
@@ -367,43 +337,12 @@ public struct ResidencySummary: Codable, Equatable, Sendable {
     }
 }
 
-/// The name of a milestone: the keys of `Milestones` in reports, and what `diff` compares.
-public enum Milestone: String, CaseIterable, Codable, Sendable {
-    case loaderStart, loaderDone, programInitializers, main, firstOutput, ready, exit
-
-    /// The name for people: "first output" for `firstOutput`, "loader done" for `loaderDone`.
-    public var title: String {
-        switch self {
-        case .loaderStart: return "loader start"
-        case .loaderDone: return "loader done"
-        case .programInitializers: return "program initializers"
-        case .main: return "main"
-        case .firstOutput: return "first output"
-        case .ready: return "ready"
-        case .exit: return "exit"
-        }
-    }
-}
-
-extension Milestones {
-    /// The summary of `milestone`; `nil` when no run reached it.
-    public subscript(_ milestone: Milestone) -> TimeSummary? {
-        switch milestone {
-        case .loaderStart: return loaderStart
-        case .loaderDone: return loaderDone
-        case .programInitializers: return programInitializers
-        case .main: return main
-        case .firstOutput: return firstOutput
-        case .ready: return ready
-        case .exit: return exit
-        }
-    }
-}
-
 /// The result of `premain measure`: one `LaunchMeasurement` per command. Codable; JSON
 /// `schemaVersion` 1, read by `premain diff` and other tools.
-public struct MeasureReport: Codable, Equatable, Sendable {
+public struct MeasureReport: Codable, Equatable, Sendable, KindedReport {
+    public static let kind = ReportKind.measure
     public var schemaVersion: Int
+    public var kind = ReportKindField<MeasureReport>()
     public var measurements: [LaunchMeasurement]
 
     public init(measurements: [LaunchMeasurement]) {

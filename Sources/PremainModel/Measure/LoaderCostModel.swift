@@ -2,8 +2,9 @@
 /// mapped object (search, open, map), per relative relocation and per symbol relocation (a
 /// look-up, or the one-entry cache). `audit --estimate` turns an object's counts into an
 /// estimate without running anything. Written as JSON with `kind` "loader-cost-model".
-public struct LoaderCostModel: Codable, Equatable, Sendable {
-    public var kind = "loader-cost-model"
+public struct LoaderCostModel: Codable, Equatable, Sendable, KindedReport {
+    public static let kind = ReportKind.loaderCostModel
+    public var kind = ReportKindField<LoaderCostModel>()
     public var schemaVersion = 1
     public var nsPerObject: Double
     public var nsPerRelativeRelocation: Double

@@ -1,7 +1,9 @@
 /// The result of `premain trace`: Codable, the input of other tools (`--format json`).
-public struct TraceReport: Codable, Equatable, Sendable {
+public struct TraceReport: Codable, Equatable, Sendable, KindedReport {
+    public static let kind = ReportKind.trace
     /// 1 for this layout.
     public var schemaVersion: Int
+    public var kind = ReportKindField<TraceReport>()
     /// The tracer's fixed cost per breakpoint pair, subtracted from every timing.
     public var bias: TraceBias
     /// One per traced command.

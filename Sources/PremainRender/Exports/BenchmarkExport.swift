@@ -75,16 +75,17 @@ public enum BenchmarkMetrics {
     public static func of(_ report: MeasureReport) -> [BenchmarkMetric] {
         report.measurements.flatMap { measurement -> [BenchmarkMetric] in
             let name = benchmarkName(measurement.command)
-            var metrics = TimeComparison.Quantity.allCases.compactMap { quantity -> BenchmarkMetric? in
-                guard let summary = summary(quantity, of: measurement) else { return nil }
-                return time(name, quantity.rawValue, summary)
+            var metrics = TimeQuantity.allCases.compactMap { quantity -> BenchmarkMetric? in
+                measurement[quantity].map { time(name, quantity.metricName, $0) }
             }
             if let counts = measurement.loaderCounts?.startup {
-                metrics += [("loader.symbolLookups", counts.symbolLookups), ("loader.relocationsFromCache", counts.relocationsFromCache),
-                            ("loader.relativeRelocations", counts.relativeRelocations)]
-                    .compactMap { measure, value in
-                        value.map { BenchmarkMetric(benchmark: name, measure: measure, unit: .count, value: Double($0), note: "exact") }
+                // `loader.` as exports have named them from the start (the history calls them
+                // `count.`, as compare's exports do).
+                metrics += CountQuantity.loader.compactMap { quantity in
+                    counts[quantity].map {
+                        BenchmarkMetric(benchmark: name, measure: "loader." + quantity.rawValue, unit: .count, value: Double($0), note: "exact")
                     }
+                }
             }
             if let instructions = measurement.instructions { metrics += self.instructions(name, instructions) }
             return metrics
@@ -97,15 +98,15 @@ public enum BenchmarkMetrics {
         let name = benchmarkName([report.head.path] + report.arguments)
         var metrics: [BenchmarkMetric] = []
         for time in report.times {
-            metrics.append(self.time(name, time.quantity.rawValue, time.head))
+            metrics.append(self.time(name, time.quantity.metricName, time.head))
             if let change = time.difference {
-                metrics.append(BenchmarkMetric(benchmark: name, measure: time.quantity.rawValue + ".change", unit: .milliseconds,
+                metrics.append(BenchmarkMetric(benchmark: name, measure: time.quantity.metricName + ".change", unit: .milliseconds,
                                                value: change.medianMs, lower: change.lowMs, upper: change.highMs,
                                                note: "head − base, paired; \(percent(change.level)) interval of \(change.pairs) pairs"))
             }
         }
         for count in report.counts {
-            metrics.append(BenchmarkMetric(benchmark: name, measure: "count." + count.quantity.rawValue, unit: .count,
+            metrics.append(BenchmarkMetric(benchmark: name, measure: count.quantity.metricName, unit: .count,
                                            value: count.head.median, lower: Double(count.head.min), upper: Double(count.head.max),
                                            note: "median over \(count.head.samples.count) runs; min–max"))
         }
@@ -124,16 +125,6 @@ public enum BenchmarkMetrics {
         guard let program = command.first else { return "" }
         let file = program.split(separator: "/").last.map(String.init) ?? program
         return ([file] + command.dropFirst()).joined(separator: " ")
-    }
-
-    static func summary(_ quantity: TimeComparison.Quantity, of measurement: LaunchMeasurement) -> TimeSummary? {
-        switch quantity {
-        case .loaderDone: measurement.milestones.loaderDone
-        case .main: measurement.milestones.main
-        case .firstOutput: measurement.milestones.firstOutput
-        case .exit: measurement.milestones.exit
-        case .cpuTime: measurement.targetCPUTime
-        }
     }
 
     static func time(_ name: String, _ measure: String, _ summary: TimeSummary) -> BenchmarkMetric {

@@ -16,13 +16,13 @@ enum LaunchWaterfall {
             .filter { ($0.initializers != nil && $0.initializersStart != nil) || $0.mapping != nil || $0.relocation != nil }
             .sorted { firstMs($0) < firstMs($1) }
         let milestones = Milestone.allCases.compactMap { milestone in measurement.milestones[milestone].map { (milestone.title, $0) } }
-        let end = ([measurement.milestones.exit?.maxMs, measurement.milestones.firstOutput?.maxMs, measurement.milestones.main?.maxMs]
+        let end = ([measurement.milestones[.exit]?.maxMs, measurement.milestones[.firstOutput]?.maxMs, measurement.milestones[.main]?.maxMs]
             .compactMap { $0 } + runs.map { LaunchPhases($0).end }).max() ?? 1
         var charts = [chart(runs: runs, objects: objects, milestones: milestones, startMs: 0, endMs: end * 1.02, width: width,
                             title: "Whole launch")]
         let starts = objects.compactMap { $0.initializersStart?.minMs }
         let ends = objects.compactMap { object in object.initializersStart.flatMap { start in object.initializers.map { start.medianMs + $0.maxMs } } }
-        if let first = starts.min(), let last = ([measurement.milestones.main?.maxMs].compactMap { $0 } + ends).max(),
+        if let first = starts.min(), let last = ([measurement.milestones[.main]?.maxMs].compactMap { $0 } + ends).max(),
            last > first, (last - first) < 0.35 * end {
             let pad = (last - first) * 0.04
             charts.append(chart(runs: runs, objects: objects, milestones: milestones, startMs: max(0, first - pad),

@@ -87,8 +87,8 @@ public enum TraceEventRenderer {
         }
         guard let timeline = measurement.medianRunTimeline else { return [] }
         let median = LaunchSample(birthNs: 0, instrumented: true, loader: timeline,
-                                  firstOutputMs: measurement.milestones.firstOutput?.medianMs, firstOutputStream: nil,
-                                  exitMs: measurement.milestones.exit?.medianMs,
+                                  firstOutputMs: measurement.milestones[.firstOutput]?.medianMs, firstOutputStream: nil,
+                                  exitMs: measurement.milestones[.exit]?.medianMs,
                                   outcome: LaunchOutcome(kind: .success, message: "median run"), stderrHead: "")
         return [(measurement.medianRun ?? 0, median)]
     }

@@ -16,7 +16,7 @@ enum CheckCommand: Command {
         reports of a program with the program. In a folder, relocatable objects (.o, .pcm) are \
         skipped unless \(FolderOptions.includeObjects), and JSON files that are not premain reports (SwiftPM's \
         output-file-map.json, description.json) are skipped; one 'Note:' line says what was. \
-        Exit status 1 when a finding is at or above \(ConfigOptions.failOn) or a budget is exceeded, 3 when \
+        Exit status \(VerdictStatus.findings.exitCode) when a finding is at or above \(ConfigOptions.failOn) or a budget is exceeded, \(ExitCode.inputError) when \
         an input cannot be read. \
         For code scanning (\(OutputOptions.formatName) sarif) and workflow annotations (\(OutputOptions.formatName) github), each \
         finding points at a line of the checkout: the DWARF line of the initializer or function \

@@ -1,3 +1,5 @@
+import PremainModel
+
 /// A subcommand of premain: its spec (options, help) and what it does with parsed arguments.
 protocol Command: Sendable {
     static var spec: CommandSpec { get }

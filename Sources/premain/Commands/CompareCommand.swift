@@ -30,8 +30,9 @@ enum CompareCommand: Command {
         builds are traced alternately (\(explainRuns), \(explainTime)) and the causes are named: each \
         initializer, Swift lazy global and default argument, and each object's initializers and \
         loading, paired by identity with its difference, interval and share of the change; what \
-        they do not explain is said. Exit status 0 no change or improvement, 2 regression, 5 inconclusive, 4 when \
-        a run failed, 3 when BASE or HEAD is not an executable file.
+        they do not explain is said. Exit status \(VerdictStatus.noChange.exitCode) no change or improvement, \
+        \(VerdictStatus.regression.exitCode) regression, \(VerdictStatus.inconclusive.exitCode) inconclusive, \
+        \(VerdictStatus.runFailed.exitCode) when a run failed, \(ExitCode.inputError) when BASE or HEAD is not an executable file.
         """,
         arguments: [base, head, passedArguments],
         usageTerms: [
@@ -173,17 +174,7 @@ enum CompareCommand: Command {
             }
         }
         guard written else { return .internalError }
-        return exitCode(report)
-    }
-
-    /// 2 regression, 5 inconclusive, 4 when a run failed, else 0.
-    static func exitCode(_ report: CompareReport) -> ExitCode {
-        if report.runs.stop == .failed { return .targetFailed }
-        switch report.verdict {
-        case .regression: return .regression
-        case .inconclusive: return .inconclusive
-        case .improvement, .noChange: return .success
-        }
+        return report.outcome.exitCode
     }
 
     /// `comparisonOptions` and `launchOptions` from the command line, over premain.json's

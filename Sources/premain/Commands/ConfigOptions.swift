@@ -24,7 +24,7 @@ enum ConfigOptions {
     }
 
     static let failOn = Option<FailOn?>.choice(
-        "--fail-on", value: "severity", help: "Fail (exit 1) on findings at or above this severity")
+        "--fail-on", value: "severity", help: "Fail (exit \(ExitCode.findings)) on findings at or above this severity")
 
     /// The config: `--config`, else the nearest premain.json, else the defaults. A broken
     /// config is a usage error naming the key.

@@ -17,11 +17,11 @@ enum DiffCommand: Command {
         bootstrap interval of the difference of medians; a change is a regression only when \
         p < alpha and the difference of medians exceeds the larger of \
         \(minEffectMs) and \(minEffectPercent) of the base. Two separately measured series \
-        cannot tell drift of the machine from a change, so a measured regression fails (exit 2) \
+        cannot tell drift of the machine from a change, so a measured regression fails (exit \(VerdictStatus.regression.exitCode)) \
         only when something deterministic backs it: a new dependency, initializer or Swift \
         suspect, more loader look-ups, or CPU time that regressed too; otherwise the verdict is \
-        "unconfirmed" (exit 0): confirm it with premain compare. Exit status 2 on a regression, \
-        1 on new findings at or above \(ConfigOptions.failOn) or a budget exceeded in head, 3 when an input \
+        "unconfirmed" (exit \(VerdictStatus.unconfirmed.exitCode)): confirm it with premain compare. Exit status \
+        \(VerdictStatus.regression.exitCode) on a regression, \(VerdictStatus.findings.exitCode) on new findings at or above \(ConfigOptions.failOn) or a budget exceeded in head, \(ExitCode.inputError) when an input \
         cannot be read. SARIF and github annotations hold head's findings (new and unchanged; \
         fixed ones are left out), placed in the checkout as premain check places them.
         """,
@@ -113,10 +113,6 @@ enum DiffCommand: Command {
             }
         }
         guard written else { return .internalError }
-        switch report.verdict.status {
-        case .regression: return .regression
-        case .findings: return failOn == nil ? .success : .findings
-        case .pass, .unconfirmed: return .success
-        }
+        return report.verdict.status.exitCode(failOn: failOn)
     }
 }

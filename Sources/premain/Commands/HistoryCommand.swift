@@ -35,9 +35,9 @@ enum HistoryCommand: Command {
         The database is in WAL mode with a 30 s busy timeout: two CI jobs may add at the same \
         time, also the first two. 'show' opens it read-only and writes nothing (no -wal or -shm \
         either), so it works on a file that may be read but not written; 'add' checks, \
-        read-only, that an existing file is premain's before it writes. Exit status 3 when the \
+        read-only, that an existing file is premain's before it writes. Exit status \(ExitCode.inputError) when the \
         report or the database cannot be read, or by 'add' written (a damaged or another \
-        program's database is named, and left as it is); 70 when another writer held it past \
+        program's database is named, and left as it is); \(ExitCode.internalError) when another writer held it past \
         the busy timeout.
         """,
         arguments: [addArgument, showArgument],

@@ -16,8 +16,8 @@ enum HistoryTrend {
 
     static let options: [any DeclaredOption] = [database, metric, last]
 
-    /// The metrics of the trend when `--history-metric` is not given.
-    static let defaultMetrics = ["main", "firstOutput"]
+    /// The metrics of the trend when `--history-metric` is not given: the gated times.
+    static let defaultMetrics = TimeQuantity.gated.map(\.metricName)
 
     /// The history to show, or `nil` (no option, no database yet, or unreadable: said on stderr).
     static func load(_ arguments: ParsedArguments) -> HistoryReport? {

@@ -30,7 +30,8 @@ enum LoaderEstimateOptions {
             guard let data = RuleInputLoader.readWhole(path) else {
                 throw UsageError(message: "\(path): cannot read the file")
             }
-            if let model = try? JSONDecoder().decode(LoaderCostModel.self, from: data), model.kind == "loader-cost-model" {
+            if (try? JSONDecoder().decode(ReportHeader.self, from: data))?.kind == .loaderCostModel,
+               let model = try? JSONDecoder().decode(LoaderCostModel.self, from: data) {
                 given = model
                 continue
             }

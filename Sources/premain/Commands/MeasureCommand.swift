@@ -18,7 +18,7 @@ enum MeasureCommand: Command {
         execve, once pinning and its other set-up are done), stamped as glibc's LD_DEBUG=files lines arrive through a FIFO, so the program's \
         own output is untouched. An uninstrumented series (no LD_DEBUG) is interleaved to report \
         the observer effect. The target runs in its own process group, which is killed after \
-        every run. Exit status 4 when a run failed.
+        every run. Exit status \(ExitCode.targetFailed) when a run failed.
 
         Output: stdout goes to a private null device whose first write is watched, so output \
         costs what /dev/null costs (as root; otherwise, and with \(showOutput) or \(ready), through \
@@ -43,8 +43,8 @@ enum MeasureCommand: Command {
         stdout or stderr, and in all, plus each object's and each function's initializers. \
         Instruction counts do not drift with machine load: the same binary counts the same on \
         the same machine and environment. A command that execs another (sh -c 'exec ./app') is \
-        followed: its last image is counted, with a note. Exit status 3 when valgrind is \
-        missing, 4 when the counted run failed.
+        followed: its last image is counted, with a note. Exit status \(ExitCode.inputError) when valgrind is \
+        missing, \(ExitCode.targetFailed) when the counted run failed.
         """,
         arguments: [command],
         usageTerms: [

@@ -35,10 +35,12 @@ enum PullRequestCommand: Command {
         Text goes to stdout; \(markdown) writes the pull-request comment (first line \
         <!-- premain -->), \(sarif) the findings for code scanning, \(json) the whole report, \
         \(github) workflow annotations (their folders are made when missing). \
-        Exit status (the worst that applies): 4 a run failed; 2 regression; 1 new findings at or \
-        above \(ConfigOptions.failOn) or a budget exceeded; 5 inconclusive, or not measured (no \(BuildExecutable.run)); 0 \
-        otherwise. 3 when a folder cannot be read, has no ELF executable or library, or \(BuildExecutable.run) \
-        names no executable in it (the reports are still written then); 64 usage error (also a \(BuildExecutable.run) \
+        Exit status (the worst that applies): \(VerdictStatus.runFailed.exitCode) a run failed; \
+        \(VerdictStatus.regression.exitCode) regression; \(VerdictStatus.findings.exitCode) new findings at or \
+        above \(ConfigOptions.failOn) or a budget exceeded; \(VerdictStatus.inconclusive.exitCode) inconclusive, or not measured \
+        (no \(BuildExecutable.run)); \(VerdictStatus.pass.exitCode) \
+        otherwise. \(ExitCode.inputError) when a folder cannot be read, has no ELF executable or library, or \(BuildExecutable.run) \
+        names no executable in it (the reports are still written then); \(ExitCode.usage) usage error (also a \(BuildExecutable.run) \
         that is absolute or climbs out of the folder).
         """,
         arguments: [passedArguments],
@@ -74,7 +76,7 @@ enum PullRequestCommand: Command {
         help: "With \(commits): the artifact folder, relative to the worktree (e.g. .build/release)")
     static let buildTimeout = Option<Double?>(
         "--build-timeout", value: "seconds",
-        help: "With \(commits): end a build that takes longer: its process group is killed, and pr exits 4", in: 0.001...604_800,
+        help: "With \(commits): end a build that takes longer: its process group is killed, and pr exits \(ExitCode.targetFailed)", in: 0.001...604_800,
         defaultText: "no limit")
     static let cacheDir = Option<String?>(
         "--cache-dir", value: "folder", kind: .path(.folder),
@@ -167,19 +169,7 @@ enum PullRequestCommand: Command {
         written = Console.emit(to: nil) { PullRequestTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope) } && written
         guard written else { return .internalError }
         if outcome.programMissing { return .inputError }
-        return exitCode(report.verdict.status, failOn: failOn)
-    }
-
-    /// 4 a run failed, 2 regression, 1 findings (0 with --fail-on never), 5 inconclusive or not
-    /// measured, 0 pass.
-    static func exitCode(_ status: PullRequestReport.Verdict.Status, failOn: Severity?) -> ExitCode {
-        switch status {
-        case .runFailed: return .targetFailed
-        case .regression: return .regression
-        case .findings: return failOn == nil ? .success : .findings
-        case .inconclusive, .notMeasured: return .inconclusive
-        case .pass: return .success
-        }
+        return report.verdict.status.exitCode(failOn: failOn)
     }
 
     /// The two sides from `--base`/`--head` or `--commits` with `--build` and `--artifact`.

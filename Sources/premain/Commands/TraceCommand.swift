@@ -22,10 +22,10 @@ enum TraceCommand: Command {
         not seen). When the milestone is reached premain kills the command's process group. \
         stdin is /dev/null unless \(LaunchSettingsOptions.inheritStdin). Functions are keyed by object and address: two \
         functions with one name are two rows, shown with their address. An IFUNC symbol times its \
-        resolver, and is marked so. Exit status 3 when the command is not found, 4 when a run \
+        resolver, and is marked so. Exit status \(ExitCode.inputError) when the command is not found, \(ExitCode.targetFailed) when a run \
         failed (each failure explained on stderr) or the command cannot be started. The ptrace engine knows \
         x86-64 only: on any other machine trace prints 'trace is supported on x86-64 only' and \
-        exits 70.
+        exits \(ExitCode.internalError).
         """,
         arguments: [command],
         usageTerms: [

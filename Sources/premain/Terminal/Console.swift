@@ -1,3 +1,4 @@
+import PremainModel
 import PremainRender
 import PremainSystem
 import Synchronization

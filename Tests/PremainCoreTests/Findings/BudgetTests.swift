@@ -56,7 +56,7 @@ final class BudgetTests: XCTestCase {
         var input = try RuleSamples.input("many-deps/many-deps")
         input.objects.append(try RuleSamples.input("cxx-static-init/libinit.so").objects[0])
         input.launches = [SelfTimedRun.measurement(command: "many-deps", runs: 5,
-                                                   milestones: Milestones(main: TimeSummary(samplesMs: [12]), firstOutput: TimeSummary(samplesMs: [13])))]
+                                                   milestones: Milestones([.main: TimeSummary(samplesMs: [12]), .firstOutput: TimeSummary(samplesMs: [13])]))]
         let config = try ConfigParser.parse(#"{"budgets": {"maxInitializersPerObject": 2, "maxClosureObjects": 31, "maxMedianMsToMain": 10, "maxMedianMsToFirstOutput": 20}}"#)
         let rules = Set(BudgetChecker.check(input, config).map(\.rule))
         XCTAssertEqual(rules, ["budget_initializers_per_object", "budget_closure_objects", "budget_time_to_main"])

@@ -68,7 +68,7 @@ final class DiffTests: XCTestCase {
     func testMeasuredDiffOfRealLaunchesNamesEachQuantity() throws {
         let (base, head) = try interleaved("pairs/base", "pairs/head", runs: 5)
         let report = DiffBuilder().diff(base: base, head: head, baseLabel: "base", headLabel: "head")
-        XCTAssertTrue(DiffVerdicts.statuses.contains(report.verdict.status.rawValue), report.verdict.status.rawValue)
+        XCTAssertTrue(VerdictStatus.written(by: .diff).contains(report.verdict.status), report.verdict.status.rawValue)
         let main = try XCTUnwrap(report.measured.first { $0.scope == .milestone && $0.subject == "main" })
         XCTAssertEqual(main.base?.samplesMs.count, 5)
         XCTAssertEqual(main.head?.samplesMs.count, 5)
@@ -86,7 +86,7 @@ final class DiffTests: XCTestCase {
 
         let (aa1, aa2) = try interleaved("pairs/aa-1", "pairs/aa-2", runs: 5)
         let aa = DiffBuilder().diff(base: aa1, head: aa2, baseLabel: "aa-1", headLabel: "aa-2")
-        XCTAssertTrue(DiffVerdicts.statuses.contains(aa.verdict.status.rawValue), aa.verdict.status.rawValue)
+        XCTAssertTrue(VerdictStatus.written(by: .diff).contains(aa.verdict.status), aa.verdict.status.rawValue)
         // Byte-identical builds: no new finding from the static rules. A measured rule may fire
         // on one side only when a real launch lands near its threshold.
         let measuredRules = Set(RuleEngine().catalog.rules.filter(\.description.measured).map(\.description.identifier))

@@ -87,9 +87,9 @@ final class RendererTests: XCTestCase {
             fixed: [finding("textrel", .error, "libold.so", nil, "libold.so has text relocations")],
             unchanged: [finding("many_static_initializers", .warning, "libcore.so", nil, "libcore.so runs 3 static initializers")])
         let conditions = ["cpu": "pinned to 1", "machine": "x86-64, 2 cores"]
-        let baseTimeline = DiffBuilder.timeline(Milestones(main: timing(baseMain)),
+        let baseTimeline = DiffBuilder.timeline(Milestones([.main: timing(baseMain)]),
                                                 [.init(path: "lib/libcore.so", role: .library, initializers: timing(baseCore))])
-        let headTimeline = DiffBuilder.timeline(Milestones(main: timing(headMain)),
+        let headTimeline = DiffBuilder.timeline(Milestones([.main: timing(headMain)]),
                                                 [.init(path: "lib/" + names.object, role: .library, initializers: timing(headExtra)),
                                                  .init(path: "lib/libcore.so", role: .library, initializers: timing(headCore))])
         return DiffReport(

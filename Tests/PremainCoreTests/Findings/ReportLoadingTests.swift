@@ -48,7 +48,7 @@ final class ReportLoadingTests: XCTestCase {
         let launch = try XCTUnwrap(input.launches.first)
         XCTAssertEqual(launch.command, ["./app", "--version"])
         XCTAssertEqual(launch.runs, 3)
-        XCTAssertEqual(launch.milestones.main?.samplesMs, [4.0, 3.9, 4.2])
+        XCTAssertEqual(launch.milestones[.main]?.samplesMs, [4.0, 3.9, 4.2])
         let conditions = DiffBuilder.conditionsText(launch.conditions)
         XCTAssertEqual(conditions["glibcVersion"], "2.36")
         XCTAssertEqual(conditions["pinning"], "pinned=false", "a pinning not in the report's shape reads as none")

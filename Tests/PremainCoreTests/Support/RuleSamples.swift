@@ -170,7 +170,7 @@ enum SelfTimedRun {
             for (name, sum) in sums { perObject[name, default: []].append(sum) }
         }
         return measurement(
-            command: program, runs: launches.count, milestones: Milestones(main: TimeSummary(samplesMs: launches.compactMap(\.toMainMs))),
+            command: program, runs: launches.count, milestones: Milestones([.main: TimeSummary(samplesMs: launches.compactMap(\.toMainMs))]),
             objects: order.map { .init(path: "/samples/" + $0, role: .library, initializers: TimeSummary(samplesMs: perObject[$0] ?? [])) })
     }
 

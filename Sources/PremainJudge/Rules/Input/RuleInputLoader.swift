@@ -191,22 +191,22 @@ public struct RuleInputLoader: Sendable {
         try report(Data(text.utf8))
     }
 
-    /// Decodes `data`, in one pass, as the report its keys say it is (`ReportKind`) and reads
-    /// that.
+    /// Decodes `data`, in one pass, as the report its header says it is (`ReportHeader`) and
+    /// reads that.
     static func report(_ data: Data) throws(ReportError) -> RuleInput {
         do {
-            switch try JSONDecoder().decode(ReportKind.Decoded.self, from: data) {
+            switch try JSONDecoder().decode(RuleReport.self, from: data) {
             case .audit(let report): return RuleInput(audit: report)
             case .measure(let report): return RuleInput(measure: report)
             case .trace(let report): return RuleInput(trace: report)
             }
-        } catch let error as ReportKind.Mismatch {
+        } catch let error as RuleReport.Mismatch {
             throw ReportError(description: "not \(error.kind.article) report of this premain version: \(Self.describe(error.underlying))",
                               isPremainReport: true)
-        } catch let error as ReportKind.UnsupportedVersion {
+        } catch let error as RuleReport.UnsupportedVersion {
             throw ReportError(description: "schemaVersion \(error.version) is not supported; this premain reads \(error.kind.article) report of version \(error.kind.readableVersionsText)",
                               isPremainReport: true)
-        } catch is ReportKind.Unknown {
+        } catch is RuleReport.Unknown {
             throw ReportError(description: "not a premain report (expected 'binaries' from audit or 'measurements' from measure or trace)")
         } catch {
             throw ReportError(description: "not a JSON object")
@@ -260,34 +260,10 @@ public struct RuleInputLoader: Sendable {
     }
 }
 
-/// Which report a JSON document is, told by its keys: `binaries` (audit), or `measurements`
-/// whose entries have `functions` (trace) or not (measure).
-enum ReportKind {
-    case audit, measure, trace
-
-    /// "an audit", "a measure", "a trace".
-    var article: String {
-        switch self {
-        case .audit: return "an audit"
-        case .measure: return "a measure"
-        case .trace: return "a trace"
-        }
-    }
-
-    enum Keys: String, CodingKey {
-        case binaries, measurements, functions, schemaVersion
-    }
-
-    /// The `schemaVersion`s this premain reads for reports of this kind: 1, and 2 for audits
-    /// (closure objects in an `objects` table).
-    var readableVersions: ClosedRange<Int> {
-        self == .audit ? AuditReport.readableSchemaVersions : 1...1
-    }
-
-    /// "1", or "1 or 2".
-    var readableVersionsText: String {
-        readableVersions.count == 1 ? "\(readableVersions.lowerBound)" : "\(readableVersions.lowerBound) or \(readableVersions.upperBound)"
-    }
+/// A report the rules read (an audit, measure or trace), decoded as the kind its header says
+/// (`ReportHeader`: its `kind`, else its keys).
+enum RuleReport: Decodable {
+    case audit(AuditReport), measure(MeasureReport), trace(TraceReport)
 
     /// A report of a kind premain knows, but of a `schemaVersion` it does not read.
     struct UnsupportedVersion: Error {
@@ -295,7 +271,7 @@ enum ReportKind {
         var version: Int
     }
 
-    /// A JSON object with none of the keys that tell the kinds apart.
+    /// A JSON object that is no audit, measure or trace report.
     struct Unknown: Error {}
 
     /// The kind was told, but the document is not that report as this premain writes it.
@@ -304,44 +280,24 @@ enum ReportKind {
         var underlying: any Error
     }
 
-    /// The report, decoded as the kind its keys tell. Throws `Unknown` or `Mismatch`, or the
-    /// decoder's error when the document is not a JSON object.
-    enum Decoded: Decodable {
-        case audit(AuditReport), measure(MeasureReport), trace(TraceReport)
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Keys.self)
-            let kind: ReportKind
-            if container.contains(.binaries) {
-                kind = .audit
-            } else if container.contains(.measurements) {
-                let entries = (try? container.decode([Entry].self, forKey: .measurements)) ?? []
-                kind = entries.contains(where: \.traced) ? .trace : .measure
-            } else {
-                throw Unknown()
-            }
-            // Absent in hand-written reports: read as the current version.
-            if let version = try? container.decodeIfPresent(Int.self, forKey: .schemaVersion), !kind.readableVersions.contains(version) {
-                throw UnsupportedVersion(kind: kind, version: version)
-            }
-            do {
-                switch kind {
-                case .audit: self = .audit(try AuditReport(from: decoder))
-                case .measure: self = .measure(try MeasureReport(from: decoder))
-                case .trace: self = .trace(try TraceReport(from: decoder))
-                }
-            } catch {
-                throw Mismatch(kind: kind, underlying: error)
-            }
+    /// Throws `Unknown`, `UnsupportedVersion` or `Mismatch`, or the decoder's error when the
+    /// document is not a JSON object.
+    init(from decoder: any Decoder) throws {
+        let header = try ReportHeader(from: decoder)
+        guard let kind = header.kind, kind == .audit || kind == .measure || kind == .trace else { throw Unknown() }
+        // Absent in hand-written reports: read as the current version.
+        if let version = header.schemaVersion, !kind.readableVersions.contains(version) {
+            throw UnsupportedVersion(kind: kind, version: version)
         }
-    }
-
-    /// One `measurements[]` entry: traced when it has `functions`.
-    struct Entry: Decodable {
-        var traced: Bool
-
-        init(from decoder: any Decoder) throws {
-            traced = (try? decoder.container(keyedBy: Keys.self))?.contains(.functions) ?? false
+        do {
+            switch kind {
+            case .audit: self = .audit(try AuditReport(from: decoder))
+            case .measure: self = .measure(try MeasureReport(from: decoder))
+            case .trace: self = .trace(try TraceReport(from: decoder))
+            default: throw Unknown()
+            }
+        } catch {
+            throw Mismatch(kind: kind, underlying: error)
         }
     }
 }

@@ -1,0 +1,51 @@
+/// premain's exit codes, the one list: `premain --help` lists them (its `summary` lines, in the
+/// CLI), README.md's "Exit codes" table is `markdownTable` (a test compares them), and each
+/// verdict knows its own (`VerdictStatus.exitCode`).
+public enum ExitCode: Int32, CaseIterable, Sendable, CustomStringConvertible {
+    /// Everything worked and nothing failed a gate.
+    case success = 0
+    /// Findings at or above `--fail-on`, or a budget in premain.json exceeded.
+    case findings = 1
+    /// `compare`/`pr`/`diff`: a measured regression that something deterministic backs.
+    case regression = 2
+    /// An input file is missing, unreadable, not ELF, or damaged (reported on stderr).
+    case inputError = 3
+    /// `measure`/`trace`/`compare`/`pr`: the target failed (non-zero exit, signal, timeout,
+    /// missing library).
+    case targetFailed = 4
+    /// `compare`/`pr`: the runs were too noisy, or too few, to decide; or a wall-time change no
+    /// other signal backs.
+    case inconclusive = 5
+    /// A usage error: unknown option, bad value, missing argument.
+    case usage = 64
+    /// premain itself failed (an internal error, or output could not be written).
+    case internalError = 70
+
+    /// The number, as help text quotes it: "2".
+    public var description: String { "\(rawValue)" }
+
+    /// What the code means, as README.md's table says it (Markdown).
+    public var documentation: String {
+        switch self {
+        case .success: return "success"
+        case .findings:
+            return "`check`/`diff`/`pr`: findings at or above `--fail-on` (default `error`; for `diff` and `pr` only new ones), or a budget exceeded"
+        case .regression:
+            return "`compare`/`pr`: a regression (interval wholly above the threshold, backed by a deterministic change); `diff`: a measured regression backed by a static change; wins over 1"
+        case .inputError:
+            return "an input file is missing, unreadable, not ELF, or damaged (one `Error: <path>: …` line each); the other files are still reported"
+        case .targetFailed:
+            return "`measure`/`trace`/`compare`/`pr`: the target failed (non-zero exit, signal, timeout, missing library); `pr`: a commit could not be built"
+        case .inconclusive:
+            return "`compare`/`pr`: inconclusive (undecided within the run budget, or noise suspected); `pr`: also not measured (no `--run`)"
+        case .usage: return "usage error: `Error: …`, the usage line, and where to find help"
+        case .internalError: return "internal error, or the report could not be written"
+        }
+    }
+
+    /// README.md's "Exit codes" table: `| code | meaning |`, one row per code.
+    public static var markdownTable: String {
+        (["| code | meaning |", "| --- | --- |"] + allCases.map { "| \($0.rawValue) | \($0.documentation) |" })
+            .joined(separator: "\n")
+    }
+}
