@@ -75,8 +75,7 @@ let package = Package(
         .testTarget(name: "ELFKitTests", dependencies: ["ELFKit", "ELFValues", "PremainTestSupport"]),
         .testTarget(name: "PremainCoreTests", dependencies: [
                         "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
-                        "PremainPullRequest", "PremainRender", "ELFKit", "PremainTestSupport"],
-                    exclude: ["Golden"]),  // golden files are read by path (#filePath), not bundled
+                        "PremainPullRequest", "PremainRender", "ELFKit", "PremainTestSupport"]),
         .testTarget(name: "PremainCLITests", dependencies: [
                         "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender",
                         "PremainTestSupport"]),

@@ -31,7 +31,7 @@ enum ReportFixtures {
     /// `compare` of a base whose library initializer takes 2 ms against a head taking 3 ms,
     /// every launch kept.
     static func compare() throws -> CompareReport {
-        let launcher = CompareTests.SideLauncher { path, index in
+        let launcher = ScriptedLauncher { path, index in
             launch(libMs: path.hasSuffix("head-app") ? 3 : 2, jitter: Double(index % 3) * 0.02)
         }
         var options = CompareTests.options(minRuns: 8, maxRuns: 8)

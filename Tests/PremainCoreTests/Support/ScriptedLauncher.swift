@@ -6,22 +6,46 @@ import PremainModel
 import PremainRender
 import PremainSystem
 
-/// A `Launcher` that returns prepared samples in order and records every request, for tests
-/// of the session, the statistics and the renderers without running anything. Instrumented and
-/// uninstrumented requests each take the next sample of their own kind.
+/// The tests' one `Launcher`: it runs nothing, records every request, and answers either
+/// from prepared samples in order (instrumented and uninstrumented requests each take the next
+/// sample of their own kind) or from a function of the executable and the launch's number
+/// (compare's two sides, a copy's contents), for tests of the sessions, the statistics and the
+/// renderers.
 final class ScriptedLauncher: Launcher, @unchecked Sendable {
     private let lock = NSLock()
     private var script: [LaunchSample]
+    private let answer: (@Sendable (LaunchRequest, Int) -> LaunchSample)?
     private(set) var requests: [LaunchRequest] = []
 
     init(_ script: [LaunchSample]) {
         self.script = script
+        answer = nil
+    }
+
+    /// Answers launch number `index` (from 1) of the executable at `path` with `make(path, index)`.
+    init(_ make: @escaping @Sendable (_ path: String, _ index: Int) -> LaunchSample) {
+        script = []
+        answer = { request, index in make(request.executablePath, index) }
+    }
+
+    /// Answers each request with `make(request)`.
+    init(answering make: @escaping @Sendable (LaunchRequest) -> LaunchSample) {
+        script = []
+        answer = { request, _ in make(request) }
+    }
+
+    /// The executables launched, in order.
+    var paths: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return requests.map(\.executablePath)
     }
 
     func launch(_ request: LaunchRequest) throws(LaunchError) -> LaunchSample {
         lock.lock()
         defer { lock.unlock() }
         requests.append(request)
+        if let answer { return answer(request, requests.count) }
         guard let index = script.firstIndex(where: { $0.instrumented == request.instrumented }) else {
             throw LaunchError("script exhausted")
         }

@@ -5,6 +5,7 @@ import PremainLaunch
 import PremainModel
 import PremainRender
 import PremainSystem
+import PremainTestSupport
 import Testing
 
 /// Renderers on a hand-built measurement (scripted samples, fixed conditions), so the output
@@ -27,7 +28,7 @@ struct MeasureRendererTests {
     }
 
     static func golden(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/\(name)").path
+        Repository.root + "/Tests/Golden/" + name
     }
 
     static func check(_ text: String, against name: String) throws {

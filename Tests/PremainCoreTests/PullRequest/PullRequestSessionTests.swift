@@ -8,7 +8,7 @@ import Testing
 /// `premain pr`'s pipeline as a library: two sample folders read and diffed, the program in
 /// them compared with a scripted launcher (times from the script, never from a clock).
 @Suite struct PullRequestSessionTests {
-    static func session(_ launcher: CompareTests.SideLauncher) -> PullRequestSession {
+    static func session(_ launcher: ScriptedLauncher) -> PullRequestSession {
         var session = PullRequestSession(launcher: launcher, closures: nil)
         session.compareSession = { launcher in
             var compare = CompareSession(launcher: launcher)
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func aSlowerHeadIsARegressionOfTheProgramInBothFolders() throws {
-        let launcher = CompareTests.SideLauncher { path, _ in
+        let launcher = ScriptedLauncher { path, _ in
             CompareTests.launch(mainMs: path.contains("/head/") ? 9 : 5, cpuMs: path.contains("/head/") ? 8 : 4)
         }
         let outcome = try Self.session(launcher).run(try Self.request(run: "app"))
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func withoutRunNothingIsLaunched() throws {
-        let launcher = CompareTests.SideLauncher { _, _ in CompareTests.launch(mainMs: 5, cpuMs: 4) }
+        let launcher = ScriptedLauncher { _, _ in CompareTests.launch(mainMs: 5, cpuMs: 4) }
         let outcome = try Self.session(launcher).run(try Self.request(run: nil))
         #expect(launcher.paths.isEmpty)
         #expect(outcome.report.verdict.status == .notMeasured || outcome.report.verdict.status == .findings)
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func aProgramMissingFromAFolderIsNamedAndNotLaunched() throws {
-        let launcher = CompareTests.SideLauncher { _, _ in CompareTests.launch(mainMs: 5, cpuMs: 4) }
+        let launcher = ScriptedLauncher { _, _ in CompareTests.launch(mainMs: 5, cpuMs: 4) }
         let outcome = try Self.session(launcher).run(try Self.request(run: "nope"))
         #expect(launcher.paths.isEmpty)
         #expect(outcome.programMissing)
@@ -64,7 +64,7 @@ import Testing
         var request = try Self.request(run: nil)
         request.sides = .folders(base: try Samples.path("pairs/base"), head: "/nonexistent-premain-folder")
         #expect(throws: PullRequestSession.Failure.self) {
-            _ = try Self.session(CompareTests.SideLauncher { _, _ in CompareTests.launch(mainMs: 5, cpuMs: 4) }).run(request)
+            _ = try Self.session(ScriptedLauncher { _, _ in CompareTests.launch(mainMs: 5, cpuMs: 4) }).run(request)
         }
     }
 }

@@ -223,7 +223,7 @@ struct CauseFinderTests {
         }
         let calls = Calls()
         // Head's main is on time; its first output comes 50 ms later (work after main).
-        let launcher = CompareTests.SideLauncher { path, index in
+        let launcher = ScriptedLauncher { path, index in
             var sample = CompareTests.launch(mainMs: 5 + Double(index % 3) * 0.01, cpuMs: path == "/b/tool" ? 54 : 4)
             if path == "/b/tool" {
                 sample.firstOutputMs = (sample.firstOutputMs ?? 0) + 50
@@ -257,7 +257,7 @@ struct CauseFinderTests {
 
         // No change: no trace, no cause claimed; --no-explain never traces.
         calls.traced = []
-        let steady = CompareTests.SideLauncher { _, index in CompareTests.launch(mainMs: 5 + Double(index % 3) * 0.01, cpuMs: 4) }
+        let steady = ScriptedLauncher { _, index in CompareTests.launch(mainMs: 5 + Double(index % 3) * 0.01, cpuMs: 4) }
         var quiet = CompareTests.session(steady)
         quiet.traceBoth = session.traceBoth
         let same = try quiet.compare(base: "/a/tool", head: "/b/tool", arguments: [], environment: [], options: options)
@@ -273,7 +273,7 @@ struct CauseFinderTests {
     }
 
     @Test func aTraceThatCannotRunIsANoteAndTheLoadersFiguresStillCount() throws {
-        let launcher = CompareTests.SideLauncher { path, index in
+        let launcher = ScriptedLauncher { path, index in
             CompareTests.launch(mainMs: 5 + Double(index % 3) * 0.01 + (path == "/b/tool" ? 3 : 0), cpuMs: path == "/b/tool" ? 7 : 4)
         }
         var session = CompareTests.session(launcher)

@@ -3,6 +3,7 @@ import Foundation
 import PremainLaunch
 import PremainModel
 import PremainTestSupport
+import Synchronization
 import Testing
 
 /// The per-machine cost model on made-up measurements with known costs, and `--verify`'s copies
@@ -61,20 +62,24 @@ struct LoaderCostModelTests {
 
     /// Answers base launches (the copy that keeps the library) 0.3 ms later than head ones, and
     /// checks what each copy needs.
-    final class CopyCheckingLauncher: Launcher, @unchecked Sendable {
-        var needed: [String: [String]] = [:]
-        func launch(_ request: LaunchRequest) throws(LaunchError) -> LaunchSample {
+    final class Needed: Sendable {
+        let bySide = Mutex<[String: [String]]>([:])
+    }
+
+    static func copyChecking(_ needed: Needed) -> ScriptedLauncher {
+        ScriptedLauncher(answering: { request in
             let isBase = request.executablePath.contains("/base/")
             if let file = try? ELFFile(path: request.executablePath) {
-                needed[isBase ? "base" : "head"] = file.neededLibraries
+                needed.bySide.withLock { $0[isBase ? "base" : "head"] = file.neededLibraries }
             }
             return CompareTests.launch(mainMs: isBase ? 5.3 : 5.0, cpuMs: 4)
-        }
+        })
     }
 
     @Test func verifyComparesAnUnchangedCopyWithOneWithoutTheLibrary() throws {
         let program = try Samples.path("closure/unused/unused-deps")
-        let launcher = CopyCheckingLauncher()
+        let recorded = Needed()
+        let launcher = Self.copyChecking(recorded)
         var options = SavingVerifier.defaultOptions
         options.warmup = 0
         options.settings.maxSeconds = 1000
@@ -84,9 +89,10 @@ struct LoaderCostModelTests {
         let result = verifier.verify(program: program, removing: ["libunused.so"], arguments: [], environment: [],
                                      estimateMs: 0.2)
         #expect(result.error == nil)
-        #expect(launcher.needed["base"]?.contains("libunused.so") == true)
-        #expect(launcher.needed["head"]?.contains("libunused.so") == false)
-        #expect(launcher.needed["head"]?.count == (launcher.needed["base"]?.count ?? 0) - 1)
+        let needed = recorded.bySide.withLock { $0 }
+        #expect(needed["base"]?.contains("libunused.so") == true)
+        #expect(needed["head"]?.contains("libunused.so") == false)
+        #expect(needed["head"]?.count == (needed["base"]?.count ?? 0) - 1)
         #expect(abs((result.savingMs ?? 0) - 0.3) < 1e-6)
         #expect(result.quantity == .milestone(.main))
         #expect(result.sentence.hasPrefix("verified on a copy (removed DT_NEEDED libunused.so): saves 0.30 ms at main"))
@@ -94,7 +100,7 @@ struct LoaderCostModelTests {
 
     @Test func aMissingPatchelfIsOneLine() throws {
         let program = try Samples.path("closure/unused/unused-deps")
-        var verifier = SavingVerifier(launcher: CopyCheckingLauncher(), temporaryRoot: NSTemporaryDirectory())
+        var verifier = SavingVerifier(launcher: Self.copyChecking(Needed()), temporaryRoot: NSTemporaryDirectory())
         verifier.patchelf = "/nonexistent/patchelf"
         let result = verifier.verify(program: program, removing: ["libunused.so"], arguments: [], environment: [], estimateMs: nil)
         #expect(result.error == "cannot run /nonexistent/patchelf: install it (Debian: apt-get install patchelf)")

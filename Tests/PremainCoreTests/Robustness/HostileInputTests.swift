@@ -145,7 +145,7 @@ import Testing
 
     // 5. Crashes on crafted reports.
     @Test func craftedReportNumbersAreRefusedWhenDecoded() throws {
-        let golden = try String(contentsOfFile: Repository.root + "/Tests/PremainCoreTests/Golden/measure.json", encoding: .utf8)
+        let golden = try String(contentsOfFile: Repository.root + "/Tests/Golden/measure.json", encoding: .utf8)
         func load(_ edit: (inout [String: Any]) -> Void) throws -> String {
             var document = try #require(try JSONSerialization.jsonObject(with: Data(golden.utf8)) as? [String: Any])
             var measurements = try #require(document["measurements"] as? [[String: Any]])
@@ -260,7 +260,7 @@ import Testing
 
     // 17. Reports and premain.json that were accepted silently.
     @Test func unknownSchemaVersionIsRefused() throws {
-        let golden = try String(contentsOfFile: Repository.root + "/Tests/PremainCoreTests/Golden/measure.json", encoding: .utf8)
+        let golden = try String(contentsOfFile: Repository.root + "/Tests/Golden/measure.json", encoding: .utf8)
         let future = golden.replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 99")
         #expect(future != golden)
         #expect(throws: (any Error).self) { try RuleInputLoader.report(future) }
@@ -272,7 +272,7 @@ import Testing
     }
 
     @Test func measureReportGivenWhereAnAuditIsExpectedIsRefused() throws {
-        let measure = try RuleInputLoader.report(String(contentsOfFile: Repository.root + "/Tests/PremainCoreTests/Golden/measure.json", encoding: .utf8))
+        let measure = try RuleInputLoader.report(String(contentsOfFile: Repository.root + "/Tests/Golden/measure.json", encoding: .utf8))
         let audit = RuleInputLoader().load([try Samples.path("cxx-static-init/libinit.so")]).input
         #expect(DiffBuilder.mismatch(base: measure, head: audit)
             == "base holds measured launches and head audited objects: nothing to compare; give two builds, two audits, two measure reports or two trace reports")

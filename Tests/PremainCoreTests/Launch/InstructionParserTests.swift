@@ -7,11 +7,10 @@ import PremainTestSupport
 import Testing
 
 /// The callgrind reader, valgrind's syscall log and `InstructionCountBuilder` on files recorded
-/// from Golden/callgrind/early-write/early-write.c (see its header for the recipe), on small
+/// from Tests/Golden/callgrind/early-write/early-write.c (see its header for the recipe), on small
 /// hand-written profiles, and on broken input.
 struct InstructionParserTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Golden/callgrind/early-write").path
+    static let folder = Repository.root + "/Tests/Golden/callgrind/early-write"
     /// The dump files in the order made; the exit dump last.
     static let files = ["callgrind.out.1", "callgrind.out.2", "callgrind.out.3", "callgrind.out.4", "callgrind.out"]
     static let program = "/tmp/early-write"

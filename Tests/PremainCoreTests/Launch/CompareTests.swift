@@ -268,25 +268,7 @@ struct CompareTests {
 
     // MARK: the session
 
-    /// Returns a sample by executable: `base` and `head` give scripted launches.
-    final class SideLauncher: Launcher, @unchecked Sendable {
-        private let lock = NSLock()
-        private(set) var paths: [String] = []
-        let make: @Sendable (String, Int) -> LaunchSample
-
-        init(_ make: @escaping @Sendable (String, Int) -> LaunchSample) {
-            self.make = make
-        }
-
-        func launch(_ request: LaunchRequest) throws(LaunchError) -> LaunchSample {
-            lock.lock()
-            defer { lock.unlock() }
-            paths.append(request.executablePath)
-            return make(request.executablePath, paths.count)
-        }
-    }
-
-    static func session(_ launcher: SideLauncher) -> CompareSession {
+    static func session(_ launcher: ScriptedLauncher) -> CompareSession {
         var session = CompareSession(launcher: launcher)
         session.clock = { 0 }
         session.loadAverage = { 0.2 }
@@ -302,7 +284,7 @@ struct CompareTests {
     }
 
     @Test func sessionInterleavesShuffledBalancedBlocksAndStopsWhenDecided() throws {
-        let launcher = SideLauncher { path, index in
+        let launcher = ScriptedLauncher { path, index in
             Self.launch(mainMs: 5 + Double(index % 3) * 0.01, cpuMs: 4)
         }
         var progress: [LaunchProgress] = []
@@ -324,10 +306,10 @@ struct CompareTests {
         }
         #expect(report.arguments == ["-x"] && report.base.path == "/bin/base-app")
         // The same seed gives the same orders; another seed other orders.
-        let again = try Self.session(SideLauncher { _, _ in Self.launch(mainMs: 5, cpuMs: 4) })
+        let again = try Self.session(ScriptedLauncher { _, _ in Self.launch(mainMs: 5, cpuMs: 4) })
             .compare(base: "/bin/base-app", head: "/bin/head-app", arguments: [], environment: [], options: Self.options())
         #expect(again.runs.blocks == report.runs.blocks)
-        let other = try Self.session(SideLauncher { _, _ in Self.launch(mainMs: 5, cpuMs: 4) })
+        let other = try Self.session(ScriptedLauncher { _, _ in Self.launch(mainMs: 5, cpuMs: 4) })
             .compare(base: "/bin/base-app", head: "/bin/head-app", arguments: [], environment: [],
                      options: Self.options(minRuns: 40, seed: 99))
         #expect(Array(other.runs.blocks.prefix(8)) != report.runs.blocks)
@@ -335,7 +317,7 @@ struct CompareTests {
 
     @Test func sessionStopsAtTheRunLimit() throws {
         // ±3 ms of noise (drawn from the launch's index) never lets 12 blocks decide.
-        let launcher = SideLauncher { _, index in
+        let launcher = ScriptedLauncher { _, index in
             var generator = SeededGenerator(seed: UInt64(index))
             return Self.launch(mainMs: 5 + Double.random(in: -3...3, using: &generator), cpuMs: 4)
         }
@@ -349,7 +331,7 @@ struct CompareTests {
     }
 
     @Test func sessionStopsOnAFailedRun() throws {
-        let launcher = SideLauncher { path, _ in Self.launch(mainMs: 5, cpuMs: 4, succeeded: path == "/b") }
+        let launcher = ScriptedLauncher { path, _ in Self.launch(mainMs: 5, cpuMs: 4, succeeded: path == "/b") }
         let report = try Self.session(launcher).compare(
             base: "/b", head: "/h", arguments: [], environment: [], options: Self.options())
         #expect(report.runs.stop == .failed && report.runs.blocks.count == 1)
