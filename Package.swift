@@ -5,7 +5,7 @@ import PackageDescription
 let package = Package(
     name: "premain",
     products: [
-        .executable(name: "premain", targets: ["premain"]),
+        .executable(name: "premain", targets: ["premain"])
     ],
     targets: [
         // System C libraries, from Debian packages.
@@ -33,8 +33,9 @@ let package = Package(
         // Tiny C for what Swift cannot call: variadic ptrace, fork + exec with set-up.
         .target(name: "CTrace"),
         // The commit premain was built from, for --version (buildCommit() below).
-        .target(name: "CBuildInfo", exclude: ["COMMIT"],
-                cSettings: [.define("PREMAIN_COMMIT", to: "\"\(buildCommit())\"")]),
+        .target(
+            name: "CBuildInfo", exclude: ["COMMIT"],
+            cSettings: [.define("PREMAIN_COMMIT", to: "\"\(buildCommit())\"")]),
         // Tiny C for a signal handler: a SIGBUS in a file mapping becomes a page of zeros.
         .target(name: "CMapGuard"),
         // Bytes that need not be UTF-8 (file names, DT_NEEDED names, argv) kept losslessly in a String.
@@ -51,34 +52,56 @@ let package = Package(
         // The few POSIX file-system calls premain makes: path names, listings, whole-file reads.
         .target(name: "PremainSystem", dependencies: ["LosslessText"]),
         // Static analysis: inventory, load closure, batch audit, DWARF source lines (libdw).
-        .target(name: "PremainAudit", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "ELFKit", "ELFValues", "CDemangle", "CDW", "CLazyLibraries"]),
+        .target(
+            name: "PremainAudit",
+            dependencies: [
+                "PremainModel", "PremainSystem", "LosslessText", "ELFKit", "ELFValues", "CDemangle", "CDW",
+                "CLazyLibraries",
+            ]),
         // Real launches: measure and trace (ptrace, x86-64 only behind #if arch).
-        .target(name: "PremainLaunch", dependencies: ["PremainModel", "PremainSystem", "LosslessText", "PremainAudit", "ELFKit", "CTrace"]),
+        .target(
+            name: "PremainLaunch",
+            dependencies: ["PremainModel", "PremainSystem", "LosslessText", "PremainAudit", "ELFKit", "CTrace"]),
         // Judging: rules, budgets, premain.json, diff; reads reports as model values.
         .target(name: "PremainJudge", dependencies: ["PremainModel", "PremainSystem", "PremainAudit"]),
         // premain pr's pipeline as a session: commits built in worktrees, both folders read and
         // diffed, one program compared, one report.
-        .target(name: "PremainPullRequest", dependencies: [
-            "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge"]),
+        .target(
+            name: "PremainPullRequest",
+            dependencies: [
+                "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge",
+            ]),
         // History across commits: any report's metrics in a SQLite database (the only importer of CSQLite).
         .target(name: "PremainHistory", dependencies: ["PremainModel", "PremainSystem", "CSQLite", "CLazyLibraries"]),
         // Renderers: text, Markdown, SARIF, JSON; pure functions of model values.
         .target(name: "PremainRender", dependencies: ["PremainModel", "ELFValues", "LosslessText"]),
         // The thin command-line tool.
-        .executableTarget(name: "premain", dependencies: [
-            "CBuildInfo", "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
-            "PremainPullRequest", "PremainRender"]),
+        .executableTarget(
+            name: "premain",
+            dependencies: [
+                "CBuildInfo", "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch",
+                "PremainJudge", "PremainHistory",
+                "PremainPullRequest", "PremainRender",
+            ]),
         // Helpers both test targets use: the samples built once per test run, running programs
         // and the built premain, /proc scans, self-timing logs, recorded reports
         // (swift-argument-parser's ArgumentParserTestHelpers is the model).
-        .target(name: "PremainTestSupport", dependencies: ["CSQLite", "CLazyLibraries"], path: "Tests/PremainTestSupport"),
+        .target(
+            name: "PremainTestSupport", dependencies: ["CSQLite", "CLazyLibraries"], path: "Tests/PremainTestSupport"),
         .testTarget(name: "ELFKitTests", dependencies: ["ELFKit", "ELFValues", "PremainTestSupport"]),
-        .testTarget(name: "PremainCoreTests", dependencies: [
-                        "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainHistory",
-                        "PremainPullRequest", "PremainRender", "ELFKit", "PremainTestSupport"]),
-        .testTarget(name: "PremainCLITests", dependencies: [
-                        "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender",
-                        "PremainTestSupport"]),
+        .testTarget(
+            name: "PremainCoreTests",
+            dependencies: [
+                "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge",
+                "PremainHistory",
+                "PremainPullRequest", "PremainRender", "ELFKit", "PremainTestSupport",
+            ]),
+        .testTarget(
+            name: "PremainCLITests",
+            dependencies: [
+                "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge", "PremainRender",
+                "PremainTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -104,7 +127,8 @@ func buildCommit() -> String {
     if isCommit(head) { return head }
     guard head.hasPrefix("ref: ") else { return "" }
     let ref = String(head.dropFirst("ref: ".count))
-    let common = read(gitDirectory + "/commondir").map { $0.hasPrefix("/") ? $0 : gitDirectory + "/" + $0 } ?? gitDirectory
+    let common =
+        read(gitDirectory + "/commondir").map { $0.hasPrefix("/") ? $0 : gitDirectory + "/" + $0 } ?? gitDirectory
     for folder in [gitDirectory, common] {
         if let loose = read(folder + "/" + ref), isCommit(loose) { return loose }
     }

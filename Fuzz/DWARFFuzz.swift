@@ -20,7 +20,9 @@ public func fuzzDWARF(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     if let file = try? ELFFile(memory: bytes, path: "fuzz.debug") {
         addresses += [file.entry, 0, UInt64.max] + file.sections.prefix(64).flatMap { [$0.address, $0.address &+ 1] }
         if let symbols = file.staticSymbols {
-            for index in 0..<min(symbols.count, 64) { if let symbol = symbols[index] { addresses.append(symbol.value) } }
+            for index in 0..<min(symbols.count, 64) {
+                if let symbol = symbols[index] { addresses.append(symbol.value) }
+            }
         }
         _ = LineTable(file).answers(for: addresses)
     }

@@ -15,7 +15,7 @@ import PremainModel
 import PremainRender
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The folder of this run's database file, in $TMPDIR (scripts/fuzz gives one it removes after
@@ -44,11 +44,14 @@ private let validDatabase: [UInt8] = {
         let store = try HistoryStore(path: path)
         for index in 0..<24 {
             let main = 40 + (index >= 12 ? 2 : 0) + Double(index % 3) * 0.1
-            try store.add(json: "{\"schemaVersion\":1,\"index\":\(index)}", kind: index % 2 == 0 ? "measure" : "trace",
-                          metrics: [HistoryMetric(name: "main", unit: "ms", value: main),
-                                    HistoryMetric(name: "loader.symbolLookups", unit: "count", value: Double(100 + index / 8)),
-                                    HistoryMetric(name: "trace.function.é|<x>", unit: "ms", value: Double(index))],
-                          commit: index % 5 == 4 ? nil : "c\(index)", recordedAt: "2026-12-01T00:00:00Z")
+            try store.add(
+                json: "{\"schemaVersion\":1,\"index\":\(index)}", kind: index % 2 == 0 ? "measure" : "trace",
+                metrics: [
+                    HistoryMetric(name: "main", unit: "ms", value: main),
+                    HistoryMetric(name: "loader.symbolLookups", unit: "count", value: Double(100 + index / 8)),
+                    HistoryMetric(name: "trace.function.é|<x>", unit: "ms", value: Double(index)),
+                ],
+                commit: index % 5 == 4 ? nil : "c\(index)", recordedAt: "2026-12-01T00:00:00Z")
         }
     } catch {
         fatalError("fuzz-history: cannot make the valid database: \(error)")

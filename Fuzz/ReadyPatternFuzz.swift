@@ -16,7 +16,8 @@ public func fuzzReadyPattern(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32
     let source = String(decoding: bytes[..<split], as: UTF8.self)
     guard let pattern = try? OutputPattern(source) else { return 0 }
     let states = pattern.program.instructions.count
-    let lines = bytes[min(split + 1, bytes.count)...].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    let lines = bytes[min(split + 1, bytes.count)...].split(
+        separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
     for lineBytes in lines {
         let line = String(decoding: lineBytes, as: UTF8.self)
         var steps = 0

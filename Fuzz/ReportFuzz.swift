@@ -13,8 +13,11 @@ public func fuzzReport(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let check = CheckReport(inputs: ["fuzz.json"], findings: engine.findings(input), failOn: .error, errors: [])
     _ = FindingsTextRenderer.render(check, width: 100)
     _ = CheckMarkdownRenderer.render(check)
-    _ = try? SARIFRenderer.render(check, catalog: engine.catalog, scope: SourceScope(root: "/src", artifacts: ["/src/fuzz.json"], workingDirectory: "/src"))
-    let diff = DiffBuilder(config: config, failOn: .error).diff(base: input, head: input, baseLabel: "base", headLabel: "head")
+    _ = try? SARIFRenderer.render(
+        check, catalog: engine.catalog,
+        scope: SourceScope(root: "/src", artifacts: ["/src/fuzz.json"], workingDirectory: "/src"))
+    let diff = DiffBuilder(config: config, failOn: .error).diff(
+        base: input, head: input, baseLabel: "base", headLabel: "head")
     _ = DiffTextRenderer.render(diff, width: 100)
     _ = DiffMarkdownRenderer.render(diff, top: 10)
     _ = try? JSONRenderer.render(diff)

@@ -1,7 +1,7 @@
 import LosslessText
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Bounds-checked reads of fixed-width integers from a byte buffer in the file's byte order.

@@ -3,7 +3,7 @@ import ELFValues
 import LosslessText
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An ELF file opened read-only through libelf.
@@ -109,8 +109,9 @@ public final class ELFFile {
             close(fd)
             throw ELFOpenError(.malformed, message)
         }
-        try self.init(path: path, elf: elf, fd: fd, memory: nil, guardSlot: slot, size: UInt64(max(info.st_size, 0)),
-                      device: UInt64(info.st_dev), inode: UInt64(info.st_ino), stamp: FileStamp(info))
+        try self.init(
+            path: path, elf: elf, fd: fd, memory: nil, guardSlot: slot, size: UInt64(max(info.st_size, 0)),
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), stamp: FileStamp(info))
     }
 
     /// Reads an ELF image held in memory (a copy of `bytes` is made), named `path` in the
@@ -121,19 +122,23 @@ public final class ELFFile {
         buffer.copyMemory(from: bytes)
         _ = elf_version(UInt32(EV_CURRENT))
         guard let base = buffer.baseAddress,
-              let elf = elf_memory(base.assumingMemoryBound(to: CChar.self), bytes.count) else {
+            let elf = elf_memory(base.assumingMemoryBound(to: CChar.self), bytes.count)
+        else {
             let message = Self.libelfMessage()
             buffer.deallocate()
             throw ELFOpenError(.malformed, message)
         }
-        try self.init(path: path, elf: elf, fd: -1, memory: buffer, guardSlot: -1, size: UInt64(bytes.count),
-                      device: 0, inode: 0, stamp: nil)
+        try self.init(
+            path: path, elf: elf, fd: -1, memory: buffer, guardSlot: -1, size: UInt64(bytes.count),
+            device: 0, inode: 0, stamp: nil)
     }
 
     /// Takes ownership of `elf`, `fd` (when >= 0) and `memory` (when not nil), also when it
     /// throws.
-    private init(path: String, elf: OpaquePointer, fd: Int32, memory: UnsafeMutableRawBufferPointer?,
-                 guardSlot: Int32, size: UInt64, device: UInt64, inode: UInt64, stamp: FileStamp?) throws(ELFOpenError) {
+    private init(
+        path: String, elf: OpaquePointer, fd: Int32, memory: UnsafeMutableRawBufferPointer?,
+        guardSlot: Int32, size: UInt64, device: UInt64, inode: UInt64, stamp: FileStamp?
+    ) throws(ELFOpenError) {
         var ehdr = GElf_Ehdr()
         guard elf_kind(elf) == ELF_K_ELF, gelf_getehdr(elf, &ehdr) != nil, let ident = elf_getident(elf, nil) else {
             let message = Self.libelfMessage()
@@ -220,7 +225,8 @@ public final class ELFFile {
         guard count > 0 else { throw ELFOpenError(.notELF, "empty file, not ELF") }
         guard count == 16, magic.count >= 16 else {
             let elfPrefix = magic.prefix(min(count, 4)) == [0x7f, 0x45, 0x4c, 0x46].prefix(min(count, 4))
-            throw elfPrefix ? ELFOpenError(.malformed, "truncated ELF identification (\(count) bytes)")
+            throw elfPrefix
+                ? ELFOpenError(.malformed, "truncated ELF identification (\(count) bytes)")
                 : ELFOpenError(.notELF, "not an ELF file")
         }
         guard magic[0] == 0x7f, magic[1] == 0x45, magic[2] == 0x4c, magic[3] == 0x46 else {
@@ -274,9 +280,10 @@ public final class ELFFile {
                 note("unreadable program header \(index): \(Self.libelfMessage())")
                 continue
             }
-            segments.append(ELFSegment(
-                type: phdr.p_type, flags: phdr.p_flags, offset: phdr.p_offset,
-                virtualAddress: phdr.p_vaddr, fileSize: phdr.p_filesz, memorySize: phdr.p_memsz))
+            segments.append(
+                ELFSegment(
+                    type: phdr.p_type, flags: phdr.p_flags, offset: phdr.p_offset,
+                    virtualAddress: phdr.p_vaddr, fileSize: phdr.p_filesz, memorySize: phdr.p_memsz))
         }
     }
 
@@ -315,10 +322,11 @@ public final class ELFFile {
             if namesIndex != 0, let cName = elf_strptr(elf, namesIndex, Int(shdr.sh_name)) {
                 name = String(cString: cName)
             }
-            sections.append(ELFSection(
-                index: index, name: name, type: SectionType(shdr.sh_type), flags: shdr.sh_flags,
-                address: shdr.sh_addr, offset: shdr.sh_offset, size: shdr.sh_size,
-                link: shdr.sh_link, info: shdr.sh_info, entrySize: shdr.sh_entsize))
+            sections.append(
+                ELFSection(
+                    index: index, name: name, type: SectionType(shdr.sh_type), flags: shdr.sh_flags,
+                    address: shdr.sh_addr, offset: shdr.sh_offset, size: shdr.sh_size,
+                    link: shdr.sh_link, info: shdr.sh_info, entrySize: shdr.sh_entsize))
         }
     }
 
@@ -329,8 +337,9 @@ public final class ELFFile {
     public func bytes(of section: ELFSection) -> ByteReader? {
         guard section.hasFileBytes else { return nil }
         guard contains(offset: section.offset, size: section.size) else {
-            note("section \(section.name.isEmpty ? "#\(section.index)" : section.name) outside the file",
-                 offset: section.offset, value: "size \(section.size)")
+            note(
+                "section \(section.name.isEmpty ? "#\(section.index)" : section.name) outside the file",
+                offset: section.offset, value: "size \(section.size)")
             return nil
         }
         return bytes(offset: section.offset, size: section.size)
@@ -339,9 +348,11 @@ public final class ELFFile {
     /// `size` bytes at file `offset`, or `nil` when they are not all inside the file.
     public func bytes(offset: UInt64, size: UInt64) -> ByteReader? {
         guard size > 0, contains(offset: offset, size: size), let count = Int(exactly: size),
-              let start = Int64(exactly: offset) else { return nil }
+            let start = Int64(exactly: offset)
+        else { return nil }
         guard let data = elf_getdata_rawchunk(elf, start, count, ELF_T_BYTE),
-              let base = data.pointee.d_buf, data.pointee.d_size == count else { return nil }
+            let base = data.pointee.d_buf, data.pointee.d_size == count
+        else { return nil }
         return ByteReader(UnsafeRawBufferPointer(start: base, count: count), bigEndian: isBigEndian)
     }
 
@@ -356,8 +367,10 @@ public final class ELFFile {
 
     /// The section whose address range holds `address`, preferring allocated sections.
     public func section(containing address: UInt64) -> ELFSection? {
-        sections.first { $0.isAllocated && $0.type != .nobits && address >= $0.address
-            && address - $0.address < $0.size }
+        sections.first {
+            $0.isAllocated && $0.type != .nobits && address >= $0.address
+                && address - $0.address < $0.size
+        }
     }
 
     /// The first section named `name`, or `nil`.
@@ -388,7 +401,8 @@ public final class ELFFile {
 
     private func readInterpreter() -> String? {
         guard let segment = segments.first(where: { $0.type == ELFSegment.interp }),
-              segment.fileSize > 0, segment.fileSize < 4096 else { return nil }
+            segment.fileSize > 0, segment.fileSize < 4096
+        else { return nil }
         guard let reader = bytes(offset: segment.offset, size: segment.fileSize) else {
             note("PT_INTERP outside the file", offset: segment.offset)
             return nil

@@ -21,10 +21,13 @@ extension ELFFile {
     /// they run. `[]` when the file has none.
     public var initializerEntries: [ELFInitializerEntry] {
         var slots: [(InitializerSource, Int, UInt64, UInt64)] = []  // source, index, slot, stored
-        for (source, addressTag, sizeTag) in [(InitializerSource.preinitArray, DynamicTag.preinitArray, DynamicTag.preinitArraySize),
-                                              (.initArray, .initArray, .initArraySize)] {
-            slots += arraySlots(source: source, address: dynamicValue(addressTag), size: dynamicValue(sizeTag),
-                                fallbackType: source == .initArray ? .initArray : .preinitArray)
+        for (source, addressTag, sizeTag) in [
+            (InitializerSource.preinitArray, DynamicTag.preinitArray, DynamicTag.preinitArraySize),
+            (.initArray, .initArray, .initArraySize),
+        ] {
+            slots += arraySlots(
+                source: source, address: dynamicValue(addressTag), size: dynamicValue(sizeTag),
+                fallbackType: source == .initArray ? .initArray : .preinitArray)
         }
         if let section = section(named: ".ctors"), let data = bytes(of: section) {
             let count = data.count / wordSize
@@ -39,20 +42,27 @@ extension ELFFile {
         let relocated = type == 1 ? relocatableArrayTargets() : relocationsAt(Set(arrayRanges))
         var entries: [ELFInitializerEntry] = []
         if let initAddress = dynamicValue(.initFunction) {
-            entries.append(ELFInitializerEntry(source: .dtInit, index: 0, slotAddress: initAddress,
-                                               storedValue: initAddress, target: initAddress, resolution: .stored))
-        } else if type == 2 || type == 3, dynamicEntries.isEmpty, interpreter == nil, let initSection = section(named: ".init"),
-                  initSection.size > 0 {
+            entries.append(
+                ELFInitializerEntry(
+                    source: .dtInit, index: 0, slotAddress: initAddress,
+                    storedValue: initAddress, target: initAddress, resolution: .stored))
+        } else if type == 2 || type == 3, dynamicEntries.isEmpty, interpreter == nil,
+            let initSection = section(named: ".init"),
+            initSection.size > 0
+        {
             // A static executable has no DT_INIT, but its C runtime calls `_init` (the .init
             // section) between the preinit and init arrays, as ld.so does for DT_INIT.
-            entries.append(ELFInitializerEntry(source: .dtInit, index: 0, slotAddress: initSection.address,
-                                               storedValue: initSection.address, target: initSection.address,
-                                               resolution: .stored))
+            entries.append(
+                ELFInitializerEntry(
+                    source: .dtInit, index: 0, slotAddress: initSection.address,
+                    storedValue: initSection.address, target: initSection.address,
+                    resolution: .stored))
         }
         for (source, index, slot, stored) in slots {
-            var entry = ELFInitializerEntry(source: source, index: index, slotAddress: slot, storedValue: stored,
-                                            target: stored == 0 ? nil : stored,
-                                            resolution: stored == 0 ? .unresolved : .stored)
+            var entry = ELFInitializerEntry(
+                source: source, index: index, slotAddress: slot, storedValue: stored,
+                target: stored == 0 ? nil : stored,
+                resolution: stored == 0 ? .unresolved : .stored)
             if let (target, symbol) = relocated[slot] {
                 if let target {
                     entry.target = target
@@ -72,8 +82,10 @@ extension ELFFile {
         }.map(\.element)
     }
 
-    private func arraySlots(source: InitializerSource, address: UInt64?, size: UInt64?,
-                            fallbackType: SectionType) -> [(InitializerSource, Int, UInt64, UInt64)] {
+    private func arraySlots(
+        source: InitializerSource, address: UInt64?, size: UInt64?,
+        fallbackType: SectionType
+    ) -> [(InitializerSource, Int, UInt64, UInt64)] {
         var base = address
         var bytesCount = size
         var reader: ByteReader?
@@ -105,13 +117,15 @@ extension ELFFile {
         guard let array = sections.first(where: { $0.type == .initArray }) else { return [:] }
         let stored = bytes(of: array)
         var result: [UInt64: (UInt64?, String?)] = [:]
-        for section in sections where (section.type == .rela || section.type == .rel) && Int(section.info) == array.index {
+        for section in sections
+        where (section.type == .rela || section.type == .rel) && Int(section.info) == array.index {
             let link = Int(section.link)
             guard link > 0, link < sections.count, let data = bytes(of: section) else { continue }
             let symbols = sections[link].type == .symtab ? staticSymbols : symbolTable(sections[link].type)
             guard let symbols else { continue }
-            let table = ELFRelocationTable(name: section.name, format: section.type == .rela ? .rela : .rel,
-                                           offset: section.offset, data: data, is64: is64, machine: machine)
+            let table = ELFRelocationTable(
+                name: section.name, format: section.type == .rela ? .rela : .rel,
+                offset: section.offset, data: data, is64: is64, machine: machine)
             // Functions by (section, offset), built once when a relocation names a section symbol.
             var functions: [SectionOffset: String]?
             for index in 0..<table.entryCount {

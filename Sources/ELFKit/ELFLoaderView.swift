@@ -10,7 +10,8 @@ extension ELFFile {
     /// `PT_LOAD`; `nil` when the tags are absent, the size is 0 or the range leaves the file.
     func taggedRange(_ addressTag: DynamicTag, _ sizeTag: DynamicTag) -> (offset: UInt64, size: UInt64)? {
         guard let address = dynamicValue(addressTag), let size = dynamicValue(sizeTag), size > 0,
-              let offset = fileOffset(ofAddress: address), contains(offset: offset, size: size) else { return nil }
+            let offset = fileOffset(ofAddress: address), contains(offset: offset, size: size)
+        else { return nil }
         return (offset, size)
     }
 
@@ -23,10 +24,14 @@ extension ELFFile {
         var ranges: [(tag: DynamicTag, format: ELFRelocationFormat, offset: UInt64, size: UInt64)] = []
         let pltFormat: ELFRelocationFormat = dynamicValue(.pltRel) == UInt64(DynamicTag.rela.rawValue) ? .rela : .rel
         let plt = taggedRange(.jmpRel, .pltRelSize)
-        for (addressTag, sizeTag, format) in [(DynamicTag.rela, DynamicTag.relaSize, ELFRelocationFormat.rela),
-                                              (.rel, .relSize, .rel), (.relr, .relrSize, .relr)] {
+        for (addressTag, sizeTag, format) in [
+            (DynamicTag.rela, DynamicTag.relaSize, ELFRelocationFormat.rela),
+            (.rel, .relSize, .rel), (.relr, .relrSize, .relr),
+        ] {
             guard var range = taggedRange(addressTag, sizeTag) else { continue }
-            if format == pltFormat, let plt, range.offset &+ range.size == plt.offset &+ plt.size, range.size >= plt.size {
+            if format == pltFormat, let plt, range.offset &+ range.size == plt.offset &+ plt.size,
+                range.size >= plt.size
+            {
                 range.size -= plt.size
             }
             if range.size > 0 { ranges.append((addressTag, format, range.offset, range.size)) }
@@ -68,23 +73,27 @@ extension ELFFile {
             note("DT_SYMTAB outside the file", offset: offset, value: "\(count) entries")
             return nil
         }
-        let section = ELFSection(index: -1, name: "DT_SYMTAB", type: .dynsym, flags: ELFSection.flagAlloc,
-                                 address: address, offset: offset, size: size, link: 0, info: 0,
-                                 entrySize: entrySize)
-        return ELFSymbolTable(section: section, entries: entries, strings: dynamicStrings, is64: is64,
-                              count: count)
+        let section = ELFSection(
+            index: -1, name: "DT_SYMTAB", type: .dynsym, flags: ELFSection.flagAlloc,
+            address: address, offset: offset, size: size, link: 0, info: 0,
+            entrySize: entrySize)
+        return ELFSymbolTable(
+            section: section, entries: entries, strings: dynamicStrings, is64: is64,
+            count: count)
     }
 
     /// The number of dynamic symbols the hash tables imply; `nil` when neither is usable.
     func symbolCountFromHash() -> Int? {
         if let address = dynamicValue(.hash), let offset = fileOffset(ofAddress: address),
-           let header = bytes(offset: offset, size: 8), let chains = header.u32(at: 4) {
+            let header = bytes(offset: offset, size: 8), let chains = header.u32(at: 4)
+        {
             return Int(chains)
         }
         guard let address = dynamicValue(.gnuHash), let offset = fileOffset(ofAddress: address),
-              let header = bytes(offset: offset, size: 16), let bucketCount = header.u32(at: 0),
-              let symbolOffset = header.u32(at: 4), let bloomWords = header.u32(at: 8),
-              bucketCount < 1 << 24, bloomWords < 1 << 24 else { return nil }
+            let header = bytes(offset: offset, size: 16), let bucketCount = header.u32(at: 0),
+            let symbolOffset = header.u32(at: 4), let bloomWords = header.u32(at: 8),
+            bucketCount < 1 << 24, bloomWords < 1 << 24
+        else { return nil }
         let bucketsStart = 16 + UInt64(bloomWords) * UInt64(wordSize)
         guard let buckets = bytes(offset: offset + bucketsStart, size: UInt64(bucketCount) * 4) else { return nil }
         var highest: UInt32 = 0
@@ -112,21 +121,27 @@ extension ELFFile {
             for link in Set(named) where link > 0 && link < sections.count {
                 let strings = sections[link]
                 if strings.offset != offset || strings.address != strtab {
-                    note("section header \(strings.name.isEmpty ? "#\(link)" : strings.name) disagrees with DT_STRTAB; names are read from DT_STRTAB, as the loader reads them",
-                         offset: strings.offset, value: "DT_STRTAB 0x\(String(strtab, radix: 16))")
+                    note(
+                        "section header \(strings.name.isEmpty ? "#\(link)" : strings.name) disagrees with DT_STRTAB; names are read from DT_STRTAB, as the loader reads them",
+                        offset: strings.offset, value: "DT_STRTAB 0x\(String(strtab, radix: 16))")
                 }
             }
         }
         if let symtab = dynamicValue(.symtab), let section = sections.first(where: { $0.type == .dynsym }),
-           section.address != symtab {
-            note("section header \(section.name) disagrees with DT_SYMTAB; symbols are read from DT_SYMTAB, as the loader reads them",
-                 offset: section.offset, value: "DT_SYMTAB 0x\(String(symtab, radix: 16))")
+            section.address != symtab
+        {
+            note(
+                "section header \(section.name) disagrees with DT_SYMTAB; symbols are read from DT_SYMTAB, as the loader reads them",
+                offset: section.offset, value: "DT_SYMTAB 0x\(String(symtab, radix: 16))")
         }
         if let range = taggedRange(.initArray, .initArraySize) {
-            let arrays = sections.filter { $0.type == .initArray && $0.hasFileBytes }.map { (offset: $0.offset, size: $0.size) }
+            let arrays = sections.filter { $0.type == .initArray && $0.hasFileBytes }.map {
+                (offset: $0.offset, size: $0.size)
+            }
             if !arrays.isEmpty, Self.merged(arrays) != Self.merged([range]) {
-                note("section header .init_array disagrees with DT_INIT_ARRAY/DT_INIT_ARRAYSZ; the loader runs the entries the tags name",
-                     value: "DT_INIT_ARRAYSZ \(range.size)")
+                note(
+                    "section header .init_array disagrees with DT_INIT_ARRAY/DT_INIT_ARRAYSZ; the loader runs the entries the tags name",
+                    value: "DT_INIT_ARRAYSZ \(range.size)")
             }
         }
     }

@@ -1,7 +1,8 @@
 import CELF
 import CMapGuard
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// libelf handles over a mapping of the file, guarded against SIGBUS.
@@ -23,7 +24,9 @@ public enum ELFMapping {
             // libelf reads the file into the heap when it cannot map it; a mapping of the whole
             // file starts on a page, a large heap block never does (malloc's header precedes
             // it). Only a mapping is guarded, and only a guarded mapping gives its pages back.
-            guard Int(bitPattern: UnsafeRawPointer(base)) % Int(sysconf(Int32(_SC_PAGESIZE))) == 0 else { return (elf, -1) }
+            guard Int(bitPattern: UnsafeRawPointer(base)) % Int(sysconf(Int32(_SC_PAGESIZE))) == 0 else {
+                return (elf, -1)
+            }
             let slot = mapguard_register(base, size)
             if slot >= 0 { return (elf, slot) }
         }

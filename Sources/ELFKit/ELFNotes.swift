@@ -26,7 +26,8 @@ extension ELFFile {
         var offset = 0
         while offset + 12 <= notes.count {
             guard let nameSize = notes.u32(at: offset), let descSize = notes.u32(at: offset + 4),
-                  let type = notes.u32(at: offset + 8) else { return nil }
+                let type = notes.u32(at: offset + 8)
+            else { return nil }
             let nameStart = offset + 12
             let descStart = nameStart + (Int(nameSize) + 3) & ~3
             let next = descStart + (Int(descSize) + 3) & ~3
@@ -43,7 +44,8 @@ extension ELFFile {
     /// `.gnu_debuglink`: the separate debug file's name and CRC-32, or `nil`.
     public var debugLink: (name: String, crc: UInt32)? {
         guard let section = section(named: ".gnu_debuglink"), let data = bytes(of: section),
-              let name = data.cString(at: 0) else { return nil }
+            let name = data.cString(at: 0)
+        else { return nil }
         let crcOffset = (name.utf8.count + 1 + 3) & ~3
         return (name, data.u32(at: crcOffset) ?? 0)
     }

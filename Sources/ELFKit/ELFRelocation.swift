@@ -29,8 +29,10 @@ public struct ELFRelocationTable {
 
     /// A table over `data`; `machine` only matters where `r_info` is not the generic
     /// `sym << 32 | type` (ELF64) or `sym << 8 | type` (ELF32): MIPS64 and SPARC V9.
-    public init(name: String, format: ELFRelocationFormat, offset: UInt64, data: ByteReader, is64: Bool,
-                machine: ELFMachine = ELFMachine(rawValue: 0)) {
+    public init(
+        name: String, format: ELFRelocationFormat, offset: UInt64, data: ByteReader, is64: Bool,
+        machine: ELFMachine = ELFMachine(rawValue: 0)
+    ) {
         self.name = name
         self.format = format
         self.offset = offset
@@ -71,8 +73,9 @@ public struct ELFRelocationTable {
             guard let raw = data.u32(at: base + 8) else { return nil }
             addend = Int64(Int32(bitPattern: raw))
         }
-        return ELFRelocation(offset: UInt64(offset), type: info & 0xff, symbolIndex: info >> 8,
-                             addend: addend)
+        return ELFRelocation(
+            offset: UInt64(offset), type: info & 0xff, symbolIndex: info >> 8,
+            addend: addend)
     }
 
     /// Indices of the REL/RELA entries whose `r_offset` lies in `range`, in table order: a scan
@@ -182,7 +185,7 @@ public struct ELFRelocationTable {
                 lookup.bare.withUnsafeBufferPointer { bareClasses in
                     lookup.named.withUnsafeBufferPointer { namedClasses in
                         guard let all = all.baseAddress, let named = named.baseAddress,
-                              let bareClasses = bareClasses.baseAddress, let namedClasses = namedClasses.baseAddress
+                            let bareClasses = bareClasses.baseAddress, let namedClasses = namedClasses.baseAddress
                         else { return }
                         var at = base + 8
                         for _ in 0..<count {
@@ -190,7 +193,8 @@ public struct ELFRelocationTable {
                             at += stride
                             let type = UInt32(truncatingIfNeeded: info)
                             let hasSymbol = info >> 32 != 0
-                            let ordinal = type < 256
+                            let ordinal =
+                                type < 256
                                 ? Int((hasSymbol ? namedClasses : bareClasses)[Int(type)])
                                 : lookup.ordinal(type, named: hasSymbol)
                             all[ordinal] &+= 1
@@ -247,19 +251,23 @@ extension ELFFile {
         }
         let ranges = loaderRelocationRanges()
         if !ranges.isEmpty {
-            let fromSections = Self.merged(relocationSections.filter(\.hasFileBytes).map { (offset: $0.offset, size: $0.size) })
+            let fromSections = Self.merged(
+                relocationSections.filter(\.hasFileBytes).map { (offset: $0.offset, size: $0.size) })
             if fromSections != Self.merged(ranges.map { (offset: $0.offset, size: $0.size) }) {
                 if !relocationSections.isEmpty {
                     let tags = ranges.map { "\($0.tag) \($0.size) bytes" }.joined(separator: ", ")
-                    note("relocation section headers disagree with the dynamic tags; the loader applies the tagged ranges",
-                         value: tags)
+                    note(
+                        "relocation section headers disagree with the dynamic tags; the loader applies the tagged ranges",
+                        value: tags)
                 }
                 return ranges.compactMap { range in
                     guard let data = bytes(offset: range.offset, size: range.size) else { return nil }
-                    let name = relocationSections.first { $0.offset == range.offset && $0.size == range.size }?.name
+                    let name =
+                        relocationSections.first { $0.offset == range.offset && $0.size == range.size }?.name
                         ?? range.tag.description
-                    return ELFRelocationTable(name: name, format: range.format, offset: range.offset, data: data,
-                                              is64: is64, machine: machine)
+                    return ELFRelocationTable(
+                        name: name, format: range.format, offset: range.offset, data: data,
+                        is64: is64, machine: machine)
                 }
             }
         }
@@ -271,8 +279,9 @@ extension ELFFile {
             default: format = .relr
             }
             guard let data = bytes(of: section) else { return nil }
-            let table = ELFRelocationTable(name: section.name, format: format, offset: section.offset,
-                                           data: data, is64: is64, machine: machine)
+            let table = ELFRelocationTable(
+                name: section.name, format: format, offset: section.offset,
+                data: data, is64: is64, machine: machine)
             if section.size % UInt64(table.entrySize) != 0 {
                 note("\(section.name) size is not a multiple of its entry size", value: "\(section.size)")
             }
@@ -339,7 +348,9 @@ public struct RelocationClassCounts: Sendable, Equatable {
         }
     }
 
-    mutating func withBuffers(_ body: (inout UnsafeMutableBufferPointer<Int>, inout UnsafeMutableBufferPointer<Int>) -> Void) {
+    mutating func withBuffers(
+        _ body: (inout UnsafeMutableBufferPointer<Int>, inout UnsafeMutableBufferPointer<Int>) -> Void
+    ) {
         all.withUnsafeMutableBufferPointer { all in
             named.withUnsafeMutableBufferPointer { named in body(&all, &named) }
         }
@@ -366,10 +377,11 @@ public struct RelocationClassCounts: Sendable, Equatable {
 
         /// The tables of every machine `relocationClass` knows, built once per run; other
         /// machines get theirs built on the spot (every type but 0 is `symbolic` there).
-        static let known: [UInt16: Lookup] = Dictionary(uniqueKeysWithValues: [
-            ELFMachine.x86_64, .i386, .aarch64, .arm, .riscv, .ppc, .ppc64, .s390, .mips, .sparc, .sparcv9,
-            .sparc32plus, .loongarch,
-        ].map { ($0.rawValue, Lookup($0)) })
+        static let known: [UInt16: Lookup] = Dictionary(
+            uniqueKeysWithValues: [
+                ELFMachine.x86_64, .i386, .aarch64, .arm, .riscv, .ppc, .ppc64, .s390, .mips, .sparc, .sparcv9,
+                .sparc32plus, .loongarch,
+            ].map { ($0.rawValue, Lookup($0)) })
 
         static func of(_ machine: ELFMachine) -> Lookup {
             known[machine.rawValue] ?? Lookup(machine)
@@ -377,8 +389,12 @@ public struct RelocationClassCounts: Sendable, Equatable {
 
         init(_ machine: ELFMachine) {
             self.machine = machine
-            bare = (0..<256).map { UInt8(RelocationClassCounts.ordinal(machine.relocationClass(UInt32($0), symbolIndex: 0))) }
-            named = (0..<256).map { UInt8(RelocationClassCounts.ordinal(machine.relocationClass(UInt32($0), symbolIndex: 1))) }
+            bare = (0..<256).map {
+                UInt8(RelocationClassCounts.ordinal(machine.relocationClass(UInt32($0), symbolIndex: 0)))
+            }
+            named = (0..<256).map {
+                UInt8(RelocationClassCounts.ordinal(machine.relocationClass(UInt32($0), symbolIndex: 1)))
+            }
         }
 
         @inline(__always)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One symbol table entry, decoded. The name is resolved through its `ELFSymbolTable`.
@@ -49,34 +49,38 @@ public struct ELFSymbolTable {
             let swap = entries.bigEndian
             func fix<T: FixedWidthInteger>(_ value: T) -> T { swap ? value.byteSwapped : value }
             if is64 {
-                return ELFSymbol(index: index, nameOffset: fix(at.loadUnaligned(as: UInt32.self)),
-                                 value: fix((at + 8).loadUnaligned(as: UInt64.self)),
-                                 size: fix((at + 16).loadUnaligned(as: UInt64.self)),
-                                 info: at.load(fromByteOffset: 4, as: UInt8.self),
-                                 other: at.load(fromByteOffset: 5, as: UInt8.self),
-                                 sectionIndex: fix((at + 6).loadUnaligned(as: UInt16.self)))
+                return ELFSymbol(
+                    index: index, nameOffset: fix(at.loadUnaligned(as: UInt32.self)),
+                    value: fix((at + 8).loadUnaligned(as: UInt64.self)),
+                    size: fix((at + 16).loadUnaligned(as: UInt64.self)),
+                    info: at.load(fromByteOffset: 4, as: UInt8.self),
+                    other: at.load(fromByteOffset: 5, as: UInt8.self),
+                    sectionIndex: fix((at + 6).loadUnaligned(as: UInt16.self)))
             }
-            return ELFSymbol(index: index, nameOffset: fix(at.loadUnaligned(as: UInt32.self)),
-                             value: UInt64(fix((at + 4).loadUnaligned(as: UInt32.self))),
-                             size: UInt64(fix((at + 8).loadUnaligned(as: UInt32.self))),
-                             info: at.load(fromByteOffset: 12, as: UInt8.self),
-                             other: at.load(fromByteOffset: 13, as: UInt8.self),
-                             sectionIndex: fix((at + 14).loadUnaligned(as: UInt16.self)))
+            return ELFSymbol(
+                index: index, nameOffset: fix(at.loadUnaligned(as: UInt32.self)),
+                value: UInt64(fix((at + 4).loadUnaligned(as: UInt32.self))),
+                size: UInt64(fix((at + 8).loadUnaligned(as: UInt32.self))),
+                info: at.load(fromByteOffset: 12, as: UInt8.self),
+                other: at.load(fromByteOffset: 13, as: UInt8.self),
+                sectionIndex: fix((at + 14).loadUnaligned(as: UInt16.self)))
         }
         if is64 {
             guard let name = entries.u32(at: base), let info = entries.u8(at: base + 4),
-                  let other = entries.u8(at: base + 5), let shndx = entries.u16(at: base + 6),
-                  let value = entries.u64(at: base + 8), let size = entries.u64(at: base + 16)
+                let other = entries.u8(at: base + 5), let shndx = entries.u16(at: base + 6),
+                let value = entries.u64(at: base + 8), let size = entries.u64(at: base + 16)
             else { return nil }
-            return ELFSymbol(index: index, nameOffset: name, value: value, size: size, info: info,
-                             other: other, sectionIndex: shndx)
+            return ELFSymbol(
+                index: index, nameOffset: name, value: value, size: size, info: info,
+                other: other, sectionIndex: shndx)
         }
         guard let name = entries.u32(at: base), let value = entries.u32(at: base + 4),
-              let size = entries.u32(at: base + 8), let info = entries.u8(at: base + 12),
-              let other = entries.u8(at: base + 13), let shndx = entries.u16(at: base + 14)
+            let size = entries.u32(at: base + 8), let info = entries.u8(at: base + 12),
+            let other = entries.u8(at: base + 13), let shndx = entries.u16(at: base + 14)
         else { return nil }
-        return ELFSymbol(index: index, nameOffset: name, value: UInt64(value), size: UInt64(size),
-                         info: info, other: other, sectionIndex: shndx)
+        return ELFSymbol(
+            index: index, nameOffset: name, value: UInt64(value), size: UInt64(size),
+            info: info, other: other, sectionIndex: shndx)
     }
 
     /// The symbol's name, `""` for offset 0, or `nil` when the offset is outside the string
@@ -105,7 +109,8 @@ public struct ELFSymbolTable {
     public func definedIndices(withValuesIn values: [UInt64], clearBit0: Bool = false) -> [Int] {
         var hits: [Int] = []
         guard let lowest = values.first, let highest = values.last, let base = entries.bytes.baseAddress,
-              count * entrySize <= entries.count else { return hits }
+            count * entrySize <= entries.count
+        else { return hits }
         let swap = entries.bigEndian
         let (valueAt, shndxAt) = is64 ? (8, 6) : (4, 14)
         let mask: UInt64 = clearBit0 ? ~1 : ~0
@@ -174,7 +179,8 @@ public struct ELFSymbolTable {
             let binding = info >> 4
             let visibility = at.load(fromByteOffset: otherAt, as: UInt8.self) & 0x3
             guard binding == 1 || binding == 2 || binding == 10, visibility == 0 || visibility == 3,
-                  kind != 3, kind != 4 else { continue }
+                kind != 3, kind != 4
+            else { continue }
             exported[kind] += 1
         }
         return (imported, exported)
@@ -224,7 +230,8 @@ public struct ELFSymbolTable {
     public func definedFunctionIndices(namePrefixes prefixes: [[UInt8]], within range: Range<Int>? = nil) -> [Int] {
         var hits: [Int] = []
         guard let base = entries.bytes.baseAddress, count * entrySize <= entries.count,
-              let strings, let names = strings.bytes.baseAddress else { return hits }
+            let strings, let names = strings.bytes.baseAddress
+        else { return hits }
         let swap = entries.bigEndian
         let (infoAt, shndxAt) = is64 ? (4, 6) : (12, 14)
         let stringCount = strings.count
@@ -248,7 +255,8 @@ public struct ELFSymbolTable {
                 let all = 1..<max(count, 1)
                 for index in range?.clamped(to: all) ?? all {
                     let at = base + index * entrySize
-                    guard at.load(fromByteOffset: infoAt, as: UInt8.self) & 0xf == ELFSymbol.Kind.function.rawValue else { continue }
+                    guard at.load(fromByteOffset: infoAt, as: UInt8.self) & 0xf == ELFSymbol.Kind.function.rawValue
+                    else { continue }
                     var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)
                     var offset = at.loadUnaligned(as: UInt32.self)
                     if swap {
@@ -257,7 +265,8 @@ public struct ELFSymbolTable {
                     }
                     let start = Int(offset)
                     guard shndx != 0, start < stringCount else { continue }
-                    let second = start + 1 < stringCount ? Int(names.load(fromByteOffset: start + 1, as: UInt8.self)) : 0
+                    let second =
+                        start + 1 < stringCount ? Int(names.load(fromByteOffset: start + 1, as: UInt8.self)) : 0
                     guard first[Int(names.load(fromByteOffset: start, as: UInt8.self)) << 8 | second] else { continue }
                     var position = 0
                     for length in lengths {
@@ -277,7 +286,8 @@ public struct ELFSymbolTable {
     @inline(__always)
     func nameOffsetIfDefined(_ index: Int) -> UInt32? {
         guard index > 0, index < count, let base = entries.bytes.baseAddress,
-              (index + 1) * entrySize <= entries.count else { return nil }
+            (index + 1) * entrySize <= entries.count
+        else { return nil }
         let at = base + index * entrySize
         var shndx = (at + (is64 ? 6 : 14)).loadUnaligned(as: UInt16.self)
         var offset = at.loadUnaligned(as: UInt32.self)
@@ -312,7 +322,8 @@ extension ELFFile {
     /// the length comes from the hash table) with names from `DT_STRTAB`.
     public func symbolTable(_ type: SectionType) -> ELFSymbolTable? {
         let tagged = type == .dynsym ? dynamicValue(.symtab) : nil
-        guard let section = sections.first(where: { $0.type == type }), tagged == nil || section.address == tagged else {
+        guard let section = sections.first(where: { $0.type == type }), tagged == nil || section.address == tagged
+        else {
             return tagged == nil ? nil : taggedSymbolTable()
         }
         let entrySize = is64 ? 24 : 16
@@ -328,7 +339,8 @@ extension ELFFile {
             strings = bytes(of: sections[link])
         }
         if strings == nil { note("\(section.name) has no usable string table", value: "sh_link \(link)") }
-        return ELFSymbolTable(section: section, entries: entries, strings: strings, is64: is64,
-                              count: entries.count / entrySize)
+        return ELFSymbolTable(
+            section: section, entries: entries, strings: strings, is64: is64,
+            count: entries.count / entrySize)
     }
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Finds dynamic symbols by name the way the loader does: through `.gnu.hash` (bloom filter,
@@ -44,7 +44,8 @@ public final class ELFSymbolLookup {
         var longest = 0
         var run = 0
         var index = table.symbolOffset
-        while index < symbolCount, let chain = table.data.u32(at: table.chainsStart + (index - table.symbolOffset) * 4) {
+        while index < symbolCount, let chain = table.data.u32(at: table.chainsStart + (index - table.symbolOffset) * 4)
+        {
             run += 1
             longest = max(longest, run)
             if chain & 1 != 0 { run = 0 }
@@ -62,7 +63,8 @@ public final class ELFSymbolLookup {
             guard var index = table.data.u32(at: 8 + bucket * 4).map(Int.init) else { return false }
             while index != 0 {
                 guard index < table.chainCount, budget > 0,
-                      let next = table.data.u32(at: 8 + (table.bucketCount + index) * 4) else { return false }
+                    let next = table.data.u32(at: 8 + (table.bucketCount + index) * 4)
+                else { return false }
                 budget -= 1
                 index = Int(next)
             }
@@ -77,21 +79,25 @@ public final class ELFSymbolLookup {
         var gnu: GNUHash?
         var sysv: SysVHash?
         if let section = file.sections.first(where: { $0.type == .gnuHash && Int($0.link) == symbols.section.index }),
-           let data = file.bytes(of: section),
-           let buckets = data.u32(at: 0), let offset = data.u32(at: 4), let bloom = data.u32(at: 8),
-           let shift = data.u32(at: 12) {
-            let candidate = GNUHash(data: data, bucketCount: Int(buckets), symbolOffset: Int(offset),
-                                    bloomWords: Int(bloom), bloomShift: shift, wordSize: file.wordSize)
+            let data = file.bytes(of: section),
+            let buckets = data.u32(at: 0), let offset = data.u32(at: 4), let bloom = data.u32(at: 8),
+            let shift = data.u32(at: 12)
+        {
+            let candidate = GNUHash(
+                data: data, bucketCount: Int(buckets), symbolOffset: Int(offset),
+                bloomWords: Int(bloom), bloomShift: shift, wordSize: file.wordSize)
             if candidate.bucketCount > 0, candidate.bloomWords > 0, candidate.bucketCount < 1 << 28,
-               candidate.bloomWords < 1 << 28, candidate.chainsStart <= data.count,
-               Self.longestChain(candidate, symbolCount: symbols.count) <= Self.maxChainLength {
+                candidate.bloomWords < 1 << 28, candidate.chainsStart <= data.count,
+                Self.longestChain(candidate, symbolCount: symbols.count) <= Self.maxChainLength
+            {
                 gnu = candidate
             }
         }
         if gnu == nil,
-           let section = file.sections.first(where: { $0.type == .hash && Int($0.link) == symbols.section.index }),
-           let data = file.bytes(of: section), let buckets = data.u32(at: 0), let chains = data.u32(at: 4),
-           buckets > 0, 8 + (UInt64(buckets) + UInt64(chains)) * 4 <= UInt64(data.count) {
+            let section = file.sections.first(where: { $0.type == .hash && Int($0.link) == symbols.section.index }),
+            let data = file.bytes(of: section), let buckets = data.u32(at: 0), let chains = data.u32(at: 4),
+            buckets > 0, 8 + (UInt64(buckets) + UInt64(chains)) * 4 <= UInt64(data.count)
+        {
             let candidate = SysVHash(data: data, bucketCount: Int(buckets), chainCount: Int(chains))
             if Self.chainsAreSound(candidate) { sysv = candidate }
         }
@@ -176,7 +182,8 @@ public final class ELFSymbolLookup {
 
     private func matches(_ index: Int, _ name: UnsafeRawBufferPointer) -> Bool {
         guard let offset = symbols.nameOffsetIfDefined(index),
-              let stored = symbols.nameBytes(atOffset: offset) else { return false }
+            let stored = symbols.nameBytes(atOffset: offset)
+        else { return false }
         return stored.count == name.count && memoryEqual(stored, name)
     }
 
@@ -186,15 +193,20 @@ public final class ELFSymbolLookup {
         return memcmp(left, right, a.count) == 0
     }
 
-    private func gnuLookup(_ table: GNUHash, _ name: UnsafeRawBufferPointer, hash: UInt32,
-                           _ accept: (Int) -> Bool) -> Int? {
+    private func gnuLookup(
+        _ table: GNUHash, _ name: UnsafeRawBufferPointer, hash: UInt32,
+        _ accept: (Int) -> Bool
+    ) -> Int? {
         let bits = UInt32(table.wordSize * 8)
         let wordIndex = Int((hash / bits) % UInt32(table.bloomWords))
-        guard let word = table.data.word(at: 16 + wordIndex * table.wordSize, is64: table.wordSize == 8) else { return nil }
+        guard let word = table.data.word(at: 16 + wordIndex * table.wordSize, is64: table.wordSize == 8) else {
+            return nil
+        }
         let mask: UInt64 = (1 << UInt64(hash % bits)) | (1 << UInt64((hash >> (table.bloomShift & 31)) % bits))
         guard word & mask == mask else { return nil }
         guard let start = table.data.u32(at: table.bucketsStart + Int(hash % UInt32(table.bucketCount)) * 4),
-              start != 0, Int(start) >= table.symbolOffset else { return nil }
+            start != 0, Int(start) >= table.symbolOffset
+        else { return nil }
         var index = Int(start)
         while index < symbols.count {
             guard let chain = table.data.u32(at: table.chainsStart + (index - table.symbolOffset) * 4) else { break }
@@ -205,8 +217,10 @@ public final class ELFSymbolLookup {
         return nil
     }
 
-    private func sysvLookup(_ table: SysVHash, _ name: UnsafeRawBufferPointer, hash: UInt32,
-                            _ accept: (Int) -> Bool) -> Int? {
+    private func sysvLookup(
+        _ table: SysVHash, _ name: UnsafeRawBufferPointer, hash: UInt32,
+        _ accept: (Int) -> Bool
+    ) -> Int? {
         guard let first = table.data.u32(at: 8 + Int(hash % UInt32(table.bucketCount)) * 4) else { return nil }
         var index = Int(first)
         var steps = 0

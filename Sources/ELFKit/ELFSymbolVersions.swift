@@ -47,7 +47,8 @@ extension ELFFile {
     /// Reads `symbolVersions`.
     func readSymbolVersions() -> ELFSymbolVersions? {
         guard let versymSection = sections.first(where: { $0.type == .gnuVersym }),
-              let versym = bytes(of: versymSection) else { return nil }
+            let versym = bytes(of: versymSection)
+        else { return nil }
         var byIndex: [ELFSymbolVersion?] = []
         func record(_ version: ELFSymbolVersion, at index: UInt16) {
             let key = Int(index & 0x7fff)
@@ -63,7 +64,8 @@ extension ELFFile {
             while remaining > 0 {
                 remaining -= 1
                 guard let count = data.u16(at: offset + 2), let file = data.u32(at: offset + 4),
-                      let aux = data.u32(at: offset + 8), let next = data.u32(at: offset + 12) else {
+                    let aux = data.u32(at: offset + 8), let next = data.u32(at: offset + 12)
+                else {
                     note("broken SHT_GNU_verneed entry", offset: section.offset + UInt64(offset))
                     break
                 }
@@ -71,7 +73,8 @@ extension ELFFile {
                 var auxOffset = offset + Int(aux)
                 for _ in 0..<min(Int(count), data.count / 16) {
                     guard let other = data.u16(at: auxOffset + 6), let name = data.u32(at: auxOffset + 8),
-                          let auxNext = data.u32(at: auxOffset + 12) else {
+                        let auxNext = data.u32(at: auxOffset + 12)
+                    else {
                         note("broken SHT_GNU_verneed auxiliary entry", offset: section.offset + UInt64(auxOffset))
                         break
                     }
@@ -93,8 +96,9 @@ extension ELFFile {
             while remaining > 0 {
                 remaining -= 1
                 guard let flags = data.u16(at: offset + 2), let index = data.u16(at: offset + 4),
-                      let aux = data.u32(at: offset + 12), let next = data.u32(at: offset + 16),
-                      let name = data.u32(at: offset + Int(aux)) else {
+                    let aux = data.u32(at: offset + 12), let next = data.u32(at: offset + 16),
+                    let name = data.u32(at: offset + Int(aux))
+                else {
                     note("broken SHT_GNU_verdef entry", offset: section.offset + UInt64(offset))
                     break
                 }
@@ -110,7 +114,8 @@ extension ELFFile {
         // One copy of the words, then the byte order fixed in place.
         let raw = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialized in
             if count > 0, let source = versym.bytes.baseAddress {
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(start: source, count: count * 2))
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(
+                    from: UnsafeRawBufferPointer(start: source, count: count * 2))
                 let bigEndian = versym.bigEndian
                 for index in 0..<count {
                     buffer[index] = bigEndian ? UInt16(bigEndian: buffer[index]) : UInt16(littleEndian: buffer[index])

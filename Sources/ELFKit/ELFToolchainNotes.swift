@@ -15,7 +15,8 @@ extension ELFFile {
     public var goldVersion: String? {
         for section in sections where section.type == .note {
             guard let notes = bytes(of: section),
-                  let text = Self.gnuNote(type: Self.noteGoldVersion, in: notes) else { continue }
+                let text = Self.gnuNote(type: Self.noteGoldVersion, in: notes)
+            else { continue }
             let printable = text.prefix { $0 != 0 }.prefix(64)
             return String(decoding: printable, as: UTF8.self)
         }
@@ -42,8 +43,10 @@ extension ELFFile {
             if byte == 0 {
                 if index > start, let base = data.bytes.baseAddress {
                     let length = min(index - start, 512)
-                    strings.append(String(decoding: UnsafeRawBufferPointer(start: base + start, count: length),
-                                          as: UTF8.self))
+                    strings.append(
+                        String(
+                            decoding: UnsafeRawBufferPointer(start: base + start, count: length),
+                            as: UTF8.self))
                 }
                 start = index + 1
             }

@@ -143,12 +143,15 @@ public struct ByteKey: Hashable, Sendable, CustomStringConvertible {
     public var description: String { text }
 
     public static func == (lhs: ByteKey, rhs: ByteKey) -> Bool {
-        let left = lhs.text.utf8, right = rhs.text.utf8
+        let left = lhs.text.utf8
+        let right = rhs.text.utf8
         guard left.count == right.count else { return false }
         // Word by word on the contiguous storage: the generic `elementsEqual` costs several
         // hundred instructions per comparison of two short names.
         let fast = left.withContiguousStorageIfAvailable { a in
-            right.withContiguousStorageIfAvailable { b in Self.equal(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) }
+            right.withContiguousStorageIfAvailable { b in
+                Self.equal(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b))
+            }
         }
         if case let equal?? = fast { return equal }
         return left.elementsEqual(right)
@@ -159,13 +162,17 @@ public struct ByteKey: Hashable, Sendable, CustomStringConvertible {
         guard let x = a.baseAddress, let y = b.baseAddress else { return a.count == b.count }
         var offset = 0
         while offset + 8 <= a.count {
-            if x.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != y.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+            if x.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != y.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
                 return false
             }
             offset += 8
         }
         while offset < a.count {
-            if x.load(fromByteOffset: offset, as: UInt8.self) != y.load(fromByteOffset: offset, as: UInt8.self) { return false }
+            if x.load(fromByteOffset: offset, as: UInt8.self) != y.load(fromByteOffset: offset, as: UInt8.self) {
+                return false
+            }
             offset += 1
         }
         return true

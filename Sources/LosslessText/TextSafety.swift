@@ -11,7 +11,7 @@ public enum TextSafety {
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0..<0x20, 0x7f..<0xa0, 0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a...0x202e, 0x2066...0x2069,
-             0x10FF80...0x10FFFF:
+            0x10FF80...0x10FFFF:
             return true
         default:
             return false

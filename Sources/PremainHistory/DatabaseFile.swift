@@ -1,7 +1,7 @@
 import PremainSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What is at a history database's path, asked of the file system before SQLite is let near it:
@@ -28,11 +28,14 @@ struct DatabaseFile: Equatable {
         for side in [path + "-wal", path + "-shm", path + "-journal"] {
             guard let sideInfo = LocalFiles.status(side), sideInfo.st_mode & S_IFMT != S_IFREG else { continue }
             let what = sideInfo.st_mode & S_IFMT == S_IFDIR ? "a folder" : typeName(sideInfo.st_mode)
-            throw HistoryError(.cannotOpen, "\(side): not a regular file (\(what)) beside the history database; move it away")
+            throw HistoryError(
+                .cannotOpen, "\(side): not a regular file (\(what)) beside the history database; move it away")
         }
         guard let info = LocalFiles.status(path) else {
             let code = errno
-            guard code == ENOENT else { throw HistoryError(.cannotOpen, "\(path): cannot open the history database (\(reason(code)))") }
+            guard code == ENOENT else {
+                throw HistoryError(.cannotOpen, "\(path): cannot open the history database (\(reason(code)))")
+            }
             if forWriting, let problem = notWritable(LocalFiles.directory(of: path)) {
                 throw HistoryError(.cannotOpen, "\(path): cannot create the history database (\(problem))")
             }
@@ -41,19 +44,24 @@ struct DatabaseFile: Equatable {
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
         case S_IFDIR: throw HistoryError(.cannotOpen, "\(path): a folder, not a history database")
-        default: throw HistoryError(.cannotOpen, "\(path): not a regular file (\(typeName(info.st_mode))), so not a history database")
+        default:
+            throw HistoryError(
+                .cannotOpen, "\(path): not a regular file (\(typeName(info.st_mode))), so not a history database")
         }
         if forWriting {
             // SQLite writes beside the file: its -wal and -shm, which a folder it may not write
             // refuses unless both are there already.
             let sides = [path + "-wal", path + "-shm"]
-            let folderProblem = sides.allSatisfy { LocalFiles.isAccessible($0, F_OK) } ? nil : notWritable(LocalFiles.directory(of: path))
+            let folderProblem =
+                sides.allSatisfy { LocalFiles.isAccessible($0, F_OK) }
+                ? nil : notWritable(LocalFiles.directory(of: path))
             if let problem = notWritable(path) ?? folderProblem {
                 throw HistoryError(.cannotOpen, "\(path): cannot write the history database (\(problem))")
             }
         }
-        return DatabaseFile(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                            modified: info.st_mtim, changed: info.st_ctim)
+        return DatabaseFile(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modified: info.st_mtim, changed: info.st_ctim)
     }
 
     /// The size of the file at `path` (a `-wal` or `-shm` beside the database); `nil` when there
@@ -65,8 +73,9 @@ struct DatabaseFile: Equatable {
     /// `true` when the file at `path` is still this one, unchanged: same inode, size and times.
     func isCurrent(at path: String) -> Bool {
         guard let info = LocalFiles.status(path) else { return false }
-        return DatabaseFile(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                            modified: info.st_mtim, changed: info.st_ctim) == self
+        return DatabaseFile(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modified: info.st_mtim, changed: info.st_ctim) == self
     }
 
     static func == (left: DatabaseFile, right: DatabaseFile) -> Bool {

@@ -2,7 +2,7 @@ import FoundationEssentials
 import PremainModel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// premain's history database: every report added, whole, with its metrics, in SQLite (WAL,
@@ -77,7 +77,8 @@ public final class HistoryStore {
     /// read read-only to tell that it is premain's. Throws `.missing` (not there, and not
     /// `create`), `.cannotOpen` (a folder, FIFO or device; no permission), `.damaged` (not
     /// SQLite, damaged, or another program's database), `.newerSchema` or `.busy`.
-    public init(path: String, create: Bool = true, upTo version: Int = HistoryStore.currentVersion) throws(HistoryError) {
+    public init(path: String, create: Bool = true, upTo version: Int = HistoryStore.currentVersion) throws(HistoryError)
+    {
         let file = try DatabaseFile.look(at: path, forWriting: true)
         if file == nil && !create { throw HistoryError(.missing, "\(path): no history database") }
         // Whose is it? Asked read-only first: a write connection would switch another program's
@@ -98,7 +99,9 @@ public final class HistoryStore {
             throw HistoryError(.failed, "\(path): cannot switch the history database to WAL mode (got '\(mode)')")
         }
         try connection.executeScript("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL")
-        try connection.retryingWhileBusy { () throws(HistoryError) in try migrate(upTo: min(version, Self.currentVersion)) }
+        try connection.retryingWhileBusy { () throws(HistoryError) in
+            try migrate(upTo: min(version, Self.currentVersion))
+        }
     }
 
     /// A store over an open connection whose schema `identify` has checked to be `version`.
@@ -114,7 +117,9 @@ public final class HistoryStore {
     /// writer changed the file meanwhile. An empty file reads as a history with no reports, an
     /// older schema as it is. Throws `.missing`, `.cannotOpen`, `.damaged`, `.newerSchema`, or
     /// `.busy` when the file kept changing.
-    public static func reading<T>(_ path: String, _ body: (HistoryStore) throws(HistoryError) -> T) throws(HistoryError) -> T {
+    public static func reading<T>(_ path: String, _ body: (HistoryStore) throws(HistoryError) -> T) throws(HistoryError)
+        -> T
+    {
         var attempt = 0
         while true {
             attempt += 1
@@ -123,7 +128,10 @@ public final class HistoryStore {
             }
             let log = DatabaseFile.size(of: path + "-wal") ?? 0
             if log > 0 && DatabaseFile.size(of: path + "-shm") == nil {
-                throw HistoryError(.cannotOpen, "\(path): has a write-ahead log (\(path)-wal) without its -shm file, which only a write can recover; run 'premain history add' on it once")
+                throw HistoryError(
+                    .cannotOpen,
+                    "\(path): has a write-ahead log (\(path)-wal) without its -shm file, which only a write can recover; run 'premain history add' on it once"
+                )
             }
             if log == 0 && file.size == 0 { return try reading(emptyFile: path, body) }
             let beside = log > 0
@@ -132,7 +140,8 @@ public final class HistoryStore {
             // without locks, its checkpoint (a -wal is there then) or its rollback journal (the
             // switch of a new file to WAL) may have changed the file.
             let changed = { () -> Bool in
-                beside ? DatabaseFile.size(of: path + "-shm") == nil || (DatabaseFile.size(of: path + "-wal") ?? 0) == 0
+                beside
+                    ? DatabaseFile.size(of: path + "-shm") == nil || (DatabaseFile.size(of: path + "-wal") ?? 0) == 0
                     : !file.isCurrent(at: path) || DatabaseFile.size(of: path + "-journal") != nil
                         || (DatabaseFile.size(of: path + "-wal") ?? 0) > 0
             }
@@ -140,11 +149,13 @@ public final class HistoryStore {
             do throws(HistoryError) {
                 let connection = try SQLiteConnection(path: path, access: beside ? .readBesideLog : .readImmutable)
                 let version = try identify(connection, lowest: oldestReadableVersion)
-                let result = version == 0
-                    ? try reading(emptyFile: path, body) : try body(HistoryStore(connection: connection, version: version))
+                let result =
+                    version == 0
+                    ? try reading(emptyFile: path, body)
+                    : try body(HistoryStore(connection: connection, version: version))
                 if beside || !changed() || (last && file.isCurrent(at: path)) { return result }
                 if last { throw HistoryError(.busy, "\(path): the history database kept changing while it was read") }
-            } catch where !last && (changed() || (beside && error.kind == .cannotOpen)) {
+            } catch  where !last && (changed() || (beside && error.kind == .cannotOpen)) {
                 // Read while a writer changed the file: read it again.
             }
             usleep(UInt32(2_000 * attempt))
@@ -153,7 +164,9 @@ public final class HistoryStore {
 
     /// `body` on an empty history named `path`, in memory: an empty file, or premain's database
     /// before its first migration.
-    private static func reading<T>(emptyFile path: String, _ body: (HistoryStore) throws(HistoryError) -> T) throws(HistoryError) -> T {
+    private static func reading<T>(emptyFile path: String, _ body: (HistoryStore) throws(HistoryError) -> T)
+        throws(HistoryError) -> T
+    {
         let connection = try SQLiteConnection(path: path, access: .memory)
         for step in migrations { try connection.executeScript(step) }
         return try body(HistoryStore(connection: connection, version: currentVersion))
@@ -166,7 +179,8 @@ public final class HistoryStore {
     static func identify(_ connection: SQLiteConnection, lowest: Int = 0) throws(HistoryError) -> Int {
         let path = connection.path
         // One statement, so one snapshot: a writer may commit the first migration in between.
-        let rows = try connection.execute("""
+        let rows = try connection.execute(
+            """
             SELECT 'version', user_version FROM pragma_user_version
             UNION ALL
             SELECT 'table', name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!'
@@ -176,16 +190,23 @@ public final class HistoryStore {
         if found == 0 && tables.isEmpty { return 0 }
         guard found > 0, premainTables.isSubset(of: tables) else {
             let others = tables.filter { !premainTables.contains($0) }
-            let what = others.isEmpty
+            let what =
+                others.isEmpty
                 ? "no \(premainTables.subtracting(tables).sorted().joined(separator: " or ")) table, user_version \(found)"
                 : "it has other tables: \(others.prefix(3).joined(separator: ", "))"
             throw HistoryError(.damaged, "\(path): not a premain history database (\(what)); give premain its own file")
         }
         if found > currentVersion {
-            throw HistoryError(.newerSchema, "\(path): history schema version \(found) is newer than this premain's (\(currentVersion)); use a newer premain")
+            throw HistoryError(
+                .newerSchema,
+                "\(path): history schema version \(found) is newer than this premain's (\(currentVersion)); use a newer premain"
+            )
         }
         if found < lowest {
-            throw HistoryError(.cannotOpen, "\(path): history schema version \(found) is too old to read as it is; run 'premain history add' once to migrate it")
+            throw HistoryError(
+                .cannotOpen,
+                "\(path): history schema version \(found) is too old to read as it is; run 'premain history add' once to migrate it"
+            )
         }
         return found
     }
@@ -198,7 +219,10 @@ public final class HistoryStore {
     private func migrate(upTo target: Int) throws(HistoryError) {
         let found = try schemaVersion()
         if found > Self.currentVersion {
-            throw HistoryError(.newerSchema, "\(path): history schema version \(found) is newer than this premain's (\(Self.currentVersion)); use a newer premain")
+            throw HistoryError(
+                .newerSchema,
+                "\(path): history schema version \(found) is newer than this premain's (\(Self.currentVersion)); use a newer premain"
+            )
         }
         guard found < target else { return }
         try connection.transaction { () throws(HistoryError) in
@@ -215,15 +239,19 @@ public final class HistoryStore {
 
     /// Stores the report text whole with `metrics`; returns its id (the order of adding).
     @discardableResult
-    public func add(json: String, kind: String, metrics: [HistoryMetric], commit: String?,
-                    recordedAt: String) throws(HistoryError) -> Int {
+    public func add(
+        json: String, kind: String, metrics: [HistoryMetric], commit: String?,
+        recordedAt: String
+    ) throws(HistoryError) -> Int {
         try connection.transaction { () throws(HistoryError) -> Int in
-            try connection.execute("INSERT INTO reports (commit_sha, kind, recorded_at, json) VALUES (?, ?, ?, ?)",
-                                   [commit.map { .text($0) } ?? .null, .text(kind), .text(recordedAt), .text(json)])
+            try connection.execute(
+                "INSERT INTO reports (commit_sha, kind, recorded_at, json) VALUES (?, ?, ?, ?)",
+                [commit.map { .text($0) } ?? .null, .text(kind), .text(recordedAt), .text(json)])
             let id = connection.lastInsertedRow
             for metric in metrics where metric.value.isFinite {
-                try connection.execute("INSERT OR REPLACE INTO metrics (report_id, name, unit, value) VALUES (?, ?, ?, ?)",
-                                       [.integer(id), .text(metric.name), .text(metric.unit), .real(metric.value)])
+                try connection.execute(
+                    "INSERT OR REPLACE INTO metrics (report_id, name, unit, value) VALUES (?, ?, ?, ?)",
+                    [.integer(id), .text(metric.name), .text(metric.unit), .real(metric.value)])
             }
             return Int(id)
         }
@@ -241,7 +269,9 @@ public final class HistoryStore {
 
     /// The metric names stored, sorted.
     public func metricNames() throws(HistoryError) -> [String] {
-        let names = try connection.execute("SELECT DISTINCT name FROM metrics ORDER BY name").compactMap { $0.first?.text }
+        let names = try connection.execute("SELECT DISTINCT name FROM metrics ORDER BY name").compactMap {
+            $0.first?.text
+        }
         return readsOldNames ? Set(names.map { Self.renamedMetrics[$0] ?? $0 }).sorted() : names
     }
 
@@ -253,9 +283,12 @@ public final class HistoryStore {
     /// One metric's series: one point per commit (reports without a commit are points of
     /// their own), ordered by the commit's first report, the value the median of the commit's
     /// reports; the last `last` points when given. `nil` when the metric is unknown.
-    public func series(_ metric: String, last: Int? = nil) throws(HistoryError) -> (unit: String, points: [HistoryPoint])? {
+    public func series(_ metric: String, last: Int? = nil) throws(HistoryError) -> (
+        unit: String, points: [HistoryPoint]
+    )? {
         let names = storedNames(of: metric)
-        let rows = try connection.execute("""
+        let rows = try connection.execute(
+            """
             SELECT r.id, r.commit_sha, r.recorded_at, m.value, m.unit FROM metrics m JOIN reports r ON r.id = m.report_id
             WHERE m.name IN (\(names.map { _ in "?" }.joined(separator: ", "))) ORDER BY r.id
             """, names.map { .text($0) })
@@ -275,8 +308,9 @@ public final class HistoryStore {
         }
         var points = order.compactMap { key -> HistoryPoint? in
             guard let group = groups[key], let median = SampleStatistics.median(group.values) else { return nil }
-            return HistoryPoint(commit: group.commit, report: group.report, recordedAt: group.recordedAt, value: median,
-                                reports: group.values.count)
+            return HistoryPoint(
+                commit: group.commit, report: group.report, recordedAt: group.recordedAt, value: median,
+                reports: group.values.count)
         }
         if let last, points.count > last { points = Array(points.suffix(last)) }
         return (unit, points)
@@ -284,15 +318,19 @@ public final class HistoryStore {
 
     /// The history of `metrics` (every metric when empty; a name of before schema 3 is read as
     /// its new one) with the steps `detector` finds.
-    public func report(metrics: [String], last: Int?, detector: StepDetector = StepDetector(),
-                       database: String) throws(HistoryError) -> HistoryReport {
+    public func report(
+        metrics: [String], last: Int?, detector: StepDetector = StepDetector(),
+        database: String
+    ) throws(HistoryError) -> HistoryReport {
         let names = metrics.isEmpty ? try metricNames() : metrics.map { Self.renamedMetrics[$0] ?? $0 }
         var series: [HistorySeries] = []
         for name in names {
             guard let (unit, points) = try self.series(name, last: last) else { continue }
-            series.append(HistorySeries(metric: name, unit: unit, points: points,
-                                        noise: StepDetector.noise(points.map(\.value)),
-                                        steps: detector.steps(of: points)))
+            series.append(
+                HistorySeries(
+                    metric: name, unit: unit, points: points,
+                    noise: StepDetector.noise(points.map(\.value)),
+                    steps: detector.steps(of: points)))
         }
         return HistoryReport(database: database, reports: try reportCount(), series: series)
     }

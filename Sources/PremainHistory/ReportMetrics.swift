@@ -32,7 +32,9 @@ public enum ReportMetrics {
     /// it is not JSON, not a premain report, a kind that gives no metrics, or a report that
     /// does not decode. `commit` is the commit the report names itself (a `pr` report's head),
     /// else `nil`.
-    public static func read(_ json: String) throws(HistoryError) -> (kind: ReportKind, metrics: [HistoryMetric], commit: String?) {
+    public static func read(_ json: String) throws(HistoryError) -> (
+        kind: ReportKind, metrics: [HistoryMetric], commit: String?
+    ) {
         let data = Data(json.utf8)
         let header: ReportHeader
         do {
@@ -41,8 +43,11 @@ public enum ReportMetrics {
             throw HistoryError(.unreadableReport, "not a JSON object")
         }
         guard header.schemaVersion != nil || header.declaredKind != nil, let kind = header.kind else {
-            throw HistoryError(.unreadableReport, header.declaredKind.map { "a report of kind '\($0)', which this premain does not know" }
-                ?? "not a premain report (no schemaVersion with binaries, measurements, times, objects, diff or findings)")
+            throw HistoryError(
+                .unreadableReport,
+                header.declaredKind.map { "a report of kind '\($0)', which this premain does not know" }
+                    ?? "not a premain report (no schemaVersion with binaries, measurements, times, objects, diff or findings)"
+            )
         }
         do {
             let commit = kind == .pr ? try JSONDecoder().decode(PullRequestReport.self, from: data).commits?.head : nil
@@ -80,9 +85,13 @@ public enum ReportMetrics {
     /// (`count.symbolLookups`, …) of the first measured command.
     public static func measure(_ report: MeasureReport) -> [HistoryMetric] {
         guard let measurement = report.measurements.first else { return [] }
-        var metrics = TimeQuantity.allCases.compactMap { quantity in measurement[quantity].map { HistoryMetric(quantity, $0.medianMs) } }
+        var metrics = TimeQuantity.allCases.compactMap { quantity in
+            measurement[quantity].map { HistoryMetric(quantity, $0.medianMs) }
+        }
         if let counts = measurement.loaderCounts?.startup {
-            metrics += CountQuantity.loader.compactMap { quantity in counts[quantity].map { HistoryMetric(quantity, Double($0)) } }
+            metrics += CountQuantity.loader.compactMap { quantity in
+                counts[quantity].map { HistoryMetric(quantity, Double($0)) }
+            }
         }
         return metrics
     }
@@ -91,7 +100,9 @@ public enum ReportMetrics {
     /// slowest functions (`trace.function.<name>`).
     public static func trace(_ report: TraceReport) -> [HistoryMetric] {
         guard let measurement = report.measurements.first else { return [] }
-        var metrics = measurement.milestones.map { HistoryMetric(name: "trace.\($0.key)", unit: "ms", value: $0.value.medianMs) }
+        var metrics = measurement.milestones.map {
+            HistoryMetric(name: "trace.\($0.key)", unit: "ms", value: $0.value.medianMs)
+        }
         var seen = Set<String>()
         for function in measurement.functions.sorted(by: { $0.inclusive.medianMs > $1.inclusive.medianMs }).prefix(20) {
             let name = "trace.function.\(function.demangled ?? function.symbol)"
@@ -104,12 +115,15 @@ public enum ReportMetrics {
     /// The head's medians and median counts under the same names as `measure` (a pull
     /// request's head is the commit recorded).
     public static func compare(_ report: CompareReport) -> [HistoryMetric] {
-        report.times.map { HistoryMetric($0.quantity, $0.head.medianMs) } + report.counts.map { HistoryMetric($0.quantity, $0.head.median) }
+        report.times.map { HistoryMetric($0.quantity, $0.head.medianMs) }
+            + report.counts.map { HistoryMetric($0.quantity, $0.head.median) }
     }
 
     /// The head's closure counts (`static.<name>`) and measured milestone medians.
     public static func diff(_ report: DiffReport) -> [HistoryMetric] {
-        report.closures.compactMap { delta in delta.head.map { HistoryMetric(name: "static.\(delta.name)", unit: "count", value: Double($0)) } }
+        report.closures.compactMap { delta in
+            delta.head.map { HistoryMetric(name: "static.\(delta.name)", unit: "count", value: Double($0)) }
+        }
             + report.measured.filter { $0.scope == .milestone }.compactMap { delta in
                 delta.head.map { HistoryMetric(name: delta.subject, unit: "ms", value: $0.medianMs) }
             }
@@ -119,9 +133,11 @@ public enum ReportMetrics {
     public static func audit(_ report: AuditReport) -> [HistoryMetric] {
         var metrics = [HistoryMetric(name: "audit.files", unit: "count", value: Double(report.binaries.count))]
         if let summary = report.summary {
-            metrics += [HistoryMetric(name: "audit.relocations", unit: "count", value: Double(summary.relocations)),
-                        HistoryMetric(name: "audit.initializers", unit: "count", value: Double(summary.initializers)),
-                        HistoryMetric(name: "audit.exported", unit: "count", value: Double(summary.exported))]
+            metrics += [
+                HistoryMetric(name: "audit.relocations", unit: "count", value: Double(summary.relocations)),
+                HistoryMetric(name: "audit.initializers", unit: "count", value: Double(summary.initializers)),
+                HistoryMetric(name: "audit.exported", unit: "count", value: Double(summary.exported)),
+            ]
         }
         return metrics
     }
@@ -129,8 +145,9 @@ public enum ReportMetrics {
     /// Findings by severity.
     public static func check(_ report: CheckReport) -> [HistoryMetric] {
         Severity.allCases.map { severity in
-            HistoryMetric(name: "findings.\(severity.rawValue)", unit: "count",
-                          value: Double(report.findings.filter { $0.severity == severity }.count))
+            HistoryMetric(
+                name: "findings.\(severity.rawValue)", unit: "count",
+                value: Double(report.findings.filter { $0.severity == severity }.count))
         }
     }
 

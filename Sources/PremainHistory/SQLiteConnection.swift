@@ -1,8 +1,8 @@
-import CSQLite
 import CLazyLibraries
+import CSQLite
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What went wrong with the history database, in one line (lowercase, no trailing period).
@@ -75,7 +75,9 @@ final class SQLiteConnection {
         self.busyTimeoutMs = busyTimeoutMs
         // SQLite is loaded on first use (CLazyLibraries): its absence is this one-line error.
         if let problem = premain_sqlite_load() {
-            throw HistoryError(.cannotOpen, "\(path): cannot open the history database (SQLite not loaded: \(String(cString: problem)))")
+            throw HistoryError(
+                .cannotOpen,
+                "\(path): cannot open the history database (SQLite not loaded: \(String(cString: problem)))")
         }
         let name: String
         var flags = SQLITE_OPEN_NOMUTEX
@@ -156,14 +158,16 @@ final class SQLiteConnection {
             status = sqlite3_step(statement)
             if status == SQLITE_DONE { return rows }
             guard status == SQLITE_ROW else { throw error(status) }
-            rows.append((0..<sqlite3_column_count(statement)).map { column in
-                switch sqlite3_column_type(statement, column) {
-                case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
-                case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
-                case SQLITE_TEXT: return .text(sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "")
-                default: return .null
-                }
-            })
+            rows.append(
+                (0..<sqlite3_column_count(statement)).map { column in
+                    switch sqlite3_column_type(statement, column) {
+                    case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
+                    case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
+                    case SQLITE_TEXT:
+                        return .text(sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "")
+                    default: return .null
+                    }
+                })
         }
     }
 
@@ -199,7 +203,7 @@ final class SQLiteConnection {
         while true {
             do {
                 return try body()
-            } catch where error.kind == .busy && Self.monotonicMs() < deadline {
+            } catch  where error.kind == .busy && Self.monotonicMs() < deadline {
                 usleep(pauseUs)
                 pauseUs = min(pauseUs * 2, 50_000)
             }
@@ -217,13 +221,15 @@ final class SQLiteConnection {
         let message = String(cString: sqlite3_errmsg(handle))
         switch status & 0xff {
         case SQLITE_NOTADB, SQLITE_CORRUPT:
-            return HistoryError(.damaged, "\(path): not a usable history database (\(message)); move it away to start a new one")
+            return HistoryError(
+                .damaged, "\(path): not a usable history database (\(message)); move it away to start a new one")
         case SQLITE_BUSY, SQLITE_LOCKED:
             return HistoryError(.busy, "\(path): the history database stayed locked by another writer (\(message))")
         case SQLITE_READONLY:
             return HistoryError(.cannotOpen, "\(path): cannot write the history database (\(message))")
         case SQLITE_CANTOPEN:
-            return HistoryError(.cannotOpen, "\(path): cannot open the history database or its -wal and -shm files (\(message))")
+            return HistoryError(
+                .cannotOpen, "\(path): cannot open the history database or its -wal and -shm files (\(message))")
         default:
             return HistoryError(.failed, "\(path): \(message)")
         }

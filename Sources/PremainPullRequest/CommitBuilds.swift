@@ -2,7 +2,7 @@ import PremainLaunch
 import PremainSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `premain pr --commits BASE HEAD --build CMD --artifact PATH`: each commit checked out into a
@@ -22,7 +22,9 @@ public struct CommitBuilds: Sendable {
     /// A build that takes longer is ended (its process group killed) and the side fails.
     public var buildTimeoutSeconds: Double?
 
-    public init(buildCommand: String, artifact: String, cacheDirectory: String? = nil, buildTimeoutSeconds: Double? = nil) {
+    public init(
+        buildCommand: String, artifact: String, cacheDirectory: String? = nil, buildTimeoutSeconds: Double? = nil
+    ) {
         self.buildCommand = buildCommand
         self.artifact = artifact
         self.cacheDirectory = cacheDirectory
@@ -33,7 +35,8 @@ public struct CommitBuilds: Sendable {
     /// interrupted `git worktree add` leaves its lock), then the folder `$2` (again while a
     /// killed build's last writes land), then git's records of worktrees that are gone. One
     /// line: the watchdog takes it as one argument.
-    static let cleanUpScript = #"cd / || exit 1; for tree in "$2/base" "$2/head"; do if [ -e "$tree" ]; then git -C "$1" worktree remove --force --force "$tree" >/dev/null 2>&1; fi; done; for attempt in 1 2 3 4 5 6 7 8 9 10; do rm -rf -- "$2" 2>/dev/null; [ -e "$2" ] || break; sleep 0.2; done; git -C "$1" worktree prune"#
+    static let cleanUpScript =
+        #"cd / || exit 1; for tree in "$2/base" "$2/head"; do if [ -e "$tree" ]; then git -C "$1" worktree remove --force --force "$tree" >/dev/null 2>&1; fi; done; for attempt in 1 2 3 4 5 6 7 8 9 10; do rm -rf -- "$2" 2>/dev/null; [ -e "$2" ] || break; sleep 0.2; done; git -C "$1" worktree prune"#
 
     /// The command that removes what `prepare` made in `temporary` for `repository`.
     static func cleanUp(repository: String, temporary: String) -> [String] {
@@ -75,14 +78,19 @@ public struct CommitBuilds: Sendable {
         guard let temporary = Self.temporaryFolder() else {
             throw Failure(message: "cannot make a temporary folder: \(String(cString: strerror(errno)))")
         }
-        var prepared = Prepared(base: "", head: "", baseCommit: baseCommit, headCommit: headCommit,
-                                repository: repository, temporary: temporary, worktrees: [])
+        var prepared = Prepared(
+            base: "", head: "", baseCommit: baseCommit, headCommit: headCommit,
+            repository: repository, temporary: temporary, worktrees: [])
         if !LaunchGuard.cleanUpAtExit(Self.cleanUp(repository: repository, temporary: temporary)) {
-            log("cannot have the watchdog remove \(temporary) if premain is killed (no watchdog, or a path with a newline)")
+            log(
+                "cannot have the watchdog remove \(temporary) if premain is killed (no watchdog, or a path with a newline)"
+            )
         }
         do {
             prepared.base = try side("base", commit: baseCommit, into: &prepared, log: log)
-            prepared.head = headCommit == baseCommit ? prepared.base : try side("head", commit: headCommit, into: &prepared, log: log)
+            prepared.head =
+                headCommit == baseCommit
+                ? prepared.base : try side("head", commit: headCommit, into: &prepared, log: log)
         } catch {
             prepared.remove()
             throw error
@@ -91,16 +99,20 @@ public struct CommitBuilds: Sendable {
     }
 
     func resolve(_ revision: String, in repository: String) throws(Failure) -> String {
-        let result = ChildProcess.run(["git", "-C", repository, "rev-parse", "--verify", "--quiet", revision + "^{commit}"], capture: true)
+        let result = ChildProcess.run(
+            ["git", "-C", repository, "rev-parse", "--verify", "--quiet", revision + "^{commit}"], capture: true)
         let sha = result.output.trimmingNewlines
         guard result.status == 0, !sha.isEmpty else {
-            throw Failure(message: "'\(revision)' is not a commit of \(repository) (a shallow clone? fetch with fetch-depth: 0)")
+            throw Failure(
+                message: "'\(revision)' is not a commit of \(repository) (a shallow clone? fetch with fetch-depth: 0)")
         }
         return sha
     }
 
     /// One side's artifact folder: from the cache, or checked out and built.
-    func side(_ name: String, commit: String, into prepared: inout Prepared, log: (String) -> Void) throws(Failure) -> String {
+    func side(_ name: String, commit: String, into prepared: inout Prepared, log: (String) -> Void) throws(Failure)
+        -> String
+    {
         if let cacheDirectory {
             let cached = cacheDirectory + "/" + commit
             if LocalFiles.kind(cached) == .folder {
@@ -110,7 +122,10 @@ public struct CommitBuilds: Sendable {
         }
         let tree = prepared.temporary + "/" + name
         log("\(name) (\(commit.prefix(12))): checking out into \(tree)")
-        guard ChildProcess.run(["git", "-C", prepared.repository, "worktree", "add", "--detach", tree, commit]).status == 0 else {
+        guard
+            ChildProcess.run(["git", "-C", prepared.repository, "worktree", "add", "--detach", tree, commit]).status
+                == 0
+        else {
             throw Failure(message: "\(name): git worktree add of \(commit.prefix(12)) failed")
         }
         prepared.worktrees.append(tree)
@@ -119,10 +134,16 @@ public struct CommitBuilds: Sendable {
         // the temporary folder: what the build leaves there (SwiftPM's lock files) goes with it.
         let scratch = prepared.temporary + "/tmp-" + name
         _ = LocalFiles.makeFolder(scratch, mode: 0o700)
-        let built = ChildProcess.run(["/bin/sh", "-c", "cd -- \"$1\" && TMPDIR=\"$3\" && export TMPDIR && eval \"$2\"",
-                                      "premain-build", tree, buildCommand, scratch], timeoutSeconds: buildTimeoutSeconds)
+        let built = ChildProcess.run(
+            [
+                "/bin/sh", "-c", "cd -- \"$1\" && TMPDIR=\"$3\" && export TMPDIR && eval \"$2\"",
+                "premain-build", tree, buildCommand, scratch,
+            ], timeoutSeconds: buildTimeoutSeconds)
         if built.timedOut, let buildTimeoutSeconds {
-            throw Failure(message: "\(name): the build command did not finish within --build-timeout \(Self.seconds(buildTimeoutSeconds)) s in \(tree); it was ended")
+            throw Failure(
+                message:
+                    "\(name): the build command did not finish within --build-timeout \(Self.seconds(buildTimeoutSeconds)) s in \(tree); it was ended"
+            )
         }
         guard built.status == 0 else {
             throw Failure(message: "\(name): the build command exited with status \(built.status) in \(tree)")
@@ -135,7 +156,8 @@ public struct CommitBuilds: Sendable {
             let cached = cacheDirectory + "/" + commit
             let partial = cached + ".partial"
             // Copied under another name first, so that an interrupted copy is never taken for a cache hit.
-            let copied = ChildProcess.run(["mkdir", "-p", partial]).status == 0
+            let copied =
+                ChildProcess.run(["mkdir", "-p", partial]).status == 0
                 && ChildProcess.run(["cp", "-a", folder + "/.", partial + "/"]).status == 0
                 && ChildProcess.run(["mv", "-T", partial, cached]).status == 0
             if copied {

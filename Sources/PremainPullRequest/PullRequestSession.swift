@@ -91,8 +91,10 @@ public struct PullRequestSession: Sendable {
 
     /// Runs the pipeline; the worktrees of `.commits` are removed before it returns. `log`
     /// gets the build steps, `progress` the launches.
-    public func run(_ request: Request, log: (String) -> Void = { _ in },
-                    progress: (LaunchProgress) -> Void = { _ in }) throws(Failure) -> Outcome {
+    public func run(
+        _ request: Request, log: (String) -> Void = { _ in },
+        progress: (LaunchProgress) -> Void = { _ in }
+    ) throws(Failure) -> Outcome {
         var prepared: CommitBuilds.Prepared?
         defer { prepared?.remove() }
         let sides: PreparedSides
@@ -103,11 +105,12 @@ public struct PullRequestSession: Sendable {
             do {
                 let built = try builds.prepare(base: base, head: head, log: log)
                 prepared = built
-                sides = PreparedSides(base: built.base, head: built.head,
-                                      baseLabel: "\(base) (\(built.baseCommit.prefix(12))): \(builds.artifact)",
-                                      headLabel: "\(head) (\(built.headCommit.prefix(12))): \(builds.artifact)",
-                                      commits: .init(base: built.baseCommit, head: built.headCommit),
-                                      sourceRoot: built.worktrees.first { $0.hasSuffix("/head") } ?? built.repository)
+                sides = PreparedSides(
+                    base: built.base, head: built.head,
+                    baseLabel: "\(base) (\(built.baseCommit.prefix(12))): \(builds.artifact)",
+                    headLabel: "\(head) (\(built.headCommit.prefix(12))): \(builds.artifact)",
+                    commits: .init(base: built.baseCommit, head: built.headCommit),
+                    sourceRoot: built.worktrees.first { $0.hasSuffix("/head") } ?? built.repository)
             } catch {
                 throw .build(error.message)
             }
@@ -117,17 +120,23 @@ public struct PullRequestSession: Sendable {
         let loader = RuleInputLoader(closures: closures, includeObjects: request.includeObjects)
         let base = loader.load([sides.base])
         let head = loader.load([sides.head])
-        var inputProblems: [String] = (base.errors + head.errors).map { "\(TextSafety.display($0.path)): \($0.message)" }
-        for (name, folder, loaded) in [("base", sides.base, base), ("head", sides.head, head)] where loaded.input.objects.isEmpty {
+        var inputProblems: [String] = (base.errors + head.errors).map {
+            "\(TextSafety.display($0.path)): \($0.message)"
+        }
+        for (name, folder, loaded) in [("base", sides.base, base), ("head", sides.head, head)]
+        where loaded.input.objects.isEmpty {
             let skipped = loaded.skipped.summary.map { " (\($0))" } ?? ""
-            inputProblems.append("\(name): no ELF executable or shared library in \(TextSafety.display(folder))\(skipped)")
+            inputProblems.append(
+                "\(name): no ELF executable or shared library in \(TextSafety.display(folder))\(skipped)")
         }
         guard inputProblems.isEmpty else { throw .inputs(inputProblems) }
         var diff = DiffBuilder(config: request.config, failOn: request.failOn ?? .error)
             .diff(base: base.input, head: head.input, baseLabel: sides.baseLabel, headLabel: sides.headLabel)
         let root = request.sourceRoot ?? sides.sourceRoot ?? SourceLocator.sourceRoot(from: request.workingDirectory)
-        let locator = SourceLocator(scope: SourceScope(root: root, artifacts: [sides.base, sides.head],
-                                                       workingDirectory: request.workingDirectory))
+        let locator = SourceLocator(
+            scope: SourceScope(
+                root: root, artifacts: [sides.base, sides.head],
+                workingDirectory: request.workingDirectory))
         diff.findings = locator.locate(diff.findings)
 
         // The measured part.
@@ -135,7 +144,8 @@ public struct PullRequestSession: Sendable {
         let measured = measure(request, sides: sides, problems: &problems, progress: progress)
         let report = PullRequestBuilder.report(
             diff: diff, measured: measured, command: request.run.map { [$0] + request.arguments },
-            skipped: .init(base: base.skipped, head: head.skipped), commits: sides.commits, budgets: request.config.budgets)
+            skipped: .init(base: base.skipped, head: head.skipped), commits: sides.commits,
+            budgets: request.config.budgets)
         var outcome = Outcome(report: report, diff: diff, locator: locator, problems: problems)
         if case .notMeasured(_, .missingExecutable) = measured { outcome.programMissing = true }
         return outcome
@@ -144,8 +154,10 @@ public struct PullRequestSession: Sendable {
     /// The paired comparison of `request.run` in both folders, or why there is none. The
     /// program is resolved inside each folder only (never in PATH); a missing one is named with
     /// its folder.
-    func measure(_ request: Request, sides: PreparedSides, problems: inout [String],
-                 progress: (LaunchProgress) -> Void) -> PullRequestBuilder.Measured {
+    func measure(
+        _ request: Request, sides: PreparedSides, problems: inout [String],
+        progress: (LaunchProgress) -> Void
+    ) -> PullRequestBuilder.Measured {
         guard let run = request.run else { return .notMeasured("no --run given", .noRun) }
         var executables: [String] = []
         for (name, folder) in [("base", sides.base), ("head", sides.head)] {

@@ -41,20 +41,58 @@ struct AuditJSONWriter {
         beginObject()
         for field in BinaryInventory.CodingKeys.allCases {
             switch field {
-            case .closure: if let closure = binary.closure { key(field); write(closure) }
-            case .closureSkipped: if let skipped = binary.closureSkipped { key(field); string(skipped) }
-            case .diagnostics: key(field); strings(binary.diagnostics)
-            case .dynamic: key(field); write(binary.dynamic)
-            case .header: key(field); write(binary.header)
-            case .initializers: key(field); write(binary.initializers)
-            case .needed: key(field); strings(binary.needed)
-            case .path: key(field); string(binary.path)
-            case .relocations: key(field); write(binary.relocations)
-            case .sizes: key(field); write(binary.sizes)
-            case .swift: if let swift = binary.swift { key(field); write(swift) }
-            case .symbols: key(field); write(binary.symbols)
-            case .toolchain: if let toolchain = binary.toolchain { key(field); write(toolchain) }
-            case .unusedNeeded: if let unused = binary.unusedNeeded { key(field); strings(unused) }
+            case .closure:
+                if let closure = binary.closure {
+                    key(field)
+                    write(closure)
+                }
+            case .closureSkipped:
+                if let skipped = binary.closureSkipped {
+                    key(field)
+                    string(skipped)
+                }
+            case .diagnostics:
+                key(field)
+                strings(binary.diagnostics)
+            case .dynamic:
+                key(field)
+                write(binary.dynamic)
+            case .header:
+                key(field)
+                write(binary.header)
+            case .initializers:
+                key(field)
+                write(binary.initializers)
+            case .needed:
+                key(field)
+                strings(binary.needed)
+            case .path:
+                key(field)
+                string(binary.path)
+            case .relocations:
+                key(field)
+                write(binary.relocations)
+            case .sizes:
+                key(field)
+                write(binary.sizes)
+            case .swift:
+                if let swift = binary.swift {
+                    key(field)
+                    write(swift)
+                }
+            case .symbols:
+                key(field)
+                write(binary.symbols)
+            case .toolchain:
+                if let toolchain = binary.toolchain {
+                    key(field)
+                    write(toolchain)
+                }
+            case .unusedNeeded:
+                if let unused = binary.unusedNeeded {
+                    key(field)
+                    strings(unused)
+                }
             }
         }
         endObject()
@@ -64,17 +102,47 @@ struct AuditJSONWriter {
         beginObject()
         for field in BinaryInventory.Header.CodingKeys.allCases {
             switch field {
-            case .buildID: if let id = header.buildID { key(field); string(id) }
-            case .debugLink: if let link = header.debugLink { key(field); string(link) }
-            case .elfClass: key(field); string(header.elfClass.rawValue)
-            case .endianness: key(field); string(header.endianness.rawValue)
-            case .fileSize: key(field); number(header.fileSize)
-            case .interpreter: if let interpreter = header.interpreter { key(field); string(interpreter) }
-            case .kind: key(field); string(header.kind.rawValue)
-            case .machine: key(field); string(header.machine)
-            case .machineName: key(field); string(header.machineName)
-            case .soname: if let soname = header.soname { key(field); string(soname) }
-            case .stripped: key(field); bool(header.stripped)
+            case .buildID:
+                if let id = header.buildID {
+                    key(field)
+                    string(id)
+                }
+            case .debugLink:
+                if let link = header.debugLink {
+                    key(field)
+                    string(link)
+                }
+            case .elfClass:
+                key(field)
+                string(header.elfClass.rawValue)
+            case .endianness:
+                key(field)
+                string(header.endianness.rawValue)
+            case .fileSize:
+                key(field)
+                number(header.fileSize)
+            case .interpreter:
+                if let interpreter = header.interpreter {
+                    key(field)
+                    string(interpreter)
+                }
+            case .kind:
+                key(field)
+                string(header.kind.rawValue)
+            case .machine:
+                key(field)
+                string(header.machine)
+            case .machineName:
+                key(field)
+                string(header.machineName)
+            case .soname:
+                if let soname = header.soname {
+                    key(field)
+                    string(soname)
+                }
+            case .stripped:
+                key(field)
+                bool(header.stripped)
             }
         }
         endObject()
@@ -141,12 +209,28 @@ struct AuditJSONWriter {
         beginObject()
         for field in SymbolCensus.CodingKeys.allCases {
             switch field {
-            case .exported: key(field); number(symbols.exported)
-            case .exportedByType: key(field); write(symbols.exportedByType)
-            case .exportedNames: if let names = symbols.exportedNames { key(field); strings(names) }
-            case .imported: key(field); number(symbols.imported)
-            case .importedByType: key(field); write(symbols.importedByType)
-            case .importedNames: if let names = symbols.importedNames { key(field); strings(names) }
+            case .exported:
+                key(field)
+                number(symbols.exported)
+            case .exportedByType:
+                key(field)
+                write(symbols.exportedByType)
+            case .exportedNames:
+                if let names = symbols.exportedNames {
+                    key(field)
+                    strings(names)
+                }
+            case .imported:
+                key(field)
+                number(symbols.imported)
+            case .importedByType:
+                key(field)
+                write(symbols.importedByType)
+            case .importedNames:
+                if let names = symbols.importedNames {
+                    key(field)
+                    strings(names)
+                }
             }
         }
         endObject()
@@ -194,16 +278,46 @@ struct AuditJSONWriter {
         beginObject()
         for field in InitializerInfo.CodingKeys.allCases {
             switch field {
-            case .address: if let address = entry.address { key(field); string(address) }
-            case .demangled: if let demangled = entry.demangled { key(field); string(demangled) }
-            case .index: key(field); number(entry.index)
-            case .kind: key(field); string(entry.kind.rawValue)
-            case .location: if let location = entry.location { key(field); write(location) }
-            case .resolution: key(field); string(entry.resolution.rawValue)
-            case .source: key(field); string(entry.source.rawValue)
-            case .symbol: if let symbol = entry.symbol { key(field); string(symbol) }
-            case .toolchain: key(field); bool(entry.toolchain)
-            case .translationUnit: if let unit = entry.translationUnit { key(field); string(unit) }
+            case .address:
+                if let address = entry.address {
+                    key(field)
+                    string(address)
+                }
+            case .demangled:
+                if let demangled = entry.demangled {
+                    key(field)
+                    string(demangled)
+                }
+            case .index:
+                key(field)
+                number(entry.index)
+            case .kind:
+                key(field)
+                string(entry.kind.rawValue)
+            case .location:
+                if let location = entry.location {
+                    key(field)
+                    write(location)
+                }
+            case .resolution:
+                key(field)
+                string(entry.resolution.rawValue)
+            case .source:
+                key(field)
+                string(entry.source.rawValue)
+            case .symbol:
+                if let symbol = entry.symbol {
+                    key(field)
+                    string(symbol)
+                }
+            case .toolchain:
+                key(field)
+                bool(entry.toolchain)
+            case .translationUnit:
+                if let unit = entry.translationUnit {
+                    key(field)
+                    string(unit)
+                }
             }
         }
         endObject()
@@ -255,11 +369,25 @@ struct AuditJSONWriter {
         beginObject()
         for field in SwiftSuspect.CodingKeys.allCases {
             switch field {
-            case .address: key(field); string(suspect.address)
-            case .demangled: if let demangled = suspect.demangled { key(field); string(demangled) }
-            case .location: if let location = suspect.location { key(field); write(location) }
-            case .size: key(field); number(suspect.size)
-            case .symbol: key(field); string(suspect.symbol)
+            case .address:
+                key(field)
+                string(suspect.address)
+            case .demangled:
+                if let demangled = suspect.demangled {
+                    key(field)
+                    string(demangled)
+                }
+            case .location:
+                if let location = suspect.location {
+                    key(field)
+                    write(location)
+                }
+            case .size:
+                key(field)
+                number(suspect.size)
+            case .symbol:
+                key(field)
+                string(suspect.symbol)
             }
         }
         endObject()
@@ -269,14 +397,34 @@ struct AuditJSONWriter {
         beginObject()
         for field in SizeCensus.CodingKeys.allCases {
             switch field {
-            case .basis: if let basis = sizes.basis { key(field); string(basis.rawValue) }
-            case .bss: key(field); number(sizes.bss)
-            case .data: key(field); number(sizes.data)
-            case .file: key(field); number(sizes.file)
-            case .relro: key(field); number(sizes.relro)
-            case .rodata: key(field); number(sizes.rodata)
-            case .text: key(field); number(sizes.text)
-            case .writableRodata: if let writable = sizes.writableRodata { key(field); number(writable) }
+            case .basis:
+                if let basis = sizes.basis {
+                    key(field)
+                    string(basis.rawValue)
+                }
+            case .bss:
+                key(field)
+                number(sizes.bss)
+            case .data:
+                key(field)
+                number(sizes.data)
+            case .file:
+                key(field)
+                number(sizes.file)
+            case .relro:
+                key(field)
+                number(sizes.relro)
+            case .rodata:
+                key(field)
+                number(sizes.rodata)
+            case .text:
+                key(field)
+                number(sizes.text)
+            case .writableRodata:
+                if let writable = sizes.writableRodata {
+                    key(field)
+                    number(writable)
+                }
             }
         }
         endObject()
@@ -286,12 +434,26 @@ struct AuditJSONWriter {
         beginObject()
         for field in BuildToolchain.CodingKeys.allCases {
             switch field {
-            case .autolinkEntries: key(field); strings(toolchain.autolinkEntries)
-            case .comments: key(field); strings(toolchain.comments)
-            case .evidence: key(field); string(toolchain.evidence.rawValue)
-            case .languages: key(field); strings(toolchain.languages.map(\.rawValue))
-            case .linker: key(field); string(toolchain.linker.rawValue)
-            case .linkerVersion: if let version = toolchain.linkerVersion { key(field); string(version) }
+            case .autolinkEntries:
+                key(field)
+                strings(toolchain.autolinkEntries)
+            case .comments:
+                key(field)
+                strings(toolchain.comments)
+            case .evidence:
+                key(field)
+                string(toolchain.evidence.rawValue)
+            case .languages:
+                key(field)
+                strings(toolchain.languages.map(\.rawValue))
+            case .linker:
+                key(field)
+                string(toolchain.linker.rawValue)
+            case .linkerVersion:
+                if let version = toolchain.linkerVersion {
+                    key(field)
+                    string(version)
+                }
             }
         }
         endObject()
@@ -317,7 +479,11 @@ struct AuditJSONWriter {
                     write(object)
                 }
                 endArray()
-            case .program: if let program = closure.program { key(field); write(program) }
+            case .program:
+                if let program = closure.program {
+                    key(field)
+                    write(program)
+                }
             case .top:
                 key(field)
                 beginArray()
@@ -326,8 +492,14 @@ struct AuditJSONWriter {
                     write(share)
                 }
                 endArray()
-            case .totals: if let totals = closure.totals { key(field); write(totals) }
-            case .unusedNeeded: key(field); strings(closure.unusedNeeded)
+            case .totals:
+                if let totals = closure.totals {
+                    key(field)
+                    write(totals)
+                }
+            case .unusedNeeded:
+                key(field)
+                strings(closure.unusedNeeded)
             }
         }
         endObject()
@@ -369,21 +541,55 @@ struct AuditJSONWriter {
         let reference = objects?.reference(for: object)
         for field in ClosureObject.CodingKeys.allCases {
             switch field {
-            case .depth: key(field); number(object.depth)
-            case .foundVia: key(field); string(object.foundVia.rawValue)
+            case .depth:
+                key(field)
+                number(object.depth)
+            case .foundVia:
+                key(field)
+                string(object.foundVia.rawValue)
             case .neededBy:
                 if let reference {
-                    if let loader = reference.loader { key(field); number(loader) }
+                    if let loader = reference.loader {
+                        key(field)
+                        number(loader)
+                    }
                 } else {
-                    key(field); string(object.neededBy)
+                    key(field)
+                    string(object.neededBy)
                 }
-            case .object: if let reference { key(field); number(reference.id) }
-            case .path: if reference == nil { key(field); string(object.path) }
-            case .realPath: if reference == nil { key(field); string(object.realPath) }
-            case .requestedName: key(field); string(object.requestedName)
-            case .searchDirectory: if let directory = object.searchDirectory { key(field); string(directory) }
-            case .soname: if reference == nil, let soname = object.soname { key(field); string(soname) }
-            case .system: if reference == nil { key(field); bool(object.system) }
+            case .object:
+                if let reference {
+                    key(field)
+                    number(reference.id)
+                }
+            case .path:
+                if reference == nil {
+                    key(field)
+                    string(object.path)
+                }
+            case .realPath:
+                if reference == nil {
+                    key(field)
+                    string(object.realPath)
+                }
+            case .requestedName:
+                key(field)
+                string(object.requestedName)
+            case .searchDirectory:
+                if let directory = object.searchDirectory {
+                    key(field)
+                    string(directory)
+                }
+            case .soname:
+                if reference == nil, let soname = object.soname {
+                    key(field)
+                    string(soname)
+                }
+            case .system:
+                if reference == nil {
+                    key(field)
+                    bool(object.system)
+                }
             }
         }
         endObject()
@@ -411,14 +617,36 @@ struct AuditJSONWriter {
         let id = objects?.id(ofPath: share.path)
         for field in ObjectShare.CodingKeys.allCases {
             switch field {
-            case .exported: key(field); number(share.exported)
-            case .initializers: key(field); number(share.initializers)
-            case .lookups: key(field); number(share.lookups)
-            case .object: if let id { key(field); number(id) }
-            case .path: if id == nil { key(field); string(share.path) }
-            case .relocationShare: key(field); number(share.relocationShare)
-            case .relocations: key(field); number(share.relocations)
-            case .soname: if id == nil, let soname = share.soname { key(field); string(soname) }
+            case .exported:
+                key(field)
+                number(share.exported)
+            case .initializers:
+                key(field)
+                number(share.initializers)
+            case .lookups:
+                key(field)
+                number(share.lookups)
+            case .object:
+                if let id {
+                    key(field)
+                    number(id)
+                }
+            case .path:
+                if id == nil {
+                    key(field)
+                    string(share.path)
+                }
+            case .relocationShare:
+                key(field)
+                number(share.relocationShare)
+            case .relocations:
+                key(field)
+                number(share.relocations)
+            case .soname:
+                if id == nil, let soname = share.soname {
+                    key(field)
+                    string(soname)
+                }
             }
         }
         endObject()
@@ -463,7 +691,9 @@ struct AuditJSONWriter {
         var remaining = level * 2
         while remaining > 0 {
             let count = min(remaining, 64)
-            Self.separator.withUTF8Buffer { out.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[2..<(2 + count)])) }
+            Self.separator.withUTF8Buffer {
+                out.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[2..<(2 + count)]))
+            }
             remaining -= count
         }
     }
@@ -496,7 +726,8 @@ struct AuditJSONWriter {
         }
         Self.separator.withUTF8Buffer { separator in
             let range = (first ? 2 : 0)..<(2 + indentation)
-            out.appendKey(separator: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(separator)[range]), name: name)
+            out.appendKey(
+                separator: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(separator)[range]), name: name)
         }
     }
 

@@ -16,7 +16,8 @@ public enum AuditTextRenderer {
         out += TextSafety.display(binary.path) + "\n"
         var kindLine = "  \(h.elfClass.rawValue) \(h.endianness.rawValue)-endian \(h.machine), \(kindName(h.kind))"
         if let interpreter = h.interpreter { kindLine += ", interpreter \(TextSafety.display(interpreter))" }
-        out += TextWrap.lines(kindLine.split(separator: " "), width: width, first: "  ", indent: "    ")
+        out +=
+            TextWrap.lines(kindLine.split(separator: " "), width: width, first: "  ", indent: "    ")
             .joined(separator: "\n") + "\n"
         var idLine: [String] = []
         if let soname = h.soname { idLine.append("soname \(TextSafety.display(soname))") }
@@ -24,22 +25,35 @@ public enum AuditTextRenderer {
         idLine.append(h.stripped ? "stripped" : "not stripped")
         if let link = h.debugLink { idLine.append("debuglink \(TextSafety.display(link))") }
         out += wrapList("", idLine).replacingFirstSpace()
-        out += TextWrap.lines(sizeItems(binary.sizes), width: width, first: "  size ",
-                              indent: "    ").joined(separator: "\n") + "\n"
+        out +=
+            TextWrap.lines(
+                sizeItems(binary.sizes), width: width, first: "  size ",
+                indent: "    "
+            ).joined(separator: "\n") + "\n"
         if let toolchain = binary.toolchain {
-            out += TextWrap.lines(toolchainLine(toolchain).split(separator: " "), width: width, first: "  ", indent: "    ")
+            out +=
+                TextWrap.lines(
+                    toolchainLine(toolchain).split(separator: " "), width: width, first: "  ", indent: "    "
+                )
                 .joined(separator: "\n") + "\n"
         }
 
         out += "\nDynamic\n"
         var dynamic = TextTable(headers: ["", ""], alignments: [.left, .left], indent: 2, maxWidth: width)
-        out += wrapList("needed (\(binary.needed.count)):", binary.needed.isEmpty ? ["none"] : binary.needed.map(TextSafety.display))
+        out += wrapList(
+            "needed (\(binary.needed.count)):", binary.needed.isEmpty ? ["none"] : binary.needed.map(TextSafety.display)
+        )
         if !binary.dynamic.rpath.isEmpty { dynamic.add(["rpath", binary.dynamic.rpath.joined(separator: ":")]) }
         if !binary.dynamic.runpath.isEmpty { dynamic.add(["runpath", binary.dynamic.runpath.joined(separator: ":")]) }
         let hashes = [binary.dynamic.gnuHash ? "GNU" : nil, binary.dynamic.sysvHash ? "SysV" : nil].compactMap { $0 }
-        let statically = binary.closureSkipped != nil && binary.needed.isEmpty && !binary.dynamic.gnuHash && !binary.dynamic.sysvHash
-        dynamic.add(["binding", statically ? "none (statically linked: no dynamic loader binds anything)"
-                                : binary.dynamic.bindNow ? "now (BIND_NOW)" : "lazy"])
+        let statically =
+            binary.closureSkipped != nil && binary.needed.isEmpty && !binary.dynamic.gnuHash && !binary.dynamic.sysvHash
+        dynamic.add([
+            "binding",
+            statically
+                ? "none (statically linked: no dynamic loader binds anything)"
+                : binary.dynamic.bindNow ? "now (BIND_NOW)" : "lazy",
+        ])
         dynamic.add(["hash", hashes.isEmpty ? "none" : hashes.joined(separator: " + ")])
         dynamic.add(["versioning", binary.dynamic.symbolVersioning ? "yes" : "no"])
         if binary.dynamic.textRel { dynamic.add(["TEXTREL", "yes: the loader writes to code pages"]) }
@@ -59,16 +73,24 @@ public enum AuditTextRenderer {
         relocations.add(["total", "\(r.total)", r.none > 0 ? "plus \(r.none) R_*_NONE" : ""])
         out += relocations.render()
         if !r.tables.isEmpty {
-            let tables = r.tables.map { "\(TextSafety.display($0.name)) \($0.entries) \($0.format == .relr ? "words" : "entries")" }
+            let tables = r.tables.map {
+                "\(TextSafety.display($0.name)) \($0.entries) \($0.format == .relr ? "words" : "entries")"
+            }
             out += "  tables: " + tables.joined(separator: ", ") + "\n"
         }
 
         let sym = binary.symbols
         out += "\nDynamic symbols\n"
-        var symbols = TextTable(headers: ["", "total", "function", "object", "tls", "ifunc", "other"],
-                                alignments: [.left, .right, .right, .right, .right, .right, .right])
-        for (label, total, types) in [("exported", sym.exported, sym.exportedByType), ("imported", sym.imported, sym.importedByType)] {
-            symbols.add([label, "\(total)", "\(types.function)", "\(types.object)", "\(types.tls)", "\(types.ifunc)", "\(types.other)"])
+        var symbols = TextTable(
+            headers: ["", "total", "function", "object", "tls", "ifunc", "other"],
+            alignments: [.left, .right, .right, .right, .right, .right, .right])
+        for (label, total, types) in [
+            ("exported", sym.exported, sym.exportedByType), ("imported", sym.imported, sym.importedByType),
+        ] {
+            symbols.add([
+                label, "\(total)", "\(types.function)", "\(types.object)", "\(types.tls)", "\(types.ifunc)",
+                "\(types.other)",
+            ])
         }
         out += symbols.render()
         for (label, names) in [("exported", sym.exportedNames), ("imported", sym.importedNames)] {
@@ -80,18 +102,24 @@ public enum AuditTextRenderer {
         let i = binary.initializers
         out += "\nStatic initializers: \(i.total)\n"
         if i.total > 0 {
-            let counts = "init_array \(i.initArray), preinit_array \(i.preinitArray), .ctors \(i.ctors), "
+            let counts =
+                "init_array \(i.initArray), preinit_array \(i.preinitArray), .ctors \(i.ctors), "
                 + "DT_INIT \(i.dtInit ? 1 : 0); \(i.own) the program's own, \(i.toolchain) from the toolchain"
-            out += TextWrap.lines(counts.split(separator: " "), width: width, first: "  ", indent: "    ")
+            out +=
+                TextWrap.lines(counts.split(separator: " "), width: width, first: "  ", indent: "    ")
                 .joined(separator: "\n") + "\n"
         }
         if !i.entries.isEmpty {
-            var table = TextTable(headers: ["source", "#", "address", "function", "kind"],
-                                  alignments: [.left, .right, .left, .left, .left],
-                                  kinds: [.plain, .plain, .plain, .symbol, .plain], maxWidth: width)
+            var table = TextTable(
+                headers: ["source", "#", "address", "function", "kind"],
+                alignments: [.left, .right, .left, .left, .left],
+                kinds: [.plain, .plain, .plain, .symbol, .plain], maxWidth: width)
             for entry in i.entries.prefix(maxInitializers) {
-                let name = entry.translationUnit != nil ? (entry.symbol ?? "?") : (entry.demangled ?? entry.symbol ?? "?")
-                table.add([entry.source.rawValue, "\(entry.index)", entry.address ?? "unresolved", name, kindName(entry.kind)])
+                let name =
+                    entry.translationUnit != nil ? (entry.symbol ?? "?") : (entry.demangled ?? entry.symbol ?? "?")
+                table.add([
+                    entry.source.rawValue, "\(entry.index)", entry.address ?? "unresolved", name, kindName(entry.kind),
+                ])
             }
             out += table.render()
             if i.entries.count > maxInitializers {
@@ -132,8 +160,10 @@ public enum AuditTextRenderer {
             data += " (\(formatBytes(writable)) of it a writable .rodata)"
         }
         let relro = s.basis == nil ? "relro \(formatBytes(s.relro)) (inside data)" : "relro \(formatBytes(s.relro))"
-        return ["\(formatBytes(s.file)):", "text \(formatBytes(s.text)),", "rodata \(formatBytes(s.rodata)),",
-                data + ",", relro + ",", "bss \(formatBytes(s.bss))"]
+        return [
+            "\(formatBytes(s.file)):", "text \(formatBytes(s.text)),", "rodata \(formatBytes(s.rodata)),",
+            data + ",", relro + ",", "bss \(formatBytes(s.bss))",
+        ]
     }
 
     /// "linked by gold 1.16 (its version note); Swift, C++".
@@ -155,7 +185,8 @@ public enum AuditTextRenderer {
         var name = TextSafety.display(suspect.demangled.map(SwiftName.readable) ?? suspect.symbol)
         if let location = suspect.location { name += " (" + TextSafety.display(location.shortText) + ")" }
         let first = "    \(label): "
-        let lines = TextFit.lines(name, width: width == TextFit.unlimited ? width : max(20, width - first.count), kind: .symbol)
+        let lines = TextFit.lines(
+            name, width: width == TextFit.unlimited ? width : max(20, width - first.count), kind: .symbol)
         return first + lines.joined(separator: "\n" + String(repeating: " ", count: first.count)) + "\n"
     }
 

@@ -31,10 +31,18 @@ enum BinariesMarkdownTable {
         }
         var lists: [String] = []
         for delta in changed {
-            for name in delta.initializersAdded.prefix(top) { lists.append("- 🆕 static initializer \(e(name)) in \(e(delta.name))") }
-            for name in delta.initializersRemoved.prefix(top) { lists.append("- ✖️ static initializer \(e(name)) removed from \(e(delta.name))") }
-            for name in delta.swiftSuspectsAdded.prefix(top) { lists.append("- 🆕 Swift start-up suspect \(e(name)) in \(e(delta.name))") }
-            for name in delta.swiftSuspectsRemoved.prefix(top) { lists.append("- ✖️ Swift start-up suspect \(e(name)) removed from \(e(delta.name))") }
+            for name in delta.initializersAdded.prefix(top) {
+                lists.append("- 🆕 static initializer \(e(name)) in \(e(delta.name))")
+            }
+            for name in delta.initializersRemoved.prefix(top) {
+                lists.append("- ✖️ static initializer \(e(name)) removed from \(e(delta.name))")
+            }
+            for name in delta.swiftSuspectsAdded.prefix(top) {
+                lists.append("- 🆕 Swift start-up suspect \(e(name)) in \(e(delta.name))")
+            }
+            for name in delta.swiftSuspectsRemoved.prefix(top) {
+                lists.append("- ✖️ Swift start-up suspect \(e(name)) removed from \(e(delta.name))")
+            }
         }
         if !lists.isEmpty {
             out += "\n" + lists.prefix(top).joined(separator: "\n")
@@ -42,8 +50,11 @@ enum BinariesMarkdownTable {
         }
         if !unchanged.isEmpty {
             let names = ordered(unchanged).map { e($0.name, 120) }
-            let shown = names.prefix(top * 5).joined(separator: ", ") + (names.count > top * 5 ? ", …and \(names.count - top * 5) more" : "")
-            out += "\n\n<details><summary>\(unchanged.count) unchanged object\(unchanged.count == 1 ? "" : "s")</summary>\n\n\(shown)\n\n</details>"
+            let shown =
+                names.prefix(top * 5).joined(separator: ", ")
+                + (names.count > top * 5 ? ", …and \(names.count - top * 5) more" : "")
+            out +=
+                "\n\n<details><summary>\(unchanged.count) unchanged object\(unchanged.count == 1 ? "" : "s")</summary>\n\n\(shown)\n\n</details>"
         }
         return out.trimmingTrailingNewline
     }
@@ -104,11 +115,15 @@ enum BinariesMarkdownTable {
         let own = objects.filter { ($0.place ?? .project) == .project }
         func sum(_ name: String, _ count: (ObjectDelta) -> CountDelta) -> CountDelta {
             let counts = own.map(count)
-            return CountDelta(name: name, base: counts.compactMap(\.base).reduce(0, +), head: counts.compactMap(\.head).reduce(0, +))
+            return CountDelta(
+                name: name, base: counts.compactMap(\.base).reduce(0, +), head: counts.compactMap(\.head).reduce(0, +))
         }
         let size = sum("fileSize", \.fileSize)
-        let relocations = sum("total") { $0.relocations.first { $0.name == "total" } ?? CountDelta(name: "total", base: nil, head: nil) }
-        return "| **total** (\(own.count) object\(own.count == 1 ? "" : "s")) | | \(bytes(size)) | \(DiffMarkdownRenderer.signedCount(relocations)) | "
+        let relocations = sum("total") {
+            $0.relocations.first { $0.name == "total" } ?? CountDelta(name: "total", base: nil, head: nil)
+        }
+        return
+            "| **total** (\(own.count) object\(own.count == 1 ? "" : "s")) | | \(bytes(size)) | \(DiffMarkdownRenderer.signedCount(relocations)) | "
             + "\(DiffMarkdownRenderer.signedCount(sum("exports", \.exports))) | \(DiffMarkdownRenderer.signedCount(sum("initializers", \.initializers))) | |\n"
     }
 
@@ -123,7 +138,9 @@ enum BinariesMarkdownTable {
             let change = head - base
             guard change != 0 else { return size(head) }
             let sign = change > 0 ? "+" : "−"
-            let percent = base != 0 ? ", \(change > 0 ? "+" : "")\(String(format1: Double(change) / Double(base) * 100))\u{00A0}%" : ""
+            let percent =
+                base != 0
+                ? ", \(change > 0 ? "+" : "")\(String(format1: Double(change) / Double(base) * 100))\u{00A0}%" : ""
             return "\(size(head)) (\(sign)\(size(abs(change)))\(percent)) \(change > 0 ? "▲" : "▼")"
         }
     }

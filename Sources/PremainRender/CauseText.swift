@@ -53,7 +53,8 @@ public enum CauseText {
     /// "explained 52.100 of 54.400 ms (96 %)"; the rest is never spread over the causes.
     public static func explained(_ explanation: StartupExplanation) -> String {
         let percent = Int((explanation.explainedShare * 100).rounded())
-        return "explained \(Milliseconds.number(abs(explanation.explainedMs))) of \(Milliseconds.text(abs(explanation.changeMs))) (\(percent) %)"
+        return
+            "explained \(Milliseconds.number(abs(explanation.explainedMs))) of \(Milliseconds.text(abs(explanation.changeMs))) (\(percent) %)"
     }
 
     /// "96 %" for a share of 0.96.
@@ -63,7 +64,8 @@ public enum CauseText {
 
     /// "+51.5 … +56.9" (ms without the unit) with the level when it is not the settings' one.
     public static func interval(_ difference: TimeDifference, level: Double) -> String {
-        var text = "\(CompareTextRenderer.signedNumber(difference.lowMs)) … \(CompareTextRenderer.signedNumber(difference.highMs))"
+        var text =
+            "\(CompareTextRenderer.signedNumber(difference.lowMs)) … \(CompareTextRenderer.signedNumber(difference.highMs))"
         if abs(difference.level - level) > 1e-9 {
             text += " (\(Int((difference.level * 100).rounded(.down))) %)"
         }
@@ -73,7 +75,9 @@ public enum CauseText {
     /// The evidence in words: "traced", "loader".
     public static func evidence(_ cause: StartupCause) -> String {
         var text = cause.evidence == .traced ? "traced" : "loader"
-        if let instructions = cause.instructionChange { text += ", \(CountText.signed(Double(instructions))) instructions" }
+        if let instructions = cause.instructionChange {
+            text += ", \(CountText.signed(Double(instructions))) instructions"
+        }
         return text
     }
 
@@ -82,7 +86,8 @@ public enum CauseText {
     public static func finding(_ cause: StartupCause, report: CompareReport) -> Finding {
         let level = Int((report.settings.confidence * 100).rounded())
         let quantity = report.explanation.map { $0.quantity.shortTitle } ?? "start-up"
-        var message = "\(cause.title) (\(cause.description)) \(amount(cause)): "
+        var message =
+            "\(cause.title) (\(cause.description)) \(amount(cause)): "
             + "\(Milliseconds.signed(cause.difference.medianMs)) (\(level) % interval "
             + "\(Milliseconds.signed(cause.difference.lowMs)) … \(Milliseconds.signed(cause.difference.highMs)), "
             + "\(cause.difference.pairs) pairs), \(share(cause.share)) of the \(quantity) change"
@@ -92,7 +97,8 @@ public enum CauseText {
             rule: StartupCauseRule.identifier, severity: improving ? .note : .warning,
             subject: .init(object: cause.object, path: cause.objectPath, symbol: cause.function ?? cause.symbol),
             figure: cause.difference.medianMs, unit: "ms", message: message,
-            advice: improving ? "this change made start-up faster"
+            advice: improving
+                ? "this change made start-up faster"
                 : "move the work off the start-up path (make it lazy where it is first needed, or cheaper), or accept it with a raised threshold",
             location: cause.source)
     }
@@ -102,5 +108,6 @@ public enum CauseText {
 public enum StartupCauseRule {
     public static let identifier = "startup_regression_cause"
     public static let summary = "A function or object that made start-up slower, measured by premain compare"
-    public static let advice = "The paired comparison found the start-up change and attributed this share of it to the function at this line"
+    public static let advice =
+        "The paired comparison found the start-up change and attributed this share of it to the function at this line"
 }

@@ -42,12 +42,15 @@ public enum ClosureTextRenderer {
         }
         if let totals = closure.totals, let program = closure.program {
             out += "\nClosure totals (program + \(totals.objects) objects)\n"
-            var table = TextTable(headers: ["", "program", "closure"], alignments: [.left, .right, .right], maxWidth: width)
+            var table = TextTable(
+                headers: ["", "program", "closure"], alignments: [.left, .right, .right], maxWidth: width)
             let (p, t) = (program.relocations, totals.relocations)
             table.add(["relocations", "\(p.total)", "\(t.total)"])
-            for (label, mine, all) in [("  relative", p.relative, t.relative), ("  symbolic", p.symbolic, t.symbolic),
-                                       ("  plt", p.plt, t.plt), ("  copy", p.copy, t.copy),
-                                       ("  irelative", p.irelative, t.irelative), ("  tls", p.tls, t.tls)] {
+            for (label, mine, all) in [
+                ("  relative", p.relative, t.relative), ("  symbolic", p.symbolic, t.symbolic),
+                ("  plt", p.plt, t.plt), ("  copy", p.copy, t.copy),
+                ("  irelative", p.irelative, t.irelative), ("  tls", p.tls, t.tls),
+            ] {
                 table.add([label, "\(mine)", "\(all)"])
             }
             table.add(["symbol look-ups", "\(program.lookups)", "\(totals.lookups)"])
@@ -57,12 +60,15 @@ public enum ClosureTextRenderer {
         }
         if !closure.top.isEmpty {
             out += "\nHeaviest objects\n"
-            var table = TextTable(headers: ["object", "relocations", "share", "look-ups", "inits", "exported"],
-                                  alignments: [.left, .right, .right, .right, .right, .right], kinds: [.path],
-                                  maxWidth: width)
+            var table = TextTable(
+                headers: ["object", "relocations", "share", "look-ups", "inits", "exported"],
+                alignments: [.left, .right, .right, .right, .right, .right], kinds: [.path],
+                maxWidth: width)
             for share in closure.top {
-                table.add([share.soname ?? share.path, "\(share.relocations)", percent(share.relocationShare),
-                           "\(share.lookups)", "\(share.initializers)", "\(share.exported)"])
+                table.add([
+                    share.soname ?? share.path, "\(share.relocations)", percent(share.relocationShare),
+                    "\(share.lookups)", "\(share.initializers)", "\(share.exported)",
+                ])
             }
             out += table.render()
         }
@@ -133,8 +139,9 @@ public enum ClosureTextRenderer {
         if !folded.isEmpty {
             var unique: [String] = []
             for name in folded where !unique.contains(name) { unique.append(name) }
-            out += wrap("  \(unique.count) system libraries folded (--all shows them): ",
-                        unique.map(TextSafety.display), width: options.width)
+            out += wrap(
+                "  \(unique.count) system libraries folded (--all shows them): ",
+                unique.map(TextSafety.display), width: options.width)
         }
         return out
     }
@@ -159,17 +166,21 @@ public enum ClosureTextRenderer {
 
     /// The summary of a folder audit: totals and the largest offenders.
     public static func render(_ summary: OffenderSummary, width: Int = 100) -> String {
-        var out = "\nSummary of \(summary.files) files: \(summary.relocations) relocations, "
+        var out =
+            "\nSummary of \(summary.files) files: \(summary.relocations) relocations, "
             + "\(summary.initializers) initializers, \(summary.exported) exported symbols\n"
             + "  \(summary.filesWithMissing) with missing libraries, \(summary.filesWithUnused) with unused ones\n"
-        for (title, list) in [("Most relocations", summary.mostRelocations),
-                              ("Most static initializers (own)", summary.mostInitializers),
-                              ("Most exported symbols", summary.mostExported),
-                              ("Most dependencies (closure objects)", summary.mostDependencies),
-                              ("Most missing libraries", summary.mostMissing),
-                              ("Most unused dependencies", summary.mostUnused)] where !list.isEmpty {
+        for (title, list) in [
+            ("Most relocations", summary.mostRelocations),
+            ("Most static initializers (own)", summary.mostInitializers),
+            ("Most exported symbols", summary.mostExported),
+            ("Most dependencies (closure objects)", summary.mostDependencies),
+            ("Most missing libraries", summary.mostMissing),
+            ("Most unused dependencies", summary.mostUnused),
+        ] where !list.isEmpty {
             out += "\n\(title)\n"
-            var table = TextTable(headers: ["", ""], alignments: [.right, .left], kinds: [.plain, .path], maxWidth: width)
+            var table = TextTable(
+                headers: ["", ""], alignments: [.right, .left], kinds: [.plain, .path], maxWidth: width)
             for offender in list { table.add(["\(offender.value)", offender.path]) }
             out += table.render()
         }

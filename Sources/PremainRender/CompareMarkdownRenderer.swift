@@ -20,7 +20,8 @@ public enum CompareMarkdownRenderer {
         if !report.warnings.isEmpty {
             lines.append("")
             for warning in report.warnings {
-                lines.append("> ⚠️ " + MarkdownEscape.text(warning.message) + " — " + MarkdownEscape.text(warning.advice))
+                lines.append(
+                    "> ⚠️ " + MarkdownEscape.text(warning.message) + " — " + MarkdownEscape.text(warning.advice))
             }
         }
         let level = Int((report.settings.confidence * 100).rounded())
@@ -35,13 +36,17 @@ public enum CompareMarkdownRenderer {
             lines.append("| instructions (callgrind, exact) | base | head | Δ | result |")
             lines.append("|---|---:|---:|---:|---|")
             for row in instructions.rows where row.base != nil || row.head != nil {
-                lines.append("| \(row.title) | \(CompareTextRenderer.grouped(row.base)) | \(CompareTextRenderer.grouped(row.head)) | "
-                             + "\(row.change.map { CompareTextRenderer.signed(Double($0)) } ?? "–") | \(CompareTextRenderer.resultTitle(instructions.result)) |")
+                lines.append(
+                    "| \(row.title) | \(CompareTextRenderer.grouped(row.base)) | \(CompareTextRenderer.grouped(row.head)) | "
+                        + "\(row.change.map { CompareTextRenderer.signed(Double($0)) } ?? "–") | \(CompareTextRenderer.resultTitle(instructions.result)) |"
+                )
             }
             for function in instructions.functions.prefix(5) {
-                lines.append("| ↳ " + MarkdownEscape.text(function.name, limit: 120) + " (" + MarkdownEscape.text(function.object, limit: 80)
-                             + ") | \(CompareTextRenderer.grouped(function.base)) | \(CompareTextRenderer.grouped(function.head)) | "
-                             + "\(CompareTextRenderer.signed(Double(function.change))) | |")
+                lines.append(
+                    "| ↳ " + MarkdownEscape.text(function.name, limit: 120) + " ("
+                        + MarkdownEscape.text(function.object, limit: 80)
+                        + ") | \(CompareTextRenderer.grouped(function.base)) | \(CompareTextRenderer.grouped(function.head)) | "
+                        + "\(CompareTextRenderer.signed(Double(function.change))) | |")
             }
         }
         let evidence = report.counts.filter { $0.result != .noChange }
@@ -62,10 +67,15 @@ public enum CompareMarkdownRenderer {
         lines.append("|---|---:|---:|---:|---|")
         for count in report.counts { lines.append(countRow(count)) }
         lines.append("")
-        lines.append("- base: " + MarkdownEscape.text(report.base.label) + "; head: " + MarkdownEscape.text(report.head.label))
+        lines.append(
+            "- base: " + MarkdownEscape.text(report.base.label) + "; head: " + MarkdownEscape.text(report.head.label))
         lines.append("- runs: " + MarkdownEscape.text(CompareTextRenderer.runsLine(report)))
         let c = report.conditions
-        lines.append("- machine: " + MarkdownEscape.text("\(c.cpuModel ?? "unknown CPU"), \(c.onlineCPUs) CPUs, kernel \(c.kernel), glibc \(c.glibcVersion), \(c.date)"))
+        lines.append(
+            "- machine: "
+                + MarkdownEscape.text(
+                    "\(c.cpuModel ?? "unknown CPU"), \(c.onlineCPUs) CPUs, kernel \(c.kernel), glibc \(c.glibcVersion), \(c.date)"
+                ))
         lines.append("")
         lines.append("</details>")
         return lines.joined(separator: "\n")
@@ -74,10 +84,14 @@ public enum CompareMarkdownRenderer {
     /// "**Why** — explained 52.1 of 54.4 ms (96 %)" and the causes' table; `[]` without an explanation.
     static func why(_ report: CompareReport, scope: SourceScope?) -> [String] {
         guard let explanation = report.explanation else { return [] }
-        let claimed = !CauseText.claimed(report).isEmpty || report.verdict == .regression || report.verdict == .improvement
-        var lines = ["", "**\(claimed ? "Why" : "What moved")** — \(explanation.quantity.shortTitle) \(Milliseconds.signed(explanation.changeMs)), "
-                     + MarkdownEscape.text(CauseText.explained(explanation))
-                     + (explanation.tracedRunsPerSide > 0 ? ", \(explanation.tracedRunsPerSide) traced runs per side" : "")]
+        let claimed =
+            !CauseText.claimed(report).isEmpty || report.verdict == .regression || report.verdict == .improvement
+        var lines = [
+            "",
+            "**\(claimed ? "Why" : "What moved")** — \(explanation.quantity.shortTitle) \(Milliseconds.signed(explanation.changeMs)), "
+                + MarkdownEscape.text(CauseText.explained(explanation))
+                + (explanation.tracedRunsPerSide > 0 ? ", \(explanation.tracedRunsPerSide) traced runs per side" : ""),
+        ]
         let causes = report.causes ?? []
         if causes.isEmpty {
             lines.append("")
@@ -89,15 +103,18 @@ public enum CompareMarkdownRenderer {
             lines.append("|---|---|---|---|---:|---:|---:|---:|")
             for cause in causes {
                 let source = CauseText.source(cause, scope: scope).map { "`" + MarkdownEscape.code($0) + "`" } ?? "–"
-                lines.append("| \(codeName(cause.title)) | \(cause.description)\(cause.staticChange.map { "<br><sub>" + MarkdownEscape.text($0, limit: 200) + "</sub>" } ?? "") | \(MarkdownEscape.text(cause.object, limit: 80)) | \(source) | "
-                             + "\(cause.base.map { Milliseconds.text($0.medianMs) } ?? "–") | \(cause.head.map { Milliseconds.text($0.medianMs) } ?? "–") | "
-                             + "\(Milliseconds.signed(cause.difference.medianMs)) (\(CauseText.interval(cause.difference, level: report.settings.confidence))) | "
-                             + "\(CauseText.share(cause.share)) |")
+                lines.append(
+                    "| \(codeName(cause.title)) | \(cause.description)\(cause.staticChange.map { "<br><sub>" + MarkdownEscape.text($0, limit: 200) + "</sub>" } ?? "") | \(MarkdownEscape.text(cause.object, limit: 80)) | \(source) | "
+                        + "\(cause.base.map { Milliseconds.text($0.medianMs) } ?? "–") | \(cause.head.map { Milliseconds.text($0.medianMs) } ?? "–") | "
+                        + "\(Milliseconds.signed(cause.difference.medianMs)) (\(CauseText.interval(cause.difference, level: report.settings.confidence))) | "
+                        + "\(CauseText.share(cause.share)) |")
             }
             if abs(explanation.unexplainedMs) >= 0.0005 {
                 lines.append("")
-                lines.append("<sub>Unexplained: \(Milliseconds.signed(explanation.unexplainedMs)) (not spread over the causes). "
-                             + "Function times are traced (breakpoints, bias removed), object times are the loader's own lines.</sub>")
+                lines.append(
+                    "<sub>Unexplained: \(Milliseconds.signed(explanation.unexplainedMs)) (not spread over the causes). "
+                        + "Function times are traced (breakpoints, bias removed), object times are the loader's own lines.</sub>"
+                )
             }
         }
         for note in explanation.notes { lines.append("> ℹ️ " + MarkdownEscape.text(note)) }
@@ -123,8 +140,12 @@ public enum CompareMarkdownRenderer {
         }
         if let top = CauseText.claimed(report).first {
             var place = [top.description]
-            if top.function != nil, top.object != StartupCause.executableRole { place.append("in " + MarkdownEscape.text(top.object, limit: 80)) }
-            if let source = CauseText.source(top, scope: scope) { place.append("`" + MarkdownEscape.code(source) + "`") }
+            if top.function != nil, top.object != StartupCause.executableRole {
+                place.append("in " + MarkdownEscape.text(top.object, limit: 80))
+            }
+            if let source = CauseText.source(top, scope: scope) {
+                place.append("`" + MarkdownEscape.code(source) + "`")
+            }
             text += " — \(codeName(top.title)) (\(place.joined(separator: ", "))) \(CauseText.amount(top))"
         }
         text += " · \(report.runs.perSide) runs per side, paired and interleaved"
@@ -136,15 +157,17 @@ public enum CompareMarkdownRenderer {
     static func codeName(_ name: String) -> String {
         let parts = name.split(separator: "`", omittingEmptySubsequences: false)
         if parts.count == 3, parts[0].isEmpty, parts[2].hasPrefix(" of ") {
-            return "`\(MarkdownEscape.code(String(parts[1]), limit: 60))` of `\(MarkdownEscape.code(String(parts[2].dropFirst(4)), limit: 120))`"
+            return
+                "`\(MarkdownEscape.code(String(parts[1]), limit: 60))` of `\(MarkdownEscape.code(String(parts[2].dropFirst(4)), limit: 120))`"
         }
         return "`\(MarkdownEscape.code(name, limit: 120))`"
     }
 
     static func timeRow(_ time: TimeComparison) -> String {
-        let difference = time.difference.map {
-            "\(Milliseconds.signed($0.medianMs)) (\(CompareTextRenderer.signedNumber($0.lowMs)) … \(CompareTextRenderer.signedNumber($0.highMs)))"
-        } ?? "–"
+        let difference =
+            time.difference.map {
+                "\(Milliseconds.signed($0.medianMs)) (\(CompareTextRenderer.signedNumber($0.lowMs)) … \(CompareTextRenderer.signedNumber($0.highMs)))"
+            } ?? "–"
         return "| \(time.quantity.title)\(time.gated ? " ★" : "") | \(Milliseconds.text(time.base.medianMs)) | "
             + "\(Milliseconds.text(time.head.medianMs)) | \(difference) | ±\(Milliseconds.text(time.thresholdMs)) | "
             + "\(CompareTextRenderer.resultTitle(time.result))\(time.detectedUnderThreshold == true ? " (detected, under the threshold)" : "") |"

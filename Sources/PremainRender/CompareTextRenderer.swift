@@ -7,7 +7,9 @@ public enum CompareTextRenderer {
     public static func render(_ report: CompareReport, width: Int = 100, scope: SourceScope? = nil) -> String {
         let wrap = { (line: String) in MeasureTextRenderer.wrap(line, width: width) + "\n" }
         var out = "verdict: \(report.verdict.title)"
-        if report.verdict == .regression || report.verdict == .improvement, let change = CauseText.decidingChange(report) {
+        if report.verdict == .regression || report.verdict == .improvement,
+            let change = CauseText.decidingChange(report)
+        {
             out += ", \(change)"
         }
         out += "\n"
@@ -27,33 +29,40 @@ public enum CompareTextRenderer {
         out += wrap("runs: \(runsLine(report))")
 
         let level = Int((report.settings.confidence * 100).rounded())
-        var times = TextTable(headers: ["time (medians)", "base", "head", "Δ", "\(level) % interval", "threshold", "result"],
-                              alignments: [.left, .right, .right, .right, .right, .right, .left], maxWidth: width)
+        var times = TextTable(
+            headers: ["time (medians)", "base", "head", "Δ", "\(level) % interval", "threshold", "result"],
+            alignments: [.left, .right, .right, .right, .right, .right, .left], maxWidth: width)
         for time in report.times {
-            times.add([time.quantity.title + (time.gated ? " *" : ""), Milliseconds.text(time.base.medianMs),
-                       Milliseconds.text(time.head.medianMs), time.difference.map { Milliseconds.signed($0.medianMs) } ?? "-",
-                       time.difference.map { "\(signedNumber($0.lowMs)) … \(signedNumber($0.highMs))" } ?? "-",
-                       "±" + Milliseconds.text(time.thresholdMs),
-                       resultTitle(time.result) + (time.detectedUnderThreshold == true ? " (detected, under threshold)" : "")])
+            times.add([
+                time.quantity.title + (time.gated ? " *" : ""), Milliseconds.text(time.base.medianMs),
+                Milliseconds.text(time.head.medianMs), time.difference.map { Milliseconds.signed($0.medianMs) } ?? "-",
+                time.difference.map { "\(signedNumber($0.lowMs)) … \(signedNumber($0.highMs))" } ?? "-",
+                "±" + Milliseconds.text(time.thresholdMs),
+                resultTitle(time.result) + (time.detectedUnderThreshold == true ? " (detected, under threshold)" : ""),
+            ])
         }
         out += "\n" + times.render()
         out += "  (* gates the verdict)\n"
         if !report.counts.isEmpty {
-            var counts = TextTable(headers: ["count (medians)", "base", "head", "Δ", "\(level) % interval", "result"],
-                                   alignments: [.left, .right, .right, .right, .right, .left], maxWidth: width)
+            var counts = TextTable(
+                headers: ["count (medians)", "base", "head", "Δ", "\(level) % interval", "result"],
+                alignments: [.left, .right, .right, .right, .right, .left], maxWidth: width)
             for count in report.counts {
-                counts.add([count.quantity.title, number(count.base.median), number(count.head.median),
-                            count.difference.map { signed($0.median) } ?? "-",
-                            count.difference.map { "\(signed($0.low)) … \(signed($0.high))" } ?? "-",
-                            resultTitle(count.result)])
+                counts.add([
+                    count.quantity.title, number(count.base.median), number(count.head.median),
+                    count.difference.map { signed($0.median) } ?? "-",
+                    count.difference.map { "\(signed($0.low)) … \(signed($0.high))" } ?? "-",
+                    resultTitle(count.result),
+                ])
             }
             out += "\n" + counts.render()
         }
         if let instructions = report.instructions {
             out += "\n" + instructionsTable(instructions, width: width)
             for function in instructions.functions {
-                out += wrap("  changed: \(TextSafety.display(function.name)) (\(TextSafety.display(function.object))) "
-                    + "\(grouped(function.base)) -> \(grouped(function.head)), \(signed(Double(function.change)))")
+                out += wrap(
+                    "  changed: \(TextSafety.display(function.name)) (\(TextSafety.display(function.object))) "
+                        + "\(grouped(function.base)) -> \(grouped(function.head)), \(signed(Double(function.change)))")
             }
         }
         out += "\n" + ConditionsTextRenderer.render(report.conditions)
@@ -65,10 +74,15 @@ public enum CompareTextRenderer {
         guard let explanation = report.explanation else { return "" }
         let wrap = { (line: String) in MeasureTextRenderer.wrap(line, width: width) + "\n" }
         let claimed = report.verdict == .regression || report.verdict == .improvement
-        var out = "\n" + wrap("\(claimed ? "why" : "what moved") (\(explanation.quantity.shortTitle) "
-            + "\(Milliseconds.signed(explanation.changeMs)); \(CauseText.explained(explanation))"
-            + (explanation.tracedRunsPerSide > 0 ? "; \(explanation.tracedRunsPerSide) traced runs per side in \(String(format1: explanation.tracedSeconds)) s" : "")
-            + "):")
+        var out =
+            "\n"
+            + wrap(
+                "\(claimed ? "why" : "what moved") (\(explanation.quantity.shortTitle) "
+                    + "\(Milliseconds.signed(explanation.changeMs)); \(CauseText.explained(explanation))"
+                    + (explanation.tracedRunsPerSide > 0
+                        ? "; \(explanation.tracedRunsPerSide) traced runs per side in \(String(format1: explanation.tracedSeconds)) s"
+                        : "")
+                    + "):")
         let causes = report.causes ?? []
         if causes.isEmpty {
             out += "  nothing traced or timed by the loader moved enough to be named\n"
@@ -84,10 +98,11 @@ public enum CompareTextRenderer {
             if abs(cause.difference.level - report.settings.confidence) > 1e-9 {
                 interval = "\(Int((cause.difference.level * 100).rounded(.down))) % interval"
             }
-            out += wrap("     \(base) → \(head), Δ \(Milliseconds.signed(cause.difference.medianMs)) (\(interval) "
-                + "\(CompareTextRenderer.signedNumber(cause.difference.lowMs)) … \(CompareTextRenderer.signedNumber(cause.difference.highMs)), "
-                + "\(cause.difference.pairs) pairs), \(CauseText.share(cause.share)) of the change; \(CauseText.evidence(cause))"
-                + (cause.staticChange.map { "; " + TextSafety.display($0) } ?? ""))
+            out += wrap(
+                "     \(base) → \(head), Δ \(Milliseconds.signed(cause.difference.medianMs)) (\(interval) "
+                    + "\(CompareTextRenderer.signedNumber(cause.difference.lowMs)) … \(CompareTextRenderer.signedNumber(cause.difference.highMs)), "
+                    + "\(cause.difference.pairs) pairs), \(CauseText.share(cause.share)) of the change; \(CauseText.evidence(cause))"
+                    + (cause.staticChange.map { "; " + TextSafety.display($0) } ?? ""))
         }
         if abs(explanation.unexplainedMs) >= 0.0005, !causes.isEmpty {
             out += wrap("  unexplained: \(Milliseconds.signed(explanation.unexplainedMs)) (not spread over the causes)")
@@ -98,11 +113,15 @@ public enum CompareTextRenderer {
 
     /// Rows before main, to first output and in all, with the difference and the result.
     static func instructionsTable(_ instructions: InstructionComparison, width: Int) -> String {
-        var table = TextTable(headers: ["instructions (callgrind, exact)", "base", "head", "Δ", "result"],
-                              alignments: [.left, .right, .right, .right, .left], maxWidth: width)
+        var table = TextTable(
+            headers: ["instructions (callgrind, exact)", "base", "head", "Δ", "result"],
+            alignments: [.left, .right, .right, .right, .left], maxWidth: width)
         for (index, row) in instructions.rows.enumerated() where row.base != nil || row.head != nil {
-            table.add([row.title, grouped(row.base), grouped(row.head), row.change.map { signed(Double($0)) } ?? "-",
-                       index == 0 || (index == 1 && instructions.base.beforeMain == nil) ? resultTitle(instructions.result) : ""])
+            table.add([
+                row.title, grouped(row.base), grouped(row.head), row.change.map { signed(Double($0)) } ?? "-",
+                index == 0 || (index == 1 && instructions.base.beforeMain == nil)
+                    ? resultTitle(instructions.result) : "",
+            ])
         }
         return table.render() + "  (threshold ±\(String(format1: instructions.thresholdPercent)) % of base)\n"
     }
@@ -122,7 +141,8 @@ public enum CompareTextRenderer {
         case .maxTime: stop = "time limit reached"
         case .failed: stop = "a run failed"
         }
-        return "\(runs.perSide) per side in \(runs.blocks.count) block\(runs.blocks.count == 1 ? "" : "s") (shuffled ABBA/BAAB) "
+        return
+            "\(runs.perSide) per side in \(runs.blocks.count) block\(runs.blocks.count == 1 ? "" : "s") (shuffled ABBA/BAAB) "
             + "after \(runs.warmup) warm-up\(runs.warmup == 1 ? "" : "s") each, \(String(format1: runs.seconds)) s; \(stop)"
     }
 

@@ -28,7 +28,8 @@ public enum DiffMarkdownRenderer {
     /// Joins sections; optional ones that do not fit are left out with a note; a required
     /// one that does not fit is cut at a line boundary. Always ≤ `limit`.
     static func assemble(required: [String], optional: [String], footer: String, limit: Int) -> String {
-        let omittedNote = "\n\n> Some sections were left out to keep this comment under \(limit) characters; the JSON report (`--format json`) has everything."
+        let omittedNote =
+            "\n\n> Some sections were left out to keep this comment under \(limit) characters; the JSON report (`--format json`) has everything."
         var budget = limit - footer.count - omittedNote.count - 4
         var parts: [String] = []
         var omitted = false
@@ -92,14 +93,16 @@ public enum DiffMarkdownRenderer {
         case .regression: title = "❌ **Start-up regressed**"
         // diff writes regression, unconfirmed, findings and pass; the rest are read as the
         // nearest of those.
-        case .unconfirmed, .inconclusive, .runFailed, .notMeasured: title = "⚠️ **Possible start-up regression, not confirmed**"
+        case .unconfirmed, .inconclusive, .runFailed, .notMeasured:
+            title = "⚠️ **Possible start-up regression, not confirmed**"
         case .findings: title = "❌ **Start-up check failed**"
         case .pass, .noChange, .improvement: title = "✅ **No start-up regression**"
         }
         var lines = [title]
         if report.verdict.reasons.isEmpty {
             let tested = report.measured.filter { $0.result.test != nil }.count
-            lines[0] += tested > 0
+            lines[0] +=
+                tested > 0
                 ? ": no measured change is both significant (α = \(report.settings.alpha)) and larger than the minimum effect"
                 : ": no new findings at or above \(report.settings.failOn.rawValue)"
         } else {
@@ -122,7 +125,10 @@ public enum DiffMarkdownRenderer {
         var out = "### Start-up time, head vs base (medians)\n\n" + measuredHeader
         for delta in milestones { out += measuredRow(delta) }
         let shown = others.filter { !$0.isNegligible }
-            .filter { $0.result.change != .noChange && $0.result.change != .untested || abs($0.result.deltaMs ?? 0) >= report.settings.minEffectMs }
+            .filter {
+                $0.result.change != .noChange && $0.result.change != .untested
+                    || abs($0.result.deltaMs ?? 0) >= report.settings.minEffectMs
+            }
         for delta in shown.prefix(top) { out += measuredRow(delta) }
         if shown.count > top { out += "| …and \(shown.count - top) more | | | | | | |\n" }
         return out.trimmingTrailingNewline
@@ -141,9 +147,9 @@ public enum DiffMarkdownRenderer {
         }
         let result = delta.result
         let p = result.test.map { $0.pValue < 0.0001 ? "<0.0001" : Milliseconds.number($0.pValue, decimals: 4) } ?? "–"
-        return "| \(label) | \(ms(delta.base?.medianMs)) | \(ms(delta.head?.medianMs)) | \(signedMs(result.deltaMs)) | \(fifth ?? signedPercent(result.percent)) | \(p) | \(marker(result.change)) |\n"
+        return
+            "| \(label) | \(ms(delta.base?.medianMs)) | \(ms(delta.head?.medianMs)) | \(signedMs(result.deltaMs)) | \(fifth ?? signedPercent(result.percent)) | \(p) | \(marker(result.change)) |\n"
     }
-
 
     static func marker(_ change: MeasuredDelta.Change) -> String {
         switch change {
@@ -176,7 +182,8 @@ public enum DiffMarkdownRenderer {
             return delta.head.map { "\($0) (new)" } ?? delta.base.map { "\($0) (removed)" } ?? "–"
         }
         guard change != 0 else { return "\(head)" }
-        let percent = base != 0 ? " (\(change > 0 ? "+" : "")\(String(format1: Double(change) / Double(base) * 100)) %)" : ""
+        let percent =
+            base != 0 ? " (\(change > 0 ? "+" : "")\(String(format1: Double(change) / Double(base) * 100)) %)" : ""
         return "\(base) → \(head), \(change > 0 ? "+" : "")\(change)\(percent)\(arrow)"
     }
 
@@ -188,14 +195,17 @@ public enum DiffMarkdownRenderer {
     }
 
     static func objectDetails(_ report: DiffReport) -> String? {
-        let changed = BinariesMarkdownTable.ordered(report.objects.filter { $0.status != .unchanged && ($0.place ?? .project) == .project })
+        let changed = BinariesMarkdownTable.ordered(
+            report.objects.filter { $0.status != .unchanged && ($0.place ?? .project) == .project })
         guard !changed.isEmpty else { return nil }
-        var out = "<details><summary>Relocations by class and sizes</summary>\n\n| object | relative | RELR | symbolic | PLT | copy | IRELATIVE | TLS | imports | file bytes |\n|---|---|---|---|---|---|---|---|---|---|\n"
+        var out =
+            "<details><summary>Relocations by class and sizes</summary>\n\n| object | relative | RELR | symbolic | PLT | copy | IRELATIVE | TLS | imports | file bytes |\n|---|---|---|---|---|---|---|---|---|---|\n"
         for delta in changed {
             let classes = ["relative", "relr", "symbolic", "plt", "copy", "irelative", "tls"].map { name in
                 delta.relocations.first { $0.name == name }.map(signedCount) ?? "–"
             }
-            out += "| \(e(delta.name)) | \(classes.joined(separator: " | ")) | \(signedCount(delta.imports)) | \(signedCount(delta.fileSize)) |\n"
+            out +=
+                "| \(e(delta.name)) | \(classes.joined(separator: " | ")) | \(signedCount(delta.imports)) | \(signedCount(delta.fileSize)) |\n"
         }
         return out + "\n</details>"
     }
@@ -203,7 +213,8 @@ public enum DiffMarkdownRenderer {
     static func measuredDetails(_ report: DiffReport) -> String? {
         let all = report.measured
         guard all.count > 1 else { return nil }
-        var out = "<details><summary>Every measured quantity (\(all.count)), with 99 % bootstrap intervals</summary>\n\n| | base | head | Δ | Δ interval | p | |\n|---|---:|---:|---:|---|---:|---|\n"
+        var out =
+            "<details><summary>Every measured quantity (\(all.count)), with 99 % bootstrap intervals</summary>\n\n| | base | head | Δ | Δ interval | p | |\n|---|---:|---:|---:|---|---:|---|\n"
         for delta in all {
             let interval = delta.result.interval.map { "\(signedMs($0.lowMs)) … \(signedMs($0.highMs))" } ?? "–"
             out += measuredRow(delta, fifth: interval)
@@ -224,13 +235,17 @@ public enum DiffMarkdownRenderer {
             let rows = delta.new.map { ("🆕 new", $0) } + delta.fixed.map { ("✅ fixed", $0) }
             for (state, finding) in rows.prefix(top) { out += findingRow(state, finding) }
             if rows.count > top { out += "| …and \(rows.count - top) more | | | | |\n" }
-            let advice = delta.new.prefix(top).map { "- **\(e($0.rule))** \(e(subjectText($0.subject))): \(e($0.advice, 600))" }
+            let advice = delta.new.prefix(top).map {
+                "- **\(e($0.rule))** \(e(subjectText($0.subject))): \(e($0.advice, 600))"
+            }
             if !advice.isEmpty {
-                out += "\n<details><summary>What to do</summary>\n\n" + advice.joined(separator: "\n") + "\n\n</details>"
+                out +=
+                    "\n<details><summary>What to do</summary>\n\n" + advice.joined(separator: "\n") + "\n\n</details>"
             }
         }
         if !delta.unchanged.isEmpty {
-            out += "\n\n<details><summary>Unchanged findings (\(delta.unchanged.count))</summary>\n\n| | severity | rule | where | finding |\n|---|---|---|---|---|\n"
+            out +=
+                "\n\n<details><summary>Unchanged findings (\(delta.unchanged.count))</summary>\n\n| | severity | rule | where | finding |\n|---|---|---|---|---|\n"
             for finding in delta.unchanged.prefix(top * 3) { out += findingRow("", finding) }
             if delta.unchanged.count > top * 3 { out += "| …and \(delta.unchanged.count - top * 3) more | | | | |\n" }
             out += "\n</details>"
@@ -249,14 +264,16 @@ public enum DiffMarkdownRenderer {
     /// A finding's severity, rule, subject and message cells, ending the row.
     static func findingCells(_ finding: Finding) -> String {
         let severity = finding.severity == .error ? "🔴 error" : finding.severity == .warning ? "🟠 warning" : "🔵 note"
-        return "\(severity) | \(e(finding.rule)) | \(e(subjectText(finding.subject), 160)) | \(e(finding.pricedMessage, 500)) |\n"
+        return
+            "\(severity) | \(e(finding.rule)) | \(e(subjectText(finding.subject), 160)) | \(e(finding.pricedMessage, 500)) |\n"
     }
 
     // MARK: timeline
 
     static func timelineSection(_ report: DiffReport) -> String? {
         guard !report.base.timeline.isEmpty || !report.head.timeline.isEmpty else { return nil }
-        var out = "<details open><summary>Start-up timeline (median ms from exec)</summary>\n\n```mermaid\ngantt\n    title Start-up, base vs head (ms from exec, medians)\n    dateFormat x\n    axisFormat %s.%L\n"
+        var out =
+            "<details open><summary>Start-up timeline (median ms from exec)</summary>\n\n```mermaid\ngantt\n    title Start-up, base vs head (ms from exec, medians)\n    dateFormat x\n    axisFormat %s.%L\n"
         var index = 0
         for (name, side) in [("base", report.base), ("head", report.head)] where !side.timeline.isEmpty {
             out += "    section \(name)\n"
@@ -267,7 +284,8 @@ public enum DiffMarkdownRenderer {
                 let end = max(start + 1, Int((span.endMs * 1000).rounded()))
                 // One decimal, two below 1 ms: a 0.03 ms span does not read "0.0 ms".
                 let length = span.endMs - span.startMs
-                out += "    \(MarkdownEscape.mermaid(span.label)) \(Milliseconds.number(length, decimals: length < 0.95 ? 2 : 1)) ms :t\(index), \(start), \(end)\n"
+                out +=
+                    "    \(MarkdownEscape.mermaid(span.label)) \(Milliseconds.number(length, decimals: length < 0.95 ? 2 : 1)) ms :t\(index), \(start), \(end)\n"
                 index += 1
             }
         }
@@ -280,8 +298,10 @@ public enum DiffMarkdownRenderer {
         func describe(_ side: DiffReport.Side, _ name: String) -> String {
             var parts = ["\(name): \(e(side.label, 80)), \(side.objects) objects"]
             if let runs = side.runs { parts.append("\(runs) runs, \(side.cold == true ? "cold" : "warm") cache") }
-            let preferred = ["machine", "cpuModel", "onlineCPUs", "kernel", "glibcVersion", "frequencyGovernor",
-                             "pinning", "loadAverage1m", "cpu"]
+            let preferred = [
+                "machine", "cpuModel", "onlineCPUs", "kernel", "glibcVersion", "frequencyGovernor",
+                "pinning", "loadAverage1m", "cpu",
+            ]
             var keys = preferred.filter { side.conditions[$0] != nil }
             if keys.isEmpty { keys = Array(side.conditions.keys.sorted().prefix(6)) }
             let conditions = keys.map { "\(e($0, 40)) \(e(side.conditions[$0] ?? "", 80))" }
@@ -289,7 +309,8 @@ public enum DiffMarkdownRenderer {
             return parts.joined(separator: "; ")
         }
         let settings = report.settings
-        return "---\n<sub>\(describe(report.base, "base")) · \(describe(report.head, "head")) · regression = Mann–Whitney p < \(settings.alpha) and Δ median > max(\(Milliseconds.number(settings.minEffectMs, decimals: 1)) ms, \(String(format1: settings.minEffectPercent)) %) · premain \(e(report.tool.version))</sub>"
+        return
+            "---\n<sub>\(describe(report.base, "base")) · \(describe(report.head, "head")) · regression = Mann–Whitney p < \(settings.alpha) and Δ median > max(\(Milliseconds.number(settings.minEffectMs, decimals: 1)) ms, \(String(format1: settings.minEffectPercent)) %) · premain \(e(report.tool.version))</sub>"
     }
 }
 

@@ -21,9 +21,10 @@ public enum DiffTextRenderer {
             }
         }
         if !report.measured.isEmpty {
-            var table = TextTable(headers: ["measured", "base", "head", "delta", "%", "p", "change"],
-                                  alignments: [.left, .right, .right, .right, .right, .right, .left],
-                                  kinds: [.symbol], maxWidth: width)
+            var table = TextTable(
+                headers: ["measured", "base", "head", "delta", "%", "p", "change"],
+                alignments: [.left, .right, .right, .right, .right, .right, .left],
+                kinds: [.symbol], maxWidth: width)
             let negligible = report.measured.filter(\.isNegligible).count
             for delta in report.measured where !delta.isNegligible {
                 let name: String
@@ -32,11 +33,13 @@ public enum DiffTextRenderer {
                 case .object: name = "init " + delta.subject
                 case .function: name = "\(delta.subject) (\(delta.object ?? "?"))"
                 }
-                table.add([TextSafety.display(name), Self.ms(delta.base?.medianMs),
-                           Self.ms(delta.head?.medianMs), Self.signedMs(delta.result.deltaMs),
-                           Self.signedPercent(delta.result.percent),
-                           delta.result.test.map { Milliseconds.number($0.pValue, decimals: 4) } ?? "-",
-                           delta.result.change.rawValue])
+                table.add([
+                    TextSafety.display(name), Self.ms(delta.base?.medianMs),
+                    Self.ms(delta.head?.medianMs), Self.signedMs(delta.result.deltaMs),
+                    Self.signedPercent(delta.result.percent),
+                    delta.result.test.map { Milliseconds.number($0.pValue, decimals: 4) } ?? "-",
+                    delta.result.change.rawValue,
+                ])
             }
             out += "\n" + table.render()
             if negligible > 0 {
@@ -48,12 +51,15 @@ public enum DiffTextRenderer {
         for delta in changed {
             var about = [delta.status.rawValue]
             if let place = delta.place, place != .project { about.append(place.rawValue) }
-            if let programs = delta.mappedBy, !programs.isEmpty { about.append("mapped by " + programs.map(TextSafety.display).joined(separator: ", ")) }
+            if let programs = delta.mappedBy, !programs.isEmpty {
+                about.append("mapped by " + programs.map(TextSafety.display).joined(separator: ", "))
+            }
             out += line("  \(TextSafety.display(delta.name)) (\(about.joined(separator: ", ")))")
             for name in delta.neededAdded { out += "    + needs \(TextSafety.display(name))\n" }
             for name in delta.neededRemoved { out += "    - needs \(TextSafety.display(name))\n" }
             for count in delta.relocations + [delta.exports, delta.imports, delta.initializers] where count.delta != 0 {
-                out += "    \(count.name): \(count.base.map(String.init) ?? "-") -> \(count.head.map(String.init) ?? "-")\n"
+                out +=
+                    "    \(count.name): \(count.base.map(String.init) ?? "-") -> \(count.head.map(String.init) ?? "-")\n"
             }
             for name in delta.initializersAdded { out += line("    + initializer \(TextSafety.display(name))") }
             for name in delta.initializersRemoved { out += line("    - initializer \(TextSafety.display(name))") }
@@ -61,10 +67,14 @@ public enum DiffTextRenderer {
             for name in delta.swiftSuspectsRemoved { out += line("    - Swift suspect \(TextSafety.display(name))") }
         }
         for closure in report.closures where closure.delta != 0 {
-            out += "  closure of \(TextSafety.display(closure.name)): \(closure.base.map(String.init) ?? "-") -> \(closure.head.map(String.init) ?? "-") objects\n"
+            out +=
+                "  closure of \(TextSafety.display(closure.name)): \(closure.base.map(String.init) ?? "-") -> \(closure.head.map(String.init) ?? "-") objects\n"
         }
-        out += "\nfindings: \(report.findings.new.count) new, \(report.findings.fixed.count) fixed, \(report.findings.unchanged.count) unchanged\n"
-        for finding in report.findings.new { out += line("  new \(finding.severity.rawValue): \(TextSafety.display(finding.message))") }
+        out +=
+            "\nfindings: \(report.findings.new.count) new, \(report.findings.fixed.count) fixed, \(report.findings.unchanged.count) unchanged\n"
+        for finding in report.findings.new {
+            out += line("  new \(finding.severity.rawValue): \(TextSafety.display(finding.message))")
+        }
         for finding in report.findings.fixed { out += line("  fixed: \(TextSafety.display(finding.message))") }
         return out
     }

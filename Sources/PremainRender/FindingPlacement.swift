@@ -15,14 +15,17 @@ struct FindingPlacement: Equatable {
 
     init(_ finding: Finding, scope: SourceScope) {
         if let location = finding.location, location.line > 0, location.file.hasPrefix("/"),
-           let relative = scope.relativeToRoot(location.file) {
+            let relative = scope.relativeToRoot(location.file)
+        {
             self.init(path: relative, inSourceRoot: true, line: location.line)
         } else if let path = finding.subject.path, let relative = scope.relativeToRoot(path) {
             self.init(path: relative, inSourceRoot: true, line: nil)
         } else if let path = finding.subject.path, let relative = scope.relativeToArtifacts(path) {
             self.init(path: relative, inSourceRoot: false, line: nil)
         } else {
-            self.init(path: ObjectName.fileName(finding.subject.path ?? finding.subject.object), inSourceRoot: false, line: nil)
+            self.init(
+                path: ObjectName.fileName(finding.subject.path ?? finding.subject.object), inSourceRoot: false,
+                line: nil)
         }
     }
 

@@ -11,9 +11,13 @@ public enum FindingsTextRenderer {
             out += wrap("\(finding.severity.rawValue): [\(finding.rule)] \(TextSafety.display(subject))", width: width)
             out += wrap("  \(TextSafety.display(finding.message))", width: width)
             if let cost = finding.costBasis { out += wrap("  \(cost.sentence)", width: width) }
-            if let verification = finding.verification { out += wrap("  \(TextSafety.display(verification.sentence))", width: width) }
+            if let verification = finding.verification {
+                out += wrap("  \(TextSafety.display(verification.sentence))", width: width)
+            }
             out += wrap("  fix: \(TextSafety.display(finding.advice))", width: width)
-            for member in finding.grouped ?? [] { out += wrap("    - \(TextSafety.display(member.line))", width: width) }
+            for member in finding.grouped ?? [] {
+                out += wrap("    - \(TextSafety.display(member.line))", width: width)
+            }
             out += "\n"
         }
         let counts = Severity.allCases.reversed().map { severity in
@@ -21,7 +25,9 @@ public enum FindingsTextRenderer {
             return "\(count) \(severity.rawValue)\(count == 1 ? "" : "s")"
         }
         var summary = "\(report.findings.count) findings (\(counts.joined(separator: ", "))); "
-        summary += report.failing.isEmpty ? "none at or above \(report.failOn.rawValue)"
+        summary +=
+            report.failing.isEmpty
+            ? "none at or above \(report.failOn.rawValue)"
             : "\(report.failing.count) at or above \(report.failOn.rawValue): check failed"
         return out + wrap(summary, width: width)
     }

@@ -41,7 +41,9 @@ public enum GitHubAnnotationRenderer {
             if let line = place.line { properties.append("line=\(line)") }
         }
         properties.append("title=" + escapeProperty(finding.rule))
-        return "::\(command(finding.severity)) \(properties.joined(separator: ","))::" + escapeData(TextSafety.plainText(finding.pricedMessage + ". " + finding.adviceWithGroup, keepingLineBreaks: true))
+        return "::\(command(finding.severity)) \(properties.joined(separator: ","))::"
+            + escapeData(
+                TextSafety.plainText(finding.pricedMessage + ". " + finding.adviceWithGroup, keepingLineBreaks: true))
     }
 
     static func command(_ severity: Severity) -> String {

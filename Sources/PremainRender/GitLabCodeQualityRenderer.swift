@@ -44,11 +44,12 @@ public enum GitLabCodeQualityRenderer {
             let place = FindingPlacement(finding, scope: scope)
             let count = (seen[finding.fingerprint] ?? 0) + 1
             seen[finding.fingerprint] = count
-            return Issue(checkName: finding.rule,
-                         description: TextSafety.plainText(finding.message + ". " + finding.advice),
-                         fingerprint: count == 1 ? finding.fingerprint : "\(finding.fingerprint)#\(count)",
-                         severity: severity(finding.severity),
-                         location: .init(path: place.path, lines: .init(begin: place.line ?? 1)))
+            return Issue(
+                checkName: finding.rule,
+                description: TextSafety.plainText(finding.message + ". " + finding.advice),
+                fingerprint: count == 1 ? finding.fingerprint : "\(finding.fingerprint)#\(count)",
+                severity: severity(finding.severity),
+                location: .init(path: place.path, lines: .init(begin: place.line ?? 1)))
         }
         return try JSONRenderer.render(issues)
     }

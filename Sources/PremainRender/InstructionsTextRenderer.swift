@@ -9,10 +9,16 @@ public enum InstructionsTextRenderer {
     static let functionLimit = 12
 
     public static func render(_ counts: InstructionCounts, indent: String = "  ", width maxWidth: Int = 100) -> String {
-        let runs = counts.runs == 1 ? "1 run" : "\(counts.runs) runs, \(counts.differingRuns == 0 ? "all equal" : "\(counts.differingRuns) differing")"
-        var out = "\(indent)instructions under callgrind (exact, repeatable; \(runs); exit status \(counts.exitStatus))\n"
-        let rows: [(String, UInt64?)] = [("before main", counts.beforeMain), ("to first output", counts.toFirstOutput),
-                                         ("total", counts.total)]
+        let runs =
+            counts.runs == 1
+            ? "1 run"
+            : "\(counts.runs) runs, \(counts.differingRuns == 0 ? "all equal" : "\(counts.differingRuns) differing")"
+        var out =
+            "\(indent)instructions under callgrind (exact, repeatable; \(runs); exit status \(counts.exitStatus))\n"
+        let rows: [(String, UInt64?)] = [
+            ("before main", counts.beforeMain), ("to first output", counts.toFirstOutput),
+            ("total", counts.total),
+        ]
         let width = rows.map { grouped($0.1).count }.max() ?? 0
         for (name, value) in rows {
             let text = grouped(value)
@@ -20,19 +26,24 @@ public enum InstructionsTextRenderer {
         }
         let margin = indent.count
         if !counts.objects.isEmpty {
-            var table = TextTable(headers: ["initializers of", "instructions", "calls"],
-                                  alignments: [.left, .right, .right], kinds: [.path], indent: margin, maxWidth: maxWidth)
+            var table = TextTable(
+                headers: ["initializers of", "instructions", "calls"],
+                alignments: [.left, .right, .right], kinds: [.path], indent: margin, maxWidth: maxWidth)
             for object in counts.objects {
                 table.add([object.object, grouped(object.instructions), "\(object.calls)"])
             }
             out += "\n" + table.render()
         }
         if !counts.functions.isEmpty {
-            var table = TextTable(headers: ["functions before main", "object", "instructions", "calls"],
-                                  alignments: [.left, .left, .right, .right], kinds: [.symbol, .path], indent: margin,
-                                  maxWidth: maxWidth)
+            var table = TextTable(
+                headers: ["functions before main", "object", "instructions", "calls"],
+                alignments: [.left, .left, .right, .right], kinds: [.symbol, .path], indent: margin,
+                maxWidth: maxWidth)
             for function in counts.functions.prefix(functionLimit) {
-                table.add([function.displayName, ObjectName.fileName(function.object), grouped(function.instructions), "\(function.calls)"])
+                table.add([
+                    function.displayName, ObjectName.fileName(function.object), grouped(function.instructions),
+                    "\(function.calls)",
+                ])
             }
             out += "\n" + table.render()
             if counts.functions.count > functionLimit {
@@ -49,8 +60,8 @@ public enum InstructionsTextRenderer {
     }
 }
 
-private extension String {
-    func padding(_ width: Int) -> String {
+extension String {
+    fileprivate func padding(_ width: Int) -> String {
         count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

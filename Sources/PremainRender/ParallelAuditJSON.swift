@@ -1,6 +1,6 @@
 import Dispatch
-import Synchronization
 import PremainModel
+import Synchronization
 
 /// Renders an `AuditReport` as JSON byte-for-byte like `JSONRenderer.render(report)`, but
 /// writes the binaries with `AuditJSONWriter` (no `Codable`) on several threads: for folder
@@ -34,8 +34,10 @@ public enum ParallelAuditJSON {
     /// as `write` does (it could not write). Throws what encoding throws (a time that is not a
     /// finite number): the report's tail is encoded before anything is written, a binary when
     /// its chunk comes.
-    public static func stream(_ report: AuditReport, workers: Int, schemaVersion: Int = 1, chunk: Int = 128,
-                              to write: ([UInt8]) -> Bool) throws -> Bool {
+    public static func stream(
+        _ report: AuditReport, workers: Int, schemaVersion: Int = 1, chunk: Int = 128,
+        to write: ([UInt8]) -> Bool
+    ) throws -> Bool {
         let table = schemaVersion >= 2 ? ClosureObjectTable(report.binaries) : nil
         let userInfo: [CodingUserInfoKey: any Sendable] = table.map { [ClosureObjectTable.userInfoKey: $0] } ?? [:]
         let binaries = report.binaries
@@ -56,7 +58,8 @@ public enum ParallelAuditJSON {
             for (offset, part) in parts.enumerated() {
                 out.append(contentsOf: [0x20, 0x20, 0x20, 0x20])
                 out.append(contentsOf: part)
-                out.append(contentsOf: range.lowerBound + offset == binaries.count - 1 ? [0x0a] : [UInt8(ascii: ","), 0x0a])
+                out.append(
+                    contentsOf: range.lowerBound + offset == binaries.count - 1 ? [0x0a] : [UInt8(ascii: ","), 0x0a])
             }
             guard write(out) else { return false }
         }
@@ -66,8 +69,10 @@ public enum ParallelAuditJSON {
     /// The JSON of `binaries[range]`, in order, each indented for its place in the array
     /// (level 2): `AuditJSONWriter`, or `Codable` for a value the writer cannot write (which
     /// then throws the encoding error).
-    private static func encode(_ binaries: [BinaryInventory], _ range: Range<Int>, workers: Int,
-                               table: ClosureObjectTable?, userInfo: [CodingUserInfoKey: any Sendable]) throws -> [[UInt8]] {
+    private static func encode(
+        _ binaries: [BinaryInventory], _ range: Range<Int>, workers: Int,
+        table: ClosureObjectTable?, userInfo: [CodingUserInfoKey: any Sendable]
+    ) throws -> [[UInt8]] {
         let parts = Mutex<[Int: [UInt8]]>([:])
         let failure = Mutex<String?>(nil)
         let next = Atomic<Int>(range.lowerBound)
@@ -79,8 +84,10 @@ public enum ParallelAuditJSON {
                     var writer = AuditJSONWriter(level: 2, objects: table)
                     writer.write(binaries[index])
                     let written = writer.finish()
-                    let bytes = writer.failed ? try PrettyJSONEncoder.encode(binaries[index], level: 2, userInfo: userInfo)
-                                              : written
+                    let bytes =
+                        writer.failed
+                        ? try PrettyJSONEncoder.encode(binaries[index], level: 2, userInfo: userInfo)
+                        : written
                     parts.withLock { $0[index] = bytes }
                 } catch {
                     failure.withLock { $0 = "\(error)" }

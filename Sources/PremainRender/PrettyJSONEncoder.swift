@@ -1,7 +1,7 @@
 import LosslessText
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Encodes an `Encodable` value to the bytes `JSONEncoder` writes with `[.sortedKeys,
@@ -19,8 +19,10 @@ public enum PrettyJSONEncoder {
     /// stood at nesting `level` (0 for a document).
     /// `userInfo` is what `Encoder.userInfo` gives every `encode(to:)` (e.g. a
     /// `ClosureObjectTable`).
-    public static func encode<T: Encodable>(_ value: T, level: Int = 0,
-                                            userInfo: [CodingUserInfoKey: any Sendable] = [:]) throws -> [UInt8] {
+    public static func encode<T: Encodable>(
+        _ value: T, level: Int = 0,
+        userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    ) throws -> [UInt8] {
         let encoder = TreeEncoder(parent: nil, key: nil)
         encoder.rootUserInfo = userInfo
         try value.encode(to: encoder)
@@ -98,9 +100,12 @@ public enum PrettyJSONEncoder {
         }
     }
 
-    static func number<T: BinaryFloatingPoint & CustomStringConvertible>(_ value: T, _ path: @autoclosure () -> [any CodingKey]) throws -> Node {
+    static func number<T: BinaryFloatingPoint & CustomStringConvertible>(
+        _ value: T, _ path: @autoclosure () -> [any CodingKey]
+    ) throws -> Node {
         guard let text = numberText(value) else {
-            throw EncodingError.invalidValue(value, .init(codingPath: path(), debugDescription: "Unable to encode \(value) directly in JSON."))
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: path(), debugDescription: "Unable to encode \(value) directly in JSON."))
         }
         return .literal(text)
     }
@@ -207,10 +212,13 @@ public enum PrettyJSONEncoder {
             case 0x0d: out.append(contentsOf: [0x5c, UInt8(ascii: "r")])
             case 0x09: out.append(contentsOf: [0x5c, UInt8(ascii: "t")])
             case 0..<0x20:
-                out.append(contentsOf: [0x5c, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        digits[Int(byte >> 4)], digits[Int(byte & 0xf)]])
+                out.append(contentsOf: [
+                    0x5c, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    digits[Int(byte >> 4)], digits[Int(byte & 0xf)],
+                ])
             case 0xF4 where index + 2 < bytes.count:
-                guard let raw = LosslessUTF8.rawByte(utf8: byte, bytes[index], bytes[index + 1], bytes[index + 2]) else {
+                guard let raw = LosslessUTF8.rawByte(utf8: byte, bytes[index], bytes[index + 1], bytes[index + 2])
+                else {
                     out.append(byte)
                     continue
                 }
@@ -284,7 +292,8 @@ final class TreeEncoder: Encoder {
         if T.self == Bool.self { return .literal(unsafeBitCast(value, to: Bool.self) ? "true" : "false") }
         if T.self == UInt64.self { return .literal(String(unsafeBitCast(value, to: UInt64.self))) }
         if T.self == Double.self {
-            return try PrettyJSONEncoder.number(unsafeBitCast(value, to: Double.self), TreeEncoder(parent: parent, key: key).codingPath)
+            return try PrettyJSONEncoder.number(
+                unsafeBitCast(value, to: Double.self), TreeEncoder(parent: parent, key: key).codingPath)
         }
         if T.self == Int64.self { return .literal(String(unsafeBitCast(value, to: Int64.self))) }
         if T.self == UInt32.self { return .literal(String(unsafeBitCast(value, to: UInt32.self))) }
@@ -293,7 +302,8 @@ final class TreeEncoder: Encoder {
         if T.self == UInt8.self { return .literal(String(unsafeBitCast(value, to: UInt8.self))) }
         if T.self == UInt.self { return .literal(String(unsafeBitCast(value, to: UInt.self))) }
         if T.self == Float.self {
-            return try PrettyJSONEncoder.number(unsafeBitCast(value, to: Float.self), TreeEncoder(parent: parent, key: key).codingPath)
+            return try PrettyJSONEncoder.number(
+                unsafeBitCast(value, to: Float.self), TreeEncoder(parent: parent, key: key).codingPath)
         }
         let encoder = TreeEncoder(parent: parent, key: key)
         try value.encode(to: encoder)
@@ -309,10 +319,14 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     mutating func encodeNil(forKey key: Key) throws { object.set(key.stringValue, .null) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { object.set(key.stringValue, .literal(value ? "true" : "false")) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        object.set(key.stringValue, .literal(value ? "true" : "false"))
+    }
     mutating func encode(_ value: String, forKey key: Key) throws { object.set(key.stringValue, .string(value)) }
     mutating func encode(_ value: Int, forKey key: Key) throws { object.set(key.stringValue, .literal(String(value))) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { object.set(key.stringValue, .literal(String(value))) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+        object.set(key.stringValue, .literal(String(value)))
+    }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         object.set(key.stringValue, try PrettyJSONEncoder.number(value, codingPath + [key]))
     }
@@ -321,8 +335,10 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         object.set(key.stringValue, try TreeEncoder.node(value, parent: encoder, key: key))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
-                                                        forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
         let nested: PrettyJSONEncoder.ObjectNode
         if case .object(let existing)? = object.existing(key.stringValue) {
             nested = existing
@@ -330,7 +346,8 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             nested = PrettyJSONEncoder.ObjectNode()
             object.set(key.stringValue, .object(nested))
         }
-        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(object: nested, encoder: TreeEncoder(parent: encoder, key: key)))
+        return KeyedEncodingContainer(
+            TreeKeyedContainer<NestedKey>(object: nested, encoder: TreeEncoder(parent: encoder, key: key)))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -367,7 +384,9 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
         array.items.append(try TreeEncoder.node(value, parent: encoder, key: nil))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let nested = PrettyJSONEncoder.ObjectNode()
         array.items.append(.object(nested))
         return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(object: nested, encoder: encoder))

@@ -15,12 +15,16 @@ public enum PullRequestMarkdownRenderer {
 
     /// `trend`: the base branch's history (`premain pr --history-db`), shown after the
     /// measured section with this pull request's head values beside it; `nil`: no trend.
-    public static func render(_ report: PullRequestReport, top: Int = 10,
-                              limit: Int = DiffMarkdownRenderer.defaultLimit, trend: HistoryReport? = nil,
-                              scope: SourceScope? = nil) -> String {
+    public static func render(
+        _ report: PullRequestReport, top: Int = 10,
+        limit: Int = DiffMarkdownRenderer.defaultLimit, trend: HistoryReport? = nil,
+        scope: SourceScope? = nil
+    ) -> String {
         var required = [marker + "\n" + heading(report) + "\n\n" + measuredSection(report, scope: scope)]
         if let trend, !trend.series.isEmpty {
-            let head = Dictionary((report.compare?.times ?? []).map { ($0.quantity.metricName, $0.head.medianMs) }) { first, _ in first }
+            let head = Dictionary((report.compare?.times ?? []).map { ($0.quantity.metricName, $0.head.medianMs) }) {
+                first, _ in first
+            }
             required.append(HistoryMarkdownRenderer.pullRequestTrend(trend, head: head))
         }
         if let skipped = skippedNote(report) { required.append(skipped) }
@@ -28,7 +32,8 @@ public enum PullRequestMarkdownRenderer {
         required.append(DiffMarkdownRenderer.findingsSection(report.diff, top: top))
         var optional: [String] = []
         if let details = DiffMarkdownRenderer.objectDetails(report.diff) { optional.append(details) }
-        return DiffMarkdownRenderer.assemble(required: required, optional: optional, footer: footer(report), limit: limit)
+        return DiffMarkdownRenderer.assemble(
+            required: required, optional: optional, footer: footer(report), limit: limit)
     }
 
     /// "## premain: ❌ start-up regressed", "## premain: ⚠️ not measured", …
@@ -54,10 +59,13 @@ public enum PullRequestMarkdownRenderer {
         }
         let icon = report.verdict.status == .runFailed ? "❌" : "⚠️"
         let command = report.command.map { " " + MarkdownEscape.text($0.joined(separator: " "), limit: 200) } ?? ""
-        var text = "\(icon) **Start-up\(command.isEmpty ? "" : " of" + command) not measured**: \(MarkdownEscape.text(reason, limit: 600)). "
+        var text =
+            "\(icon) **Start-up\(command.isEmpty ? "" : " of" + command) not measured**: \(MarkdownEscape.text(reason, limit: 600)). "
             + "Only the static facts below were compared; they say nothing about launch time."
         if let compare = report.compare {
-            text += "\n\n<details><summary>The comparison until the run failed</summary>\n\n" + CompareMarkdownRenderer.section(compare, scope: scope) + "\n\n</details>"
+            text +=
+                "\n\n<details><summary>The comparison until the run failed</summary>\n\n"
+                + CompareMarkdownRenderer.section(compare, scope: scope) + "\n\n</details>"
         }
         return text
     }
@@ -65,12 +73,15 @@ public enum PullRequestMarkdownRenderer {
     /// One line counting what the folders held that was left out, base / head; `nil` unless
     /// that includes relocatable objects or JSON files.
     static func skippedNote(_ report: PullRequestReport) -> String? {
-        let base = report.skipped.base, head = report.skipped.head
+        let base = report.skipped.base
+        let head = report.skipped.head
         guard base.isWorthANote || head.isWorthANote else { return nil }
         var parts: [String] = []
         if base.objects + head.objects > 0 {
             let kinds = Array(Set(base.objectExtensions + head.objectExtensions)).filter { !$0.isEmpty }.sorted()
-            parts.append("\(base.objects) / \(head.objects) relocatable objects (\(kinds.map { MarkdownEscape.text($0, limit: 20) }.joined(separator: ", ")); `--include-objects` reads them)")
+            parts.append(
+                "\(base.objects) / \(head.objects) relocatable objects (\(kinds.map { MarkdownEscape.text($0, limit: 20) }.joined(separator: ", ")); `--include-objects` reads them)"
+            )
         }
         if !base.notReports.isEmpty || !head.notReports.isEmpty {
             parts.append("\(base.notReports.count) / \(head.notReports.count) JSON files that are not premain reports")
@@ -78,19 +89,24 @@ public enum PullRequestMarkdownRenderer {
         if base.others + head.others > 0 {
             parts.append("\(base.others) / \(head.others) other files")
         }
-        return "<sub>Only ELF executables and shared libraries were read. Left out (base / head): " + parts.joined(separator: ", ") + ".</sub>"
+        return "<sub>Only ELF executables and shared libraries were read. Left out (base / head): "
+            + parts.joined(separator: ", ") + ".</sub>"
     }
 
     static func footer(_ report: PullRequestReport) -> String {
         func side(_ name: String, _ side: DiffReport.Side, _ commit: String?) -> String {
             let sha = commit.map { " at " + String($0.prefix(12)) } ?? ""
-            return "\(name): \(MarkdownEscape.text(side.label, limit: 120))\(sha), \(side.objects) object\(side.objects == 1 ? "" : "s")"
+            return
+                "\(name): \(MarkdownEscape.text(side.label, limit: 120))\(sha), \(side.objects) object\(side.objects == 1 ? "" : "s")"
         }
-        var parts = [side("base", report.diff.base, report.commits?.base), side("head", report.diff.head, report.commits?.head)]
+        var parts = [
+            side("base", report.diff.base, report.commits?.base), side("head", report.diff.head, report.commits?.head),
+        ]
         if let settings = report.compare?.settings {
             let level = Int((settings.confidence * 100).rounded())
-            parts.append("a change counts beyond ±max(\(Milliseconds.number(settings.thresholdMs, decimals: 1)) ms, "
-                + "\(String(format1: settings.thresholdPercent)) %) at \(level) % confidence")
+            parts.append(
+                "a change counts beyond ±max(\(Milliseconds.number(settings.thresholdMs, decimals: 1)) ms, "
+                    + "\(String(format1: settings.thresholdPercent)) %) at \(level) % confidence")
         }
         parts.append("premain \(MarkdownEscape.text(report.tool.version, limit: 40))")
         return "---\n<sub>" + parts.joined(separator: " · ") + "</sub>"

@@ -17,7 +17,8 @@ public enum PullRequestTextRenderer {
             out += "\nnot measured: \(TextSafety.display(reason))\n"
         }
         if let compare = report.compare {
-            out += "\nmeasured: \(TextSafety.display((report.command ?? []).joined(separator: " "))), paired with premain compare\n"
+            out +=
+                "\nmeasured: \(TextSafety.display((report.command ?? []).joined(separator: " "))), paired with premain compare\n"
             out += CompareTextRenderer.render(compare, width: width, scope: scope)
         } else {
             out += "\nnot measured: \(TextSafety.display(report.notMeasured ?? "unknown reason"))\n"
@@ -25,7 +26,8 @@ public enum PullRequestTextRenderer {
         for (name, skipped) in [("base", report.skipped.base), ("head", report.skipped.head)] {
             if let summary = skipped.summary { out += "\(name): \(TextSafety.display(summary))\n" }
         }
-        out += "\nstatic, \(TextSafety.display(report.diff.base.label)) -> \(TextSafety.display(report.diff.head.label)):\n"
+        out +=
+            "\nstatic, \(TextSafety.display(report.diff.base.label)) -> \(TextSafety.display(report.diff.head.label)):\n"
         out += DiffTextRenderer.render(report.diff, width: width, verdict: false)
         return out
     }

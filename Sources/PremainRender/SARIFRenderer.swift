@@ -11,7 +11,8 @@ import PremainModel
 /// code scanning closes an alert that is no longer reported). No URI holds an absolute path.
 /// Pure.
 public enum SARIFRenderer {
-    public static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+    public static let schema =
+        "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
     /// The `uriBaseId` of paths relative to the source root.
     public static let sourceRootID = "SRCROOT"
     /// The key of the fingerprint in `partialFingerprints`.
@@ -25,21 +26,27 @@ public enum SARIFRenderer {
     /// Findings of `premain diff`: head's findings, new and unchanged; then `causes`, the
     /// start-up causes of `premain pr`'s comparison as findings (`CauseText.finding`, located in
     /// the checkout), each a `startup_regression_cause` result at its line.
-    public static func render(_ report: DiffReport, catalog: RuleCatalog, scope: SourceScope,
-                              causes: [Finding] = []) throws -> String {
-        let findings = report.findings.new.map { ($0, Optional("new")) }
+    public static func render(
+        _ report: DiffReport, catalog: RuleCatalog, scope: SourceScope,
+        causes: [Finding] = []
+    ) throws -> String {
+        let findings =
+            report.findings.new.map { ($0, Optional("new")) }
             + report.findings.unchanged.map { ($0, Optional("unchanged")) } + causes.map { ($0, Optional("new")) }
         return try render(findings, catalog: catalog, version: report.tool.version, scope: scope)
     }
 
     /// The start-up causes of `premain compare` (`CauseText.finding`, located in the checkout).
     public static func render(causes: [Finding], version: String, scope: SourceScope) throws -> String {
-        try render(causes.map { ($0, Optional("new")) }, catalog: RuleCatalog(rules: [], budgets: []), version: version,
-                   scope: scope)
+        try render(
+            causes.map { ($0, Optional("new")) }, catalog: RuleCatalog(rules: [], budgets: []), version: version,
+            scope: scope)
     }
 
-    static func render(_ findings: [(Finding, String?)], catalog: RuleCatalog, version: String,
-                       scope: SourceScope) throws -> String {
+    static func render(
+        _ findings: [(Finding, String?)], catalog: RuleCatalog, version: String,
+        scope: SourceScope
+    ) throws -> String {
         var rules = catalog.rules.map { rule in
             let description = rule.description
             return Log.ReportingDescriptor(
@@ -49,15 +56,21 @@ public enum SARIFRenderer {
                 help: .init(text: description.advice))
         }
         for budget in catalog.budgets {
-            rules.append(.init(id: budget.identifier, name: budget.identifier.camelCased,
-                               shortDescription: .init(text: budget.summary), fullDescription: .init(text: budget.summary), defaultConfiguration: .init(level: "error"),
-                               help: .init(text: "Set budgets and the allowlist in premain.json at the repository root")))
+            rules.append(
+                .init(
+                    id: budget.identifier, name: budget.identifier.camelCased,
+                    shortDescription: .init(text: budget.summary), fullDescription: .init(text: budget.summary),
+                    defaultConfiguration: .init(level: "error"),
+                    help: .init(text: "Set budgets and the allowlist in premain.json at the repository root")))
         }
         if findings.contains(where: { $0.0.rule == StartupCauseRule.identifier }) {
-            rules.append(.init(id: StartupCauseRule.identifier, name: StartupCauseRule.identifier.camelCased,
-                               shortDescription: .init(text: StartupCauseRule.summary),
-                               fullDescription: .init(text: StartupCauseRule.advice), defaultConfiguration: .init(level: "warning"),
-                               help: .init(text: StartupCauseRule.advice)))
+            rules.append(
+                .init(
+                    id: StartupCauseRule.identifier, name: StartupCauseRule.identifier.camelCased,
+                    shortDescription: .init(text: StartupCauseRule.summary),
+                    fullDescription: .init(text: StartupCauseRule.advice),
+                    defaultConfiguration: .init(level: "warning"),
+                    help: .init(text: StartupCauseRule.advice)))
         }
         let index = Dictionary(rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         let results = findings.filter { FindingPlacement.isReported($0.0, scope: scope) }.map { finding, state in
@@ -69,7 +82,8 @@ public enum SARIFRenderer {
             }
             let place = FindingPlacement(finding, scope: scope)
             let physical = Log.PhysicalLocation(
-                artifactLocation: .init(uri: uriReference(place.path), uriBaseId: place.inSourceRoot ? sourceRootID : nil),
+                artifactLocation: .init(
+                    uri: uriReference(place.path), uriBaseId: place.inSourceRoot ? sourceRootID : nil),
                 region: place.line.map { Log.Region(startLine: $0) })
             return Log.Result(
                 ruleId: finding.rule, ruleIndex: index[finding.rule], level: finding.severity.rawValue,
@@ -79,9 +93,15 @@ public enum SARIFRenderer {
         }
         let log = Log(
             schema: schema, version: "2.1.0",
-            runs: [.init(tool: .init(driver: .init(name: "premain", version: version, rules: rules)),
-                         originalUriBaseIds: [sourceRootID: .init(description: .init(text: "The top folder of the checkout (premain --source-root)"))],
-                         results: results)])
+            runs: [
+                .init(
+                    tool: .init(driver: .init(name: "premain", version: version, rules: rules)),
+                    originalUriBaseIds: [
+                        sourceRootID: .init(
+                            description: .init(text: "The top folder of the checkout (premain --source-root)"))
+                    ],
+                    results: results)
+            ])
         return try JSONRenderer.render(log)
     }
 

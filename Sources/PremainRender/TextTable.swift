@@ -19,8 +19,10 @@ public struct TextTable {
     /// Total width the table may use (`TextFit.unlimited`: any).
     public var maxWidth: Int
 
-    public init(headers: [String], alignments: [Alignment], kinds: [TextFit.Kind] = [], indent: Int = 2,
-                maxWidth: Int = 100) {
+    public init(
+        headers: [String], alignments: [Alignment], kinds: [TextFit.Kind] = [], indent: Int = 2,
+        maxWidth: Int = 100
+    ) {
         self.headers = headers
         self.alignments = alignments
         self.kinds = kinds
@@ -37,8 +39,10 @@ public struct TextTable {
         var widths = (0..<columns).map { column in ([headers] + body).map { cell($0, column).count }.max() ?? 0 }
         let used = indent + widths.reduce(0, +) + 2 * max(columns - 1, 0)
         var wrapped: Int?
-        if used > maxWidth, let widest = (0..<columns).filter({ alignments[$0] == .left })
-            .max(by: { widths[$0] < widths[$1] }) {
+        if used > maxWidth,
+            let widest = (0..<columns).filter({ alignments[$0] == .left })
+                .max(by: { widths[$0] < widths[$1] })
+        {
             let room = max(12, widths[widest] - (used - maxWidth))
             let kind = kinds.indices.contains(widest) ? kinds[widest] : .plain
             body = body.map { row in
@@ -47,7 +51,8 @@ public struct TextTable {
                 return row
             }
             // A piece that cannot be broken (a file name) widens the column rather than overflow it.
-            let longestLine = body.flatMap { TextFit.lines(cell($0, widest), width: room, kind: .plain) }.map(\.count).max() ?? 0
+            let longestLine =
+                body.flatMap { TextFit.lines(cell($0, widest), width: room, kind: .plain) }.map(\.count).max() ?? 0
             widths[widest] = max(headers[widest].count, widest == columns - 1 ? min(longestLine, room) : longestLine)
             wrapped = widest
         }

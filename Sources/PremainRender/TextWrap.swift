@@ -5,8 +5,10 @@ public enum TextWrap {
     /// starts with `first`, every later one with `indent`; pieces are joined by one space, and
     /// a piece that would overflow starts a new line unless its line holds no piece yet (a
     /// piece longer than the width stands alone). Returns `[first]` when there are no pieces.
-    public static func lines<S: StringProtocol>(_ pieces: [S], width: Int, first: String = "",
-                                                indent: String = "") -> [String] {
+    public static func lines<S: StringProtocol>(
+        _ pieces: [S], width: Int, first: String = "",
+        indent: String = ""
+    ) -> [String] {
         var lines: [String] = []
         var line = first
         var lineHasPiece = false
@@ -25,7 +27,8 @@ public enum TextWrap {
 
     /// `items` separated by commas after `label`, wrapped at `width`.
     public static func list(_ items: [String], width: Int, first: String, indent: String) -> [String] {
-        lines(items.enumerated().map { $0.element + ($0.offset < items.count - 1 ? "," : "") },
-              width: width, first: first, indent: indent)
+        lines(
+            items.enumerated().map { $0.element + ($0.offset < items.count - 1 ? "," : "") },
+            width: width, first: first, indent: indent)
     }
 }

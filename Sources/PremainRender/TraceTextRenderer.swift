@@ -29,22 +29,32 @@ public enum TraceTextRenderer {
         out += ConditionsTextRenderer.render(m.conditions, measurer: "tracer")
         var outcomes: [String: Int] = [:]
         for outcome in m.outcomes { outcomes[TextSafety.display(outcome.description), default: 0] += 1 }
-        out += "outcomes: " + outcomes.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: ", ") + "\n"
-        for name in ["main", "firstOutput", "exit"] + m.milestones.keys.filter({ !["main", "firstOutput", "exit"].contains($0) }).sorted() {
+        out +=
+            "outcomes: " + outcomes.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: ", ")
+            + "\n"
+        for name in ["main", "firstOutput", "exit"]
+            + m.milestones.keys.filter({ !["main", "firstOutput", "exit"].contains($0) }).sorted()
+        {
             guard let timing = m.milestones[name] else { continue }
-            out += "milestone \(TextSafety.display(name)): median \(ms(timing.medianMs)), p90 \(ms(timing.p90Ms)), max \(ms(timing.maxMs))\n"
+            out +=
+                "milestone \(TextSafety.display(name)): median \(ms(timing.medianMs)), p90 \(ms(timing.p90Ms)), max \(ms(timing.maxMs))\n"
         }
-        let shown = m.functions.filter { all || $0.inclusive.medianMs >= smallMs || $0.kind != .staticInitializer || $0.unfinishedCalls > 0 }
+        let shown = m.functions.filter {
+            all || $0.inclusive.medianMs >= smallMs || $0.kind != .staticInitializer || $0.unfinishedCalls > 0
+        }
         out += "\n"
         // FUNCTION last: demangled Swift names are long and would push the other columns away.
-        var table = TextTable(headers: ["MEDIAN", "P90", "MAX", "SELF", "CALLS", "KIND", "OBJECT", "SOURCE", "FUNCTION"],
-                              alignments: [.right, .right, .right, .right, .right, .left, .left, .left, .left],
-                              kinds: [.plain, .plain, .plain, .plain, .plain, .plain, .path, .plain, .symbol],
-                              indent: 0, maxWidth: width)
+        var table = TextTable(
+            headers: ["MEDIAN", "P90", "MAX", "SELF", "CALLS", "KIND", "OBJECT", "SOURCE", "FUNCTION"],
+            alignments: [.right, .right, .right, .right, .right, .left, .left, .left, .left],
+            kinds: [.plain, .plain, .plain, .plain, .plain, .plain, .path, .plain, .symbol],
+            indent: 0, maxWidth: width)
         // Names that two rows share (two `_GLOBAL__sub_I_X.cpp` of one object, `ProcessInfo`
         // against `_ProcessInfo`) carry their address.
         var nameCounts: [String: Int] = [:]
-        func key(_ f: TracedFunction) -> String { "\(f.image ?? 1)|" + ObjectName.fileName(f.object) + "|" + (f.demangled ?? f.symbol) }
+        func key(_ f: TracedFunction) -> String {
+            "\(f.image ?? 1)|" + ObjectName.fileName(f.object) + "|" + (f.demangled ?? f.symbol)
+        }
         for f in shown { nameCounts[key(f), default: 0] += 1 }
         for f in shown {
             var name = SwiftName.display(symbol: f.symbol, demangled: f.demangled)
@@ -54,19 +64,25 @@ public enum TraceTextRenderer {
             if shared, let address = f.address { name += " @\(address)" }
             if let image = f.image { name += " (image \(image))" }
             let timed = !f.inclusive.samplesMs.isEmpty
-            table.add([timed ? ms(f.inclusive.medianMs) : "did not return", timed ? ms(f.inclusive.p90Ms) : "-",
-                         timed ? ms(f.inclusive.maxMs) : "-", f.exclusive.map { ms($0.medianMs) } ?? "-", f.callsText, f.kind.title,
-                         ObjectName.fileName(f.object),
-                         f.source?.shortText ?? "-", name])
+            table.add([
+                timed ? ms(f.inclusive.medianMs) : "did not return", timed ? ms(f.inclusive.p90Ms) : "-",
+                timed ? ms(f.inclusive.maxMs) : "-", f.exclusive.map { ms($0.medianMs) } ?? "-", f.callsText,
+                f.kind.title,
+                ObjectName.fileName(f.object),
+                f.source?.shortText ?? "-", name,
+            ])
         }
         out += table.render()
         let hidden = m.functions.count - shown.count
-        if hidden > 0 { out += "(\(hidden) toolchain/static initializers under \(ms(smallMs)) not shown; --all shows them)\n" }
+        if hidden > 0 {
+            out += "(\(hidden) toolchain/static initializers under \(ms(smallMs)) not shown; --all shows them)\n"
+        }
         for failure in m.failures ?? [] { out += "FAILED: \(TextSafety.display(failure))\n" }
         if !m.untimed.isEmpty {
             out += "\nnot timed:\n"
             for u in m.untimed {
-                out += "  \(TextSafety.display(u.demangled ?? u.symbol)) [\(TextSafety.display(u.object))]: \(TextSafety.display(u.reason))\n"
+                out +=
+                    "  \(TextSafety.display(u.demangled ?? u.symbol)) [\(TextSafety.display(u.object))]: \(TextSafety.display(u.reason))\n"
             }
         }
         if !m.notes.isEmpty {

@@ -8,9 +8,12 @@ import PremainModel
 public enum WaterfallRenderer {
     public static func render(_ measurement: LaunchMeasurement, width: Int = 100) -> String {
         guard let run = measurement.medianRun, let timeline = measurement.medianRunTimeline,
-              timeline.loaderDoneMs != nil || !timeline.initializers.isEmpty else { return "" }
+            timeline.loaderDoneMs != nil || !timeline.initializers.isEmpty
+        else { return "" }
         let exitMs = run < measurement.outcomes.count ? sampleExit(measurement, run: run) : nil
-        let endMs = max(exitMs ?? 0, timeline.mainMs ?? 0, timeline.initializers.last.map { $0.startMs + ($0.durationMs ?? 0) } ?? 0)
+        let endMs = max(
+            exitMs ?? 0, timeline.mainMs ?? 0, timeline.initializers.last.map { $0.startMs + ($0.durationMs ?? 0) } ?? 0
+        )
         guard endMs > 0 else { return "" }
         let wide = width == TextFit.unlimited
         let labels = timeline.initializers.map { call in
@@ -19,7 +22,9 @@ public enum WaterfallRenderer {
         let labelWidth = wide ? max(24, labels.map { TextSafety.display($0).count }.max() ?? 0) : 24
         let figureWidth = 22
         let barWidth = wide ? 48 : max(20, width - 2 - labelWidth - 2 - figureWidth - 2)
-        func column(_ ms: Double) -> Int { min(barWidth - 1, max(0, Int((ms / endMs * Double(barWidth)).rounded(.down)))) }
+        func column(_ ms: Double) -> Int {
+            min(barWidth - 1, max(0, Int((ms / endMs * Double(barWidth)).rounded(.down))))
+        }
         func bar(from start: Double, to end: Double, fill: Character) -> String {
             let first = column(start)
             let length = max(1, Int(((end - start) / endMs * Double(barWidth)).rounded()))
@@ -38,20 +43,25 @@ public enum WaterfallRenderer {
                 above = "  " + name + "\n"
                 name = ""
             }
-            let row = "  " + name + String(repeating: " ", count: labelWidth - name.count) + "  " + drawn + "  " + figure
+            let row =
+                "  " + name + String(repeating: " ", count: labelWidth - name.count) + "  " + drawn + "  " + figure
             return above + row.trailingSpacesRemoved
         }
         var lines: [String] = []
-        let scale = "0" + String(repeating: " ", count: max(0, barWidth - 1 - Milliseconds.text(endMs).count))
+        let scale =
+            "0" + String(repeating: " ", count: max(0, barWidth - 1 - Milliseconds.text(endMs).count))
             + Milliseconds.text(endMs)
         lines.append(line("", scale, ""))
         if let done = timeline.loaderDoneMs {
-            lines.append(line("loader: map + relocate", bar(from: timeline.loaderStartMs, to: done, fill: "-"),
-                              "\(Milliseconds.number(timeline.loaderStartMs))–\(Milliseconds.number(done))"))
+            lines.append(
+                line(
+                    "loader: map + relocate", bar(from: timeline.loaderStartMs, to: done, fill: "-"),
+                    "\(Milliseconds.number(timeline.loaderStartMs))–\(Milliseconds.number(done))"))
         }
         for (call, name) in zip(timeline.initializers, labels) {
             let duration = call.durationMs ?? (endMs - call.startMs)
-            let figure = call.durationMs.map { "\(Milliseconds.number($0)) @ \(Milliseconds.number(call.startMs))" }
+            let figure =
+                call.durationMs.map { "\(Milliseconds.number($0)) @ \(Milliseconds.number(call.startMs))" }
                 ?? "unfinished @ \(Milliseconds.number(call.startMs))"
             lines.append(line(name, bar(from: call.startMs, to: call.startMs + duration, fill: "#"), figure))
         }
@@ -64,7 +74,8 @@ public enum WaterfallRenderer {
     /// exited, so only when every run exited).
     static func sampleExit(_ measurement: LaunchMeasurement, run: Int) -> Double? {
         guard let exit = measurement.milestones[.exit], exit.samplesMs.count == measurement.runs,
-              run < exit.samplesMs.count else { return nil }
+            run < exit.samplesMs.count
+        else { return nil }
         return exit.samplesMs[run]
     }
 }

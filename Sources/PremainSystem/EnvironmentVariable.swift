@@ -1,7 +1,7 @@
 import LosslessText
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An environment variable premain reads, declared once with what reads it and what it does:
@@ -38,13 +38,18 @@ public struct EnvironmentVariable: Sendable {
 public enum PremainEnvironment {
     public static let columns = EnvironmentVariable(
         name: "COLUMNS", readBy: "the text output of every command",
-        effect: "the width of text reports when stdout is not a terminal (a terminal's own width wins; default 100, at least 40)")
+        effect:
+            "the width of text reports when stdout is not a terminal (a terminal's own width wins; default 100, at least 40)"
+    )
     public static let path = EnvironmentVariable(
         name: "PATH", readBy: "measure, trace and compare (a command given without a slash), and --instructions",
-        effect: "where the command to launch and valgrind are looked up (compare --run and pr --run never look in PATH)")
+        effect: "where the command to launch and valgrind are looked up (compare --run and pr --run never look in PATH)"
+    )
     public static let libraryPath = EnvironmentVariable(
         name: "LD_LIBRARY_PATH", readBy: "audit, check, diff and pr with --honor-env",
-        effect: "searched for libraries as ld.so would; otherwise ignored, so that the report describes the binary rather than premain's own environment (--library-path gives it explicitly)")
+        effect:
+            "searched for libraries as ld.so would; otherwise ignored, so that the report describes the binary rather than premain's own environment (--library-path gives it explicitly)"
+    )
     public static let temporaryFolder = EnvironmentVariable(
         name: "TMPDIR", readBy: "pr --commits and check --verify",
         effect: "where temporary worktrees and copies are made, when it is an absolute path (default /tmp)")

@@ -1,7 +1,7 @@
 import LosslessText
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The file-system questions premain asks, answered with POSIX calls (no Foundation): one
@@ -172,7 +172,8 @@ public enum LocalFiles {
     /// Up to `limit` bytes from the start of the file, and whether they were read without an
     /// error (end of file or the limit reached); `nil` when the file cannot be opened.
     private static func readPrefix(_ path: String, limit: Int, regularOnly: Bool = false)
-        -> (bytes: [UInt8], complete: Bool)? {
+        -> (bytes: [UInt8], complete: Bool)?
+    {
         let fd = regularOnly ? openForReading(path, regularOnly: true) : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

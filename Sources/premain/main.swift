@@ -3,24 +3,26 @@ import LosslessText
 import PremainModel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `premain --help`; built only when shown (a global `let` in main.swift runs at every launch).
-var overview: String { """
-OVERVIEW: What your binaries cost before main and on the way to first output.
+var overview: String {
+    """
+    OVERVIEW: What your binaries cost before main and on the way to first output.
 
-USAGE: premain <subcommand> [options]
+    USAGE: premain <subcommand> [options]
 
-SUBCOMMANDS:
-\(allCommands.map { CommandSpec.row($0.spec.name, $0.spec.abstract) }.joined())
-OPTIONS:
-\(globalOptions.map(\.spec).map { CommandSpec.row($0.label, $0.helpText) }.joined())
-EXIT CODES:
-\(ExitCode.list)
+    SUBCOMMANDS:
+    \(allCommands.map { CommandSpec.row($0.spec.name, $0.spec.abstract) }.joined())
+    OPTIONS:
+    \(globalOptions.map(\.spec).map { CommandSpec.row($0.label, $0.helpText) }.joined())
+    EXIT CODES:
+    \(ExitCode.list)
 
-  See 'premain \(helpWord) <subcommand>' for detailed help.
-""" }
+      See 'premain \(helpWord) <subcommand>' for detailed help.
+    """
+}
 
 /// `0.1.0 (commit 3ee3600a1b2c)`, `0.1.0 (commit unknown)` when the build did not know it.
 var versionLine: String {
@@ -33,7 +35,8 @@ func usageFailure(_ message: String, spec: CommandSpec?) -> Never {
     if let spec {
         Console.err("Usage: \(spec.usage)\n  See 'premain \(spec.name) \(CommandSpec.help)' for more information.\n")
     } else {
-        Console.err("Usage: premain <subcommand> [options]\n  See 'premain \(CommandSpec.help)' for more information.\n")
+        Console.err(
+            "Usage: premain <subcommand> [options]\n  See 'premain \(CommandSpec.help)' for more information.\n")
     }
     exit(ExitCode.usage.rawValue)
 }

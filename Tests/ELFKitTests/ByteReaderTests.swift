@@ -1,5 +1,6 @@
-@testable import ELFKit
 import Testing
+
+@testable import ELFKit
 
 @Suite struct ByteReaderTests {
     @Test func readsBothByteOrdersAndRefusesToLeaveTheBuffer() {
@@ -34,8 +35,9 @@ import Testing
         var bytes: [UInt8] = []
         for word in words { withUnsafeBytes(of: word.littleEndian) { bytes += $0 } }
         bytes.withUnsafeBytes { raw in
-            let table = ELFRelocationTable(name: ".relr.dyn", format: .relr, offset: 0,
-                                           data: ByteReader(raw, bigEndian: false), is64: true)
+            let table = ELFRelocationTable(
+                name: ".relr.dyn", format: .relr, offset: 0,
+                data: ByteReader(raw, bigEndian: false), is64: true)
             var addresses: [UInt64] = []
             table.forEachRelrAddress { addresses.append($0) }
             // 0x1000; bitmap bits 0,1,3 after 0x1008 → 0x1008, 0x1010, 0x1020; 0x2000; bit 62 → 0x2008 + 62*8.
@@ -51,8 +53,9 @@ import Testing
         var bytes: [UInt8] = []
         for word in words { withUnsafeBytes(of: word.bigEndian) { bytes += $0 } }
         bytes.withUnsafeBytes { raw in
-            let table = ELFRelocationTable(name: "DT_RELR", format: .relr, offset: 0,
-                                           data: ByteReader(raw, bigEndian: true), is64: false)
+            let table = ELFRelocationTable(
+                name: "DT_RELR", format: .relr, offset: 0,
+                data: ByteReader(raw, bigEndian: true), is64: false)
             var addresses: [UInt64] = []
             table.forEachRelrAddress { addresses.append($0) }
             #expect(addresses == [0x400, 0x404, 0x408])
@@ -70,9 +73,12 @@ import Testing
             (.aarch64, 1027, .relative), (.aarch64, 1026, .plt), (.aarch64, 1025, .symbolic), (.aarch64, 1024, .copy),
             (.aarch64, 1031, .tls), (.aarch64, 1032, .irelative),
             (.arm, 23, .relative), (.arm, 22, .plt), (.arm, 21, .symbolic), (.arm, 17, .tls), (.arm, 160, .irelative),
-            (.riscv, 3, .relative), (.riscv, 5, .plt), (.riscv, 2, .symbolic), (.riscv, 7, .tls), (.riscv, 58, .irelative),
-            (.ppc64, 22, .relative), (.ppc64, 21, .plt), (.ppc64, 38, .symbolic), (.ppc64, 68, .tls), (.ppc64, 248, .irelative),
-            (.s390, 12, .relative), (.s390, 11, .plt), (.s390, 10, .symbolic), (.s390, 56, .tls), (.s390, 61, .irelative),
+            (.riscv, 3, .relative), (.riscv, 5, .plt), (.riscv, 2, .symbolic), (.riscv, 7, .tls),
+            (.riscv, 58, .irelative),
+            (.ppc64, 22, .relative), (.ppc64, 21, .plt), (.ppc64, 38, .symbolic), (.ppc64, 68, .tls),
+            (.ppc64, 248, .irelative),
+            (.s390, 12, .relative), (.s390, 11, .plt), (.s390, 10, .symbolic), (.s390, 56, .tls),
+            (.s390, 61, .irelative),
             (ELFMachine(rawValue: 9999), 8, .symbolic),
         ]
         for (machine, type, expected) in table {

@@ -37,8 +37,10 @@ import Testing
     }
 
     @Test func rejectsWhatIsNotELF() {
-        for (path, reason) in [("/etc/hostname", ELFOpenFailure.notELF), ("/nonexistent/x", .missing),
-                               ("/usr", .notRegularFile)] {
+        for (path, reason) in [
+            ("/etc/hostname", ELFOpenFailure.notELF), ("/nonexistent/x", .missing),
+            ("/usr", .notRegularFile),
+        ] {
             do {
                 _ = try ELFFile(path: path)
                 Issue.record("\(path) opened")

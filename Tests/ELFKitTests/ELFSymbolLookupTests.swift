@@ -58,7 +58,8 @@ import Testing
                 if !symbol.isDefined {
                     imported[kind] += 1
                 } else if [.global, .weak, .gnuUnique].contains(symbol.binding), [0, 3].contains(symbol.visibility),
-                          symbol.kind != .section, symbol.kind != .file {
+                    symbol.kind != .section, symbol.kind != .file
+                {
                     exported[kind] += 1
                 }
                 return true

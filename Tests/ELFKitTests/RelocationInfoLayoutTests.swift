@@ -19,8 +19,9 @@ import Testing
     @Test(arguments: [false, true])
     func mips64EntriesDecodeTheirPrimaryTypeAndSymbol(bigEndian: Bool) {
         Self.mipsEntry(bigEndian: bigEndian).withUnsafeBytes { raw in
-            let table = ELFRelocationTable(name: ".rel.dyn", format: .rel, offset: 0,
-                                           data: ByteReader(raw, bigEndian: bigEndian), is64: true, machine: .mips)
+            let table = ELFRelocationTable(
+                name: ".rel.dyn", format: .rel, offset: 0,
+                data: ByteReader(raw, bigEndian: bigEndian), is64: true, machine: .mips)
             let entry = table[0]
             #expect(entry?.type == 3)
             #expect(entry?.symbolIndex == 5)
@@ -43,8 +44,9 @@ import Testing
         let info: UInt64 = (9 << 32) | (0x123 << 8) | 33
         for word in [UInt64(0x20), info, 0] { withUnsafeBytes(of: word.bigEndian) { bytes += $0 } }
         bytes.withUnsafeBytes { raw in
-            let table = ELFRelocationTable(name: ".rela.dyn", format: .rela, offset: 0,
-                                           data: ByteReader(raw, bigEndian: true), is64: true, machine: .sparcv9)
+            let table = ELFRelocationTable(
+                name: ".rela.dyn", format: .rela, offset: 0,
+                data: ByteReader(raw, bigEndian: true), is64: true, machine: .sparcv9)
             #expect(table[0]?.type == 33)
             #expect(table[0]?.symbolIndex == 9)
         }

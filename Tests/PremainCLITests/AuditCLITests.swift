@@ -13,7 +13,9 @@ import Testing
         #expect(result.stdout.contains("EXIT CODES:"))
         // The list is ExitCode's: every code, in its order, and nothing else.
         let list = result.stdout.components(separatedBy: "EXIT CODES:\n").last ?? ""
-        let codes = list.split(separator: "\n").prefix { $0.hasPrefix("  ") }.compactMap { Int32($0.split(separator: " ").first ?? "") }
+        let codes = list.split(separator: "\n").prefix { $0.hasPrefix("  ") }.compactMap {
+            Int32($0.split(separator: " ").first ?? "")
+        }
         #expect(codes == ExitCode.allCases.map(\.rawValue), "\(list)")
     }
 
@@ -31,13 +33,17 @@ import Testing
     @Test func versionNamesTheCommit() throws {
         let result = try CLI.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.stdout.range(of: #"^\d+\.\d+\.\d+ \(commit ([0-9a-f]{12}|unknown)\)\n$"#, options: .regularExpression) != nil,
-                "\(result.stdout)")
+        #expect(
+            result.stdout.range(
+                of: #"^\d+\.\d+\.\d+ \(commit ([0-9a-f]{12}|unknown)\)\n$"#, options: .regularExpression) != nil,
+            "\(result.stdout)")
     }
 
     @Test func usageErrorsExit64WithUsageAndHint() throws {
-        for arguments in [["audit"], ["audit", "--format", "yaml", "/usr/bin/ls"], ["audit", "--bogus", "x"],
-                          ["frobnicate"], ["audit", "--format"]] {
+        for arguments in [
+            ["audit"], ["audit", "--format", "yaml", "/usr/bin/ls"], ["audit", "--bogus", "x"],
+            ["frobnicate"], ["audit", "--format"],
+        ] {
             let result = try CLI.run(arguments)
             #expect(result.status == 64, "\(arguments)")
             let lines = result.stderr.split(separator: "\n")

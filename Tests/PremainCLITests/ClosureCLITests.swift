@@ -12,7 +12,9 @@ import Testing
     /// interpreter counted, the vDSO not) and the file names of the unused direct dependencies
     /// (`ldd -u`), read at run time: they are the toolchain's facts, not the test's.
     func lddFacts(_ path: String) throws -> (objects: Int, unused: [String]) {
-        let listing = try Shell.run(["ldd", path]).stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let listing = try Shell.run(["ldd", path]).stdout.split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         let objects = listing.filter { $0.contains(" => /") || $0.hasPrefix("/") }.count
         let unused = try Shell.run(["ldd", "-u", path]).stdout.split(separator: "\n").dropFirst()
             .map { String($0.trimmingCharacters(in: .whitespaces).split(separator: "/").last ?? "") }
@@ -32,7 +34,8 @@ import Testing
         for object in objects {
             for key in ["path", "foundVia", "depth", "neededBy", "realPath"] { #expect(object[key] != nil, "\(key)") }
         }
-        #expect(objects.contains { $0["soname"] as? String == "libswiftCore.so" && $0["foundVia"] as? String == "runpath" })
+        #expect(
+            objects.contains { $0["soname"] as? String == "libswiftCore.so" && $0["foundVia"] as? String == "runpath" })
         #expect(objects.contains { $0["foundVia"] as? String == "interpreter" })
         #expect((closure["missing"] as? [Any])?.isEmpty == true)
         let totals = try #require(closure["totals"] as? [String: Any])
@@ -67,14 +70,17 @@ import Testing
         // Without the option, premain's own environment does not count.
         let plain = try CLI.run(["audit", "--format", "json", "/bin/ls"], environment: ["LD_LIBRARY_PATH": folder])
         #expect(!plain.stdout.contains(folder + "/libc.so.6"))
-        let honored = try CLI.run(["audit", "--format", "json", "--honor-env", "/bin/ls"],
-                                  environment: ["LD_LIBRARY_PATH": folder])
+        let honored = try CLI.run(
+            ["audit", "--format", "json", "--honor-env", "/bin/ls"],
+            environment: ["LD_LIBRARY_PATH": folder])
         #expect(honored.stdout.contains(folder + "/libc.so.6"))
     }
 
     @Test func badClosureOptionsAreUsageErrors() throws {
-        for arguments in [["audit", "--sysroot", "/nonexistent/root", "/bin/ls"], ["audit", "--depth", "x", "/bin/ls"],
-                          ["audit", "--closure", "--no-closure", "/bin/ls"], ["audit", "--jobs", "0", "/bin/ls"]] {
+        for arguments in [
+            ["audit", "--sysroot", "/nonexistent/root", "/bin/ls"], ["audit", "--depth", "x", "/bin/ls"],
+            ["audit", "--closure", "--no-closure", "/bin/ls"], ["audit", "--jobs", "0", "/bin/ls"],
+        ] {
             let result = try CLI.run(arguments)
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stderr.hasPrefix("Error: "), "\(arguments)")

@@ -43,8 +43,10 @@ import Testing
     @Test func identicalBuildsGiveAReportWhoseExitCodeFollowsTheVerdict() throws {
         let base = (try Samples.path("pairs/aa-1/app") as NSString).deletingLastPathComponent
         let head = (try Samples.path("pairs/aa-2/app") as NSString).deletingLastPathComponent
-        let result = try Self.premain(["compare", "--run", "app", "--min-runs", "8", "--max-runs", "16", "--format", "json",
-                                       "--no-config", base, head])
+        let result = try Self.premain([
+            "compare", "--run", "app", "--min-runs", "8", "--max-runs", "16", "--format", "json",
+            "--no-config", base, head,
+        ])
         let report = try JSONRenderer.decode(CompareReport.self, from: result.stdout)
         #expect(result.status == report.outcome.exitCode.rawValue, "\(result.stderr)")
         #expect(report.runs.perSide >= 8 && report.runs.perSide <= 16 && report.runs.perSide % 2 == 0)
@@ -63,12 +65,16 @@ import Testing
 
     @Test func markdownAndTextShowTheVerdictFirst() throws {
         let app = try Samples.path("pairs/aa-1/app")
-        let markdown = try Self.premain(["compare", "--min-runs", "4", "--max-runs", "4", "--format", "markdown", "--no-config", app, app])
+        let markdown = try Self.premain([
+            "compare", "--min-runs", "4", "--max-runs", "4", "--format", "markdown", "--no-config", app, app,
+        ])
         #expect([0, 2, 5].contains(markdown.status))
         let lines = markdown.stdout.split(separator: "\n")
         #expect(lines.first == "<!-- premain-compare -->")
         #expect(["❌", "🟢", "✅", "⚠️"].contains { lines[2].hasPrefix($0) })
-        let text = try Self.premain(["compare", "--min-runs", "4", "--max-runs", "4", "--no-config", app, app, "--", "arg"])
+        let text = try Self.premain([
+            "compare", "--min-runs", "4", "--max-runs", "4", "--no-config", app, app, "--", "arg",
+        ])
         #expect(text.stdout.hasPrefix("verdict: "))
         #expect(text.stdout.contains("runs: 4 per side in 2 blocks"))
     }
@@ -79,8 +85,10 @@ import Testing
     func instructionCountsMakeTheVerdictExact() throws {
         let base = try Samples.path("pairs/work-base/app")
         let head = try Samples.path("pairs/work-head/app")
-        let result = try Self.premain(["compare", "--instructions", "--min-runs", "4", "--max-runs", "8", "--format", "json",
-                                       "--no-config", base, head])
+        let result = try Self.premain([
+            "compare", "--instructions", "--min-runs", "4", "--max-runs", "8", "--format", "json",
+            "--no-config", base, head,
+        ])
         #expect(result.status == 2, "\(result.stderr)")
         let report = try JSONRenderer.decode(CompareReport.self, from: result.stdout)
         #expect(report.verdict == .regression)
@@ -91,8 +99,10 @@ import Testing
         #expect(instructions.functions.first?.name == "premain_work_ctor")
         #expect(report.reasons.first?.hasPrefix("instructions before main +3,000,0") == true, "\(report.reasons)")
         // A file against its own copy: identical counts, so never a regression by instructions.
-        let same = try Self.premain(["compare", "--instructions", "--min-runs", "4", "--max-runs", "4", "--format", "json",
-                                     "--no-config", base, base])
+        let same = try Self.premain([
+            "compare", "--instructions", "--min-runs", "4", "--max-runs", "4", "--format", "json",
+            "--no-config", base, base,
+        ])
         let sameReport = try JSONRenderer.decode(CompareReport.self, from: same.stdout)
         #expect(sameReport.instructions?.difference == InstructionDifference(beforeMain: 0, toFirstOutput: 0, total: 0))
         #expect(sameReport.instructions?.result == .noChange)
@@ -102,14 +112,17 @@ import Testing
     /// ("callgrind's callgrind.out.N: no events: line"); env execs true, whose image is counted.
     @Test(.enabled(if: HostFacts.valgrind != nil, "valgrind is not installed (scripts/setup installs it)"))
     func instructionsOnAnExecChainCountItsLastImage() throws {
-        let result = try Self.premain(["compare", "--instructions", "--min-runs", "4", "--max-runs", "4", "--format", "json",
-                                       "--no-config", "/usr/bin/env", "/usr/bin/env", "--", "true"])
+        let result = try Self.premain([
+            "compare", "--instructions", "--min-runs", "4", "--max-runs", "4", "--format", "json",
+            "--no-config", "/usr/bin/env", "/usr/bin/env", "--", "true",
+        ])
         #expect(result.status != 70, "\(result.stderr)")
         let report = try JSONRenderer.decode(CompareReport.self, from: result.stdout)
         let instructions = try #require(report.instructions)
         #expect(instructions.base.total > 0 && instructions.difference.total == 0)
-        #expect(instructions.base.notes.contains { $0.contains("counted is its last image, '") && $0.contains("true") },
-                "\(instructions.base.notes)")
+        #expect(
+            instructions.base.notes.contains { $0.contains("counted is its last image, '") && $0.contains("true") },
+            "\(instructions.base.notes)")
     }
 
     @Test func missingValgrindIsAnInputError() throws {

@@ -14,14 +14,23 @@ struct HTMLReportCLITests {
         var pages: [String: String] = [:]
         do {
             let swiftStartup = try Samples.path("swift-startup/swift-startup")
-            let frontend = ["/opt/swift/usr/bin/swift-frontend", CLI.binary.replacingOccurrences(of: "/premain", with: "/swift-frontend")]
+            let frontend =
+                [
+                    "/opt/swift/usr/bin/swift-frontend",
+                    CLI.binary.replacingOccurrences(of: "/premain", with: "/swift-frontend"),
+                ]
                 .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/opt/swift/usr/bin/swift-frontend"
             let runs: [(String, [String], Set<Int32>)] = [
                 ("trace-swift-frontend", ["trace", "--runs", "2", "--warmup", "0", "--", frontend, "--version"], [0]),
                 ("trace-swift-startup", ["trace", "--runs", "2", "--warmup", "0", "--", swiftStartup], [0]),
                 ("measure-swift-startup", ["measure", "--runs", "8", "--warmup", "1", "--", swiftStartup], [0]),
-                ("compare-work-pair", ["compare", "--min-runs", "16", "--max-runs", "24",
-                                       try Samples.path("pairs/work-base/app"), try Samples.path("pairs/work-head/app")], [0, 2, 5]),
+                (
+                    "compare-work-pair",
+                    [
+                        "compare", "--min-runs", "16", "--max-runs", "24",
+                        try Samples.path("pairs/work-base/app"), try Samples.path("pairs/work-head/app"),
+                    ], [0, 2, 5]
+                ),
                 ("audit-swift-frontend", ["audit", frontend], [0]),
                 ("diff-pairs", ["diff", try Samples.path("pairs/base"), try Samples.path("pairs/head")], [0, 1, 2]),
             ]
@@ -30,7 +39,8 @@ struct HTMLReportCLITests {
                 // Options after the subcommand, before a `--` that starts the target's arguments.
                 let result = try CLI.run([arguments[0], "--format", "html", "--output", file] + arguments.dropFirst())
                 guard statuses.contains(result.status) else {
-                    return .failure(Chromium.ShellFailure(message: "\(name): status \(result.status): \(result.stderr)"))
+                    return .failure(
+                        Chromium.ShellFailure(message: "\(name): status \(result.status): \(result.stderr)"))
                 }
                 pages[name] = file
             }
@@ -53,10 +63,14 @@ struct HTMLReportCLITests {
     @Test func pagesStandAloneAndDrawEachView() throws {
         let pages = try Self.pages.get()
         let markers = [
-            "trace-swift-frontend": ["Flame chart of the start-up path", "Flame graph of the traced time", "swift-frontend", "<rect"],
+            "trace-swift-frontend": [
+                "Flame chart of the start-up path", "Flame graph of the traced time", "swift-frontend", "<rect",
+            ],
             "trace-swift-startup": ["Flame chart", "homeCatalog", "main.swift:79"],
             "measure-swift-startup": ["Launch waterfall", "libswiftCore.so", "phases, one row per run"],
-            "compare-work-pair": ["Verdict: ", "Milestones and CPU time, base and head on one axis", "Launches of base and head"],
+            "compare-work-pair": [
+                "Verdict: ", "Milestones and CPU time, base and head on one axis", "Launches of base and head",
+            ],
             "audit-swift-frontend": ["class=\"tree\"", "libswiftCore.so", "relocations"],
             "diff-pairs": ["Verdict: ", "Objects that changed"],
             "history": ["<polyline", "c18"],
@@ -64,12 +78,15 @@ struct HTMLReportCLITests {
         #expect(Set(pages.keys) == Set(markers.keys))
         for (view, file) in pages {
             let page = try String(contentsOfFile: file, encoding: .utf8)
-            #expect(HTMLReferenceCheck.externalReferences(in: page).isEmpty, "\(view): \(HTMLReferenceCheck.externalReferences(in: page))")
+            #expect(
+                HTMLReferenceCheck.externalReferences(in: page).isEmpty,
+                "\(view): \(HTMLReferenceCheck.externalReferences(in: page))")
             for marker in markers[view] ?? [] { #expect(page.contains(marker), "\(view) lacks \(marker)") }
         }
     }
 
-    @Test(.enabled(if: Chromium.path != nil, "chromium is not installed (apt-get install chromium): screenshots skipped"))
+    @Test(
+        .enabled(if: Chromium.path != nil, "chromium is not installed (apt-get install chromium): screenshots skipped"))
     func screenshotsOfEveryView() throws {
         let pages = try Self.pages.get()
         for (view, file) in pages.sorted(by: { $0.key < $1.key }) {

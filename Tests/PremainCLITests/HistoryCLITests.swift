@@ -17,8 +17,9 @@ struct HistoryCLITests {
         for (index, value) in values.enumerated() {
             let file = folder + "/report-\(index + 1).json"
             try HistoryData.measureReport(mainMs: value).write(toFile: file, atomically: true, encoding: .utf8)
-            let result = try CLI.run(["history", "add", file, "--commit", HistoryData.commit(index + 1), "--db", database],
-                                     environment: ["GITHUB_SHA": ""])
+            let result = try CLI.run(
+                ["history", "add", file, "--commit", HistoryData.commit(index + 1), "--db", database],
+                environment: ["GITHUB_SHA": ""])
             #expect(result.status == 0, "\(result.stderr)")
         }
     }
@@ -46,7 +47,9 @@ struct HistoryCLITests {
         let markdown = try CLI.run(["history", "show", "--format", "markdown", "--last", "10", "--db", stepped])
         #expect(markdown.status == 0 && markdown.stdout.contains("| main |") && markdown.stdout.contains("▁"))
         let html = try CLI.run(["history", "show", "--format", "html", "--db", stepped])
-        #expect(html.status == 0 && html.stdout.contains("<svg") && HTMLReferenceCheck.externalReferences(in: html.stdout).isEmpty)
+        #expect(
+            html.status == 0 && html.stdout.contains("<svg")
+                && HTMLReferenceCheck.externalReferences(in: html.stdout).isEmpty)
     }
 
     @Test func twoWritersAtOnceLoseNothing() throws {
@@ -119,7 +122,8 @@ struct HistoryCLITests {
         let report = try Self.report(in: folder)
         // Four CI jobs forked together by one shell, so they reach the new file together, ten
         // times. bash: dash's `wait` never returns when the test runner has SIGCHLD blocked.
-        let together = "for w in 1 2 3 4; do \"$0\" history add \"$1\" --db \"$2\" --commit \"w$w\" 2>>\"$3\" & done; wait"
+        let together =
+            "for w in 1 2 3 4; do \"$0\" history add \"$1\" --db \"$2\" --commit \"w$w\" 2>>\"$3\" & done; wait"
         for round in 1...10 {
             let database = folder + "/round-\(round)/history.sqlite"
             let errors = folder + "/round-\(round).err"
@@ -128,8 +132,10 @@ struct HistoryCLITests {
             let shown = try CLI.run(["history", "show", "--format", "json", "--metric", "main", "--db", database])
             let document = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
             let points = ((document?["series"] as? [[String: Any]])?.first?["points"] as? [[String: Any]]) ?? []
-            #expect(document?["reports"] as? Int == 4 && Set(points.compactMap { $0["commit"] as? String }) == ["w1", "w2", "w3", "w4"],
-                    "round \(round): \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")\(shown.stderr)")
+            #expect(
+                document?["reports"] as? Int == 4
+                    && Set(points.compactMap { $0["commit"] as? String }) == ["w1", "w2", "w3", "w4"],
+                "round \(round): \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")\(shown.stderr)")
         }
     }
 
@@ -142,7 +148,10 @@ struct HistoryCLITests {
         let report = try Self.report(in: folder)
         let cases: [(name: String, sql: String, says: String)] = [
             ("photos.db", "CREATE TABLE photos (id INTEGER, name TEXT); INSERT INTO photos VALUES (1, 'a')", "photos"),
-            ("wal.db", "PRAGMA journal_mode=WAL; CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('x')", "notes"),
+            (
+                "wal.db", "PRAGMA journal_mode=WAL; CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('x')",
+                "notes"
+            ),
             ("versioned.db", "CREATE TABLE settings (key TEXT); PRAGMA user_version = 1", "settings"),
             ("future.db", "CREATE TABLE cache (key TEXT); PRAGMA user_version = 99", "cache"),
         ]
@@ -153,11 +162,14 @@ struct HistoryCLITests {
             try SQLiteFiles.run(sql, in: database)
             let before = FolderSnapshot(databases)
             let header = try #require(before.entries[name]?.bytes)
-            for arguments in [["history", "show", "--db", database], ["history", "add", report, "--db", database],
-                              ["history", "show", "--format", "json", "--db", database]] {
+            for arguments in [
+                ["history", "show", "--db", database], ["history", "add", report, "--db", database],
+                ["history", "show", "--format", "json", "--db", database],
+            ] {
                 let result = try CLI.run(arguments)
                 #expect(result.status == 3, "\(name) \(arguments[1]): \(result.stderr)")
-                #expect(result.stderr.hasPrefix("Error: \(database): not a premain history database")
+                #expect(
+                    result.stderr.hasPrefix("Error: \(database): not a premain history database")
                         && result.stderr.contains(says), "\(name): \(result.stderr)")
                 #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
                 #expect(FolderSnapshot(databases) == before, "\(name) \(arguments[1]): \(FolderSnapshot(databases))")
@@ -194,7 +206,9 @@ struct HistoryCLITests {
         #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         let emptyBefore = FolderSnapshot(empties)
         let shownEmpty = try CLI.run(["history", "show", "--db", empty])
-        #expect(shownEmpty.status == 0 && shownEmpty.stdout.contains("0 reports"), "\(shownEmpty.stdout)\(shownEmpty.stderr)")
+        #expect(
+            shownEmpty.status == 0 && shownEmpty.stdout.contains("0 reports"),
+            "\(shownEmpty.stdout)\(shownEmpty.stderr)")
         #expect(FolderSnapshot(empties) == emptyBefore, "\(FolderSnapshot(empties))")
 
         // A user who may read the file but write neither it nor its folder: as nobody when the
@@ -212,13 +226,16 @@ struct HistoryCLITests {
             }
             defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: databases) }
             func premain(_ arguments: [String]) throws -> CLI.Result {
-                root ? try CLI.run(nobody + [CLI.binary] + arguments, executable: "/usr/bin/setpriv") : try CLI.run(arguments)
+                root
+                    ? try CLI.run(nobody + [CLI.binary] + arguments, executable: "/usr/bin/setpriv")
+                    : try CLI.run(arguments)
             }
             let shown = try premain(["history", "show", "--metric", "main", "--db", database])
             #expect(shown.status == 0 && shown.stdout.contains("3 reports"), "\(shown.stdout)\(shown.stderr)")
             let added = try premain(["history", "add", report, "--db", database])
-            #expect(added.status == 3 && added.stderr.hasPrefix("Error: \(database): cannot write the history database"),
-                    "\(added.stderr)")
+            #expect(
+                added.status == 3 && added.stderr.hasPrefix("Error: \(database): cannot write the history database"),
+                "\(added.stderr)")
             #expect(added.stderr.split(separator: "\n").count == 1, "\(added.stderr)")
             #expect(FolderSnapshot(databases) == before, "\(FolderSnapshot(databases))")
         }
@@ -230,8 +247,9 @@ struct HistoryCLITests {
         defer { _ = try? Shell.run(["chattr", "-i", database]) }
         let immutableBefore = FolderSnapshot(databases)
         let refused = try CLI.run(["history", "add", report, "--db", database])
-        #expect(refused.status == 3 && refused.stderr.hasPrefix("Error: \(database): cannot write the history database"),
-                "\(refused.stderr)")
+        #expect(
+            refused.status == 3 && refused.stderr.hasPrefix("Error: \(database): cannot write the history database"),
+            "\(refused.stderr)")
         #expect(FolderSnapshot(databases) == immutableBefore, "\(FolderSnapshot(databases))")
         #expect(try CLI.run(["history", "show", "--db", database]).status == 0)
         #expect(FolderSnapshot(databases) == immutableBefore, "\(FolderSnapshot(databases))")
@@ -249,11 +267,15 @@ struct HistoryCLITests {
         try FileManager.default.createDirectory(atPath: places + "/folder.sqlite", withIntermediateDirectories: true)
         #expect(mkfifo(places + "/fifo.sqlite", 0o644) == 0)
         let before = FolderSnapshot(places)
-        for (path, what) in [(places + "/fifo.sqlite", "not a regular file (a FIFO)"),
-                             (places + "/folder.sqlite", "a folder, not a history database")] {
+        for (path, what) in [
+            (places + "/fifo.sqlite", "not a regular file (a FIFO)"),
+            (places + "/folder.sqlite", "a folder, not a history database"),
+        ] {
             for arguments in [["history", "show", "--db", path], ["history", "add", report, "--db", path]] {
                 let result = try Self.guarded(arguments)
-                #expect(result.status == 3 && result.stderr.hasPrefix("Error: \(path): \(what)"), "\(arguments): \(result.stderr)")
+                #expect(
+                    result.status == 3 && result.stderr.hasPrefix("Error: \(path): \(what)"),
+                    "\(arguments): \(result.stderr)")
                 #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
             }
         }
@@ -264,25 +286,35 @@ struct HistoryCLITests {
         #expect(mkfifo(database + "-wal", 0o644) == 0)
         for arguments in [["history", "show", "--db", database], ["history", "add", report, "--db", database]] {
             let result = try Self.guarded(arguments)
-            #expect(result.status == 3 && result.stderr.hasPrefix("Error: \(database)-wal: not a regular file (a FIFO)"),
-                    "\(arguments): \(result.stderr)")
+            #expect(
+                result.status == 3 && result.stderr.hasPrefix("Error: \(database)-wal: not a regular file (a FIFO)"),
+                "\(arguments): \(result.stderr)")
         }
         // pr reads the trend before anything else: a folder is named as one, not as missing.
         let empty = folder + "/build"
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
-        let pr = try Self.guarded(["pr", "--no-config", "--base", empty, "--head", empty, "--history-db", places + "/folder.sqlite"])
-        #expect(pr.stderr.contains("\(places)/folder.sqlite: a folder, not a history database") && !pr.stderr.contains("does not exist yet"),
-                "\(pr.stderr)")
-        let fifo = try Self.guarded(["pr", "--no-config", "--base", empty, "--head", empty, "--history-db", places + "/fifo.sqlite"])
+        let pr = try Self.guarded([
+            "pr", "--no-config", "--base", empty, "--head", empty, "--history-db", places + "/folder.sqlite",
+        ])
+        #expect(
+            pr.stderr.contains("\(places)/folder.sqlite: a folder, not a history database")
+                && !pr.stderr.contains("does not exist yet"),
+            "\(pr.stderr)")
+        let fifo = try Self.guarded([
+            "pr", "--no-config", "--base", empty, "--head", empty, "--history-db", places + "/fifo.sqlite",
+        ])
         #expect(fifo.stderr.contains("not a regular file (a FIFO)"), "\(fifo.stderr)")
         // A device: refused before SQLite opens it, so no /dev/null-journal.
         let journalBefore = FileManager.default.fileExists(atPath: "/dev/null-journal")
         let device = try Self.guarded(["history", "add", report, "--db", "/dev/null"])
-        #expect(device.status == 3 && device.stderr.hasPrefix("Error: /dev/null: not a regular file (a character device)"),
-                "\(device.stderr)")
+        #expect(
+            device.status == 3 && device.stderr.hasPrefix("Error: /dev/null: not a regular file (a character device)"),
+            "\(device.stderr)")
         #expect(journalBefore || !FileManager.default.fileExists(atPath: "/dev/null-journal"))
         let shownDevice = try Self.guarded(["history", "show", "--db", "/dev/null"])
-        #expect(shownDevice.status == 3 && shownDevice.stderr.contains("not a regular file (a character device)"), "\(shownDevice.stderr)")
+        #expect(
+            shownDevice.status == 3 && shownDevice.stderr.contains("not a regular file (a character device)"),
+            "\(shownDevice.stderr)")
     }
 
     /// A --db that reads like an SQLite URI is a file name: SQLite (built with URI names on)

@@ -41,7 +41,8 @@ import Testing
         for arguments in [["audit", fifo], ["check", "--no-config", fifo], ["diff", "--no-config", fifo, fifo]] {
             let result = try premain(arguments)
             #expect(result.status == 3, "\(arguments[0]): \(result.status)")
-            #expect(result.stderr.split(separator: "\n").first == "Error: \(fifo): not a regular file", "\(result.stderr)")
+            #expect(
+                result.stderr.split(separator: "\n").first == "Error: \(fifo): not a regular file", "\(result.stderr)")
         }
     }
 
@@ -67,7 +68,9 @@ import Testing
         for arguments in [["audit", build], ["check", "--no-config", build], ["diff", "--no-config", build, build]] {
             let result = try premain(arguments)
             #expect(result.status == 3, "\(arguments[0]): \(result.status) \(result.stderr)")
-            #expect(result.stderr.contains("Error: \(build)/libbroken.so: invalid ELF class 7"), "\(arguments[0]): \(result.stderr)")
+            #expect(
+                result.stderr.contains("Error: \(build)/libbroken.so: invalid ELF class 7"),
+                "\(arguments[0]): \(result.stderr)")
         }
     }
 
@@ -75,10 +78,13 @@ import Testing
     @Test func symbolicLinksInsideFoldersAreNotFollowedByAnyCommand() throws {
         let build = folder + "/linked"
         try FileManager.default.createDirectory(atPath: build, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: build + "/libinit.so",
-                                                   withDestinationPath: try Samples.path("cxx-static-init/libinit.so"))
+        try FileManager.default.createSymbolicLink(
+            atPath: build + "/libinit.so",
+            withDestinationPath: try Samples.path("cxx-static-init/libinit.so"))
         let audit = try premain(["audit", "--format", "json", "--no-closure", build])
-        #expect(audit.stdout.contains("\"binaries\" : [\n\n  ]") || audit.stdout.contains("\"binaries\" : []"), "\(audit.stdout)")
+        #expect(
+            audit.stdout.contains("\"binaries\" : [\n\n  ]") || audit.stdout.contains("\"binaries\" : []"),
+            "\(audit.stdout)")
         let diff = try premain(["diff", "--no-config", "--format", "json", build, build])
         #expect(diff.status == 0, "\(diff.stderr)")
         #expect(!diff.stdout.contains("libinit"), "diff read the linked library")
@@ -90,7 +96,9 @@ import Testing
     @Test func traceRefusesACPUItMayNotRunOn() throws {
         let result = try premain(["trace", "--cpu", "4095", "--", "/bin/true"])
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("Error: --cpu 4095 is not a CPU this process may run on (allowed: "), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("Error: --cpu 4095 is not a CPU this process may run on (allowed: "),
+            "\(result.stderr)")
     }
 
     // 17. diff of a measure report against an audit passed silently.
@@ -98,14 +106,16 @@ import Testing
         let measure = Repository.root + "/Tests/PremainCoreTests/Golden/measure.json"
         let result = try premain(["diff", "--no-config", measure, try Samples.path("cxx-static-init/libinit.so")])
         #expect(result.status == 3)
-        #expect(result.stderr == "Error: base holds measured launches and head audited objects: nothing to compare; "
-            + "give two builds, two audits, two measure reports or two trace reports\n")
+        #expect(
+            result.stderr == "Error: base holds measured launches and head audited objects: nothing to compare; "
+                + "give two builds, two audits, two measure reports or two trace reports\n")
     }
 
     // 17. failOn "never" was accepted on the command line only.
     @Test func failOnNeverIsAcceptedInPremainJSON() throws {
         let config = folder + "/premain.json"
-        try #"{"failOn": "never", "budgets": {"maxInitializersPerObject": 0}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        try #"{"failOn": "never", "budgets": {"maxInitializersPerObject": 0}}"#.write(
+            toFile: config, atomically: true, encoding: .utf8)
         let result = try premain(["check", "--config", config, try Samples.path("cxx-static-init/libinit.so")])
         #expect(result.status == 0, "\(result.stderr)")
         let strict = folder + "/strict.json"

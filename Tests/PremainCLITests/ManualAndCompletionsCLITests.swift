@@ -13,7 +13,8 @@ import Testing
     /// Every subcommand `premain --help` lists, with the option names its `--help` lists.
     static func declaredOptions() throws -> [(command: String, options: [String])] {
         let overview = try CLI.run(["--help"]).stdout
-        let section = overview.components(separatedBy: "SUBCOMMANDS:\n").last?.components(separatedBy: "\nOPTIONS:").first ?? ""
+        let section =
+            overview.components(separatedBy: "SUBCOMMANDS:\n").last?.components(separatedBy: "\nOPTIONS:").first ?? ""
         let commands = section.split(separator: "\n").compactMap { line -> String? in
             guard line.hasPrefix("  "), !line.hasPrefix("   ") else { return nil }
             return line.split(separator: " ").first.map(String.init)
@@ -33,8 +34,11 @@ import Testing
     @Test func committedManualIsTheGeneratedOne() throws {
         let generated = try CLI.run(["manual"])
         #expect(generated.status == 0)
-        let committed = try String(contentsOf: Self.repository.appendingPathComponent("docs/man/premain.1"), encoding: .utf8)
-        #expect(generated.stdout == committed, "docs/man/premain.1 is stale: run '.build/debug/premain manual > docs/man/premain.1'")
+        let committed = try String(
+            contentsOf: Self.repository.appendingPathComponent("docs/man/premain.1"), encoding: .utf8)
+        #expect(
+            generated.stdout == committed,
+            "docs/man/premain.1 is stale: run '.build/debug/premain manual > docs/man/premain.1'")
     }
 
     @Test func manualLintsCleanAndRendersEveryCommandAndOption() throws {
@@ -64,7 +68,9 @@ import Testing
         let examples = page.split(separator: "\n").filter { $0.hasPrefix(".Dl premain ") }
         #expect(examples.count >= 3)
         for example in examples {
-            var words = example.dropFirst(".Dl premain ".count).split(separator: " ").map { $0.replacingOccurrences(of: "\\-", with: "-") }
+            var words = example.dropFirst(".Dl premain ".count).split(separator: " ").map {
+                $0.replacingOccurrences(of: "\\-", with: "-")
+            }
             words.insert("--help", at: 1)
             let result = try CLI.run(words)
             #expect(result.status == 0, "\(example): \(result.stderr)")
@@ -80,7 +86,8 @@ import Testing
                 #expect(script.stdout.contains(command), "\(shell): \(command)")
                 for option in options {
                     // fish writes `-l runs` and `-s r`; bash and zsh the option itself.
-                    let spelled = shell == "fish"
+                    let spelled =
+                        shell == "fish"
                         ? (option.hasPrefix("--") ? "-l \(option.dropFirst(2))" : "-s \(option.dropFirst())") : option
                     #expect(script.stdout.contains(spelled), "\(shell) completion lacks \(command) \(option)")
                 }
@@ -88,7 +95,8 @@ import Testing
         }
         let unknown = try CLI.run(["completions", "tcsh"])
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.hasPrefix("Error: <shell> must be one of bash, zsh, fish, not 'tcsh'"), "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.hasPrefix("Error: <shell> must be one of bash, zsh, fish, not 'tcsh'"), "\(unknown.stderr)")
     }
 
     /// Sources the bash script and calls its function as bash's completion would.
@@ -116,7 +124,10 @@ import Testing
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.count >= 9)
         guard lines.count >= 9 else { return }
-        for command in ["audit", "measure", "trace", "check", "compare", "diff", "pr", "history", "rules", "completions", "help", "--version"] {
+        for command in [
+            "audit", "measure", "trace", "check", "compare", "diff", "pr", "history", "rules", "completions", "help",
+            "--version",
+        ] {
             #expect(lines[0].split(separator: " ").contains(Substring(command)), "\(command) not in '\(lines[0])'")
         }
         #expect(lines[1] == "measure")
@@ -142,9 +153,15 @@ import Testing
             let syntax = try Shell.run(check + [script])
             #expect(syntax.status == 0, "\(shell): \(syntax.stderr)")
             if shell == "fish" {
-                let driven = try Shell.run(["fish", "--no-config", "-c", "source \(script); complete -C 'premain diff --format '"])
-                let words = driven.stdout.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) ?? "" }
-                #expect(words.sorted() == ["github", "gitlab-codequality", "html", "json", "markdown", "sarif", "text"], "\(driven.stdout)")
+                let driven = try Shell.run([
+                    "fish", "--no-config", "-c", "source \(script); complete -C 'premain diff --format '",
+                ])
+                let words = driven.stdout.split(separator: "\n").map {
+                    $0.split(separator: "\t").first.map(String.init) ?? ""
+                }
+                #expect(
+                    words.sorted() == ["github", "gitlab-codequality", "html", "json", "markdown", "sarif", "text"],
+                    "\(driven.stdout)")
             }
         }
     }
@@ -177,7 +194,9 @@ import Testing
         #expect(missing.status == 3)
         #expect(missing.stderr.hasPrefix("Error: "), "\(missing.stderr)")
         // Every command takes it.
-        for command in ["measure", "trace", "check", "compare", "diff", "pr", "history", "rules", "completions", "manual"] {
+        for command in [
+            "measure", "trace", "check", "compare", "diff", "pr", "history", "rules", "completions", "manual",
+        ] {
             #expect(try CLI.run([command, "--help"]).stdout.contains("-q, --quiet"), "\(command)")
         }
     }
@@ -194,11 +213,14 @@ import Testing
         #expect(strays.isEmpty, "getenv outside PremainSystem/EnvironmentVariable.swift: \(strays)")
 
         let page = try String(contentsOf: repository.appendingPathComponent("docs/man/premain.1"), encoding: .utf8)
-        let section = page.components(separatedBy: ".Sh ENVIRONMENT\n").last?.components(separatedBy: ".Sh ").first ?? ""
+        let section =
+            page.components(separatedBy: ".Sh ENVIRONMENT\n").last?.components(separatedBy: ".Sh ").first ?? ""
         let declared = section.split(separator: "\n").filter { $0.hasPrefix(".It Ev ") }.map { String($0.dropFirst(7)) }
         #expect(declared.count >= 4)
         let doc = try String(contentsOf: repository.appendingPathComponent("docs/environment.md"), encoding: .utf8)
-        let table = doc.components(separatedBy: "## Environment variables premain reads").last?.components(separatedBy: "\n## ").first ?? ""
+        let table =
+            doc.components(separatedBy: "## Environment variables premain reads").last?.components(separatedBy: "\n## ")
+            .first ?? ""
         let documented = table.split(separator: "\n").compactMap { row -> String? in
             guard row.hasPrefix("| `") else { return nil }
             return row.dropFirst(3).split(separator: "`").first.map(String.init)

@@ -42,7 +42,9 @@ import Testing
 
     @Test func jsonOnStdoutStaysParseable() throws {
         let exe = try Samples.path("cxx-static-init/cxx-static-init")
-        let result = try Self.premain(["measure", "--runs", "3", "--warmup", "0", "--format", "json", "--show-output", "--", exe])
+        let result = try Self.premain([
+            "measure", "--runs", "3", "--warmup", "0", "--format", "json", "--show-output", "--", exe,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONRenderer.decode(MeasureReport.self, from: result.stdout)
         #expect(report.schemaVersion == 1)
@@ -64,17 +66,24 @@ import Testing
         #expect(result.stdout.contains("first output"))
     }
 
-    @Test(.enabled(if: HostFacts.valgrind != nil, "valgrind not installed: scripts/setup installs the Debian package valgrind"))
+    @Test(
+        .enabled(
+            if: HostFacts.valgrind != nil, "valgrind not installed: scripts/setup installs the Debian package valgrind")
+    )
     func instructionsSectionInJSONAndText() throws {
         let exe = try Samples.path("pairs/work-head/app")
-        let json = try Self.premain(["measure", "--runs", "1", "--warmup", "0", "--no-observer", "--instructions",
-                                     "--format", "json", "--", exe])
+        let json = try Self.premain([
+            "measure", "--runs", "1", "--warmup", "0", "--no-observer", "--instructions",
+            "--format", "json", "--", exe,
+        ])
         #expect(json.status == 0, "\(json.stderr)")
         let report = try JSONRenderer.decode(MeasureReport.self, from: json.stdout)
         let counts = try #require(report.measurements.first?.instructions)
         #expect(counts.functions.first?.symbol == "premain_work_ctor")
         #expect((counts.beforeMain ?? 0) > 3_000_000)
-        let text = try Self.premain(["measure", "--runs", "1", "--warmup", "0", "--no-observer", "--instructions", "--", exe])
+        let text = try Self.premain([
+            "measure", "--runs", "1", "--warmup", "0", "--no-observer", "--instructions", "--", exe,
+        ])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("instructions under callgrind"))
         let line = text.stdout.split(separator: "\n").first { $0.contains("premain_work_ctor") } ?? ""
@@ -83,24 +92,33 @@ import Testing
 
     /// Issue 23, defect 11: `measure --instructions -- sh -c 'exec ./app'` exited 70; the
     /// exec'd image is counted, and the report says so.
-    @Test(.enabled(if: HostFacts.valgrind != nil, "valgrind not installed: scripts/setup installs the Debian package valgrind"))
+    @Test(
+        .enabled(
+            if: HostFacts.valgrind != nil, "valgrind not installed: scripts/setup installs the Debian package valgrind")
+    )
     func instructionsOnAnExecChainCountItsLastImage() throws {
         let exe = try Samples.path("pairs/work-head/app")
-        let result = try Self.premain(["measure", "--runs", "1", "--warmup", "0", "--no-observer", "--instructions",
-                                       "--format", "json", "--", "/bin/sh", "-c", #"exec "$0""#, exe])
+        let result = try Self.premain([
+            "measure", "--runs", "1", "--warmup", "0", "--no-observer", "--instructions",
+            "--format", "json", "--", "/bin/sh", "-c", #"exec "$0""#, exe,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONRenderer.decode(MeasureReport.self, from: result.stdout)
         let counts = try #require(report.measurements.first?.instructions)
         #expect(counts.functions.first?.symbol == "premain_work_ctor")
-        #expect(counts.notes.contains { $0.hasPrefix("the program replaced itself (exec): counted is its last image, '\(exe)'") },
-                "\(counts.notes)")
+        #expect(
+            counts.notes.contains {
+                $0.hasPrefix("the program replaced itself (exec): counted is its last image, '\(exe)'")
+            },
+            "\(counts.notes)")
     }
 
     @Test func instructionsWithoutValgrindIsAnInputError() throws {
         #expect(try Self.premain(["measure", "--help"]).stdout.contains("--instructions"))
         // A PATH without valgrind stands for a machine without it; nothing is measured.
-        let missing = try CLI.run(["measure", "--instructions", "--", "/bin/true"],
-                                  environment: HostFacts.valgrind == nil ? [:] : ["PATH": "/nonexistent"])
+        let missing = try CLI.run(
+            ["measure", "--instructions", "--", "/bin/true"],
+            environment: HostFacts.valgrind == nil ? [:] : ["PATH": "/nonexistent"])
         #expect(missing.status == 3)
         #expect(missing.stderr.contains("valgrind not found; install the Debian package valgrind"))
         #expect(missing.stdout.isEmpty)
@@ -108,7 +126,9 @@ import Testing
 
     @Test func failingTargetExitsWithFour() throws {
         let exe = try Samples.path("faults/exit-nonzero")
-        let result = try Self.premain(["measure", "--runs", "2", "--warmup", "0", "--no-observer", "--discard-output", "--", exe])
+        let result = try Self.premain([
+            "measure", "--runs", "2", "--warmup", "0", "--no-observer", "--discard-output", "--", exe,
+        ])
         #expect(result.status == 4)
         #expect(result.stdout.contains("FAILED: 2 of 2 runs: exited with status 3"))
         #expect(result.stderr.contains("2 of 2 runs: exited with status 3"))
@@ -140,7 +160,10 @@ import Testing
         let target = try #require(Self.processes(running: hang).first)
         let environment = (try? String(contentsOfFile: "/proc/\(target)/environ", encoding: .utf8)) ?? ""
         let debugOutput = environment.split(separator: "\0").first { $0.hasPrefix("LD_DEBUG_OUTPUT=") }
-        let debugFolder = try #require(debugOutput.map { String($0.dropFirst("LD_DEBUG_OUTPUT=".count)).replacingOccurrences(of: "/ld-debug", with: "") })
+        let debugFolder = try #require(
+            debugOutput.map {
+                String($0.dropFirst("LD_DEBUG_OUTPUT=".count)).replacingOccurrences(of: "/ld-debug", with: "")
+            })
         let cgroupLine = ((try? String(contentsOfFile: "/proc/\(target)/cgroup", encoding: .utf8)) ?? "")
             .split(separator: "\n").first { $0.hasPrefix("0::") && $0.contains("/premain-") }
         kill(process.processIdentifier, signal)
@@ -159,10 +182,13 @@ import Testing
         }
         #expect(left.isEmpty, "left in group \(group): \(left)")
         #expect(Self.processes(running: hang).isEmpty)
-        #expect(Poll.until(seconds: 30) { !FileManager.default.fileExists(atPath: debugFolder) }, "\(debugFolder) was left behind")
+        #expect(
+            Poll.until(seconds: 30) { !FileManager.default.fileExists(atPath: debugFolder) },
+            "\(debugFolder) was left behind")
         if let cgroupLine, let mount = Self.unifiedCgroupMount() {
             let path = mount + cgroupLine.dropFirst(3)
-            #expect(Poll.until(seconds: 30) { !FileManager.default.fileExists(atPath: path) }, "\(path) was left behind")
+            #expect(
+                Poll.until(seconds: 30) { !FileManager.default.fileExists(atPath: path) }, "\(path) was left behind")
         }
     }
 
@@ -176,7 +202,8 @@ import Testing
         try FileManager.default.copyItem(atPath: try Samples.path("faults/daemonizes"), toPath: daemon)
         let result = try Self.premain(["measure", "--runs", "2", "--warmup", "0", "--format", "json", "--", daemon])
         #expect(result.status == 0, "\(result.stderr)")
-        let measurement = try #require(try JSONRenderer.decode(MeasureReport.self, from: result.stdout).measurements.first)
+        let measurement = try #require(
+            try JSONRenderer.decode(MeasureReport.self, from: result.stdout).measurements.first)
         #expect(measurement.outcomes.allSatisfy { $0.lingeringProcessesKilled >= 1 && !$0.processesLeftBehind })
         #expect(Poll.until(seconds: 30) { Self.processes(running: daemon).isEmpty })
     }

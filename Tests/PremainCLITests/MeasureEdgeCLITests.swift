@@ -96,21 +96,27 @@ import Testing
     @Test func readyWithABacktrackingPatternHonoursTheTimeout() throws {
         let line = "ready on " + String(repeating: "a", count: 60)
         let script = "echo '\(line)!'; echo '\(line)'; exec sleep 60"
-        let (result, m) = try Self.measure(["--runs", "1", "--no-observer", "--timeout", "60", "--ready", "ready on (a|a)+$",
-                                            "--", "/bin/sh", "-c", script])
+        let (result, m) = try Self.measure([
+            "--runs", "1", "--no-observer", "--timeout", "60", "--ready", "ready on (a|a)+$",
+            "--", "/bin/sh", "-c", script,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(m.outcomes.map(\.kind) == [.stopped])
         let refused = try Self.premain(["measure", "--ready", #"(a)\1"#, "--", "/bin/true"])
         #expect(refused.status == 64)
-        #expect(refused.stderr.hasPrefix(#"Error: invalid value for '--ready': '(a)\1': back-references ('\1') not supported"#),
-                "\(refused.stderr)")
+        #expect(
+            refused.stderr.hasPrefix(
+                #"Error: invalid value for '--ready': '(a)\1': back-references ('\1') not supported"#),
+            "\(refused.stderr)")
         #expect(refused.stderr.contains("See 'premain measure --help'"))
     }
 
     @Test func untilFirstOutputAndMainEndTheRun() throws {
         let hang = try Self.privateCopy("faults/hang")
         defer { try? FileManager.default.removeItem(atPath: (hang as NSString).deletingLastPathComponent) }
-        let (output, first) = try Self.measure(["--runs", "1", "--timeout", "60", "--until", "first-output", "--", hang])
+        let (output, first) = try Self.measure([
+            "--runs", "1", "--timeout", "60", "--until", "first-output", "--", hang,
+        ])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(first.outcomes.map(\.kind) == [.stopped])
         #expect(first.milestones[.firstOutput] != nil)
@@ -139,11 +145,15 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let program = folder + "/hello"
         try FileManager.default.copyItem(atPath: try Samples.path("c-hello/c-hello"), toPath: program)
-        let result = try CLI.run(["measure", "--runs", "1", "--warmup", "0", "--no-observer", "--format", "json", "--", program])
+        let result = try CLI.run([
+            "measure", "--runs", "1", "--warmup", "0", "--no-observer", "--format", "json", "--", program,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let m = try #require(try JSONRenderer.decode(MeasureReport.self, from: result.stdout).measurements.first)
         #expect(!m.objects.contains { $0.path.hasPrefix("/fake/") }, "\(m.objects.map(\.path))")
-        #expect(m.objects.filter { $0.initializers == nil && $0.initializersStart != nil }.isEmpty, "an unfinished initializer was invented")
+        #expect(
+            m.objects.filter { $0.initializers == nil && $0.initializersStart != nil }.isEmpty,
+            "an unfinished initializer was invented")
         #expect(m.warnings.contains { $0.kind == .oddLoaderPaths })
     }
 
@@ -165,17 +175,22 @@ import Testing
     /// A run asked to stop at a milestone that exits first did not do what was asked.
     @Test func aRunThatEndsBeforeItsMilestoneFails() throws {
         let hello = try Samples.path("c-hello/c-hello")
-        let (function, unknown) = try Self.measure(["--runs", "1", "--no-observer", "--until", "premain_no_such_function", "--", hello])
+        let (function, unknown) = try Self.measure([
+            "--runs", "1", "--no-observer", "--until", "premain_no_such_function", "--", hello,
+        ])
         #expect(function.status == 4)
         #expect(unknown.outcomes.map(\.kind) == [.notReached])
-        #expect(function.stderr.contains("exited with status 0 before premain_no_such_function (no function of that name"))
+        #expect(
+            function.stderr.contains("exited with status 0 before premain_no_such_function (no function of that name"))
         let (ready, never) = try Self.measure(["--runs", "1", "--no-observer", "--ready", "never printed", "--", hello])
         #expect(ready.status == 4)
         #expect(never.outcomes.map(\.kind) == [.notReached])
     }
 
     @Test func childProcessesWithLoaderLinesAreCountedNotDropped() throws {
-        let (result, m) = try Self.measure(["--runs", "1", "--no-observer", "--", "/bin/sh", "-c", "/bin/true; /bin/true"])
+        let (result, m) = try Self.measure([
+            "--runs", "1", "--no-observer", "--", "/bin/sh", "-c", "/bin/true; /bin/true",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(m.childProcessesWithLoaderOutput == 2)
         #expect(m.warnings.contains { $0.kind == .childProcesses })
@@ -185,8 +200,10 @@ import Testing
     /// premain's own stdin is a pipe nobody writes to or closes.
     @Test func stdinIsDevNullUnlessInherited() throws {
         try #require(FileManager.default.isExecutableFile(atPath: CLI.binary), "build premain first: swift build")
-        for command in [["measure", "--runs", "1", "--warmup", "0", "--", "/bin/cat"],
-                        ["trace", "--runs", "1", "--warmup", "0", "--bias-ms", "0", "--until", "exit", "--", "/bin/cat"]] {
+        for command in [
+            ["measure", "--runs", "1", "--warmup", "0", "--", "/bin/cat"],
+            ["trace", "--runs", "1", "--warmup", "0", "--bias-ms", "0", "--until", "exit", "--", "/bin/cat"],
+        ] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: CLI.binary)
             process.arguments = command

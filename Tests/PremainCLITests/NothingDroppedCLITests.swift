@@ -24,7 +24,8 @@ import Testing
     static func makeTextrelLibrary(in folder: String, named name: String) throws {
         try "int x = 1; int *p = &x; int f(void) { return *p; }\n"
             .write(toFile: folder + "/textrel.c", atomically: true, encoding: .utf8)
-        let build = try bash("""
+        let build = try bash(
+            """
             set -e
             gcc -c -fno-PIC -mcmodel=large -O0 "$1/textrel.c" -o "$1/textrel.o"
             gcc -shared "$1/textrel.o" -o "$1"/\(name) 2>/dev/null
@@ -37,7 +38,8 @@ import Testing
     @Test func nonUTF8FileNameIsReadNotDropped() throws {
         let root = try Self.folder("non-utf8-name")
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let base = root + "/base", head = root + "/head"
+        let base = root + "/base"
+        let head = root + "/head"
         let zlib = URL(fileURLWithPath: "/usr/lib/x86_64-linux-gnu/libz.so.1").resolvingSymlinksInPath().path
         for side in [base, head] {
             try FileManager.default.createDirectory(atPath: side, withIntermediateDirectories: true)
@@ -64,7 +66,8 @@ import Testing
         #expect(diff.stdout.contains("\(shown) (added)"), "\(diff.stdout)")
 
         // From the folder: SARIF points only at files inside the checkout (here, the current folder).
-        let pr = try Self.bash(#"cd "$1" && "$0" pr --no-config --base base --head head --sarif out.sarif --markdown out.md"#, root)
+        let pr = try Self.bash(
+            #"cd "$1" && "$0" pr --no-config --base base --head head --sarif out.sarif --markdown out.md"#, root)
         #expect(pr.status == 1, "a new error finding: \(pr.stderr)")
         let sarif = try String(contentsOfFile: root + "/out.sarif", encoding: .utf8)
         #expect(sarif.contains("lib%FFbad.so"), "the URI has the byte percent-encoded")
@@ -76,7 +79,8 @@ import Testing
     @Test func nonUTF8ProgramAndArgumentAreLaunchedAsBytes() throws {
         let root = try Self.folder("non-utf8-launch")
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let made = try Self.bash("""
+        let made = try Self.bash(
+            """
             printf '#!/bin/sh\\nprintf %%s "$1" | od -An -tx1 | tr -d " \\\\n" > "$(dirname "$0")/argument"\\n' > "$1"/p$'\\xfe'
             chmod +x "$1"/p$'\\xfe'
             "$0" measure --runs 1 --warmup 0 -- "$1"/p$'\\xfe' a$'\\xff'b
@@ -92,7 +96,8 @@ import Testing
         // rm walks with openat; FileManager cannot remove what it cannot name.
         defer { _ = try? Shell.run(["rm", "-rf", root]) }
         try Self.makeTextrelLibrary(in: root, named: "libshallow.so")
-        let made = try Self.bash("""
+        let made = try Self.bash(
+            """
             set -e
             cd "$1"; mkdir deep; cd deep
             for i in $(seq 1 400); do mkdir folder0$i; cd folder0$i; done
@@ -123,13 +128,16 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let zlib = URL(fileURLWithPath: "/usr/lib/x86_64-linux-gnu/libz.so.1").resolvingSymlinksInPath().path
         try FileManager.default.copyItem(atPath: zlib, toPath: root + "/libz.so.1")
-        let commands = [["audit", "--format", "json"], ["audit", "--format", "text"], ["audit", "--format", "html"],
-                        ["check", "--no-config"]]
+        let commands = [
+            ["audit", "--format", "json"], ["audit", "--format", "text"], ["audit", "--format", "html"],
+            ["check", "--no-config"],
+        ]
         for command in commands {
             // stdout is a FIFO whose only reader is closed before premain starts: every write
             // fails, whatever the report's size (`| head -c 10` once the pipe is full). SIGPIPE
             // at its default, as a shell gives it, whatever this test runner does with it.
-            let result = try Self.bash("""
+            let result = try Self.bash(
+                """
                 mkfifo "$1/pipe"; exec 4<>"$1/pipe"; exec 5>"$1/pipe"; exec 4<&-; rm "$1/pipe"
                 env --default-signal=PIPE "$0" \(command.joined(separator: " ")) "$1/libz.so.1" >&5 2>"$1/stderr"
                 echo $?
@@ -146,13 +154,16 @@ import Testing
         let root = try Self.folder("run-outside")
         defer { try? FileManager.default.removeItem(atPath: root) }
         for side in ["base", "head"] {
-            try FileManager.default.createDirectory(atPath: root + "/builds/\(side)/bin", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: root + "/builds/\(side)/bin", withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: "/bin/true", toPath: root + "/builds/\(side)/bin/app")
         }
         // Outside both folders: a program that leaves a mark when it runs.
-        try "#!/bin/sh\ntouch \"$(dirname \"$0\")/ran\"\n".write(toFile: root + "/app", atomically: true, encoding: .utf8)
+        try "#!/bin/sh\ntouch \"$(dirname \"$0\")/ran\"\n".write(
+            toFile: root + "/app", atomically: true, encoding: .utf8)
         #expect(chmod(root + "/app", 0o755) == 0)
-        let base = root + "/builds/base", head = root + "/builds/head"
+        let base = root + "/builds/base"
+        let head = root + "/builds/head"
         let refused = [
             ("../../app", "--run '../../app' leaves the artifact folder; give a path inside it"),
             ("bin/../../../app", "--run 'bin/../../../app' leaves the artifact folder; give a path inside it"),
@@ -167,7 +178,9 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: root + "/ran"), "nothing outside the folders ran")
         // Inside, with a '..' that stays inside: measured.
-        let inside = try CLI.run(["compare", base, head, "--run", "bin/../bin/app", "--min-runs", "2", "--max-runs", "2"])
+        let inside = try CLI.run([
+            "compare", base, head, "--run", "bin/../bin/app", "--min-runs", "2", "--max-runs", "2",
+        ])
         #expect([0, 5].contains(inside.status), "\(inside.stderr)")
     }
 
@@ -183,15 +196,23 @@ import Testing
         let original = try Data(contentsOf: URL(fileURLWithPath: "/bin/true"))
         let cases: [([String], String)] = [
             (["audit", "--no-closure", "--output", binary, binary], "--output '\(binary)' is also an input"),
-            (["audit", "--no-closure", "-o", root + "/alias", binary], "--output '\(root)/alias' is also an input (\(binary))"),
-            (["audit", "--no-closure", "--output", root + "/folder/tool", root + "/folder"], "--output '\(root)/folder/tool' is also an input"),
+            (
+                ["audit", "--no-closure", "-o", root + "/alias", binary],
+                "--output '\(root)/alias' is also an input (\(binary))"
+            ),
+            (
+                ["audit", "--no-closure", "--output", root + "/folder/tool", root + "/folder"],
+                "--output '\(root)/folder/tool' is also an input"
+            ),
             (["check", "--no-config", "--output", binary, binary], "--output '\(binary)' is also an input"),
             (["diff", "--no-config", "--output", binary, binary, binary], "--output '\(binary)' is also an input"),
         ]
         for (arguments, message) in cases {
             let result = try CLI.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result.status) \(result.stderr)")
-            #expect(result.stderr.hasPrefix("Error: \(message); the report would overwrite it, write it elsewhere\n"), "\(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix("Error: \(message); the report would overwrite it, write it elsewhere\n"),
+                "\(result.stderr)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: binary)) == original, "the binary is intact")
         #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/folder/tool")) == original)

@@ -10,7 +10,11 @@ import Testing
     /// the next option, as one line with single spaces.
     static func row(_ option: String, of command: String) throws -> String {
         let lines = try CLI.run([command, "--help"]).stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let start = lines.firstIndex(where: { $0.hasPrefix("  ") && $0.contains(option + " ") && !$0.hasPrefix("   ") }) else {
+        guard
+            let start = lines.firstIndex(where: {
+                $0.hasPrefix("  ") && $0.contains(option + " ") && !$0.hasPrefix("   ")
+            })
+        else {
             return ""
         }
         let rest = lines[(start + 1)...].prefix { $0.hasPrefix("                          ") }
@@ -35,7 +39,9 @@ import Testing
         #expect(try Self.row("--format", of: "audit").contains("text (default), json or html"))
         let warmup = try CLI.run(["trace", "--warmup", "10001", "--", "/bin/true"])
         #expect(warmup.status == 64)
-        #expect(warmup.stderr.hasPrefix("Error: --warmup takes a whole number from 0 to 10000, not '10001'"), "\(warmup.stderr)")
+        #expect(
+            warmup.stderr.hasPrefix("Error: --warmup takes a whole number from 0 to 10000, not '10001'"),
+            "\(warmup.stderr)")
     }
 
     /// Every `--name` in Sources/premain is in an option's declaration, or is another program's
@@ -73,7 +79,8 @@ import Testing
         while index + 2 < characters.count {
             let before = index == 0 ? " " : characters[index - 1]
             if characters[index] == "-", characters[index + 1] == "-", characters[index + 2].isLowercase,
-               !(before.isLetter || before.isNumber || before == "-") {
+                !(before.isLetter || before.isNumber || before == "-")
+            {
                 var end = index + 2
                 while end < characters.count, characters[end].isLowercase || characters[end] == "-" { end += 1 }
                 names.append(String(characters[index..<end]))

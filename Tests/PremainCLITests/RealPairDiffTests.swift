@@ -29,15 +29,22 @@ final class RealPairDiffTests: XCTestCase {
 
     /// Both sides with the measure.json (`runs` runs) and trace.json (`traceRuns` runs) of real
     /// launches with `environment` set.
-    func measuredSides(_ baseName: String, _ headName: String, runs: Int = 3, traceRuns: Int = 2,
-                       environment: [String: String] = [:]) throws -> Sides {
+    func measuredSides(
+        _ baseName: String, _ headName: String, runs: Int = 3, traceRuns: Int = 2,
+        environment: [String: String] = [:]
+    ) throws -> Sides {
         let sides = try copiedSides(baseName, headName)
         for side in [sides.base, sides.head] {
-            for arguments in [["measure", "--runs", String(runs), "--no-observer", "--discard-output"],
-                              ["trace", "--runs", String(traceRuns)]] {
-                let result = try CLI.run(arguments + ["--warmup", "1", "--format", "json", "--output",
-                                                      side + "/\(arguments[0]).json", "--", side + "/app"],
-                                         environment: environment)
+            for arguments in [
+                ["measure", "--runs", String(runs), "--no-observer", "--discard-output"],
+                ["trace", "--runs", String(traceRuns)],
+            ] {
+                let result = try CLI.run(
+                    arguments + [
+                        "--warmup", "1", "--format", "json", "--output",
+                        side + "/\(arguments[0]).json", "--", side + "/app",
+                    ],
+                    environment: environment)
                 XCTAssertEqual(result.status, 0, "premain \(arguments[0]) \(side)/app: \(result.stderr)")
             }
         }
@@ -46,18 +53,28 @@ final class RealPairDiffTests: XCTestCase {
 
     /// Both sides with recorded reports: main after `mainMs` (20 runs) and the functions
     /// (object file name, symbol, ms) traced, on each side.
-    func recordedSides(_ baseName: String, _ headName: String,
-                       base: (mainMs: Double, functions: [(object: String, symbol: String, ms: Double)]),
-                       head: (mainMs: Double, functions: [(object: String, symbol: String, ms: Double)])) throws -> Sides {
+    func recordedSides(
+        _ baseName: String, _ headName: String,
+        base: (mainMs: Double, functions: [(object: String, symbol: String, ms: Double)]),
+        head: (mainMs: Double, functions: [(object: String, symbol: String, ms: Double)])
+    ) throws -> Sides {
         let sides = try copiedSides(baseName, headName)
         for (side, recorded) in [(sides.base, base), (sides.head, head)] {
-            try RecordedReports.measure(command: side + "/app", milestones: [
-                "main": RecordedReports.series(recorded.mainMs), "exit": RecordedReports.series(recorded.mainMs + 0.5),
-            ]).write(toFile: side + "/measure.json", atomically: true, encoding: .utf8)
-            try RecordedReports.trace(command: side + "/app", functions: recorded.functions.map {
-                RecordedReports.Function(object: side + "/lib/" + $0.object, symbol: $0.symbol, kind: "constructorFunction",
-                                         samplesMs: RecordedReports.series($0.ms))
-            }).write(toFile: side + "/trace.json", atomically: true, encoding: .utf8)
+            try RecordedReports.measure(
+                command: side + "/app",
+                milestones: [
+                    "main": RecordedReports.series(recorded.mainMs),
+                    "exit": RecordedReports.series(recorded.mainMs + 0.5),
+                ]
+            ).write(toFile: side + "/measure.json", atomically: true, encoding: .utf8)
+            try RecordedReports.trace(
+                command: side + "/app",
+                functions: recorded.functions.map {
+                    RecordedReports.Function(
+                        object: side + "/lib/" + $0.object, symbol: $0.symbol, kind: "constructorFunction",
+                        samplesMs: RecordedReports.series($0.ms))
+                }
+            ).write(toFile: side + "/trace.json", atomically: true, encoding: .utf8)
         }
         return sides
     }
@@ -69,15 +86,21 @@ final class RealPairDiffTests: XCTestCase {
     /// The JSON diff of `sides`, checked for what every diff of two measured sides holds: a
     /// verdict premain knows, the exit status of that verdict, main and exit measured on both
     /// sides with a difference.
-    func measuredDiff(_ sides: Sides, runs: Int, file: StaticString = #filePath, line: UInt = #line) throws -> DiffReport {
+    func measuredDiff(_ sides: Sides, runs: Int, file: StaticString = #filePath, line: UInt = #line) throws
+        -> DiffReport
+    {
         let json = try diff(sides, "json")
         let report = try JSONDecoder().decode(DiffReport.self, from: Data(json.stdout.utf8))
-        XCTAssertTrue(VerdictStatus.written(by: .diff).contains(report.verdict.status), report.verdict.status.rawValue, file: file, line: line)
-        XCTAssertTrue(report.verdict.status.exitCode(failOn: .error).rawValue == json.status,
-                      "exit \(json.status) for verdict \(report.verdict.status)", file: file, line: line)
+        XCTAssertTrue(
+            VerdictStatus.written(by: .diff).contains(report.verdict.status), report.verdict.status.rawValue,
+            file: file, line: line)
+        XCTAssertTrue(
+            report.verdict.status.exitCode(failOn: .error).rawValue == json.status,
+            "exit \(json.status) for verdict \(report.verdict.status)", file: file, line: line)
         for milestone in ["main", "exit"] {
-            let delta = try XCTUnwrap(report.measured.first { $0.scope == .milestone && $0.subject == milestone }, milestone,
-                                      file: file, line: line)
+            let delta = try XCTUnwrap(
+                report.measured.first { $0.scope == .milestone && $0.subject == milestone }, milestone,
+                file: file, line: line)
             XCTAssertEqual(delta.base?.samplesMs.count, runs, "\(delta)", file: file, line: line)
             XCTAssertEqual(delta.head?.samplesMs.count, runs, "\(delta)", file: file, line: line)
             XCTAssertNotNil(delta.result.deltaMs, "\(delta)", file: file, line: line)
@@ -88,27 +111,34 @@ final class RealPairDiffTests: XCTestCase {
     func testConstructorLibraryPairOnRealLaunchesNamesEachChange() throws {
         let sides = try measuredSides("base", "head")
         let report = try measuredDiff(sides, runs: 3)
-        let traced = try XCTUnwrap(report.measured.first { $0.scope == .function && $0.subject == "premain_extra_ctor" })
+        let traced = try XCTUnwrap(
+            report.measured.first { $0.scope == .function && $0.subject == "premain_extra_ctor" })
         XCTAssertEqual(traced.result.change, .added, "only head has it")
         XCTAssertEqual(traced.head?.samplesMs.count, 2)
         let text = try diff(sides)
         XCTAssertTrue(report.verdict.status.exitCode(failOn: .error).rawValue == text.status, text.stdout + text.stderr)
         XCTAssertTrue(text.stdout.contains("verdict: \(report.verdict.status)"), text.stdout)
-        for change in ["+ needs libextra.so", "+ needs libm.so.6", "exports: 11 -> 31", "+ initializer premain_extra_ctor",
-                       "closure of app: 3 -> 5 objects"] {
+        for change in [
+            "+ needs libextra.so", "+ needs libm.so.6", "exports: 11 -> 31", "+ initializer premain_extra_ctor",
+            "closure of app: 3 -> 5 objects",
+        ] {
             XCTAssertTrue(text.stdout.contains(change), "missing '\(change)' in\n" + text.stdout)
         }
         let markdown = try diff(sides, "markdown")
-        XCTAssertTrue(markdown.stdout.hasPrefix("<!-- premain-report -->\n## premain: start-up report\n\n"), markdown.stdout)
+        XCTAssertTrue(
+            markdown.stdout.hasPrefix("<!-- premain-report -->\n## premain: start-up report\n\n"), markdown.stdout)
         XCTAssertTrue(markdown.stdout.contains("```mermaid\ngantt"), markdown.stdout)
     }
 
     func testSwiftAndAAPairsOnRealLaunchesGiveACompleteDiff() throws {
         let swift = try measuredDiff(try measuredSides("swift-base", "swift-head"), runs: 3)
-        let function = try XCTUnwrap(swift.measured.first { $0.scope == .function && $0.subject.hasPrefix("default argument 0 of") })
+        let function = try XCTUnwrap(
+            swift.measured.first { $0.scope == .function && $0.subject.hasPrefix("default argument 0 of") })
         XCTAssertEqual(function.base?.samplesMs.count, 2)
         XCTAssertEqual(function.head?.samplesMs.count, 2)
-        XCTAssertEqual(swift.objects.filter { $0.status != .unchanged }.map(\.name), [], "only the cost changed, not the binary's facts")
+        XCTAssertEqual(
+            swift.objects.filter { $0.status != .unchanged }.map(\.name), [],
+            "only the cost changed, not the binary's facts")
         let aa = try measuredDiff(try measuredSides("aa-1", "aa-2"), runs: 3)
         XCTAssertEqual(aa.objects.map(\.status), [.unchanged, .unchanged])
         // No new finding from the static rules; a measured rule may fire on one side only when a
@@ -120,12 +150,15 @@ final class RealPairDiffTests: XCTestCase {
     /// Recorded: head's new constructor takes 8 ms and main comes 8 ms later in every run.
     func testRecordedRegressionExitsTwoAndNamesTheCause() throws {
         let core = (object: "libcore.so", symbol: "premain_core_ctor", ms: 2.0)
-        let sides = try recordedSides("base", "head", base: (mainMs: 4, functions: [core]),
-                                      head: (mainMs: 12, functions: [(object: "libextra.so", symbol: "premain_extra_ctor", ms: 8), core]))
+        let sides = try recordedSides(
+            "base", "head", base: (mainMs: 4, functions: [core]),
+            head: (mainMs: 12, functions: [(object: "libextra.so", symbol: "premain_extra_ctor", ms: 8), core]))
         let text = try diff(sides)
         XCTAssertEqual(text.status, 2, "a measured regression exits 2\n" + text.stdout + text.stderr)
-        for line in ["verdict: regression", "time to main regressed by +8", "+ needs libextra.so",
-                     "new warning: Static initializer premain_extra_ctor in libextra.so takes"] {
+        for line in [
+            "verdict: regression", "time to main regressed by +8", "+ needs libextra.so",
+            "new warning: Static initializer premain_extra_ctor in libextra.so takes",
+        ] {
             XCTAssertTrue(text.stdout.contains(line), "missing '\(line)' in\n" + text.stdout)
         }
         let report = try measuredDiff(sides, runs: 20)
@@ -136,11 +169,13 @@ final class RealPairDiffTests: XCTestCase {
 
     func testRecordedAAPairIsNoChange() throws {
         let core = (object: "libcore.so", symbol: "premain_core_ctor", ms: 2.0)
-        let sides = try recordedSides("aa-1", "aa-2", base: (mainMs: 4, functions: [core]), head: (mainMs: 4, functions: [core]))
+        let sides = try recordedSides(
+            "aa-1", "aa-2", base: (mainMs: 4, functions: [core]), head: (mainMs: 4, functions: [core]))
         let report = try measuredDiff(sides, runs: 20)
         XCTAssertEqual(report.verdict.status, .pass)
         XCTAssertEqual(try diff(sides).status, 0)
-        XCTAssertTrue(report.measured.allSatisfy { $0.result.change == .noChange }, "\(report.measured.map(\.result.change))")
+        XCTAssertTrue(
+            report.measured.allSatisfy { $0.result.change == .noChange }, "\(report.measured.map(\.result.change))")
         XCTAssertEqual(report.objects.map(\.status), [.unchanged, .unchanged])
     }
 
@@ -148,7 +183,9 @@ final class RealPairDiffTests: XCTestCase {
     /// the JSON reader sees, so `check` and `diff` give one answer whichever way the data came.
     func testInMemoryReportsReadLikeTheirJSON() throws {
         let app = try Samples.path("pairs/head/app")
-        let measureText = try CLI.run(["measure", "--runs", "3", "--no-observer", "--discard-output", "--format", "json", "--", app])
+        let measureText = try CLI.run([
+            "measure", "--runs", "3", "--no-observer", "--discard-output", "--format", "json", "--", app,
+        ])
         let traceText = try CLI.run(["trace", "--runs", "2", "--format", "json", "--", app])
         XCTAssertEqual(measureText.status, 0, measureText.stderr)
         XCTAssertEqual(traceText.status, 0, traceText.stderr)

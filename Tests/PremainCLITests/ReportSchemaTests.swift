@@ -16,36 +16,38 @@ import Testing
     /// the other schema files registered for `$ref`: one line per violation, `[]` when valid.
     static func pythonViolations(schema name: String, files: [String]) throws -> [String] {
         let script = """
-        import json, sys, os, glob
-        try:
-            import jsonschema
-        except ImportError:
-            print("python3-jsonschema is missing: run scripts/setup", file=sys.stderr); sys.exit(2)
-        folder, name, files = sys.argv[1], sys.argv[2], sys.argv[3:]
-        schemas = {os.path.basename(p): json.load(open(p)) for p in glob.glob(folder + "/*.schema.json")}
-        for schema in schemas.values():
-            jsonschema.Draft202012Validator.check_schema(schema)
-        root = schemas[name + ".schema.json"]
-        try:
-            from referencing import Registry, Resource
-            registry = Registry().with_resources([(key, Resource.from_contents(value)) for key, value in schemas.items()])
-            validator = jsonschema.Draft202012Validator(root, registry=registry)
-        except ImportError:
-            resolver = jsonschema.RefResolver(base_uri=name + ".schema.json", referrer=root, store=schemas)
-            validator = jsonschema.Draft202012Validator(root, resolver=resolver)
-        for path in files:
-            for error in validator.iter_errors(json.load(open(path))):
-                print(path + ": " + "/".join(str(p) for p in error.path) + ": " + error.message[:200])
-        """
+            import json, sys, os, glob
+            try:
+                import jsonschema
+            except ImportError:
+                print("python3-jsonschema is missing: run scripts/setup", file=sys.stderr); sys.exit(2)
+            folder, name, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+            schemas = {os.path.basename(p): json.load(open(p)) for p in glob.glob(folder + "/*.schema.json")}
+            for schema in schemas.values():
+                jsonschema.Draft202012Validator.check_schema(schema)
+            root = schemas[name + ".schema.json"]
+            try:
+                from referencing import Registry, Resource
+                registry = Registry().with_resources([(key, Resource.from_contents(value)) for key, value in schemas.items()])
+                validator = jsonschema.Draft202012Validator(root, registry=registry)
+            except ImportError:
+                resolver = jsonschema.RefResolver(base_uri=name + ".schema.json", referrer=root, store=schemas)
+                validator = jsonschema.Draft202012Validator(root, resolver=resolver)
+            for path in files:
+                for error in validator.iter_errors(json.load(open(path))):
+                    print(path + ": " + "/".join(str(p) for p in error.path) + ": " + error.message[:200])
+            """
         let result = try Shell.run(["python3", "-c", script, ReportSchemas.folder, name] + files)
         guard result.status == 0 else {
-            throw ReportSchemas.SchemaError(description: "the schema validator failed (\(result.status)): \(result.stderr)")
+            throw ReportSchemas.SchemaError(
+                description: "the schema validator failed (\(result.status)): \(result.stderr)")
         }
         return result.stdout.split(separator: "\n").map(String.init)
     }
 
     @Test func everyReportSchemaIsPublishedAndDocumented() throws {
-        #expect(ReportSchemas.names == ["audit", "check", "compare", "diff", "history", "measure", "pr", "rules", "trace"])
+        #expect(
+            ReportSchemas.names == ["audit", "check", "compare", "diff", "history", "measure", "pr", "rules", "trace"])
         let guide = try String(contentsOfFile: Repository.root + "/docs/json.md", encoding: .utf8)
         for name in ReportSchemas.names {
             #expect(guide.contains("schemas/\(name).schema.json"), "docs/json.md does not link \(name).schema.json")
@@ -68,15 +70,22 @@ import Testing
             ("measure", "measure.json", ["measure", "--runs", "3", "--warmup", "0", "--", ctor]),
             ("check", "check.json", ["check", "--no-config", ctor, folder + "/measure.json"]),
             ("diff", "diff.json", ["diff", "--no-config", base, head]),
-            ("compare", "compare.json", ["compare", "--no-config", "--min-runs", "8", "--max-runs", "8", "--no-explain",
-                                         base + "/app", head + "/app"]),
+            (
+                "compare", "compare.json",
+                [
+                    "compare", "--no-config", "--min-runs", "8", "--max-runs", "8", "--no-explain",
+                    base + "/app", head + "/app",
+                ]
+            ),
         ]
         for run in runs {
             // CLI.run throws when the Swift validator finds a violation.
-            let arguments = [run.arguments[0], "--format", "json", "--output", folder + "/" + run.file] + run.arguments.dropFirst()
+            let arguments =
+                [run.arguments[0], "--format", "json", "--output", folder + "/" + run.file] + run.arguments.dropFirst()
             let result = try Self.premain(arguments)
             #expect([0, 1, 2, 3, 5].contains(result.status), "\(arguments): \(result.stderr)")
-            #expect(try Self.pythonViolations(schema: run.schema, files: [folder + "/" + run.file]) == [], "\(run.schema)")
+            #expect(
+                try Self.pythonViolations(schema: run.schema, files: [folder + "/" + run.file]) == [], "\(run.schema)")
         }
         let rules = try Self.premain(["rules", "--no-config", "--format", "json"])
         try rules.stdout.write(toFile: folder + "/rules.json", atomically: true, encoding: .utf8)
@@ -85,13 +94,21 @@ import Testing
         #expect(pr.status == 5, "\(pr.stderr)")
         #expect(try Self.pythonViolations(schema: "pr", files: [folder + "/pr.json"]) == [])
         #if arch(x86_64)
-        let trace = try Self.premain(["trace", "--runs", "1", "--warmup", "0", "--format", "json", "--output", folder + "/trace.json", "--", ctor])
-        #expect(trace.status == 0, "\(trace.stderr)")
-        #expect(try Self.pythonViolations(schema: "trace", files: [folder + "/trace.json"]) == [])
+            let trace = try Self.premain([
+                "trace", "--runs", "1", "--warmup", "0", "--format", "json", "--output", folder + "/trace.json", "--",
+                ctor,
+            ])
+            #expect(trace.status == 0, "\(trace.stderr)")
+            #expect(try Self.pythonViolations(schema: "trace", files: [folder + "/trace.json"]) == [])
         #endif
         let database = folder + "/history.sqlite"
-        #expect(try Self.premain(["history", "add", folder + "/measure.json", "--commit", "c1", "--db", database]).status == 0)
-        #expect(try Self.premain(["history", "show", "--format", "json", "--output", folder + "/history.json", "--db", database]).status == 0)
+        #expect(
+            try Self.premain(["history", "add", folder + "/measure.json", "--commit", "c1", "--db", database]).status
+                == 0)
+        #expect(
+            try Self.premain([
+                "history", "show", "--format", "json", "--output", folder + "/history.json", "--db", database,
+            ]).status == 0)
         #expect(try Self.pythonViolations(schema: "history", files: [folder + "/history.json"]) == [])
     }
 

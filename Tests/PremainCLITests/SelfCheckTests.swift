@@ -24,7 +24,9 @@ final class SelfCheckTests: XCTestCase {
         let log = output + ".log"
         try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        guard let handle = FileHandle(forWritingAtPath: log) else { return .failure(.init(message: "cannot write \(log)")) }
+        guard let handle = FileHandle(forWritingAtPath: log) else {
+            return .failure(.init(message: "cannot write \(log)"))
+        }
         process.standardOutput = handle
         process.standardError = handle
         do {
@@ -34,18 +36,24 @@ final class SelfCheckTests: XCTestCase {
         }
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            return .failure(.init(message: "scripts/release failed: " + ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")))
+            return .failure(
+                .init(message: "scripts/release failed: " + ((try? String(contentsOfFile: log, encoding: .utf8)) ?? ""))
+            )
         }
         let tree = ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? [])
             .first { $0.hasPrefix("premain-") && $0.hasSuffix("-x86_64-linux-gnu") }
-        guard let tree else { return .failure(.init(message: "scripts/release left no premain-VERSION-x86_64-linux-gnu folder in \(output)")) }
+        guard let tree else {
+            return .failure(
+                .init(message: "scripts/release left no premain-VERSION-x86_64-linux-gnu folder in \(output)"))
+        }
         return .success(output + "/" + tree + "/bin/premain")
     }()
 
     /// The folder scripts/release wrote the packages to.
     static func releaseFolder() throws -> String {
         let binary = try release.get()
-        return (((binary as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        return (((binary as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent as NSString)
+            .deletingLastPathComponent
     }
 
     /// The tarball holds the binary, the README and a SHA256SUMS that checks; the release's
@@ -62,10 +70,13 @@ final class SelfCheckTests: XCTestCase {
         XCTAssertEqual(sums.status, 0, sums.stdout + sums.stderr)
         let listing = try Shell.run(["tar", "-tzf", folder + "/" + tarball])
         let name = "premain-\(version)-x86_64-linux-gnu/"
-        for entry in ["bin/premain", "README.md", "LICENSE", "SHA256SUMS", "share/man/man1/premain.1",
-                      "share/bash-completion/completions/premain", "share/zsh/site-functions/_premain",
-                      "share/fish/vendor_completions.d/premain.fish"] {
-            XCTAssertTrue(listing.stdout.split(separator: "\n").contains { $0 == name + entry }, "\(entry) not in \(tarball)")
+        for entry in [
+            "bin/premain", "README.md", "LICENSE", "SHA256SUMS", "share/man/man1/premain.1",
+            "share/bash-completion/completions/premain", "share/zsh/site-functions/_premain",
+            "share/fish/vendor_completions.d/premain.fish",
+        ] {
+            XCTAssertTrue(
+                listing.stdout.split(separator: "\n").contains { $0 == name + entry }, "\(entry) not in \(tarball)")
         }
         let inner = try Shell.run(["sha256sum", "-c", "--strict", "SHA256SUMS"], in: folder + "/" + name)
         XCTAssertEqual(inner.status, 0, inner.stdout + inner.stderr)
@@ -81,9 +92,11 @@ final class SelfCheckTests: XCTestCase {
         XCTAssertEqual(audit.status, 0, audit.stderr)
         XCTAssertTrue(audit.stdout.contains("libc.so.6"), audit.stdout)
         // Where Debian looks for them: the man page (gzipped, and it renders) and each shell's completion.
-        for path in ["usr/share/man/man1/premain.1.gz", "usr/share/bash-completion/completions/premain",
-                     "usr/share/zsh/vendor-completions/_premain", "usr/share/fish/vendor_completions.d/premain.fish",
-                     "usr/share/doc/premain/copyright"] {
+        for path in [
+            "usr/share/man/man1/premain.1.gz", "usr/share/bash-completion/completions/premain",
+            "usr/share/zsh/vendor-completions/_premain", "usr/share/fish/vendor_completions.d/premain.fish",
+            "usr/share/doc/premain/copyright",
+        ] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/" + path), "\(path) not in \(deb)")
         }
         let manual = try Shell.run(["man", "-l", root + "/usr/share/man/man1/premain.1.gz"])
@@ -96,14 +109,21 @@ final class SelfCheckTests: XCTestCase {
 
     func testReleaseBinaryPassesItsOwnBudget() throws {
         let binary = try Self.release.get()
-        let result = try CLI.run(["check", "--config", Repository.root + "/premain.json",
-                                          "--fail-on", "warning", binary])
+        let result = try CLI.run([
+            "check", "--config", Repository.root + "/premain.json",
+            "--fail-on", "warning", binary,
+        ])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let audit = try CLI.run(["audit", "--format", "json", binary])
-        XCTAssertFalse(audit.stdout.contains("libswiftCore.so"), "the release build links the Swift standard library statically")
-        let needed = try XCTUnwrap(try JSONDecoder().decode(AuditReport.self, from: Data(audit.stdout.utf8)).binaries.first).needed
+        XCTAssertFalse(
+            audit.stdout.contains("libswiftCore.so"), "the release build links the Swift standard library statically")
+        let needed = try XCTUnwrap(
+            try JSONDecoder().decode(AuditReport.self, from: Data(audit.stdout.utf8)).binaries.first
+        ).needed
         for library in ["libdw.so.1", "libsqlite3.so.0"] {
-            XCTAssertFalse(needed.contains(library), "\(library) is loaded on first use (CLazyLibraries), not at every start: \(needed)")
+            XCTAssertFalse(
+                needed.contains(library),
+                "\(library) is loaded on first use (CLazyLibraries), not at every start: \(needed)")
         }
     }
 
@@ -112,7 +132,8 @@ final class SelfCheckTests: XCTestCase {
     func testReleaseBinaryFailsABudgetThatIsTooTight() throws {
         let binary = try Self.release.get()
         let audit = try CLI.run(["audit", "--format", "json", binary])
-        let inventory = try XCTUnwrap(try JSONDecoder().decode(AuditReport.self, from: Data(audit.stdout.utf8)).binaries.first)
+        let inventory = try XCTUnwrap(
+            try JSONDecoder().decode(AuditReport.self, from: Data(audit.stdout.utf8)).binaries.first)
         let count = inventory.initializers.entries.filter { !$0.toolchain }.count
         try XCTSkipIf(count == 0, "the release binary has no static initializer to allow one fewer of")
         let folder = TemporaryFolders.root + "/premain-self-tight-\(getpid())"
@@ -122,7 +143,9 @@ final class SelfCheckTests: XCTestCase {
             .write(toFile: folder + "/premain.json", atomically: true, encoding: .utf8)
         let result = try CLI.run(["check", "--config", folder + "/premain.json", binary])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stdout.contains("premain has \(count) static initializers, 1 more than the \(count - 1) allowed"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("premain has \(count) static initializers, 1 more than the \(count - 1) allowed"),
+            result.stdout)
     }
 
     /// The time-to-main budget is read from the measure report (recorded: main after 2.4 ms in
@@ -132,10 +155,13 @@ final class SelfCheckTests: XCTestCase {
         let folder = TemporaryFolders.root + "/premain-self-budget-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try RecordedReports.measure(command: "/usr/local/bin/premain", milestones: ["main": RecordedReports.series(2.4)])
-            .write(toFile: folder + "/measure.json", atomically: true, encoding: .utf8)
+        try RecordedReports.measure(
+            command: "/usr/local/bin/premain", milestones: ["main": RecordedReports.series(2.4)]
+        )
+        .write(toFile: folder + "/measure.json", atomically: true, encoding: .utf8)
         func check(budgetMs: String) throws -> CLI.Result {
-            try #"{"budgets": {"maxMedianMsToMain": \#(budgetMs)}}"#.write(toFile: folder + "/premain.json", atomically: true, encoding: .utf8)
+            try #"{"budgets": {"maxMedianMsToMain": \#(budgetMs)}}"#.write(
+                toFile: folder + "/premain.json", atomically: true, encoding: .utf8)
             return try CLI.run(["check", "--config", folder + "/premain.json", folder + "/measure.json"])
         }
         let tight = try check(budgetMs: "2")

@@ -10,7 +10,9 @@ struct TraceCLITests {
         let help = try CLI.run(["trace", "--help"])
         #expect(help.status == 0)
         #expect(try CLI.run(["help", "trace"]).stdout == help.stdout)
-        for option in ["--until", "--function", "--max-calls", "--runs", "--warmup", "--cpu", "--debug-dir", "--format"] {
+        for option in [
+            "--until", "--function", "--max-calls", "--runs", "--warmup", "--cpu", "--debug-dir", "--format",
+        ] {
             #expect(help.stdout.contains(option), "help lacks \(option)")
         }
         #expect(help.stdout.hasPrefix("OVERVIEW: "))
@@ -39,18 +41,24 @@ struct TraceCLITests {
     /// A run that fails says why on stderr (it was silent: exit 4 and nothing else).
     @Test func failedRunsAreExplainedOnStderr() throws {
         let failing = try Samples.path("faults/exit-nonzero")
-        let result = try CLI.run(["trace", "--bias-ms", "0.01", "--runs", "1", "--warmup", "0", "--until", "exit", "--", failing])
+        let result = try CLI.run([
+            "trace", "--bias-ms", "0.01", "--runs", "1", "--warmup", "0", "--until", "exit", "--", failing,
+        ])
         #expect(result.status == 4)
         #expect(result.stderr.contains("1 of 1 runs: exited with status 3"), "\(result.stderr)")
         let missing = try Samples.path("closure/missing/needs-missing")
         let loader = try CLI.run(["trace", "--bias-ms", "0.01", "--runs", "1", "--warmup", "0", "--", missing])
         #expect(loader.status == 4)
-        #expect(loader.stderr.contains("the loader failed:") && loader.stderr.contains("error while loading shared libraries"),
-                "\(loader.stderr)")
+        #expect(
+            loader.stderr.contains("the loader failed:")
+                && loader.stderr.contains("error while loading shared libraries"),
+            "\(loader.stderr)")
     }
 
     @Test func jsonContract() throws {
-        let result = try CLI.run(["trace", "--format", "json", "--runs", "2", "--warmup", "0", "--until", "exit", "--", "/bin/true"])
+        let result = try CLI.run([
+            "trace", "--format", "json", "--runs", "2", "--warmup", "0", "--until", "exit", "--", "/bin/true",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(json["schemaVersion"] as? Int == 1)
@@ -81,8 +89,10 @@ struct TraceCLITests {
         let mark = "premain-trace-interrupt-\(UUID().uuidString)"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["trace", "--until", "exit", "--runs", "1", "--warmup", "0", "--bias-ms", "0.01",
-                             "--", "/bin/sh", "-c", "sleep 30; echo \(mark)"]
+        process.arguments = [
+            "trace", "--until", "exit", "--runs", "1", "--warmup", "0", "--bias-ms", "0.01",
+            "--", "/bin/sh", "-c", "sleep 30; echo \(mark)",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -107,7 +117,10 @@ struct TraceCLITests {
     /// children (scans /proc; zombies are left out).
     static func processes(of mark: String) -> [String] {
         let all = ProcessScan.all().filter { $0.state != "Z" }
-        let marked = Set(all.filter { $0.commandLine.contains(mark) && !$0.commandLine.contains("premain trace") }.map(\.pid))
-        return all.filter { marked.contains($0.pid) || marked.contains($0.parent) }.map { "\($0.pid) \($0.commandLine)" }
+        let marked = Set(
+            all.filter { $0.commandLine.contains(mark) && !$0.commandLine.contains("premain trace") }.map(\.pid))
+        return all.filter { marked.contains($0.pid) || marked.contains($0.parent) }.map {
+            "\($0.pid) \($0.commandLine)"
+        }
     }
 }

@@ -15,8 +15,10 @@ struct TraceExportCLITests {
         let sample = try Samples.path("swift-startup/swift-startup")
         let file = Self.temporaryFile("measure.json")
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let result = try CLI.run(["measure", "--runs", "3", "--warmup", "0", "--no-observer", "--format", "json",
-                                  "--export-trace", file, "--", sample])
+        let result = try CLI.run([
+            "measure", "--runs", "3", "--warmup", "0", "--no-observer", "--format", "json",
+            "--export-trace", file, "--", sample,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let events = try TraceEventValidation.validate(try String(contentsOfFile: file, encoding: .utf8))
         let launches = events.filter { $0["cat"] as? String == "launch" }
@@ -36,12 +38,16 @@ struct TraceExportCLITests {
         let sample = try Samples.path("swift-startup/swift-startup")
         let file = Self.temporaryFile("trace.json")
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let result = try CLI.run(["trace", "--runs", "2", "--warmup", "0", "--format", "json", "--export-trace", file, "--", sample])
+        let result = try CLI.run([
+            "trace", "--runs", "2", "--warmup", "0", "--format", "json", "--export-trace", file, "--", sample,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let events = try TraceEventValidation.validate(try String(contentsOfFile: file, encoding: .utf8))
         let calls = events.filter { $0["cat"] as? String == "call" }
         #expect(Set(calls.map { $0["pid"] as? Int ?? 0 }) == [1, 2])
-        let lazy = calls.filter { ($0["args"] as? [String: Any])?["symbol"] as? String == "$s12SwiftStartup11homeCatalog_WZ" }
+        let lazy = calls.filter {
+            ($0["args"] as? [String: Any])?["symbol"] as? String == "$s12SwiftStartup11homeCatalog_WZ"
+        }
         #expect(lazy.count == 2)
         let args = try #require(lazy.first?["args"] as? [String: Any])
         #expect((args["source"] as? String)?.hasSuffix("main.swift:79") == true)
@@ -50,10 +56,13 @@ struct TraceExportCLITests {
     }
 
     @Test func unwritableTraceFileIsAnError() throws {
-        let result = try CLI.run(["measure", "--runs", "1", "--warmup", "0", "--no-observer",
-                                  "--export-trace", "/nonexistent-folder/x/trace.json", "--", "/bin/true"])
+        let result = try CLI.run([
+            "measure", "--runs", "1", "--warmup", "0", "--no-observer",
+            "--export-trace", "/nonexistent-folder/x/trace.json", "--", "/bin/true",
+        ])
         #expect(result.status == 70)
-        #expect(result.stderr.hasPrefix("Error: cannot write /nonexistent-folder/x/trace.json: no such file or directory"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("Error: cannot write /nonexistent-folder/x/trace.json: no such file or directory"),
+            "\(result.stderr)")
     }
 }

@@ -20,8 +20,9 @@ import Testing
             }
         }
         let json = try CLI.run(["audit", "--format", "json", path]).stdout
-        let binary = try #require(((try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["binaries"]
-            as? [[String: Any]])?.first)
+        let binary = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["binaries"]
+                as? [[String: Any]])?.first)
         for name in binary["needed"] as? [String] ?? [] {
             #expect(result.stdout.contains(name), "\(name) cut at \(columns)")
         }
@@ -31,8 +32,9 @@ import Testing
             let variable = String(demangled.dropFirst("one-time initialization function for ".count))
             #expect(result.stdout.contains(variable), "\(variable) cut at \(columns)")
         }
-        #expect(!result.stdout.contains("…") || result.stdout.contains("…/") || result.stdout.contains("…and"),
-                "an ellipsis that is not a dropped directory prefix")
+        #expect(
+            !result.stdout.contains("…") || result.stdout.contains("…/") || result.stdout.contains("…and"),
+            "an ellipsis that is not a dropped directory prefix")
         #expect(result.stdout.contains("lazy global: SwiftStartup.homeCatalog"))
         #expect(result.stdout.contains("linked by gold"))
         #expect(result.stdout.contains("\n  ELF64 little-endian"), "the header line keeps its indent")
@@ -58,14 +60,17 @@ import Testing
 
     @Test func checkAndDiffTakeWide() throws {
         let path = try Self.swiftSample.get()
-        for command in [["check", "--no-config", "--fail-on", "never", "--wide", path],
-                        ["check", "--no-config", "--fail-on", "never", path]] {
+        for command in [
+            ["check", "--no-config", "--fail-on", "never", "--wide", path],
+            ["check", "--no-config", "--fail-on", "never", path],
+        ] {
             let result = try CLI.run(command, environment: ["COLUMNS": "50"])
             #expect(result.status == 0, "\(command): \(result.stderr)")
             if !command.contains("--wide") {
-                #expect(result.stdout.split(separator: "\n").allSatisfy { line in
-                    line.count <= 50 || line.split(separator: " ").contains { $0.count > 20 }
-                })
+                #expect(
+                    result.stdout.split(separator: "\n").allSatisfy { line in
+                        line.count <= 50 || line.split(separator: " ").contains { $0.count > 20 }
+                    })
             }
         }
         for sub in ["diff", "measure", "trace"] {

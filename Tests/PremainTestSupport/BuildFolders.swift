@@ -6,7 +6,9 @@ import Foundation
 public enum BuildFolders {
     /// What `swiftPMLike` put beside the programs, for assertions.
     public static let objectFiles = ["app.build/app.c.o", "app.build/core.c.o", "ModuleCache/Core-1ABC.pcm"]
-    public static let otherFiles = ["libCore.a", "Modules/Core.swiftmodule", "Modules/Core.swiftdoc", "app.build/app.d"]
+    public static let otherFiles = [
+        "libCore.a", "Modules/Core.swiftmodule", "Modules/Core.swiftdoc", "app.build/app.d",
+    ]
     public static let swiftPMJSONFiles = ["app.build/output-file-map.json", "description.json"]
 
     /// `<root>/.build/x86_64-unknown-linux-gnu/release/` holding the pair side's `app` and
@@ -27,8 +29,10 @@ public enum BuildFolders {
         }
         let sources = Repository.root + "/samples"
         for (source, object) in [("pairs/app.c", "app.build/app.c.o"), ("pairs/core.c", "app.build/core.c.o")] {
-            let result = try Shell.run(["gcc", "-c", "-O1", "-I", sources + "/common", "-I", sources + "/pairs",
-                                        sources + "/" + source, "-o", real + "/" + object])
+            let result = try Shell.run([
+                "gcc", "-c", "-O1", "-I", sources + "/common", "-I", sources + "/pairs",
+                sources + "/" + source, "-o", real + "/" + object,
+            ])
             guard result.status == 0 else { throw SampleBuildError(message: "gcc -c \(source): \(result.stderr)") }
         }
         try manager.copyItem(atPath: real + "/app.build/core.c.o", toPath: real + "/ModuleCache/Core-1ABC.pcm")
@@ -37,11 +41,13 @@ public enum BuildFolders {
         try "swiftmodule bytes".write(toFile: real + "/Modules/Core.swiftmodule", atomically: true, encoding: .utf8)
         try "swiftdoc".write(toFile: real + "/Modules/Core.swiftdoc", atomically: true, encoding: .utf8)
         try "app.c.o: app.c\n".write(toFile: real + "/app.build/app.d", atomically: true, encoding: .utf8)
-        try #"{"": {"swift-dependencies": "/x/master.swiftdeps"}, "/x/app.swift": {"object": "/x/app.build/app.swift.o"}}"#
+        try
+            #"{"": {"swift-dependencies": "/x/master.swiftdeps"}, "/x/app.swift": {"object": "/x/app.build/app.swift.o"}}"#
             .write(toFile: real + "/app.build/output-file-map.json", atomically: true, encoding: .utf8)
         try #"{"builtTestProducts": [], "copyCommands": {}, "swiftCommands": {}}"#
             .write(toFile: real + "/description.json", atomically: true, encoding: .utf8)
-        try manager.createSymbolicLink(atPath: root + "/.build/release", withDestinationPath: "x86_64-unknown-linux-gnu/release")
+        try manager.createSymbolicLink(
+            atPath: root + "/.build/release", withDestinationPath: "x86_64-unknown-linux-gnu/release")
         return root + "/.build/release"
     }
 

@@ -20,8 +20,10 @@ public enum CLI {
     /// Every JSON report premain writes (on stdout, to `--output` or to `pr --json`) is checked
     /// against its schema in docs/schemas; a report that does not match throws
     /// `ReportSchemaViolation`, so no test passes on a report the schemas do not describe.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], in folder: String? = nil,
-                           executable: String? = nil) throws -> Result {
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], in folder: String? = nil,
+        executable: String? = nil
+    ) throws -> Result {
         let result = try Shell.run(arguments, environment: environment, in: folder, executable: executable ?? binary)
         if executable == nil { try checkReports(of: arguments, result: result, in: folder) }
         return result
@@ -33,14 +35,17 @@ public enum CLI {
         public var schema: String
         public var problems: [String]
         public var description: String {
-            "\(report) does not match docs/schemas/\(schema).schema.json:\n  " + problems.prefix(20).joined(separator: "\n  ")
+            "\(report) does not match docs/schemas/\(schema).schema.json:\n  "
+                + problems.prefix(20).joined(separator: "\n  ")
         }
     }
 
     /// The JSON reports of one run: each with where it went and its text. A run that failed to
     /// write (exit 70) or was refused (exit 64) has none.
     static func checkReports(of arguments: [String], result: Result, in folder: String?) throws {
-        guard result.status != 64, result.status != 70, let schema = ReportSchemas.name(forCommand: arguments) else { return }
+        guard result.status != 64, result.status != 70, let schema = ReportSchemas.name(forCommand: arguments) else {
+            return
+        }
         let options = arguments.prefix { $0 != "--" }
         func value(_ names: String...) -> String? {
             for (index, word) in options.enumerated() {
@@ -56,8 +61,9 @@ public enum CLI {
             let full = path.hasPrefix("/") ? path : (folder ?? FileManager.default.currentDirectoryPath) + "/" + path
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue,
-                  full.hasPrefix("/dev/") == false,
-                  let data = FileManager.default.contents(atPath: full), let text = String(data: data, encoding: .utf8) else { return }
+                full.hasPrefix("/dev/") == false,
+                let data = FileManager.default.contents(atPath: full), let text = String(data: data, encoding: .utf8)
+            else { return }
             reports.append((path, text))
         }
         if value("--format", "-f") == "json" {
@@ -73,8 +79,9 @@ public enum CLI {
         for (place, text) in reports where !text.isEmpty {
             let problems = try ReportSchemas.violations(text, schema: schema)
             if !problems.isEmpty {
-                throw ReportSchemaViolation(report: "premain \(arguments.prefix(2).joined(separator: " ")) → \(place)",
-                                            schema: schema, problems: problems)
+                throw ReportSchemaViolation(
+                    report: "premain \(arguments.prefix(2).joined(separator: " ")) → \(place)",
+                    schema: schema, problems: problems)
             }
         }
     }

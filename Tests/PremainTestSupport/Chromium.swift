@@ -6,7 +6,8 @@ import Foundation
 public enum Chromium {
     /// The browser found on PATH (`chromium`, `chromium-browser`, `google-chrome`); `nil` when none.
     public static let path: String? = {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(
+            String.init)
         for name in ["chromium", "chromium-browser", "google-chrome"] {
             for folder in folders where FileManager.default.isExecutableFile(atPath: folder + "/" + name) {
                 return folder + "/" + name
@@ -23,12 +24,14 @@ public enum Chromium {
         defer { try? FileManager.default.removeItem(atPath: profile) }
         let result = try Shell.run([
             path, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--force-device-scale-factor=1",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--force-device-scale-factor=1",
             "--user-data-dir=" + profile, "--window-size=\(width),\(height)", "--screenshot=" + png,
             URL(fileURLWithPath: html).absoluteString,
         ])
         guard FileManager.default.fileExists(atPath: png) else {
-            throw ShellFailure(message: "chromium wrote no screenshot (status \(result.status)): \(result.stderr.suffix(500))")
+            throw ShellFailure(
+                message: "chromium wrote no screenshot (status \(result.status)): \(result.stderr.suffix(500))")
         }
     }
 

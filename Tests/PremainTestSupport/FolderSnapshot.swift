@@ -20,8 +20,9 @@ public struct FolderSnapshot: Equatable, CustomStringConvertible {
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
             let regular = (info.st_mode & S_IFMT) == S_IFREG
-            entries[name] = Entry(bytes: regular ? FileManager.default.contents(atPath: path) : nil,
-                                  modifiedSeconds: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec)
+            entries[name] = Entry(
+                bytes: regular ? FileManager.default.contents(atPath: path) : nil,
+                modifiedSeconds: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec)
         }
     }
 

@@ -18,6 +18,7 @@ public enum GoldenFiles {
         let line = Array(zip(got, want)).firstIndex { $0.0 != $0.1 } ?? min(got.count, want.count)
         let gotLine = line < got.count ? String(got[line]) : "<end>"
         let wantLine = line < want.count ? String(want[line]) : "<end>"
-        return "\(name) differs from its golden file at line \(line + 1):\n  got:  \(gotLine)\n  want: \(wantLine)\nPREMAIN_UPDATE_GOLDEN=1 rewrites it"
+        return
+            "\(name) differs from its golden file at line \(line + 1):\n  got:  \(gotLine)\n  want: \(wantLine)\nPREMAIN_UPDATE_GOLDEN=1 rewrites it"
     }
 }

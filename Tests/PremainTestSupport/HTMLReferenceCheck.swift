@@ -9,10 +9,13 @@ public enum HTMLReferenceCheck {
     public static func externalReferences(in html: String) -> [String] {
         var findings: [String] = []
         let lower = html.lowercased()
-        for pattern in ["http://", "https://", "@import", "<script", "<link", "<iframe", "<object", "<embed", "<base", "xlink:href"] {
+        for pattern in [
+            "http://", "https://", "@import", "<script", "<link", "<iframe", "<object", "<embed", "<base", "xlink:href",
+        ] {
             if lower.contains(pattern) { findings.append("contains \(pattern)") }
         }
-        let attributes = try! NSRegularExpression(pattern: #"\b(src|href|srcset|action|poster|data)\s*=\s*["']?\s*([^"'\s>]*)"#)
+        let attributes = try! NSRegularExpression(
+            pattern: #"\b(src|href|srcset|action|poster|data)\s*=\s*["']?\s*([^"'\s>]*)"#)
         let urls = try! NSRegularExpression(pattern: #"url\(\s*["']?\s*([^"')\s]*)"#)
         let protocolRelative = try! NSRegularExpression(pattern: #"["'(=]\s*//[a-z0-9]"#)
         let range = NSRange(lower.startIndex..., in: lower)
@@ -26,7 +29,9 @@ public enum HTMLReferenceCheck {
             let value = String(lower[valueRange])
             if !value.hasPrefix("data:") && !value.hasPrefix("#") { findings.append("url(\(value))") }
         }
-        if protocolRelative.firstMatch(in: lower, range: range) != nil { findings.append("protocol-relative //host reference") }
+        if protocolRelative.firstMatch(in: lower, range: range) != nil {
+            findings.append("protocol-relative //host reference")
+        }
         return findings
     }
 }

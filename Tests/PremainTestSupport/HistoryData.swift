@@ -5,8 +5,10 @@ import Foundation
 public enum HistoryData {
     /// `count` values around `levelMs` with noise of standard deviation `noiseMs`; from index
     /// `stepAt` (0-based) on, `stepMs` higher.
-    public static func series(count: Int = 30, levelMs: Double = 40, noiseMs: Double = 0.3, stepAt: Int? = nil,
-                              stepMs: Double = 2, seed: UInt64 = 0x5EED) -> [Double] {
+    public static func series(
+        count: Int = 30, levelMs: Double = 40, noiseMs: Double = 0.3, stepAt: Int? = nil,
+        stepMs: Double = 2, seed: UInt64 = 0x5EED
+    ) -> [Double] {
         var generator = SplitMix64(seed: seed)
         return (0..<count).map { index in
             let step = stepAt.map { index >= $0 ? stepMs : 0 } ?? 0
@@ -18,9 +20,12 @@ public enum HistoryData {
     /// whose other milestones follow it.
     public static func measureReport(mainMs: Double) -> String {
         let runs = (0..<5).map { mainMs + Double($0 - 2) * 0.01 }
-        return RecordedReports.measure(command: "/app/main", milestones: [
-            "loaderDone": runs.map { $0 * 0.2 }, "main": runs, "firstOutput": runs.map { $0 + 1 }, "exit": runs.map { $0 + 2 },
-        ])
+        return RecordedReports.measure(
+            command: "/app/main",
+            milestones: [
+                "loaderDone": runs.map { $0 * 0.2 }, "main": runs, "firstOutput": runs.map { $0 + 1 },
+                "exit": runs.map { $0 + 2 },
+            ])
     }
 
     /// "c01" … "c30": the commit of the n-th report (1-based).

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Facts of the machine the tests run on, read at run time so that no test hard-codes them.
@@ -21,7 +22,8 @@ public enum HostFacts {
         guard let listing = try? Shell.run(["readelf", "-V", "--wide", path]).stdout else { return nil }
         let versions = listing.split(separator: "\n").compactMap { line -> [Int]? in
             guard let range = line.range(of: "Name: GLIBC_") else { return nil }
-            let numbers = line[range.upperBound...].prefix { $0.isNumber || $0 == "." }.split(separator: ".").compactMap { Int($0) }
+            let numbers = line[range.upperBound...].prefix { $0.isNumber || $0 == "." }.split(separator: ".").compactMap
+            { Int($0) }
             return numbers.count >= 2 ? Array(numbers.prefix(2)) : nil
         }
         return versions.max { $0.lexicographicallyPrecedes($1) }.map { "\($0[0]).\($0[1])" }

@@ -20,19 +20,22 @@ public enum ProcessScan {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
         return entries.compactMap { entry in
             guard let pid = pid_t(entry),
-                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
             // "pid (comm) S ppid ...": comm may hold spaces and parentheses.
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             guard fields.count > 2, let state = fields[0].first, let parent = pid_t(fields[1]) else { return nil }
             let arguments = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") ?? Data()
             let status = (try? String(contentsOfFile: "/proc/\(entry)/status", encoding: .utf8)) ?? ""
-            let tracer = status.split(separator: "\n").first { $0.hasPrefix("TracerPid:") }
+            let tracer =
+                status.split(separator: "\n").first { $0.hasPrefix("TracerPid:") }
                 .flatMap { pid_t($0.dropFirst("TracerPid:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
-            return Entry(pid: pid, parent: parent, state: state,
-                         executable: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/exe")) ?? "",
-                         commandLine: String(decoding: arguments.map { $0 == 0 ? 32 : $0 }, as: UTF8.self),
-                         tracer: tracer)
+            return Entry(
+                pid: pid, parent: parent, state: state,
+                executable: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/exe")) ?? "",
+                commandLine: String(decoding: arguments.map { $0 == 0 ? 32 : $0 }, as: UTF8.self),
+                tracer: tracer)
         }
     }
 }

@@ -14,8 +14,10 @@ public enum RecordedReports {
         /// The DWARF line trace would have found, as `file:line` parts.
         public var source: (file: String, line: Int)?
 
-        public init(object: String, symbol: String, demangled: String? = nil, kind: String, samplesMs: [Double],
-                    source: (file: String, line: Int)? = nil) {
+        public init(
+            object: String, symbol: String, demangled: String? = nil, kind: String, samplesMs: [Double],
+            source: (file: String, line: Int)? = nil
+        ) {
             self.object = object
             self.symbol = symbol
             self.demangled = demangled
@@ -33,16 +35,22 @@ public enum RecordedReports {
 
     /// A measure report of `command` with the given milestones (`main`, `exit`, …) and objects'
     /// initializer times, each a series in ms.
-    public static func measure(command: String, milestones: [String: [Double]],
-                               objects: [(path: String, initializersMs: [Double])] = []) -> String {
+    public static func measure(
+        command: String, milestones: [String: [Double]],
+        objects: [(path: String, initializersMs: [Double])] = []
+    ) -> String {
         let runs = milestones.values.map(\.count).max() ?? 0
         return json([
             "schemaVersion": 1,
-            "measurements": [[
-                "command": [command], "runs": runs, "cold": false, "conditions": ["recorded": "in code"],
-                "milestones": milestones.mapValues(summary),
-                "objects": objects.map { ["path": $0.path, "initializers": summary($0.initializersMs)] as [String: Any] },
-            ] as [String: Any]],
+            "measurements": [
+                [
+                    "command": [command], "runs": runs, "cold": false, "conditions": ["recorded": "in code"],
+                    "milestones": milestones.mapValues(summary),
+                    "objects": objects.map {
+                        ["path": $0.path, "initializers": summary($0.initializersMs)] as [String: Any]
+                    },
+                ] as [String: Any]
+            ],
         ])
     }
 
@@ -51,19 +59,26 @@ public enum RecordedReports {
         json([
             "schemaVersion": 1,
             "bias": ["pairMs": 0.01, "source": "given", "calibrationCalls": 0] as [String: Any],
-            "measurements": [[
-                "command": [command], "runs": functions.map(\.samplesMs.count).max() ?? 0, "warmup": 0,
-                "until": "exit", "maxCalls": 1000, "conditions": ["recorded": "in code"], "milestones": [String: Any](),
-                "outcomes": [String](), "untimed": [Any](), "notes": [String](),
-                "functions": functions.map { function in
-                    var entry: [String: Any] = ["object": function.object, "symbol": function.symbol, "kind": function.kind,
-                                                "calls": 1, "callsCapped": false, "unfinishedCalls": 0,
-                                                "inclusive": summary(function.samplesMs)]
-                    if let demangled = function.demangled { entry["demangled"] = demangled }
-                    if let source = function.source { entry["source"] = ["file": source.file, "line": source.line] as [String: Any] }
-                    return entry
-                },
-            ] as [String: Any]],
+            "measurements": [
+                [
+                    "command": [command], "runs": functions.map(\.samplesMs.count).max() ?? 0, "warmup": 0,
+                    "until": "exit", "maxCalls": 1000, "conditions": ["recorded": "in code"],
+                    "milestones": [String: Any](),
+                    "outcomes": [String](), "untimed": [Any](), "notes": [String](),
+                    "functions": functions.map { function in
+                        var entry: [String: Any] = [
+                            "object": function.object, "symbol": function.symbol, "kind": function.kind,
+                            "calls": 1, "callsCapped": false, "unfinishedCalls": 0,
+                            "inclusive": summary(function.samplesMs),
+                        ]
+                        if let demangled = function.demangled { entry["demangled"] = demangled }
+                        if let source = function.source {
+                            entry["source"] = ["file": source.file, "line": source.line] as [String: Any]
+                        }
+                        return entry
+                    },
+                ] as [String: Any]
+            ],
         ])
     }
 
@@ -74,11 +89,15 @@ public enum RecordedReports {
         let middle = sorted.count / 2
         let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
         let p90 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.9).rounded(.up)) - 1)]
-        return ["medianMs": median, "p90Ms": p90, "minMs": sorted[0], "maxMs": sorted[sorted.count - 1], "samplesMs": samples]
+        return [
+            "medianMs": median, "p90Ms": p90, "minMs": sorted[0], "maxMs": sorted[sorted.count - 1],
+            "samplesMs": samples,
+        ]
     }
 
     static func json(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -167,7 +167,8 @@ enum SchemaValue: Decodable, Equatable, Sendable {
     func isOfType(_ name: String) -> Bool {
         switch (self, name) {
         case (.null, "null"), (.bool, "boolean"), (.number, "number"), (.string, "string"), (.array, "array"),
-             (.object, "object"): return true
+            (.object, "object"):
+            return true
         case (.number(let value), "integer"): return value.rounded() == value && abs(value) < 9_007_199_254_740_992
         default: return false
         }

@@ -12,24 +12,27 @@ public enum SARIFValidation {
     /// Why `text` is not a valid SARIF 2.1.0 log: one line per schema violation (`path: message`);
     /// `[]` when it is valid. Throws when the validator cannot run.
     public static func schemaViolations(_ text: String) throws -> [String] {
-        let file = URL(fileURLWithPath: TemporaryFolders.root).appendingPathComponent("premain-sarif-\(UUID().uuidString).json")
+        let file = URL(fileURLWithPath: TemporaryFolders.root).appendingPathComponent(
+            "premain-sarif-\(UUID().uuidString).json")
         try text.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let script = """
-        import json, sys
-        try:
-            import jsonschema
-        except ImportError:
-            print("python3-jsonschema is missing: run scripts/setup", file=sys.stderr)
-            sys.exit(2)
-        schema = json.load(open(sys.argv[1]))
-        log = json.load(open(sys.argv[2]))
-        validator = jsonschema.Draft4Validator(schema)
-        for error in sorted(validator.iter_errors(log), key=lambda e: list(e.path)):
-            print("/".join(str(p) for p in error.path) + ": " + error.message.replace("\\n", " "))
-        """
+            import json, sys
+            try:
+                import jsonschema
+            except ImportError:
+                print("python3-jsonschema is missing: run scripts/setup", file=sys.stderr)
+                sys.exit(2)
+            schema = json.load(open(sys.argv[1]))
+            log = json.load(open(sys.argv[2]))
+            validator = jsonschema.Draft4Validator(schema)
+            for error in sorted(validator.iter_errors(log), key=lambda e: list(e.path)):
+                print("/".join(str(p) for p in error.path) + ": " + error.message.replace("\\n", " "))
+            """
         let result = try Shell.run(["python3", "-c", script, schemaPath, file.path])
-        guard result.status == 0 else { throw ValidatorError(message: "the SARIF validator failed (\(result.status)): \(result.stderr)") }
+        guard result.status == 0 else {
+            throw ValidatorError(message: "the SARIF validator failed (\(result.status)): \(result.stderr)")
+        }
         return result.stdout.split(separator: "\n").map(String.init)
     }
 
@@ -52,8 +55,9 @@ public enum SARIFValidation {
     /// The results of the first run of `text`; throws when it is not a SARIF log.
     public static func results(_ text: String) throws -> [Result] {
         guard let log = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-              let runs = log["runs"] as? [[String: Any]], let run = runs.first,
-              let results = run["results"] as? [[String: Any]] else {
+            let runs = log["runs"] as? [[String: Any]], let run = runs.first,
+            let results = run["results"] as? [[String: Any]]
+        else {
             throw ValidatorError(message: "not a SARIF log with runs[0].results")
         }
         return results.map { result in
@@ -61,10 +65,11 @@ public enum SARIFValidation {
             let physical = locations?.first?["physicalLocation"] as? [String: Any]
             let artifact = physical?["artifactLocation"] as? [String: Any]
             let region = physical?["region"] as? [String: Any]
-            return Result(ruleId: result["ruleId"] as? String ?? "", uri: artifact?["uri"] as? String ?? "",
-                          uriBaseId: artifact?["uriBaseId"] as? String, startLine: region?["startLine"] as? Int,
-                          fingerprint: (result["partialFingerprints"] as? [String: String])?.values.first,
-                          baselineState: result["baselineState"] as? String)
+            return Result(
+                ruleId: result["ruleId"] as? String ?? "", uri: artifact?["uri"] as? String ?? "",
+                uriBaseId: artifact?["uriBaseId"] as? String, startLine: region?["startLine"] as? Int,
+                fingerprint: (result["partialFingerprints"] as? [String: String])?.values.first,
+                baselineState: result["baselineState"] as? String)
         }
     }
 
@@ -76,7 +81,8 @@ public enum SARIFValidation {
             if let object = value as? [String: Any] {
                 for (key, inner) in object {
                     if key == "uri", let uri = inner as? String,
-                       uri.hasPrefix("/") || uri.contains("://") || uri.lowercased().hasPrefix("file:") {
+                        uri.hasPrefix("/") || uri.contains("://") || uri.lowercased().hasPrefix("file:")
+                    {
                         found.append(uri)
                     }
                     walk(inner)

@@ -11,9 +11,11 @@ public enum Samples {
     /// The folder the samples were built into; the build runs on first use.
     public static let directory: Result<String, SampleBuildError> = {
         let root = Repository.root
-        let folder = SharedBuild.folder("premain-samples", sources: [
-            root + "/samples", root + "/scripts/build-samples", root + "/scripts/build-rule-samples",
-        ])
+        let folder = SharedBuild.folder(
+            "premain-samples",
+            sources: [
+                root + "/samples", root + "/scripts/build-samples", root + "/scripts/build-rule-samples",
+            ])
         return SharedBuild.once(in: folder) {
             for script in ["build-samples", "build-rule-samples"] {
                 let result: ShellResult
@@ -22,7 +24,9 @@ public enum Samples {
                 } catch {
                     return "cannot run scripts/\(script): \(error)"
                 }
-                guard result.status == 0 else { return "scripts/\(script) failed (\(result.status)):\n\(result.stderr)\(result.stdout)" }
+                guard result.status == 0 else {
+                    return "scripts/\(script) failed (\(result.status)):\n\(result.stderr)\(result.stdout)"
+                }
             }
             return nil
         }.map { .failure(SampleBuildError(message: $0)) } ?? .success(folder)
@@ -53,7 +57,9 @@ public enum Repository {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {
             url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+                return url.path
+            }
         }
         return FileManager.default.currentDirectoryPath
     }()

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A build shared by the processes of one test run, removed once the run is over.
@@ -12,7 +13,8 @@ public enum SharedBuild {
         let parent = getppid()
         // Field 22 of /proc/PID/stat, the start time: tells a reused pid apart.
         let stat = (try? String(contentsOfFile: "/proc/\(parent)/stat", encoding: .utf8)) ?? ""
-        let started = stat.lastIndex(of: ")").map { stat[stat.index(after: $0)...].split(separator: " ") }
+        let started =
+            stat.lastIndex(of: ")").map { stat[stat.index(after: $0)...].split(separator: " ") }
             .flatMap { $0.count > 19 ? String($0[19]) : nil } ?? "0"
         var newest = 0.0
         for source in sources {
@@ -21,7 +23,8 @@ public enum SharedBuild {
                 files += walk.compactMap { $0 as? String }.map { source + "/" + $0 }
             }
             for file in files {
-                let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date) ?? nil
+                let modified =
+                    (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date) ?? nil
                 newest = max(newest, modified?.timeIntervalSince1970 ?? 0)
             }
         }

@@ -12,8 +12,10 @@ public struct ShellResult: Sendable {
 public enum Shell {
     /// Runs `arguments` (the first is looked up on PATH, unless `executable` is given) with
     /// an extra `environment`, in `folder` (else the current one). Throws when it cannot start.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], in folder: String? = nil,
-                           executable: String = "/usr/bin/env") throws -> ShellResult {
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], in folder: String? = nil,
+        executable: String = "/usr/bin/env"
+    ) throws -> ShellResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -23,8 +25,10 @@ public enum Shell {
         process.environment = env
         // Output goes to files, not pipes: a process the program leaves behind holding a pipe
         // (a lingering child of a target) cannot make the read wait, nor a full pipe the child.
-        let out = URL(fileURLWithPath: TemporaryFolders.root).appendingPathComponent("premain-test-\(UUID().uuidString).out")
-        let err = URL(fileURLWithPath: TemporaryFolders.root).appendingPathComponent("premain-test-\(UUID().uuidString).err")
+        let out = URL(fileURLWithPath: TemporaryFolders.root).appendingPathComponent(
+            "premain-test-\(UUID().uuidString).out")
+        let err = URL(fileURLWithPath: TemporaryFolders.root).appendingPathComponent(
+            "premain-test-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         defer {
@@ -35,8 +39,9 @@ public enum Shell {
         process.standardError = try FileHandle(forWritingTo: err)
         try process.run()
         process.waitUntilExit()
-        return ShellResult(status: process.terminationStatus,
-                           stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-                           stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        return ShellResult(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 }

@@ -12,7 +12,8 @@ public enum TraceEventValidation {
     /// The events, decoded, once the document passes; throws a description of every problem.
     public static func validate(_ text: String) throws -> [[String: Any]] {
         guard let document = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-              let events = document["traceEvents"] as? [[String: Any]] else {
+            let events = document["traceEvents"] as? [[String: Any]]
+        else {
             throw Problems(list: ["not a JSON object with a traceEvents array of objects"])
         }
         var problems: [String] = []
@@ -29,7 +30,10 @@ public enum TraceEventValidation {
                 problems.append("\(label): ph \(event["ph"] ?? "missing") is not a known phase")
                 continue
             }
-            guard event["name"] is String else { problems.append("\(label): no name string"); continue }
+            guard event["name"] is String else {
+                problems.append("\(label): no name string")
+                continue
+            }
             guard let pid = integer(event["pid"]), let tid = integer(event["tid"]) else {
                 problems.append("\(label): pid and tid must be integers")
                 continue
@@ -39,9 +43,17 @@ public enum TraceEventValidation {
                 let args = event["args"] as? [String: Any] ?? [:]
                 switch event["name"] as? String {
                 case "process_name":
-                    if args["name"] is String { namedProcesses.insert(pid) } else { problems.append("\(label): no args.name") }
+                    if args["name"] is String {
+                        namedProcesses.insert(pid)
+                    } else {
+                        problems.append("\(label): no args.name")
+                    }
                 case "thread_name":
-                    if args["name"] is String { namedThreads.insert([pid, tid]) } else { problems.append("\(label): no args.name") }
+                    if args["name"] is String {
+                        namedThreads.insert([pid, tid])
+                    } else {
+                        problems.append("\(label): no args.name")
+                    }
                 case "process_sort_index", "thread_sort_index":
                     if integer(args["sort_index"]) == nil { problems.append("\(label): no integer args.sort_index") }
                 default:

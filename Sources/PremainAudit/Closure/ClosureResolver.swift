@@ -6,7 +6,7 @@ import PremainModel
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Resolves a program's load closure the way glibc's `ld.so` does (`elf/dl-load.c`
@@ -97,8 +97,10 @@ public final class ClosureResolver: Sendable {
     /// machine with idle cores.
     /// `afterWalk` runs on the other thread once the walk and binding are done (it may use
     /// `program` then).
-    public func resolveConcurrently<T>(_ program: ELFFile, afterWalk: @escaping () -> Void = {},
-                                       while work: () -> (T, ObjectCost)) -> (T, DependencyClosure) {
+    public func resolveConcurrently<T>(
+        _ program: ELFFile, afterWalk: @escaping () -> Void = {},
+        while work: () -> (T, ObjectCost)
+    ) -> (T, DependencyClosure) {
         let walk = ClosureWalk(resolver: self, program: program)
         let side = ConcurrentWalk(walk, then: afterWalk)
         let group = DispatchGroup()
@@ -142,8 +144,10 @@ public struct ClosureOptions: Sendable, Equatable {
     /// How many heaviest objects `DependencyClosure.top` lists.
     public var topCount: Int
 
-    public init(sysroot: String? = nil, libraryPath: [String] = [], cachePath: String? = nil,
-                findUnused: Bool = true, computeCosts: Bool = true, topCount: Int = 5) {
+    public init(
+        sysroot: String? = nil, libraryPath: [String] = [], cachePath: String? = nil,
+        findUnused: Bool = true, computeCosts: Bool = true, topCount: Int = 5
+    ) {
         self.sysroot = sysroot
         self.libraryPath = libraryPath
         self.cachePath = cachePath

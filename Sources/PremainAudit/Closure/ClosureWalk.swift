@@ -5,7 +5,7 @@ import PremainModel
 import PremainSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The state of one `ClosureResolver.resolve` call.
@@ -45,13 +45,14 @@ final class ClosureWalk {
         let real = store.realPath(program.path)
         let origin = resolver.logicalPath(LocalFiles.directory(of: real))
         let facts = FileFacts(program)
-        let main = LoadedObject(file: facts, placed: nil, names: [store.nameNumber("")],
-                                neededNumbers: facts.needed.map(store.nameNumber),
-                                sonameNumber: facts.soname.map(store.nameNumber),
-                                fileNumber: store.fileNumber(FileIdentity(device: facts.device, inode: facts.inode)),
-                                path: program.path, logicalPath: resolver.logicalPath(program.path),
-                                requestedName: program.path, foundVia: .directPath, searchDirectory: nil,
-                                depth: 0, loader: nil, origin: origin)
+        let main = LoadedObject(
+            file: facts, placed: nil, names: [store.nameNumber("")],
+            neededNumbers: facts.needed.map(store.nameNumber),
+            sonameNumber: facts.soname.map(store.nameNumber),
+            fileNumber: store.fileNumber(FileIdentity(device: facts.device, inode: facts.inode)),
+            path: program.path, logicalPath: resolver.logicalPath(program.path),
+            requestedName: program.path, foundVia: .directPath, searchDirectory: nil,
+            depth: 0, loader: nil, origin: origin)
         main.rpathInChain = !facts.rpath.isEmpty
         main.order = 0
         objects.append(main)
@@ -65,17 +66,20 @@ final class ClosureWalk {
         if let interpreter = program.interpreter {
             let host = resolver.hostPath(interpreter)
             if let placed = resolver.store.placed(host), accepts(placed.facts) {
-                let object = LoadedObject(placed, names: [resolver.store.nameNumber(interpreter)], path: host,
-                                          logicalPath: interpreter, requestedName: interpreter,
-                                          foundVia: .interpreter, searchDirectory: nil, depth: 1, loader: nil,
-                                          originOf: interpreter)
+                let object = LoadedObject(
+                    placed, names: [resolver.store.nameNumber(interpreter)], path: host,
+                    logicalPath: interpreter, requestedName: interpreter,
+                    foundVia: .interpreter, searchDirectory: nil, depth: 1, loader: nil,
+                    originOf: interpreter)
                 object.rpathInChain = !placed.facts.rpath.isEmpty
                 object.neededBy = 0
                 objects.append(object)
                 register(objects.count - 1)
             } else {
-                missing.append(MissingLibrary(name: interpreter, neededBy: objects[0].path, searched: [host],
-                                              wrongClass: []))
+                missing.append(
+                    MissingLibrary(
+                        name: interpreter, neededBy: objects[0].path, searched: [host],
+                        wrongClass: []))
             }
         }
         var cursor = 0
@@ -104,8 +108,10 @@ final class ClosureWalk {
         searched = []
         wrongClass = []
         guard let found = search(name, number, requester: requester) else {
-            missing.append(MissingLibrary(name: name, neededBy: objects[requester].path, searched: searched,
-                                          wrongClass: wrongClass))
+            missing.append(
+                MissingLibrary(
+                    name: name, neededBy: objects[requester].path, searched: searched,
+                    wrongClass: wrongClass))
             return nil
         }
         if let same = byFileID[found.placed.fileNumber] {
@@ -114,11 +120,12 @@ final class ClosureWalk {
             reach(same, from: requester)
             return same
         }
-        let object = LoadedObject(found.placed, names: number == found.logicalNumber ? [number] : [number, found.logicalNumber],
-                                  path: found.host, logicalPath: found.logical, requestedName: name,
-                                  foundVia: found.via, searchDirectory: found.directory,
-                                  depth: objects[requester].depth + 1, loader: requester,
-                                  originOf: found.logical)
+        let object = LoadedObject(
+            found.placed, names: number == found.logicalNumber ? [number] : [number, found.logicalNumber],
+            path: found.host, logicalPath: found.logical, requestedName: name,
+            foundVia: found.via, searchDirectory: found.directory,
+            depth: objects[requester].depth + 1, loader: requester,
+            originOf: found.logical)
         object.rpathInChain = !found.placed.facts.rpath.isEmpty || objects[requester].rpathInChain
         objects.append(object)
         register(objects.count - 1)
@@ -216,16 +223,20 @@ final class ClosureWalk {
     private func search(_ name: String, _ number: Int, requester: Int) -> Found? {
         let loader = objects[requester]
         if Self.hasSlash(name) {
-            guard let expanded = DynamicStringTokens.expand(name, origin: loader.origin, lib: platform.libToken,
-                                                            platform: platform.platformToken) else {
+            guard
+                let expanded = DynamicStringTokens.expand(
+                    name, origin: loader.origin, lib: platform.libToken,
+                    platform: platform.platformToken)
+            else {
                 searched.append(name)
                 return nil
             }
             let host = resolver.hostPath(expanded)
             searched.append(host)
             guard let placed = open(host) else { return nil }
-            return Found(placed: placed, host: host, logical: expanded, logicalNumber: resolver.store.nameNumber(expanded),
-                         via: .directPath, directory: nil)
+            return Found(
+                placed: placed, host: host, logical: expanded, logicalNumber: resolver.store.nameNumber(expanded),
+                via: .directPath, directory: nil)
         }
         // The outcome depends only on the name and the search context (directories in order,
         // DF_1_NODEFLIB, platform): every requester of a run that searches the same way shares
@@ -245,14 +256,16 @@ final class ClosureWalk {
     /// The search context of `requester`, its run-wide id and its plan, computed once per object.
     private func searchContext(_ requester: Int) -> (id: Int, value: SearchContext, plan: SearchPlan) {
         let object = objects[requester]
-        let plain = !object.file.hasRunpath && object.file.runpath.isEmpty && !object.rpathInChain
+        let plain =
+            !object.file.hasRunpath && object.file.runpath.isEmpty && !object.rpathInChain
             && objects[0].file.rpath.isEmpty && resolver.options.libraryPath.isEmpty
         let slot = object.file.noDefaultLib ? 1 : 0
         if plain, let known = plainContexts[slot] { return known }
         if !plain, let known = contexts[requester] { return known }
-        let value = SearchContext(steps: searchSteps(requester), noDefaultLib: objects[requester].file.noDefaultLib,
-                                  elfClass: platform.elfClass, machine: platform.machine,
-                                  endianness: objects[0].file.endianness)
+        let value = SearchContext(
+            steps: searchSteps(requester), noDefaultLib: objects[requester].file.noDefaultLib,
+            elfClass: platform.elfClass, machine: platform.machine,
+            endianness: objects[0].file.endianness)
         let id = resolver.searchContexts.intern(value)
         let plan = resolver.searchPlans.value(id) ?? resolver.searchPlans.insertIfAbsent(id, searchPlan(value))
         let context = (id: id, value: value, plan: plan)
@@ -304,8 +317,9 @@ final class ClosureWalk {
         if !resolver.options.libraryPath.isEmpty {
             let dirs = resolver.options.libraryPath.compactMap { element -> String? in
                 let raw = element.isEmpty ? "." : element
-                return DynamicStringTokens.expand(raw, origin: objects[0].origin, lib: platform.libToken,
-                                                  platform: platform.platformToken)
+                return DynamicStringTokens.expand(
+                    raw, origin: objects[0].origin, lib: platform.libToken,
+                    platform: platform.platformToken)
             }
             steps.append(SearchStep(directories: dirs, via: .ldLibraryPath))
         }
@@ -319,17 +333,20 @@ final class ClosureWalk {
         if let found = openFirst(name, plan.places) { return found }
         let noDefaultLib = context.noDefaultLib
         if let cache = resolver.cache {
-            if var path = cache.lookup(name, defaultFlags: platform.cacheFlags,
-                                       acceptsFlags: platform.acceptsCacheFlags,
-                                       hwcapPriority: platform.hwcapsPriority) {
+            if var path = cache.lookup(
+                name, defaultFlags: platform.cacheFlags,
+                acceptsFlags: platform.acceptsCacheFlags,
+                hwcapPriority: platform.hwcapsPriority)
+            {
                 if noDefaultLib && platform.defaultDirectories.contains(where: { path.hasPrefix($0 + "/") }) {
                     path = ""
                 }
                 if !path.isEmpty {
                     let host = resolver.hostPath(path)
                     if let placed = open(host) {
-                        return Found(placed: placed, host: host, logical: path, logicalNumber: resolver.store.nameNumber(path),
-                                     via: .ldSoCache, directory: LocalFiles.directory(of: path))
+                        return Found(
+                            placed: placed, host: host, logical: path, logicalNumber: resolver.store.nameNumber(path),
+                            via: .ldSoCache, directory: LocalFiles.directory(of: path))
                     }
                 }
             }
@@ -347,8 +364,9 @@ final class ClosureWalk {
             let logical = Self.join(place.folder, name)
             let host = resolver.hostPath(logical)
             if let placed = open(host) {
-                return Found(placed: placed, host: host, logical: logical, logicalNumber: resolver.store.nameNumber(logical),
-                             via: place.via, directory: place.directory)
+                return Found(
+                    placed: placed, host: host, logical: logical, logicalNumber: resolver.store.nameNumber(logical),
+                    via: place.via, directory: place.directory)
             }
         }
         return nil
@@ -411,7 +429,8 @@ final class ClosureWalk {
         var costs: [ObjectCost?] = []
         if resolver.options.computeCosts {
             costs = objects.indices.map { index in
-                index == 0 ? programCost ?? ObjectCost.measure(program)
+                index == 0
+                    ? programCost ?? ObjectCost.measure(program)
                     : objects[index].placed?.cost ?? resolver.store.cost(objects[index].path)
             }
         }
@@ -420,12 +439,13 @@ final class ClosureWalk {
             let parent = object.neededBy.map { objects[$0].path } ?? objects[0].path
             let real = object.placed?.realPath ?? resolver.store.realPath(object.path)
             let logicalReal = resolver.logicalPath(real)
-            list.append(ClosureObject(
-                path: object.path, realPath: real, soname: object.soname, requestedName: object.requestedName,
-                foundVia: object.foundVia, searchDirectory: object.searchDirectory.map(resolver.hostPath),
-                depth: object.depth, neededBy: parent, needed: object.file.needed,
-                system: systemPrefixes.contains { object.logicalPath.hasPrefix($0) || logicalReal.hasPrefix($0) },
-                cost: costs.isEmpty ? nil : costs[index]))
+            list.append(
+                ClosureObject(
+                    path: object.path, realPath: real, soname: object.soname, requestedName: object.requestedName,
+                    foundVia: object.foundVia, searchDirectory: object.searchDirectory.map(resolver.hostPath),
+                    depth: object.depth, neededBy: parent, needed: object.file.needed,
+                    system: systemPrefixes.contains { object.logicalPath.hasPrefix($0) || logicalReal.hasPrefix($0) },
+                    cost: costs.isEmpty ? nil : costs[index]))
         }
         var closure = DependencyClosure(objects: list, missing: missing)
         if let program = costs.first ?? nil {

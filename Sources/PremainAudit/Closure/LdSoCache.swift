@@ -4,7 +4,7 @@ import PremainModel
 import PremainSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `/etc/ld.so.cache` as glibc's `ld.so` reads it (`elf/dl-cache.c`, `sysdeps/generic/dl-cache.h`).
@@ -118,7 +118,9 @@ public struct LdSoCache: Sendable {
             }
             return (.new, parsed.entries, parsed.subdirectories, parsed.generator)
         } else if bytes.starts(with: Self.oldMagic) {
-            guard let count = reader.u32(at: 12).map(Int.init) else { throw Error(message: "truncated ld.so-1.7.0 header") }
+            guard let count = reader.u32(at: 12).map(Int.init) else {
+                throw Error(message: "truncated ld.so-1.7.0 header")
+            }
             let available = (bytes.count - Self.oldHeaderSize) / Self.oldEntrySize
             guard bytes.count > Self.oldHeaderSize, count <= available else {
                 throw Error(message: "ld.so-1.7.0 entry count \(count) exceeds the file")
@@ -126,19 +128,23 @@ public struct LdSoCache: Sendable {
             let tableEnd = Self.oldHeaderSize + count * Self.oldEntrySize
             let newBase = (tableEnd + 7) & ~7
             if newBase + Self.newHeaderSize <= bytes.count,
-               Array(bytes[newBase..<(newBase + Self.newMagic.count)]) == Self.newMagic,
-               let parsed = Self.parseNew(reader, base: newBase) {
+                Array(bytes[newBase..<(newBase + Self.newMagic.count)]) == Self.newMagic,
+                let parsed = Self.parseNew(reader, base: newBase)
+            {
                 return (.compat, parsed.entries, parsed.subdirectories, parsed.generator)
             } else {
                 var list: [Entry] = []
                 for index in 0..<count {
                     let at = Self.oldHeaderSize + index * Self.oldEntrySize
                     guard let flags = reader.u32(at: at), let key = reader.u32(at: at + 4),
-                          let value = reader.u32(at: at + 8),
-                          let name = string(reader, tableEnd, Int(key)),
-                          let path = string(reader, tableEnd, Int(value)) else { continue }
-                    list.append(Entry(name: name, path: path, flags: Int32(bitPattern: flags), osVersion: 0,
-                                      hwcap: 0, hwcapSubdirectory: nil))
+                        let value = reader.u32(at: at + 8),
+                        let name = string(reader, tableEnd, Int(key)),
+                        let path = string(reader, tableEnd, Int(value))
+                    else { continue }
+                    list.append(
+                        Entry(
+                            name: name, path: path, flags: Int32(bitPattern: flags), osVersion: 0,
+                            hwcap: 0, hwcapSubdirectory: nil))
                 }
                 return (.old, list, [], nil)
             }
@@ -155,10 +161,12 @@ public struct LdSoCache: Sendable {
 
     /// `nil` when the header is unusable: wrong endianness flag, or more entries than fit.
     private static func parseNew(_ reader: ByteReader, base: Int)
-        -> (entries: [Entry], subdirectories: [String], generator: String?)? {
+        -> (entries: [Entry], subdirectories: [String], generator: String?)?
+    {
         guard let count = reader.u32(at: base + 20).map(Int.init),
-              let flagsByte = reader.u8(at: base + 28),
-              let extensionOffset = reader.u32(at: base + 32).map(Int.init) else { return nil }
+            let flagsByte = reader.u8(at: base + 28),
+            let extensionOffset = reader.u32(at: base + 32).map(Int.init)
+        else { return nil }
         let room = reader.count - base - newHeaderSize
         guard room >= 0, count <= room / newEntrySize else { return nil }
         // cache_file_new_matches_endian: 0 unknown, 2 little (this reader's byte order).
@@ -166,16 +174,20 @@ public struct LdSoCache: Sendable {
         var subdirectories: [String] = []
         var generator: String?
         if base == 0, extensionOffset != 0, extensionOffset % 4 == 0,
-           reader.u32(at: extensionOffset) == extensionMagic,
-           let sections = reader.u32(at: extensionOffset + 4).map(Int.init),
-           sections <= (reader.count - extensionOffset - 8) / 16 {
+            reader.u32(at: extensionOffset) == extensionMagic,
+            let sections = reader.u32(at: extensionOffset + 4).map(Int.init),
+            sections <= (reader.count - extensionOffset - 8) / 16
+        {
             for section in 0..<sections {
                 let at = extensionOffset + 8 + section * 16
                 guard let tag = reader.u32(at: at), let offset = reader.u32(at: at + 8).map(Int.init),
-                      let size = reader.u32(at: at + 12).map(Int.init),
-                      offset <= reader.count, size <= reader.count - offset else { break }
+                    let size = reader.u32(at: at + 12).map(Int.init),
+                    offset <= reader.count, size <= reader.count - offset
+                else { break }
                 if tag == 0 {
-                    generator = String(decoding: UnsafeRawBufferPointer(rebasing: reader.bytes[offset..<(offset + size)]), as: UTF8.self)
+                    generator = String(
+                        decoding: UnsafeRawBufferPointer(rebasing: reader.bytes[offset..<(offset + size)]),
+                        as: UTF8.self)
                 } else if tag == 1, size > 0, size % 4 == 0, offset % 4 == 0 {
                     for item in 0..<(size / 4) {
                         let name = reader.u32(at: offset + item * 4).flatMap { string(reader, 0, Int($0)) }
@@ -189,12 +201,14 @@ public struct LdSoCache: Sendable {
         for index in 0..<count {
             let at = base + newHeaderSize + index * newEntrySize
             guard let flags = reader.u32(at: at), let key = reader.u32(at: at + 4),
-                  let value = reader.u32(at: at + 8), let osVersion = reader.u32(at: at + 12),
-                  let hwcap = reader.u64(at: at + 16),
-                  let name = string(reader, base, Int(key)),
-                  let path = string(reader, base, Int(value)) else { continue }
-            var entry = Entry(name: name, path: path, flags: Int32(bitPattern: flags), osVersion: osVersion,
-                              hwcap: hwcap, hwcapSubdirectory: nil)
+                let value = reader.u32(at: at + 8), let osVersion = reader.u32(at: at + 12),
+                let hwcap = reader.u64(at: at + 16),
+                let name = string(reader, base, Int(key)),
+                let path = string(reader, base, Int(value))
+            else { continue }
+            var entry = Entry(
+                name: name, path: path, flags: Int32(bitPattern: flags), osVersion: osVersion,
+                hwcap: hwcap, hwcapSubdirectory: nil)
             if isHwcapExtension(hwcap) {
                 let slot = Int(hwcap & 0xffff_ffff)
                 entry.hwcapSubdirectory = slot < subdirectories.count ? subdirectories[slot] : nil
@@ -220,14 +234,17 @@ public struct LdSoCache: Sendable {
     /// `hwcapPriority` (earlier is better; absent means unusable); otherwise the first plain
     /// entry without legacy hwcap bits; the search ends at the first plain entry whose flags
     /// equal `defaultFlags`. `nil` when no entry fits.
-    public func lookup(_ name: String, defaultFlags: Int32, acceptsFlags: (Int32) -> Bool,
-                       hwcapPriority: [String]) -> String? {
+    public func lookup(
+        _ name: String, defaultFlags: Int32, acceptsFlags: (Int32) -> Bool,
+        hwcapPriority: [String]
+    ) -> String? {
         var best: String?
         var bestPriority = Int.max
         for entry in entries(named: name) where acceptsFlags(entry.flags) {
             if Self.isHwcapExtension(entry.hwcap) {
                 guard let subdirectory = entry.hwcapSubdirectory,
-                      let priority = hwcapPriority.firstIndex(of: subdirectory) else { continue }
+                    let priority = hwcapPriority.firstIndex(of: subdirectory)
+                else { continue }
                 if best == nil || priority < bestPriority {
                     best = entry.path
                     bestPriority = priority

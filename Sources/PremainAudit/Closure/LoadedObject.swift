@@ -42,9 +42,11 @@ final class LoadedObject {
     private var runpathCache: [String]?
 
     /// `names`: the numbers of `requestedName` and of `logicalPath` (once when they are equal).
-    init(file: FileFacts, placed: PlacedObject?, names: [Int], neededNumbers: [Int], sonameNumber: Int?, fileNumber: Int,
-         path: String, logicalPath: String, requestedName: String, foundVia: FoundVia,
-         searchDirectory: String?, depth: Int, loader: Int?, origin: String? = nil, originOf originPath: String? = nil) {
+    init(
+        file: FileFacts, placed: PlacedObject?, names: [Int], neededNumbers: [Int], sonameNumber: Int?, fileNumber: Int,
+        path: String, logicalPath: String, requestedName: String, foundVia: FoundVia,
+        searchDirectory: String?, depth: Int, loader: Int?, origin: String? = nil, originOf originPath: String? = nil
+    ) {
         self.file = file
         self.placed = placed
         self.path = path
@@ -84,8 +86,11 @@ final class LoadedObject {
         elements.compactMap { element in
             // fillin_rpath: an empty element is the current directory.
             let raw = element.isEmpty ? "." : element
-            guard var dir = DynamicStringTokens.expand(raw, origin: origin, lib: platform.libToken,
-                                                       platform: platform.platformToken) else { return nil }
+            guard
+                var dir = DynamicStringTokens.expand(
+                    raw, origin: origin, lib: platform.libToken,
+                    platform: platform.platformToken)
+            else { return nil }
             while dir.count > 1 && dir.hasSuffix("/") { dir.removeLast() }
             return dir
         }
@@ -94,11 +99,14 @@ final class LoadedObject {
 
 extension LoadedObject {
     /// An object found by a search or as the interpreter, known to the run as `placed`.
-    convenience init(_ placed: PlacedObject, names: [Int], path: String, logicalPath: String, requestedName: String,
-                     foundVia: FoundVia, searchDirectory: String?, depth: Int, loader: Int?, originOf originPath: String) {
-        self.init(file: placed.facts, placed: placed, names: names, neededNumbers: placed.needed,
-                  sonameNumber: placed.soname, fileNumber: placed.fileNumber, path: path, logicalPath: logicalPath,
-                  requestedName: requestedName, foundVia: foundVia, searchDirectory: searchDirectory, depth: depth,
-                  loader: loader, originOf: originPath)
+    convenience init(
+        _ placed: PlacedObject, names: [Int], path: String, logicalPath: String, requestedName: String,
+        foundVia: FoundVia, searchDirectory: String?, depth: Int, loader: Int?, originOf originPath: String
+    ) {
+        self.init(
+            file: placed.facts, placed: placed, names: names, neededNumbers: placed.needed,
+            sonameNumber: placed.soname, fileNumber: placed.fileNumber, path: path, logicalPath: logicalPath,
+            requestedName: requestedName, foundVia: foundVia, searchDirectory: searchDirectory, depth: depth,
+            loader: loader, originOf: originPath)
     }
 }

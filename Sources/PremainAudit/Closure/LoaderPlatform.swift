@@ -3,7 +3,7 @@ import ELFValues
 import PremainModel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What glibc's `ld.so` for one ELF class and machine was built with, on Debian (multiarch):
@@ -39,8 +39,10 @@ public struct LoaderPlatform: Sendable, Equatable {
 
     /// The loader of `elfClass`/`machine`; the CPU capabilities come from this machine's
     /// `/proc/cpuinfo` (the audited program is assumed to run here).
-    public static func forTarget(elfClass: ELFClass, machine: ELFMachine,
-                                 cpuFlags: Set<String> = HostCPU.flags) -> LoaderPlatform {
+    public static func forTarget(
+        elfClass: ELFClass, machine: ELFMachine,
+        cpuFlags: Set<String> = HostCPU.flags
+    ) -> LoaderPlatform {
         let is64 = elfClass == .elf64
         var triplet: String?
         var flags: Int32 = 3
@@ -85,14 +87,16 @@ public struct LoaderPlatform: Sendable, Equatable {
             hwcaps = HostCPU.x86_64Levels(cpuFlags).reversed().map { "x86-64-v\($0)" }
             // As glibc 2.36 prints them with LD_DEBUG=libs: hwcaps, then the legacy
             // tls/platform combinations.
-            subdirectories = hwcaps.map { "glibc-hwcaps/\($0)" }
+            subdirectories =
+                hwcaps.map { "glibc-hwcaps/\($0)" }
                 + ["tls/x86_64/x86_64", "tls/x86_64", "tls", "x86_64/x86_64", "x86_64"]
         }
-        return LoaderPlatform(elfClass: elfClass, machine: machine, triplet: triplet,
-                              defaultDirectories: directories, cacheFlags: flags,
-                              libToken: triplet.map { "lib/\($0)" } ?? (is64 ? "lib64" : "lib"),
-                              platformToken: platform, searchSubdirectories: subdirectories,
-                              hwcapsPriority: hwcaps)
+        return LoaderPlatform(
+            elfClass: elfClass, machine: machine, triplet: triplet,
+            defaultDirectories: directories, cacheFlags: flags,
+            libToken: triplet.map { "lib/\($0)" } ?? (is64 ? "lib64" : "lib"),
+            platformToken: platform, searchSubdirectories: subdirectories,
+            hwcapsPriority: hwcaps)
     }
 }
 
@@ -197,14 +201,16 @@ public enum DynamicStringTokens {
         if start < chars.count, chars[start] == UInt8(ascii: "{") {
             let end = start + 1 + token.count
             guard end < chars.count, Array(chars[(start + 1)..<end]) == token,
-                  chars[end] == UInt8(ascii: "}") else { return nil }
+                chars[end] == UInt8(ascii: "}")
+            else { return nil }
             return token.count + 2
         }
         let end = start + token.count
         guard end <= chars.count, Array(chars[start..<end]) == token else { return nil }
         if end < chars.count {
             let next = chars[end]
-            let isWord = (next >= 0x30 && next <= 0x39) || (next >= 0x41 && next <= 0x5a)
+            let isWord =
+                (next >= 0x30 && next <= 0x39) || (next >= 0x41 && next <= 0x5a)
                 || (next >= 0x61 && next <= 0x7a) || next == 0x5f
             if isWord { return nil }
         }

@@ -5,7 +5,7 @@ import PremainModel
 import PremainSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A thread-safe memo of `FileFacts`, `ObjectCost` and symbol look-ups per file (device and
@@ -67,9 +67,10 @@ public final class ObjectStore: Sendable {
         if let known = placements.value(key) { return known }
         guard let facts = facts(path), let identity = identity(path) else { return placements.insertIfAbsent(key, nil) }
         let cost = measuresCosts ? slots.value(identity)?.cost : nil
-        let object = PlacedObject(facts: facts, path: path, realPath: realPath(path), cost: cost, identity: identity,
-                                  fileNumber: fileNumber(identity), needed: facts.needed.map(nameNumber),
-                                  soname: facts.soname.map(nameNumber))
+        let object = PlacedObject(
+            facts: facts, path: path, realPath: realPath(path), cost: cost, identity: identity,
+            fileNumber: fileNumber(identity), needed: facts.needed.map(nameNumber),
+            soname: facts.soname.map(nameNumber))
         return placements.insertIfAbsent(key, object)
     }
 
@@ -79,7 +80,8 @@ public final class ObjectStore: Sendable {
         let key = ByteKey(path)
         if let known = identities.value(key) { return known }
         let identity = LocalFiles.status(path).flatMap { info in
-            info.st_mode & S_IFMT == S_IFREG ? FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
+            info.st_mode & S_IFMT == S_IFREG
+                ? FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
         }
         return identities.insertIfAbsent(key, identity)
     }

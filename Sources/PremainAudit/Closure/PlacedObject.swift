@@ -21,8 +21,10 @@ final class PlacedObject: Sendable {
     let needed: [Int]
     let soname: Int?
 
-    init(facts: FileFacts, path: String, realPath: String, cost: ObjectCost?, identity: FileIdentity, fileNumber: Int,
-         needed: [Int], soname: Int?) {
+    init(
+        facts: FileFacts, path: String, realPath: String, cost: ObjectCost?, identity: FileIdentity, fileNumber: Int,
+        needed: [Int], soname: Int?
+    ) {
         self.facts = facts
         self.path = path
         self.realPath = realPath

@@ -26,7 +26,8 @@ struct SymbolBinder {
             if let known = opened[index] { return known }
             let object = walk.objects[index]
             let store = walk.resolver.store
-            let made = object.placed.map { store.provider(object.path, identity: $0.identity) } ?? store.provider(object.path)
+            let made =
+                object.placed.map { store.provider(object.path, identity: $0.identity) } ?? store.provider(object.path)
             opened[index] = .some(made)
             return made
         }
@@ -40,12 +41,16 @@ struct SymbolBinder {
         var used = Set<Int>()
         for symbolIndex in imports {
             if unbound.isEmpty { break }
-            guard let symbol = table[symbolIndex], let bytes = table.nameBytes(of: symbol), !bytes.isEmpty else { continue }
+            guard let symbol = table[symbolIndex], let bytes = table.nameBytes(of: symbol), !bytes.isEmpty else {
+                continue
+            }
             let name = ELFSymbolLookup.HashedName(bytes)
             let wanted = importerVersions?[symbolIndex]
             func defines(_ index: Int) -> Bool {
                 guard let found = provider(index) else { return false }
-                return found.lookup.firstDefinition(of: name) { candidate in accepts(candidate, in: found, wanted: wanted) } != nil
+                return found.lookup.firstDefinition(of: name) { candidate in
+                    accepts(candidate, in: found, wanted: wanted)
+                } != nil
             }
             guard unbound.contains(where: defines) else { continue }
             for index in walk.loadOrder where index != 0 && defines(index) {
@@ -62,7 +67,8 @@ struct SymbolBinder {
     /// versions are a value of several arrays, each retained and released per call.
     private func accepts(_ index: Int, in provider: SymbolProvider, wanted: ELFSymbolVersion?) -> Bool {
         guard let symbol = provider.lookup.symbols[index], symbol.binding != .local, symbol.binding != nil,
-              symbol.visibility != 1, symbol.visibility != 2 else { return false }
+            symbol.visibility != 1, symbol.visibility != 2
+        else { return false }
         switch symbol.kind {
         case .none?, .object?, .function?, .common?, .tls?, .gnuIFunc?: break
         default: return false

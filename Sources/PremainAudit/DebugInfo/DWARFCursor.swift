@@ -1,6 +1,7 @@
 import ELFKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A read position in a DWARF section that never leaves `[position, end)`: every read returns
@@ -59,7 +60,8 @@ struct DWARFCursor {
     /// before `end`.
     mutating func skipString() -> Int? {
         guard position >= 0, position < end, let base,
-              let nul = memchr(base + position, 0, end - position) else { return nil }
+            let nul = memchr(base + position, 0, end - position)
+        else { return nil }
         let start = position
         position = base.distance(to: UnsafeRawPointer(nul)) + 1
         return start
@@ -148,7 +150,9 @@ enum DWARFForm {
     /// The forms libdw 0.188 accepts in a line header's entry formats (`libdw_valid_user_form`);
     /// any other makes it refuse the unit.
     static func isValidLineForm(_ form: UInt16) -> Bool {
-        [block, block1, block2, block4, data1, data2, data4, data8, data16, flag, lineStrp, sdata, secOffset,
-         string, strp, strpSup, strx, strx1, strx2, strx3, strx4, udata].contains(form)
+        [
+            block, block1, block2, block4, data1, data2, data4, data8, data16, flag, lineStrp, sdata, secOffset,
+            string, strp, strpSup, strx, strx1, strx2, strx3, strx4, udata,
+        ].contains(form)
     }
 }

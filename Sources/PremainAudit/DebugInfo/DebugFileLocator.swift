@@ -4,7 +4,7 @@ import PremainSystem
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Finds the file that holds an object's DWARF: the object itself, a debug file by build-id
@@ -47,7 +47,8 @@ public struct DebugFileLocator: Sendable, Equatable {
         }
         if let link = file.debugLink?.name, !link.isEmpty {
             let linkFolder = LocalFiles.directory(of: link)
-            let linkName = link.utf8.lastIndex(of: UInt8(ascii: "/")).map { link[link.index(after: $0)...] } ?? link[...]
+            let linkName =
+                link.utf8.lastIndex(of: UInt8(ascii: "/")).map { link[link.index(after: $0)...] } ?? link[...]
             let joined = { (folder: String) in linkFolder == "." ? folder : folder + "/" + linkFolder }
             let folder = LocalFiles.directory(of: file.path)
             add(folder: joined(folder), name: linkName)
@@ -86,13 +87,14 @@ public struct DebugFileLocator: Sendable, Equatable {
         /// The folder of `path` with symlinks resolved (`realpath` of the file's folder, once
         /// per folder, when the file itself is not a symlink).
         func realFolder(of path: String) -> String {
-            LocalFiles.directory(of: LocalFiles.realPath(path) { folder in
-                let key = ByteKey(folder)
-                if let known = real.withLock({ $0[key] }) { return known }
-                let resolved = LocalFiles.realPath(folder) ?? folder
-                real.withLock { $0[key] = resolved }
-                return resolved
-            })
+            LocalFiles.directory(
+                of: LocalFiles.realPath(path) { folder in
+                    let key = ByteKey(folder)
+                    if let known = real.withLock({ $0[key] }) { return known }
+                    let resolved = LocalFiles.realPath(folder) ?? folder
+                    real.withLock { $0[key] = resolved }
+                    return resolved
+                })
         }
 
         func exists(_ path: String) -> Bool {

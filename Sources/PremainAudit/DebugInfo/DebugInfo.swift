@@ -3,8 +3,9 @@ import CLazyLibraries
 import ELFKit
 import PremainModel
 import PremainSystem
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// DWARF of one file, through libdw: source lines of addresses and the inlined copies of
@@ -76,7 +77,8 @@ public final class DebugInfo {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
         buffer.copyMemory(from: bytes)
         _ = elf_version(UInt32(EV_CURRENT))
-        guard let base = buffer.baseAddress, let elf = elf_memory(base.assumingMemoryBound(to: CChar.self), bytes.count) else {
+        guard let base = buffer.baseAddress, let elf = elf_memory(base.assumingMemoryBound(to: CChar.self), bytes.count)
+        else {
             buffer.deallocate()
             return nil
         }
@@ -116,7 +118,8 @@ public final class DebugInfo {
             guard let row = dwarf_onesrcline(lines, index) else { continue }
             var rowAddress: Dwarf_Addr = 0
             guard dwarf_lineaddr(row, &rowAddress) == 0, rowAddress >= address, rowAddress < address + 256,
-                  let location = Self.location(of: row), location.line > 0 else { continue }
+                let location = Self.location(of: row), location.line > 0
+            else { continue }
             if best == nil || rowAddress < best?.0 ?? 0 { best = (rowAddress, location) }
         }
         return best?.1 ?? Self.location(of: line)
@@ -142,7 +145,9 @@ public final class DebugInfo {
 
     /// The Swift variables and subprograms of one compile unit with a declaration line, in
     /// DIE order; at most a million DIEs are visited.
-    private func swiftDeclarations(in cu: inout Dwarf_Die) -> [(name: String, location: SourceLocation, isVariable: Bool)] {
+    private func swiftDeclarations(in cu: inout Dwarf_Die) -> [(
+        name: String, location: SourceLocation, isVariable: Bool
+    )] {
         var found: [(name: String, location: SourceLocation, isVariable: Bool)] = []
         var first = Dwarf_Die()
         guard dwarf_child(&cu, &first) == 0 else { return [] }
@@ -152,11 +157,14 @@ public final class DebugInfo {
             visited += 1
             var die = next.die
             let tag = dwarf_tag(&die)
-            if tag == Self.tagVariable || tag == Self.tagSubprogram, let name = Self.linkageName(&die), name.hasPrefix("$s"),
-               let file = dwarf_decl_file(&die) {
+            if tag == Self.tagVariable || tag == Self.tagSubprogram, let name = Self.linkageName(&die),
+                name.hasPrefix("$s"),
+                let file = dwarf_decl_file(&die)
+            {
                 var line: Int32 = 0
                 if dwarf_decl_line(&die, &line) == 0, line > 0 {
-                    found.append((name, SourceLocation(file: String(cString: file), line: Int(line)), tag == Self.tagVariable))
+                    found.append(
+                        (name, SourceLocation(file: String(cString: file), line: Int(line)), tag == Self.tagVariable))
                 }
             }
             var sibling = Dwarf_Die()
@@ -227,8 +235,10 @@ public final class DebugInfo {
 
     /// Visits the DIEs from `first` and its siblings down, in pre-order, with an explicit stack
     /// (no recursion: the input decides the depth).
-    private func walk(_ first: Dwarf_Die, cu: inout Dwarf_Die, caller: String?,
-                      wanted: (String) -> Bool, into copies: inout [InlinedCopy]) {
+    private func walk(
+        _ first: Dwarf_Die, cu: inout Dwarf_Die, caller: String?,
+        wanted: (String) -> Bool, into copies: inout [InlinedCopy]
+    ) {
         var pending: [(die: Dwarf_Die, caller: String?, depth: Int)] = [(first, caller, 1)]
         while let next = pending.popLast() {
             var die = next.die
@@ -249,8 +259,10 @@ public final class DebugInfo {
         }
     }
 
-    private func inlinedCopy(_ die: inout Dwarf_Die, cu: inout Dwarf_Die, symbol: String,
-                             caller: String?) -> InlinedCopy? {
+    private func inlinedCopy(
+        _ die: inout Dwarf_Die, cu: inout Dwarf_Die, symbol: String,
+        caller: String?
+    ) -> InlinedCopy? {
         var ranges: [(UInt64, UInt64)] = []
         var base: Dwarf_Addr = 0
         var start: Dwarf_Addr = 0
@@ -270,16 +282,19 @@ public final class DebugInfo {
         var fileIndex: Dwarf_Word = 0
         var lineNumber: Dwarf_Word = 0
         if dwarf_attr(&die, Self.attributeCallFile, &attribute) != nil, dwarf_formudata(&attribute, &fileIndex) == 0,
-           dwarf_attr(&die, Self.attributeCallLine, &attribute) != nil, dwarf_formudata(&attribute, &lineNumber) == 0 {
+            dwarf_attr(&die, Self.attributeCallLine, &attribute) != nil, dwarf_formudata(&attribute, &lineNumber) == 0
+        {
             var files: OpaquePointer?
             var count: Int = 0
             if dwarf_getsrcfiles(&cu, &files, &count) == 0, let files, Int(fileIndex) < count,
-               let name = dwarf_filesrc(files, Int(fileIndex), nil, nil) {
+                let name = dwarf_filesrc(files, Int(fileIndex), nil, nil)
+            {
                 callSite = SourceLocation(file: String(cString: name), line: Int(lineNumber))
             }
         }
-        return InlinedCopy(symbol: symbol, entry: entry, exits: Array(Set(ranges.map(\.1))).sorted(),
-                           caller: caller, callSite: callSite)
+        return InlinedCopy(
+            symbol: symbol, entry: entry, exits: Array(Set(ranges.map(\.1))).sorted(),
+            caller: caller, callSite: callSite)
     }
 
     private static func linkageName(_ die: inout Dwarf_Die) -> String? {

@@ -32,7 +32,9 @@ final class DebugLookup {
     /// costs less only when that decompression is saved (libc's debug file: 206 M instructions
     /// in libdw, 77 M here; libasan's uncompressed DWARF: a few M in libdw, 38 M here).
     private(set) lazy var lines: LineTable? = debugFile.flatMap { file in
-        file.sections.contains { $0.name == ".zdebug_info" || $0.name == ".debug_info" && $0.flags & ELFSection.flagCompressed != 0 }
+        file.sections.contains {
+            $0.name == ".zdebug_info" || $0.name == ".debug_info" && $0.flags & ELFSection.flagCompressed != 0
+        }
             ? LineTable(file) : nil
     }
 

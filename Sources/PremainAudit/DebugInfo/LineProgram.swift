@@ -1,6 +1,7 @@
 import ELFKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One DWARF line program (a unit of `.debug_line`, versions 2 to 5, 32- or 64-bit DWARF)
@@ -92,15 +93,18 @@ struct LineProgram {
     static let lnsConstAddPC: UInt8 = 8, lnsFixedAdvancePC: UInt8 = 9, lnsSetPrologueEnd: UInt8 = 10
     static let lnsSetEpilogueBegin: UInt8 = 11, lnsSetISA: UInt8 = 12
     static let lneEndSequence: UInt8 = 1, lneSetAddress: UInt8 = 2, lneDefineFile: UInt8 = 3
-    static let lneSetDiscriminator: UInt8 = 4, lneNVIDIAInlinedCall: UInt8 = 0x90, lneNVIDIASetFunctionName: UInt8 = 0x91
+    static let lneSetDiscriminator: UInt8 = 4, lneNVIDIAInlinedCall: UInt8 = 0x90,
+        lneNVIDIASetFunctionName: UInt8 = 0x91
     static let lnctPath: UInt16 = 1, lnctDirectoryIndex: UInt16 = 2
 
     /// Decodes the unit at `offset` of `sections.line`. `addressSize`: the size of an address
     /// of the file's class, taken as its units' address size.
     /// `collectRows`: keep the rows (else only `low`, `high` and `sequences`, for a cheaper
     /// first look at a unit).
-    static func decode(_ sections: Sections, at offset: Int, addressSize: Int,
-                       collectRows: Bool = true) throws(Refusal) -> LineProgram {
+    static func decode(
+        _ sections: Sections, at offset: Int, addressSize: Int,
+        collectRows: Bool = true
+    ) throws(Refusal) -> LineProgram {
         var cursor = DWARFCursor(sections.line, at: offset)
         func refuse(_ message: String) -> Refusal { Refusal(offset: cursor.position, message: message) }
 
@@ -120,7 +124,9 @@ struct LineProgram {
         guard (2...5).contains(version) else { throw refuse("unsupported version \(version)") }
         if version >= 5 {
             guard let size = cursor.u8(), let segment = cursor.u8() else { throw refuse("truncated address size") }
-            guard Int(size) == addressSize, segment == 0 else { throw refuse("address size \(size), segment \(segment)") }
+            guard Int(size) == addressSize, segment == 0 else {
+                throw refuse("address size \(size), segment \(segment)")
+            }
         }
         guard let headerLength = cursor.offset(size: offsetSize) else { throw refuse("truncated header length") }
         let headerStart = cursor.position
@@ -131,7 +137,8 @@ struct LineProgram {
             maximumOperations = value
         }
         guard let defaultIsStmt = cursor.u8(), let lineBaseByte = cursor.u8(), let lineRange = cursor.u8(),
-              let opcodeBase = cursor.u8() else { throw refuse("truncated header") }
+            let opcodeBase = cursor.u8()
+        else { throw refuse("truncated header") }
         let lineBase = Int8(bitPattern: lineBaseByte)
         guard opcodeBase > 0 else { throw refuse("opcode_base 0") }
         let lengthsStart = cursor.position
@@ -151,10 +158,11 @@ struct LineProgram {
         guard cursor.position != headerEnd - 4 else { throw refuse("CUBIN line header") }
         guard cursor.position == headerEnd else { throw refuse("header length disagrees with its tables") }
 
-        let ended = try program.run(&cursor, addressSize: addressSize, minimumLength: minimumLength,
-                                    maximumOperations: maximumOperations, defaultIsStmt: defaultIsStmt,
-                                    lineBase: lineBase, lineRange: lineRange, opcodeBase: opcodeBase,
-                                    standardLengths: standardLengths, collectRows: collectRows)
+        let ended = try program.run(
+            &cursor, addressSize: addressSize, minimumLength: minimumLength,
+            maximumOperations: maximumOperations, defaultIsStmt: defaultIsStmt,
+            lineBase: lineBase, lineRange: lineRange, opcodeBase: opcodeBase,
+            standardLengths: standardLengths, collectRows: collectRows)
         // libdw makes the highest row an end; which unit owns the rows after the last end
         // would be a guess.
         guard ended else { throw refuse("rows after the last DW_LNE_end_sequence") }
@@ -175,17 +183,24 @@ struct LineProgram {
         while let byte = cursor.peek(), byte != 0 {
             guard let name = cursor.skipString() else { throw refuse("unterminated file name") }
             guard cursor.remaining > 0, let directory = cursor.uleb(), cursor.remaining > 0, cursor.uleb() != nil,
-                  cursor.remaining > 0, cursor.uleb() != nil else { throw refuse("truncated file entry") }
-            guard directory < UInt64(directories.count) else { throw refuse("directory index \(directory) out of range") }
+                cursor.remaining > 0, cursor.uleb() != nil
+            else { throw refuse("truncated file entry") }
+            guard directory < UInt64(directories.count) else {
+                throw refuse("directory index \(directory) out of range")
+            }
             let absolute = cursor.reader.u8(at: name) == 0x2f
-            files.append(FileEntry(name: NameReference(section: .line, offset: name), directory: absolute ? nil : Int(directory)))
+            files.append(
+                FileEntry(name: NameReference(section: .line, offset: name), directory: absolute ? nil : Int(directory))
+            )
         }
         guard cursor.u8() == 0 else { throw refuse("unterminated file_names") }
     }
 
     /// DWARF 5 `directories` and `file_names`, described by entry formats.
-    private mutating func readVersion5Tables(_ cursor: inout DWARFCursor, sections: Sections,
-                                             offsetSize: Int) throws(Refusal) {
+    private mutating func readVersion5Tables(
+        _ cursor: inout DWARFCursor, sections: Sections,
+        offsetSize: Int
+    ) throws(Refusal) {
         func refuse(_ message: String) -> Refusal { Refusal(offset: cursor.position, message: message) }
         // The entry formats: (content type, form) pairs, truncated to 16 bits as libdw does.
         func formats() throws(Refusal) -> [(UInt16, UInt16)] {
@@ -193,9 +208,12 @@ struct LineProgram {
             var pairs: [(UInt16, UInt16)] = []
             for _ in 0..<count {
                 guard cursor.remaining > 0, let kind = cursor.uleb(), cursor.remaining > 0,
-                      let form = cursor.uleb() else { throw refuse("truncated entry format") }
+                    let form = cursor.uleb()
+                else { throw refuse("truncated entry format") }
                 let pair = (UInt16(truncatingIfNeeded: kind), UInt16(truncatingIfNeeded: form))
-                guard DWARFForm.isValidLineForm(pair.1) else { throw refuse("form 0x\(String(pair.1, radix: 16)) in a line header") }
+                guard DWARFForm.isValidLineForm(pair.1) else {
+                    throw refuse("form 0x\(String(pair.1, radix: 16)) in a line header")
+                }
                 pairs.append(pair)
             }
             return pairs
@@ -203,7 +221,9 @@ struct LineProgram {
         func entryCount(formats: Int) throws(Refusal) -> Int {
             guard cursor.remaining > 0, let count = cursor.uleb() else { throw refuse("truncated entry count") }
             guard formats != 0 || count == 0 else { throw refuse("entries without formats") }
-            guard formats == 0 || count <= UInt64(cursor.remaining / formats) else { throw refuse("entry count \(count) past the unit") }
+            guard formats == 0 || count <= UInt64(cursor.remaining / formats) else {
+                throw refuse("entry count \(count) past the unit")
+            }
             return Int(count)
         }
         // One string of an entry, where libdw's dwarf_formstring finds it.
@@ -215,7 +235,9 @@ struct LineProgram {
                 reference = NameReference(section: .line, offset: start)
             case DWARFForm.lineStrp, DWARFForm.strp:
                 let section: NameReference.Section = form == DWARFForm.lineStrp ? .lineStrings : .strings
-                guard let value = sections.line.word(at: start, is64: offsetSize == 8) else { throw refuse("truncated string offset") }
+                guard let value = sections.line.word(at: start, is64: offsetSize == 8) else {
+                    throw refuse("truncated string offset")
+                }
                 guard let strings = sections.reader(section), value < UInt64(strings.count) else {
                     throw refuse("string offset 0x\(String(value, radix: 16)) outside its section")
                 }
@@ -240,7 +262,9 @@ struct LineProgram {
             var path: NameReference?
             for (index, format) in directoryFormats.enumerated() {
                 if index == directoryPath { path = try name(form: format.1) }
-                guard cursor.skip(form: format.1, offsetSize: offsetSize) else { throw refuse("truncated directory entry") }
+                guard cursor.skip(form: format.1, offsetSize: offsetSize) else {
+                    throw refuse("truncated directory entry")
+                }
             }
             guard let path else { throw refuse("directory without a name") }
             directories.append(path)
@@ -268,7 +292,9 @@ struct LineProgram {
                 guard cursor.skip(form: format.1, offsetSize: offsetSize) else { throw refuse("truncated file entry") }
             }
             guard let path, let directory else { throw refuse("file without a name or directory") }
-            guard directory < UInt64(directories.count) else { throw refuse("directory index \(directory) out of range") }
+            guard directory < UInt64(directories.count) else {
+                throw refuse("directory index \(directory) out of range")
+            }
             let absolute = sections.reader(path.section)?.u8(at: path.offset) == 0x2f
             files.append(FileEntry(name: path, directory: absolute ? nil : Int(directory)))
         }

@@ -43,14 +43,17 @@ extension LineProgram {
         /// Adds a row of `state`; `false` when libdw would call it invalid.
         mutating func emit(_ state: Registers, endSequence: Bool) -> Bool {
             guard let line = Int32(exactly: state.line), state.column <= 0xffff, state.isStmt <= 1, state.isa <= 0xff,
-                  state.discriminator < 1 << 24 else { return false }
+                state.discriminator < 1 << 24
+            else { return false }
             if !inSequence {
                 sequenceStart = state.address
                 inSequence = true
             }
             if collectRows {
-                rows.append(Row(address: state.address, file: state.file, line: line, endSequence: endSequence,
-                                sequenceStart: sequenceStart))
+                rows.append(
+                    Row(
+                        address: state.address, file: state.file, line: line, endSequence: endSequence,
+                        sequenceStart: sequenceStart))
             }
             low = min(low, state.address)
             high = max(high, state.address)
@@ -65,9 +68,11 @@ extension LineProgram {
 
     /// Runs the program to the unit's end; `true` when its last row (if any) ends a sequence.
     // swiftlint:disable:next function_parameter_count function_body_length cyclomatic_complexity
-    mutating func run(_ unitCursor: inout DWARFCursor, addressSize: Int, minimumLength: UInt8, maximumOperations: UInt8,
-                      defaultIsStmt: UInt8, lineBase: Int8, lineRange: UInt8, opcodeBase: UInt8,
-                      standardLengths: [UInt8], collectRows: Bool) throws(Refusal) -> Bool {
+    mutating func run(
+        _ unitCursor: inout DWARFCursor, addressSize: Int, minimumLength: UInt8, maximumOperations: UInt8,
+        defaultIsStmt: UInt8, lineBase: Int8, lineRange: UInt8, opcodeBase: UInt8,
+        standardLengths: [UInt8], collectRows: Bool
+    ) throws(Refusal) -> Bool {
         var cursor = unitCursor
         defer { unitCursor = cursor }
         func standardLength(_ opcode: UInt8) -> UInt8? {
@@ -75,7 +80,9 @@ extension LineProgram {
         }
         // libdw refuses a standard opcode whose standard_opcode_lengths entry is not its own.
         let expectedLengths: [UInt8] = [0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1]
-        let lengthAsExpected = (0...Int(Self.lnsSetISA)).map { $0 > 0 && standardLength(UInt8($0)) == expectedLengths[$0] }
+        let lengthAsExpected = (0...Int(Self.lnsSetISA)).map {
+            $0 > 0 && standardLength(UInt8($0)) == expectedLengths[$0]
+        }
         let discriminatorLength = standardLength(Self.lneSetDiscriminator)
         var state = Registers(isStmt: defaultIsStmt)
         var matrix = Matrix(collectRows: collectRows)
@@ -85,14 +92,21 @@ extension LineProgram {
                 guard lineRange != 0 else { throw Self.refusal(cursor, "line_range 0") }
                 let adjusted = opcode - opcodeBase
                 state.line &+= Int64(lineBase) + Int64(adjusted % lineRange)
-                state.advance(UInt32(adjusted / lineRange), minimumLength: minimumLength, maximumOperations: maximumOperations)
-                guard matrix.emit(state, endSequence: false) else { throw Self.refusal(cursor, "row out of libdw's range") }
+                state.advance(
+                    UInt32(adjusted / lineRange), minimumLength: minimumLength, maximumOperations: maximumOperations)
+                guard matrix.emit(state, endSequence: false) else {
+                    throw Self.refusal(cursor, "row out of libdw's range")
+                }
                 state.discriminator = 0
             } else if opcode == 0 {
-                switch try Self.extended(&cursor, addressSize: addressSize, opcodeBase: opcodeBase,
-                                         discriminatorLength: discriminatorLength) {
+                switch try Self.extended(
+                    &cursor, addressSize: addressSize, opcodeBase: opcodeBase,
+                    discriminatorLength: discriminatorLength)
+                {
                 case .endSequence:
-                    guard matrix.emit(state, endSequence: true) else { throw Self.refusal(cursor, "row out of libdw's range") }
+                    guard matrix.emit(state, endSequence: true) else {
+                        throw Self.refusal(cursor, "row out of libdw's range")
+                    }
                     state = Registers(isStmt: defaultIsStmt)
                 case .setAddress(let address):
                     state.address = address
@@ -108,12 +122,15 @@ extension LineProgram {
                 }
                 switch opcode {
                 case Self.lnsCopy:
-                    guard matrix.emit(state, endSequence: false) else { throw Self.refusal(cursor, "row out of libdw's range") }
+                    guard matrix.emit(state, endSequence: false) else {
+                        throw Self.refusal(cursor, "row out of libdw's range")
+                    }
                     state.discriminator = 0
                 case Self.lnsAdvancePC:
                     guard let value = cursor.uleb() else { throw Self.refusal(cursor, "bad ULEB128") }
-                    state.advance(UInt32(truncatingIfNeeded: value), minimumLength: minimumLength,
-                                  maximumOperations: maximumOperations)
+                    state.advance(
+                        UInt32(truncatingIfNeeded: value), minimumLength: minimumLength,
+                        maximumOperations: maximumOperations)
                 case Self.lnsAdvanceLine:
                     guard let value = cursor.sleb() else { throw Self.refusal(cursor, "bad SLEB128") }
                     state.line &+= Int64(Int32(truncatingIfNeeded: value))
@@ -129,13 +146,16 @@ extension LineProgram {
                     break
                 case Self.lnsConstAddPC:
                     guard lineRange != 0 else { throw Self.refusal(cursor, "line_range 0") }
-                    state.advance(UInt32((255 - opcodeBase) / lineRange), minimumLength: minimumLength,
-                                  maximumOperations: maximumOperations)
+                    state.advance(
+                        UInt32((255 - opcodeBase) / lineRange), minimumLength: minimumLength,
+                        maximumOperations: maximumOperations)
                 case Self.lnsFixedAdvancePC:
-                    guard let delta = cursor.u16() else { throw Self.refusal(cursor, "truncated DW_LNS_fixed_advance_pc") }
+                    guard let delta = cursor.u16() else {
+                        throw Self.refusal(cursor, "truncated DW_LNS_fixed_advance_pc")
+                    }
                     state.address &+= UInt64(delta)
                     state.operationIndex = 0
-                default: // DW_LNS_set_isa
+                default:  // DW_LNS_set_isa
                     guard let value = cursor.uleb() else { throw Self.refusal(cursor, "bad ULEB128") }
                     state.isa = UInt32(truncatingIfNeeded: value)
                 }
@@ -165,11 +185,14 @@ extension LineProgram {
     /// Reads the extended opcode after its 0 byte.
     /// `discriminatorLength`: standard_opcode_lengths[4], which libdw checks for
     /// `DW_LNE_set_discriminator`.
-    private static func extended(_ cursor: inout DWARFCursor, addressSize: Int, opcodeBase: UInt8,
-                                 discriminatorLength: UInt8?) throws(Refusal) -> Extended {
+    private static func extended(
+        _ cursor: inout DWARFCursor, addressSize: Int, opcodeBase: UInt8,
+        discriminatorLength: UInt8?
+    ) throws(Refusal) -> Extended {
         func refuse(_ message: String) -> Refusal { Refusal(offset: cursor.position, message: message) }
         guard cursor.remaining >= 2, let length = cursor.u8(), cursor.remaining >= Int(length),
-              let opcode = cursor.u8() else { throw refuse("truncated extended opcode") }
+            let opcode = cursor.u8()
+        else { throw refuse("truncated extended opcode") }
         switch opcode {
         case lneEndSequence:
             return .endSequence

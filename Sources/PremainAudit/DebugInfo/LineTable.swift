@@ -51,8 +51,10 @@ public final class LineTable {
             refusal = "relocatable file"
             return
         }
-        guard unique([".debug_info", ".zdebug_info"]) != nil, let lineSection = unique([".debug_line", ".zdebug_line"]),
-              let line = file.contents(of: lineSection) else {
+        guard unique([".debug_info", ".zdebug_info"]) != nil,
+            let lineSection = unique([".debug_line", ".zdebug_line"]),
+            let line = file.contents(of: lineSection)
+        else {
             sections = nil
             refusal = "no single .debug_info and .debug_line"
             return
@@ -117,12 +119,14 @@ extension LineProgram {
     /// holds: what libdw's `dwarf_getsrc_die` and `DebugInfo.sourceLocation(of:)` find in it.
     func answer(for address: UInt64, names: Sections, file: ELFFile) -> LineTable.Answer {
         guard let owner = sequences.first(where: { $0.contains(address) }), Self.isCode(owner.lowerBound, in: file),
-              !rows.isEmpty else { return .declined }
+            !rows.isEmpty
+        else { return .declined }
         // libdw's order: by address, an end of sequence before other rows at its address, then
         // in the order the program made them; the last row is made an end.
         var order = Array(rows.indices)
         order.sort { left, right in
-            let a = rows[left], b = rows[right]
+            let a = rows[left]
+            let b = rows[right]
             if a.address != b.address { return a.address < b.address }
             if a.endSequence != b.endSequence { return a.endSequence }
             return left < right
@@ -139,7 +143,8 @@ extension LineProgram {
     /// linker discarded starts at 0, outside every one).
     static func isCode(_ address: UInt64, in file: ELFFile) -> Bool {
         file.sections.contains {
-            $0.isAllocated && $0.flags & ELFSection.flagExec != 0 && address >= $0.address && address - $0.address < $0.size
+            $0.isAllocated && $0.flags & ELFSection.flagExec != 0 && address >= $0.address
+                && address - $0.address < $0.size
         }
     }
 
@@ -161,11 +166,14 @@ extension LineProgram {
     /// `DW_AT_comp_dir` (not read here).
     private func location(_ row: Row, names: Sections) -> LineTable.Answer {
         let entry = files[Int(row.file)]
-        guard let name = entry.name else { return .location(SourceLocation(file: FileEntry.placeholderFileName, line: Int(row.line))) }
+        guard let name = entry.name else {
+            return .location(SourceLocation(file: FileEntry.placeholderFileName, line: Int(row.line)))
+        }
         var bytes: [UInt8] = []
         if let directory = entry.directory {
             guard directory < directories.count, let reference = directories[directory],
-                  let text = Self.bytes(reference, in: names) else { return .declined }
+                let text = Self.bytes(reference, in: names)
+            else { return .declined }
             bytes = text + [0x2f]
         }
         guard let text = Self.bytes(name, in: names) else { return .declined }
@@ -176,7 +184,8 @@ extension LineProgram {
     /// The bytes of a NUL-terminated name, without the NUL; `nil` when unterminated.
     private static func bytes(_ reference: NameReference, in names: Sections) -> [UInt8]? {
         guard let reader = names.reader(reference.section), reference.offset >= 0, reference.offset < reader.count,
-              let end = reader.bytes[reference.offset...].firstIndex(of: 0) else { return nil }
+            let end = reader.bytes[reference.offset...].firstIndex(of: 0)
+        else { return nil }
         return Array(reader.bytes[reference.offset..<end])
     }
 }
@@ -185,7 +194,8 @@ extension Array {
     /// The first index whose element satisfies `predicate`, which must be false for a prefix
     /// of the array and true for the rest (`count` when it is never true).
     func partitionPoint(_ predicate: (Element) -> Bool) -> Int {
-        var low = 0, high = count
+        var low = 0
+        var high = count
         while low < high {
             let middle = low + (high - low) / 2
             if predicate(self[middle]) { high = middle } else { low = middle + 1 }

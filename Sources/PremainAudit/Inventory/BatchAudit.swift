@@ -1,10 +1,10 @@
 import Dispatch
 import ELFKit
-import Synchronization
 import PremainModel
+import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Audits many files on all cores: each file's inventory, and its load closure when asked.
@@ -28,9 +28,11 @@ public struct BatchAudit: Sendable {
         case programs
     }
 
-    public init(inventory: InventoryOptions = .init(), closure: ClosureOptions? = .init(),
-                workers: Int = BatchAudit.processorCount, includeObjects: Bool = false,
-                closureScope: ClosureScope = .everyFile) {
+    public init(
+        inventory: InventoryOptions = .init(), closure: ClosureOptions? = .init(),
+        workers: Int = BatchAudit.processorCount, includeObjects: Bool = false,
+        closureScope: ClosureScope = .everyFile
+    ) {
         self.inventory = inventory
         self.closure = closure
         self.workers = max(1, workers)
@@ -70,8 +72,10 @@ public struct BatchAudit: Sendable {
 
     /// Audits each of `files` (already collected: regular files, not folders) on all cores,
     /// largest first by `sizes`; one outcome per file, in the files' order.
-    public func audit(_ files: [String], sizes: [String: Int] = [:],
-                      progress: (@Sendable (Int, Int) -> Void)? = nil) -> [Outcome] {
+    public func audit(
+        _ files: [String], sizes: [String: Int] = [:],
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) -> [Outcome] {
         let resolver = closure.map { ClosureResolver(options: $0) }
         let scope = closureScope
         let results = Mutex<[Int: Outcome]>([:])
@@ -90,8 +94,9 @@ public struct BatchAudit: Sendable {
                 let position = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard position < total else { return }
                 let index = order[position]
-                let outcome = Self.audit(files[index], inventory: inventoryOptions, resolver: resolver,
-                                         scope: scope, concurrentClosure: spareCores)
+                let outcome = Self.audit(
+                    files[index], inventory: inventoryOptions, resolver: resolver,
+                    scope: scope, concurrentClosure: spareCores)
                 results.withLock { $0[index] = outcome }
                 let finished = done.wrappingAdd(1, ordering: .relaxed).newValue
                 progress?(finished, total)
@@ -105,7 +110,8 @@ public struct BatchAudit: Sendable {
         }
         let collectedResults = results.withLock { $0 }
         return files.indices.map { index in
-            collectedResults[index] ?? .failed(FileError(path: files[index], reason: .unreadable, message: "not audited"))
+            collectedResults[index]
+                ?? .failed(FileError(path: files[index], reason: .unreadable, message: "not audited"))
         }
     }
 
@@ -122,8 +128,10 @@ public struct BatchAudit: Sendable {
         case failed(FileError)
     }
 
-    static func audit(_ path: String, inventory options: InventoryOptions, resolver: ClosureResolver?,
-                      scope: ClosureScope = .everyFile, concurrentClosure: Bool = false) -> Outcome {
+    static func audit(
+        _ path: String, inventory options: InventoryOptions, resolver: ClosureResolver?,
+        scope: ClosureScope = .everyFile, concurrentClosure: Bool = false
+    ) -> Outcome {
         let file: ELFFile
         do {
             file = try ELFFile(path: path)
@@ -143,15 +151,20 @@ public struct BatchAudit: Sendable {
             // done, on the second handle.
             let demangle = options.demangle
             let swiftTask = ClaimableTask<SwiftCensus?>()
-            audited = resolver.resolveConcurrently(second, afterWalk: {
-                if swiftTask.claim() { swiftTask.finish(InventoryBuilder.swiftCensus(second, demangle: demangle)) }
-            }) {
-                let (inventory, cost) = InventoryBuilder.auditWithCost(file, options: options, swiftCensus: {
-                    guard swiftTask.claim() else { return swiftTask.wait() }
-                    let census = InventoryBuilder.swiftCensus(file, demangle: demangle)
-                    swiftTask.finish(census)
-                    return census
-                })
+            audited = resolver.resolveConcurrently(
+                second,
+                afterWalk: {
+                    if swiftTask.claim() { swiftTask.finish(InventoryBuilder.swiftCensus(second, demangle: demangle)) }
+                }
+            ) {
+                let (inventory, cost) = InventoryBuilder.auditWithCost(
+                    file, options: options,
+                    swiftCensus: {
+                        guard swiftTask.claim() else { return swiftTask.wait() }
+                        let census = InventoryBuilder.swiftCensus(file, demangle: demangle)
+                        swiftTask.finish(census)
+                        return census
+                    })
                 resolver.store.remember(file, cost: cost)
                 return (inventory, cost)
             }
@@ -170,7 +183,8 @@ public struct BatchAudit: Sendable {
             inventory.closure = closure
             inventory.unusedNeeded = resolver.options.findUnused ? closure.unusedNeeded : nil
         } else if resolver != nil, scope == .everyFile || isProgram {
-            inventory.closureSkipped = file.dynamicEntries.isEmpty
+            inventory.closureSkipped =
+                file.dynamicEntries.isEmpty
                 ? "statically linked: no dynamic loader runs and nothing is loaded, so there is no closure"
                 : "no PT_INTERP and no DT_NEEDED: nothing to load"
         }
@@ -205,7 +219,9 @@ final class ClaimableTask<Value: Sendable>: Sendable {
     /// most once).
     func wait() -> Value {
         done.wait()
-        guard let value = state.withLock({ $0.value }) else { preconditionFailure("ClaimableTask finished without a value") }
+        guard let value = state.withLock({ $0.value }) else {
+            preconditionFailure("ClaimableTask finished without a value")
+        }
         return value
     }
 }

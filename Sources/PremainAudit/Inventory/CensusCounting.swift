@@ -13,7 +13,9 @@ extension RelocationCensus {
         case .copy: copy += count
         case .irelative: irelative += count
         case .tls: tls += count
-        case .none: none += count; return
+        case .none:
+            none += count
+            return
         }
         total += count
     }
@@ -56,8 +58,9 @@ extension ObjectCost {
         for table in file.dynamicRelocationTables {
             counts.add(census.count(table))
         }
-        return ObjectCost(file, relocations: census, counts: counts,
-                          exported: InventoryBuilder.symbolCensus(file, lists: false).exported)
+        return ObjectCost(
+            file, relocations: census, counts: counts,
+            exported: InventoryBuilder.symbolCensus(file, lists: false).exported)
     }
 
     /// The cost of `file` from figures already counted: its relocations by class (`tables`
@@ -66,10 +69,12 @@ extension ObjectCost {
         var census = relocations
         census.tables = []
         let bindNow = file.bindNow
-        let lookups = counts.naming(.symbolic) + counts.naming(.copy) + counts.naming(.tls)
+        let lookups =
+            counts.naming(.symbolic) + counts.naming(.copy) + counts.naming(.tls)
             + (bindNow ? counts.naming(.plt) : 0)
-        self.init(relocations: census, initializers: Self.initializerCount(file), exported: exported,
-                  lookups: lookups, bindNow: bindNow)
+        self.init(
+            relocations: census, initializers: Self.initializerCount(file), exported: exported,
+            lookups: lookups, bindNow: bindNow)
     }
 
     /// Initializer entries from the dynamic tags' sizes, without reading the arrays.

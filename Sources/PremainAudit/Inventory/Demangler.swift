@@ -2,7 +2,7 @@ import CDemangle
 import PremainModel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns mangled C++ and Swift names into readable ones with the demanglers that ship on the
@@ -75,13 +75,15 @@ public enum Demangler {
         let standIn = " : Swift.Int"
         // One variable: "<context><identifier>_".
         if mangled.hasSuffix("_"), let declared = swiftRuntime(mangled.dropLast() + "Sivp"),
-           declared.hasSuffix(standIn) {
+            declared.hasSuffix(standIn)
+        {
             let qualified = declared.dropLast(standIn.count)
             if qualified.hasSuffix(variables) { return prefix + qualified }
         }
         // A tuple pattern "(a, b)": the context ends where the first name's identifier starts.
         guard variables.hasPrefix("("), let first = variables.dropFirst().split(separator: ",").first,
-              !first.contains(" "), let start = mangled.firstRange(of: "\(first.utf8.count)\(first)") else { return nil }
+            !first.contains(" "), let start = mangled.firstRange(of: "\(first.utf8.count)\(first)")
+        else { return nil }
         guard let declared = swiftRuntime(mangled[..<start.upperBound] + "Sivp"), declared.hasSuffix(standIn) else {
             return nil
         }

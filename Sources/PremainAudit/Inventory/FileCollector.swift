@@ -5,7 +5,7 @@ import PremainSystem
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Expands the paths given to `premain audit`, `check`, `diff` and `pr` into the files to read.
@@ -93,7 +93,9 @@ public enum FileCollector {
 
     /// Lists `folder` recursively into `found`: its regular files in name order, then those of
     /// its subfolders (each file and folder once, by device and inode).
-    private static func walk(_ folder: String, into found: inout [Found], result: inout Collected, seen: inout Set<FileID>) {
+    private static func walk(
+        _ folder: String, into found: inout [Found], result: inout Collected, seen: inout Set<FileID>
+    ) {
         let names: [String]
         switch LocalFiles.entries(of: folder) {
         case .success(let listed): names = listed
@@ -110,7 +112,8 @@ public enum FileCollector {
                 // PATH_MAX, a folder without search permission) would leave a file out unseen.
                 let code = errno
                 if code != ENOENT {
-                    result.unreadable.append(FileError(path: path, reason: .unreadable, message: Self.message(code, path)))
+                    result.unreadable.append(
+                        FileError(path: path, reason: .unreadable, message: Self.message(code, path)))
                 }
                 continue
             }
@@ -131,7 +134,8 @@ public enum FileCollector {
     static func message(_ code: Int32, _ path: String) -> String {
         let text = String(cString: strerror(code)).lowercased()
         guard code == ENAMETOOLONG else { return text }
-        return "\(text): the path has \(LosslessUTF8.bytes(path).count) bytes, PATH_MAX allows \(PATH_MAX - 1); not read"
+        return
+            "\(text): the path has \(LosslessUTF8.bytes(path).count) bytes, PATH_MAX allows \(PATH_MAX - 1); not read"
     }
 
     /// Reads the first bytes of every file `found` (on all cores: a system folder holds
@@ -194,8 +198,8 @@ enum FileSignature: Equatable {
     case unreadable
 
     static let relocatable: UInt16 = 1  // ET_REL
-    static let executable: UInt16 = 2   // ET_EXEC
-    static let shared: UInt16 = 3       // ET_DYN
+    static let executable: UInt16 = 2  // ET_EXEC
+    static let shared: UInt16 = 3  // ET_DYN
 
     static func read(_ path: String) -> FileSignature {
         guard let head = LocalFiles.head(path, count: 64) else { return .unreadable }
@@ -205,10 +209,13 @@ enum FileSignature: Equatable {
     /// Classifies the first bytes of a file named `name`.
     static func classify(_ head: ArraySlice<UInt8>, name: String) -> FileSignature {
         let bytes = Array(head)
-        if bytes.count >= 4, bytes[0] == 0x7F, bytes[1] == UInt8(ascii: "E"), bytes[2] == UInt8(ascii: "L"), bytes[3] == UInt8(ascii: "F") {
+        if bytes.count >= 4, bytes[0] == 0x7F, bytes[1] == UInt8(ascii: "E"), bytes[2] == UInt8(ascii: "L"),
+            bytes[3] == UInt8(ascii: "F")
+        {
             guard bytes.count >= 18 else { return .other }
             // EI_DATA: 1 little-endian, 2 big-endian; e_type at offset 16 in both classes.
-            let type = bytes[5] == 2 ? UInt16(bytes[16]) << 8 | UInt16(bytes[17]) : UInt16(bytes[17]) << 8 | UInt16(bytes[16])
+            let type =
+                bytes[5] == 2 ? UInt16(bytes[16]) << 8 | UInt16(bytes[17]) : UInt16(bytes[17]) << 8 | UInt16(bytes[16])
             switch type {
             case executable, shared: return .linked
             case relocatable: return .object

@@ -31,11 +31,14 @@ public enum InitializerClassifier {
             }
             // In a relocatable object addresses are section offsets, shared by every section:
             // the relocation's symbol names the function.
-            var symbol = file.type == 1 ? entry.relocationSymbol
+            var symbol =
+                file.type == 1
+                ? entry.relocationSymbol
                 : entry.target.flatMap { names[$0] } ?? entry.relocationSymbol
             // Stripped files: DT_INIT at the start of .init is crti's _init.
             if symbol == nil, entry.source == .dtInit, let section = file.section(named: ".init"),
-               section.address == entry.target {
+                section.address == entry.target
+            {
                 symbol = "_init"
             }
             let info = classify(symbol: symbol, entry: entry, demangle: demangle)
@@ -52,8 +55,9 @@ public enum InitializerClassifier {
     /// and `_init` marks them as the toolchain's, so no DWARF is opened for them.
     static func debugSymbolNames(_ file: ELFFile, at addresses: Set<UInt64>, debug: DebugLookup) -> [UInt64: String] {
         guard !addresses.isEmpty, !file.hasSymbolTable, let id = file.buildID,
-              debug.path != file.path, let debug = debug.debugFile, debug.buildID == id, debug.hasSymbolTable,
-              debug.machine == file.machine else { return [:] }
+            debug.path != file.path, let debug = debug.debugFile, debug.buildID == id, debug.hasSymbolTable,
+            debug.machine == file.machine
+        else { return [:] }
         return debug.symbolNames(at: addresses)
     }
 
@@ -64,7 +68,8 @@ public enum InitializerClassifier {
         var wanted: [(index: Int, address: UInt64)] = []
         for index in census.entries.indices where !census.entries[index].toolchain {
             guard let text = census.entries[index].address, text.hasPrefix("0x"),
-                  let address = UInt64(text.dropFirst(2), radix: 16), address != 0 else { continue }
+                let address = UInt64(text.dropFirst(2), radix: 16), address != 0
+            else { continue }
             wanted.append((index, address))
         }
         let locations = debug.sourceLocations(of: wanted.map(\.address))
@@ -84,7 +89,8 @@ public enum InitializerClassifier {
         func digits(_ part: ArraySlice<UInt8>) -> Bool { part.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
         var unit = rest[...]
         if let first = rest.firstIndex(of: 0x5f), first == 5, digits(rest[..<first]),
-           let second = rest[(first + 1)...].firstIndex(of: 0x5f), digits(rest[(first + 1)..<second]) {
+            let second = rest[(first + 1)...].firstIndex(of: 0x5f), digits(rest[(first + 1)..<second])
+        {
             unit = rest[(second + 1)...]
         }
         return unit.isEmpty ? nil : String(decoding: unit, as: UTF8.self)
@@ -101,7 +107,9 @@ public enum InitializerClassifier {
             } else if let tu = translationUnit(of: symbol) {
                 kind = .cxxTranslationUnit
                 unit = tu
-            } else if Demangler.isSwift(symbol) || symbol.hasPrefix("swift_") || symbol.hasPrefix("_ZL23swift_image_constructor") {
+            } else if Demangler.isSwift(symbol) || symbol.hasPrefix("swift_")
+                || symbol.hasPrefix("_ZL23swift_image_constructor")
+            {
                 kind = .swift
             } else {
                 kind = .constructorFunction

@@ -13,8 +13,10 @@ public struct InventoryOptions: Sendable, Equatable {
     /// Where separate debug files are looked for.
     public var debugLocator: DebugFileLocator
 
-    public init(symbolLists: Bool = false, demangle: Bool = true, sourceLines: Bool = true,
-                debugLocator: DebugFileLocator = DebugFileLocator()) {
+    public init(
+        symbolLists: Bool = false, demangle: Bool = true, sourceLines: Bool = true,
+        debugLocator: DebugFileLocator = DebugFileLocator()
+    ) {
         self.symbolLists = symbolLists
         self.demangle = demangle
         self.sourceLines = sourceLines
@@ -27,7 +29,8 @@ public enum InventoryBuilder {
     /// Opens and audits `path`. Throws `ELFOpenError` when the file cannot be read as ELF at
     /// all, or changed while it was read; a file with broken tables is still audited and
     /// carries `diagnostics`.
-    public static func audit(path: String, options: InventoryOptions = .init()) throws(ELFOpenError) -> BinaryInventory {
+    public static func audit(path: String, options: InventoryOptions = .init()) throws(ELFOpenError) -> BinaryInventory
+    {
         let file = try ELFFile(path: path)
         let inventory = audit(file, options: options)
         if file.changedSinceOpen { throw .changedWhileRead }
@@ -43,9 +46,12 @@ public enum InventoryBuilder {
     /// closure (counted in the same passes).
     /// `swiftCensus`: the Swift census counted elsewhere (another handle of the file, on another
     /// core), asked for when this audit comes to it; `nil` to count it here.
-    public static func auditWithCost(_ file: ELFFile, options: InventoryOptions = .init(),
-                                     swiftCensus counted: (() -> SwiftCensus?)? = nil)
-        -> (inventory: BinaryInventory, cost: ObjectCost) {
+    public static func auditWithCost(
+        _ file: ELFFile, options: InventoryOptions = .init(),
+        swiftCensus counted: (() -> SwiftCensus?)? = nil
+    )
+        -> (inventory: BinaryInventory, cost: ObjectCost)
+    {
         let header = BinaryInventory.Header(
             elfClass: file.elfClass, endianness: file.endianness,
             machine: file.machine.displayName, machineName: file.machine.description,
@@ -175,16 +181,19 @@ public enum InventoryBuilder {
             let chunk = 1 << 16
             var hits: [Int] = []
             for start in stride(from: 0, to: table.count, by: chunk) {
-                hits += table.definedFunctionIndices(namePrefixes: prefixes, within: start..<min(start + chunk, table.count))
+                hits += table.definedFunctionIndices(
+                    namePrefixes: prefixes, within: start..<min(start + chunk, table.count))
                 if table.count > chunk { releasePagesIfLarge(file) }
             }
             for index in hits {
                 guard let symbol = table[index], let bytes = table.nameBytes(of: symbol), bytes.count > 4,
-                      let last = bytes.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "_") else { continue }
+                    let last = bytes.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "_")
+                else { continue }
                 let name = String(decoding: bytes, as: UTF8.self)
                 guard let kind = SwiftSuspects.kind(of: name) else { continue }
-                let suspect = SwiftSuspect(symbol: name, demangled: demangle ? Demangler.demangle(name) : nil,
-                                           address: hex(symbol.value), size: symbol.size)
+                let suspect = SwiftSuspect(
+                    symbol: name, demangled: demangle ? Demangler.demangle(name) : nil,
+                    address: hex(symbol.value), size: symbol.size)
                 switch kind {
                 case .lazyGlobal: lazyGlobals.append(suspect)
                 case .defaultArgument: defaultArguments.append(suspect)
@@ -200,7 +209,9 @@ public enum InventoryBuilder {
         var sizes = SizeCensus(file: file.fileSize)
         let relro = file.segments.filter { $0.type == ELFSegment.gnuRelro }
         func inRelro(_ section: ELFSection) -> Bool {
-            relro.contains { section.address >= $0.virtualAddress && section.address - $0.virtualAddress < $0.memorySize }
+            relro.contains {
+                section.address >= $0.virtualAddress && section.address - $0.virtualAddress < $0.memorySize
+            }
         }
         let allocated = file.sections.filter { $0.isAllocated && $0.size > 0 }
         guard !allocated.isEmpty else { return segmentSizes(file, relro: relro, into: sizes) }
@@ -236,9 +247,11 @@ public enum InventoryBuilder {
             if segment.flags & ELFSegment.flagExecute != 0 {
                 sizes.text &+= segment.fileSize
             } else if segment.flags & ELFSegment.flagWrite != 0 {
-                let protected = relro.filter { $0.virtualAddress >= segment.virtualAddress
-                    && $0.virtualAddress - segment.virtualAddress < segment.fileSize }
-                    .reduce(UInt64(0)) { $0 &+ $1.fileSize }
+                let protected = relro.filter {
+                    $0.virtualAddress >= segment.virtualAddress
+                        && $0.virtualAddress - segment.virtualAddress < segment.fileSize
+                }
+                .reduce(UInt64(0)) { $0 &+ $1.fileSize }
                 sizes.relro &+= protected
                 sizes.data &+= segment.fileSize - min(protected, segment.fileSize)
                 if segment.memorySize > segment.fileSize { sizes.bss &+= segment.memorySize - segment.fileSize }

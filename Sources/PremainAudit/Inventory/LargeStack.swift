@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs work whose recursion depth the input controls (demangling a crafted 100 KB name) on a
@@ -32,11 +32,13 @@ enum LargeStack {
             defer { pthread_attr_destroy(&attributes) }
             _ = pthread_attr_setstacksize(&attributes, size)
             var thread = pthread_t()
-            let started = pthread_create(&thread, &attributes, { raw in
-                guard let raw else { return nil }
-                Unmanaged<Job>.fromOpaque(raw).takeUnretainedValue().work()
-                return nil
-            }, job.toOpaque())
+            let started = pthread_create(
+                &thread, &attributes,
+                { raw in
+                    guard let raw else { return nil }
+                    Unmanaged<Job>.fromOpaque(raw).takeUnretainedValue().work()
+                    return nil
+                }, job.toOpaque())
             guard started == 0 else {
                 job.release()
                 return nil

@@ -53,14 +53,16 @@ extension SwiftSuspects {
     static func locate(_ census: inout SwiftCensus, debug: DebugLookup) {
         func address(_ suspect: SwiftSuspect) -> UInt64? {
             guard suspect.address.hasPrefix("0x"), let address = UInt64(suspect.address.dropFirst(2), radix: 16),
-                  address != 0 else { return nil }
+                address != 0
+            else { return nil }
             return address
         }
         let locations = debug.sourceLocations(of: (census.lazyGlobals + census.defaultArguments).compactMap(address))
         guard !locations.isEmpty else { return }
         func locate(_ suspects: inout [SwiftSuspect]) {
             for index in suspects.indices {
-                guard let address = address(suspects[index]), let location = locations[address], location.line > 0 else { continue }
+                guard let address = address(suspects[index]), let location = locations[address], location.line > 0
+                else { continue }
                 suspects[index].location = location
             }
         }

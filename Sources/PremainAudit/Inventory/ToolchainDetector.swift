@@ -11,7 +11,8 @@ public enum ToolchainDetector {
         let (linker, version, evidence) = linker(goldNote: file.goldVersion, comments: comments)
         let autolink = file.swiftAutolinkEntries
         // Every Swift section name starts "swift5_": the rest are passed over on that prefix.
-        let swift = !autolink.isEmpty || needed.contains { SwiftToolchainLibraries.isRuntime($0) }
+        let swift =
+            !autolink.isEmpty || needed.contains { SwiftToolchainLibraries.isRuntime($0) }
             || file.sections.contains { section in
                 section.name.utf8.starts(with: "swift5_".utf8)
                     && (SwiftSuspects.metadataSectionNames.contains(section.name) || section.name == "swift5_entry")
@@ -21,15 +22,17 @@ public enum ToolchainDetector {
         if swift { languages.append(.swift) }
         if cxx { languages.append(.cxx) }
         if languages.isEmpty { languages.append(.c) }
-        return BuildToolchain(linker: linker, linkerVersion: version, evidence: evidence, languages: languages,
-                              comments: comments, autolinkEntries: autolink)
+        return BuildToolchain(
+            linker: linker, linkerVersion: version, evidence: evidence, languages: languages,
+            comments: comments, autolinkEntries: autolink)
     }
 
     /// The linker told by gold's note or by the `.comment` strings: "Linker: LLD 21.0.0",
     /// "mold 2.4.0 (…)", "GNU gold (…) 1.16", "GNU ld (…) 2.40". A `.comment` naming compilers
     /// only means GNU ld, which adds no string of its own.
     public static func linker(goldNote: String?, comments: [String])
-        -> (BuildToolchain.Linker, String?, BuildToolchain.Evidence) {
+        -> (BuildToolchain.Linker, String?, BuildToolchain.Evidence)
+    {
         if let goldNote {
             return (.gold, lastWord(of: goldNote), .goldNote)
         }
@@ -116,7 +119,7 @@ public enum SwiftToolchainLibraries {
             return "the Swift driver links it for Swift concurrency (which needs Dispatch) and `import Dispatch`; it "
                 + "goes only with -Xfrontend -disable-implicit-concurrency-module-import and no such import, \(statically)"
         case "libFoundation.so", "libFoundationNetworking.so", "libFoundationXML.so",
-             "libFoundationInternationalization.so", "lib_FoundationICU.so":
+            "libFoundationInternationalization.so", "lib_FoundationICU.so":
             return "it comes with `import Foundation` (or FoundationNetworking, FoundationXML): import "
                 + "FoundationEssentials where the code needs only its types, \(statically)"
         case "libFoundationEssentials.so":
@@ -134,6 +137,7 @@ public enum SwiftToolchainLibraries {
     }
 
     /// The end of every `howToDrop` text but the glibc ones: static linking.
-    public static let staticAlternative = "or build with swift build --static-swift-stdlib (swiftc -static-stdlib), "
+    public static let staticAlternative =
+        "or build with swift build --static-swift-stdlib (swiftc -static-stdlib), "
         + "which links the toolchain into the program: its loading and relocation go, its code stays"
 }

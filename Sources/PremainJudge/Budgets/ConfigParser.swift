@@ -6,11 +6,15 @@ import PremainSystem
 /// (a misspelt budget would otherwise be ignored silently).
 public enum ConfigParser {
     static let topKeys = ["rules", "budgets", "allowlist", "diff", "compare", "failOn", "$schema", "comment"]
-    static let budgetKeys = ["maxInitializersPerObject", "maxClosureObjects", "maxMedianMsToMain", "maxMedianMsToFirstOutput",
-                             "maxMsPerFunction", "maxMsPerFunctionKind", "functions"]
+    static let budgetKeys = [
+        "maxInitializersPerObject", "maxClosureObjects", "maxMedianMsToMain", "maxMedianMsToFirstOutput",
+        "maxMsPerFunction", "maxMsPerFunctionKind", "functions",
+    ]
     static let diffKeys = ["alpha", "minEffectMs", "minEffectPercent", "bootstrapResamples", "seed"]
-    static let compareKeys = ["thresholdMs", "thresholdPercent", "instructionThresholdPercent", "confidence", "minRuns",
-                              "maxRuns", "maxSeconds", "seed"]
+    static let compareKeys = [
+        "thresholdMs", "thresholdPercent", "instructionThresholdPercent", "confidence", "minRuns",
+        "maxRuns", "maxSeconds", "seed",
+    ]
     static let allowKeys = ["object", "count", "symbols", "reason"]
     /// Upper bounds of values that size work or memory (a bootstrap of 10^12 resamples would
     /// allocate terabytes).
@@ -50,7 +54,9 @@ public enum ConfigParser {
                 if let flag = fields["enabled"] { override.enabled = try reader.bool(flag, key + ".enabled") }
                 if let level = fields["severity"] { override.severity = try reader.severity(level, key + ".severity") }
                 for name in description.defaults.keys {
-                    if let number = fields[name] { override.values[name] = try reader.number(number, "\(key).\(name)", minimum: 0) }
+                    if let number = fields[name] {
+                        override.values[name] = try reader.number(number, "\(key).\(name)", minimum: 0)
+                    }
                 }
                 config.rules[identifier] = override
             }
@@ -69,7 +75,8 @@ public enum ConfigParser {
                 budgets.maxMedianMsToMain = try reader.number(number, "budgets.maxMedianMsToMain", minimum: 0)
             }
             if let number = fields["maxMedianMsToFirstOutput"] {
-                budgets.maxMedianMsToFirstOutput = try reader.number(number, "budgets.maxMedianMsToFirstOutput", minimum: 0)
+                budgets.maxMedianMsToFirstOutput = try reader.number(
+                    number, "budgets.maxMedianMsToFirstOutput", minimum: 0)
             }
             if let number = fields["maxMsPerFunction"] {
                 budgets.maxMsPerFunction = try reader.number(number, "budgets.maxMsPerFunction", minimum: 0)
@@ -80,13 +87,15 @@ public enum ConfigParser {
                 try reader.onlyKnown(kinds, known, "budgets.maxMsPerFunctionKind")
                 for (name, number) in kinds {
                     guard let kind = TracedFunctionKind(rawValue: name) else { continue }
-                    budgets.maxMsPerFunctionKind[kind] = try reader.number(number, "budgets.maxMsPerFunctionKind.\(name)", minimum: 0)
+                    budgets.maxMsPerFunctionKind[kind] = try reader.number(
+                        number, "budgets.maxMsPerFunctionKind.\(name)", minimum: 0)
                 }
             }
             if let value = fields["functions"] {
                 guard case .array(let entries) = value else {
-                    throw ConfigError(file: file, key: "budgets.functions",
-                                      message: "expected an array of {name, maxMs}, found \(value.kindName)")
+                    throw ConfigError(
+                        file: file, key: "budgets.functions",
+                        message: "expected an array of {name, maxMs}, found \(value.kindName)")
                 }
                 for (index, entry) in entries.enumerated() {
                     let key = "budgets.functions[\(index)]"
@@ -96,14 +105,17 @@ public enum ConfigParser {
                     guard let number = fields["maxMs"] else {
                         throw ConfigError(file: file, key: key + ".maxMs", message: "missing; give the limit in ms")
                     }
-                    budgets.functions.append(.init(name: name, maxMs: try reader.number(number, key + ".maxMs", minimum: 0)))
+                    budgets.functions.append(
+                        .init(name: name, maxMs: try reader.number(number, key + ".maxMs", minimum: 0)))
                 }
             }
             config.budgets = budgets
         }
         if let value = top["allowlist"] {
             guard case .array(let entries) = value else {
-                throw ConfigError(file: file, key: "allowlist", message: "expected an array of {object, count, reason}, found \(value.kindName)")
+                throw ConfigError(
+                    file: file, key: "allowlist",
+                    message: "expected an array of {object, count, reason}, found \(value.kindName)")
             }
             for (index, entry) in entries.enumerated() {
                 let key = "allowlist[\(index)]"
@@ -113,14 +125,19 @@ public enum ConfigParser {
                 let count = try reader.whole(fields["count"], key + ".count")
                 let reason = try reader.string(fields["reason"], key + ".reason")
                 guard !reason.allSatisfy(\.isWhitespace) else {
-                    throw ConfigError(file: file, key: key + ".reason", message: "say why these initializers are accepted")
+                    throw ConfigError(
+                        file: file, key: key + ".reason", message: "say why these initializers are accepted")
                 }
                 var symbols: [String]?
                 if let list = fields["symbols"] {
                     guard case .array(let items) = list else {
-                        throw ConfigError(file: file, key: key + ".symbols", message: "expected an array of strings, found \(list.kindName)")
+                        throw ConfigError(
+                            file: file, key: key + ".symbols",
+                            message: "expected an array of strings, found \(list.kindName)")
                     }
-                    symbols = try items.enumerated().map { (i, item) throws(ConfigError) in try reader.string(item, "\(key).symbols[\(i)]") }
+                    symbols = try items.enumerated().map { (i, item) throws(ConfigError) in
+                        try reader.string(item, "\(key).symbols[\(i)]")
+                    }
                 }
                 config.allowlist.append(.init(object: object, count: count, symbols: symbols, reason: reason))
             }
@@ -130,16 +147,24 @@ public enum ConfigParser {
             try reader.onlyKnown(fields, diffKeys, "diff")
             if let number = fields["alpha"] {
                 let alpha = try reader.number(number, "diff.alpha", minimum: 0)
-                guard alpha > 0, alpha < 1 else { throw ConfigError(file: file, key: "diff.alpha", message: "expected a number between 0 and 1, found \(alpha)") }
+                guard alpha > 0, alpha < 1 else {
+                    throw ConfigError(
+                        file: file, key: "diff.alpha", message: "expected a number between 0 and 1, found \(alpha)")
+                }
                 config.diff.alpha = alpha
             }
-            if let number = fields["minEffectMs"] { config.diff.minEffectMs = try reader.number(number, "diff.minEffectMs", minimum: 0) }
+            if let number = fields["minEffectMs"] {
+                config.diff.minEffectMs = try reader.number(number, "diff.minEffectMs", minimum: 0)
+            }
             if let number = fields["minEffectPercent"] {
                 config.diff.minEffectPercent = try reader.number(number, "diff.minEffectPercent", minimum: 0)
             }
             if let number = fields["bootstrapResamples"] {
-                config.diff.bootstrapResamples = max(100, try reader.whole(number, "diff.bootstrapResamples",
-                                                                           maximum: ConfigParser.maxBootstrapResamples))
+                config.diff.bootstrapResamples = max(
+                    100,
+                    try reader.whole(
+                        number, "diff.bootstrapResamples",
+                        maximum: ConfigParser.maxBootstrapResamples))
             }
             if let number = fields["seed"] { config.diff.seed = UInt64(try reader.whole(number, "diff.seed")) }
         }
@@ -152,30 +177,41 @@ public enum ConfigParser {
         let fields = try reader.object(value, "compare")
         try reader.onlyKnown(fields, compareKeys, "compare")
         var settings = CompareSettings()
-        if let number = fields["thresholdMs"] { settings.thresholdMs = try reader.number(number, "compare.thresholdMs", minimum: 0) }
+        if let number = fields["thresholdMs"] {
+            settings.thresholdMs = try reader.number(number, "compare.thresholdMs", minimum: 0)
+        }
         if let number = fields["thresholdPercent"] {
             settings.thresholdPercent = try reader.number(number, "compare.thresholdPercent", minimum: 0)
         }
         if let number = fields["instructionThresholdPercent"] {
-            settings.instructionThresholdPercent = try reader.number(number, "compare.instructionThresholdPercent", minimum: 0)
+            settings.instructionThresholdPercent = try reader.number(
+                number, "compare.instructionThresholdPercent", minimum: 0)
         }
         if let number = fields["confidence"] {
             let level = try reader.number(number, "compare.confidence", minimum: 0)
             guard level >= 0.5, level < 1 else {
-                throw ConfigError(file: reader.file, key: "compare.confidence", message: "expected a number from 0.5 to below 1, found \(level)")
+                throw ConfigError(
+                    file: reader.file, key: "compare.confidence",
+                    message: "expected a number from 0.5 to below 1, found \(level)")
             }
             settings.confidence = level
         }
-        if let number = fields["minRuns"] { settings.minRuns = max(2, try reader.whole(number, "compare.minRuns", maximum: maxRuns)) }
-        if let number = fields["maxRuns"] { settings.maxRuns = max(2, try reader.whole(number, "compare.maxRuns", maximum: maxRuns)) }
+        if let number = fields["minRuns"] {
+            settings.minRuns = max(2, try reader.whole(number, "compare.minRuns", maximum: maxRuns))
+        }
+        if let number = fields["maxRuns"] {
+            settings.maxRuns = max(2, try reader.whole(number, "compare.maxRuns", maximum: maxRuns))
+        }
         if settings.maxRuns < settings.minRuns {
-            throw ConfigError(file: reader.file, key: "compare.maxRuns", message: "is below compare.minRuns (\(settings.minRuns))")
+            throw ConfigError(
+                file: reader.file, key: "compare.maxRuns", message: "is below compare.minRuns (\(settings.minRuns))")
         }
         if let number = fields["maxSeconds"] {
             settings.maxSeconds = try reader.number(number, "compare.maxSeconds", minimum: 0)
             guard settings.maxSeconds <= maxSeconds else {
-                throw ConfigError(file: reader.file, key: "compare.maxSeconds",
-                                  message: "expected at most \(Int(maxSeconds)) (one day), found \(settings.maxSeconds)")
+                throw ConfigError(
+                    file: reader.file, key: "compare.maxSeconds",
+                    message: "expected at most \(Int(maxSeconds)) (one day), found \(settings.maxSeconds)")
             }
         }
         if let number = fields["seed"] { settings.seed = UInt64(try reader.whole(number, "compare.seed")) }
@@ -186,7 +222,9 @@ public enum ConfigParser {
         var file: String
 
         func fail(_ key: String, _ expected: String, _ value: JSONValue?) -> ConfigError {
-            ConfigError(file: file, key: key, message: value.map { "expected \(expected), found \($0.kindName)" } ?? "missing; expected \(expected)")
+            ConfigError(
+                file: file, key: key,
+                message: value.map { "expected \(expected), found \($0.kindName)" } ?? "missing; expected \(expected)")
         }
 
         func object(_ value: JSONValue, _ key: String) throws(ConfigError) -> [String: JSONValue] {
@@ -197,13 +235,21 @@ public enum ConfigParser {
         func onlyKnown(_ fields: [String: JSONValue], _ known: [String], _ key: String) throws(ConfigError) {
             for name in fields.keys.sorted() where !known.contains(name) {
                 let prefix = key.isEmpty ? "" : key + "."
-                throw ConfigError(file: file, key: prefix + name, message: "unknown key; expected one of \(known.filter { !$0.hasPrefix("$") }.joined(separator: ", "))")
+                throw ConfigError(
+                    file: file, key: prefix + name,
+                    message:
+                        "unknown key; expected one of \(known.filter { !$0.hasPrefix("$") }.joined(separator: ", "))")
             }
         }
 
         func number(_ value: JSONValue, _ key: String, minimum: Double) throws(ConfigError) -> Double {
             guard case .number(let number) = value, number.isFinite else { throw fail(key, "a number", value) }
-            guard number >= minimum else { throw ConfigError(file: file, key: key, message: "expected a number of at least \(Milliseconds.number(minimum, decimals: 0)), found \(number)") }
+            guard number >= minimum else {
+                throw ConfigError(
+                    file: file, key: key,
+                    message:
+                        "expected a number of at least \(Milliseconds.number(minimum, decimals: 0)), found \(number)")
+            }
             return number
         }
 
@@ -212,7 +258,10 @@ public enum ConfigParser {
                 throw fail(key, "a whole number of at least 0", value)
             }
             guard number <= Double(maximum) else {
-                throw ConfigError(file: file, key: key, message: "expected a whole number from 0 to \(maximum), found \(JSONValue.number(number).displayText)")
+                throw ConfigError(
+                    file: file, key: key,
+                    message:
+                        "expected a whole number from 0 to \(maximum), found \(JSONValue.number(number).displayText)")
             }
             return Int(number)
         }

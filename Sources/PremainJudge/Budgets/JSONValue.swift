@@ -73,7 +73,8 @@ enum JSONValue: Sendable, Equatable {
         mutating func literal(_ word: StaticString, _ value: JSONValue) throws(ParseError) -> JSONValue {
             let count = word.utf8CodeUnitCount
             guard position + count <= bytes.count,
-                  (0..<count).allSatisfy({ bytes[position + $0] == word.utf8Start[$0] }) else {
+                (0..<count).allSatisfy({ bytes[position + $0] == word.utf8Start[$0] })
+            else {
                 throw invalid("unexpected character")
             }
             position += count
@@ -91,12 +92,16 @@ enum JSONValue: Sendable, Equatable {
             }
             while true {
                 skipSpace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw invalid("expected a key") }
+                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                    throw invalid("expected a key")
+                }
                 let name = try string()
                 let path = key.isEmpty ? name : key + "." + name
                 guard fields[name] == nil else { throw ParseError(key: path, message: "given twice; keep one") }
                 skipSpace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw invalid("expected ':'") }
+                guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+                    throw invalid("expected ':'")
+                }
                 position += 1
                 fields[name] = try value(depth: depth, key: path)
                 skipSpace()
@@ -142,12 +147,15 @@ enum JSONValue: Sendable, Equatable {
             let text = String(decoding: bytes[start..<position], as: UTF8.self)
             // JSON's grammar: no leading '+', no bare '.', no leading zeros before digits.
             guard let first = text.utf8.first, first != UInt8(ascii: "+"), first != UInt8(ascii: "."),
-                  !text.hasPrefix("-."), !(text.hasPrefix("0") && text.count > 1 && text.dropFirst().first?.isNumber == true),
-                  !(text.hasPrefix("-0") && text.count > 2 && text.dropFirst(2).first?.isNumber == true),
-                  let value = Double(text), value.isFinite else {
+                !text.hasPrefix("-."),
+                !(text.hasPrefix("0") && text.count > 1 && text.dropFirst().first?.isNumber == true),
+                !(text.hasPrefix("-0") && text.count > 2 && text.dropFirst(2).first?.isNumber == true),
+                let value = Double(text), value.isFinite
+            else {
                 position = start
-                throw invalid(start < bytes.count && "+-0123456789.eE".utf8.contains(bytes[start])
-                              ? "not a finite number" : "unexpected character")
+                throw invalid(
+                    start < bytes.count && "+-0123456789.eE".utf8.contains(bytes[start])
+                        ? "not a finite number" : "unexpected character")
             }
             return value
         }
@@ -183,7 +191,8 @@ enum JSONValue: Sendable, Equatable {
                     case UInt8(ascii: "u"):
                         var code = try hex4()
                         if (0xD800..<0xDC00).contains(code), position + 2 < bytes.count,
-                           bytes[position + 1] == UInt8(ascii: "\\"), bytes[position + 2] == UInt8(ascii: "u") {
+                            bytes[position + 1] == UInt8(ascii: "\\"), bytes[position + 2] == UInt8(ascii: "u")
+                        {
                             let save = position
                             position += 2
                             let low = try hex4()

@@ -57,8 +57,10 @@ public struct PremainConfig: Sendable, Equatable {
         /// Named functions with a limit of their own, which wins over both.
         public var functions: [FunctionBudget] = []
 
-        public init(maxInitializersPerObject: Int? = nil, maxClosureObjects: Int? = nil,
-                    maxMedianMsToMain: Double? = nil, maxMedianMsToFirstOutput: Double? = nil) {
+        public init(
+            maxInitializersPerObject: Int? = nil, maxClosureObjects: Int? = nil,
+            maxMedianMsToMain: Double? = nil, maxMedianMsToFirstOutput: Double? = nil
+        ) {
             self.maxInitializersPerObject = maxInitializersPerObject
             self.maxClosureObjects = maxClosureObjects
             self.maxMedianMsToMain = maxMedianMsToMain
@@ -70,10 +72,14 @@ public struct PremainConfig: Sendable, Equatable {
         public func limit(symbol: String, demangled: String?, kind: TracedFunctionKind) -> (ms: Double, key: String)? {
             let display = SwiftName.display(symbol: symbol, demangled: demangled)
             let readable = demangled.map(SwiftName.readable)
-            if let own = functions.first(where: { $0.name == symbol || $0.name == demangled || $0.name == display || $0.name == readable }) {
+            if let own = functions.first(where: {
+                $0.name == symbol || $0.name == demangled || $0.name == display || $0.name == readable
+            }) {
                 return (own.maxMs, "budgets.functions \"\(own.name)\"")
             }
-            if let byKind = maxMsPerFunctionKind[kind] { return (byKind, "budgets.maxMsPerFunctionKind.\(kind.rawValue)") }
+            if let byKind = maxMsPerFunctionKind[kind] {
+                return (byKind, "budgets.maxMsPerFunctionKind.\(kind.rawValue)")
+            }
             return maxMsPerFunction.map { ($0, "budgets.maxMsPerFunction") }
         }
     }

@@ -26,7 +26,8 @@ public struct ChangeDetector: Sendable {
         let percent = base.medianMs != 0 ? delta / base.medianMs * 100 : nil
         let minimum = max(settings.minEffectMs, abs(base.medianMs) * settings.minEffectPercent / 100)
         guard let test = MannWhitney.test(base.samplesMs, head.samplesMs), base.samplesMs.count >= 2,
-              head.samplesMs.count >= 2 else {
+            head.samplesMs.count >= 2
+        else {
             return Result(change: .untested, deltaMs: delta, percent: percent, minEffectMs: minimum)
         }
         let interval = BootstrapInterval.differenceOfMedians(
@@ -36,7 +37,8 @@ public struct ChangeDetector: Sendable {
         if test.pValue < settings.alpha, abs(delta) > minimum {
             change = delta > 0 ? .regression : .improvement
         }
-        return Result(change: change, deltaMs: delta, percent: percent, minEffectMs: minimum, test: test,
-                      interval: interval)
+        return Result(
+            change: change, deltaMs: delta, percent: percent, minEffectMs: minimum, test: test,
+            interval: interval)
     }
 }

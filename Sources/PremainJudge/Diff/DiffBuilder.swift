@@ -62,15 +62,21 @@ public struct DiffBuilder: Sendable {
             CountDelta(name: key, base: base.map(value), head: head.map(value))
         }
         func names(_ binary: BinaryInventory?) -> [String] {
-            binary?.initializers.entries.filter { !$0.toolchain }.map { $0.demangled ?? $0.symbol ?? $0.address ?? "?" } ?? []
+            binary?.initializers.entries.filter { !$0.toolchain }.map { $0.demangled ?? $0.symbol ?? $0.address ?? "?" }
+                ?? []
         }
         func suspects(_ binary: BinaryInventory?) -> [String] {
             guard let swift = binary?.swift else { return [] }
-            return (swift.lazyGlobals + swift.defaultArguments).map { SwiftName.display(symbol: $0.symbol, demangled: $0.demangled) }
+            return (swift.lazyGlobals + swift.defaultArguments).map {
+                SwiftName.display(symbol: $0.symbol, demangled: $0.demangled)
+            }
         }
-        let baseInitializers = names(base), headInitializers = names(head)
-        let baseSuspects = suspects(base), headSuspects = suspects(head)
-        let baseNeeded = base?.needed ?? [], headNeeded = head?.needed ?? []
+        let baseInitializers = names(base)
+        let headInitializers = names(head)
+        let baseSuspects = suspects(base)
+        let headSuspects = suspects(head)
+        let baseNeeded = base?.needed ?? []
+        let headNeeded = head?.needed ?? []
         let relocations = [
             count("relative") { $0.relocations.relative }, count("relr") { $0.relocations.relrAddresses },
             count("symbolic") { $0.relocations.symbolic }, count("plt") { $0.relocations.plt },
@@ -96,10 +102,11 @@ public struct DiffBuilder: Sendable {
         } else if head == nil {
             delta.status = .removed
         } else if !delta.neededAdded.isEmpty || !delta.neededRemoved.isEmpty || !delta.initializersAdded.isEmpty
-                    || !delta.initializersRemoved.isEmpty || !delta.swiftSuspectsAdded.isEmpty
-                    || !delta.swiftSuspectsRemoved.isEmpty || relocations.contains(where: { $0.delta != 0 })
-                    || delta.exports.delta != 0 || delta.imports.delta != 0 || delta.initializers.delta != 0
-                    || delta.fileSize.delta != 0 {
+            || !delta.initializersRemoved.isEmpty || !delta.swiftSuspectsAdded.isEmpty
+            || !delta.swiftSuspectsRemoved.isEmpty || relocations.contains(where: { $0.delta != 0 })
+            || delta.exports.delta != 0 || delta.imports.delta != 0 || delta.initializers.delta != 0
+            || delta.fileSize.delta != 0
+        {
             delta.status = .changed
         }
         return delta
@@ -112,20 +119,28 @@ public struct DiffBuilder: Sendable {
         let audited = Set((base.objects + head.objects).map(ObjectName.of))
         func libraries(_ input: RuleInput) -> [(name: String, system: Bool, program: String)] {
             input.closures.flatMap { program in
-                program.closure.objects.map { (name: $0.soname ?? ObjectName.fileName($0.path), system: $0.system, program: program.name) }
+                program.closure.objects.map {
+                    (name: $0.soname ?? ObjectName.fileName($0.path), system: $0.system, program: program.name)
+                }
             }.filter { !audited.contains($0.name) }
         }
-        let baseLibraries = libraries(base), headLibraries = libraries(head)
-        let baseNames = Set(baseLibraries.map(\.name)), headNames = Set(headLibraries.map(\.name))
+        let baseLibraries = libraries(base)
+        let headLibraries = libraries(head)
+        let baseNames = Set(baseLibraries.map(\.name))
+        let headNames = Set(headLibraries.map(\.name))
         var deltas: [ObjectDelta] = []
-        for (status, found, other) in [(ObjectDelta.Status.added, headLibraries, baseNames), (.removed, baseLibraries, headNames)] {
+        for (status, found, other) in [
+            (ObjectDelta.Status.added, headLibraries, baseNames), (.removed, baseLibraries, headNames),
+        ] {
             var seen: Set<String> = []
             for library in found where !other.contains(library.name) && seen.insert(library.name).inserted {
                 let programs = found.filter { $0.name == library.name }.map(\.program)
                 let none = { (name: String) in CountDelta(name: name, base: nil, head: nil) }
-                deltas.append(ObjectDelta(name: library.name, status: status, place: library.system ? .system : .toolchain,
-                                          mappedBy: Array(Set(programs)).sorted(), exports: none("exports"), imports: none("imports"),
-                                          initializers: none("initializers"), fileSize: none("fileSize")))
+                deltas.append(
+                    ObjectDelta(
+                        name: library.name, status: status, place: library.system ? .system : .toolchain,
+                        mappedBy: Array(Set(programs)).sorted(), exports: none("exports"), imports: none("imports"),
+                        initializers: none("initializers"), fileSize: none("fileSize")))
             }
         }
         return deltas
@@ -135,8 +150,9 @@ public struct DiffBuilder: Sendable {
         var names = head.map(\.name)
         for program in base where !names.contains(program.name) { names.append(program.name) }
         return names.map { name in
-            CountDelta(name: name, base: base.first { $0.name == name }?.closure.objects.count,
-                       head: head.first { $0.name == name }?.closure.objects.count)
+            CountDelta(
+                name: name, base: base.first { $0.name == name }?.closure.objects.count,
+                head: head.first { $0.name == name }?.closure.objects.count)
         }
     }
 
@@ -146,10 +162,14 @@ public struct DiffBuilder: Sendable {
         let detector = ChangeDetector(settings: config.diff)
         var deltas: [MeasuredDelta] = []
         var salt: UInt64 = 0
-        func add(_ scope: MeasuredDelta.Scope, _ subject: String, _ object: String?, _ b: TimeSummary?, _ h: TimeSummary?) {
+        func add(
+            _ scope: MeasuredDelta.Scope, _ subject: String, _ object: String?, _ b: TimeSummary?, _ h: TimeSummary?
+        ) {
             salt &+= 1
-            deltas.append(MeasuredDelta(scope: scope, subject: subject, object: object, base: b, head: h,
-                                        result: detector.compare(base: b, head: h, seedSalt: salt)))
+            deltas.append(
+                MeasuredDelta(
+                    scope: scope, subject: subject, object: object, base: b, head: h,
+                    result: detector.compare(base: b, head: h, seedSalt: salt)))
         }
         let baseLaunch = base.launches.first
         let headLaunch = head.launches.first
@@ -169,7 +189,9 @@ public struct DiffBuilder: Sendable {
                 if b != nil || h != nil { add(.object, name, nil, b, h) }
             }
         }
-        func key(_ function: TracedFunction) -> String { ObjectName.fileName(function.object) + "\u{0}" + function.symbol }
+        func key(_ function: TracedFunction) -> String {
+            ObjectName.fileName(function.object) + "\u{0}" + function.symbol
+        }
         func byKey(_ functions: [TracedFunction]) -> [String: TracedFunction] {
             Dictionary(functions.map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
         }
@@ -177,7 +199,9 @@ public struct DiffBuilder: Sendable {
         let headFunctions = byKey(head.functions)
         var seen: Set<String> = []
         for function in head.functions + base.functions where seen.insert(key(function)).inserted {
-            add(.function, function.displayName, ObjectName.fileName(function.object), baseFunctions[key(function)]?.inclusive,
+            add(
+                .function, function.displayName, ObjectName.fileName(function.object),
+                baseFunctions[key(function)]?.inclusive,
                 headFunctions[key(function)]?.inclusive)
         }
         return deltas
@@ -205,10 +229,12 @@ public struct DiffBuilder: Sendable {
             }
         }
         if !base.launches.isEmpty && !head.launches.isEmpty {
-            found.append(MeasurementWarning(
-                kind: .unpaired, subject: "series",
-                message: "base and head were measured separately, so a drift of the machine between the two series looks like a change",
-                advice: "confirm a measured change with premain compare BASE HEAD, which interleaves the launches"))
+            found.append(
+                MeasurementWarning(
+                    kind: .unpaired, subject: "series",
+                    message:
+                        "base and head were measured separately, so a drift of the machine between the two series looks like a change",
+                    advice: "confirm a measured change with premain compare BASE HEAD, which interleaves the launches"))
         }
         return found
     }
@@ -224,13 +250,16 @@ public struct DiffBuilder: Sendable {
         if initializers > 0 { found.append("new static initializers (\(initializers))") }
         let suspects = objects.reduce(0) { $0 + $1.swiftSuspectsAdded.count }
         if suspects > 0 { found.append("new Swift start-up suspects (\(suspects))") }
-        let baseLaunch = base.launches.first, headLaunch = head.launches.first
+        let baseLaunch = base.launches.first
+        let headLaunch = head.launches.first
         if let before = baseLaunch?.loaderCounts?.startup?.symbolLookups,
-           let after = headLaunch?.loaderCounts?.startup?.symbolLookups,
-           after - before >= max(1, Int((Double(before) * config.diff.minEffectPercent / 100).rounded(.up))) {
+            let after = headLaunch?.loaderCounts?.startup?.symbolLookups,
+            after - before >= max(1, Int((Double(before) * config.diff.minEffectPercent / 100).rounded(.up)))
+        {
             found.append("loader symbol look-ups +\(after - before)")
         }
-        let cpu = ChangeDetector(settings: config.diff).compare(base: baseLaunch?.targetCPUTime, head: headLaunch?.targetCPUTime)
+        let cpu = ChangeDetector(settings: config.diff).compare(
+            base: baseLaunch?.targetCPUTime, head: headLaunch?.targetCPUTime)
         if cpu.change == .regression, let delta = cpu.deltaMs { found.append("CPU time " + Milliseconds.signed(delta)) }
         return found
     }
@@ -241,7 +270,9 @@ public struct DiffBuilder: Sendable {
         // that regressed, largest first (the cause), then the later milestones.
         let regressed = measured.filter { $0.result.change == .regression }
         let milestones = regressed.filter { $0.scope == .milestone }
-        let causes = regressed.filter { $0.scope != .milestone }.sorted { ($0.result.deltaMs ?? 0) > ($1.result.deltaMs ?? 0) }
+        let causes = regressed.filter { $0.scope != .milestone }.sorted {
+            ($0.result.deltaMs ?? 0) > ($1.result.deltaMs ?? 0)
+        }
         let regressions = Array(milestones.prefix(1)) + causes + milestones.dropFirst()
         let confirmed = backing.isEmpty ? " in unpaired runs" : ""
         for delta in regressions.prefix(2) {
@@ -256,15 +287,17 @@ public struct DiffBuilder: Sendable {
             reasons.append("\(more.count) more measured regression\(more.count == 1 ? "" : "s"): \(names)")
         }
         if !regressions.isEmpty {
-            reasons.append(backing.isEmpty
-                ? "not confirmed: nothing deterministic backs it (no new dependency, initializer or Swift suspect, "
-                    + "same loader look-ups, CPU time unchanged); separately measured runs cannot tell drift from change, "
-                    + "so confirm with premain compare BASE HEAD"
-                : "backed by " + backing.joined(separator: ", "))
+            reasons.append(
+                backing.isEmpty
+                    ? "not confirmed: nothing deterministic backs it (no new dependency, initializer or Swift suspect, "
+                        + "same loader look-ups, CPU time unchanged); separately measured runs cannot tell drift from change, "
+                        + "so confirm with premain compare BASE HEAD"
+                    : "backed by " + backing.joined(separator: ", "))
         }
         let budget = Set(BudgetChecker.descriptions.map(\.identifier))
         let failOn = config.diff.failOn
-        let failing = findings.new.filter { $0.severity >= failOn } + findings.unchanged.filter { budget.contains($0.rule) }
+        let failing =
+            findings.new.filter { $0.severity >= failOn } + findings.unchanged.filter { budget.contains($0.rule) }
         for finding in failing.prefix(2) { reasons.append(finding.message) }
         if failing.count > 2 { reasons.append("\(failing.count - 2) more findings at or above \(failOn.rawValue)") }
         let status: DiffReport.Verdict.Status
@@ -279,10 +312,13 @@ public struct DiffBuilder: Sendable {
     }
 
     func side(_ input: RuleInput, _ label: String) -> DiffReport.Side {
-        guard let launch = input.launches.first else { return DiffReport.Side(label: label, objects: input.objects.count) }
-        return DiffReport.Side(label: label, objects: input.objects.count, runs: launch.runs, cold: launch.cold,
-                               conditions: Self.conditionsText(launch.conditions),
-                               timeline: Self.timeline(launch.milestones, launch.objects))
+        guard let launch = input.launches.first else {
+            return DiffReport.Side(label: label, objects: input.objects.count)
+        }
+        return DiffReport.Side(
+            label: label, objects: input.objects.count, runs: launch.runs, cold: launch.cold,
+            conditions: Self.conditionsText(launch.conditions),
+            timeline: Self.timeline(launch.milestones, launch.objects))
     }
 
     /// Each field of `conditions` as one line of text, as its JSON value reads: strings bare,
@@ -298,15 +334,18 @@ public struct DiffBuilder: Sendable {
             ("reason", pinning.reason), ("targetCPU", pinning.targetCPU.map(String.init)),
         ]
         let fields: [(String, String?)] = [
-            ("kernel", conditions.kernel), ("cpuModel", conditions.cpuModel), ("onlineCPUs", String(conditions.onlineCPUs)),
+            ("kernel", conditions.kernel), ("cpuModel", conditions.cpuModel),
+            ("onlineCPUs", String(conditions.onlineCPUs)),
             ("allowedCPUs", conditions.allowedCPUs.map(String.init).joined(separator: " ")),
-            ("frequencyGovernor", conditions.frequencyGovernor), ("loadAverage1m", conditions.loadAverage1m.map(number)),
+            ("frequencyGovernor", conditions.frequencyGovernor),
+            ("loadAverage1m", conditions.loadAverage1m.map(number)),
             ("glibcVersion", conditions.glibcVersion),
             ("pinning", pinningFields.compactMap { key, value in value.map { key + "=" + $0 } }.joined(separator: " ")),
             ("measurerScheduling", conditions.measurerScheduling), ("cpuIdleLatency", conditions.cpuIdleLatency),
             ("runs", String(conditions.runs)), ("warmup", String(conditions.warmup)), ("cold", String(conditions.cold)),
             ("binaryPath", conditions.binaryPath), ("buildID", conditions.buildID),
-            ("environmentOverrides", conditions.environmentOverrides.joined(separator: " ")), ("stdin", conditions.stdin),
+            ("environmentOverrides", conditions.environmentOverrides.joined(separator: " ")),
+            ("stdin", conditions.stdin),
             ("date", conditions.date),
         ]
         return Dictionary(uniqueKeysWithValues: fields.compactMap { key, value in value.map { (key, $0) } })
@@ -319,7 +358,9 @@ public struct DiffBuilder: Sendable {
         guard let main = milestones[.main]?.medianMs else { return [] }
         var spans: [DiffReport.TimelineSpan] = []
         let initializers = objects.compactMap { object in
-            object.initializers.map { (ObjectName.fileName(object.path), $0.medianMs, object.initializersStart?.medianMs) }
+            object.initializers.map {
+                (ObjectName.fileName(object.path), $0.medianMs, object.initializersStart?.medianMs)
+            }
         }
         let total = initializers.reduce(0) { $0 + $1.1 }
         var cursor = max(0, main - total)

@@ -24,9 +24,11 @@ public enum PullRequestBuilder {
 
     /// `budgets`: premain.json's, whose function limits are judged on the functions the
     /// comparison's explanation traced in head (its causes).
-    public static func report(diff: DiffReport, measured: Measured, command: [String]?,
-                              skipped: PullRequestReport.SkippedSides, commits: PullRequestReport.Commits? = nil,
-                              budgets: PremainConfig.Budgets = .init()) -> PullRequestReport {
+    public static func report(
+        diff: DiffReport, measured: Measured, command: [String]?,
+        skipped: PullRequestReport.SkippedSides, commits: PullRequestReport.Commits? = nil,
+        budgets: PremainConfig.Budgets = .init()
+    ) -> PullRequestReport {
         var diff = diff
         var measured = measured
         if case .compared(var report) = measured, let causes = report.causes {
@@ -34,12 +36,15 @@ public enum PullRequestBuilder {
             measured = .compared(report)
         }
         if case .compared(let report) = measured {
-            let over = BudgetChecker.functionBudgets(BudgetChecker.tracedFunctions(of: report.causes ?? []), budgets,
-                                                     measuredBy: "traced head")
+            let over = BudgetChecker.functionBudgets(
+                BudgetChecker.tracedFunctions(of: report.causes ?? []), budgets,
+                measuredBy: "traced head")
             if !over.isEmpty {
                 diff.findings.new += over
                 diff.verdict.reasons += over.prefix(2).map(\.message)
-                if diff.verdict.status == .pass || diff.verdict.status == .unconfirmed { diff.verdict.status = .findings }
+                if diff.verdict.status == .pass || diff.verdict.status == .unconfirmed {
+                    diff.verdict.status = .findings
+                }
             }
         }
         var compare: CompareReport?
@@ -54,8 +59,9 @@ public enum PullRequestBuilder {
             }
         case .notMeasured(let reason, _): notMeasured = reason
         }
-        return PullRequestReport(verdict: verdict(diff: diff, measured: measured), command: command, compare: compare,
-                                 notMeasured: notMeasured, diff: diff, skipped: skipped, commits: commits)
+        return PullRequestReport(
+            verdict: verdict(diff: diff, measured: measured), command: command, compare: compare,
+            notMeasured: notMeasured, diff: diff, skipped: skipped, commits: commits)
     }
 
     /// `cause` with the static change of its object from `diff`: a new or removed object's
@@ -65,24 +71,34 @@ public enum PullRequestBuilder {
         var cause = cause
         let role = cause.object
         let object = diff.objects.first { delta in
-            role == StartupCause.executableRole ? delta.kind == .executable || delta.kind == .pieExecutable
+            role == StartupCause.executableRole
+                ? delta.kind == .executable || delta.kind == .pieExecutable
                 : delta.name == role || ObjectName.fileName(delta.name) == role
         }
         guard let object else { return cause }
         var parts: [String] = []
         if let function = cause.function {
-            if object.initializersAdded.contains(where: { $0 == function || $0 == cause.symbol }) { parts.append("a new initializer of \(object.name)") }
-            if object.swiftSuspectsAdded.contains(function) { parts.append("a new Swift start-up suspect of \(object.name)") }
+            if object.initializersAdded.contains(where: { $0 == function || $0 == cause.symbol }) {
+                parts.append("a new initializer of \(object.name)")
+            }
+            if object.swiftSuspectsAdded.contains(function) {
+                parts.append("a new Swift start-up suspect of \(object.name)")
+            }
         } else if object.status == .added || object.status == .removed {
             let relocations = object.relocations.first { $0.name == "total" }
             let count = (object.status == .added ? relocations?.head : relocations?.base) ?? 0
             let initializers = (object.status == .added ? object.initializers.head : object.initializers.base) ?? 0
-            let needed = diff.objects.filter { (object.status == .added ? $0.neededAdded : $0.neededRemoved).contains(object.name) }.map(\.name)
+            let needed = diff.objects.filter {
+                (object.status == .added ? $0.neededAdded : $0.neededRemoved).contains(object.name)
+            }.map(\.name)
             var text = object.status == .added ? "new in head" : "gone from head"
-            if !needed.isEmpty { text += ": \(object.status == .added ? "needed" : "was needed") by \(needed.joined(separator: ", "))" }
+            if !needed.isEmpty {
+                text += ": \(object.status == .added ? "needed" : "was needed") by \(needed.joined(separator: ", "))"
+            }
             // An object known only from closures (a system library) has no counts of its own here.
             if object.mappedBy == nil {
-                text += "; \(count) relocation\(count == 1 ? "" : "s"), \(initializers) initializer\(initializers == 1 ? "" : "s")"
+                text +=
+                    "; \(count) relocation\(count == 1 ? "" : "s"), \(initializers) initializer\(initializers == 1 ? "" : "s")"
             }
             parts.append(text)
         }

@@ -38,10 +38,14 @@ public struct BuildFile: Sendable, Equatable {
     /// it as a word (`-lfoo`, `app: main.o`). Line 1 when none does.
     public func line(naming names: [String]) -> Int {
         for name in names where !name.isEmpty {
-            let quoted: (String) -> Bool = { line in line.contains("\"" + name + "\"") || line.contains("'" + name + "'") }
+            let quoted: (String) -> Bool = { line in
+                line.contains("\"" + name + "\"") || line.contains("'" + name + "'")
+            }
             let word: (String) -> Bool = { line in !Self.isComment(line) && Self.containsWord(name, in: line) }
             for matches in [quoted, word] {
-                if let index = lines.firstIndex(where: { matches($0) && Self.declares($0) }) ?? lines.firstIndex(where: matches) {
+                if let index = lines.firstIndex(where: { matches($0) && Self.declares($0) })
+                    ?? lines.firstIndex(where: matches)
+                {
                     return index + 1
                 }
             }
@@ -57,7 +61,9 @@ public struct BuildFile: Sendable, Equatable {
         var stem = file
         if file.hasSuffix(".a") {
             stem = String(file.dropLast(2))
-        } else if let range = file.firstRange(of: ".so"), range.upperBound == file.endIndex || file[range.upperBound] == "." {
+        } else if let range = file.firstRange(of: ".so"),
+            range.upperBound == file.endIndex || file[range.upperBound] == "."
+        {
             stem = String(file[..<range.lowerBound])
         }
         guard stem != file, stem.hasPrefix("lib"), stem.count > 3 else { return [file] }

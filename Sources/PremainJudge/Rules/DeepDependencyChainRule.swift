@@ -18,14 +18,16 @@ public struct DeepDependencyChainRule: Rule {
     public func check(_ input: RuleInput, _ config: RuleConfig) -> [Finding] {
         let limit = config["maxDepth"]
         return input.closures.compactMap { program in
-            guard let deepest = program.closure.objects.max(by: { $0.depth < $1.depth }), Double(deepest.depth) > limit else {
+            guard let deepest = program.closure.objects.max(by: { $0.depth < $1.depth }), Double(deepest.depth) > limit
+            else {
                 return nil
             }
             let chain = program.chain(to: deepest)
             return finding(
                 config, RuleInput.subject(program), figure: Double(deepest.depth),
                 threshold: limit, unit: "levels",
-                message: "\(program.name) reaches \(ObjectName.of(deepest)) through \(deepest.depth) levels of DT_NEEDED (\(chain.joined(separator: " → "))), more than \(Int(limit))",
+                message:
+                    "\(program.name) reaches \(ObjectName.of(deepest)) through \(deepest.depth) levels of DT_NEEDED (\(chain.joined(separator: " → "))), more than \(Int(limit))",
                 advice: Self.description.advice)
         }
     }

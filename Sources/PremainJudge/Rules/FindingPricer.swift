@@ -26,15 +26,18 @@ public struct FindingPricer: Sendable {
         }
     }
 
-    static let relocationRules: Set<String> = Set([
-        RelativeRelocationsWithoutRelrRule.self, TextrelRule.self, CopyRelocationsRule.self,
-    ].map { ($0 as any Rule.Type).description.identifier })
-    static let initializerRules: Set<String> = Set([
-        HeavyStaticInitializerRule.self, IostreamStaticInitializerRule.self, ManyStaticInitializersRule.self,
-        SwiftLazyGlobalOnStartupPathRule.self, SwiftDefaultArgumentOnStartupPathRule.self,
-    ].map { ($0 as any Rule.Type).description.identifier })
-    static let closureRules: Set<String> = Set([ManyClosureObjectsRule.self, DeepDependencyChainRule.self]
-        .map { ($0 as any Rule.Type).description.identifier })
+    static let relocationRules: Set<String> = Set(
+        [
+            RelativeRelocationsWithoutRelrRule.self, TextrelRule.self, CopyRelocationsRule.self,
+        ].map { ($0 as any Rule.Type).description.identifier })
+    static let initializerRules: Set<String> = Set(
+        [
+            HeavyStaticInitializerRule.self, IostreamStaticInitializerRule.self, ManyStaticInitializersRule.self,
+            SwiftLazyGlobalOnStartupPathRule.self, SwiftDefaultArgumentOnStartupPathRule.self,
+        ].map { ($0 as any Rule.Type).description.identifier })
+    static let closureRules: Set<String> = Set(
+        [ManyClosureObjectsRule.self, DeepDependencyChainRule.self]
+            .map { ($0 as any Rule.Type).description.identifier })
 
     func cost(of finding: Finding) -> FindingCost? {
         let rule = finding.rule
@@ -42,25 +45,35 @@ public struct FindingPricer: Sendable {
             return finding.grouped == nil ? unusedCost(finding) : runtimeCost(finding)
         }
         if Self.relocationRules.contains(rule) {
-            guard let (launch, object) = measured(finding.subject.object), let relocation = object.relocation else { return nil }
-            return FindingCost(source: .measure, runs: launch.runs,
-                               parts: [.init(kind: .relocation, subject: finding.subject.object, ms: relocation.medianMs)])
+            guard let (launch, object) = measured(finding.subject.object), let relocation = object.relocation else {
+                return nil
+            }
+            return FindingCost(
+                source: .measure, runs: launch.runs,
+                parts: [.init(kind: .relocation, subject: finding.subject.object, ms: relocation.medianMs)])
         }
         if Self.initializerRules.contains(rule) {
-            if let symbol = finding.subject.symbol, let function = traced(object: finding.subject.object, symbol: symbol),
-               let time = function.exclusive ?? Optional(function.inclusive) {
-                return FindingCost(source: .trace, runs: time.samplesMs.count,
-                                   parts: [.init(kind: .function, subject: symbol, ms: time.medianMs)])
+            if let symbol = finding.subject.symbol,
+                let function = traced(object: finding.subject.object, symbol: symbol),
+                let time = function.exclusive ?? Optional(function.inclusive)
+            {
+                return FindingCost(
+                    source: .trace, runs: time.samplesMs.count,
+                    parts: [.init(kind: .function, subject: symbol, ms: time.medianMs)])
             }
-            guard let (launch, object) = measured(finding.subject.object), let time = object.initializers else { return nil }
-            return FindingCost(source: .measure, runs: launch.runs,
-                               parts: [.init(kind: .initializers, subject: finding.subject.object, ms: time.medianMs)])
+            guard let (launch, object) = measured(finding.subject.object), let time = object.initializers else {
+                return nil
+            }
+            return FindingCost(
+                source: .measure, runs: launch.runs,
+                parts: [.init(kind: .initializers, subject: finding.subject.object, ms: time.medianMs)])
         }
         if Self.closureRules.contains(rule), let launch = launch(of: finding.subject.object) {
             let libraries = launch.objects.filter { $0.role == .library }
-            return FindingCost(source: .measure, runs: launch.runs,
-                               parts: libraries.flatMap { parts(of: $0, initializers: false) },
-                               ofWhole: "the loader's", wholeMs: loaderPhaseMs(launch))
+            return FindingCost(
+                source: .measure, runs: launch.runs,
+                parts: libraries.flatMap { parts(of: $0, initializers: false) },
+                ofWhole: "the loader's", wholeMs: loaderPhaseMs(launch))
         }
         return nil
     }
@@ -73,14 +86,16 @@ public struct FindingPricer: Sendable {
         if let program = input.closures.first(where: { $0.name == finding.subject.object }) {
             let (only, alsoNeededBy) = Self.onlyBroughtIn(by: library, in: program.closure)
             if let other = alsoNeededBy {
-                return FindingCost(source: .measure, runs: launch.runs, parts: [],
-                                   note: "\(other) needs \(ObjectName.fileName(library)) too, so dropping the entry saves nothing")
+                return FindingCost(
+                    source: .measure, runs: launch.runs, parts: [],
+                    note: "\(other) needs \(ObjectName.fileName(library)) too, so dropping the entry saves nothing")
             }
             names += only
         }
         let objects = names.compactMap { name in launch.objects.first { Self.matches($0, name) } }
         guard !objects.isEmpty else { return nil }
-        return FindingCost(source: .measure, runs: launch.runs, parts: objects.flatMap { parts(of: $0, initializers: true) })
+        return FindingCost(
+            source: .measure, runs: launch.runs, parts: objects.flatMap { parts(of: $0, initializers: true) })
     }
 
     /// Linking the Swift runtime statically removes the loading and relocation of every
@@ -91,8 +106,9 @@ public struct FindingPricer: Sendable {
             $0.role == .library && SwiftToolchainLibraries.contains(ObjectName.fileName($0.path))
         }
         guard !runtime.isEmpty else { return nil }
-        return FindingCost(source: .measure, runs: launch.runs, parts: runtime.flatMap { parts(of: $0, initializers: false) },
-                           ofWhole: "the loader's", wholeMs: loaderPhaseMs(launch))
+        return FindingCost(
+            source: .measure, runs: launch.runs, parts: runtime.flatMap { parts(of: $0, initializers: false) },
+            ofWhole: "the loader's", wholeMs: loaderPhaseMs(launch))
     }
 
     func parts(of object: ObjectMeasurement, initializers: Bool) -> [FindingCost.Part] {
@@ -144,7 +160,9 @@ public struct FindingPricer: Sendable {
     /// The objects of `closure` that no chain of `DT_NEEDED` from the program reaches without
     /// passing through `library`, and an object other than the program that needs `library`
     /// itself (then dropping the program's entry removes nothing).
-    static func onlyBroughtIn(by library: String, in closure: DependencyClosure) -> (only: [String], alsoNeededBy: String?) {
+    static func onlyBroughtIn(by library: String, in closure: DependencyClosure) -> (
+        only: [String], alsoNeededBy: String?
+    ) {
         var byName: [String: ClosureObject] = [:]
         for object in closure.objects {
             for key in [object.requestedName, object.soname, ObjectName.fileName(object.path)].compactMap({ $0 }) {
@@ -163,7 +181,9 @@ public struct FindingPricer: Sendable {
         }
         let direct = closure.objects.filter { $0.depth == 1 }
         let withoutIt = reach(from: direct)
-        guard let libraryObject = libraryKey.flatMap({ key in closure.objects.first { $0.path == key } }) else { return ([], nil) }
+        guard let libraryObject = libraryKey.flatMap({ key in closure.objects.first { $0.path == key } }) else {
+            return ([], nil)
+        }
         let needer = closure.objects.first { object in
             withoutIt.contains(object.path) && object.path != libraryObject.path
                 && object.needed.contains { byName[ObjectName.fileName($0)]?.path == libraryObject.path }

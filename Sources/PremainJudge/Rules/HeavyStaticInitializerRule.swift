@@ -7,14 +7,20 @@ public struct HeavyStaticInitializerRule: Rule {
     public static let description = RuleDescription(
         identifier: "heavy_static_initializer",
         summary: "A static initializer takes long before main",
-        advice: "Make the work lazy (a function-local static or std::call_once on first use), move it after main, or cache its result",
+        advice:
+            "Make the work lazy (a function-local static or std::call_once on first use), move it after main, or cache its result",
         severity: .warning,
         defaults: ["thresholdMs": 1.0, "objectThresholdMs": 5.0],
         measured: true,
         triggeringSamples: ["measured:cxx-static-init/cxx-static-init"],
-        nonTriggeringSamples: ["measured:c-hello/c-hello", "measured:cxx-static-init/cxx-static-init?REGISTRY=0&PLUGINS=0&CTOR_C=0&CTOR_101=0&MAIN_CPP=0"])
+        nonTriggeringSamples: [
+            "measured:c-hello/c-hello",
+            "measured:cxx-static-init/cxx-static-init?REGISTRY=0&PLUGINS=0&CTOR_C=0&CTOR_101=0&MAIN_CPP=0",
+        ])
 
-    static let initializerKinds: Set<TracedFunctionKind> = [.staticInitializer, .cxxTranslationUnitInitializer, .constructorFunction]
+    static let initializerKinds: Set<TracedFunctionKind> = [
+        .staticInitializer, .cxxTranslationUnitInitializer, .constructorFunction,
+    ]
 
     public init() {}
 
@@ -24,22 +30,28 @@ public struct HeavyStaticInitializerRule: Rule {
         for function in input.functions where Self.initializerKinds.contains(function.kind) {
             let median = function.inclusive.medianMs
             guard median >= threshold else { continue }
-            findings.append(finding(
-                config, RuleInput.subject(path: function.object, symbol: function.displayName),
-                figure: median, threshold: threshold, unit: "ms",
-                message: "Static initializer \(function.displayName) in \(ObjectName.fileName(function.object)) takes \(Milliseconds.text(median)) (median), threshold \(Milliseconds.text(threshold))",
-                advice: Self.description.advice, location: function.location))
+            findings.append(
+                finding(
+                    config, RuleInput.subject(path: function.object, symbol: function.displayName),
+                    figure: median, threshold: threshold, unit: "ms",
+                    message:
+                        "Static initializer \(function.displayName) in \(ObjectName.fileName(function.object)) takes \(Milliseconds.text(median)) (median), threshold \(Milliseconds.text(threshold))",
+                    advice: Self.description.advice, location: function.location))
         }
         let objectThreshold = config["objectThresholdMs"]
         for launch in input.launches {
             for object in launch.objects {
                 guard let time = object.initializers, time.medianMs >= objectThreshold else { continue }
-                findings.append(finding(
-                    config, RuleInput.subject(path: object.path),
-                    figure: time.medianMs, threshold: objectThreshold, unit: "ms",
-                    message: "The initializers of \(ObjectName.fileName(object.path)) take \(Milliseconds.text(time.medianMs)) (median) before main, threshold \(Milliseconds.text(objectThreshold))",
-                    advice: "Run premain trace to see which initializer costs most; " + Self.description.advice.lowercasedFirst,
-                    location: input.object(at: object.path)?.initializers.entries.filter { !$0.toolchain }.firstLocation))
+                findings.append(
+                    finding(
+                        config, RuleInput.subject(path: object.path),
+                        figure: time.medianMs, threshold: objectThreshold, unit: "ms",
+                        message:
+                            "The initializers of \(ObjectName.fileName(object.path)) take \(Milliseconds.text(time.medianMs)) (median) before main, threshold \(Milliseconds.text(objectThreshold))",
+                        advice: "Run premain trace to see which initializer costs most; "
+                            + Self.description.advice.lowercasedFirst,
+                        location: input.object(at: object.path)?.initializers.entries.filter { !$0.toolchain }
+                            .firstLocation))
             }
         }
         return findings

@@ -7,7 +7,8 @@ public struct LargeExportTableRule: Rule {
     public static let description = RuleDescription(
         identifier: "large_export_table",
         summary: "An object exports many dynamic symbols",
-        advice: "Build with -fvisibility=hidden and mark the API with __attribute__((visibility(\"default\"))), or list the API in a version script (-Wl,--version-script); -Wl,-Bsymbolic-functions binds the library's own calls locally",
+        advice:
+            "Build with -fvisibility=hidden and mark the API with __attribute__((visibility(\"default\"))), or list the API in a version script (-Wl,--version-script); -Wl,-Bsymbolic-functions binds the library's own calls locally",
         severity: .note,
         defaults: ["maxExports": 1000],
         triggeringSamples: ["many-exports/libexports-default.so"],
@@ -20,8 +21,10 @@ public struct LargeExportTableRule: Rule {
         return input.objects.compactMap { binary in
             guard Double(binary.symbols.exported) > limit else { return nil }
             return finding(
-                config, RuleInput.subject(binary), figure: Double(binary.symbols.exported), threshold: limit, unit: "symbols",
-                message: "\(ObjectName.of(binary)) exports \(binary.symbols.exported) dynamic symbols (\(binary.symbols.exportedByType.function) functions), more than \(Int(limit))",
+                config, RuleInput.subject(binary), figure: Double(binary.symbols.exported), threshold: limit,
+                unit: "symbols",
+                message:
+                    "\(ObjectName.of(binary)) exports \(binary.symbols.exported) dynamic symbols (\(binary.symbols.exportedByType.function) functions), more than \(Int(limit))",
                 advice: Self.description.advice)
         }
     }

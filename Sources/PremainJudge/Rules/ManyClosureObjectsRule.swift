@@ -7,7 +7,8 @@ public struct ManyClosureObjectsRule: Rule {
     public static let description = RuleDescription(
         identifier: "many_closure_objects",
         summary: "The loader maps many objects before main",
-        advice: "Merge small libraries, link rarely used ones statically or load them with dlopen when needed, and drop unused dependencies (-Wl,--as-needed)",
+        advice:
+            "Merge small libraries, link rarely used ones statically or load them with dlopen when needed, and drop unused dependencies (-Wl,--as-needed)",
         severity: .warning,
         defaults: ["maxObjects": 25],
         triggeringSamples: ["many-deps/many-deps"],
@@ -24,7 +25,8 @@ public struct ManyClosureObjectsRule: Rule {
             return finding(
                 config, RuleInput.subject(program), figure: Double(objects.count), threshold: limit,
                 unit: "objects",
-                message: "\(program.name) loads \(objects.count) objects before main (\(own) outside the system folders), more than \(Int(limit))",
+                message:
+                    "\(program.name) loads \(objects.count) objects before main (\(own) outside the system folders), more than \(Int(limit))",
                 advice: Self.description.advice)
         }
     }

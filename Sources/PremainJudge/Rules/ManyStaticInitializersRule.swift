@@ -7,7 +7,8 @@ public struct ManyStaticInitializersRule: Rule {
     public static let description = RuleDescription(
         identifier: "many_static_initializers",
         summary: "An object runs many static initializers before main",
-        advice: "Remove globals with dynamic initialization (constexpr or constinit where possible, function-local statics otherwise) and avoid __attribute__((constructor))",
+        advice:
+            "Remove globals with dynamic initialization (constexpr or constinit where possible, function-local statics otherwise) and avoid __attribute__((constructor))",
         severity: .warning,
         defaults: ["maxPerObject": 2],
         triggeringSamples: ["cxx-static-init/libinit.so"],
@@ -23,7 +24,8 @@ public struct ManyStaticInitializersRule: Rule {
             let names = own.map { $0.demangled ?? $0.symbol ?? $0.address ?? "?" }
             return finding(
                 config, RuleInput.subject(binary), figure: Double(own.count), threshold: limit, unit: "initializers",
-                message: "\(ObjectName.of(binary)) runs \(own.count) static initializers of its own before main (\(names.joined(separator: ", "))), more than \(Int(limit))",
+                message:
+                    "\(ObjectName.of(binary)) runs \(own.count) static initializers of its own before main (\(names.joined(separator: ", "))), more than \(Int(limit))",
                 advice: Self.description.advice, location: own.firstLocation)
         }
     }

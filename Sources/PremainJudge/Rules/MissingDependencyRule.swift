@@ -6,7 +6,8 @@ public struct MissingDependencyRule: Rule {
     public static let description = RuleDescription(
         identifier: "missing_dependency",
         summary: "A needed library cannot be found",
-        advice: "Install the library, ship it beside the program with DT_RUNPATH $ORIGIN-relative paths, or fix the search path",
+        advice:
+            "Install the library, ship it beside the program with DT_RUNPATH $ORIGIN-relative paths, or fix the search path",
         severity: .error,
         triggeringSamples: ["closure/missing/needs-missing"],
         nonTriggeringSamples: ["c-hello/c-hello", "closure/origin/bin/origin-app"])
@@ -16,9 +17,11 @@ public struct MissingDependencyRule: Rule {
     public func check(_ input: RuleInput, _ config: RuleConfig) -> [Finding] {
         input.closures.flatMap { program in
             program.closure.missing.map { missing in
-                finding(config, RuleInput.subject(program, library: missing.name),
-                        message: "\(missing.name), needed by \(ObjectName.fileName(missing.neededBy)), is not found: \(program.name) will not start",
-                        advice: Self.description.advice)
+                finding(
+                    config, RuleInput.subject(program, library: missing.name),
+                    message:
+                        "\(missing.name), needed by \(ObjectName.fileName(missing.neededBy)), is not found: \(program.name) will not start",
+                    advice: Self.description.advice)
             }
         }
     }

@@ -12,10 +12,13 @@ public protocol Rule: Sendable {
 
 extension Rule {
     /// A finding of this rule with the configured severity.
-    func finding(_ config: RuleConfig, _ subject: Finding.Subject, figure: Double? = nil, threshold: Double? = nil,
-                 unit: String? = nil, message: String, advice: String, location: SourceLocation? = nil) -> Finding {
-        Finding(rule: Self.description.identifier, severity: config.severity, subject: subject, figure: figure,
-                threshold: threshold, unit: unit, message: message, advice: advice, location: location)
+    func finding(
+        _ config: RuleConfig, _ subject: Finding.Subject, figure: Double? = nil, threshold: Double? = nil,
+        unit: String? = nil, message: String, advice: String, location: SourceLocation? = nil
+    ) -> Finding {
+        Finding(
+            rule: Self.description.identifier, severity: config.severity, subject: subject, figure: figure,
+            threshold: threshold, unit: unit, message: message, advice: advice, location: location)
     }
 }
 

@@ -22,8 +22,13 @@ public struct RuleEngine: Sendable {
 
     /// Every rule with its effective settings, and the budgets.
     public var catalog: RuleCatalog {
-        RuleCatalog(rules: allRules.map { RuleCatalog.Entry(description: $0.description, settings: ruleConfig($0.description)) },
-                    budgets: BudgetChecker.descriptions.map { RuleCatalog.Budget(identifier: $0.identifier, summary: $0.summary) })
+        RuleCatalog(
+            rules: allRules.map {
+                RuleCatalog.Entry(description: $0.description, settings: ruleConfig($0.description))
+            },
+            budgets: BudgetChecker.descriptions.map {
+                RuleCatalog.Budget(identifier: $0.identifier, summary: $0.summary)
+            })
     }
 
     /// Findings of every enabled rule and every budget, priced from the input's measure and
@@ -39,7 +44,9 @@ public struct RuleEngine: Sendable {
         // An object in the allowlist has reviewed initializers: the allowlist checks their
         // exact count, so many_static_initializers would only repeat it.
         let allowlisted = Set(config.allowlist.map(\.object))
-        all.removeAll { $0.rule == ManyStaticInitializersRule.description.identifier && allowlisted.contains($0.subject.object) }
+        all.removeAll {
+            $0.rule == ManyStaticInitializersRule.description.identifier && allowlisted.contains($0.subject.object)
+        }
         all += BudgetChecker.check(input, config)
         var seen: Set<String> = []
         return FindingPricer(input: input).price(all.filter { seen.insert($0.fingerprint).inserted }).sorted()

@@ -7,7 +7,8 @@ public struct SwiftDefaultArgumentOnStartupPathRule: Rule {
     public static let description = RuleDescription(
         identifier: "swift_default_argument_on_startup_path",
         summary: "A Swift default argument does slow work on the start-up path",
-        advice: "Pass the dependency explicitly from a cheap factory, or make the default lazy (an optional resolved on first use) so launch does not pay for it",
+        advice:
+            "Pass the dependency explicitly from a cheap factory, or make the default lazy (an optional resolved on first use) so launch does not pay for it",
         severity: .warning,
         defaults: ["thresholdMs": 1.0],
         measured: true,
@@ -23,7 +24,8 @@ public struct SwiftDefaultArgumentOnStartupPathRule: Rule {
             return finding(
                 config, RuleInput.subject(path: function.object, symbol: function.displayName),
                 figure: function.inclusive.medianMs, threshold: threshold, unit: "ms",
-                message: "\(SwiftName.display(symbol: function.symbol, demangled: function.demangled)) takes \(Milliseconds.text(function.inclusive.medianMs)) (median) on the start-up path, threshold \(Milliseconds.text(threshold))",
+                message:
+                    "\(SwiftName.display(symbol: function.symbol, demangled: function.demangled)) takes \(Milliseconds.text(function.inclusive.medianMs)) (median) on the start-up path, threshold \(Milliseconds.text(threshold))",
                 advice: Self.description.advice, location: function.location)
         }
     }

@@ -6,7 +6,8 @@ public struct SwiftLazyGlobalOnStartupPathRule: Rule {
     public static let description = RuleDescription(
         identifier: "swift_lazy_global_on_startup_path",
         summary: "A Swift global's one-time initializer does slow work on the start-up path",
-        advice: "Do not touch the global before first output, compute it in the background, or make the value cheaper (precomputed data instead of work at first access)",
+        advice:
+            "Do not touch the global before first output, compute it in the background, or make the value cheaper (precomputed data instead of work at first access)",
         severity: .warning,
         defaults: ["thresholdMs": 1.0],
         measured: true,
@@ -22,7 +23,8 @@ public struct SwiftLazyGlobalOnStartupPathRule: Rule {
             return finding(
                 config, RuleInput.subject(path: function.object, symbol: function.displayName),
                 figure: function.inclusive.medianMs, threshold: threshold, unit: "ms",
-                message: "\(SwiftName.display(symbol: function.symbol, demangled: function.demangled)) takes \(Milliseconds.text(function.inclusive.medianMs)) (median) on the start-up path, threshold \(Milliseconds.text(threshold))",
+                message:
+                    "\(SwiftName.display(symbol: function.symbol, demangled: function.demangled)) takes \(Milliseconds.text(function.inclusive.medianMs)) (median) on the start-up path, threshold \(Milliseconds.text(threshold))",
                 advice: Self.description.advice, location: function.location)
         }
     }

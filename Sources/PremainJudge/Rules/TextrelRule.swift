@@ -7,7 +7,8 @@ public struct TextrelRule: Rule {
     public static let description = RuleDescription(
         identifier: "textrel",
         summary: "An object has text relocations (DT_TEXTREL)",
-        advice: "Compile every object file of it with -fPIC (or -fPIE for executables); link with -Wl,-z,text to find the culprit",
+        advice:
+            "Compile every object file of it with -fPIC (or -fPIE for executables); link with -Wl,-z,text to find the culprit",
         severity: .error,
         triggeringSamples: ["rules/libtextrel.so"],
         nonTriggeringSamples: ["c-hello/c-hello", "rules/libvar.so"])
@@ -19,7 +20,8 @@ public struct TextrelRule: Rule {
             guard binary.dynamic.textRel else { return nil }
             return finding(
                 config, RuleInput.subject(binary),
-                message: "\(ObjectName.of(binary)) has text relocations: the loader writes into its code pages at start-up",
+                message:
+                    "\(ObjectName.of(binary)) has text relocations: the loader writes into its code pages at start-up",
                 advice: Self.description.advice)
         }
     }

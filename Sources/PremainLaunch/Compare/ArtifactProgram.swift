@@ -2,7 +2,7 @@ import LosslessText
 import PremainSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The program of one build that `compare` and `pr` launch: the file itself, or `--run NAME`
@@ -22,17 +22,24 @@ public enum ArtifactProgram {
             return .failure(Problem(message: "\(TextSafety.display(side)): no such file or folder", isUsage: false))
         case .folder:
             guard let run, !run.isEmpty else {
-                return .failure(Problem(message: "\(TextSafety.display(side)) is a folder; name the executable in it with --run NAME", isUsage: true))
+                return .failure(
+                    Problem(
+                        message: "\(TextSafety.display(side)) is a folder; name the executable in it with --run NAME",
+                        isUsage: true))
             }
             let path = (side.hasSuffix("/") ? side : side + "/") + run
             return executable(path, described: "\(TextSafety.display(run)) in \(TextSafety.display(side))")
         case .file:
             if run != nil {
-                return .failure(Problem(message: "\(TextSafety.display(side)) is a file; --run NAME needs artifact folders", isUsage: true))
+                return .failure(
+                    Problem(
+                        message: "\(TextSafety.display(side)) is a file; --run NAME needs artifact folders",
+                        isUsage: true))
             }
             return executable(side, described: TextSafety.display(side))
         case .other:
-            return .failure(Problem(message: "\(TextSafety.display(side)): not a regular file or folder", isUsage: false))
+            return .failure(
+                Problem(message: "\(TextSafety.display(side)): not a regular file or folder", isUsage: false))
         }
     }
 

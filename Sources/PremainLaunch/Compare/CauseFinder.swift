@@ -28,9 +28,11 @@ public struct CauseFinder: Sendable {
     /// The causes of `quantity`'s change (`changeMs`, head − base) and how much they explain.
     /// `traced` adds per-function causes; `instructions` adds exact instruction deltas to the
     /// causes they match. `notes` are carried into the explanation.
-    public func explain(quantity: TimeComparison.Quantity, changeMs: Double, blocks: [PairedBlock],
-                        traced: TracedPair?, instructions: InstructionComparison?, base: String, head: String,
-                        notes: [String] = []) -> (causes: [StartupCause], explanation: StartupExplanation) {
+    public func explain(
+        quantity: TimeComparison.Quantity, changeMs: Double, blocks: [PairedBlock],
+        traced: TracedPair?, instructions: InstructionComparison?, base: String, head: String,
+        notes: [String] = []
+    ) -> (causes: [StartupCause], explanation: StartupExplanation) {
         var candidates = functionCauses(traced, quantity: quantity)
         let tracedInitializerObjects = Set(candidates.filter { $0.kind.runsBeforeMain }.map(\.object))
         for cause in objectCauses(blocks, quantity: quantity, base: base, head: head)
@@ -55,7 +57,9 @@ public struct CauseFinder: Sendable {
             allNotes += traced.notes
             let pairs = min(traced.base.filter(\.succeeded).count, traced.head.filter(\.succeeded).count)
             if pairs > 0, pairs < Self.pairsForLevel(settings.confidence) {
-                allNotes.append("\(pairs) traced pair\(pairs == 1 ? "" : "s"): function intervals are at a lower confidence than \(Int((settings.confidence * 100).rounded())) %; raise --explain-runs")
+                allNotes.append(
+                    "\(pairs) traced pair\(pairs == 1 ? "" : "s"): function intervals are at a lower confidence than \(Int((settings.confidence * 100).rounded())) %; raise --explain-runs"
+                )
             }
         }
         let explanation = StartupExplanation(
@@ -104,43 +108,61 @@ public struct CauseFinder: Sendable {
         guard let traced else { return [] }
         let pairs = zip(traced.base, traced.head).filter { $0.0.succeeded && $0.1.succeeded }
         guard !pairs.isEmpty else { return [] }
-        func totals(_ run: TracedRun) -> [FunctionIdentity: (exclusive: Double, inclusive: Double, function: TracedRun.Function)] {
+        func totals(_ run: TracedRun) -> [FunctionIdentity: (
+            exclusive: Double, inclusive: Double, function: TracedRun.Function
+        )] {
             var totals: [FunctionIdentity: (exclusive: Double, inclusive: Double, function: TracedRun.Function)] = [:]
             for function in run.functions {
-                let identity = FunctionIdentity(role: Self.role(function.object, executable: run.executable),
-                                                symbol: function.symbol, inlinedInto: function.inlinedInto)
+                let identity = FunctionIdentity(
+                    role: Self.role(function.object, executable: run.executable),
+                    symbol: function.symbol, inlinedInto: function.inlinedInto)
                 let earlier = totals[identity]
-                totals[identity] = ((earlier?.exclusive ?? 0) + function.exclusiveMs, (earlier?.inclusive ?? 0) + function.inclusiveMs,
-                                    earlier?.function ?? function)
+                totals[identity] = (
+                    (earlier?.exclusive ?? 0) + function.exclusiveMs, (earlier?.inclusive ?? 0) + function.inclusiveMs,
+                    earlier?.function ?? function
+                )
             }
             return totals
         }
-        let baseTotals = pairs.map { totals($0.0) }, headTotals = pairs.map { totals($0.1) }
+        let baseTotals = pairs.map { totals($0.0) }
+        let headTotals = pairs.map { totals($0.1) }
         var identities: [FunctionIdentity] = []
         var seen = Set<FunctionIdentity>()
         for table in baseTotals + headTotals {
-            for identity in table.keys.sorted(by: { ($0.role, $0.symbol) < ($1.role, $1.symbol) }) where seen.insert(identity).inserted {
+            for identity in table.keys.sorted(by: { ($0.role, $0.symbol) < ($1.role, $1.symbol) })
+            where seen.insert(identity).inserted {
                 identities.append(identity)
             }
         }
         var causes: [StartupCause] = []
         for identity in identities {
-            let inBase = baseTotals.compactMap { $0[identity] }, inHead = headTotals.compactMap { $0[identity] }
+            let inBase = baseTotals.compactMap { $0[identity] }
+            let inHead = headTotals.compactMap { $0[identity] }
             guard let sample = inHead.first?.function ?? inBase.first?.function else { continue }
             let kind = StartupCause.Kind(sample.kind)
-            if !kind.runsBeforeMain && (quantity == .milestone(.main) || quantity == .milestone(.loaderDone)) { continue }
-            let differences = zip(baseTotals, headTotals).map { ($1[identity]?.exclusive ?? 0) - ($0[identity]?.exclusive ?? 0) }
+            if !kind.runsBeforeMain && (quantity == .milestone(.main) || quantity == .milestone(.loaderDone)) {
+                continue
+            }
+            let differences = zip(baseTotals, headTotals).map {
+                ($1[identity]?.exclusive ?? 0) - ($0[identity]?.exclusive ?? 0)
+            }
             guard let difference = interval(differences) else { continue }
-            let change: StartupCause.Change = inBase.isEmpty ? .new : inHead.isEmpty ? .removed
-                : difference.medianMs >= 0 ? .grown : .shrunk
+            let change: StartupCause.Change =
+                inBase.isEmpty
+                ? .new
+                : inHead.isEmpty
+                    ? .removed
+                    : difference.medianMs >= 0 ? .grown : .shrunk
             let headSample = inHead.first?.function
             let path = headSample?.object ?? inBase.first?.function.object
-            causes.append(StartupCause(
-                kind: kind, change: change, object: identity.role, objectPath: path,
-                function: SwiftName.display(symbol: sample.symbol, demangled: sample.demangled),
-                symbol: sample.symbol, inlinedInto: sample.inlinedInto, source: (headSample ?? sample).source,
-                base: TimeSummary(samplesMs: inBase.map(\.inclusive)), head: TimeSummary(samplesMs: inHead.map(\.inclusive)),
-                difference: difference, share: 0, evidence: .traced))
+            causes.append(
+                StartupCause(
+                    kind: kind, change: change, object: identity.role, objectPath: path,
+                    function: SwiftName.display(symbol: sample.symbol, demangled: sample.demangled),
+                    symbol: sample.symbol, inlinedInto: sample.inlinedInto, source: (headSample ?? sample).source,
+                    base: TimeSummary(samplesMs: inBase.map(\.inclusive)),
+                    head: TimeSummary(samplesMs: inHead.map(\.inclusive)),
+                    difference: difference, share: 0, evidence: .traced))
         }
         return causes
     }
@@ -175,11 +197,15 @@ public struct CauseFinder: Sendable {
 
     /// Initializer time per object (not for `loaderDone`: they run after it), and loading of
     /// objects that only one build maps.
-    func objectCauses(_ blocks: [PairedBlock], quantity: TimeComparison.Quantity, base: String, head: String) -> [StartupCause] {
+    func objectCauses(_ blocks: [PairedBlock], quantity: TimeComparison.Quantity, base: String, head: String)
+        -> [StartupCause]
+    {
         var pairs: [(ObjectTimes, ObjectTimes)] = []
         for block in blocks {
             for (before, after) in zip(block.base, block.head) {
-                guard let b = Self.objectTimes(before, executable: base), let h = Self.objectTimes(after, executable: head) else { continue }
+                guard let b = Self.objectTimes(before, executable: base),
+                    let h = Self.objectTimes(after, executable: head)
+                else { continue }
                 pairs.append((b, h))
             }
         }
@@ -189,23 +215,29 @@ public struct CauseFinder: Sendable {
             var roles: [String] = []
             var seen = Set<String>()
             for (b, h) in pairs {
-                for role in (pick(b).keys.sorted() + pick(h).keys.sorted()) where seen.insert(role).inserted { roles.append(role) }
+                for role in (pick(b).keys.sorted() + pick(h).keys.sorted()) where seen.insert(role).inserted {
+                    roles.append(role)
+                }
             }
             for role in roles {
-                let inBase = pairs.compactMap { pick($0.0)[role] }, inHead = pairs.compactMap { pick($0.1)[role] }
+                let inBase = pairs.compactMap { pick($0.0)[role] }
+                let inHead = pairs.compactMap { pick($0.1)[role] }
                 let change: StartupCause.Change?
                 if inBase.isEmpty { change = .new } else if inHead.isEmpty { change = .removed } else { change = nil }
                 if onlyNewOrRemoved && change == nil { continue }
                 let differences = pairs.map { (pick($0.1)[role] ?? 0) - (pick($0.0)[role] ?? 0) }
                 guard let difference = interval(differences) else { continue }
                 let path = pairs.lazy.compactMap { $0.1.paths[role] ?? $0.0.paths[role] }.first
-                causes.append(StartupCause(
-                    kind: kind, change: change ?? (difference.medianMs >= 0 ? .grown : .shrunk), object: role,
-                    objectPath: path, base: TimeSummary(samplesMs: inBase), head: TimeSummary(samplesMs: inHead),
-                    difference: difference, share: 0, evidence: .loader))
+                causes.append(
+                    StartupCause(
+                        kind: kind, change: change ?? (difference.medianMs >= 0 ? .grown : .shrunk), object: role,
+                        objectPath: path, base: TimeSummary(samplesMs: inBase), head: TimeSummary(samplesMs: inHead),
+                        difference: difference, share: 0, evidence: .loader))
             }
         }
-        if quantity != .milestone(.loaderDone) { add(kind: .objectInitializers, \.initializers, onlyNewOrRemoved: false) }
+        if quantity != .milestone(.loaderDone) {
+            add(kind: .objectInitializers, \.initializers, onlyNewOrRemoved: false)
+        }
         add(kind: .objectMapping, \.mapping, onlyNewOrRemoved: true)
         return causes
     }

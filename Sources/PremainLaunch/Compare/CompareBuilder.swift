@@ -112,7 +112,8 @@ public struct CompareBuilder: Sendable {
     func compareTime(_ quantity: TimeComparison.Quantity, _ blocks: [PairedBlock]) -> TimeComparison? {
         let value = { (sample: LaunchSample) in Self.time(quantity, sample) }
         guard let base = TimeSummary(samplesMs: blocks.flatMap(\.base).compactMap(value)),
-              let head = TimeSummary(samplesMs: blocks.flatMap(\.head).compactMap(value)) else { return nil }
+            let head = TimeSummary(samplesMs: blocks.flatMap(\.head).compactMap(value))
+        else { return nil }
         let interval = PairedInterval.of(Self.pairDifferences(blocks, value), level: settings.confidence)
         let threshold = settings.thresholdMs(forBase: base.medianMs)
         var result = QuantityResult.undecided
@@ -125,16 +126,19 @@ public struct CompareBuilder: Sendable {
                 result = .noChange
             }
         }
-        return TimeComparison(quantity: quantity, gated: false, base: base, head: head,
-                              difference: interval.map(TimeDifference.init), thresholdMs: threshold, result: result)
+        return TimeComparison(
+            quantity: quantity, gated: false, base: base, head: head,
+            difference: interval.map(TimeDifference.init), thresholdMs: threshold, result: result)
     }
 
     func compareCount(_ quantity: CountComparison.Quantity, _ blocks: [PairedBlock]) -> CountComparison? {
         let value = { (sample: LaunchSample) in Self.count(quantity, sample) }
         guard let base = CountSummary(samples: blocks.flatMap(\.base).compactMap(value)),
-              let head = CountSummary(samples: blocks.flatMap(\.head).compactMap(value)) else { return nil }
-        let interval = PairedInterval.of(Self.pairDifferences(blocks) { value($0).map(Double.init) },
-                                         level: settings.confidence)
+            let head = CountSummary(samples: blocks.flatMap(\.head).compactMap(value))
+        else { return nil }
+        let interval = PairedInterval.of(
+            Self.pairDifferences(blocks) { value($0).map(Double.init) },
+            level: settings.confidence)
         let threshold = max(1, base.median * settings.thresholdPercent / 100)
         var result = QuantityResult.undecided
         if let interval {
@@ -146,8 +150,9 @@ public struct CompareBuilder: Sendable {
                 result = .noChange
             }
         }
-        return CountComparison(quantity: quantity, base: base, head: head, difference: interval.map(CountDifference.init),
-                               threshold: threshold, result: result)
+        return CountComparison(
+            quantity: quantity, base: base, head: head, difference: interval.map(CountDifference.init),
+            threshold: threshold, result: result)
     }
 
     // MARK: verdict
@@ -157,7 +162,8 @@ public struct CompareBuilder: Sendable {
     /// material amount (only without instruction counts: with them, CPU time that moves while
     /// the instructions do not is the machine's noise); or a count (not involuntary switches)
     /// past its threshold. Names for people; `[]` when nothing does.
-    func backing(_ assessment: Assessment, direction: QuantityResult, instructions: InstructionComparison?) -> [String] {
+    func backing(_ assessment: Assessment, direction: QuantityResult, instructions: InstructionComparison?) -> [String]
+    {
         var found: [String] = []
         let up = direction == .regression
         if let instructions, instructions.result == direction {
@@ -165,10 +171,13 @@ public struct CompareBuilder: Sendable {
             found.append("instructions \(line.title) \(CountText.signed(Double(line.change)))")
         }
         if instructions == nil, let cpu = assessment.times.first(where: { $0.quantity == .cpuTime }),
-           let difference = cpu.difference {
+            let difference = cpu.difference
+        {
             let material = abs(cpu.base.medianMs) * settings.thresholdPercent / 100
-            let moved = up ? difference.lowMs > 0 && difference.medianMs >= material
-                           : difference.highMs < 0 && -difference.medianMs >= material
+            let moved =
+                up
+                ? difference.lowMs > 0 && difference.medianMs >= material
+                : difference.highMs < 0 && -difference.medianMs >= material
             if moved { found.append("CPU time \(Milliseconds.signed(difference.medianMs))") }
         }
         for count in assessment.counts where count.quantity.isEvidence && count.result == direction {
@@ -198,15 +207,20 @@ public struct CompareBuilder: Sendable {
 
     /// The verdict and its reasons from the final assessment. `failures` are the distinct
     /// failures of either side's runs; `runsText` says what was spent ("40 runs per side in 3.1 s").
-    public func verdict(_ assessment: Assessment, stop: CompareReport.Runs.Stop, failures: [String],
-                        runsText: String, spread: String?,
-                        instructions: InstructionComparison? = nil) -> (CompareVerdict, [String], [MeasurementWarning]) {
+    public func verdict(
+        _ assessment: Assessment, stop: CompareReport.Runs.Stop, failures: [String],
+        runsText: String, spread: String?,
+        instructions: InstructionComparison? = nil
+    ) -> (CompareVerdict, [String], [MeasurementWarning]) {
         if !failures.isEmpty {
             return (.inconclusive, failures + ["no verdict: a build's runs failed"], [])
         }
         let gated = assessment.gated
         guard !gated.isEmpty else {
-            return (.inconclusive, ["nothing to compare: neither build reached main, printed output or exited in most runs"], [])
+            return (
+                .inconclusive,
+                ["nothing to compare: neither build reached main, printed output or exited in most runs"], []
+            )
         }
         let level = Int((settings.confidence * 100).rounded())
         var reasons: [String] = []
@@ -228,13 +242,18 @@ public struct CompareBuilder: Sendable {
                 return (direction == .regression ? .regression : .improvement, reasons, warnings)
             }
             let subject = moved.map(\.quantity.title).joined(separator: " and ")
-            let message = "\(subject) \(direction == .regression ? "rose" : "fell") in wall time only: "
+            let message =
+                "\(subject) \(direction == .regression ? "rose" : "fell") in wall time only: "
                 + "CPU time, page faults, context switches and loader counts did not move with it"
-            warnings.append(MeasurementWarning(
-                kind: .noiseSuspected, subject: moved[0].quantity.rawValue, message: message,
-                advice: "treat it as machine noise; rerun on a quieter runner or add --instructions for exact counts"))
-            reasons.append("noise suspected: " + described.joined(separator: "; ")
-                           + ", but no \(instructions == nil ? "CPU time" : "instruction count"), fault, context-switch or loader count backs it")
+            warnings.append(
+                MeasurementWarning(
+                    kind: .noiseSuspected, subject: moved[0].quantity.rawValue, message: message,
+                    advice:
+                        "treat it as machine noise; rerun on a quieter runner or add --instructions for exact counts"))
+            reasons.append(
+                "noise suspected: " + described.joined(separator: "; ")
+                    + ", but no \(instructions == nil ? "CPU time" : "instruction count"), fault, context-switch or loader count backs it"
+            )
             return (.inconclusive, reasons, warnings)
         }
         let undecided = gated.filter { $0.result == .undecided }
@@ -246,25 +265,30 @@ public struct CompareBuilder: Sendable {
             case .decided, .failed: budget = "the end of the runs"
             }
             for time in undecided {
-                reasons.append("\(time.quantity.title) undecided at \(budget), \(runsText): " + describe(time, level: level)
-                               + (spread.map { "; \($0)" } ?? ""))
+                reasons.append(
+                    "\(time.quantity.title) undecided at \(budget), \(runsText): " + describe(time, level: level)
+                        + (spread.map { "; \($0)" } ?? ""))
             }
             if let instructions { reasons.append(describe(instructions)) }
             let cpuSteady = assessment.times.first { $0.quantity == .cpuTime }?.result == .noChange
             let countsSteady = assessment.counts.filter(\.quantity.isEvidence).allSatisfy { $0.result == .noChange }
             if cpuSteady && countsSteady && (instructions?.result ?? .noChange) == .noChange {
-                reasons.append("CPU time\(instructions == nil ? "" : ", instructions") and every count stayed the same: "
-                               + "the spread is most likely the machine's load, not the builds")
+                reasons.append(
+                    "CPU time\(instructions == nil ? "" : ", instructions") and every count stayed the same: "
+                        + "the spread is most likely the machine's load, not the builds")
             }
-            reasons.append(instructions == nil
-                ? "rerun on a quieter machine, raise --max-runs or --max-time, or add --instructions for exact counts"
-                : "rerun on a quieter machine or raise --max-runs or --max-time")
+            reasons.append(
+                instructions == nil
+                    ? "rerun on a quieter machine, raise --max-runs or --max-time, or add --instructions for exact counts"
+                    : "rerun on a quieter machine or raise --max-runs or --max-time")
             return (.inconclusive, reasons, warnings)
         }
         if let instructions, instructions.result == .improvement {
             return (.improvement, [describe(instructions)] + gated.map { describe($0, level: level) }, warnings)
         }
-        return (.noChange, gated.map { describe($0, level: level) } + (instructions.map { [describe($0)] } ?? []), warnings)
+        return (
+            .noChange, gated.map { describe($0, level: level) } + (instructions.map { [describe($0)] } ?? []), warnings
+        )
     }
 
     /// "time to main +1.021 ms (+23.1 %), 95 % interval +0.912 … +1.130 ms, above the 0.500 ms threshold".
@@ -276,12 +300,14 @@ public struct CompareBuilder: Sendable {
         if time.base.medianMs > 0 {
             text += " (\(Self.signedPercent(difference.medianMs / time.base.medianMs * 100)))"
         }
-        text += ", \(level) % interval \(Milliseconds.signed(difference.lowMs)) … \(Milliseconds.signed(difference.highMs))"
+        text +=
+            ", \(level) % interval \(Milliseconds.signed(difference.lowMs)) … \(Milliseconds.signed(difference.highMs))"
         let threshold = Milliseconds.text(time.thresholdMs)
         switch time.result {
         case .regression: text += ", above the \(threshold) threshold"
         case .improvement: text += ", below −\(threshold)"
-        case .noChange where time.detectedUnderThreshold == true: text += ", detected, under the ±\(threshold) threshold"
+        case .noChange where time.detectedUnderThreshold == true:
+            text += ", detected, under the ±\(threshold) threshold"
         case .noChange: text += ", inside ±\(threshold)"
         case .undecided: text += ", straddles ±\(threshold)"
         }
@@ -297,8 +323,10 @@ public struct CompareBuilder: Sendable {
     /// Noise warnings: each build's spread and outliers on the first gated quantity (the others
     /// move with it), drift of the base between the first and second half, the load, unpinned
     /// runs. A slow first run is left out: the warm-up and the pairing take care of it.
-    public func noiseWarnings(_ assessment: Assessment, blocks: [PairedBlock], loadAverages: [Double],
-                              onlineCPUs: Int, pinned: Bool, throttleEvents: Int = 0) -> [MeasurementWarning] {
+    public func noiseWarnings(
+        _ assessment: Assessment, blocks: [PairedBlock], loadAverages: [Double],
+        onlineCPUs: Int, pinned: Bool, throttleEvents: Int = 0
+    ) -> [MeasurementWarning] {
         var warnings: [MeasurementWarning] = []
         if let primary = assessment.gated.first {
             for (side, summary) in [("base", primary.base), ("head", primary.head)] {
@@ -314,31 +342,44 @@ public struct CompareBuilder: Sendable {
             let half = blocks.count / 2
             let value = { (sample: LaunchSample) in Self.time(primary.quantity, sample) }
             if let early = SampleStatistics.median(blocks.prefix(half).flatMap(\.base).compactMap(value)),
-               let late = SampleStatistics.median(blocks.suffix(blocks.count - half).flatMap(\.base).compactMap(value)),
-               abs(late - early) > max(primary.thresholdMs, 0.10 * min(early, late)) {
-                warnings.append(MeasurementWarning(
-                    kind: .drift, subject: primary.quantity.rawValue,
-                    message: "the machine's speed drifted: base's \(primary.quantity.title) was \(Milliseconds.text(early)) "
-                        + "in the first half of the blocks and \(Milliseconds.text(late)) in the second",
-                    advice: "interleaved blocks cancel drift; separately measured reports (premain diff) would not"))
+                let late = SampleStatistics.median(
+                    blocks.suffix(blocks.count - half).flatMap(\.base).compactMap(value)),
+                abs(late - early) > max(primary.thresholdMs, 0.10 * min(early, late))
+            {
+                warnings.append(
+                    MeasurementWarning(
+                        kind: .drift, subject: primary.quantity.rawValue,
+                        message:
+                            "the machine's speed drifted: base's \(primary.quantity.title) was \(Milliseconds.text(early)) "
+                            + "in the first half of the blocks and \(Milliseconds.text(late)) in the second",
+                        advice: "interleaved blocks cancel drift; separately measured reports (premain diff) would not")
+                )
             }
         }
         if let busiest = loadAverages.max(), onlineCPUs > 0, busiest >= Double(onlineCPUs) {
-            warnings.append(MeasurementWarning(
-                kind: .busyMachine, subject: "machine",
-                message: "load average \(String(format1: busiest)) on \(onlineCPUs) CPU\(onlineCPUs == 1 ? "" : "s")",
-                advice: "other work shares the CPUs; intervals are wider and more runs are needed"))
+            warnings.append(
+                MeasurementWarning(
+                    kind: .busyMachine, subject: "machine",
+                    message:
+                        "load average \(String(format1: busiest)) on \(onlineCPUs) CPU\(onlineCPUs == 1 ? "" : "s")",
+                    advice: "other work shares the CPUs; intervals are wider and more runs are needed"))
         }
         if throttleEvents > 0 {
-            warnings.append(MeasurementWarning(
-                kind: .throttled, subject: "machine",
-                message: "the CPUs were thermally throttled \(throttleEvents) time\(throttleEvents == 1 ? "" : "s") during the comparison",
-                advice: "the clock speed changed under the runs; let the machine cool or use --instructions for exact counts"))
+            warnings.append(
+                MeasurementWarning(
+                    kind: .throttled, subject: "machine",
+                    message:
+                        "the CPUs were thermally throttled \(throttleEvents) time\(throttleEvents == 1 ? "" : "s") during the comparison",
+                    advice:
+                        "the clock speed changed under the runs; let the machine cool or use --instructions for exact counts"
+                ))
         }
         if !pinned {
-            warnings.append(MeasurementWarning(
-                kind: .unpinned, subject: "series", message: "premain and the target were not pinned to different CPUs",
-                advice: "on a machine with two or more CPUs, leave pinning on"))
+            warnings.append(
+                MeasurementWarning(
+                    kind: .unpinned, subject: "series",
+                    message: "premain and the target were not pinned to different CPUs",
+                    advice: "on a machine with two or more CPUs, leave pinning on"))
         }
         return warnings
     }
@@ -353,23 +394,30 @@ public struct CompareBuilder: Sendable {
     // MARK: report
 
     /// The whole report from the final blocks.
-    public func report(blocks: [PairedBlock], base: CompareReport.Side, head: CompareReport.Side, arguments: [String],
-                       warmup: Int, seconds: Double, stop: CompareReport.Runs.Stop, conditions: LaunchConditions,
-                       loadAverages: [Double], throttleEvents: Int = 0,
-                       instructions: InstructionComparison? = nil) -> CompareReport {
+    public func report(
+        blocks: [PairedBlock], base: CompareReport.Side, head: CompareReport.Side, arguments: [String],
+        warmup: Int, seconds: Double, stop: CompareReport.Runs.Stop, conditions: LaunchConditions,
+        loadAverages: [Double], throttleEvents: Int = 0,
+        instructions: InstructionComparison? = nil
+    ) -> CompareReport {
         let assessment = assess(blocks)
         let perSide = blocks.reduce(0) { $0 + $1.base.count }
         let runsText = "\(perSide) run\(perSide == 1 ? "" : "s") per side in \(String(format1: seconds)) s"
-        let failures = (base.failures.isEmpty ? [] : ["base: " + base.failures.joined(separator: "; ")])
+        let failures =
+            (base.failures.isEmpty ? [] : ["base: " + base.failures.joined(separator: "; ")])
             + (head.failures.isEmpty ? [] : ["head: " + head.failures.joined(separator: "; ")])
-        var (verdict, reasons, warnings) = self.verdict(assessment, stop: stop, failures: failures, runsText: runsText,
-                                                        spread: spreadText(assessment), instructions: instructions)
-        warnings += noiseWarnings(assessment, blocks: blocks, loadAverages: loadAverages,
-                                  onlineCPUs: conditions.onlineCPUs, pinned: conditions.pinning.pinned,
-                                  throttleEvents: throttleEvents)
+        var (verdict, reasons, warnings) = self.verdict(
+            assessment, stop: stop, failures: failures, runsText: runsText,
+            spread: spreadText(assessment), instructions: instructions)
+        warnings += noiseWarnings(
+            assessment, blocks: blocks, loadAverages: loadAverages,
+            onlineCPUs: conditions.onlineCPUs, pinned: conditions.pinning.pinned,
+            throttleEvents: throttleEvents)
         if !failures.isEmpty {
-            warnings.insert(MeasurementWarning(kind: .failedRuns, subject: "series", message: failures.joined(separator: "; "),
-                                               advice: "make both builds run successfully with these arguments first"), at: 0)
+            warnings.insert(
+                MeasurementWarning(
+                    kind: .failedRuns, subject: "series", message: failures.joined(separator: "; "),
+                    advice: "make both builds run successfully with these arguments first"), at: 0)
         }
         return CompareReport(
             verdict: verdict, reasons: reasons, warnings: warnings, base: base, head: head, arguments: arguments,

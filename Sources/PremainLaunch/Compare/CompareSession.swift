@@ -15,13 +15,17 @@ public struct CompareSession: Sendable {
     public var throttleEvents: @Sendable () -> Int? = { MachineProbe.throttleEvents() }
     /// Traces both builds alternately to explain a change (`PairedTracer`); tests pass recorded
     /// traces.
-    public var traceBoth: @Sendable (_ base: String, _ head: String, _ arguments: [String], _ environment: [String],
-                                     _ options: PairedTracer.Options,
-                                     _ progress: (LaunchProgress) -> Void) throws(TraceError) -> TracedPair = {
-        base, head, arguments, environment, options, progress throws(TraceError) in
-        try PairedTracer(options: options).trace(base: base, head: head, arguments: arguments, environment: environment,
-                                                 progress: progress)
-    }
+    public var traceBoth:
+        @Sendable (
+            _ base: String, _ head: String, _ arguments: [String], _ environment: [String],
+            _ options: PairedTracer.Options,
+            _ progress: (LaunchProgress) -> Void
+        ) throws(TraceError) -> TracedPair = {
+            base, head, arguments, environment, options, progress throws(TraceError) in
+            try PairedTracer(options: options).trace(
+                base: base, head: head, arguments: arguments, environment: environment,
+                progress: progress)
+        }
 
     public init(launcher: any Launcher) {
         self.launcher = launcher
@@ -31,19 +35,24 @@ public struct CompareSession: Sendable {
     /// with `arguments` after `argv[0]` and `environment`. Calls `progress` after every launch
     /// (its total is the most the budget allows). Throws `MeasureError` when an executable is
     /// missing or a launch cannot be set up; failing runs are part of the report.
-    public func compare(base: String, head: String, arguments: [String], environment: [String], options: CompareOptions,
-                        progress: (LaunchProgress) -> Void = { _ in }) throws(MeasureError) -> CompareReport {
+    public func compare(
+        base: String, head: String, arguments: [String], environment: [String], options: CompareOptions,
+        progress: (LaunchProgress) -> Void = { _ in }
+    ) throws(MeasureError) -> CompareReport {
         let started = clock()
         var instructions: InstructionComparison?
         if let counter = options.instructionCounter {
             do {
-                let before = try counter.count(command: [base] + arguments, environment: environment,
-                                               timeoutSeconds: options.timeoutSeconds)
-                let after = try counter.count(command: [head] + arguments, environment: environment,
-                                              timeoutSeconds: options.timeoutSeconds)
-                instructions = InstructionComparison(base: before, head: after,
-                                                     thresholdPercent: options.settings.instructionThresholdPercent,
-                                                     baseExecutable: base, headExecutable: head)
+                let before = try counter.count(
+                    command: [base] + arguments, environment: environment,
+                    timeoutSeconds: options.timeoutSeconds)
+                let after = try counter.count(
+                    command: [head] + arguments, environment: environment,
+                    timeoutSeconds: options.timeoutSeconds)
+                instructions = InstructionComparison(
+                    base: before, head: after,
+                    thresholdPercent: options.settings.instructionThresholdPercent,
+                    baseExecutable: base, headExecutable: head)
             } catch {
                 throw .instructionCountFailed(error)
             }
@@ -65,8 +74,9 @@ public struct CompareSession: Sendable {
         let throttledBefore = throttleEvents()
 
         func request(_ path: String) -> LaunchRequest {
-            LaunchRequest(executablePath: path, arguments: [path] + arguments, environment: environment,
-                          instrumented: instrumented, targetCPU: pinning.targetCPU, timeoutSeconds: options.timeoutSeconds)
+            LaunchRequest(
+                executablePath: path, arguments: [path] + arguments, environment: environment,
+                instrumented: instrumented, targetCPU: pinning.targetCPU, timeoutSeconds: options.timeoutSeconds)
         }
         var done = 0
         var blocks: [PairedBlock] = []
@@ -74,73 +84,83 @@ public struct CompareSession: Sendable {
         var orders = BlockOrders(seed: settings.seed)
         var nextLook = minBlocks
 
-        let ((_, scheduling), idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) { () throws(MeasureError) in
-        try MeasurerScheduling.run(requested: options.realtimeMeasurer) { () throws(MeasureError) in
-          try pinning.withMeasurerPinned { () throws(MeasureError) in
-            func launch(_ path: String) throws(MeasureError) -> LaunchSample {
-                let sample: LaunchSample
-                do {
-                    sample = try launcher.launch(request(path))
-                } catch {
-                    throw .launchFailed(command: path, error)
-                }
-                done += 1
-                progress(LaunchProgress(completed: done, total: total))
-                return sample
-            }
-            for _ in 0..<warmup {
-                _ = try launch(base)
-                _ = try launch(head)
-            }
-            while blocks.count < maxBlocks {
-                let baseFirst = orders.next()
-                var block = PairedBlock(baseFirst: baseFirst, base: [], head: [])
-                for isBase in baseFirst ? [true, false, false, true] : [false, true, true, false] {
-                    let sample = try launch(isBase ? base : head)
-                    if isBase { block.base.append(sample) } else { block.head.append(sample) }
-                }
-                blocks.append(block)
-                if block.base.contains(where: { !$0.outcome.succeeded }) || block.head.contains(where: { !$0.outcome.succeeded }) {
-                    stop = .failed
-                    break
-                }
-                // Looks at the intervals at geometrically spaced run counts (each a quarter more
-                // than the last), so the chance of stopping on a fluke grows slowly with the runs.
-                if blocks.count >= minBlocks && blocks.count >= nextLook {
-                    nextLook = max(blocks.count + 1, (blocks.count * 5 + 3) / 4)
-                    if builder.assess(blocks).decided {
-                        stop = .decided
-                        break
+        let ((_, scheduling), idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) {
+            () throws(MeasureError) in
+            try MeasurerScheduling.run(requested: options.realtimeMeasurer) { () throws(MeasureError) in
+                try pinning.withMeasurerPinned { () throws(MeasureError) in
+                    func launch(_ path: String) throws(MeasureError) -> LaunchSample {
+                        let sample: LaunchSample
+                        do {
+                            sample = try launcher.launch(request(path))
+                        } catch {
+                            throw .launchFailed(command: path, error)
+                        }
+                        done += 1
+                        progress(LaunchProgress(completed: done, total: total))
+                        return sample
+                    }
+                    for _ in 0..<warmup {
+                        _ = try launch(base)
+                        _ = try launch(head)
+                    }
+                    while blocks.count < maxBlocks {
+                        let baseFirst = orders.next()
+                        var block = PairedBlock(baseFirst: baseFirst, base: [], head: [])
+                        for isBase in baseFirst ? [true, false, false, true] : [false, true, true, false] {
+                            let sample = try launch(isBase ? base : head)
+                            if isBase { block.base.append(sample) } else { block.head.append(sample) }
+                        }
+                        blocks.append(block)
+                        if block.base.contains(where: { !$0.outcome.succeeded })
+                            || block.head.contains(where: { !$0.outcome.succeeded })
+                        {
+                            stop = .failed
+                            break
+                        }
+                        // Looks at the intervals at geometrically spaced run counts (each a quarter more
+                        // than the last), so the chance of stopping on a fluke grows slowly with the runs.
+                        if blocks.count >= minBlocks && blocks.count >= nextLook {
+                            nextLook = max(blocks.count + 1, (blocks.count * 5 + 3) / 4)
+                            if builder.assess(blocks).decided {
+                                stop = .decided
+                                break
+                            }
+                        }
+                        if Double(clock() &- started) / 1e9 >= settings.maxSeconds {
+                            stop = .maxTime
+                            break
+                        }
                     }
                 }
-                if Double(clock() &- started) / 1e9 >= settings.maxSeconds {
-                    stop = .maxTime
-                    break
-                }
             }
-          }
-        }
         }
         if let load = loadAverage() { loads.append(load) }
         let throttled = throttledBefore.flatMap { before in throttleEvents().map { $0 - before } } ?? 0
         let perSide = blocks.count * 2
         var conditions = MachineProbe.conditions(
             pinning: pinning, runs: perSide, warmup: warmup, cold: false, binaryPath: base, buildID: baseTarget.buildID,
-            environmentOverrides: instrumented ? [LoaderDebugChannels.environmentEntry,
-                                                  "LD_DEBUG_OUTPUT=<private folder>/ld-debug (a FIFO; glibc appends .PID)"] : [])
+            environmentOverrides: instrumented
+                ? [
+                    LoaderDebugChannels.environmentEntry,
+                    "LD_DEBUG_OUTPUT=<private folder>/ld-debug (a FIFO; glibc appends .PID)",
+                ] : [])
         conditions.measurerScheduling = scheduling
         conditions.cpuIdleLatency = idleLatency
         let seconds = Double(clock() &- started) / 1e9
         var report = builder.report(
             blocks: blocks,
-            base: .init(label: options.baseLabel ?? base, path: base, buildID: baseTarget.buildID,
-                        failures: Self.failures(blocks.flatMap(\.base))),
-            head: .init(label: options.headLabel ?? head, path: head, buildID: headTarget.buildID,
-                        failures: Self.failures(blocks.flatMap(\.head))),
-            arguments: arguments, warmup: warmup, seconds: seconds, stop: stop, conditions: conditions, loadAverages: loads,
+            base: .init(
+                label: options.baseLabel ?? base, path: base, buildID: baseTarget.buildID,
+                failures: Self.failures(blocks.flatMap(\.base))),
+            head: .init(
+                label: options.headLabel ?? head, path: head, buildID: headTarget.buildID,
+                failures: Self.failures(blocks.flatMap(\.head))),
+            arguments: arguments, warmup: warmup, seconds: seconds, stop: stop, conditions: conditions,
+            loadAverages: loads,
             throttleEvents: throttled, instructions: instructions)
-        explain(&report, blocks: blocks, base: base, head: head, arguments: arguments, environment: environment,
-                options: options, progress: progress)
+        explain(
+            &report, blocks: blocks, base: base, head: head, arguments: arguments, environment: environment,
+            options: options, progress: progress)
         if options.keepRawSamples {
             report.base.samples = blocks.flatMap(\.base)
             report.head.samples = blocks.flatMap(\.head)
@@ -152,10 +172,13 @@ public struct CompareSession: Sendable {
     /// asks for them: on a regression or an improvement, or always with `.always` (then the
     /// first gated time). Traces both builds alternately unless the change is the loader's own
     /// (`loaderDone`); a trace that cannot run is a note, and the loader's figures still count.
-    func explain(_ report: inout CompareReport, blocks: [PairedBlock], base: String, head: String, arguments: [String],
-                 environment: [String], options: CompareOptions, progress: (LaunchProgress) -> Void) {
+    func explain(
+        _ report: inout CompareReport, blocks: [PairedBlock], base: String, head: String, arguments: [String],
+        environment: [String], options: CompareOptions, progress: (LaunchProgress) -> Void
+    ) {
         guard options.explain != .never, report.runs.stop != .failed else { return }
-        let decided = CauseFinder.decidedQuantity(report)
+        let decided =
+            CauseFinder.decidedQuantity(report)
             ?? (options.explain == .always ? report.times.first { $0.gated && $0.difference != nil } : nil)
         guard let decided, let change = decided.difference?.medianMs else { return }
         var notes: [String] = []
@@ -176,7 +199,9 @@ public struct CompareSession: Sendable {
                     traced = pair
                     let failed = pair.base.filter { !$0.succeeded }.count + pair.head.filter { !$0.succeeded }.count
                     if failed > 0 {
-                        notes.append("\(failed) of \(pair.base.count + pair.head.count) traced runs did not reach \(traceOptions.window) and were left out of the pairs")
+                        notes.append(
+                            "\(failed) of \(pair.base.count + pair.head.count) traced runs did not reach \(traceOptions.window) and were left out of the pairs"
+                        )
                     }
                 } catch {
                     notes.append("functions not traced: \(error.description)")
@@ -184,7 +209,8 @@ public struct CompareSession: Sendable {
             }
         }
         let (causes, explanation) = CauseFinder(settings: options.settings).explain(
-            quantity: decided.quantity, changeMs: change, blocks: blocks, traced: traced, instructions: report.instructions,
+            quantity: decided.quantity, changeMs: change, blocks: blocks, traced: traced,
+            instructions: report.instructions,
             base: base, head: head, notes: notes)
         report.causes = causes
         report.explanation = explanation

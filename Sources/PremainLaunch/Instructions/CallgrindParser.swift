@@ -183,8 +183,10 @@ private struct ParseState {
         switch key {
         case "events":
             guard events == nil else {
-                throw problem(sawBody ? "a second part in one file (--combine-dumps) is not supported"
-                                      : "a second events: line")
+                throw problem(
+                    sawBody
+                        ? "a second part in one file (--combine-dumps) is not supported"
+                        : "a second events: line")
             }
             let names = value.split(whereSeparator: Self.isSpace).map { String(decoding: $0, as: UTF8.self) }
             guard !names.isEmpty else { throw problem("events: names no event") }
@@ -196,7 +198,8 @@ private struct ParseState {
         case "positions":
             let names = value.split(whereSeparator: Self.isSpace)
             guard !names.isEmpty, names.count <= 3,
-                  names.allSatisfy({ ["instr", "bb", "line"].contains(String(decoding: $0, as: UTF8.self)) }) else {
+                names.allSatisfy({ ["instr", "bb", "line"].contains(String(decoding: $0, as: UTF8.self)) })
+            else {
                 throw problem("positions: must list instr, bb and/or line, not \(quoted(value))")
             }
             guard !sawBody else { throw problem("positions: after the first cost line") }
@@ -206,10 +209,14 @@ private struct ParseState {
         case "totals":
             totalsLine = try numbers(value, what: "totals:")
         case "pid":
-            guard let number = Self.decimal(value), let pid = Int32(exactly: number) else { throw problem("bad pid: \(quoted(value))") }
+            guard let number = Self.decimal(value), let pid = Int32(exactly: number) else {
+                throw problem("bad pid: \(quoted(value))")
+            }
             self.pid = pid
         case "part":
-            guard let number = Self.decimal(value), let part = Int(exactly: number) else { throw problem("bad part: \(quoted(value))") }
+            guard let number = Self.decimal(value), let part = Int(exactly: number) else {
+                throw problem("bad part: \(quoted(value))")
+            }
             self.part = part
         case "cmd":
             command = String(decoding: value, as: UTF8.self)
@@ -220,7 +227,9 @@ private struct ParseState {
             }
         default:
             // version:, creator:, thread:, event: and unknown header keys carry nothing premain uses.
-            guard key.utf8.allSatisfy({ Self.isDigit($0) || Self.isLetter($0) || $0 == UInt8(ascii: "_") }), !key.isEmpty else {
+            guard key.utf8.allSatisfy({ Self.isDigit($0) || Self.isLetter($0) || $0 == UInt8(ascii: "_") }),
+                !key.isEmpty
+            else {
                 throw problem("unrecognized line \(quoted(Array((key + ":").utf8)[...]))")
             }
         }
@@ -241,7 +250,8 @@ private struct ParseState {
     /// A cost line starts with a subposition: a digit, `+`, `-` or `*`.
     func isCostLine(_ line: Line) -> Bool {
         guard let first = line.first else { return false }
-        return Self.isDigit(first) || first == UInt8(ascii: "+") || first == UInt8(ascii: "-") || first == UInt8(ascii: "*")
+        return Self.isDigit(first) || first == UInt8(ascii: "+") || first == UInt8(ascii: "-")
+            || first == UInt8(ascii: "*")
     }
 
     /// The cost columns of a cost line, after its `positionCount` subpositions.
@@ -302,11 +312,13 @@ private struct ParseState {
         var byFunction: [CallgrindProfile.Function: UInt64] = [:]
         for (key, value) in selfCost { byFunction[function(key), default: 0] += value }
         let callList = calls.map {
-            CallgrindProfile.Call(caller: function($0.key.caller), callee: function($0.key.callee),
-                                  count: $0.count, inclusive: $0.inclusive)
+            CallgrindProfile.Call(
+                caller: function($0.key.caller), callee: function($0.key.callee),
+                count: $0.count, inclusive: $0.inclusive)
         }
-        return CallgrindProfile(pid: pid, part: part, command: command, trigger: trigger, events: events,
-                                summary: summary, totals: totals, selfCost: byFunction, calls: callList, cost: sum)
+        return CallgrindProfile(
+            pid: pid, part: part, command: command, trigger: trigger, events: events,
+            summary: summary, totals: totals, selfCost: byFunction, calls: callList, cost: sum)
     }
 
     // MARK: lexical helpers
@@ -334,7 +346,8 @@ private struct ParseState {
     static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
     static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
     static func isLetter(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
 
     /// `*`, `+N`, `-N` or an absolute number.
@@ -348,7 +361,8 @@ private struct ParseState {
     /// A decimal or `0x` hexadecimal number that fits 64 bits; `nil` otherwise.
     static func number(_ field: Line) -> UInt64? {
         if field.count > 2, field.first == UInt8(ascii: "0"),
-           field[field.index(after: field.startIndex)] | 0x20 == UInt8(ascii: "x") {
+            field[field.index(after: field.startIndex)] | 0x20 == UInt8(ascii: "x")
+        {
             return hexadecimal(field.dropFirst(2))
         }
         return decimal(field)
@@ -403,12 +417,15 @@ private struct NameTable {
         }
         rest = rest.dropFirst()
         guard let close = rest.firstIndex(of: UInt8(ascii: ")")),
-              let id = ParseState.decimal(rest[rest.startIndex..<close]) else {
+            let id = ParseState.decimal(rest[rest.startIndex..<close])
+        else {
             throw CallgrindFormatError(line: nil, "bad name id in \(ParseState.quoted(value))")
         }
         let after = rest[rest.index(after: close)...].drop { ParseState.isSpace($0) }
         if after.isEmpty {
-            guard let known = ids[id] else { throw CallgrindFormatError(line: nil, "name id (\(id)) used before it is defined") }
+            guard let known = ids[id] else {
+                throw CallgrindFormatError(line: nil, "name id (\(id)) used before it is defined")
+            }
             return known
         }
         let interned = add(String(decoding: after, as: UTF8.self))

@@ -57,9 +57,11 @@ public struct CallgrindProfile: Equatable, Sendable {
     /// The sum of all self costs: the dump's whole cost.
     public var cost: UInt64
 
-    public init(pid: Int32? = nil, part: Int? = nil, command: String? = nil, trigger: String? = nil,
-                events: [String], summary: UInt64? = nil, totals: UInt64? = nil,
-                selfCost: [Function: UInt64], calls: [Call], cost: UInt64) {
+    public init(
+        pid: Int32? = nil, part: Int? = nil, command: String? = nil, trigger: String? = nil,
+        events: [String], summary: UInt64? = nil, totals: UInt64? = nil,
+        selfCost: [Function: UInt64], calls: [Call], cost: UInt64
+    ) {
         self.pid = pid
         self.part = part
         self.command = command

@@ -22,7 +22,9 @@ public enum InstructionCountBuilder {
 
     /// The counts of one run whose dumps are `parts`, in the order they were made (the exit dump
     /// last), and whose write/writev system calls went to `writeDescriptors`, in order.
-    public static func counts(parts: [CallgrindProfile], writeDescriptors: [Int32], exitStatus: Int32 = 0) -> InstructionCounts {
+    public static func counts(parts: [CallgrindProfile], writeDescriptors: [Int32], exitStatus: Int32 = 0)
+        -> InstructionCounts
+    {
         var notes: [String] = []
         let cumulative = parts.reduce(into: [UInt64]()) { sums, part in
             sums.append((sums.last ?? 0).saturatingAdd(part.cost))
@@ -42,7 +44,9 @@ public enum InstructionCountBuilder {
             if writeParts.count == writeDescriptors.count {
                 toFirstOutput = cumulative[writeParts[first]]
             } else {
-                notes.append("first output not placed: callgrind saw \(writeParts.count) write calls, the kernel \(writeDescriptors.count) write system calls")
+                notes.append(
+                    "first output not placed: callgrind saw \(writeParts.count) write calls, the kernel \(writeDescriptors.count) write system calls"
+                )
             }
         }
 
@@ -55,7 +59,9 @@ public enum InstructionCountBuilder {
             }
         }
         if loaderObjects.isEmpty {
-            notes.append("no glibc loader functions in the profile (a static executable, or glibc without debug symbols: Debian package libc6-dbg): initializers are not told apart from the start-up code")
+            notes.append(
+                "no glibc loader functions in the profile (a static executable, or glibc without debug symbols: Debian package libc6-dbg): initializers are not told apart from the start-up code"
+            )
         }
 
         var initializers = Tally()
@@ -76,20 +82,25 @@ public enum InstructionCountBuilder {
                 .add(sum)
         }
         var functions = initializers.sums.map { function, sum in
-            FunctionInstructions(kind: ProbePlanner.initializerKind(named(function.name)), object: function.object,
-                                 symbol: function.name, demangled: Demangler.demangle(function.name),
-                                 instructions: sum.instructions, calls: sum.calls)
+            FunctionInstructions(
+                kind: ProbePlanner.initializerKind(named(function.name)), object: function.object,
+                symbol: function.name, demangled: Demangler.demangle(function.name),
+                instructions: sum.instructions, calls: sum.calls)
         }
         functions += swiftFunctions.sums.map { function, sum in
-            let kind: TracedFunctionKind = SwiftSuspects.kind(of: function.name) == .lazyGlobal ? .swiftLazyGlobal : .swiftDefaultArgument
-            return FunctionInstructions(kind: kind, object: function.object, symbol: function.name,
-                                        demangled: Demangler.demangle(function.name),
-                                        instructions: sum.instructions, calls: sum.calls)
+            let kind: TracedFunctionKind =
+                SwiftSuspects.kind(of: function.name) == .lazyGlobal ? .swiftLazyGlobal : .swiftDefaultArgument
+            return FunctionInstructions(
+                kind: kind, object: function.object, symbol: function.name,
+                demangled: Demangler.demangle(function.name),
+                instructions: sum.instructions, calls: sum.calls)
         }
         return InstructionCounts(
             beforeMain: beforeMain, toFirstOutput: toFirstOutput, total: total,
             objects: objects.values.sorted { ($0.instructions, $1.object) > ($1.instructions, $0.object) },
-            functions: functions.sorted { ($0.instructions, $1.object, $1.symbol) > ($1.instructions, $0.object, $0.symbol) },
+            functions: functions.sorted {
+                ($0.instructions, $1.object, $1.symbol) > ($1.instructions, $0.object, $0.symbol)
+            },
             exitStatus: exitStatus, notes: notes)
     }
 
@@ -99,8 +110,10 @@ public enum InstructionCountBuilder {
     static func isInitializerCall(_ call: CallgrindProfile.Call, loaderObjects: Set<String>) -> Bool {
         let caller = call.caller.name
         let fromLoader = loaderObjects.contains(call.caller.object) && loaderCallers.contains(caller)
-        let fromLibc = caller == "__libc_start_main" || caller.hasPrefix("__libc_start_main@")
-            || caller == "__libc_start_main_impl" || (caller == "call_init" && !loaderObjects.contains(call.caller.object))
+        let fromLibc =
+            caller == "__libc_start_main" || caller.hasPrefix("__libc_start_main@")
+            || caller == "__libc_start_main_impl"
+            || (caller == "call_init" && !loaderObjects.contains(call.caller.object))
         guard fromLoader || fromLibc else { return false }
         let object = call.callee.object
         return object != call.caller.object && !loaderObjects.contains(object) && !object.isEmpty && object != "???"

@@ -36,28 +36,35 @@ public struct InstructionCounter: Sendable {
     /// may exit with any status (it is in `exitStatus`); throws when valgrind or the command is
     /// missing, when the run is killed (signal, timeout) or its loader fails, or when
     /// callgrind's output cannot be read.
-    public func count(command: [String], environment: [String], timeoutSeconds: Double?) throws(InstructionCountError) -> InstructionCounts {
+    public func count(command: [String], environment: [String], timeoutSeconds: Double?) throws(InstructionCountError)
+        -> InstructionCounts
+    {
         try count(command: command, environment: environment, timeoutSeconds: timeoutSeconds, runs: 1)
     }
 
     /// Counts `runs` runs (at least 1) and returns the first run's counts with `runs` and
     /// `differingRuns` set: how many later runs counted a different `beforeMain`,
     /// `toFirstOutput` or `total`.
-    public func count(command: [String], environment: [String], timeoutSeconds: Double?,
-                      runs: Int) throws(InstructionCountError) -> InstructionCounts {
+    public func count(
+        command: [String], environment: [String], timeoutSeconds: Double?,
+        runs: Int
+    ) throws(InstructionCountError) -> InstructionCounts {
         guard let name = command.first, !name.isEmpty else { throw .noCommand }
         let valgrind = try locateValgrind(environment: environment)
         guard let executable = CommandResolver.executable(for: name, environment: environment) else {
             throw .commandNotFound(name)
         }
-        var counts = try countOnce(valgrind: valgrind, executable: executable, command: command,
-                                   environment: environment, timeoutSeconds: timeoutSeconds)
+        var counts = try countOnce(
+            valgrind: valgrind, executable: executable, command: command,
+            environment: environment, timeoutSeconds: timeoutSeconds)
         counts.runs = max(1, runs)
         for _ in 1..<max(1, runs) {
-            let again = try countOnce(valgrind: valgrind, executable: executable, command: command,
-                                      environment: environment, timeoutSeconds: timeoutSeconds)
+            let again = try countOnce(
+                valgrind: valgrind, executable: executable, command: command,
+                environment: environment, timeoutSeconds: timeoutSeconds)
             if again.beforeMain != counts.beforeMain || again.toFirstOutput != counts.toFirstOutput
-                || again.total != counts.total {
+                || again.total != counts.total
+            {
                 counts.differingRuns += 1
             }
         }
@@ -82,14 +89,18 @@ public struct InstructionCounter: Sendable {
     /// valgrind's options for one run whose files go to `folder`. Each process logs to its own
     /// `valgrind.log.PID` (an image that an exec replaced is truncated away with its file).
     static func valgrindOptions(folder: String) -> [String] {
-        ["--tool=callgrind", "--command-line-only=yes", "-q", "--vgdb=no", "--trace-children=yes",
-         "--log-file=\(folder)/valgrind.log.%p", "--trace-syscalls=yes", "--show-below-main=yes",
-         "--demangle=no", "--collect-systime=no", "--callgrind-out-file=\(folder)/callgrind.out.%p",
-         "--dump-before=main", "--dump-before=write", "--dump-before=writev", "--dump-before=__write_nocancel"]
+        [
+            "--tool=callgrind", "--command-line-only=yes", "-q", "--vgdb=no", "--trace-children=yes",
+            "--log-file=\(folder)/valgrind.log.%p", "--trace-syscalls=yes", "--show-below-main=yes",
+            "--demangle=no", "--collect-systime=no", "--callgrind-out-file=\(folder)/callgrind.out.%p",
+            "--dump-before=main", "--dump-before=write", "--dump-before=writev", "--dump-before=__write_nocancel",
+        ]
     }
 
-    func countOnce(valgrind: String, executable: String, command: [String], environment: [String],
-                   timeoutSeconds: Double?) throws(InstructionCountError) -> InstructionCounts {
+    func countOnce(
+        valgrind: String, executable: String, command: [String], environment: [String],
+        timeoutSeconds: Double?
+    ) throws(InstructionCountError) -> InstructionCounts {
         var template = Array("/tmp/premain-icount-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             throw .runFailed("cannot create a temporary folder in /tmp: \(String(cString: strerror(errno)))")
@@ -101,16 +112,20 @@ public struct InstructionCounter: Sendable {
         var arguments = [valgrind] + Self.valgrindOptions(folder: folder) + [executable] + command.dropFirst()
         var program = valgrind
         if let setarch = CommandResolver.executable(for: "setarch", environment: environment),
-           let machine = MachineProbe.machine() {
+            let machine = MachineProbe.machine()
+        {
             program = setarch
             arguments = [setarch, machine, "-R"] + arguments
         } else {
-            notes.append("setarch not found: address randomization stayed on, so counts may differ by a few instructions between runs")
+            notes.append(
+                "setarch not found: address randomization stayed on, so counts may differ by a few instructions between runs"
+            )
         }
         var runEnvironment = environment.filter { !$0.hasPrefix("SWIFT_DETERMINISTIC_HASHING=") }
         runEnvironment.append("SWIFT_DETERMINISTIC_HASHING=1")
-        let request = LaunchRequest(executablePath: program, arguments: arguments, environment: runEnvironment,
-                                    instrumented: false, timeoutSeconds: timeoutSeconds, output: .discard)
+        let request = LaunchRequest(
+            executablePath: program, arguments: arguments, environment: runEnvironment,
+            instrumented: false, timeoutSeconds: timeoutSeconds, output: .discard)
         let sample: LaunchSample
         do {
             sample = try launcher.launch(request)
@@ -130,8 +145,11 @@ public struct InstructionCounter: Sendable {
             parts: parts, writeDescriptors: ValgrindLog.writeDescriptors(in: log, pid: pid),
             exitStatus: sample.outcome.exitStatus ?? 0)
         let launched = ([executable] + command.dropFirst()).joined(separator: " ")
-        if let command = parts.last?.command, case let counted = String(command.drop { $0 == " " }), counted != launched {
-            notes.append("the program replaced itself (exec): counted is its last image, '\(counted)', from its execve; the images before it are not counted")
+        if let command = parts.last?.command, case let counted = String(command.drop { $0 == " " }), counted != launched
+        {
+            notes.append(
+                "the program replaced itself (exec): counted is its last image, '\(counted)', from its execve; the images before it are not counted"
+            )
         }
         counts.notes = notes + counts.notes
         return counts
@@ -140,7 +158,9 @@ public struct InstructionCounter: Sendable {
     /// The dumps of process `pid`'s last image in the order made: `callgrind.out.PID.1`, `.2`,
     /// …, then the exit dump `callgrind.out.PID`, whose `part:` N says that `.1` to `.N-1` are
     /// its own; higher numbers are left from an earlier image that an exec replaced.
-    func readParts(folder: String, pid: Int32, log: [UInt8], stderr: String) throws(InstructionCountError) -> [CallgrindProfile] {
+    func readParts(folder: String, pid: Int32, log: [UInt8], stderr: String) throws(InstructionCountError)
+        -> [CallgrindProfile]
+    {
         let base = "callgrind.out.\(pid)"
         guard case .success(let names) = LocalFiles.entries(of: folder), names.contains(base) else {
             throw .runFailed(Self.explain("valgrind wrote no profile", log: log, stderr: stderr))
@@ -152,7 +172,10 @@ public struct InstructionCounter: Sendable {
             // Written when the image starts and filled at its exit: an image that exec'd
             // something valgrind did not follow, or that was killed, leaves it empty.
             if bytes.isEmpty {
-                throw .runFailed(Self.explain("callgrind wrote no counts for the program's last image (it exec'd a program valgrind cannot run, or was killed); count that program directly", log: log, stderr: stderr))
+                throw .runFailed(
+                    Self.explain(
+                        "callgrind wrote no counts for the program's last image (it exec'd a program valgrind cannot run, or was killed); count that program directly",
+                        log: log, stderr: stderr))
             }
             do throws(CallgrindFormatError) {
                 return try CallgrindParser.parse(bytes)

@@ -14,7 +14,8 @@ public enum ValgrindLog {
         var result: [Int32] = []
         for line in log.split(separator: UInt8(ascii: "\n")) {
             guard let call = syscall(line), call.pid == pid, writeCalls.contains(call.name),
-                  let fd = call.firstArgument else { continue }
+                let fd = call.firstArgument
+            else { continue }
             result.append(fd)
         }
         return result
@@ -47,8 +48,9 @@ public enum ValgrindLog {
     static func syscall(_ line: ArraySlice<UInt8>) -> Syscall? {
         let text = String(decoding: line, as: UTF8.self)
         guard text.hasPrefix("SYSCALL["), let comma = text.firstIndex(of: ","),
-              let pid = Int32(text[text.index(text.startIndex, offsetBy: 8)..<comma]),
-              let close = text.firstIndex(of: ")") else { return nil }
+            let pid = Int32(text[text.index(text.startIndex, offsetBy: 8)..<comma]),
+            let close = text.firstIndex(of: ")")
+        else { return nil }
         let rest = text[text.index(after: close)...].drop { $0 == " " }
         guard let open = rest.firstIndex(of: "(") else { return nil }
         let name = String(rest[rest.startIndex..<open].trimmingBlanks())

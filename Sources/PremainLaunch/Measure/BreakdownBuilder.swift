@@ -7,7 +7,9 @@ struct BreakdownBuilder {
 
     /// `nil` when no run has a loader timeline or reached the launch's end.
     func build(_ samples: [LaunchSample]) -> LaunchBreakdown? {
-        let end: Milestone = samples.contains { $0.readyMs != nil } ? .ready
+        let end: Milestone =
+            samples.contains { $0.readyMs != nil }
+            ? .ready
             : (samples.contains { $0.firstOutputMs != nil } ? .firstOutput : .exit)
         func endMs(_ sample: LaunchSample) -> Double? {
             switch end {
@@ -16,7 +18,10 @@ struct BreakdownBuilder {
             default: return sample.exitMs
             }
         }
-        struct Key: Hashable { var phase: LaunchBreakdown.Phase; var group: ObjectGroup? }
+        struct Key: Hashable {
+            var phase: LaunchBreakdown.Phase
+            var group: ObjectGroup?
+        }
         var values: [Key: [Double]] = [:]
         var mappingValues: [ObjectGroup: [Double]] = [:]
         var relocationValues: [ObjectGroup: [Double]] = [:]
@@ -29,7 +34,8 @@ struct BreakdownBuilder {
         var split = false
         for sample in samples {
             guard let timeline = sample.loader, let done = timeline.loaderDoneMs, let main = timeline.mainMs,
-                  let launchEnd = endMs(sample) else { continue }
+                let launchEnd = endMs(sample)
+            else { continue }
             lines += timeline.lines ?? 0
             sameStamp += timeline.sameStampLines ?? 0
             let run = aggregator.objects(of: timeline)
@@ -76,8 +82,9 @@ struct BreakdownBuilder {
         var rows: [LaunchBreakdown.Row] = []
         func add(_ key: Key) {
             guard let time = values[key].flatMap({ TimeSummary(samplesMs: $0) }) else { return }
-            var row = LaunchBreakdown.Row(phase: key.phase, group: key.group, objects: objects[key]?.count,
-                                          time: time, share: time.medianMs / launch.medianMs)
+            var row = LaunchBreakdown.Row(
+                phase: key.phase, group: key.group, objects: objects[key]?.count,
+                time: time, share: time.medianMs / launch.medianMs)
             if key.phase == .loading, let group = key.group {
                 row.mapping = mappingValues[group].flatMap { TimeSummary(samplesMs: $0) }
                 row.relocation = relocationValues[group].flatMap { TimeSummary(samplesMs: $0) }
@@ -94,9 +101,10 @@ struct BreakdownBuilder {
         }
         for group in ObjectGroup.allCases { add(Key(phase: .initializers, group: group)) }
         add(Key(phase: .program))
-        return LaunchBreakdown(end: end, launch: launch, rows: rows, loaderPhase: TimeSummary(samplesMs: phases),
-                               loaderAccountedShare: split ? SampleStatistics.median(accounted) : nil,
-                               sameStampLines: sameStamp, loaderLines: lines)
+        return LaunchBreakdown(
+            end: end, launch: launch, rows: rows, loaderPhase: TimeSummary(samplesMs: phases),
+            loaderAccountedShare: split ? SampleStatistics.median(accounted) : nil,
+            sameStampLines: sameStamp, loaderLines: lines)
     }
 }
 

@@ -45,19 +45,22 @@ public enum ChildProcess {
         defer { posix_spawnattr_destroy(&attributes) }
         // Its own group, nothing blocked, and the default action for the signals premain
         // handles or ignores (a build must die of SIGPIPE as it would from a shell).
-        var none = sigset_t(), defaults = sigset_t()
+        var none = sigset_t()
+        var defaults = sigset_t()
         sigemptyset(&none)
         sigemptyset(&defaults)
         for signal in guardedSignals + [SIGPIPE] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { LosslessUTF8.withCString($0) { strdup($0) } } + [nil]
         defer { for pointer in argv { free(pointer) } }
 
         // A signal between the spawn and the registration would leave the group unknown to the guard.
-        var blocked = sigset_t(), previous = sigset_t()
+        var blocked = sigset_t()
+        var previous = sigset_t()
         sigemptyset(&blocked)
         for signal in guardedSignals { sigaddset(&blocked, signal) }
         pthread_sigmask(SIG_BLOCK, &blocked, &previous)
@@ -83,7 +86,8 @@ public enum ChildProcess {
             }
             close(pipeFDs[0])
         }
-        let exited = awaitExit(pid, deadlineNs: timeoutSeconds.map { MonotonicClock.nowNs() + UInt64(max(0, min($0, 1e9)) * 1e9) })
+        let exited = awaitExit(
+            pid, deadlineNs: timeoutSeconds.map { MonotonicClock.nowNs() + UInt64(max(0, min($0, 1e9)) * 1e9) })
         // The leader is a zombie (or still running at the timeout): its group id is still its own.
         _ = kill(-pid, SIGKILL)
         var status: Int32 = 0

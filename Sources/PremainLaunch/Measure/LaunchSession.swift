@@ -61,7 +61,10 @@ struct LaunchSession {
             var waitMs: Int32 = -1
             if let deadline {
                 let now = MonotonicClock.nowNs()
-                if now >= deadline { ending = .timedOut; break }
+                if now >= deadline {
+                    ending = .timedOut
+                    break
+                }
                 waitMs = Int32(min((deadline - now + 999_999) / 1_000_000, UInt64(Int32.max)))
             }
             if spins, parser.result?.mainMs == nil, MonotonicClock.nowNs() &- birthNs < Self.spinBudgetNs { waitMs = 0 }
@@ -119,8 +122,10 @@ struct LaunchSession {
     }
 
     /// One read; returns false at end of file, on error, or (with `onlyIfReady`) when empty.
-    private mutating func drainOnce(_ entry: inout pollfd, index: Int, at now: UInt64,
-                                    buffer: inout [UInt8], onlyIfReady: Bool = false) -> Bool {
+    private mutating func drainOnce(
+        _ entry: inout pollfd, index: Int, at now: UInt64,
+        buffer: inout [UInt8], onlyIfReady: Bool = false
+    ) -> Bool {
         let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
         if count < 0 { return !onlyIfReady && (errno == EAGAIN || errno == EINTR) }
         if count == 0 { return false }
@@ -166,10 +171,11 @@ struct LaunchSession {
     }
 
     func sample(outcome: LaunchOutcome) -> LaunchSample {
-        var sample = LaunchSample(birthNs: birthNs, processGroup: pid, instrumented: request.instrumented,
-                                  loader: parser.result, firstOutputMs: firstOutputNs.map(ms),
-                                  firstOutputStream: firstOutputStream, exitMs: exitNs.map(ms),
-                                  readyMs: readyNs.map(ms), outcome: outcome, stderrHead: stderrHeadText)
+        var sample = LaunchSample(
+            birthNs: birthNs, processGroup: pid, instrumented: request.instrumented,
+            loader: parser.result, firstOutputMs: firstOutputNs.map(ms),
+            firstOutputStream: firstOutputStream, exitMs: exitNs.map(ms),
+            readyMs: readyNs.map(ms), outcome: outcome, stderrHead: stderrHeadText)
         sample.laterImages = parser.laterImages
         return sample
     }

@@ -41,9 +41,11 @@ public struct LaunchRequest: Sendable {
     /// True to hand premain's own stdin to the target; by default it reads /dev/null.
     public var inheritStdin: Bool
 
-    public init(executablePath: String, arguments: [String], environment: [String],
-                instrumented: Bool, targetCPU: Int? = nil, timeoutSeconds: Double? = nil,
-                output: OutputHandling = .discard, stop: StopCondition? = nil, inheritStdin: Bool = false) {
+    public init(
+        executablePath: String, arguments: [String], environment: [String],
+        instrumented: Bool, targetCPU: Int? = nil, timeoutSeconds: Double? = nil,
+        output: OutputHandling = .discard, stop: StopCondition? = nil, inheritStdin: Bool = false
+    ) {
         self.executablePath = executablePath
         self.arguments = arguments
         self.environment = environment
@@ -168,17 +170,19 @@ public struct ProcessLauncher: Launcher {
         let cgroup = TargetCgroup.make()
         defer { cgroup?.remove() }
         if case .symbol(let name) = request.stop {
-            return try launchTraced(request, until: name, environment: environment, fifoPrefix: fifoPrefix,
-                                    capture: &capture, stdinFD: stdinFD, cgroup: cgroup)
+            return try launchTraced(
+                request, until: name, environment: environment, fifoPrefix: fifoPrefix,
+                capture: &capture, stdinFD: stdinFD, cgroup: cgroup)
         }
         var result = ctrace_spawn_result()
         let pid = CStringArray.with(request.arguments) { argv in
             CStringArray.with(environment) { envp in
                 Self.withOptionalCString(fifoPrefix) { prefix in
-                    var options = ctrace_spawn_options(cpu: Int32(request.targetCPU ?? -1), traceme: 0,
-                                                       stdinFD: stdinFD, stdoutFD: capture.stdoutWrite,
-                                                       stderrFD: capture.stderrWrite, fifoPrefix: prefix,
-                                                       cgroupProcsFD: cgroup?.procsFD ?? -1)
+                    var options = ctrace_spawn_options(
+                        cpu: Int32(request.targetCPU ?? -1), traceme: 0,
+                        stdinFD: stdinFD, stdoutFD: capture.stdoutWrite,
+                        stderrFD: capture.stderrWrite, fifoPrefix: prefix,
+                        cgroupProcsFD: cgroup?.procsFD ?? -1)
                     return LosslessUTF8.withCString(request.executablePath) { path in
                         ctrace_spawn(path, argv, envp, &options, &result)
                     }
@@ -191,15 +195,18 @@ public struct ProcessLauncher: Launcher {
         }
         ctrace_guard_add(pid)
         defer { ctrace_guard_remove(pid) }
-        var session = LaunchSession(request: request, pid: pid, birthNs: result.birthNs > 0 ? result.birthNs : MonotonicClock.nowNs())
+        var session = LaunchSession(
+            request: request, pid: pid, birthNs: result.birthNs > 0 ? result.birthNs : MonotonicClock.nowNs())
         if result.fifoErrno != 0 {
             _ = ProcessGroupReaper.finish(pgid: pid, cgroup: cgroup)  // the child exited 126 without exec
-            throw LaunchError("cannot create the LD_DEBUG_OUTPUT fifo in \(folder): \(Self.errorText(result.fifoErrno))")
+            throw LaunchError(
+                "cannot create the LD_DEBUG_OUTPUT fifo in \(folder): \(Self.errorText(result.fifoErrno))")
         }
         if result.execErrno != 0 {
             _ = ProcessGroupReaper.finish(pgid: pid, cgroup: cgroup)  // the child exited 127 after the failed exec
-            let outcome = LaunchOutcome(kind: .execFailed,
-                                        message: "cannot execute \(request.executablePath): \(Self.errorText(result.execErrno))")
+            let outcome = LaunchOutcome(
+                kind: .execFailed,
+                message: "cannot execute \(request.executablePath): \(Self.errorText(result.execErrno))")
             return session.sample(outcome: outcome)
         }
         // The loader blocks in its open of the FIFO until this read end exists.
@@ -209,20 +216,24 @@ public struct ProcessLauncher: Launcher {
         defer { [fifoFD, pidFD].filter { $0 >= 0 }.forEach { close($0) } }
         if (fifoPrefix != nil && fifoFD < 0) || pidFD < 0 {
             _ = ProcessGroupReaper.finish(pgid: pid, cgroup: cgroup)
-            throw LaunchError(pidFD < 0 ? "cannot open a pidfd for \(pid): \(Self.errorText(-pidFD))"
-                                        : "cannot open the LD_DEBUG_OUTPUT fifo: \(Self.errorText(fifoErrno))")
+            throw LaunchError(
+                pidFD < 0
+                    ? "cannot open a pidfd for \(pid): \(Self.errorText(-pidFD))"
+                    : "cannot open the LD_DEBUG_OUTPUT fifo: \(Self.errorText(fifoErrno))")
         }
 
         let ending = session.pump(fifo: fifoFD, capture: &capture, pidFD: pidFD)
         let reaped = ProcessGroupReaper.finish(pgid: pid, cgroup: cgroup)
         var outcome: LaunchOutcome
         if case .stopped(let condition) = ending {
-            outcome = LaunchOutcome(kind: .stopped, message: "stopped at \(condition.description) as asked; its process group was killed",
-                                    lingeringProcessesKilled: reaped.othersKilled)
+            outcome = LaunchOutcome(
+                kind: .stopped, message: "stopped at \(condition.description) as asked; its process group was killed",
+                lingeringProcessesKilled: reaped.othersKilled)
         } else {
-            outcome = Self.outcome(status: reaped.leaderStatus, timedOut: ending == .timedOut,
-                                   timeout: request.timeoutSeconds, stderrHead: session.stderrHeadText,
-                                   lingering: reaped.othersKilled)
+            outcome = Self.outcome(
+                status: reaped.leaderStatus, timedOut: ending == .timedOut,
+                timeout: request.timeoutSeconds, stderrHead: session.stderrHeadText,
+                lingering: reaped.othersKilled)
             if let stop = request.stop { outcome = Self.notReached(outcome, stop: stop) }
         }
         let children = Self.childLoaderFiles(folder, excluding: pid)
@@ -259,36 +270,46 @@ public struct ProcessLauncher: Launcher {
         return string.withCString { body($0) }
     }
 
-    static func outcome(status: Int32?, timedOut: Bool, timeout: Double?, stderrHead: String,
-                        lingering: Int) -> LaunchOutcome {
+    static func outcome(
+        status: Int32?, timedOut: Bool, timeout: Double?, stderrHead: String,
+        lingering: Int
+    ) -> LaunchOutcome {
         if timedOut {
             let limit = timeout.map { Milliseconds.number($0, decimals: 1) } ?? "?"
-            return LaunchOutcome(kind: .timedOut, message: "did not exit within the \(limit) s timeout; its process group was killed",
-                                 lingeringProcessesKilled: lingering)
+            return LaunchOutcome(
+                kind: .timedOut, message: "did not exit within the \(limit) s timeout; its process group was killed",
+                lingeringProcessesKilled: lingering)
         }
         guard let status else {
-            return LaunchOutcome(kind: .signaled, message: "its wait status could not be read",
-                                 lingeringProcessesKilled: lingering)
+            return LaunchOutcome(
+                kind: .signaled, message: "its wait status could not be read",
+                lingeringProcessesKilled: lingering)
         }
         let termSignal = status & 0x7f
         if termSignal == 0 {
             let code = (status >> 8) & 0xff
-            if code == 127, let line = stderrHead.split(separator: "\n").first(where: {
-                $0.contains("error while loading shared libraries")
-            }) {
-                return LaunchOutcome(kind: .missingLibrary, exitStatus: code,
-                                     message: "the loader failed: \(line)", lingeringProcessesKilled: lingering)
+            if code == 127,
+                let line = stderrHead.split(separator: "\n").first(where: {
+                    $0.contains("error while loading shared libraries")
+                })
+            {
+                return LaunchOutcome(
+                    kind: .missingLibrary, exitStatus: code,
+                    message: "the loader failed: \(line)", lingeringProcessesKilled: lingering)
             }
             if code == 0 {
-                return LaunchOutcome(kind: .success, exitStatus: 0, message: "exited with status 0",
-                                     lingeringProcessesKilled: lingering)
+                return LaunchOutcome(
+                    kind: .success, exitStatus: 0, message: "exited with status 0",
+                    lingeringProcessesKilled: lingering)
             }
-            return LaunchOutcome(kind: .exitNonZero, exitStatus: code, message: "exited with status \(code)",
-                                 lingeringProcessesKilled: lingering)
+            return LaunchOutcome(
+                kind: .exitNonZero, exitStatus: code, message: "exited with status \(code)",
+                lingeringProcessesKilled: lingering)
         }
         let name = strsignal(termSignal).map { String(cString: $0) } ?? "unknown"
-        return LaunchOutcome(kind: .signaled, signal: termSignal,
-                             message: "killed by signal \(termSignal) (\(name))", lingeringProcessesKilled: lingering)
+        return LaunchOutcome(
+            kind: .signaled, signal: termSignal,
+            message: "killed by signal \(termSignal) (\(name))", lingeringProcessesKilled: lingering)
     }
 
     /// Deletes the files of a flat folder, then the folder.

@@ -75,8 +75,10 @@ public struct LdDebugParser: Sendable {
         current.lines = (current.lines ?? 0) + 1
         if atMs == lastStampMs { current.sameStampLines = (current.sameStampLines ?? 0) + 1 }
         lastStampMs = atMs
-        if current.mainMs != nil, !openLoads.isEmpty || line.hasPrefix("opening file=")
-            || line.contains("dynamically loaded by") || line.hasPrefix("calling init: ") {
+        if current.mainMs != nil,
+            !openLoads.isEmpty || line.hasPrefix("opening file=")
+                || line.contains("dynamically loaded by") || line.hasPrefix("calling init: ")
+        {
             if consumeLate(line, atMs: atMs, timeline: &current) { return }
         }
 
@@ -89,7 +91,8 @@ public struct LdDebugParser: Sendable {
             endRelocation(atMs: atMs, timeline: &current)
             let lazy = rest.hasSuffix(" (lazy)")
             let path = lazy ? String(rest.dropLast(" (lazy)".count)) : rest
-            current.relocations = (current.relocations ?? []) + [.init(path: path, startMs: atMs, durationMs: nil, lazy: lazy)]
+            current.relocations =
+                (current.relocations ?? []) + [.init(path: path, startMs: atMs, durationMs: nil, lazy: lazy)]
         } else if let path = Self.value(after: "calling init: ", in: line) {
             endRelocation(atMs: atMs, timeline: &current)
             close(&current.initializers, atMs: atMs)
@@ -195,7 +198,9 @@ public struct LdDebugParser: Sendable {
 
     /// Ends the open relocation pass of `timeline`, if any, at `atMs`.
     private func endRelocation(atMs: Double, timeline: inout LoaderTimeline) {
-        guard var passes = timeline.relocations, let last = passes.indices.last, passes[last].durationMs == nil else { return }
+        guard var passes = timeline.relocations, let last = passes.indices.last, passes[last].durationMs == nil else {
+            return
+        }
         passes[last].durationMs = max(0, atMs - passes[last].startMs)
         timeline.relocations = passes
     }
@@ -218,7 +223,8 @@ public struct LdDebugParser: Sendable {
                 pendingMap = .image(timeline.objects.count - 1)
             }
         } else if let (_, requester) = Self.fileLine(line, marker: "needed by ")
-                    ?? Self.fileLine(line, marker: "dynamically loaded by ") {
+            ?? Self.fileLine(line, marker: "dynamically loaded by ")
+        {
             timeline.objects.append(.init(name: name, neededBy: requester, mappedMs: nil, startMs: atMs))
         }
     }
@@ -238,7 +244,8 @@ public struct LdDebugParser: Sendable {
 
     private mutating func handleCount(_ line: String, timeline: inout LoaderTimeline) {
         guard let colon = line.lastIndex(of: ":"),
-              let value = Int(line[line.index(after: colon)...].trimmingBlanks()) else { return }
+            let value = Int(line[line.index(after: colon)...].trimmingBlanks())
+        else { return }
         let label = String(line[..<colon])
         let final = inFinalBlock || label.hasPrefix("final")
         var counts = (final ? timeline.finalCounts : timeline.startupCounts) ?? LoaderCounts()
@@ -268,8 +275,9 @@ public struct LdDebugParser: Sendable {
     static func stripPid(_ line: String) -> String {
         var rest = Substring(line)
         if let colon = rest.firstIndex(of: ":"),
-           rest[..<colon].allSatisfy({ $0 == " " || $0.isNumber }),
-           rest[..<colon].contains(where: \.isNumber) {
+            rest[..<colon].allSatisfy({ $0 == " " || $0.isNumber }),
+            rest[..<colon].contains(where: \.isNumber)
+        {
             rest = rest[rest.index(after: colon)...]
         }
         return String(rest).trimmedBlanks()
@@ -296,7 +304,8 @@ extension Substring {
     func trimmingBlanks() -> Substring {
         let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let first = firstIndex(where: { !blank($0) }),
-              let last = lastIndex(where: { !blank($0) }) else { return "" }
+            let last = lastIndex(where: { !blank($0) })
+        else { return "" }
         return self[first...last]
     }
 }

@@ -6,9 +6,11 @@ import PremainSystem
 /// Reads the machine's side of `LaunchConditions`: kernel, CPU, governor, load, glibc, date.
 public enum MachineProbe {
     /// Fills the machine fields; the caller supplies the series' own.
-    public static func conditions(pinning: CPUPinning, runs: Int, warmup: Int, cold: Bool,
-                                  binaryPath: String, buildID: String?, environmentOverrides: [String],
-                                  stdin: String = "/dev/null") -> LaunchConditions {
+    public static func conditions(
+        pinning: CPUPinning, runs: Int, warmup: Int, cold: Bool,
+        binaryPath: String, buildID: String?, environmentOverrides: [String],
+        stdin: String = "/dev/null"
+    ) -> LaunchConditions {
         LaunchConditions(
             kernel: kernel(), cpuModel: cpuModel(), onlineCPUs: sysconf(Int32(_SC_NPROCESSORS_ONLN)),
             allowedCPUs: CPUPinning.allowedCPUs(),
@@ -58,8 +60,11 @@ public enum MachineProbe {
         let cpus = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         var total: Int?
         for cpu in 0..<max(0, cpus) {
-            guard let text = LocalFiles.readText("/sys/devices/system/cpu/cpu\(cpu)/thermal_throttle/core_throttle_count", limit: 64),
-                  let count = Int(Substring(text).trimmingBlanks()) else { continue }
+            guard
+                let text = LocalFiles.readText(
+                    "/sys/devices/system/cpu/cpu\(cpu)/thermal_throttle/core_throttle_count", limit: 64),
+                let count = Int(Substring(text).trimmingBlanks())
+            else { continue }
             total = (total ?? 0) + count
         }
         return total
@@ -135,7 +140,10 @@ public enum MeasurerScheduling {
             var normal = sched_param(sched_priority: 0)
             _ = sched_setscheduler(0, Int32(SCHED_OTHER), &normal)
         }
-        return (try body(), "SCHED_FIFO priority \(priority) for the measurer only (reset on fork: the target runs SCHED_OTHER)")
+        return (
+            try body(),
+            "SCHED_FIFO priority \(priority) for the measurer only (reset on fork: the target runs SCHED_OTHER)"
+        )
     }
 }
 

@@ -21,8 +21,10 @@ public struct MeasureSession: Sendable {
     /// `measure`, then one run under callgrind when `options.instructionCounter` is set.
     /// valgrind is looked for before any launch: without it nothing is run
     /// (`MeasureError.instructionCountFailed`).
-    public func run(command: [String], environment: [String], options: MeasureOptions,
-                    progress: (LaunchProgress) -> Void = { _ in }) throws(MeasureError) -> Outcome {
+    public func run(
+        command: [String], environment: [String], options: MeasureOptions,
+        progress: (LaunchProgress) -> Void = { _ in }
+    ) throws(MeasureError) -> Outcome {
         if let counter = options.instructionCounter {
             do {
                 _ = try counter.locateValgrind(environment: environment)
@@ -30,12 +32,15 @@ public struct MeasureSession: Sendable {
                 throw .instructionCountFailed(error)
             }
         }
-        var outcome = Outcome(measurement: try measure(command: command, environment: environment, options: options,
-                                                       progress: progress))
+        var outcome = Outcome(
+            measurement: try measure(
+                command: command, environment: environment, options: options,
+                progress: progress))
         if let counter = options.instructionCounter {
             do {
-                outcome.measurement.instructions = try counter.count(command: command, environment: environment,
-                                                                     timeoutSeconds: options.timeoutSeconds)
+                outcome.measurement.instructions = try counter.count(
+                    command: command, environment: environment,
+                    timeoutSeconds: options.timeoutSeconds)
             } catch {
                 outcome.instructionFailure = error
             }
@@ -47,8 +52,10 @@ public struct MeasureSession: Sendable {
     /// holds a slash) with `environment` passed through. Calls `progress` after every launch.
     /// Throws `MeasureError` when the command cannot be found or a launch cannot be set up;
     /// failures of the target itself are part of the `LaunchMeasurement`.
-    public func measure(command: [String], environment: [String], options: MeasureOptions,
-                        progress: (LaunchProgress) -> Void = { _ in }) throws(MeasureError) -> LaunchMeasurement {
+    public func measure(
+        command: [String], environment: [String], options: MeasureOptions,
+        progress: (LaunchProgress) -> Void = { _ in }
+    ) throws(MeasureError) -> LaunchMeasurement {
         guard let name = command.first, !name.isEmpty else { throw .noCommand }
         guard let executable = CommandResolver.executable(for: name, environment: environment) else {
             throw .commandNotFound(name)
@@ -79,15 +86,18 @@ public struct MeasureSession: Sendable {
             buildID: target.buildID, environmentOverrides: overrides,
             stdin: options.inheritStdin ? "premain's own (--inherit-stdin)" : "/dev/null")
 
-        let coldObjects = options.cold ? LoadedObjectDiscovery.objects(
-            executable: executable, interpreter: target.interpreter, glibcLoader: target.glibcLoader,
-            environment: environment, launcher: launcher) : []
+        let coldObjects =
+            options.cold
+            ? LoadedObjectDiscovery.objects(
+                executable: executable, interpreter: target.interpreter, glibcLoader: target.glibcLoader,
+                environment: environment, launcher: launcher) : []
 
         func request(instrumented: Bool) -> LaunchRequest {
-            LaunchRequest(executablePath: executable, arguments: command, environment: environment,
-                          instrumented: instrumented, targetCPU: pinning.targetCPU,
-                          timeoutSeconds: options.timeoutSeconds, output: options.output, stop: options.stop,
-                          inheritStdin: options.inheritStdin)
+            LaunchRequest(
+                executablePath: executable, arguments: command, environment: environment,
+                instrumented: instrumented, targetCPU: pinning.targetCPU,
+                timeoutSeconds: options.timeoutSeconds, output: options.output, stop: options.stop,
+                inheritStdin: options.inheritStdin)
         }
         let perRound = withPlain ? 2 : 1
         let total = (warmup + runs) * perRound
@@ -96,47 +106,52 @@ public struct MeasureSession: Sendable {
         var plain: [LaunchSample] = []
         var residency: [[PageCacheEvictor.Residency]] = []
 
-        let ((_, scheduling), idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) { () throws(MeasureError) in
-        try MeasurerScheduling.run(requested: options.realtimeMeasurer) { () throws(MeasureError) in
-          try pinning.withMeasurerPinned { () throws(MeasureError) in
-            func launch(instrumented: Bool) throws(MeasureError) -> (LaunchSample, [PageCacheEvictor.Residency]) {
-                let evicted = options.cold ? PageCacheEvictor.evict(coldObjects) : []
-                let sample: LaunchSample
-                do {
-                    sample = try launcher.launch(request(instrumented: instrumented))
-                } catch {
-                    throw .launchFailed(command: name, error)
-                }
-                done += 1
-                progress(LaunchProgress(completed: done, total: total))
-                return (sample, evicted)
-            }
-            for round in 0..<(warmup + runs) {
-                let counted = round >= warmup
-                // ABBA: even rounds instrumented first, odd rounds uninstrumented first.
-                let order = withPlain ? (round % 2 == 0 ? [true, false] : [false, true]) : [instrument]
-                for instrumented in order {
-                    let (sample, evicted) = try launch(instrumented: instrumented)
-                    guard counted else { continue }
-                    if instrumented || !withPlain {
-                        samples.append(sample)
-                        residency.append(evicted)
-                    } else {
-                        plain.append(sample)
+        let ((_, scheduling), idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) {
+            () throws(MeasureError) in
+            try MeasurerScheduling.run(requested: options.realtimeMeasurer) { () throws(MeasureError) in
+                try pinning.withMeasurerPinned { () throws(MeasureError) in
+                    func launch(instrumented: Bool) throws(MeasureError) -> (LaunchSample, [PageCacheEvictor.Residency])
+                    {
+                        let evicted = options.cold ? PageCacheEvictor.evict(coldObjects) : []
+                        let sample: LaunchSample
+                        do {
+                            sample = try launcher.launch(request(instrumented: instrumented))
+                        } catch {
+                            throw .launchFailed(command: name, error)
+                        }
+                        done += 1
+                        progress(LaunchProgress(completed: done, total: total))
+                        return (sample, evicted)
+                    }
+                    for round in 0..<(warmup + runs) {
+                        let counted = round >= warmup
+                        // ABBA: even rounds instrumented first, odd rounds uninstrumented first.
+                        let order = withPlain ? (round % 2 == 0 ? [true, false] : [false, true]) : [instrument]
+                        for instrumented in order {
+                            let (sample, evicted) = try launch(instrumented: instrumented)
+                            guard counted else { continue }
+                            if instrumented || !withPlain {
+                                samples.append(sample)
+                                residency.append(evicted)
+                            } else {
+                                plain.append(sample)
+                            }
+                        }
                     }
                 }
             }
-          }
-        }
         }
         var conditions = baseConditions
         conditions.measurerScheduling = scheduling
         conditions.cpuIdleLatency = idleLatency
-        var measurement = builder.build(command: command, executablePath: executable, warmup: warmup, cold: options.cold,
-                                        conditions: conditions, loaderPhasesMissing: target.loaderPhasesMissing,
-                                        samples: samples, plain: plain, residency: residency)
+        var measurement = builder.build(
+            command: command, executablePath: executable, warmup: warmup, cold: options.cold,
+            conditions: conditions, loaderPhasesMissing: target.loaderPhasesMissing,
+            samples: samples, plain: plain, residency: residency)
         if options.keepRawSamples { measurement.rawSamples = samples }
-        if options.objectFacts { measurement.attach(facts: ObjectFactsReader.facts(for: measurement.objects.map(\.path))) }
+        if options.objectFacts {
+            measurement.attach(facts: ObjectFactsReader.facts(for: measurement.objects.map(\.path)))
+        }
         return measurement
     }
 }
@@ -173,8 +188,11 @@ public struct MeasureOptions: Sendable {
     /// Count instructions in one more run under callgrind (`--instructions`); `nil`: none.
     public var instructionCounter: InstructionCounter?
 
-    public init(runs: Int = 10, warmup: Int = 1, cold: Bool = false, timeoutSeconds: Double? = nil,
-                observerSeries: Bool = true, pin: Bool = true, realtimeMeasurer: Bool = true, output: LaunchRequest.OutputHandling = .discard) {
+    public init(
+        runs: Int = 10, warmup: Int = 1, cold: Bool = false, timeoutSeconds: Double? = nil,
+        observerSeries: Bool = true, pin: Bool = true, realtimeMeasurer: Bool = true,
+        output: LaunchRequest.OutputHandling = .discard
+    ) {
         self.runs = runs
         self.warmup = warmup
         self.cold = cold
@@ -207,7 +225,8 @@ public enum MeasureError: Error, Equatable, Sendable, CustomStringConvertible {
         case .commandNotFound(let name): return "command not found: \(name)"
         case .launchFailed(let name, let error): return "cannot launch \(name): \(error.message)"
         case .instructionCountFailed(let error): return "instructions: \(error.description)"
-        case .cannotStop(let name, let why): return "\(name): --until main needs the loader's lines, and there are none: \(why)"
+        case .cannotStop(let name, let why):
+            return "\(name): --until main needs the loader's lines, and there are none: \(why)"
         }
     }
 }

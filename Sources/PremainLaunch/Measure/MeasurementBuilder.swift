@@ -9,10 +9,12 @@ public struct MeasurementBuilder: Sendable {
 
     /// `samples` are the counted instrumented runs in order; `plain` the uninstrumented ones
     /// (`[]` when there was no such series); `residency` one eviction report per cold run.
-    public func build(command: [String], executablePath: String, warmup: Int, cold: Bool,
-                      conditions: LaunchConditions, loaderPhasesMissing: String?,
-                      samples: [LaunchSample], plain: [LaunchSample],
-                      residency: [[PageCacheEvictor.Residency]]) -> LaunchMeasurement {
+    public func build(
+        command: [String], executablePath: String, warmup: Int, cold: Bool,
+        conditions: LaunchConditions, loaderPhasesMissing: String?,
+        samples: [LaunchSample], plain: [LaunchSample],
+        residency: [[PageCacheEvictor.Residency]]
+    ) -> LaunchMeasurement {
         let loaderRuns = samples.map(\.loader)
         func summary(_ pick: (LaunchSample) -> Double?) -> TimeSummary? {
             TimeSummary(samplesMs: samples.compactMap(pick))
@@ -33,7 +35,9 @@ public struct MeasurementBuilder: Sendable {
         var warnings: [MeasurementWarning] = []
         if let runWarning = advisor.runCountWarning(runs: samples.count) { warnings.append(runWarning) }
         for milestone in [Milestone.main, .firstOutput, .exit] {
-            if let value = milestones[milestone] { warnings += advisor.warnings(for: value, subject: milestone.rawValue) }
+            if let value = milestones[milestone] {
+                warnings += advisor.warnings(for: value, subject: milestone.rawValue)
+            }
         }
         for object in objects {
             if let value = object.initializers, value.medianMs >= 0.5 {
@@ -44,81 +48,114 @@ public struct MeasurementBuilder: Sendable {
         let images = Self.execImages(samples)
         if let images {
             let names = images.map { $0.program.map(ObjectName.fileName) ?? "?" }.joined(separator: " → ")
-            let first = medianRun.flatMap { samples[$0].loader?.program }.map(ObjectName.fileName) ?? ObjectName.fileName(executablePath)
-            warnings.append(MeasurementWarning(
-                kind: .execChain, subject: "series",
-                message: "the process exec'd: \(first) → \(names); the milestones before main are \(first)'s",
-                advice: "each exec'd image is listed on its own; measure the last program directly to time it alone"))
+            let first =
+                medianRun.flatMap { samples[$0].loader?.program }.map(ObjectName.fileName)
+                ?? ObjectName.fileName(executablePath)
+            warnings.append(
+                MeasurementWarning(
+                    kind: .execChain, subject: "series",
+                    message: "the process exec'd: \(first) → \(names); the milestones before main are \(first)'s",
+                    advice: "each exec'd image is listed on its own; measure the last program directly to time it alone"
+                ))
         }
         let children = samples.compactMap(\.childProcessesWithLoaderOutput).max()
         if let children {
-            warnings.append(MeasurementWarning(
-                kind: .childProcesses, subject: "series",
-                message: "up to \(children) child process\(children == 1 ? "" : "es") per run also ran with LD_DEBUG; their loader lines are not part of these figures",
-                advice: "measure a child's program directly to see its start-up"))
+            warnings.append(
+                MeasurementWarning(
+                    kind: .childProcesses, subject: "series",
+                    message:
+                        "up to \(children) child process\(children == 1 ? "" : "es") per run also ran with LD_DEBUG; their loader lines are not part of these figures",
+                    advice: "measure a child's program directly to see its start-up"))
         }
         let throughPipe = samples.contains { $0.outputThroughPipe == true }
         let continued = loaderRuns.compactMap { $0?.continuedLines }.max()
         if let continued {
-            warnings.append(MeasurementWarning(
-                kind: .oddLoaderPaths, subject: "series",
-                message: "up to \(continued) loader line\(continued == 1 ? "" : "s") per run lacked the process's pid prefix: a path held a newline; they were kept in that path, not read as loader lines",
-                advice: "rename the directory or library whose path holds a newline; a path can forge LD_DEBUG lines"))
+            warnings.append(
+                MeasurementWarning(
+                    kind: .oddLoaderPaths, subject: "series",
+                    message:
+                        "up to \(continued) loader line\(continued == 1 ? "" : "s") per run lacked the process's pid prefix: a path held a newline; they were kept in that path, not read as loader lines",
+                    advice:
+                        "rename the directory or library whose path holds a newline; a path can forge LD_DEBUG lines"))
         }
         let failures = Self.failures(samples.map(\.outcome))
         if !failures.isEmpty {
-            warnings.append(MeasurementWarning(
-                kind: .failedRuns, subject: "series", message: failures.joined(separator: "; "),
-                advice: "times include only the milestones each run reached; fix the failure before trusting the figures"))
+            warnings.append(
+                MeasurementWarning(
+                    kind: .failedRuns, subject: "series", message: failures.joined(separator: "; "),
+                    advice:
+                        "times include only the milestones each run reached; fix the failure before trusting the figures"
+                ))
         }
         if !conditions.pinning.pinned {
-            warnings.append(MeasurementWarning(
-                kind: .unpinned, subject: "series",
-                message: "measurer and target were not pinned to different CPUs (\(conditions.pinning.reason ?? "no reason"))",
-                advice: "loader lines may be stamped late; measure on a machine with two or more CPUs"))
+            warnings.append(
+                MeasurementWarning(
+                    kind: .unpinned, subject: "series",
+                    message:
+                        "measurer and target were not pinned to different CPUs (\(conditions.pinning.reason ?? "no reason"))",
+                    advice: "loader lines may be stamped late; measure on a machine with two or more CPUs"))
         }
         let residencySummary = cold ? Self.residency(residency) : nil
         if let stayed = residencySummary?.filter({ $0.residentPagesMedian > 0 }), !stayed.isEmpty {
             let names = stayed.map { ObjectName.fileName($0.path) }.joined(separator: ", ")
-            warnings.append(MeasurementWarning(
-                kind: .pagesStayedResident, subject: "series",
-                message: "pages stayed in the page cache after eviction: \(names)",
-                advice: "files mapped by running processes (libc, the loader) cannot be evicted; those reads stay warm"))
+            warnings.append(
+                MeasurementWarning(
+                    kind: .pagesStayedResident, subject: "series",
+                    message: "pages stayed in the page cache after eviction: \(names)",
+                    advice:
+                        "files mapped by running processes (libc, the loader) cannot be evicted; those reads stay warm")
+            )
         }
 
-        let plainSeries: UninstrumentedSeries? = plain.isEmpty ? nil : UninstrumentedSeries(
-            runs: plain.count, firstOutput: TimeSummary(samplesMs: plain.compactMap(\.firstOutputMs)),
-            exit: TimeSummary(samplesMs: plain.compactMap(\.exitMs)), cpu: TimeSummary(samplesMs: plain.compactMap(\.cpuMs)),
-            outcomes: plain.map(\.outcome))
+        let plainSeries: UninstrumentedSeries? =
+            plain.isEmpty
+            ? nil
+            : UninstrumentedSeries(
+                runs: plain.count, firstOutput: TimeSummary(samplesMs: plain.compactMap(\.firstOutputMs)),
+                exit: TimeSummary(samplesMs: plain.compactMap(\.exitMs)),
+                cpu: TimeSummary(samplesMs: plain.compactMap(\.cpuMs)),
+                outcomes: plain.map(\.outcome))
         let effect = plainSeries.map { series in
-            ObserverEffect(firstOutputRatio: Self.ratio(milestones[.firstOutput], series.firstOutput),
-                           exitRatio: Self.ratio(milestones[.exit], series.exit),
-                           cpuRatio: Self.ratio(cpuTime, series.cpu))
+            ObserverEffect(
+                firstOutputRatio: Self.ratio(milestones[.firstOutput], series.firstOutput),
+                exitRatio: Self.ratio(milestones[.exit], series.exit),
+                cpuRatio: Self.ratio(cpuTime, series.cpu))
         }
         if let effect, let budget = advisor.observerEffectBudget,
-           let worst = [effect.exitRatio, effect.firstOutputRatio].compactMap({ $0 }).max(), worst > 1 + budget {
-            warnings.append(MeasurementWarning(
-                kind: .observerEffect, subject: "series",
-                message: "LD_DEBUG slowed the program ×\(Milliseconds.number(worst, decimals: 2)) (budget ×\(Milliseconds.number(1 + budget, decimals: 2)))",
-                advice: "read the uninstrumented exit and first output for totals; the loader phases still rank the costs"))
+            let worst = [effect.exitRatio, effect.firstOutputRatio].compactMap({ $0 }).max(), worst > 1 + budget
+        {
+            warnings.append(
+                MeasurementWarning(
+                    kind: .observerEffect, subject: "series",
+                    message:
+                        "LD_DEBUG slowed the program ×\(Milliseconds.number(worst, decimals: 2)) (budget ×\(Milliseconds.number(1 + budget, decimals: 2)))",
+                    advice:
+                        "read the uninstrumented exit and first output for totals; the loader phases still rank the costs"
+                ))
         }
         if throughPipe, plain.isEmpty || plain.contains(where: { $0.outputThroughPipe == true }) {
-            warnings.append(MeasurementWarning(
-                kind: .outputThroughPipe, subject: "series",
-                message: "stdout went through a pipe (--show-output, --ready, or no private null device could be made)",
-                advice: "a program that writes a lot pays for the pipe; without those options and as root, output costs what /dev/null costs"))
+            warnings.append(
+                MeasurementWarning(
+                    kind: .outputThroughPipe, subject: "series",
+                    message:
+                        "stdout went through a pipe (--show-output, --ready, or no private null device could be made)",
+                    advice:
+                        "a program that writes a lot pays for the pipe; without those options and as root, output costs what /dev/null costs"
+                ))
         }
         let counts = Self.counts(loaderRuns, median: medianRun.flatMap { samples[$0].loader })
 
         var measurement = LaunchMeasurement(
             command: command, runs: samples.count, warmup: warmup, cold: cold, conditions: conditions,
             status: failures.isEmpty ? .ok : .failed, failures: failures, outcomes: samples.map(\.outcome),
-            milestones: milestones, targetCPUTime: cpuTime, objects: objects, loaderCounts: counts, loaderPhasesMissing: missing,
+            milestones: milestones, targetCPUTime: cpuTime, objects: objects, loaderCounts: counts,
+            loaderPhasesMissing: missing,
             uninstrumented: plainSeries, observerEffect: effect, coldResidency: residencySummary,
             warnings: warnings, medianRun: medianRun, medianRunTimeline: medianRun.flatMap { samples[$0].loader },
             rawSamples: nil)
         measurement.loadedAfterMain = lateObjects
-        measurement.breakdown = BreakdownBuilder(aggregator: ObjectAggregator(executablePath: executablePath)).build(samples)
+        measurement.breakdown = BreakdownBuilder(aggregator: ObjectAggregator(executablePath: executablePath)).build(
+            samples)
         measurement.execImages = images
         measurement.childProcessesWithLoaderOutput = children
         if samples.contains(where: { $0.outputThroughPipe != nil }) {
@@ -132,9 +169,11 @@ public struct MeasurementBuilder: Sendable {
         func summary(_ pick: (LoaderTimeline) -> Double?) -> TimeSummary? {
             TimeSummary(samplesMs: runs.compactMap { $0.flatMap(pick) })
         }
-        return Milestones([.loaderStart: summary(\.loaderStartMs), .loaderDone: summary(\.loaderDoneMs),
-                           .programInitializers: summary { $0.initializers.first(where: \.isProgram)?.startMs },
-                           .main: summary(\.mainMs)])
+        return Milestones([
+            .loaderStart: summary(\.loaderStartMs), .loaderDone: summary(\.loaderDoneMs),
+            .programInitializers: summary { $0.initializers.first(where: \.isProgram)?.startMs },
+            .main: summary(\.mainMs),
+        ])
     }
 
     /// Counts of the median run (else the first run that has them) and every run's.
@@ -158,10 +197,11 @@ public struct MeasurementBuilder: Sendable {
             let reached = runs.compactMap { $0 }
             let program = Self.mostCommon(reached.compactMap(\.program))
             let objects = ObjectAggregator(executablePath: program ?? "?").aggregate(runs)
-            return ImageMeasurement(program: program, position: position + 2, runs: reached.count,
-                                    milestones: loaderMilestones(runs), objects: objects,
-                                    loaderCounts: counts(runs, median: nil),
-                                    loadedAfterMain: LateLoadAggregator.aggregate(runs.map { $0?.loadedAfterMain }))
+            return ImageMeasurement(
+                program: program, position: position + 2, runs: reached.count,
+                milestones: loaderMilestones(runs), objects: objects,
+                loaderCounts: counts(runs, median: nil),
+                loadedAfterMain: LateLoadAggregator.aggregate(runs.map { $0?.loadedAfterMain }))
         }
     }
 
@@ -173,8 +213,10 @@ public struct MeasurementBuilder: Sendable {
 
     /// "N of M runs: message" per distinct failure message, most frequent first. A failure is
     /// what `isFailure` says (by default: not a success, or processes left behind).
-    static func failures(_ outcomes: [LaunchOutcome],
-                         isFailure: (LaunchOutcome) -> Bool = { !$0.succeeded || $0.processesLeftBehind }) -> [String] {
+    static func failures(
+        _ outcomes: [LaunchOutcome],
+        isFailure: (LaunchOutcome) -> Bool = { !$0.succeeded || $0.processesLeftBehind }
+    ) -> [String] {
         var counts: [(String, Int)] = []
         for outcome in outcomes where isFailure(outcome) {
             if let index = counts.firstIndex(where: { $0.0 == outcome.message }) {
@@ -192,7 +234,9 @@ public struct MeasurementBuilder: Sendable {
         func key(_ sample: LaunchSample) -> Double? { sample.exitMs ?? sample.loader?.mainMs }
         let values = candidates.compactMap { key(samples[$0]) }
         guard let median = SampleStatistics.median(values) else { return candidates.first }
-        return candidates.min { abs((key(samples[$0]) ?? .infinity) - median) < abs((key(samples[$1]) ?? .infinity) - median) }
+        return candidates.min {
+            abs((key(samples[$0]) ?? .infinity) - median) < abs((key(samples[$1]) ?? .infinity) - median)
+        }
     }
 
     static func ratio(_ instrumented: TimeSummary?, _ plain: TimeSummary?) -> Double? {
@@ -212,10 +256,11 @@ public struct MeasurementBuilder: Sendable {
         return order.compactMap { path in
             guard let records = byPath[path], let last = records.last else { return nil }
             let resident = records.map { Double($0.residentPages) }
-            return ResidencySummary(path: path, pages: last.pages,
-                                    residentPagesMedian: SampleStatistics.median(resident) ?? 0,
-                                    residentPagesMax: records.map(\.residentPages).max() ?? 0,
-                                    error: records.compactMap(\.error).first)
+            return ResidencySummary(
+                path: path, pages: last.pages,
+                residentPagesMedian: SampleStatistics.median(resident) ?? 0,
+                residentPagesMax: records.map(\.residentPages).max() ?? 0,
+                error: records.compactMap(\.error).first)
         }
     }
 }
@@ -238,13 +283,20 @@ enum LateLoadAggregator {
             var seen: Set<String> = []
             for load in loads {
                 let requestedName = ObjectName.fileName(load.name)
-                let requestedKey = load.initializers.first { ObjectName.fileName($0.path) == requestedName }?.path ?? load.name
+                let requestedKey =
+                    load.initializers.first { ObjectName.fileName($0.path) == requestedName }?.path ?? load.name
                 var keys: [String] = [requestedKey]
                 for call in load.initializers where !keys.contains(call.path) { keys.append(call.path) }
                 for key in keys {
-                    if gathered[key] == nil { order.append(key); gathered[key] = Gathered() }
+                    if gathered[key] == nil {
+                        order.append(key)
+                        gathered[key] = Gathered()
+                    }
                     var entry = gathered[key]!
-                    if !seen.contains(key) { entry.runs += 1; seen.insert(key) }
+                    if !seen.contains(key) {
+                        entry.runs += 1
+                        seen.insert(key)
+                    }
                     entry.starts.append(load.startMs)
                     if key == requestedKey {
                         entry.requestedBy = entry.requestedBy ?? load.requester
@@ -265,10 +317,11 @@ enum LateLoadAggregator {
         }
         let objects = order.compactMap { key -> LateObjectMeasurement? in
             guard let entry = gathered[key], let start = TimeSummary(samplesMs: entry.starts) else { return nil }
-            return LateObjectMeasurement(path: key, requestedBy: entry.requestedBy, runs: entry.runs, loadStart: start,
-                                         load: TimeSummary(samplesMs: entry.loads),
-                                         initializers: TimeSummary(samplesMs: entry.initializers),
-                                         unfinished: entry.unfinished)
+            return LateObjectMeasurement(
+                path: key, requestedBy: entry.requestedBy, runs: entry.runs, loadStart: start,
+                load: TimeSummary(samplesMs: entry.loads),
+                initializers: TimeSummary(samplesMs: entry.initializers),
+                unfinished: entry.unfinished)
         }
         return objects.isEmpty ? nil : objects
     }
@@ -296,7 +349,10 @@ struct ObjectAggregator {
         var initializers: [String: Double] = [:]
 
         mutating func note(_ key: String, _ role: ObjectMeasurement.Role) {
-            if roles[key] == nil { order.append(key); roles[key] = role }
+            if roles[key] == nil {
+                order.append(key)
+                roles[key] = role
+            }
         }
     }
 
@@ -308,14 +364,19 @@ struct ObjectAggregator {
             pathByName[ObjectName.fileName(call.path)] = call.path
         }
         let passes = timeline.relocations ?? []
-        let executablePass = passes.lastIndex { $0.path == timeline.program }
+        let executablePass =
+            passes.lastIndex { $0.path == timeline.program }
             ?? passes.lastIndex { !ObjectName.isDynamicLoader($0.path) }
         for (index, pass) in passes.enumerated() where index != executablePass {
-            if pathByName[ObjectName.fileName(pass.path)] == nil { pathByName[ObjectName.fileName(pass.path)] = pass.path }
+            if pathByName[ObjectName.fileName(pass.path)] == nil {
+                pathByName[ObjectName.fileName(pass.path)] = pass.path
+            }
         }
         for call in timeline.initializers {
             let key = call.isProgram ? executablePath : call.path
-            let role: ObjectMeasurement.Role = call.isProgram ? .executable
+            let role: ObjectMeasurement.Role =
+                call.isProgram
+                ? .executable
                 : (ObjectName.isDynamicLoader(call.path) ? .loader : .library)
             run.note(key, role)
             if run.initializerStart[key] == nil { run.initializerStart[key] = call.startMs }

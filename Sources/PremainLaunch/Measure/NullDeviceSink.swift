@@ -1,6 +1,6 @@
 import Glibc
-import Synchronization
 import PremainSystem
+import Synchronization
 
 /// A private null device whose first write an inotify watch sees: the target's stdout when its
 /// bytes are not needed (a write costs what a write to /dev/null costs).
@@ -54,7 +54,8 @@ final class NullDeviceSink: Sendable {
         guard device >= 0 else { return nil }
         let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard LocalFiles.status(descriptor: device)?.st_rdev == nullDevice, watch >= 0,
-              inotify_add_watch(watch, path, disarmedMask) >= 0 else {
+            inotify_add_watch(watch, path, disarmedMask) >= 0
+        else {
             close(device)
             if watch >= 0 { close(watch) }
             return nil

@@ -16,7 +16,8 @@ public enum ObjectFactsReader {
     }
 
     public static func facts(of inventory: BinaryInventory) -> ObjectStaticFacts {
-        ObjectStaticFacts(census: inventory.relocations, bindNow: inventory.dynamic.bindNow,
-                          importedSymbols: inventory.symbols.imported, fileSize: inventory.header.fileSize)
+        ObjectStaticFacts(
+            census: inventory.relocations, bindNow: inventory.dynamic.bindNow,
+            importedSymbols: inventory.symbols.imported, fileSize: inventory.header.fileSize)
     }
 }

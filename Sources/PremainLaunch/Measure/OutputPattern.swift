@@ -78,7 +78,8 @@ enum RequiredLiteral {
         // Alternation anywhere (`a|b`) or any `(?` construct (options such as (?i), lookarounds).
         if bytes.contains(UInt8(ascii: "|")) || source.contains("(?") { return [] }
         // Literal characters at group depth 0, each with whether a quantifier may drop it.
-        var best: [UInt8] = [], run: [UInt8] = []
+        var best: [UInt8] = []
+        var run: [UInt8] = []
         func endRun() {
             if run.count > best.count { best = run }
             run = []
@@ -124,7 +125,7 @@ enum RequiredLiteral {
                 if (isAlphanumeric(byte) || plainPunctuation.contains(byte)) && !equivalentToOthers.contains(byte) {
                     literal = byte
                 }
-                // Anything else (. ^ $ * + ? and non-ASCII) ends a run.
+            // Anything else (. ^ $ * + ? and non-ASCII) ends a run.
             }
             // What follows: `?`, `*` or `{` may drop the character; `+` keeps one copy but a
             // run cannot go on past it; a non-ASCII byte may be a combining mark that makes one
@@ -163,7 +164,8 @@ enum RequiredLiteral {
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 }
@@ -177,9 +179,13 @@ struct OutputLines {
 
     /// True when a line (or the unfinished last line) of `bytes`, with what came before on
     /// this stream, matches.
-    mutating func consume(_ bytes: ArraySlice<UInt8>, stream: LaunchSample.Stream, pattern: OutputPattern,
-                          deadlineNs: UInt64? = nil) -> Bool {
-        func matches(_ line: ArraySlice<UInt8>) -> Bool { pattern.match(bytes: line, deadlineNs: deadlineNs) == .matched }
+    mutating func consume(
+        _ bytes: ArraySlice<UInt8>, stream: LaunchSample.Stream, pattern: OutputPattern,
+        deadlineNs: UInt64? = nil
+    ) -> Bool {
+        func matches(_ line: ArraySlice<UInt8>) -> Bool {
+            pattern.match(bytes: line, deadlineNs: deadlineNs) == .matched
+        }
         var buffer = pending[stream] ?? []
         pending[stream] = nil
         defer { pending[stream] = buffer }

@@ -12,8 +12,10 @@ import PremainSystem
 public enum LoadedObjectDiscovery {
     /// The real paths, executable first. Without glibc's loader only the executable, its
     /// interpreter and the static closure: `LD_TRACE_LOADED_OBJECTS` would simply run it.
-    public static func objects(executable: String, interpreter: String?, glibcLoader: Bool,
-                               environment: [String], launcher: any Launcher) -> [String] {
+    public static func objects(
+        executable: String, interpreter: String?, glibcLoader: Bool,
+        environment: [String], launcher: any Launcher
+    ) -> [String] {
         var candidates = [executable]
         if let interpreter { candidates.append(interpreter) }
         if glibcLoader { candidates += traced(executable: executable, environment: environment, launcher: launcher) }
@@ -29,8 +31,11 @@ public enum LoadedObjectDiscovery {
         let collected = OutputCollector()
         let request = LaunchRequest(
             executablePath: executable, arguments: [executable],
-            environment: environment.filter { !$0.hasPrefix("LD_TRACE_LOADED_OBJECTS=") } + ["LD_TRACE_LOADED_OBJECTS=1"],
-            instrumented: false, timeoutSeconds: 10, output: .forward { stream, bytes in
+            environment: environment.filter { !$0.hasPrefix("LD_TRACE_LOADED_OBJECTS=") } + [
+                "LD_TRACE_LOADED_OBJECTS=1"
+            ],
+            instrumented: false, timeoutSeconds: 10,
+            output: .forward { stream, bytes in
                 if stream == .stdout { collected.append(bytes) }
             })
         // A missing library makes the loader fail after listing the others: keep those.
@@ -88,7 +93,8 @@ public enum PageCacheEvictor {
     static func evictOne(_ path: String) -> Residency {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            return Residency(path: path, pages: 0, residentPages: 0, error: "cannot open: \(String(cString: strerror(errno)))")
+            return Residency(
+                path: path, pages: 0, residentPages: 0, error: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         _ = fdatasync(fd)
@@ -112,7 +118,8 @@ public enum PageCacheEvictor {
         defer { munmap(mapping, size) }
         var vector = [UInt8](repeating: 0, count: pages)
         guard mincore(mapping, size, &vector) == 0 else {
-            return Residency(path: path, pages: pages, residentPages: 0, error: "mincore: \(String(cString: strerror(errno)))")
+            return Residency(
+                path: path, pages: pages, residentPages: 0, error: "mincore: \(String(cString: strerror(errno)))")
         }
         return Residency(path: path, pages: pages, residentPages: vector.filter { $0 & 1 != 0 }.count)
     }

@@ -35,7 +35,10 @@ struct PatternProgram: Sendable {
 
     private mutating func append(_ instruction: Instruction, source: String) throws(PatternError) -> Int {
         guard instructions.count < Self.instructionLimit else {
-            throw PatternError(message: "'\(source)': the expression expands to more than \(Self.instructionLimit) states (its repetition counts); use smaller counts")
+            throw PatternError(
+                message:
+                    "'\(source)': the expression expands to more than \(Self.instructionLimit) states (its repetition counts); use smaller counts"
+            )
         }
         instructions.append(instruction)
         return instructions.count - 1
@@ -140,7 +143,9 @@ struct PatternProgram: Sendable {
                     stack.append(second)
                     stack.append(first)
                 case .assertion(let assertion):
-                    if holds(assertion, previous: previous, current: current, last: following == nil) { stack.append(pc + 1) }
+                    if holds(assertion, previous: previous, current: current, last: following == nil) {
+                        stack.append(pc + 1)
+                    }
                 case .character, .caseless, .any, .set:
                     consuming.append(pc)
                 }

@@ -192,9 +192,15 @@ struct PatternParser {
         while let c = next {
             let bounds: (min: Int, max: Int?)
             switch c {
-            case "*": bounds = (0, nil); at += 1
-            case "+": bounds = (1, nil); at += 1
-            case "?": bounds = (0, 1); at += 1
+            case "*":
+                bounds = (0, nil)
+                at += 1
+            case "+":
+                bounds = (1, nil)
+                at += 1
+            case "?":
+                bounds = (0, 1)
+                at += 1
             case "{":
                 guard let counted = try counts() else { return node }  // a literal `{`
                 bounds = counted
@@ -229,7 +235,9 @@ struct PatternParser {
             let text = digits()
             high = text.isEmpty ? nil : text
         }
-        guard index < characters.count, characters[index] == "}", !low.isEmpty || !(high ?? "").isEmpty else { return nil }
+        guard index < characters.count, characters[index] == "}", !low.isEmpty || !(high ?? "").isEmpty else {
+            return nil
+        }
         func count(_ text: String) throws(PatternError) -> Int {
             guard text.count <= 4, let value = Int(text), value <= Self.countLimit else {
                 throw fail("repetition counts above \(Self.countLimit) are not supported")
@@ -289,7 +297,8 @@ struct PatternParser {
                 guard next == "<" else { throw fail("unknown group syntax '(?P' at character \(opened)") }
                 try groupName(closing: ">")
             case let digit where digit.isASCII && digit.isNumber: throw refuse("recursion and subroutine calls")
-            case "-" where peek(1).map { $0.isASCII && $0.isNumber } ?? false: throw refuse("recursion and subroutine calls")
+            case "-" where peek(1).map { $0.isASCII && $0.isNumber } ?? false:
+                throw refuse("recursion and subroutine calls")
             default:
                 let scoped = try options(&inner)
                 if !scoped {  // `(?i)`: holds for the rest of the enclosing group
@@ -312,7 +321,9 @@ struct PatternParser {
         let start = at
         at += 1
         while let c = next, c != closing {
-            guard c.isLetter || c.isNumber || c == "_" else { throw fail("invalid group name at character \(start + 1)") }
+            guard c.isLetter || c.isNumber || c == "_" else {
+                throw fail("invalid group name at character \(start + 1)")
+            }
             at += 1
         }
         guard next == closing, at > start + 1 else { throw fail("invalid group name at character \(start + 1)") }
@@ -348,15 +359,33 @@ struct PatternParser {
     private mutating func escape(_ flags: Flags) throws(PatternError) -> PatternNode? {
         guard let c = next else { throw fail("the expression ends with a lone '\\'") }
         switch c {
-        case "b": at += 1; return .assertion(.wordBoundary)
-        case "B": at += 1; return .assertion(.notWordBoundary)
-        case "A": at += 1; return .assertion(.inputStart)
-        case "z": at += 1; return .assertion(.inputEnd)
-        case "Z": at += 1; return .assertion(.inputEndBeforeNewline)
-        case "N": at += 1; return .any(newline: false)
-        case "X": at += 1; return .any(newline: true)
-        case "R": at += 1; return .set(PatternClass(members: [.property(.newline, negated: false)]))
-        case "E": at += 1; return nil  // a stray \E ends no quote
+        case "b":
+            at += 1
+            return .assertion(.wordBoundary)
+        case "B":
+            at += 1
+            return .assertion(.notWordBoundary)
+        case "A":
+            at += 1
+            return .assertion(.inputStart)
+        case "z":
+            at += 1
+            return .assertion(.inputEnd)
+        case "Z":
+            at += 1
+            return .assertion(.inputEndBeforeNewline)
+        case "N":
+            at += 1
+            return .any(newline: false)
+        case "X":
+            at += 1
+            return .any(newline: true)
+        case "R":
+            at += 1
+            return .set(PatternClass(members: [.property(.newline, negated: false)]))
+        case "E":
+            at += 1
+            return nil  // a stray \E ends no quote
         case "Q":
             at += 1
             var quoted: [PatternNode] = []
@@ -429,7 +458,9 @@ struct PatternParser {
                 at += 1
             }
         }
-        guard !digits.isEmpty, digits.count <= 8, let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) else {
+        guard !digits.isEmpty, digits.count <= 8, let value = UInt32(digits, radix: 16),
+            let scalar = Unicode.Scalar(value)
+        else {
             throw fail("invalid hexadecimal escape '\(digits)'")
         }
         return Character(scalar)
@@ -455,7 +486,8 @@ struct PatternParser {
                     result.members.append(try posixClass())
                     continue
                 }
-                throw fail("nested classes ('[' inside a class at character \(at + 1)) are not supported; escape it as \\[")
+                throw fail(
+                    "nested classes ('[' inside a class at character \(at + 1)) are not supported; escape it as \\[")
             }
             if (c == "&" && peek(1) == "&") || (c == "-" && peek(1) == "-") || (c == "~" && peek(1) == "~") {
                 throw fail("class set operations ('\(c)\(c)') are not supported")
@@ -467,7 +499,9 @@ struct PatternParser {
                 guard case .character(let to) = try classCharacter() else {
                     throw fail("a range ends in a class escape at character \(at)")
                 }
-                guard let lowScalar = from.singleScalar, let highScalar = to.singleScalar, lowScalar.value <= highScalar.value else {
+                guard let lowScalar = from.singleScalar, let highScalar = to.singleScalar,
+                    lowScalar.value <= highScalar.value
+                else {
                     throw fail("invalid range '\(from)-\(to)' in a class")
                 }
                 result.members.append(.range(lowScalar, highScalar))

@@ -33,8 +33,9 @@ struct ProcessGroupReaper {
                     leaderStatus = status
                     func ms(_ t: timeval) -> Double { Double(t.tv_sec) * 1000 + Double(t.tv_usec) / 1000 }
                     leaderCPUMs = ms(usage.ru_utime) + ms(usage.ru_stime)
-                    leaderUsage = ResourceUsage(minorFaults: usage.ru_minflt, majorFaults: usage.ru_majflt,
-                                                voluntarySwitches: usage.ru_nvcsw, involuntarySwitches: usage.ru_nivcsw)
+                    leaderUsage = ResourceUsage(
+                        minorFaults: usage.ru_minflt, majorFaults: usage.ru_majflt,
+                        voluntarySwitches: usage.ru_nvcsw, involuntarySwitches: usage.ru_nivcsw)
                 } else if reaped == 0 || (reaped < 0 && errno != EINTR) {
                     return
                 }
@@ -44,8 +45,9 @@ struct ProcessGroupReaper {
         reapLeader(WNOHANG)
         if leaderStatus != nil && kill(-pgid, 0) != 0 && errno == ESRCH {
             let escaped = endEscaped(cgroup: cgroup, patienceSeconds: patienceSeconds)
-            return Result(leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, leaderUsage: leaderUsage,
-                          othersKilled: escaped.killed, leftBehind: escaped.leftBehind)
+            return Result(
+                leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, leaderUsage: leaderUsage,
+                othersKilled: escaped.killed, leftBehind: escaped.leftBehind)
         }
         // Count members still alive (not zombies) other than the leader before killing them.
         let others = liveMembers(of: pgid).filter { $0 != pgid }.count
@@ -68,8 +70,9 @@ struct ProcessGroupReaper {
         }
         let escaped = endEscaped(cgroup: cgroup, patienceSeconds: patienceSeconds)
         let leftBehind = !liveMembers(of: pgid).isEmpty || escaped.leftBehind
-        return Result(leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, leaderUsage: leaderUsage,
-                      othersKilled: others + escaped.killed, leftBehind: leftBehind)
+        return Result(
+            leaderStatus: leaderStatus, leaderCPUMs: leaderCPUMs, leaderUsage: leaderUsage,
+            othersKilled: others + escaped.killed, leftBehind: leftBehind)
     }
 
     /// Processes of the launch that left its process group (`setsid` after a double fork):
@@ -134,7 +137,9 @@ public enum ProcessTable {
     public static func children(of parent: pid_t) -> [pid_t] {
         guard case .success(let names) = LocalFiles.entries(of: "/proc") else { return [] }
         return names.compactMap { name -> pid_t? in
-            guard let pid = pid_t(name), let stat = readStat(pid), stat.ppid == parent, stat.state != "Z" else { return nil }
+            guard let pid = pid_t(name), let stat = readStat(pid), stat.ppid == parent, stat.state != "Z" else {
+                return nil
+            }
             return pid
         }
     }
@@ -151,7 +156,8 @@ public enum ProcessTable {
         // "pid (comm) S ppid pgrp ...": comm may hold spaces and parentheses; split after the last ')'.
         guard let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count >= 3, let state = fields[0].first, let ppid = pid_t(fields[1]), let pgrp = pid_t(fields[2]) else { return nil }
+        guard fields.count >= 3, let state = fields[0].first, let ppid = pid_t(fields[1]), let pgrp = pid_t(fields[2])
+        else { return nil }
         return (state, ppid, pgrp)
     }
 }
@@ -161,7 +167,12 @@ final class AtomicPID: Sendable {
     private let value = Mutex<pid_t>(0)
 
     /// Adds one and returns the new value.
-    func next() -> pid_t { value.withLock { $0 += 1; return $0 } }
+    func next() -> pid_t {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 
     func store(_ pid: pid_t) { value.withLock { $0 = pid } }
 

@@ -13,11 +13,13 @@ public enum CommandResolver {
         if command.contains("/") {
             return LocalFiles.status(command) != nil ? command : nil
         }
-        let directories = (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
+        let directories = (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(
+            separator: ":", omittingEmptySubsequences: false)
         for directory in directories {
             let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + command
             if let info = LocalFiles.status(candidate), info.st_mode & S_IFMT == S_IFREG,
-               LocalFiles.isAccessible(candidate, X_OK) {
+                LocalFiles.isAccessible(candidate, X_OK)
+            {
                 return candidate
             }
         }
@@ -57,17 +59,22 @@ public struct TargetProbe: Equatable, Sendable {
     /// described as such.
     public static func probe(_ path: String) -> TargetProbe {
         guard let file = try? ELFFile(path: path) else {
-            return TargetProbe(path: path, buildID: nil, interpreter: nil, glibcLoader: false,
-                               loaderPhasesMissing: "not an ELF file (a script?): LD_DEBUG would describe its interpreter's start-up, not its own")
+            return TargetProbe(
+                path: path, buildID: nil, interpreter: nil, glibcLoader: false,
+                loaderPhasesMissing:
+                    "not an ELF file (a script?): LD_DEBUG would describe its interpreter's start-up, not its own")
         }
         let interpreter = file.interpreter
         guard let interpreter else {
-            return TargetProbe(path: path, buildID: file.buildID, interpreter: nil, glibcLoader: false,
-                               loaderPhasesMissing: "statically linked (no PT_INTERP): no dynamic loader runs, so there are no loader lines to time")
+            return TargetProbe(
+                path: path, buildID: file.buildID, interpreter: nil, glibcLoader: false,
+                loaderPhasesMissing:
+                    "statically linked (no PT_INTERP): no dynamic loader runs, so there are no loader lines to time")
         }
         let name = ObjectName.fileName(interpreter)
         let glibc = ObjectName.isDynamicLoader(name)
-        return TargetProbe(path: path, buildID: file.buildID, interpreter: interpreter, glibcLoader: glibc,
-                           loaderPhasesMissing: glibc ? nil : "its loader \(interpreter) is not glibc's: LD_DEBUG is a glibc feature")
+        return TargetProbe(
+            path: path, buildID: file.buildID, interpreter: interpreter, glibcLoader: glibc,
+            loaderPhasesMissing: glibc ? nil : "its loader \(interpreter) is not glibc's: LD_DEBUG is a glibc feature")
     }
 }

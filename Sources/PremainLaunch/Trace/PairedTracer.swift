@@ -2,7 +2,7 @@ import PremainAudit
 import PremainModel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Traces two builds alternately for `compare --explain`: base and head in ABBA/BAAB blocks,
@@ -40,8 +40,10 @@ public struct PairedTracer {
     /// Traces `base` and `head` (resolved executable paths), each with `arguments` after argv[0].
     /// Throws `TraceError` when tracing is not supported here or the bias cannot be measured; a
     /// run that fails is kept with `succeeded == false`.
-    public func trace(base: String, head: String, arguments: [String], environment: [String],
-                      progress: (LaunchProgress) -> Void = { _ in }) throws(TraceError) -> TracedPair {
+    public func trace(
+        base: String, head: String, arguments: [String], environment: [String],
+        progress: (LaunchProgress) -> Void = { _ in }
+    ) throws(TraceError) -> TracedPair {
         guard Tracer.isSupported else { throw .unsupportedArchitecture }
         let started = clock()
         let devNull = open("/dev/null", O_RDWR | O_CLOEXEC)
@@ -55,8 +57,10 @@ public struct PairedTracer {
             traced.holdIdleLatency = options.holdIdleLatency
             return traced
         }
-        let baseOptions = traceOptions(base), headOptions = traceOptions(head)
-        let (pair, _) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) { () throws(TraceError) -> TracedPair in
+        let baseOptions = traceOptions(base)
+        let headOptions = traceOptions(head)
+        let (pair, _) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) {
+            () throws(TraceError) -> TracedPair in
             let biasMs: Double
             if let given = options.biasMs {
                 biasMs = given
@@ -66,9 +70,12 @@ public struct PairedTracer {
                 throw .noCalibrationTarget("no calibration program and no bias given")
             }
             let planners = (base: Self.planner(), head: Self.planner())
-            let names = (base: Tracer.loaderNames(base, environment: environment),
-                         head: Tracer.loaderNames(head, environment: environment))
-            var baseRuns: [TracedRun] = [], headRuns: [TracedRun] = []
+            let names = (
+                base: Tracer.loaderNames(base, environment: environment),
+                head: Tracer.loaderNames(head, environment: environment)
+            )
+            var baseRuns: [TracedRun] = []
+            var headRuns: [TracedRun] = []
             var orders = BlockOrders(seed: options.seed)
             let total = 2 * max(1, options.runs)
             progress(LaunchProgress(completed: 0, total: total, phase: "tracing both builds"))
@@ -78,24 +85,31 @@ public struct PairedTracer {
             while baseRuns.count < max(1, options.runs) {
                 let order = orders.next() ? [true, false, false, true] : [false, true, true, false]
                 for isBase in order where (isBase ? baseRuns.count : headRuns.count) < max(1, options.runs) {
-                    var record = try Tracer.traceOnce(isBase ? base : head, options: isBase ? baseOptions : headOptions,
-                                                      planner: isBase ? planners.base : planners.head)
+                    var record = try Tracer.traceOnce(
+                        isBase ? base : head, options: isBase ? baseOptions : headOptions,
+                        planner: isBase ? planners.base : planners.head)
                     record.rename(isBase ? names.base : names.head)
-                    let run = Self.run(record, executable: isBase ? base : head, biasMs: biasMs,
-                                       planner: isBase ? planners.base : planners.head)
+                    let run = Self.run(
+                        record, executable: isBase ? base : head, biasMs: biasMs,
+                        planner: isBase ? planners.base : planners.head)
                     if isBase { baseRuns.append(run) } else { headRuns.append(run) }
-                    progress(LaunchProgress(completed: baseRuns.count + headRuns.count, total: total,
-                                            phase: "tracing both builds"))
+                    progress(
+                        LaunchProgress(
+                            completed: baseRuns.count + headRuns.count, total: total,
+                            phase: "tracing both builds"))
                 }
                 if Double(clock() &- started) / 1e9 >= options.maxSeconds { break }
             }
             let pairs = min(baseRuns.count, headRuns.count)
             var notes: [String] = []
             if pairs < max(1, options.runs) {
-                notes.append("tracing stopped at the time limit (--explain-time) after \(pairs) run\(pairs == 1 ? "" : "s") of each build")
+                notes.append(
+                    "tracing stopped at the time limit (--explain-time) after \(pairs) run\(pairs == 1 ? "" : "s") of each build"
+                )
             }
-            return TracedPair(base: Array(baseRuns.prefix(pairs)), head: Array(headRuns.prefix(pairs)), biasMs: biasMs,
-                              seconds: Double(clock() &- started) / 1e9, notes: notes)
+            return TracedPair(
+                base: Array(baseRuns.prefix(pairs)), head: Array(headRuns.prefix(pairs)), biasMs: biasMs,
+                seconds: Double(clock() &- started) / 1e9, notes: notes)
         }
         return pair
     }
@@ -113,13 +127,16 @@ public struct PairedTracer {
             let exclusive = entry.calls.reduce(0.0) { $0 + $1.exclusiveNs(biasNs: biasNs) }
             let probe = entry.probe
             let source = planner.sourceLocation(of: probe)
-            functions.append(TracedRun.Function(
-                object: key.object, symbol: key.symbol, demangled: probe.demangled, kind: probe.kind,
-                inlinedInto: probe.inlinedInto, source: source, inclusiveMs: inclusive / 1e6, exclusiveMs: exclusive / 1e6,
-                calls: entry.hits))
+            functions.append(
+                TracedRun.Function(
+                    object: key.object, symbol: key.symbol, demangled: probe.demangled, kind: probe.kind,
+                    inlinedInto: probe.inlinedInto, source: source, inclusiveMs: inclusive / 1e6,
+                    exclusiveMs: exclusive / 1e6,
+                    calls: entry.hits))
         }
         functions.sort { ($0.object, $0.symbol, $0.source?.line ?? 0) < ($1.object, $1.symbol, $1.source?.line ?? 0) }
-        return TracedRun(executable: executable, functions: functions, milestones: record.milestones,
-                         succeeded: record.outcome.succeeded)
+        return TracedRun(
+            executable: executable, functions: functions, milestones: record.milestones,
+            succeeded: record.outcome.succeeded)
     }
 }

@@ -46,7 +46,9 @@ final class ProbePlanner {
     func sourceLocation(of probe: TraceProbe) -> SourceLocation? {
         if let source = probe.source { return source }
         let info = debugInfo(for: probe.object)
-        if probe.kind == .swiftLazyGlobal, let declared = info?.declaration(ofGlobalInitializedBy: probe.symbol, at: probe.entry) {
+        if probe.kind == .swiftLazyGlobal,
+            let declared = info?.declaration(ofGlobalInitializedBy: probe.symbol, at: probe.entry)
+        {
             return declared
         }
         return info?.sourceLocation(of: probe.entry)
@@ -81,7 +83,8 @@ final class ProbePlanner {
 
         // A stripped file: its separate debug file (build-id, debuglink) has the full symbol
         // table at the same link-time addresses.
-        let debugFile: ELFFile? = file.staticSymbols == nil
+        let debugFile: ELFFile? =
+            file.staticSymbols == nil
             ? debugLocator.debugFile(for: file).flatMap { try? ELFFile(path: $0) } : nil
 
         // 1. Initializer entries.
@@ -99,9 +102,10 @@ final class ProbePlanner {
             }
             let label = symbol ?? "\(entry.source.rawValue)[\(entry.index)]"
             if probes[target] == nil {
-                probes[target] = TraceProbe(object: path, entry: target, symbol: label,
-                                            demangled: symbol.flatMap(Demangler.demangle),
-                                            kind: Self.initializerKind(symbol))
+                probes[target] = TraceProbe(
+                    object: path, entry: target, symbol: label,
+                    demangled: symbol.flatMap(Demangler.demangle),
+                    kind: Self.initializerKind(symbol))
             }
         }
 
@@ -111,15 +115,17 @@ final class ProbePlanner {
         for table in [file.staticSymbols ?? debugFile?.staticSymbols, file.dynamicSymbols].compactMap({ $0 }) {
             table.forEach { symbol in
                 guard symbol.isDefined, symbol.value != 0,
-                      symbol.kind == .function || symbol.kind == .gnuIFunc,
-                      let name = table.name(of: symbol), !name.isEmpty else { return true }
+                    symbol.kind == .function || symbol.kind == .gnuIFunc,
+                    let name = table.name(of: symbol), !name.isEmpty
+                else { return true }
                 let address = symbol.value
                 if !markersOnly, let suspect = SwiftSuspects.kind(of: name) {
                     let kind: TracedFunctionKind = suspect == .lazyGlobal ? .swiftLazyGlobal : .swiftDefaultArgument
                     if kind == .swiftDefaultArgument { defaultArguments[name] = address }
                     if probes[address] == nil {
-                        probes[address] = TraceProbe(object: path, entry: address, symbol: name,
-                                                     demangled: Demangler.demangle(name), kind: kind)
+                        probes[address] = TraceProbe(
+                            object: path, entry: address, symbol: name,
+                            demangled: Demangler.demangle(name), kind: kind)
                     }
                 }
                 if needsDemangling {
@@ -130,9 +136,10 @@ final class ProbePlanner {
                             existing.kind = existing.kind == .staticInitializer ? .named : existing.kind
                             probes[address] = existing
                         } else {
-                            probes[address] = TraceProbe(object: path, entry: address, symbol: name,
-                                                         demangled: demangled, kind: .named,
-                                                         isIFuncResolver: symbol.kind == .gnuIFunc)
+                            probes[address] = TraceProbe(
+                                object: path, entry: address, symbol: name,
+                                demangled: demangled, kind: .named,
+                                isIFuncResolver: symbol.kind == .gnuIFunc)
                         }
                     }
                     if let untilSymbol, Self.matches(untilSymbol, mangled: name, demangled: demangled) {
@@ -148,17 +155,22 @@ final class ProbePlanner {
         }
 
         if !markersOnly, file.staticSymbols == nil, debugFile?.staticSymbols == nil, isSwiftObject(file) {
-            untimed.append(UntimedFunction(
-                object: path, symbol: "*", demangled: "every Swift lazy global and default argument", kind: .swiftLazyGlobal,
-                reason: "stripped, and no debug file was found by build-id or .gnu_debuglink (add --debug-dir): their symbols are local, so they cannot be found"))
+            untimed.append(
+                UntimedFunction(
+                    object: path, symbol: "*", demangled: "every Swift lazy global and default argument",
+                    kind: .swiftLazyGlobal,
+                    reason:
+                        "stripped, and no debug file was found by build-id or .gnu_debuglink (add --debug-dir): their symbols are local, so they cannot be found"
+                ))
         }
 
         // 3. Inlined copies (DWARF) of default-argument generators and named functions.
         if !markersOnly, isSwiftObject(file) || !functionQueries.isEmpty {
             let info = debugInfo(for: path, file: file)
-            let copies = info?.inlinedCopies { name in
-                SwiftSuspects.kind(of: name) == .defaultArgument || self.isQueried(name)
-            } ?? []
+            let copies =
+                info?.inlinedCopies { name in
+                    SwiftSuspects.kind(of: name) == .defaultArgument || self.isQueried(name)
+                } ?? []
             for copy in copies where probes[copy.entry] == nil {
                 let isDefault = SwiftSuspects.kind(of: copy.symbol) == .defaultArgument
                 probes[copy.entry] = TraceProbe(
@@ -168,22 +180,29 @@ final class ProbePlanner {
             }
             if info == nil {
                 for (name, _) in defaultArguments.sorted(by: { $0.key < $1.key }) {
-                    untimed.append(UntimedFunction(
-                        object: path, symbol: name, demangled: Demangler.demangle(name), kind: .swiftDefaultArgument,
-                        reason: "no DWARF for this object: copies inlined into callers cannot be found or timed; only calls to the out-of-line function are timed"))
+                    untimed.append(
+                        UntimedFunction(
+                            object: path, symbol: name, demangled: Demangler.demangle(name),
+                            kind: .swiftDefaultArgument,
+                            reason:
+                                "no DWARF for this object: copies inlined into callers cannot be found or timed; only calls to the out-of-line function are timed"
+                        ))
                 }
             }
         }
         for query in pendingQueries.sorted() where isMainExecutable {
-            untimed.append(UntimedFunction(object: path, symbol: query, demangled: nil, kind: .named,
-                                           reason: "no function with this name in the executable (other objects are searched as they load)"))
+            untimed.append(
+                UntimedFunction(
+                    object: path, symbol: query, demangled: nil, kind: .named,
+                    reason: "no function with this name in the executable (other objects are searched as they load)"))
         }
 
         let loads = file.segments.filter { $0.type == ELFSegment.load }
             .map { (virtualAddress: $0.virtualAddress, offset: $0.offset) }
-        return ProbePlan(path: path, probes: probes.values.sorted { $0.entry < $1.entry },
-                         markers: markers.mapValues { $0.sorted() }, loadSegments: loads,
-                         untimed: untimed, isPositionIndependent: file.type == 3)
+        return ProbePlan(
+            path: path, probes: probes.values.sorted { $0.entry < $1.entry },
+            markers: markers.mapValues { $0.sorted() }, loadSegments: loads,
+            untimed: untimed, isPositionIndependent: file.type == 3)
     }
 
     /// `true` when the mangled `name` is what one of `functionQueries` asks for (`matches`),
@@ -191,7 +210,9 @@ final class ProbePlanner {
     private func isQueried(_ name: String) -> Bool {
         guard !functionQueries.isEmpty else { return false }
         if functionQueries.contains(name) { return true }
-        guard name.hasPrefix("_Z") || Demangler.isSwift(name), let demangled = Demangler.demangle(name) else { return false }
+        guard name.hasPrefix("_Z") || Demangler.isSwift(name), let demangled = Demangler.demangle(name) else {
+            return false
+        }
         return functionQueries.contains { Self.matches($0, mangled: name, demangled: demangled) }
     }
 

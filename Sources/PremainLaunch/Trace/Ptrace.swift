@@ -1,7 +1,8 @@
 import CTrace
 import PremainModel
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A failed ptrace(2) request: the request, the thread and errno.
@@ -85,29 +86,29 @@ enum Ptrace {
 }
 
 #if arch(x86_64)
-/// The x86-64 general registers (`user_regs_struct`, PTRACE_GETREGS/SETREGS; other
-/// architectures have neither and use PTRACE_GETREGSET).
-extension Ptrace {
-    static let getRegs: Int32 = 12
-    static let setRegs: Int32 = 13
+    /// The x86-64 general registers (`user_regs_struct`, PTRACE_GETREGS/SETREGS; other
+    /// architectures have neither and use PTRACE_GETREGSET).
+    extension Ptrace {
+        static let getRegs: Int32 = 12
+        static let setRegs: Int32 = 13
 
-    static func registers(_ pid: pid_t) throws(PtraceError) -> user_regs_struct {
-        var regs = user_regs_struct()
-        let result = withUnsafeMutablePointer(to: &regs) {
-            ctrace_ptrace(getRegs, pid, 0, UInt(bitPattern: $0))
+        static func registers(_ pid: pid_t) throws(PtraceError) -> user_regs_struct {
+            var regs = user_regs_struct()
+            let result = withUnsafeMutablePointer(to: &regs) {
+                ctrace_ptrace(getRegs, pid, 0, UInt(bitPattern: $0))
+            }
+            try check(result, "GETREGS", pid)
+            return regs
         }
-        try check(result, "GETREGS", pid)
-        return regs
-    }
 
-    static func setRegisters(_ pid: pid_t, _ regs: user_regs_struct) throws(PtraceError) {
-        var copy = regs
-        let result = withUnsafeMutablePointer(to: &copy) {
-            ctrace_ptrace(setRegs, pid, 0, UInt(bitPattern: $0))
+        static func setRegisters(_ pid: pid_t, _ regs: user_regs_struct) throws(PtraceError) {
+            var copy = regs
+            let result = withUnsafeMutablePointer(to: &copy) {
+                ctrace_ptrace(setRegs, pid, 0, UInt(bitPattern: $0))
+            }
+            try check(result, "SETREGS", pid)
         }
-        try check(result, "SETREGS", pid)
     }
-}
 #endif
 
 /// A waitpid(2) status, decoded without the C macros (which Swift cannot import).

@@ -86,9 +86,11 @@ extension TraceRunRecord {
     mutating func rename(_ names: [String: String]) {
         guard !names.isEmpty else { return }
         func renamed(_ key: TracedFunctionKey) -> TracedFunctionKey {
-            TracedFunctionKey(object: names[key.object] ?? key.object, symbol: key.symbol, entry: key.entry, image: key.image)
+            TracedFunctionKey(
+                object: names[key.object] ?? key.object, symbol: key.symbol, entry: key.entry, image: key.image)
         }
-        var renamedFunctions: [TracedFunctionKey: (probe: TraceProbe, calls: [TracedCall], hits: Int, capped: Bool)] = [:]
+        var renamedFunctions: [TracedFunctionKey: (probe: TraceProbe, calls: [TracedCall], hits: Int, capped: Bool)] =
+            [:]
         for (key, var entry) in functions {
             entry.probe.object = names[entry.probe.object] ?? entry.probe.object
             renamedFunctions[renamed(key)] = entry
@@ -112,17 +114,25 @@ struct TraceAggregator {
         var counts: [(String, Int)] = []
         for record in records where !record.outcome.succeeded {
             var text = record.outcome.description
-            if let line = record.stderrHead.split(separator: "\n").first(where: { $0.contains("error while loading shared libraries") }) {
+            if let line = record.stderrHead.split(separator: "\n").first(where: {
+                $0.contains("error while loading shared libraries")
+            }) {
                 text += ": the loader failed: \(line)"
             } else if case .exited = record.outcome, let line = record.stderrHead.split(separator: "\n").first {
                 text += ": \(line.prefix(200))"
             }
-            if let index = counts.firstIndex(where: { $0.0 == text }) { counts[index].1 += 1 } else { counts.append((text, 1)) }
+            if let index = counts.firstIndex(where: { $0.0 == text }) {
+                counts[index].1 += 1
+            } else {
+                counts.append((text, 1))
+            }
         }
         return counts.sorted { $0.1 > $1.1 }.map { "\($0.1) of \(records.count) runs: \($0.0)" }
     }
 
-    func measurement(of records: [TraceRunRecord], options: TraceOptions, conditions: LaunchConditions) -> TraceMeasurement {
+    func measurement(of records: [TraceRunRecord], options: TraceOptions, conditions: LaunchConditions)
+        -> TraceMeasurement
+    {
         var samples: [TracedFunctionKey: [Double]] = [:]
         var exclusiveSamples: [TracedFunctionKey: [Double]] = [:]
         var calls: [TracedFunctionKey: Int] = [:]
@@ -148,27 +158,30 @@ struct TraceAggregator {
         for (key, probe) in probes {
             guard let timing = TimeSummary(samplesMs: samples[key] ?? []) else { continue }
             let source = planner.sourceLocation(of: probe)
-            functions.append(TracedFunction(
-                object: key.object, symbol: key.symbol, demangled: probe.demangled, kind: probe.kind,
-                calls: calls[key] ?? 0, callsCapped: capped[key] ?? false, inclusive: timing,
-                exclusive: TimeSummary(samplesMs: exclusiveSamples[key] ?? []), source: source,
-                inlinedInto: probe.inlinedInto, unfinishedCalls: unfinished[key] ?? 0))
+            functions.append(
+                TracedFunction(
+                    object: key.object, symbol: key.symbol, demangled: probe.demangled, kind: probe.kind,
+                    calls: calls[key] ?? 0, callsCapped: capped[key] ?? false, inclusive: timing,
+                    exclusive: TimeSummary(samplesMs: exclusiveSamples[key] ?? []), source: source,
+                    inlinedInto: probe.inlinedInto, unfinishedCalls: unfinished[key] ?? 0))
             functions[functions.count - 1].address = Self.hex(key.entry)
             functions[functions.count - 1].ifuncResolver = probe.isIFuncResolver ? true : nil
             functions[functions.count - 1].image = key.image > 1 ? key.image : nil
         }
         functions.sort {
-            $0.inclusive.medianMs != $1.inclusive.medianMs ? $0.inclusive.medianMs > $1.inclusive.medianMs
+            $0.inclusive.medianMs != $1.inclusive.medianMs
+                ? $0.inclusive.medianMs > $1.inclusive.medianMs
                 : ($0.object, $0.symbol) < ($1.object, $1.symbol)
         }
         // Entered but never completed in any run (crash inside): listed with what is known.
         for (key, count) in unfinished.sorted(by: { $0.key.symbol < $1.key.symbol }) where samples[key] == nil {
             guard let probe = probes[key] else { continue }
-            functions.append(TracedFunction(
-                object: key.object, symbol: key.symbol, demangled: probe.demangled, kind: probe.kind,
-                calls: calls[key] ?? 0, callsCapped: capped[key] ?? false,
-                inclusive: .zero, source: planner.debugInfo(for: probe.object)?.sourceLocation(of: probe.entry),
-                inlinedInto: probe.inlinedInto, unfinishedCalls: count))
+            functions.append(
+                TracedFunction(
+                    object: key.object, symbol: key.symbol, demangled: probe.demangled, kind: probe.kind,
+                    calls: calls[key] ?? 0, callsCapped: capped[key] ?? false,
+                    inclusive: .zero, source: planner.debugInfo(for: probe.object)?.sourceLocation(of: probe.entry),
+                    inlinedInto: probe.inlinedInto, unfinishedCalls: count))
             functions[functions.count - 1].address = Self.hex(key.entry)
             functions[functions.count - 1].ifuncResolver = probe.isIFuncResolver ? true : nil
         }
@@ -179,29 +192,39 @@ struct TraceAggregator {
         let timedKeys = Set(functions.map { "\($0.object)|\($0.symbol)" })
         var seenUntimed = Set<String>()
         // A --function not in the executable but found in a library it loaded was timed there.
-        let foundQueries = Set(options.functions.filter { query in
-            functions.contains { ProbePlanner.matches(query, mangled: $0.symbol, demangled: $0.demangled) }
-        })
+        let foundQueries = Set(
+            options.functions.filter { query in
+                functions.contains { ProbePlanner.matches(query, mangled: $0.symbol, demangled: $0.demangled) }
+            })
         let untimed = records.flatMap(\.untimed).filter {
             !($0.kind == .named && foundQueries.contains($0.symbol))
-                && !timedKeys.contains("\($0.object)|\($0.symbol)") && seenUntimed.insert("\($0.object)|\($0.symbol)").inserted
+                && !timedKeys.contains("\($0.object)|\($0.symbol)")
+                && seenUntimed.insert("\($0.object)|\($0.symbol)").inserted
         }
         var seenNotes = Set<String>()
         var advice: [String] = []
         let cpus = conditions.allowedCPUs.count
         if let load = conditions.loadAverage1m, cpus > 0, load > Double(cpus) {
-            advice.append("the load average (\(Milliseconds.number(load, decimals: 1))) was above the number of CPUs (\(cpus)): other work preempts launches and timings spread; trace on a quiet machine")
+            advice.append(
+                "the load average (\(Milliseconds.number(load, decimals: 1))) was above the number of CPUs (\(cpus)): other work preempts launches and timings spread; trace on a quiet machine"
+            )
         }
         let cappedCount = functions.filter(\.callsCapped).count
         if cappedCount > 0 {
-            advice.append("\(cappedCount) functions reached --max-calls \(options.maxCalls) and were no longer timed after that; raise --max-calls to time every call")
+            advice.append(
+                "\(cappedCount) functions reached --max-calls \(options.maxCalls) and were no longer timed after that; raise --max-calls to time every call"
+            )
         }
         if case .symbol(let name) = options.until, !records.isEmpty, records.allSatisfy({ !$0.untilFound }) {
-            advice.append("--until \(name): no function with this name was found in any object the program loaded, so every run went on to its exit")
+            advice.append(
+                "--until \(name): no function with this name was found in any object the program loaded, so every run went on to its exit"
+            )
         }
         let resolvers = functions.filter { $0.ifuncResolver == true }.map { $0.demangled ?? $0.symbol }
         if !resolvers.isEmpty {
-            advice.append("\(resolvers.joined(separator: ", ")): GNU IFUNC symbols; what was timed is the resolver the loader runs once to pick an implementation, not the implementation (name that, e.g. __strlen_avx2, with --function)")
+            advice.append(
+                "\(resolvers.joined(separator: ", ")): GNU IFUNC symbols; what was timed is the resolver the loader runs once to pick an implementation, not the implementation (name that, e.g. __strlen_avx2, with --function)"
+            )
         }
         var measurement = TraceMeasurement(
             command: options.command, runs: records.count, warmup: options.warmup, until: options.until,
@@ -221,10 +244,11 @@ struct TraceAggregator {
             var slices: [TraceCallSlice] = []
             for (key, entry) in record.functions {
                 for call in entry.calls {
-                    slices.append(TraceCallSlice(
-                        thread: call.thread, object: key.object, symbol: key.symbol, address: entry.probe.entry,
-                        startMs: Double(call.startSinceBirthNs) / 1e6, durationMs: Double(call.rawNs) / 1e6,
-                        inclusiveMs: call.correctedNs(biasNs: biasMs * 1e6) / 1e6, depth: call.depth))
+                    slices.append(
+                        TraceCallSlice(
+                            thread: call.thread, object: key.object, symbol: key.symbol, address: entry.probe.entry,
+                            startMs: Double(call.startSinceBirthNs) / 1e6, durationMs: Double(call.rawNs) / 1e6,
+                            inclusiveMs: call.correctedNs(biasNs: biasMs * 1e6) / 1e6, depth: call.depth))
                 }
             }
             slices.sort { ($0.startMs, $0.depth, $0.symbol) < ($1.startMs, $1.depth, $1.symbol) }

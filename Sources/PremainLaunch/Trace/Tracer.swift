@@ -20,9 +20,9 @@ public struct Tracer {
     /// True where the ptrace engine is built: x86-64.
     public static var isSupported: Bool {
         #if arch(x86_64)
-        return true
+            return true
         #else
-        return false
+            return false
         #endif
     }
 
@@ -47,7 +47,8 @@ public struct Tracer {
             binaryPath: executable, buildID: TargetProbe.probe(executable).buildID, environmentOverrides: [],
             stdin: options.stdinFD >= 0 ? "/dev/null" : "premain's own (--inherit-stdin)")
         // With --cpu the tracer thread is pinned for the whole series, calibration included.
-        let (report, idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) { () throws(TraceError) in
+        let (report, idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) {
+            () throws(TraceError) in
             try pinning.withMeasurerPinned { () throws(TraceError) in
                 try trace(executable, conditions: conditions, progress: progress)
             }
@@ -57,11 +58,15 @@ public struct Tracer {
         return held
     }
 
-    private func trace(_ executable: String, conditions: LaunchConditions,
-                       progress: (LaunchProgress) -> Void) throws(TraceError) -> TraceReport {
+    private func trace(
+        _ executable: String, conditions: LaunchConditions,
+        progress: (LaunchProgress) -> Void
+    ) throws(TraceError) -> TraceReport {
         let bias: TraceBias
         let total = options.warmup + options.runs
-        if options.biasMs == nil { progress(LaunchProgress(completed: 0, total: total, phase: "measuring the tracer's bias")) }
+        if options.biasMs == nil {
+            progress(LaunchProgress(completed: 0, total: total, phase: "measuring the tracer's bias"))
+        }
         if let given = options.biasMs {
             bias = TraceBias(pairMs: given, costPerCallMs: nil, source: .given, calibrationCalls: 0)
         } else if let target = options.calibration {
@@ -70,8 +75,9 @@ public struct Tracer {
             throw .noCalibrationTarget("no calibration program and no --bias-ms")
         }
         let untilSymbol: String? = if case .symbol(let name) = options.until { name } else { nil }
-        let planner = ProbePlanner(functionQueries: options.functions, untilSymbol: untilSymbol,
-                                   debugLocator: DebugFileLocator(extraDirectories: options.debugDirectories))
+        let planner = ProbePlanner(
+            functionQueries: options.functions, untilSymbol: untilSymbol,
+            debugLocator: DebugFileLocator(extraDirectories: options.debugDirectories))
         var records: [TraceRunRecord] = []
         progress(LaunchProgress(completed: 0, total: total))
         for index in 0..<total {
@@ -85,7 +91,8 @@ public struct Tracer {
         let names = Self.loaderNames(executable, environment: options.environment)
         for index in records.indices { records[index].rename(names) }
         var conditions = conditions
-        conditions.measurerScheduling = !records.isEmpty && records.allSatisfy(\.tracerPriorityRaised)
+        conditions.measurerScheduling =
+            !records.isEmpty && records.allSatisfy(\.tracerPriorityRaised)
             ? "nice \(Self.tracerNice) (the target keeps its own priority)"
             : "nice 0 (nice \(Self.tracerNice) needs CAP_SYS_NICE)"
         var measurement = TraceAggregator(biasMs: bias.pairMs, planner: planner).measurement(
@@ -97,9 +104,11 @@ public struct Tracer {
     /// Real path → the path the loader opens, for every object of `executable`'s closure as
     /// `ClosureResolver` finds it (with `LD_LIBRARY_PATH` from `environment`).
     static func loaderNames(_ executable: String, environment: [String]) -> [String: String] {
-        let libraryPath = environment.first { $0.hasPrefix("LD_LIBRARY_PATH=") }
+        let libraryPath =
+            environment.first { $0.hasPrefix("LD_LIBRARY_PATH=") }
             .map { $0.dropFirst("LD_LIBRARY_PATH=".count).split(separator: ":").map(String.init) } ?? []
-        let resolver = ClosureResolver(options: ClosureOptions(libraryPath: libraryPath, findUnused: false, computeCosts: false))
+        let resolver = ClosureResolver(
+            options: ClosureOptions(libraryPath: libraryPath, findUnused: false, computeCosts: false))
         guard let closure = try? resolver.resolve(path: executable) else { return [:] }
         var names: [String: String] = [:]
         for object in closure.objects where object.realPath != object.path { names[object.realPath] = object.path }
@@ -110,19 +119,23 @@ public struct Tracer {
     /// (the kernel drops them under ptrace): say so, since its start-up differs.
     static func setuidNote(_ executable: String, effectiveUser: uid_t) -> String? {
         guard effectiveUser != 0, let info = LocalFiles.status(executable),
-              info.st_mode & (S_ISUID | S_ISGID) != 0 else { return nil }
+            info.st_mode & (S_ISUID | S_ISGID) != 0
+        else { return nil }
         let kind = info.st_mode & S_ISUID != 0 ? "setuid" : "setgid"
-        return "\(executable) is \(kind): under ptrace an unprivileged tracer runs it without those privileges, so its start-up here is not the one its users see"
+        return
+            "\(executable) is \(kind): under ptrace an unprivileged tracer runs it without those privileges, so its start-up here is not the one its users see"
     }
 
     /// One traced launch of `executable` with `options` (argv is `options.command`). Throws
     /// `TraceError.unsupportedArchitecture` where the ptrace engine is not built.
-    static func traceOnce(_ executable: String, options: TraceOptions,
-                          planner: ProbePlanner) throws(TraceError) -> TraceRunRecord {
+    static func traceOnce(
+        _ executable: String, options: TraceOptions,
+        planner: ProbePlanner
+    ) throws(TraceError) -> TraceRunRecord {
         #if arch(x86_64)
-        return try TraceSession(executable: executable, options: options, planner: planner).run()
+            return try TraceSession(executable: executable, options: options, planner: planner).run()
         #else
-        throw .unsupportedArchitecture
+            throw .unsupportedArchitecture
         #endif
     }
 
@@ -132,12 +145,14 @@ public struct Tracer {
     /// another fails, and the report must not claim it.
     static func pinning(cpu: Int32?, allowed: [Int] = CPUPinning.allowedCPUs()) -> CPUPinning {
         guard let cpu else {
-            return CPUPinning(pinned: false, measurerCPU: nil, targetCPU: nil,
-                              reason: "no --cpu given; tracer and target run where the scheduler puts them")
+            return CPUPinning(
+                pinned: false, measurerCPU: nil, targetCPU: nil,
+                reason: "no --cpu given; tracer and target run where the scheduler puts them")
         }
         guard allowed.contains(Int(cpu)) else {
-            return CPUPinning(pinned: false, measurerCPU: nil, targetCPU: nil,
-                              reason: "CPU \(cpu) is not one this process may run on")
+            return CPUPinning(
+                pinned: false, measurerCPU: nil, targetCPU: nil,
+                reason: "CPU \(cpu) is not one this process may run on")
         }
         return CPUPinning(pinned: true, measurerCPU: Int(cpu), targetCPU: Int(cpu), reason: nil)
     }
@@ -256,15 +271,18 @@ public enum BiasCalibrator {
     /// differs (about 9 µs against 30 µs here); the lowest median never removes more than a
     /// stop costs. The rounds share one planner, so each object is read once. Throws when the
     /// function was never called.
-    public static func measure(_ target: CalibrationTarget, cpu: Int32?, environment: [String],
-                               rounds: Int = 3) throws(TraceError) -> TraceBias {
+    public static func measure(
+        _ target: CalibrationTarget, cpu: Int32?, environment: [String],
+        rounds: Int = 3
+    ) throws(TraceError) -> TraceBias {
         var options = TraceOptions(command: target.arguments, environment: environment)
         options.functions = [target.symbol]
         options.until = .exit
         options.maxCalls = target.calls + 1
         options.cpu = cpu
-        let planner = ProbePlanner(functionQueries: options.functions, untilSymbol: nil,
-                                   debugLocator: DebugFileLocator())
+        let planner = ProbePlanner(
+            functionQueries: options.functions, untilSymbol: nil,
+            debugLocator: DebugFileLocator())
         var best: TraceBias?
         for _ in 0..<max(1, rounds) {
             let round = try measureOnce(target, options: options, planner: planner)
@@ -274,8 +292,10 @@ public enum BiasCalibrator {
         return best
     }
 
-    static func measureOnce(_ target: CalibrationTarget, options: TraceOptions,
-                            planner: ProbePlanner) throws(TraceError) -> TraceBias {
+    static func measureOnce(
+        _ target: CalibrationTarget, options: TraceOptions,
+        planner: ProbePlanner
+    ) throws(TraceError) -> TraceBias {
         let record = try Tracer.traceOnce(target.executable, options: options, planner: planner)
         let calls = Self.calls(of: target.symbol, in: record)
         guard calls.count >= 5 else {

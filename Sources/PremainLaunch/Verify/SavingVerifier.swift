@@ -21,13 +21,16 @@ public struct SavingVerifier: Sendable {
     /// ±0.5 ms threshold: a small threshold, at least 30 pairs, at most 30 s per finding, and
     /// no attribution tracing.
     public static var defaultOptions: CompareOptions {
-        var options = CompareOptions(settings: CompareSettings(thresholdMs: 0.02, thresholdPercent: 0.5, minRuns: 30,
-                                                               maxRuns: 400, maxSeconds: 30))
+        var options = CompareOptions(
+            settings: CompareSettings(
+                thresholdMs: 0.02, thresholdPercent: 0.5, minRuns: 30,
+                maxRuns: 400, maxSeconds: 30))
         options.explain = .never
         return options
     }
 
-    public init(launcher: any Launcher, options: CompareOptions = SavingVerifier.defaultOptions, temporaryRoot: String) {
+    public init(launcher: any Launcher, options: CompareOptions = SavingVerifier.defaultOptions, temporaryRoot: String)
+    {
         self.launcher = launcher
         self.options = options
         self.temporaryRoot = temporaryRoot
@@ -43,25 +46,33 @@ public struct SavingVerifier: Sendable {
 
     /// Verifies each removable finding against the launch that priced it (its arguments and
     /// environment); the others are returned unchanged. `progress` gets a line per finding.
-    public func verify(_ findings: [Finding], launches: [LaunchMeasurement], environment: [String],
-                       progress: (String) -> Void = { _ in }) -> [Finding] {
+    public func verify(
+        _ findings: [Finding], launches: [LaunchMeasurement], environment: [String],
+        progress: (String) -> Void = { _ in }
+    ) -> [Finding] {
         findings.map { finding in
             guard let libraries = Self.removable(finding), let program = finding.subject.path else { return finding }
             var verified = finding
             let launch = launches.first { $0.command.first.map(ObjectName.fileName) == ObjectName.fileName(program) }
             let arguments = launch.map { Array($0.command.dropFirst()) } ?? []
-            progress("verifying \(finding.fingerprint): \(ObjectName.fileName(program)) without \(libraries.joined(separator: ", "))")
-            verified.verification = verify(program: program, removing: libraries, arguments: arguments,
-                                           environment: environment, estimateMs: finding.costMs)
+            progress(
+                "verifying \(finding.fingerprint): \(ObjectName.fileName(program)) without \(libraries.joined(separator: ", "))"
+            )
+            verified.verification = verify(
+                program: program, removing: libraries, arguments: arguments,
+                environment: environment, estimateMs: finding.costMs)
             return verified
         }
     }
 
     /// One verification: never throws; a step that fails is the verification's `error`.
-    public func verify(program: String, removing libraries: [String], arguments: [String], environment: [String],
-                       estimateMs: Double?) -> SavingVerification {
-        var result = SavingVerification(change: "removed DT_NEEDED " + libraries.joined(separator: ", "),
-                                        estimateMs: estimateMs)
+    public func verify(
+        program: String, removing libraries: [String], arguments: [String], environment: [String],
+        estimateMs: Double?
+    ) -> SavingVerification {
+        var result = SavingVerification(
+            change: "removed DT_NEEDED " + libraries.joined(separator: ", "),
+            estimateMs: estimateMs)
         var template = Array((temporaryRoot + "/premain-verify-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             result.error = "cannot create a temporary folder in \(temporaryRoot): \(String(cString: strerror(errno)))"
@@ -77,15 +88,23 @@ public struct SavingVerifier: Sendable {
         var copy = [patchelf]
         if let paths = Self.absoluteRunPaths(of: program) { copy += ["--set-rpath", paths] }
         copy += ["--output", base, program]
-        if let error = run(copy) { result.error = error; return result }
+        if let error = run(copy) {
+            result.error = error
+            return result
+        }
         var remove = [patchelf]
         for library in libraries { remove += ["--remove-needed", library] }
         remove += ["--output", head, base]
-        if let error = run(remove) { result.error = error; return result }
+        if let error = run(remove) {
+            result.error = error
+            return result
+        }
         do {
             let report = try CompareSession(launcher: launcher).compare(
                 base: base, head: head, arguments: arguments, environment: environment, options: options)
-            let time = report.times.first { $0.quantity == .milestone(.main) } ?? report.times.first { $0.quantity == .milestone(.firstOutput) }
+            let time =
+                report.times.first { $0.quantity == .milestone(.main) }
+                ?? report.times.first { $0.quantity == .milestone(.firstOutput) }
             result.quantity = time?.quantity
             if let difference = time?.difference {
                 result.savingMs = -difference.medianMs

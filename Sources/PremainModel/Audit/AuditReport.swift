@@ -48,9 +48,10 @@ public struct AuditReport: Codable, Sendable, Equatable, KindedReport {
             guard var closure = binaries[index].closure else { continue }
             func record(_ id: Int, _ path: [any CodingKey]) throws -> ClosureObjectRecord {
                 guard let found = byID[id] else {
-                    throw DecodingError.dataCorrupted(.init(
-                        codingPath: [CodingKeys.binaries, PathKey(index), PathKey("closure")] + path,
-                        debugDescription: "object \(id) is not in the report's objects table"))
+                    throw DecodingError.dataCorrupted(
+                        .init(
+                            codingPath: [CodingKeys.binaries, PathKey(index), PathKey("closure")] + path,
+                            debugDescription: "object \(id) is not in the report's objects table"))
                 }
                 return found
             }
@@ -58,7 +59,8 @@ public struct AuditReport: Codable, Sendable, Equatable, KindedReport {
                 guard let id = closure.objects[position].tableID else { continue }
                 let place = [PathKey("objects"), PathKey(position)]
                 let loader = try closure.objects[position].tableNeededBy.map { try record($0, place) }
-                closure.objects[position].fill(from: try record(id, place), loader: loader, programPath: binaries[index].path)
+                closure.objects[position].fill(
+                    from: try record(id, place), loader: loader, programPath: binaries[index].path)
             }
             for position in closure.top.indices {
                 guard let id = closure.top[position].tableID else { continue }

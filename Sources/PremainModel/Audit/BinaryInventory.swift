@@ -56,9 +56,11 @@ public struct BinaryInventory: Codable, JSONKeyed, Sendable, Equatable {
             case machineName, soname, stripped
         }
 
-        public init(elfClass: ELFClass, endianness: ELFEndianness, machine: String, machineName: String, kind: ELFObjectKind,
-                    interpreter: String? = nil, soname: String? = nil, buildID: String? = nil, stripped: Bool,
-                    debugLink: String? = nil, fileSize: UInt64) {
+        public init(
+            elfClass: ELFClass, endianness: ELFEndianness, machine: String, machineName: String, kind: ELFObjectKind,
+            interpreter: String? = nil, soname: String? = nil, buildID: String? = nil, stripped: Bool,
+            debugLink: String? = nil, fileSize: UInt64
+        ) {
             self.elfClass = elfClass
             self.endianness = endianness
             self.machine = machine
@@ -89,8 +91,10 @@ public struct BinaryInventory: Codable, JSONKeyed, Sendable, Equatable {
             case bindNow, gnuHash, noDefaultLib, rpath, runpath, symbolVersioning, sysvHash, textRel
         }
 
-        public init(rpath: [String], runpath: [String], bindNow: Bool, gnuHash: Bool, sysvHash: Bool, textRel: Bool,
-                    symbolVersioning: Bool, noDefaultLib: Bool) {
+        public init(
+            rpath: [String], runpath: [String], bindNow: Bool, gnuHash: Bool, sysvHash: Bool, textRel: Bool,
+            symbolVersioning: Bool, noDefaultLib: Bool
+        ) {
             self.rpath = rpath
             self.runpath = runpath
             self.bindNow = bindNow
@@ -102,10 +106,12 @@ public struct BinaryInventory: Codable, JSONKeyed, Sendable, Equatable {
         }
     }
 
-    public init(path: String, header: Header, needed: [String], dynamic: DynamicInfo, relocations: RelocationCensus,
-                symbols: SymbolCensus, initializers: InitializerCensus, swift: SwiftCensus? = nil, sizes: SizeCensus,
-                diagnostics: [String], closure: DependencyClosure? = nil, unusedNeeded: [String]? = nil,
-                toolchain: BuildToolchain? = nil) {
+    public init(
+        path: String, header: Header, needed: [String], dynamic: DynamicInfo, relocations: RelocationCensus,
+        symbols: SymbolCensus, initializers: InitializerCensus, swift: SwiftCensus? = nil, sizes: SizeCensus,
+        diagnostics: [String], closure: DependencyClosure? = nil, unusedNeeded: [String]? = nil,
+        toolchain: BuildToolchain? = nil
+    ) {
         self.path = path
         self.header = header
         self.needed = needed
@@ -278,8 +284,11 @@ public struct InitializerInfo: Codable, JSONKeyed, Sendable, Equatable {
         case unknown
     }
 
-    public init(source: InitializerSource, index: Int, address: String? = nil, resolution: InitializerResolution, symbol: String? = nil,
-                demangled: String? = nil, translationUnit: String? = nil, kind: Kind, toolchain: Bool) {
+    public init(
+        source: InitializerSource, index: Int, address: String? = nil, resolution: InitializerResolution,
+        symbol: String? = nil,
+        demangled: String? = nil, translationUnit: String? = nil, kind: Kind, toolchain: Bool
+    ) {
         self.source = source
         self.index = index
         self.address = address
@@ -374,8 +383,10 @@ public struct SizeCensus: Codable, JSONKeyed, Sendable, Equatable {
         case sections, segments
     }
 
-    public init(file: UInt64 = 0, text: UInt64 = 0, rodata: UInt64 = 0, data: UInt64 = 0, relro: UInt64 = 0,
-                bss: UInt64 = 0, writableRodata: UInt64? = nil, basis: Basis? = nil) {
+    public init(
+        file: UInt64 = 0, text: UInt64 = 0, rodata: UInt64 = 0, data: UInt64 = 0, relro: UInt64 = 0,
+        bss: UInt64 = 0, writableRodata: UInt64? = nil, basis: Basis? = nil
+    ) {
         self.file = file
         self.text = text
         self.rodata = rodata

@@ -81,8 +81,10 @@ public struct BuildToolchain: Codable, JSONKeyed, Sendable, Equatable {
         case autolinkEntries, comments, evidence, languages, linker, linkerVersion
     }
 
-    public init(linker: Linker, linkerVersion: String? = nil, evidence: Evidence, languages: [Language],
-                comments: [String] = [], autolinkEntries: [String] = []) {
+    public init(
+        linker: Linker, linkerVersion: String? = nil, evidence: Evidence, languages: [Language],
+        comments: [String] = [], autolinkEntries: [String] = []
+    ) {
         self.linker = linker
         self.linkerVersion = linkerVersion
         self.evidence = evidence

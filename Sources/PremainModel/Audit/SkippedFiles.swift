@@ -55,15 +55,22 @@ public struct SkippedFiles: Codable, Sendable, Equatable {
         var parts: [String] = []
         if objects > 0 {
             let kinds = objectExtensions.filter { !$0.isEmpty }.prefix(4).joined(separator: ", ")
-            parts.append("\(objects) relocatable object\(objects == 1 ? "" : "s") (\(kinds.isEmpty ? "" : kinds + "; ")--include-objects adds them)")
+            parts.append(
+                "\(objects) relocatable object\(objects == 1 ? "" : "s") (\(kinds.isEmpty ? "" : kinds + "; ")--include-objects adds them)"
+            )
         }
         if !notReports.isEmpty {
             let names = notReports.map(ObjectName.fileName)
-            let shown = Array(Set(names)).sorted().prefix(3).joined(separator: ", ") + (Set(names).count > 3 ? ", …" : "")
-            parts.append("\(notReports.count) JSON file\(notReports.count == 1 ? "" : "s") that \(notReports.count == 1 ? "is" : "are") not a premain report (\(shown))")
+            let shown =
+                Array(Set(names)).sorted().prefix(3).joined(separator: ", ") + (Set(names).count > 3 ? ", …" : "")
+            parts.append(
+                "\(notReports.count) JSON file\(notReports.count == 1 ? "" : "s") that \(notReports.count == 1 ? "is" : "are") not a premain report (\(shown))"
+            )
         }
         if others > 0 {
-            parts.append("\(others) \(parts.isEmpty ? "" : "other ")file\(others == 1 ? "" : "s") that \(others == 1 ? "is" : "are") not an ELF executable or library")
+            parts.append(
+                "\(others) \(parts.isEmpty ? "" : "other ")file\(others == 1 ? "" : "s") that \(others == 1 ? "is" : "are") not an ELF executable or library"
+            )
         }
         guard let last = parts.popLast() else { return nil }
         return "skipped " + (parts.isEmpty ? last : parts.joined(separator: ", ") + " and " + last)

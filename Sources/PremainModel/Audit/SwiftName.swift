@@ -41,8 +41,9 @@ public enum SwiftName {
             if character == "(" && depth == 0 && index > 0 && isNameEnd(characters[index - 1]) {
                 guard let close = closing(characters, from: index) else { return nil }
                 let inside = String(characters[(index + 1)..<close])
-                return Signature(base: String(characters[..<index]), parameters: splitTopLevel(inside),
-                                 trailer: String(characters[(close + 1)...]))
+                return Signature(
+                    base: String(characters[..<index]), parameters: splitTopLevel(inside),
+                    trailer: String(characters[(close + 1)...]))
             }
             depth += delta(characters, at: index)
             if depth < 0 { return nil }
@@ -60,7 +61,8 @@ public enum SwiftName {
         guard demangled.hasPrefix(prefix) else { return nil }
         let rest = demangled.dropFirst(prefix.count)
         guard let space = rest.firstIndex(of: " "), let index = Int(rest[..<space]),
-              rest[space...].hasPrefix(" of ") else { return nil }
+            rest[space...].hasPrefix(" of ")
+        else { return nil }
         let function = String(rest[space...].dropFirst(4))
         guard let signature = signature(function) else { return (index, nil, function) }
         let labels = signature.labels
@@ -87,7 +89,8 @@ public enum SwiftName {
     /// demangled name of other symbols (C++); the symbol itself when it is not mangled.
     public static func display(symbol: String, demangled: String?, maxLabels: Int = 8) -> String {
         guard let demangled else { return symbol }
-        let isSwift = symbol.hasPrefix("$s") || symbol.hasPrefix("_$s") || symbol.hasPrefix("$S") || symbol.hasPrefix("_T0")
+        let isSwift =
+            symbol.hasPrefix("$s") || symbol.hasPrefix("_$s") || symbol.hasPrefix("$S") || symbol.hasPrefix("_T0")
         guard isSwift else { return demangled }
         if demangled.hasPrefix(onceFunctionPrefix) { return readable(demangled) }
         if let argument = defaultArgument(demangled) {
@@ -128,7 +131,8 @@ public enum SwiftName {
             result += rest[..<open]
             let after = rest[rest.index(after: open)...]
             if let close = after.firstIndex(of: ")"), let marker = after[..<close].firstRange(of: " in _"),
-               after[marker.upperBound..<close].allSatisfy(\.isHexDigit), !after[..<marker.lowerBound].contains("(") {
+                after[marker.upperBound..<close].allSatisfy(\.isHexDigit), !after[..<marker.lowerBound].contains("(")
+            {
                 result += after[..<marker.lowerBound]
                 rest = after[after.index(after: close)...]
             } else {
@@ -161,7 +165,8 @@ public enum SwiftName {
     /// prefixes stay.
     static func withSelectors(_ name: String) -> String {
         if let argument = name.firstRange(of: " of "), name.hasPrefix("default argument "),
-           let signature = signature(String(name[argument.upperBound...])) {
+            let signature = signature(String(name[argument.upperBound...]))
+        {
             return String(name[..<argument.upperBound]) + signature.selector + inlinedSuffix(signature.trailer)
         }
         // Labels only ("f(kind:values:)") already: nothing to drop.

@@ -17,8 +17,10 @@ public struct DependencyClosure: Codable, JSONKeyed, Sendable, Equatable {
         case missing, objects, program, top, totals, unusedNeeded
     }
 
-    public init(objects: [ClosureObject], missing: [MissingLibrary], totals: ClosureTotals? = nil,
-                top: [ObjectShare] = [], program: ObjectCost? = nil) {
+    public init(
+        objects: [ClosureObject], missing: [MissingLibrary], totals: ClosureTotals? = nil,
+        top: [ObjectShare] = [], program: ObjectCost? = nil
+    ) {
         self.objects = objects
         self.missing = missing
         self.totals = totals
@@ -97,7 +99,8 @@ public struct ClosureObject: Codable, JSONKeyed, Sendable, Equatable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         if let table = encoder.userInfo[ClosureObjectTable.userInfoKey] as? ClosureObjectTable,
-           let reference = table.reference(for: self) {
+            let reference = table.reference(for: self)
+        {
             try container.encode(reference.id, forKey: .object)
             try container.encodeIfPresent(reference.loader, forKey: .neededBy)
         } else {
@@ -125,9 +128,11 @@ public struct ClosureObject: Codable, JSONKeyed, Sendable, Equatable {
         tableNeededBy = nil
     }
 
-    public init(path: String, realPath: String, soname: String?, requestedName: String, foundVia: FoundVia,
-                searchDirectory: String?, depth: Int, neededBy: String, needed: [String], system: Bool,
-                cost: ObjectCost?) {
+    public init(
+        path: String, realPath: String, soname: String?, requestedName: String, foundVia: FoundVia,
+        searchDirectory: String?, depth: Int, neededBy: String, needed: [String], system: Bool,
+        cost: ObjectCost?
+    ) {
         self.path = path
         self.realPath = realPath
         self.soname = soname
@@ -293,7 +298,9 @@ public struct ObjectShare: Codable, JSONKeyed, Sendable, Equatable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        if let table = encoder.userInfo[ClosureObjectTable.userInfoKey] as? ClosureObjectTable, let id = table.id(ofPath: path) {
+        if let table = encoder.userInfo[ClosureObjectTable.userInfoKey] as? ClosureObjectTable,
+            let id = table.id(ofPath: path)
+        {
             try container.encode(id, forKey: .object)
         } else {
             try container.encode(path, forKey: .path)
@@ -318,15 +325,18 @@ public struct ObjectShare: Codable, JSONKeyed, Sendable, Equatable {
         let total = objects.reduce(program.relocations.total) { $0 + ($1.cost?.relocations.total ?? 0) }
         let ranked = objects.compactMap { object -> ObjectShare? in
             guard let cost = object.cost else { return nil }
-            return ObjectShare(path: object.path, soname: object.soname, relocations: cost.relocations.total,
-                               relocationShare: total == 0 ? 0 : Double(cost.relocations.total) / Double(total),
-                               lookups: cost.lookups, initializers: cost.initializers, exported: cost.exported)
+            return ObjectShare(
+                path: object.path, soname: object.soname, relocations: cost.relocations.total,
+                relocationShare: total == 0 ? 0 : Double(cost.relocations.total) / Double(total),
+                lookups: cost.lookups, initializers: cost.initializers, exported: cost.exported)
         }.sorted { ($0.relocations, $1.path) > ($1.relocations, $0.path) }
         return Array(ranked.prefix(max(count, 0)))
     }
 
-    public init(path: String, soname: String? = nil, relocations: Int, relocationShare: Double, lookups: Int,
-                initializers: Int, exported: Int) {
+    public init(
+        path: String, soname: String? = nil, relocations: Int, relocationShare: Double, lookups: Int,
+        initializers: Int, exported: Int
+    ) {
         self.path = path
         self.soname = soname
         self.relocations = relocations
@@ -373,7 +383,8 @@ public final class ClosureObjectTable: Sendable {
         var text: String
         init(_ text: String) { self.text = text }
         static func == (lhs: PathKey, rhs: PathKey) -> Bool {
-            let left = lhs.text.utf8, right = rhs.text.utf8
+            let left = lhs.text.utf8
+            let right = rhs.text.utf8
             guard left.count == right.count else { return false }
             let fast = left.withContiguousStorageIfAvailable { a in
                 right.withContiguousStorageIfAvailable { b in
@@ -401,8 +412,10 @@ public final class ClosureObjectTable: Sendable {
                 let known = byPath[key] ?? []
                 guard !known.contains(where: { Self.matches(records[$0], object) }) else { continue }
                 byPath[key] = known + [records.count]
-                records.append(ClosureObjectRecord(id: records.count, path: object.path, realPath: object.realPath,
-                                                   soname: object.soname, system: object.system))
+                records.append(
+                    ClosureObjectRecord(
+                        id: records.count, path: object.path, realPath: object.realPath,
+                        soname: object.soname, system: object.system))
             }
         }
         self.records = records

@@ -34,10 +34,12 @@ public struct CompareReport: Codable, Equatable, Sendable, KindedReport {
     /// How much of the change `causes` explain and how they were found; `nil` with `causes`.
     public var explanation: StartupExplanation?
 
-    public init(tool: ToolInfo = .current, verdict: CompareVerdict, reasons: [String], warnings: [MeasurementWarning],
-                base: Side, head: Side, arguments: [String], runs: Runs, times: [TimeComparison],
-                counts: [CountComparison], instructions: InstructionComparison? = nil, settings: CompareSettings,
-                conditions: LaunchConditions) {
+    public init(
+        tool: ToolInfo = .current, verdict: CompareVerdict, reasons: [String], warnings: [MeasurementWarning],
+        base: Side, head: Side, arguments: [String], runs: Runs, times: [TimeComparison],
+        counts: [CountComparison], instructions: InstructionComparison? = nil, settings: CompareSettings,
+        conditions: LaunchConditions
+    ) {
         self.tool = tool
         self.verdict = verdict
         self.reasons = reasons
@@ -129,7 +131,9 @@ public struct CompareReport: Codable, Equatable, Sendable, KindedReport {
         default: return gated.first
         }
         let moved = gated.filter { $0.result == direction }
-        return (moved.isEmpty ? gated : moved).max { abs($0.difference?.medianMs ?? 0) < abs($1.difference?.medianMs ?? 0) }
+        return (moved.isEmpty ? gated : moved).max {
+            abs($0.difference?.medianMs ?? 0) < abs($1.difference?.medianMs ?? 0)
+        }
     }
 }
 
@@ -168,8 +172,10 @@ public struct TimeComparison: Codable, Equatable, Sendable {
     /// too small to count ("+0.96 ms, detected, under the ±1.15 ms threshold"); `nil` otherwise.
     public var detectedUnderThreshold: Bool?
 
-    public init(quantity: Quantity, gated: Bool, base: TimeSummary, head: TimeSummary, difference: TimeDifference?,
-                thresholdMs: Double, result: QuantityResult) {
+    public init(
+        quantity: Quantity, gated: Bool, base: TimeSummary, head: TimeSummary, difference: TimeDifference?,
+        thresholdMs: Double, result: QuantityResult
+    ) {
         self.quantity = quantity
         self.gated = gated
         self.base = base
@@ -221,8 +227,10 @@ public struct CountComparison: Codable, Equatable, Sendable {
     public var threshold: Double
     public var result: QuantityResult
 
-    public init(quantity: Quantity, base: CountSummary, head: CountSummary, difference: CountDifference?,
-                threshold: Double, result: QuantityResult) {
+    public init(
+        quantity: Quantity, base: CountSummary, head: CountSummary, difference: CountDifference?,
+        threshold: Double, result: QuantityResult
+    ) {
         self.quantity = quantity
         self.base = base
         self.head = head
@@ -242,7 +250,8 @@ public struct CountSummary: Codable, Equatable, Sendable {
     /// `nil` when there is no sample.
     public init?(samples: [Int]) {
         guard let low = samples.min(), let high = samples.max(),
-              let median = SampleStatistics.median(samples.map(Double.init)) else { return nil }
+            let median = SampleStatistics.median(samples.map(Double.init))
+        else { return nil }
         self.median = median
         self.min = low
         self.max = high
@@ -270,9 +279,11 @@ public struct CompareSettings: Codable, Equatable, Sendable {
     /// Seed of the block orders, so a comparison can be repeated.
     public var seed: UInt64
 
-    public init(thresholdMs: Double = 0.5, thresholdPercent: Double = 5, instructionThresholdPercent: Double = 2,
-                confidence: Double = 0.95, minRuns: Int = 16, maxRuns: Int = 200, maxSeconds: Double = 120,
-                seed: UInt64 = 0x5EED) {
+    public init(
+        thresholdMs: Double = 0.5, thresholdPercent: Double = 5, instructionThresholdPercent: Double = 2,
+        confidence: Double = 0.95, minRuns: Int = 16, maxRuns: Int = 200, maxSeconds: Double = 120,
+        seed: UInt64 = 0x5EED
+    ) {
         self.thresholdMs = thresholdMs
         self.thresholdPercent = thresholdPercent
         self.instructionThresholdPercent = instructionThresholdPercent
@@ -308,8 +319,10 @@ public struct InstructionComparison: Codable, Equatable, Sendable {
 
     /// `baseExecutable` and `headExecutable`, the paths launched, tell each build's own
     /// functions (role `<executable>`) from a library's; without them objects pair by file name.
-    public init(base: InstructionCounts, head: InstructionCounts, thresholdPercent: Double,
-                baseExecutable: String? = nil, headExecutable: String? = nil) {
+    public init(
+        base: InstructionCounts, head: InstructionCounts, thresholdPercent: Double,
+        baseExecutable: String? = nil, headExecutable: String? = nil
+    ) {
         self.base = base
         self.head = head
         self.thresholdPercent = thresholdPercent
@@ -317,11 +330,14 @@ public struct InstructionComparison: Codable, Equatable, Sendable {
             guard let before = pick(base), let after = pick(head) else { return nil }
             return Int64(clamping: after) &- Int64(clamping: before)
         }
-        difference = InstructionDifference(beforeMain: delta(\.beforeMain), toFirstOutput: delta(\.toFirstOutput),
-                                           total: delta(\.total) ?? 0)
+        difference = InstructionDifference(
+            beforeMain: delta(\.beforeMain), toFirstOutput: delta(\.toFirstOutput),
+            total: delta(\.total) ?? 0)
         var gated: [(Int64, UInt64)] = []
         for pick in [\InstructionCounts.beforeMain, \.toFirstOutput] {
-            if let before = base[keyPath: pick], let change = delta({ $0[keyPath: pick] }) { gated.append((change, before)) }
+            if let before = base[keyPath: pick], let change = delta({ $0[keyPath: pick] }) {
+                gated.append((change, before))
+            }
         }
         if gated.isEmpty { gated = [(difference.total, base.total)] }
         func past(_ entry: (Int64, UInt64)) -> Int {
@@ -343,8 +359,12 @@ public struct InstructionComparison: Codable, Equatable, Sendable {
         for function in base.functions {
             let id = key(function, baseExecutable)
             if rows[id] == nil { order.append(id) }
-            var row = rows[id] ?? FunctionInstructionDelta(object: role(function.object, baseExecutable), name: SwiftName.display(symbol: function.symbol, demangled: function.demangled),
-                                                           base: nil, head: nil)
+            var row =
+                rows[id]
+                ?? FunctionInstructionDelta(
+                    object: role(function.object, baseExecutable),
+                    name: SwiftName.display(symbol: function.symbol, demangled: function.demangled),
+                    base: nil, head: nil)
             row.symbol = function.symbol
             row.base = (row.base ?? 0) &+ function.instructions
             rows[id] = row
@@ -352,27 +372,36 @@ public struct InstructionComparison: Codable, Equatable, Sendable {
         for function in head.functions {
             let id = key(function, headExecutable)
             if rows[id] == nil { order.append(id) }
-            var row = rows[id] ?? FunctionInstructionDelta(object: role(function.object, headExecutable), name: SwiftName.display(symbol: function.symbol, demangled: function.demangled),
-                                                           base: nil, head: nil)
+            var row =
+                rows[id]
+                ?? FunctionInstructionDelta(
+                    object: role(function.object, headExecutable),
+                    name: SwiftName.display(symbol: function.symbol, demangled: function.demangled),
+                    base: nil, head: nil)
             row.symbol = function.symbol
             row.head = (row.head ?? 0) &+ function.instructions
             rows[id] = row
         }
-        functions = Array(order.compactMap { rows[$0] }.filter { $0.change != 0 }
-            .sorted { (abs($0.change), $0.name) > (abs($1.change), $1.name) }.prefix(10))
+        functions = Array(
+            order.compactMap { rows[$0] }.filter { $0.change != 0 }
+                .sorted { (abs($0.change), $0.name) > (abs($1.change), $1.name) }.prefix(10))
     }
 
     /// The three counts in table order: before main, to first output, in all.
     public var rows: [(title: String, base: UInt64?, head: UInt64?, change: Int64?)] {
-        [("before main", base.beforeMain, head.beforeMain, difference.beforeMain),
-         ("to first output", base.toFirstOutput, head.toFirstOutput, difference.toFirstOutput),
-         ("in all", base.total, head.total, difference.total)]
+        [
+            ("before main", base.beforeMain, head.beforeMain, difference.beforeMain),
+            ("to first output", base.toFirstOutput, head.toFirstOutput, difference.toFirstOutput),
+            ("in all", base.total, head.total, difference.total),
+        ]
     }
 
     /// "before main", "to first output" or "in all": the count the verdict line quotes.
     public var headline: (title: String, base: UInt64, change: Int64) {
         if let before = base.beforeMain, let change = difference.beforeMain { return ("before main", before, change) }
-        if let before = base.toFirstOutput, let change = difference.toFirstOutput { return ("to first output", before, change) }
+        if let before = base.toFirstOutput, let change = difference.toFirstOutput {
+            return ("to first output", before, change)
+        }
         return ("in all", base.total, difference.total)
     }
 }

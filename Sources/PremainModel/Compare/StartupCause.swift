@@ -40,7 +40,8 @@ public struct StartupCause: Codable, Equatable, Sendable {
         /// conversions read it.
         static let traced: [(traced: TracedFunctionKind, cause: Kind)] = [
             (.swiftLazyGlobal, .swiftLazyGlobal), (.swiftDefaultArgument, .swiftDefaultArgument),
-            (.cxxTranslationUnitInitializer, .cxxTranslationUnitInitializer), (.constructorFunction, .constructorFunction),
+            (.cxxTranslationUnitInitializer, .cxxTranslationUnitInitializer),
+            (.constructorFunction, .constructorFunction),
             (.staticInitializer, .staticInitializer), (.named, .namedFunction),
         ]
 
@@ -108,10 +109,12 @@ public struct StartupCause: Codable, Equatable, Sendable {
     /// needed by app; 12 relocations, 1 initializer"); `nil` when there is none or no diff.
     public var staticChange: String?
 
-    public init(kind: Kind, change: Change, object: String, objectPath: String? = nil, function: String? = nil,
-                symbol: String? = nil, inlinedInto: String? = nil, source: SourceLocation? = nil, base: TimeSummary?,
-                head: TimeSummary?, difference: TimeDifference, share: Double, evidence: Evidence,
-                instructionChange: Int64? = nil) {
+    public init(
+        kind: Kind, change: Change, object: String, objectPath: String? = nil, function: String? = nil,
+        symbol: String? = nil, inlinedInto: String? = nil, source: SourceLocation? = nil, base: TimeSummary?,
+        head: TimeSummary?, difference: TimeDifference, share: Double, evidence: Evidence,
+        instructionChange: Int64? = nil
+    ) {
         self.kind = kind
         self.change = change
         self.object = object
@@ -179,8 +182,10 @@ public struct StartupExplanation: Codable, Equatable, Sendable {
     /// What limits the explanation, one sentence each ("not traced: …"); `[]` when nothing.
     public var notes: [String]
 
-    public init(quantity: TimeComparison.Quantity, changeMs: Double, explainedMs: Double, tracedRunsPerSide: Int,
-                tracedSeconds: Double, notes: [String]) {
+    public init(
+        quantity: TimeComparison.Quantity, changeMs: Double, explainedMs: Double, tracedRunsPerSide: Int,
+        tracedSeconds: Double, notes: [String]
+    ) {
         self.quantity = quantity
         self.changeMs = changeMs
         self.explainedMs = explainedMs

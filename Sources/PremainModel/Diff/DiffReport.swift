@@ -23,9 +23,11 @@ public struct DiffReport: Codable, Sendable, Equatable, KindedReport {
     public var warnings: [MeasurementWarning] = []
     public var settings: DiffSettings
 
-    public init(tool: ToolInfo = .current, verdict: Verdict, base: Side, head: Side, objects: [ObjectDelta],
-                closures: [CountDelta], measured: [MeasuredDelta], findings: FindingsDelta,
-                warnings: [MeasurementWarning] = [], settings: DiffSettings) {
+    public init(
+        tool: ToolInfo = .current, verdict: Verdict, base: Side, head: Side, objects: [ObjectDelta],
+        closures: [CountDelta], measured: [MeasuredDelta], findings: FindingsDelta,
+        warnings: [MeasurementWarning] = [], settings: DiffSettings
+    ) {
         self.tool = tool
         self.verdict = verdict
         self.base = base
@@ -66,8 +68,10 @@ public struct DiffReport: Codable, Sendable, Equatable, KindedReport {
         /// Medians of the milestones and objects' initializers, for the timeline.
         public var timeline: [TimelineSpan]
 
-        public init(label: String, objects: Int, runs: Int? = nil, cold: Bool? = nil, conditions: [String: String] = [:],
-                    timeline: [TimelineSpan] = []) {
+        public init(
+            label: String, objects: Int, runs: Int? = nil, cold: Bool? = nil, conditions: [String: String] = [:],
+            timeline: [TimelineSpan] = []
+        ) {
             self.label = label
             self.objects = objects
             self.runs = runs
@@ -114,8 +118,10 @@ public struct DiffSettings: Codable, Sendable, Equatable {
         case alpha, minEffectMs, minEffectPercent, failOn
     }
 
-    public init(alpha: Double = 0.01, minEffectMs: Double = 0.5, minEffectPercent: Double = 5, failOn: Severity = .error,
-                bootstrapResamples: Int = 2000, seed: UInt64 = 0x5EED) {
+    public init(
+        alpha: Double = 0.01, minEffectMs: Double = 0.5, minEffectPercent: Double = 5, failOn: Severity = .error,
+        bootstrapResamples: Int = 2000, seed: UInt64 = 0x5EED
+    ) {
         self.alpha = alpha
         self.minEffectMs = minEffectMs
         self.minEffectPercent = minEffectPercent
@@ -186,11 +192,13 @@ public struct ObjectDelta: Codable, Sendable, Equatable {
     public var swiftSuspectsRemoved: [String]
     public var fileSize: CountDelta
 
-    public init(name: String, status: Status, kind: ELFObjectKind? = nil, place: Place? = nil, mappedBy: [String]? = nil,
-                neededAdded: [String] = [], neededRemoved: [String] = [],
-                relocations: [CountDelta] = [], exports: CountDelta, imports: CountDelta, initializers: CountDelta,
-                initializersAdded: [String] = [], initializersRemoved: [String] = [], swiftSuspectsAdded: [String] = [],
-                swiftSuspectsRemoved: [String] = [], fileSize: CountDelta) {
+    public init(
+        name: String, status: Status, kind: ELFObjectKind? = nil, place: Place? = nil, mappedBy: [String]? = nil,
+        neededAdded: [String] = [], neededRemoved: [String] = [],
+        relocations: [CountDelta] = [], exports: CountDelta, imports: CountDelta, initializers: CountDelta,
+        initializersAdded: [String] = [], initializersRemoved: [String] = [], swiftSuspectsAdded: [String] = [],
+        swiftSuspectsRemoved: [String] = [], fileSize: CountDelta
+    ) {
         self.name = name
         self.status = status
         self.kind = kind
@@ -236,8 +244,10 @@ public struct MeasuredDelta: Codable, Sendable, Equatable {
         public var test: MannWhitney?
         public var interval: BootstrapInterval?
 
-        public init(change: Change, deltaMs: Double? = nil, percent: Double? = nil, minEffectMs: Double? = nil,
-                    test: MannWhitney? = nil, interval: BootstrapInterval? = nil) {
+        public init(
+            change: Change, deltaMs: Double? = nil, percent: Double? = nil, minEffectMs: Double? = nil,
+            test: MannWhitney? = nil, interval: BootstrapInterval? = nil
+        ) {
             self.change = change
             self.deltaMs = deltaMs
             self.percent = percent
@@ -267,8 +277,10 @@ public struct MeasuredDelta: Codable, Sendable, Equatable {
     public var head: TimeSummary?
     public var result: Result
 
-    public init(scope: Scope, subject: String, object: String? = nil, base: TimeSummary?, head: TimeSummary?,
-                result: Result) {
+    public init(
+        scope: Scope, subject: String, object: String? = nil, base: TimeSummary?, head: TimeSummary?,
+        result: Result
+    ) {
         self.scope = scope
         self.subject = subject
         self.object = object
@@ -339,8 +351,9 @@ public struct FindingsDelta: Codable, Sendable, Equatable {
     public init(base: [Finding], head: [Finding]) {
         let baseKeys = Set(base.map(\.fingerprint))
         let headKeys = Set(head.map(\.fingerprint))
-        self.init(new: head.filter { !baseKeys.contains($0.fingerprint) },
-                  fixed: base.filter { !headKeys.contains($0.fingerprint) },
-                  unchanged: head.filter { baseKeys.contains($0.fingerprint) })
+        self.init(
+            new: head.filter { !baseKeys.contains($0.fingerprint) },
+            fixed: base.filter { !headKeys.contains($0.fingerprint) },
+            unchanged: head.filter { baseKeys.contains($0.fingerprint) })
     }
 }

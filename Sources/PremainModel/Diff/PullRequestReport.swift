@@ -28,8 +28,10 @@ public struct PullRequestReport: Codable, Sendable, Equatable, KindedReport {
     /// nothing was explained.
     public var causes: [StartupCause]?
 
-    public init(tool: ToolInfo = .current, verdict: Verdict, command: [String]?, compare: CompareReport?,
-                notMeasured: String?, diff: DiffReport, skipped: SkippedSides, commits: Commits? = nil) {
+    public init(
+        tool: ToolInfo = .current, verdict: Verdict, command: [String]?, compare: CompareReport?,
+        notMeasured: String?, diff: DiffReport, skipped: SkippedSides, commits: Commits? = nil
+    ) {
         self.tool = tool
         self.verdict = verdict
         self.command = command

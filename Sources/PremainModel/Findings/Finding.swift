@@ -64,9 +64,11 @@ public struct Finding: Codable, Sendable, Equatable, Hashable {
         }
     }
 
-    public init(rule: String, severity: Severity, subject: Subject, figure: Double? = nil,
-                threshold: Double? = nil, unit: String? = nil, message: String, advice: String,
-                location: SourceLocation? = nil) {
+    public init(
+        rule: String, severity: Severity, subject: Subject, figure: Double? = nil,
+        threshold: Double? = nil, unit: String? = nil, message: String, advice: String,
+        location: SourceLocation? = nil
+    ) {
         self.rule = rule
         self.severity = severity
         self.subject = subject
@@ -152,8 +154,10 @@ public struct FindingCost: Codable, Sendable, Equatable, Hashable {
     /// too…"); `nil` otherwise.
     public var note: String?
 
-    public init(source: Source, runs: Int, parts: [Part], ofWhole: String? = nil, wholeMs: Double? = nil,
-                note: String? = nil) {
+    public init(
+        source: Source, runs: Int, parts: [Part], ofWhole: String? = nil, wholeMs: Double? = nil,
+        note: String? = nil
+    ) {
         self.source = source
         self.runs = runs
         self.parts = parts
@@ -183,8 +187,10 @@ public struct FindingCost: Codable, Sendable, Equatable, Hashable {
     /// with "of 14 objects" and "of the loader's 6.2 ms" when they apply.
     public var sentence: String {
         if let note, parts.isEmpty { return "costs nothing to remove: \(note)" }
-        let split = byKind.map { "\($0.kind.rawValue) \(Milliseconds.number($0.ms, decimals: 2))" }.joined(separator: ", ")
-        var text = "costs \(Milliseconds.number(totalMs, decimals: 2)) ms per launch (\(source == .trace ? "traced" : "measured"), median of \(runs) run\(runs == 1 ? "" : "s"): \(split)"
+        let split = byKind.map { "\($0.kind.rawValue) \(Milliseconds.number($0.ms, decimals: 2))" }.joined(
+            separator: ", ")
+        var text =
+            "costs \(Milliseconds.number(totalMs, decimals: 2)) ms per launch (\(source == .trace ? "traced" : "measured"), median of \(runs) run\(runs == 1 ? "" : "s"): \(split)"
         if subjects.count > 1, source == .measure { text += ", of \(subjects.count) objects" }
         text += ")"
         if let ofWhole, let wholeMs { text += ", of \(ofWhole) \(Milliseconds.number(wholeMs, decimals: 2)) ms" }
@@ -293,8 +299,10 @@ public struct CheckReport: Codable, Sendable, Equatable, KindedReport {
     /// Files that could not be read.
     public var errors: [FileError]
 
-    public init(tool: ToolInfo = .current, inputs: [String], findings: [Finding], failOn: Severity,
-                errors: [FileError]) {
+    public init(
+        tool: ToolInfo = .current, inputs: [String], findings: [Finding], failOn: Severity,
+        errors: [FileError]
+    ) {
         self.tool = tool
         self.inputs = inputs
         self.findings = findings

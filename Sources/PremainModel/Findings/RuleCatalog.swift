@@ -75,9 +75,11 @@ public struct RuleDescription: Codable, Sendable, Equatable {
     /// Each must make the rule find nothing.
     public var nonTriggeringSamples: [String]
 
-    public init(identifier: String, summary: String, advice: String, severity: Severity,
-                defaults: [String: Double] = [:], measured: Bool = false,
-                triggeringSamples: [String], nonTriggeringSamples: [String]) {
+    public init(
+        identifier: String, summary: String, advice: String, severity: Severity,
+        defaults: [String: Double] = [:], measured: Bool = false,
+        triggeringSamples: [String], nonTriggeringSamples: [String]
+    ) {
         self.identifier = identifier
         self.summary = summary
         self.advice = advice

@@ -29,9 +29,11 @@ public struct InstructionCounts: Codable, Equatable, Sendable {
     /// What limits the figures, one sentence each; `[]` when nothing does.
     public var notes: [String]
 
-    public init(beforeMain: UInt64?, toFirstOutput: UInt64?, total: UInt64, objects: [ObjectInstructions],
-                functions: [FunctionInstructions], exitStatus: Int32 = 0, runs: Int = 1, differingRuns: Int = 0,
-                notes: [String] = []) {
+    public init(
+        beforeMain: UInt64?, toFirstOutput: UInt64?, total: UInt64, objects: [ObjectInstructions],
+        functions: [FunctionInstructions], exitStatus: Int32 = 0, runs: Int = 1, differingRuns: Int = 0,
+        notes: [String] = []
+    ) {
         self.beforeMain = beforeMain
         self.toFirstOutput = toFirstOutput
         self.total = total
@@ -51,15 +53,16 @@ public struct InstructionCounts: Codable, Equatable, Sendable {
     /// leave out the rest (no objects, functions or notes, exit status 0, one run).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(beforeMain: try container.decodeIfPresent(UInt64.self, forKey: .beforeMain),
-                  toFirstOutput: try container.decodeIfPresent(UInt64.self, forKey: .toFirstOutput),
-                  total: try container.decode(UInt64.self, forKey: .total),
-                  objects: try container.decodeIfPresent([ObjectInstructions].self, forKey: .objects) ?? [],
-                  functions: try container.decodeIfPresent([FunctionInstructions].self, forKey: .functions) ?? [],
-                  exitStatus: try container.decodeIfPresent(Int32.self, forKey: .exitStatus) ?? 0,
-                  runs: try container.decodeIfPresent(Int.self, forKey: .runs) ?? 1,
-                  differingRuns: try container.decodeIfPresent(Int.self, forKey: .differingRuns) ?? 0,
-                  notes: try container.decodeIfPresent([String].self, forKey: .notes) ?? [])
+        self.init(
+            beforeMain: try container.decodeIfPresent(UInt64.self, forKey: .beforeMain),
+            toFirstOutput: try container.decodeIfPresent(UInt64.self, forKey: .toFirstOutput),
+            total: try container.decode(UInt64.self, forKey: .total),
+            objects: try container.decodeIfPresent([ObjectInstructions].self, forKey: .objects) ?? [],
+            functions: try container.decodeIfPresent([FunctionInstructions].self, forKey: .functions) ?? [],
+            exitStatus: try container.decodeIfPresent(Int32.self, forKey: .exitStatus) ?? 0,
+            runs: try container.decodeIfPresent(Int.self, forKey: .runs) ?? 1,
+            differingRuns: try container.decodeIfPresent(Int.self, forKey: .differingRuns) ?? 0,
+            notes: try container.decodeIfPresent([String].self, forKey: .notes) ?? [])
     }
 }
 
@@ -97,8 +100,10 @@ public struct FunctionInstructions: Codable, Equatable, Sendable {
     /// Calls before `main`.
     public var calls: UInt64
 
-    public init(kind: TracedFunctionKind, object: String, symbol: String, demangled: String?,
-                instructions: UInt64, calls: UInt64) {
+    public init(
+        kind: TracedFunctionKind, object: String, symbol: String, demangled: String?,
+        instructions: UInt64, calls: UInt64
+    ) {
         self.kind = kind
         self.object = object
         self.symbol = symbol

@@ -42,7 +42,9 @@ public enum ObjectGroup: String, Codable, CaseIterable, Sendable {
 
     static func isRuntime(fileName: String) -> Bool {
         guard let stem = fileName.split(separator: ".", maxSplits: 1).first.map(String.init) else { return false }
-        return runtimeStems.contains { stem == $0 || (($0 == "libswift" || $0 == "libFoundation") && stem.hasPrefix($0)) }
+        return runtimeStems.contains {
+            stem == $0 || (($0 == "libswift" || $0 == "libFoundation") && stem.hasPrefix($0))
+        }
     }
 }
 
@@ -61,8 +63,10 @@ public struct ObjectStaticFacts: Codable, Equatable, Sendable {
     public var bindNow: Bool
     public var fileSize: UInt64
 
-    public init(relative: Int, symbolic: Int, plt: Int, other: Int, importedSymbols: Int, bindNow: Bool,
-                fileSize: UInt64) {
+    public init(
+        relative: Int, symbolic: Int, plt: Int, other: Int, importedSymbols: Int, bindNow: Bool,
+        fileSize: UInt64
+    ) {
         self.relative = relative
         self.symbolic = symbolic
         self.plt = plt
@@ -75,9 +79,10 @@ public struct ObjectStaticFacts: Codable, Equatable, Sendable {
     /// The counts of an audited object: RELR addresses as relative, copy, IRELATIVE and TLS
     /// relocations as `other`.
     public init(census: RelocationCensus, bindNow: Bool, importedSymbols: Int, fileSize: UInt64) {
-        self.init(relative: census.relative + census.relrAddresses, symbolic: census.symbolic, plt: census.plt,
-                  other: census.copy + census.irelative + census.tls, importedSymbols: importedSymbols, bindNow: bindNow,
-                  fileSize: fileSize)
+        self.init(
+            relative: census.relative + census.relrAddresses, symbolic: census.symbolic, plt: census.plt,
+            other: census.copy + census.irelative + census.tls, importedSymbols: importedSymbols, bindNow: bindNow,
+            fileSize: fileSize)
     }
 
     /// Every relocation.
@@ -127,8 +132,10 @@ public struct LaunchBreakdown: Codable, Equatable, Sendable {
         /// `time.medianMs / launch.medianMs`.
         public var share: Double
 
-        public init(phase: Phase, group: ObjectGroup? = nil, objects: Int? = nil, relocations: Int? = nil,
-                    mapping: TimeSummary? = nil, relocation: TimeSummary? = nil, time: TimeSummary, share: Double) {
+        public init(
+            phase: Phase, group: ObjectGroup? = nil, objects: Int? = nil, relocations: Int? = nil,
+            mapping: TimeSummary? = nil, relocation: TimeSummary? = nil, time: TimeSummary, share: Double
+        ) {
             self.phase = phase
             self.group = group
             self.objects = objects
@@ -156,8 +163,10 @@ public struct LaunchBreakdown: Codable, Equatable, Sendable {
     public var sameStampLines: Int
     public var loaderLines: Int
 
-    public init(end: Milestone, launch: TimeSummary, rows: [Row], loaderPhase: TimeSummary?,
-                loaderAccountedShare: Double?, sameStampLines: Int, loaderLines: Int) {
+    public init(
+        end: Milestone, launch: TimeSummary, rows: [Row], loaderPhase: TimeSummary?,
+        loaderAccountedShare: Double?, sameStampLines: Int, loaderLines: Int
+    ) {
         self.end = end
         self.launch = launch
         self.rows = rows

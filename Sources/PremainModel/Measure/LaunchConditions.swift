@@ -35,10 +35,12 @@ public struct LaunchConditions: Codable, Equatable, Sendable {
     /// ISO 8601, UTC, when the measurement started.
     public var date: String
 
-    public init(kernel: String, cpuModel: String?, onlineCPUs: Int, allowedCPUs: [Int],
-                frequencyGovernor: String?, loadAverage1m: Double?, glibcVersion: String,
-                pinning: CPUPinning, runs: Int, warmup: Int, cold: Bool, binaryPath: String,
-                buildID: String?, environmentOverrides: [String], stdin: String, date: String) {
+    public init(
+        kernel: String, cpuModel: String?, onlineCPUs: Int, allowedCPUs: [Int],
+        frequencyGovernor: String?, loadAverage1m: Double?, glibcVersion: String,
+        pinning: CPUPinning, runs: Int, warmup: Int, cold: Bool, binaryPath: String,
+        buildID: String?, environmentOverrides: [String], stdin: String, date: String
+    ) {
         self.kernel = kernel
         self.cpuModel = cpuModel
         self.onlineCPUs = onlineCPUs
@@ -59,7 +61,8 @@ public struct LaunchConditions: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case kernel, cpuModel, onlineCPUs, allowedCPUs, frequencyGovernor, loadAverage1m, glibcVersion, pinning,
-             measurerScheduling, cpuIdleLatency, runs, warmup, cold, binaryPath, buildID, environmentOverrides, stdin, date
+            measurerScheduling, cpuIdleLatency, runs, warmup, cold, binaryPath, buildID, environmentOverrides, stdin,
+            date
     }
 
     /// Reads conditions as reports write them. Conditions describe a measurement and decide
@@ -73,13 +76,14 @@ public struct LaunchConditions: Codable, Equatable, Sendable {
         func optional<T: Decodable>(_ key: CodingKeys) -> T? {
             try? container.decodeIfPresent(T.self, forKey: key)
         }
-        self.init(kernel: read(.kernel, ""), cpuModel: optional(.cpuModel), onlineCPUs: read(.onlineCPUs, 0),
-                  allowedCPUs: read(.allowedCPUs, []), frequencyGovernor: optional(.frequencyGovernor),
-                  loadAverage1m: optional(.loadAverage1m), glibcVersion: read(.glibcVersion, ""),
-                  pinning: read(.pinning, CPUPinning(pinned: false, measurerCPU: nil, targetCPU: nil, reason: nil)),
-                  runs: read(.runs, 0), warmup: read(.warmup, 0), cold: read(.cold, false), binaryPath: read(.binaryPath, ""),
-                  buildID: optional(.buildID), environmentOverrides: read(.environmentOverrides, []), stdin: read(.stdin, ""),
-                  date: read(.date, ""))
+        self.init(
+            kernel: read(.kernel, ""), cpuModel: optional(.cpuModel), onlineCPUs: read(.onlineCPUs, 0),
+            allowedCPUs: read(.allowedCPUs, []), frequencyGovernor: optional(.frequencyGovernor),
+            loadAverage1m: optional(.loadAverage1m), glibcVersion: read(.glibcVersion, ""),
+            pinning: read(.pinning, CPUPinning(pinned: false, measurerCPU: nil, targetCPU: nil, reason: nil)),
+            runs: read(.runs, 0), warmup: read(.warmup, 0), cold: read(.cold, false), binaryPath: read(.binaryPath, ""),
+            buildID: optional(.buildID), environmentOverrides: read(.environmentOverrides, []), stdin: read(.stdin, ""),
+            date: read(.date, ""))
         measurerScheduling = optional(.measurerScheduling)
         cpuIdleLatency = optional(.cpuIdleLatency)
     }
@@ -110,10 +114,12 @@ public struct CPUPinning: Codable, Equatable, Sendable {
             return CPUPinning(pinned: false, measurerCPU: nil, targetCPU: nil, reason: "disabled with --no-pin")
         }
         guard allowed.count >= 2 else {
-            return CPUPinning(pinned: false, measurerCPU: nil, targetCPU: nil,
-                              reason: "only \(allowed.count) CPU allowed; measurer and target share it")
+            return CPUPinning(
+                pinned: false, measurerCPU: nil, targetCPU: nil,
+                reason: "only \(allowed.count) CPU allowed; measurer and target share it")
         }
-        return CPUPinning(pinned: true, measurerCPU: allowed[allowed.count - 2],
-                          targetCPU: allowed[allowed.count - 1], reason: nil)
+        return CPUPinning(
+            pinned: true, measurerCPU: allowed[allowed.count - 2],
+            targetCPU: allowed[allowed.count - 1], reason: nil)
     }
 }

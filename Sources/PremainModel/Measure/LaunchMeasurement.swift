@@ -62,14 +62,16 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
     /// lines.
     public var breakdown: LaunchBreakdown?
 
-    public init(command: [String], runs: Int, warmup: Int, cold: Bool, conditions: LaunchConditions, status: Status,
-                failures: [String], outcomes: [LaunchOutcome], milestones: Milestones,
-                targetCPUTime: TimeSummary? = nil, objects: [ObjectMeasurement],
-                loaderCounts: LoaderCountSummary? = nil, loaderPhasesMissing: String? = nil,
-                uninstrumented: UninstrumentedSeries? = nil, observerEffect: ObserverEffect? = nil,
-                coldResidency: [ResidencySummary]? = nil, warnings: [MeasurementWarning], medianRun: Int? = nil,
-                medianRunTimeline: LoaderTimeline? = nil, rawSamples: [LaunchSample]? = nil,
-                instructions: InstructionCounts? = nil) {
+    public init(
+        command: [String], runs: Int, warmup: Int, cold: Bool, conditions: LaunchConditions, status: Status,
+        failures: [String], outcomes: [LaunchOutcome], milestones: Milestones,
+        targetCPUTime: TimeSummary? = nil, objects: [ObjectMeasurement],
+        loaderCounts: LoaderCountSummary? = nil, loaderPhasesMissing: String? = nil,
+        uninstrumented: UninstrumentedSeries? = nil, observerEffect: ObserverEffect? = nil,
+        coldResidency: [ResidencySummary]? = nil, warnings: [MeasurementWarning], medianRun: Int? = nil,
+        medianRunTimeline: LoaderTimeline? = nil, rawSamples: [LaunchSample]? = nil,
+        instructions: InstructionCounts? = nil
+    ) {
         self.command = command
         self.runs = runs
         self.warmup = warmup
@@ -95,9 +97,9 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case command, runs, warmup, cold, conditions, status, failures, outcomes, milestones, targetCPUTime, objects,
-             loaderCounts, loaderPhasesMissing, uninstrumented, observerEffect, coldResidency, warnings, medianRun,
-             medianRunTimeline, rawSamples, instructions, loadedAfterMain, execImages, childProcessesWithLoaderOutput,
-             outputCapture, breakdown
+            loaderCounts, loaderPhasesMissing, uninstrumented, observerEffect, coldResidency, warnings, medianRun,
+            medianRunTimeline, rawSamples, instructions, loadedAfterMain, execImages, childProcessesWithLoaderOutput,
+            outputCapture, breakdown
     }
 
     /// Reads a measurement as `premain measure` writes it. `command`, `runs`, `conditions`
@@ -105,30 +107,32 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
     /// warm-up, warm, `ok`, and no failures, outcomes, objects or warnings.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(command: try container.decode([String].self, forKey: .command),
-                  runs: try container.decodeChecked(.runs, in: 0...ReportLimits.maxRuns),
-                  warmup: try container.decodeCheckedIfPresent(.warmup, in: 0...ReportLimits.maxRuns) ?? 0,
-                  cold: try container.decodeIfPresent(Bool.self, forKey: .cold) ?? false,
-                  conditions: try container.decode(LaunchConditions.self, forKey: .conditions),
-                  status: try container.decodeIfPresent(Status.self, forKey: .status) ?? .ok,
-                  failures: try container.decodeIfPresent([String].self, forKey: .failures) ?? [],
-                  outcomes: try container.decodeIfPresent([LaunchOutcome].self, forKey: .outcomes) ?? [],
-                  milestones: try container.decode(Milestones.self, forKey: .milestones),
-                  targetCPUTime: try container.decodeIfPresent(TimeSummary.self, forKey: .targetCPUTime),
-                  objects: try container.decodeIfPresent([ObjectMeasurement].self, forKey: .objects) ?? [],
-                  loaderCounts: try container.decodeIfPresent(LoaderCountSummary.self, forKey: .loaderCounts),
-                  loaderPhasesMissing: try container.decodeIfPresent(String.self, forKey: .loaderPhasesMissing),
-                  uninstrumented: try container.decodeIfPresent(UninstrumentedSeries.self, forKey: .uninstrumented),
-                  observerEffect: try container.decodeIfPresent(ObserverEffect.self, forKey: .observerEffect),
-                  coldResidency: try container.decodeIfPresent([ResidencySummary].self, forKey: .coldResidency),
-                  warnings: try container.decodeIfPresent([MeasurementWarning].self, forKey: .warnings) ?? [],
-                  medianRun: try container.decodeCheckedIfPresent(.medianRun, in: 0...ReportLimits.maxRuns),
-                  medianRunTimeline: try container.decodeIfPresent(LoaderTimeline.self, forKey: .medianRunTimeline),
-                  rawSamples: try container.decodeIfPresent([LaunchSample].self, forKey: .rawSamples),
-                  instructions: try container.decodeIfPresent(InstructionCounts.self, forKey: .instructions))
+        self.init(
+            command: try container.decode([String].self, forKey: .command),
+            runs: try container.decodeChecked(.runs, in: 0...ReportLimits.maxRuns),
+            warmup: try container.decodeCheckedIfPresent(.warmup, in: 0...ReportLimits.maxRuns) ?? 0,
+            cold: try container.decodeIfPresent(Bool.self, forKey: .cold) ?? false,
+            conditions: try container.decode(LaunchConditions.self, forKey: .conditions),
+            status: try container.decodeIfPresent(Status.self, forKey: .status) ?? .ok,
+            failures: try container.decodeIfPresent([String].self, forKey: .failures) ?? [],
+            outcomes: try container.decodeIfPresent([LaunchOutcome].self, forKey: .outcomes) ?? [],
+            milestones: try container.decode(Milestones.self, forKey: .milestones),
+            targetCPUTime: try container.decodeIfPresent(TimeSummary.self, forKey: .targetCPUTime),
+            objects: try container.decodeIfPresent([ObjectMeasurement].self, forKey: .objects) ?? [],
+            loaderCounts: try container.decodeIfPresent(LoaderCountSummary.self, forKey: .loaderCounts),
+            loaderPhasesMissing: try container.decodeIfPresent(String.self, forKey: .loaderPhasesMissing),
+            uninstrumented: try container.decodeIfPresent(UninstrumentedSeries.self, forKey: .uninstrumented),
+            observerEffect: try container.decodeIfPresent(ObserverEffect.self, forKey: .observerEffect),
+            coldResidency: try container.decodeIfPresent([ResidencySummary].self, forKey: .coldResidency),
+            warnings: try container.decodeIfPresent([MeasurementWarning].self, forKey: .warnings) ?? [],
+            medianRun: try container.decodeCheckedIfPresent(.medianRun, in: 0...ReportLimits.maxRuns),
+            medianRunTimeline: try container.decodeIfPresent(LoaderTimeline.self, forKey: .medianRunTimeline),
+            rawSamples: try container.decodeIfPresent([LaunchSample].self, forKey: .rawSamples),
+            instructions: try container.decodeIfPresent(InstructionCounts.self, forKey: .instructions))
         loadedAfterMain = try container.decodeIfPresent([LateObjectMeasurement].self, forKey: .loadedAfterMain)
         execImages = try container.decodeIfPresent([ImageMeasurement].self, forKey: .execImages)
-        childProcessesWithLoaderOutput = try container.decodeIfPresent(Int.self, forKey: .childProcessesWithLoaderOutput)
+        childProcessesWithLoaderOutput = try container.decodeIfPresent(
+            Int.self, forKey: .childProcessesWithLoaderOutput)
         outputCapture = try container.decodeIfPresent(String.self, forKey: .outputCapture)
         breakdown = try container.decodeIfPresent(LaunchBreakdown.self, forKey: .breakdown)
     }
@@ -150,8 +154,10 @@ public struct ImageMeasurement: Codable, Equatable, Sendable {
     public var loaderCounts: LoaderCountSummary?
     public var loadedAfterMain: [LateObjectMeasurement]?
 
-    public init(program: String?, position: Int, runs: Int, milestones: Milestones, objects: [ObjectMeasurement],
-                loaderCounts: LoaderCountSummary? = nil, loadedAfterMain: [LateObjectMeasurement]? = nil) {
+    public init(
+        program: String?, position: Int, runs: Int, milestones: Milestones, objects: [ObjectMeasurement],
+        loaderCounts: LoaderCountSummary? = nil, loadedAfterMain: [LateObjectMeasurement]? = nil
+    ) {
         self.program = program
         self.position = position
         self.runs = runs
@@ -183,8 +189,10 @@ public struct LateObjectMeasurement: Codable, Equatable, Sendable {
     /// Runs that ended inside its initializers (a crash, a timeout, a stop).
     public var unfinished: Int
 
-    public init(path: String, requestedBy: String?, runs: Int, loadStart: TimeSummary, load: TimeSummary?,
-                initializers: TimeSummary?, unfinished: Int) {
+    public init(
+        path: String, requestedBy: String?, runs: Int, loadStart: TimeSummary, load: TimeSummary?,
+        initializers: TimeSummary?, unfinished: Int
+    ) {
         self.path = path
         self.requestedBy = requestedBy
         self.runs = runs
@@ -224,10 +232,12 @@ public struct ObjectMeasurement: Codable, Equatable, Sendable {
     /// What the audit counts in it; `nil` when it could not be read.
     public var facts: ObjectStaticFacts?
 
-    public init(path: String, role: Role, mapped: TimeSummary? = nil,
-                initializersStart: TimeSummary? = nil, initializers: TimeSummary? = nil,
-                mapping: TimeSummary? = nil, relocation: TimeSummary? = nil, lazyBinding: Bool? = nil,
-                group: ObjectGroup? = nil, facts: ObjectStaticFacts? = nil) {
+    public init(
+        path: String, role: Role, mapped: TimeSummary? = nil,
+        initializersStart: TimeSummary? = nil, initializers: TimeSummary? = nil,
+        mapping: TimeSummary? = nil, relocation: TimeSummary? = nil, lazyBinding: Bool? = nil,
+        group: ObjectGroup? = nil, facts: ObjectStaticFacts? = nil
+    ) {
         self.path = path
         self.role = role
         self.mapped = mapped
@@ -258,8 +268,10 @@ public struct LoaderCounts: Codable, Equatable, Sendable {
     /// glibc's "number of relative relocations" (not printed in the final block).
     public var relativeRelocations: Int?
 
-    public init(symbolLookups: Int? = nil, relocationsFromCache: Int? = nil,
-                relativeRelocations: Int? = nil) {
+    public init(
+        symbolLookups: Int? = nil, relocationsFromCache: Int? = nil,
+        relativeRelocations: Int? = nil
+    ) {
         self.symbolLookups = symbolLookups
         self.relocationsFromCache = relocationsFromCache
         self.relativeRelocations = relativeRelocations
@@ -275,8 +287,10 @@ public struct LoaderCountSummary: Codable, Equatable, Sendable {
     public var startupPerRun: [LoaderCounts?]
     public var finalPerRun: [LoaderCounts?]
 
-    public init(startup: LoaderCounts? = nil, final: LoaderCounts? = nil, startupPerRun: [LoaderCounts?],
-                finalPerRun: [LoaderCounts?]) {
+    public init(
+        startup: LoaderCounts? = nil, final: LoaderCounts? = nil, startupPerRun: [LoaderCounts?],
+        finalPerRun: [LoaderCounts?]
+    ) {
         self.startup = startup
         self.final = final
         self.startupPerRun = startupPerRun
@@ -293,8 +307,10 @@ public struct UninstrumentedSeries: Codable, Equatable, Sendable {
     public var cpu: TimeSummary?
     public var outcomes: [LaunchOutcome]
 
-    public init(runs: Int, firstOutput: TimeSummary? = nil, exit: TimeSummary? = nil, cpu: TimeSummary? = nil,
-                outcomes: [LaunchOutcome]) {
+    public init(
+        runs: Int, firstOutput: TimeSummary? = nil, exit: TimeSummary? = nil, cpu: TimeSummary? = nil,
+        outcomes: [LaunchOutcome]
+    ) {
         self.runs = runs
         self.firstOutput = firstOutput
         self.exit = exit

@@ -44,9 +44,11 @@ public struct LaunchSample: Codable, Equatable, Sendable {
     /// The first bytes of stderr (at most 2 KiB), kept to explain failures.
     public var stderrHead: String
 
-    public init(birthNs: UInt64, processGroup: Int32 = 0, instrumented: Bool, loader: LoaderTimeline?, firstOutputMs: Double?,
-                firstOutputStream: Stream?, exitMs: Double?, readyMs: Double? = nil, outcome: LaunchOutcome,
-                stderrHead: String) {
+    public init(
+        birthNs: UInt64, processGroup: Int32 = 0, instrumented: Bool, loader: LoaderTimeline?, firstOutputMs: Double?,
+        firstOutputStream: Stream?, exitMs: Double?, readyMs: Double? = nil, outcome: LaunchOutcome,
+        stderrHead: String
+    ) {
         self.birthNs = birthNs
         self.processGroup = processGroup
         self.instrumented = instrumented
@@ -96,8 +98,10 @@ public struct LaunchOutcome: Codable, Equatable, Sendable {
     /// waiting (stuck in the kernel, or re-parented where premain cannot reap it).
     public var processesLeftBehind: Bool = false
 
-    public init(kind: Kind, exitStatus: Int32? = nil, signal: Int32? = nil, message: String,
-                lingeringProcessesKilled: Int = 0) {
+    public init(
+        kind: Kind, exitStatus: Int32? = nil, signal: Int32? = nil, message: String,
+        lingeringProcessesKilled: Int = 0
+    ) {
         self.kind = kind
         self.exitStatus = exitStatus
         self.signal = signal

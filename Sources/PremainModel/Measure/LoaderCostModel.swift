@@ -36,8 +36,9 @@ public struct LoaderCostModel: Codable, Equatable, Sendable, KindedReport {
         }
 
         public init(mapped: Bool, facts: ObjectStaticFacts) {
-            self.init(mapped: mapped, relative: facts.relative,
-                      symbolic: facts.symbolic + facts.other + (facts.bindNow ? facts.plt : 0))
+            self.init(
+                mapped: mapped, relative: facts.relative,
+                symbolic: facts.symbolic + facts.other + (facts.bindNow ? facts.plt : 0))
         }
 
         var features: [Double] { [mapped ? 1 : 0, Double(relative), Double(symbolic)] }
@@ -57,9 +58,11 @@ public struct LoaderCostModel: Codable, Equatable, Sendable, KindedReport {
         let all = programs.flatMap { $0 }
         guard all.count >= 3, let coefficients = solve(all) else { return nil }
         var model = LoaderCostModel(
-            nsPerObject: coefficients[0], nsPerRelativeRelocation: coefficients[1], nsPerSymbolRelocation: coefficients[2],
+            nsPerObject: coefficients[0], nsPerRelativeRelocation: coefficients[1],
+            nsPerSymbolRelocation: coefficients[2],
             objects: all.count, programs: measurements.count,
-            machine: measurements.first?.conditions.cpuModel ?? "unknown CPU", date: measurements.first?.conditions.date ?? "")
+            machine: measurements.first?.conditions.cpuModel ?? "unknown CPU",
+            date: measurements.first?.conditions.date ?? "")
         let usable = programs.indices.filter { !programs[$0].isEmpty }
         if usable.count >= 3 {
             var errors: [Double] = []
@@ -88,8 +91,9 @@ public struct LoaderCostModel: Codable, Equatable, Sendable, KindedReport {
         measurement.objects.compactMap { object in
             guard let facts = object.facts, object.mapping != nil || object.relocation != nil else { return nil }
             let mapped = object.role == .library
-            return Sample(input: Input(mapped: mapped, facts: facts),
-                          ms: (object.mapping?.medianMs ?? 0) + (object.relocation?.medianMs ?? 0))
+            return Sample(
+                input: Input(mapped: mapped, facts: facts),
+                ms: (object.mapping?.medianMs ?? 0) + (object.relocation?.medianMs ?? 0))
         }
     }
 
@@ -112,8 +116,12 @@ public struct LoaderCostModel: Codable, Equatable, Sendable, KindedReport {
             }
             guard let x = gaussian(a, b) else {
                 // A feature no sample has (all zero): hold the one with the smallest diagonal at 0.
-                guard let weakest = indices.min(by: { a[indices.firstIndex(of: $0)!][indices.firstIndex(of: $0)!]
-                    < a[indices.firstIndex(of: $1)!][indices.firstIndex(of: $1)!] }) else { return nil }
+                guard
+                    let weakest = indices.min(by: {
+                        a[indices.firstIndex(of: $0)!][indices.firstIndex(of: $0)!]
+                            < a[indices.firstIndex(of: $1)!][indices.firstIndex(of: $1)!]
+                    })
+                else { return nil }
                 active[weakest] = false
                 continue
             }
@@ -135,7 +143,8 @@ public struct LoaderCostModel: Codable, Equatable, Sendable, KindedReport {
         let n = v.count
         for column in 0..<n {
             guard let pivot = (column..<n).max(by: { abs(m[$0][column]) < abs(m[$1][column]) }),
-                  abs(m[pivot][column]) > 1e-12 else { return nil }
+                abs(m[pivot][column]) > 1e-12
+            else { return nil }
             m.swapAt(column, pivot)
             v.swapAt(column, pivot)
             for row in (column + 1)..<n {
@@ -169,15 +178,21 @@ extension LoaderCostModel {
     public func estimate(_ binary: BinaryInventory) -> LoaderEstimate? {
         guard let closure = binary.closure else { return nil }
         func input(_ census: RelocationCensus, bindNow: Bool, mapped: Bool) -> Input {
-            Input(mapped: mapped, facts: ObjectStaticFacts(census: census, bindNow: bindNow, importedSymbols: 0, fileSize: 0))
+            Input(
+                mapped: mapped,
+                facts: ObjectStaticFacts(census: census, bindNow: bindNow, importedSymbols: 0, fileSize: 0))
         }
         var ms = estimateMs(input(binary.relocations, bindNow: binary.dynamic.bindNow, mapped: false))
         var objects = 1
         var uncounted = 0
         for object in closure.objects {
-            guard let cost = object.cost else { uncounted += 1; continue }
+            guard let cost = object.cost else {
+                uncounted += 1
+                continue
+            }
             // The kernel maps the loader with the program; the loader maps every other object.
-            ms += estimateMs(input(cost.relocations, bindNow: cost.bindNow, mapped: !ObjectName.isDynamicLoader(object.path)))
+            ms += estimateMs(
+                input(cost.relocations, bindNow: cost.bindNow, mapped: !ObjectName.isDynamicLoader(object.path)))
             objects += 1
         }
         return LoaderEstimate(ms: ms, objects: objects, uncounted: uncounted)
@@ -186,10 +201,12 @@ extension LoaderCostModel {
     /// "≈ 6.1 ms of loading and relocation on this machine (model from 210 objects of 12
     /// programs, held-out error ±18 % median, 40 % max)".
     public func sentence(_ estimate: LoaderEstimate) -> String {
-        var text = "≈ \(Milliseconds.number(estimate.ms, decimals: 2)) ms of loading and relocation for \(estimate.objects) objects on this machine "
+        var text =
+            "≈ \(Milliseconds.number(estimate.ms, decimals: 2)) ms of loading and relocation for \(estimate.objects) objects on this machine "
         text += "(model from \(objects) objects of \(programs) programs on \(machine)"
         if let median = heldOutMedianErrorPercent, let max = heldOutMaxErrorPercent {
-            text += ", held-out error ±\(Milliseconds.number(median, decimals: 0)) % median, \(Milliseconds.number(max, decimals: 0)) % max"
+            text +=
+                ", held-out error ±\(Milliseconds.number(median, decimals: 0)) % median, \(Milliseconds.number(max, decimals: 0)) % max"
         } else {
             text += ", no held-out error: fewer than 3 programs"
         }

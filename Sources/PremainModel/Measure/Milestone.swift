@@ -136,8 +136,10 @@ public enum CountQuantity: String, Codable, Sendable, CaseIterable {
     case minorFaults, majorFaults, voluntarySwitches, involuntarySwitches
 
     /// The counts `compare` compares, in table order.
-    public static let compared: [CountQuantity] = [.symbolLookups, .relativeRelocations, .loadedObjects, .minorFaults,
-                                                   .majorFaults, .voluntarySwitches, .involuntarySwitches]
+    public static let compared: [CountQuantity] = [
+        .symbolLookups, .relativeRelocations, .loadedObjects, .minorFaults,
+        .majorFaults, .voluntarySwitches, .involuntarySwitches,
+    ]
 
     /// The counts of `LD_DEBUG=statistics` (`LoaderCounts`), as `measure` reports them.
     public static let loader: [CountQuantity] = [.symbolLookups, .relocationsFromCache, .relativeRelocations]

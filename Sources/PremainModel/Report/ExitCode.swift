@@ -29,15 +29,20 @@ public enum ExitCode: Int32, CaseIterable, Sendable, CustomStringConvertible {
         switch self {
         case .success: return "success"
         case .findings:
-            return "`check`/`diff`/`pr`: findings at or above `--fail-on` (default `error`; for `diff` and `pr` only new ones), or a budget exceeded"
+            return
+                "`check`/`diff`/`pr`: findings at or above `--fail-on` (default `error`; for `diff` and `pr` only new ones), or a budget exceeded"
         case .regression:
-            return "`compare`/`pr`: a regression (interval wholly above the threshold, backed by a deterministic change); `diff`: a measured regression backed by a static change; wins over 1"
+            return
+                "`compare`/`pr`: a regression (interval wholly above the threshold, backed by a deterministic change); `diff`: a measured regression backed by a static change; wins over 1"
         case .inputError:
-            return "an input file is missing, unreadable, not ELF, or damaged (one `Error: <path>: …` line each); the other files are still reported"
+            return
+                "an input file is missing, unreadable, not ELF, or damaged (one `Error: <path>: …` line each); the other files are still reported"
         case .targetFailed:
-            return "`measure`/`trace`/`compare`/`pr`: the target failed (non-zero exit, signal, timeout, missing library); `pr`: a commit could not be built"
+            return
+                "`measure`/`trace`/`compare`/`pr`: the target failed (non-zero exit, signal, timeout, missing library); `pr`: a commit could not be built"
         case .inconclusive:
-            return "`compare`/`pr`: inconclusive (undecided within the run budget, or noise suspected); `pr`: also not measured (no `--run`)"
+            return
+                "`compare`/`pr`: inconclusive (undecided within the run budget, or noise suspected); `pr`: also not measured (no `--run`)"
         case .usage: return "usage error: `Error: …`, the usage line, and where to find help"
         case .internalError: return "internal error, or the report could not be written"
         }

@@ -19,7 +19,8 @@ public enum ReportKind: String, Codable, Sendable, CaseIterable {
 
     /// "1", or "1 or 2".
     public var readableVersionsText: String {
-        readableVersions.count == 1 ? "\(readableVersions.lowerBound)"
+        readableVersions.count == 1
+            ? "\(readableVersions.lowerBound)"
             : "\(readableVersions.lowerBound) or \(readableVersions.upperBound)"
     }
 
@@ -54,8 +55,10 @@ public struct ReportKindField<Report: KindedReport>: Codable, Equatable, Sendabl
     public init(from decoder: any Decoder) throws {
         let found = try decoder.singleValueContainer().decode(String.self)
         guard found == Report.kind.rawValue else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "\(found) is not \(Report.kind.article) report"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "\(found) is not \(Report.kind.article) report"))
         }
     }
 
@@ -67,7 +70,8 @@ public struct ReportKindField<Report: KindedReport>: Codable, Equatable, Sendabl
 
 extension KeyedDecodingContainer {
     /// A report's `kind`, its own when absent (reports written before premain wrote it).
-    public func decode<Report>(_ type: ReportKindField<Report>.Type, forKey key: Key) throws -> ReportKindField<Report> {
+    public func decode<Report>(_ type: ReportKindField<Report>.Type, forKey key: Key) throws -> ReportKindField<Report>
+    {
         try decodeIfPresent(type, forKey: key) ?? ReportKindField()
     }
 }
@@ -107,7 +111,9 @@ public struct ReportHeader: Decodable, Sendable {
             return
         }
         let keys = Set(container.allKeys.map(\.stringValue))
-        let entries = keys.contains("measurements") ? (try? container.decode([Entry].self, forKey: Key("measurements"))) ?? [] : []
+        let entries =
+            keys.contains("measurements")
+            ? (try? container.decode([Entry].self, forKey: Key("measurements"))) ?? [] : []
         kind = ReportKind.guess(keys: keys, tracedMeasurements: entries.contains(where: \.traced))
     }
 }

@@ -8,8 +8,10 @@ public struct BootstrapInterval: Sendable, Equatable, Codable {
 
     /// The interval at `level` from `resamples` resamples with a generator seeded by `seed`;
     /// `nil` when either side is empty.
-    public static func differenceOfMedians(base: [Double], head: [Double], level: Double, resamples: Int,
-                                           seed: UInt64) -> BootstrapInterval? {
+    public static func differenceOfMedians(
+        base: [Double], head: [Double], level: Double, resamples: Int,
+        seed: UInt64
+    ) -> BootstrapInterval? {
         guard !base.isEmpty, !head.isEmpty, resamples > 0 else { return nil }
         var generator = SeededGenerator(seed: seed)
         var differences: [Double] = []
@@ -21,12 +23,15 @@ public struct BootstrapInterval: Sendable, Equatable, Codable {
             for index in headDraw.indices { headDraw[index] = head[Int.random(in: 0..<head.count, using: &generator)] }
             baseDraw.sort()
             headDraw.sort()
-            differences.append(SampleStatistics.percentile(sorted: headDraw, 0.5) - SampleStatistics.percentile(sorted: baseDraw, 0.5))
+            differences.append(
+                SampleStatistics.percentile(sorted: headDraw, 0.5) - SampleStatistics.percentile(sorted: baseDraw, 0.5))
         }
         differences.sort()
         let tail = (1 - level) / 2
-        return BootstrapInterval(lowMs: SampleStatistics.percentile(sorted: differences, tail), highMs: SampleStatistics.percentile(sorted: differences, 1 - tail),
-                                 level: level)
+        return BootstrapInterval(
+            lowMs: SampleStatistics.percentile(sorted: differences, tail),
+            highMs: SampleStatistics.percentile(sorted: differences, 1 - tail),
+            level: level)
     }
 
     public init(lowMs: Double, highMs: Double, level: Double) {

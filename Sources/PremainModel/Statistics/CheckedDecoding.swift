@@ -15,7 +15,8 @@ extension KeyedDecodingContainer {
         guard range.contains(value) else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self,
-                debugDescription: "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(value)")
+                debugDescription:
+                    "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(value)")
         }
         return value
     }
@@ -39,8 +40,9 @@ extension KeyedDecodingContainer {
     public func decodeMillisecondsList(_ key: Key) throws -> [Double]? {
         guard let values = try decodeIfPresent([Double].self, forKey: key) else { return nil }
         guard values.count <= ReportLimits.maxRuns else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: self,
-                                                   debugDescription: "more than \(ReportLimits.maxRuns) values")
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "more than \(ReportLimits.maxRuns) values")
         }
         for value in values { _ = try checkedMilliseconds(value, key) }
         return values

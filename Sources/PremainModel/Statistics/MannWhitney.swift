@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The Mann–Whitney U test (Wilcoxon rank-sum) for two independent samples: do the values of

@@ -69,8 +69,10 @@ public struct WarningAdvisor: Sendable {
     /// (default 5 %, premain's own budget); `nil` for none.
     public var observerEffectBudget: Double?
 
-    public init(wideSpreadRatio: Double = 0.10, minimumRuns: Int = 5, materialRatio: Double = 0.10,
-                observerEffectBudget: Double? = 0.05) {
+    public init(
+        wideSpreadRatio: Double = 0.10, minimumRuns: Int = 5, materialRatio: Double = 0.10,
+        observerEffectBudget: Double? = 0.05
+    ) {
         self.wideSpreadRatio = wideSpreadRatio
         self.minimumRuns = minimumRuns
         self.materialRatio = materialRatio
@@ -86,26 +88,32 @@ public struct WarningAdvisor: Sendable {
             abs(samples[index] - summary.medianMs) >= materialRatio * summary.medianMs
         }
         if samples.count >= 3, summary.outliers.contains(0), let first = samples.first,
-           first > summary.medianMs, first == summary.maxMs, material(0) {
-            found.append(MeasurementWarning(
-                kind: .firstRunSlower, subject: subject,
-                message: "the first run took \(Self.ms(first)) against a median of \(Self.ms(summary.medianMs))",
-                advice: "caches were probably still cold; raise --warmup"))
+            first > summary.medianMs, first == summary.maxMs, material(0)
+        {
+            found.append(
+                MeasurementWarning(
+                    kind: .firstRunSlower, subject: subject,
+                    message: "the first run took \(Self.ms(first)) against a median of \(Self.ms(summary.medianMs))",
+                    advice: "caches were probably still cold; raise --warmup"))
         }
         if summary.relativeSpread > wideSpreadRatio {
             let percent = Int((summary.relativeSpread * 100).rounded())
-            found.append(MeasurementWarning(
-                kind: .wideSpread, subject: subject,
-                message: "MAD is \(percent) % of the median (\(Self.ms(summary.madMs)) of \(Self.ms(summary.medianMs)))",
-                advice: "the machine is noisy; close other work, use more --runs, and compare medians only"))
+            found.append(
+                MeasurementWarning(
+                    kind: .wideSpread, subject: subject,
+                    message:
+                        "MAD is \(percent) % of the median (\(Self.ms(summary.madMs)) of \(Self.ms(summary.medianMs)))",
+                    advice: "the machine is noisy; close other work, use more --runs, and compare medians only"))
         }
         let otherOutliers = summary.outliers.filter { $0 != 0 || !found.contains { $0.kind == .firstRunSlower } }
         if samples.count >= minimumRuns, otherOutliers.contains(where: material) {
             let runs = otherOutliers.map { String($0 + 1) }.joined(separator: ", ")
-            found.append(MeasurementWarning(
-                kind: .outliers, subject: subject,
-                message: "\(otherOutliers.count) of \(samples.count) runs are outliers (run \(runs))",
-                advice: "look for interference from other processes; the median is robust to them, the maximum is not"))
+            found.append(
+                MeasurementWarning(
+                    kind: .outliers, subject: subject,
+                    message: "\(otherOutliers.count) of \(samples.count) runs are outliers (run \(runs))",
+                    advice:
+                        "look for interference from other processes; the median is robust to them, the maximum is not"))
         }
         return found
     }

@@ -48,7 +48,9 @@ public enum CountText {
     public static func signed(_ value: Double) -> String {
         guard value != 0 else { return "±0" }
         let magnitude = abs(value)
-        let digits = magnitude == magnitude.rounded() && magnitude < 1e15 ? grouped(UInt64(magnitude))
+        let digits =
+            magnitude == magnitude.rounded() && magnitude < 1e15
+            ? grouped(UInt64(magnitude))
             : String(format1: magnitude)
         return (value > 0 ? "+" : "−") + digits
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The distribution-free confidence interval of a paired difference: the Hodges–Lehmann
@@ -35,8 +35,9 @@ public struct PairedInterval: Codable, Equatable, Sendable {
         let excluded = SignedRankDistribution.excludedPerSide(n: n, tail: (1 - level) / 2)
         guard excluded >= 1 else { return nil }
         let estimate = SampleStatistics.percentile(sorted: walsh, 0.5)
-        return PairedInterval(estimate: estimate, low: walsh[excluded - 1], high: walsh[walsh.count - excluded],
-                              level: level, count: n)
+        return PairedInterval(
+            estimate: estimate, low: walsh[excluded - 1], high: walsh[walsh.count - excluded],
+            level: level, count: n)
     }
 
     /// Every (dᵢ + dⱼ) / 2 with i ≤ j, sorted ascending.
@@ -103,12 +104,18 @@ enum SignedRankDistribution {
 enum NormalQuantile {
     static func of(_ p: Double) -> Double {
         precondition(p > 0 && p < 1, "a probability strictly between 0 and 1")
-        let a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-                 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00]
-        let b = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                 6.680131188771972e+01, -1.328068155288572e+01]
-        let c = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
-                 -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00]
+        let a = [
+            -3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+            1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00,
+        ]
+        let b = [
+            -5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+            6.680131188771972e+01, -1.328068155288572e+01,
+        ]
+        let c = [
+            -7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+            -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00,
+        ]
         let d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00]
         let lowTail = 0.02425
         if p < lowTail {

@@ -57,7 +57,8 @@ public struct OutlierDetector: Sendable {
     /// The modified Z-score of every sample, in sample order. `[]` for an empty sample.
     public func scores(_ samples: [Double]) -> [Double] {
         guard let center = SampleStatistics.median(samples),
-              let mad = SampleStatistics.medianAbsoluteDeviation(samples) else { return [] }
+            let mad = SampleStatistics.medianAbsoluteDeviation(samples)
+        else { return [] }
         if mad > 0 {
             return samples.map { 0.6745 * ($0 - center) / mad }
         }

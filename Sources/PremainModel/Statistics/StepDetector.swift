@@ -49,14 +49,17 @@ public struct StepDetector: Sendable {
         return found.enumerated().map { position, step in
             let before = Array(values[bounds[position]..<step.index])
             let after = Array(values[step.index..<bounds[position + 2]])
-            return StepChange(index: step.index, commit: points[step.index].commit, report: points[step.index].report,
-                              before: SampleStatistics.median(before) ?? 0, after: SampleStatistics.median(after) ?? 0,
-                              pValue: step.pValue)
+            return StepChange(
+                index: step.index, commit: points[step.index].commit, report: points[step.index].report,
+                before: SampleStatistics.median(before) ?? 0, after: SampleStatistics.median(after) ?? 0,
+                pValue: step.pValue)
         }
     }
 
-    private func split(_ values: [Double], _ low: Int, _ high: Int, sigma: Double,
-                       into found: inout [(index: Int, pValue: Double)]) {
+    private func split(
+        _ values: [Double], _ low: Int, _ high: Int, sigma: Double,
+        into found: inout [(index: Int, pValue: Double)]
+    ) {
         let minimum = sigma > 0 ? minimumSegment : 1
         guard high - low >= 2 * minimum else { return }
         // Where: the split with the least absolute deviation of each side from its own median
@@ -73,7 +76,8 @@ public struct StepDetector: Sendable {
         let pValue: Double
         if sigma > 0 {
             guard shift >= minimumShiftNoise * sigma,
-                  let test = MannWhitney.test(left, right), test.pValue < alpha else { return }
+                let test = MannWhitney.test(left, right), test.pValue < alpha
+            else { return }
             pValue = test.pValue
         } else {
             // No noise: a change of level is a step when both sides hold still around it.

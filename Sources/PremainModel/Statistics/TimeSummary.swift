@@ -13,8 +13,10 @@ public struct TimeSummary: Codable, Equatable, Sendable {
     public var samplesMs: [Double]
     public var outliers: [Int]
 
-    public init(medianMs: Double, p90Ms: Double, minMs: Double, maxMs: Double, madMs: Double,
-                samplesMs: [Double], outliers: [Int]) {
+    public init(
+        medianMs: Double, p90Ms: Double, minMs: Double, maxMs: Double, madMs: Double,
+        samplesMs: [Double], outliers: [Int]
+    ) {
         self.medianMs = medianMs
         self.p90Ms = p90Ms
         self.minMs = minMs
@@ -26,16 +28,19 @@ public struct TimeSummary: Codable, Equatable, Sendable {
 
     /// All zero, no samples: the summary of a series in which nothing completed (a traced
     /// function entered in every run but never returning).
-    public static let zero = TimeSummary(medianMs: 0, p90Ms: 0, minMs: 0, maxMs: 0, madMs: 0, samplesMs: [], outliers: [])
+    public static let zero = TimeSummary(
+        medianMs: 0, p90Ms: 0, minMs: 0, maxMs: 0, madMs: 0, samplesMs: [], outliers: [])
 
     /// Summarizes `samplesMs` (run order kept). Returns `nil` when there is no sample.
     public init?(samplesMs: [Double], detector: OutlierDetector = OutlierDetector()) {
         guard let median = SampleStatistics.median(samplesMs),
-              let p90 = SampleStatistics.percentile(samplesMs, 0.9),
-              let low = samplesMs.min(), let high = samplesMs.max(),
-              let mad = SampleStatistics.medianAbsoluteDeviation(samplesMs) else { return nil }
-        self.init(medianMs: median, p90Ms: p90, minMs: low, maxMs: high, madMs: mad,
-                  samplesMs: samplesMs, outliers: detector.outlierIndices(samplesMs))
+            let p90 = SampleStatistics.percentile(samplesMs, 0.9),
+            let low = samplesMs.min(), let high = samplesMs.max(),
+            let mad = SampleStatistics.medianAbsoluteDeviation(samplesMs)
+        else { return nil }
+        self.init(
+            medianMs: median, p90Ms: p90, minMs: low, maxMs: high, madMs: mad,
+            samplesMs: samplesMs, outliers: detector.outlierIndices(samplesMs))
     }
 
     enum CodingKeys: String, CodingKey {
@@ -60,10 +65,11 @@ public struct TimeSummary: Codable, Equatable, Sendable {
                 forKey: .outliers, in: container,
                 debugDescription: "outlier index \(wrong) is not an index of samplesMs (\(samples.count) samples)")
         }
-        self.init(medianMs: median, p90Ms: try value(.p90Ms, SampleStatistics.percentile(samples, 0.9)),
-                  minMs: try value(.minMs, samples.min()), maxMs: try value(.maxMs, samples.max()),
-                  madMs: try value(.madMs, SampleStatistics.medianAbsoluteDeviation(samples)), samplesMs: samples,
-                  outliers: outliers ?? OutlierDetector().outlierIndices(samples))
+        self.init(
+            medianMs: median, p90Ms: try value(.p90Ms, SampleStatistics.percentile(samples, 0.9)),
+            minMs: try value(.minMs, samples.min()), maxMs: try value(.maxMs, samples.max()),
+            madMs: try value(.madMs, SampleStatistics.medianAbsoluteDeviation(samples)), samplesMs: samples,
+            outliers: outliers ?? OutlierDetector().outlierIndices(samples))
     }
 
     /// Spread relative to the median (MAD / median); 0 when the median is 0.

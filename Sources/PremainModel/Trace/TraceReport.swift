@@ -77,9 +77,11 @@ public struct TraceMeasurement: Codable, Equatable, Sendable {
     /// `nil` when not asked for.
     public var timelines: [TraceRunTimeline]? = nil
 
-    public init(command: [String], runs: Int, warmup: Int, until: TraceWindowEnd, maxCalls: Int, conditions: LaunchConditions,
-                milestones: [String: TimeSummary], outcomes: [TraceOutcome], functions: [TracedFunction],
-                untimed: [UntimedFunction], notes: [String], timelines: [TraceRunTimeline]? = nil) {
+    public init(
+        command: [String], runs: Int, warmup: Int, until: TraceWindowEnd, maxCalls: Int, conditions: LaunchConditions,
+        milestones: [String: TimeSummary], outcomes: [TraceOutcome], functions: [TracedFunction],
+        untimed: [UntimedFunction], notes: [String], timelines: [TraceRunTimeline]? = nil
+    ) {
         self.timelines = timelines
         self.command = command
         self.runs = runs
@@ -129,9 +131,11 @@ public struct TracedFunction: Codable, Equatable, Sendable {
     /// `nil` for the image started.
     public var image: Int?
 
-    public init(object: String, symbol: String, demangled: String?, kind: TracedFunctionKind, calls: Int,
-                callsCapped: Bool, inclusive: TimeSummary, exclusive: TimeSummary? = nil, source: SourceLocation?,
-                inlinedInto: String?, unfinishedCalls: Int) {
+    public init(
+        object: String, symbol: String, demangled: String?, kind: TracedFunctionKind, calls: Int,
+        callsCapped: Bool, inclusive: TimeSummary, exclusive: TimeSummary? = nil, source: SourceLocation?,
+        inlinedInto: String?, unfinishedCalls: Int
+    ) {
         self.exclusive = exclusive
         self.object = object
         self.symbol = symbol

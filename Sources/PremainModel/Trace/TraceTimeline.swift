@@ -38,8 +38,10 @@ public struct TraceCallSlice: Codable, Equatable, Sendable {
     /// Traced calls of this thread open around it (0 for an outermost call).
     public var depth: Int
 
-    public init(thread: Int32, object: String, symbol: String, address: UInt64, startMs: Double, durationMs: Double,
-                inclusiveMs: Double, depth: Int) {
+    public init(
+        thread: Int32, object: String, symbol: String, address: UInt64, startMs: Double, durationMs: Double,
+        inclusiveMs: Double, depth: Int
+    ) {
         self.thread = thread
         self.object = object
         self.symbol = symbol
@@ -60,6 +62,8 @@ extension TraceMeasurement {
     public func function(of slice: TraceCallSlice) -> TracedFunction? {
         // Two functions of one object may share a name: the address tells them apart.
         let address = "0x" + String(slice.address, radix: 16)
-        return functions.first { $0.object == slice.object && $0.symbol == slice.symbol && ($0.address ?? address) == address }
+        return functions.first {
+            $0.object == slice.object && $0.symbol == slice.symbol && ($0.address ?? address) == address
+        }
     }
 }

@@ -20,8 +20,10 @@ public struct TracedRun: Codable, Equatable, Sendable {
         public var exclusiveMs: Double
         public var calls: Int
 
-        public init(object: String, symbol: String, demangled: String?, kind: TracedFunctionKind, inlinedInto: String? = nil,
-                    source: SourceLocation? = nil, inclusiveMs: Double, exclusiveMs: Double, calls: Int) {
+        public init(
+            object: String, symbol: String, demangled: String?, kind: TracedFunctionKind, inlinedInto: String? = nil,
+            source: SourceLocation? = nil, inclusiveMs: Double, exclusiveMs: Double, calls: Int
+        ) {
             self.object = object
             self.symbol = symbol
             self.demangled = demangled

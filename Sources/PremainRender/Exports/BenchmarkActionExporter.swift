@@ -13,10 +13,14 @@ enum BenchmarkActionExporter: BenchmarkExporter {
     }
 
     static func render(_ metrics: [BenchmarkMetric]) throws -> String {
-        try JSONRenderer.render(metrics.map { metric in
-            Entry(name: "\(metric.benchmark): \(metric.measure)", unit: metric.unit.rawValue, value: metric.value,
-                  range: metric.lower.flatMap { lower in metric.upper.map { "\(OpenMetricsExporter.number(lower)) … \(OpenMetricsExporter.number($0))" } },
-                  extra: metric.note)
-        })
+        try JSONRenderer.render(
+            metrics.map { metric in
+                Entry(
+                    name: "\(metric.benchmark): \(metric.measure)", unit: metric.unit.rawValue, value: metric.value,
+                    range: metric.lower.flatMap { lower in
+                        metric.upper.map { "\(OpenMetricsExporter.number(lower)) … \(OpenMetricsExporter.number($0))" }
+                    },
+                    extra: metric.note)
+            })
     }
 }

@@ -55,8 +55,10 @@ public struct BenchmarkMetric: Equatable, Sendable {
     /// A short human description of what the bounds are, for formats that show one.
     public var note: String
 
-    public init(benchmark: String, measure: String, unit: Unit, value: Double, lower: Double? = nil, upper: Double? = nil,
-                note: String) {
+    public init(
+        benchmark: String, measure: String, unit: Unit, value: Double, lower: Double? = nil, upper: Double? = nil,
+        note: String
+    ) {
         self.benchmark = benchmark
         self.measure = measure
         self.unit = unit
@@ -83,7 +85,9 @@ public enum BenchmarkMetrics {
                 // `count.`, as compare's exports do).
                 metrics += CountQuantity.loader.compactMap { quantity in
                     counts[quantity].map {
-                        BenchmarkMetric(benchmark: name, measure: "loader." + quantity.rawValue, unit: .count, value: Double($0), note: "exact")
+                        BenchmarkMetric(
+                            benchmark: name, measure: "loader." + quantity.rawValue, unit: .count, value: Double($0),
+                            note: "exact")
                     }
                 }
             }
@@ -100,15 +104,19 @@ public enum BenchmarkMetrics {
         for time in report.times {
             metrics.append(self.time(name, time.quantity.metricName, time.head))
             if let change = time.difference {
-                metrics.append(BenchmarkMetric(benchmark: name, measure: time.quantity.metricName + ".change", unit: .milliseconds,
-                                               value: change.medianMs, lower: change.lowMs, upper: change.highMs,
-                                               note: "head − base, paired; \(percent(change.level)) interval of \(change.pairs) pairs"))
+                metrics.append(
+                    BenchmarkMetric(
+                        benchmark: name, measure: time.quantity.metricName + ".change", unit: .milliseconds,
+                        value: change.medianMs, lower: change.lowMs, upper: change.highMs,
+                        note: "head − base, paired; \(percent(change.level)) interval of \(change.pairs) pairs"))
             }
         }
         for count in report.counts {
-            metrics.append(BenchmarkMetric(benchmark: name, measure: count.quantity.metricName, unit: .count,
-                                           value: count.head.median, lower: Double(count.head.min), upper: Double(count.head.max),
-                                           note: "median over \(count.head.samples.count) runs; min–max"))
+            metrics.append(
+                BenchmarkMetric(
+                    benchmark: name, measure: count.quantity.metricName, unit: .count,
+                    value: count.head.median, lower: Double(count.head.min), upper: Double(count.head.max),
+                    note: "median over \(count.head.samples.count) runs; min–max"))
         }
         if let instructions = report.instructions { metrics += self.instructions(name, instructions.head) }
         return metrics
@@ -128,16 +136,22 @@ public enum BenchmarkMetrics {
     }
 
     static func time(_ name: String, _ measure: String, _ summary: TimeSummary) -> BenchmarkMetric {
-        BenchmarkMetric(benchmark: name, measure: measure, unit: .milliseconds, value: summary.medianMs,
-                        lower: summary.minMs, upper: summary.maxMs,
-                        note: "median of \(summary.samplesMs.count) runs; min–max")
+        BenchmarkMetric(
+            benchmark: name, measure: measure, unit: .milliseconds, value: summary.medianMs,
+            lower: summary.minMs, upper: summary.maxMs,
+            note: "median of \(summary.samplesMs.count) runs; min–max")
     }
 
     static func instructions(_ name: String, _ counts: InstructionCounts) -> [BenchmarkMetric] {
-        [("instructions.beforeMain", counts.beforeMain), ("instructions.toFirstOutput", counts.toFirstOutput),
-         ("instructions.total", Optional(counts.total))].compactMap { measure, value in
-            value.map { BenchmarkMetric(benchmark: name, measure: measure, unit: .instructions, value: Double($0),
-                                        note: "exact, under callgrind") }
+        [
+            ("instructions.beforeMain", counts.beforeMain), ("instructions.toFirstOutput", counts.toFirstOutput),
+            ("instructions.total", Optional(counts.total)),
+        ].compactMap { measure, value in
+            value.map {
+                BenchmarkMetric(
+                    benchmark: name, measure: measure, unit: .instructions, value: Double($0),
+                    note: "exact, under callgrind")
+            }
         }
     }
 

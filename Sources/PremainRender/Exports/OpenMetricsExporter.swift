@@ -19,7 +19,9 @@ enum OpenMetricsExporter: BenchmarkExporter {
         for (name, first, members) in families {
             out += "# TYPE \(name) gauge\n"
             if first.unit == .milliseconds { out += "# UNIT \(name) milliseconds\n" }
-            out += "# HELP \(name) " + escapeHelp("premain \(first.measure) (\(first.unit.rawValue)); \(first.note)") + "\n"
+            out +=
+                "# HELP \(name) " + escapeHelp("premain \(first.measure) (\(first.unit.rawValue)); \(first.note)")
+                + "\n"
             for metric in members {
                 let labels = "benchmark=\"\(escape(metric.benchmark))\""
                 out += "\(name){\(labels),statistic=\"value\"} \(number(metric.value))\n"
@@ -43,7 +45,8 @@ enum OpenMetricsExporter: BenchmarkExporter {
                 snake += "_"
             }
         }
-        let suffix = metric.unit == .milliseconds ? "_milliseconds" : metric.unit == .instructions ? "_instructions" : ""
+        let suffix =
+            metric.unit == .milliseconds ? "_milliseconds" : metric.unit == .instructions ? "_instructions" : ""
         return "premain_" + snake + suffix
     }
 

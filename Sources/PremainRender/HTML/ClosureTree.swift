@@ -16,11 +16,18 @@ enum ClosureTree {
         let shares = Dictionary(closure.top.map { ($0.path, $0) }) { first, _ in first }
         func cost(_ object: ClosureObject) -> Cost? {
             if let cost = object.cost {
-                return Cost(relocations: cost.relocations.total, lookups: cost.lookups, initializers: cost.initializers, exported: cost.exported)
+                return Cost(
+                    relocations: cost.relocations.total, lookups: cost.lookups, initializers: cost.initializers,
+                    exported: cost.exported)
             }
-            return shares[object.path].map { Cost(relocations: $0.relocations, lookups: $0.lookups, initializers: $0.initializers, exported: $0.exported) }
+            return shares[object.path].map {
+                Cost(
+                    relocations: $0.relocations, lookups: $0.lookups, initializers: $0.initializers,
+                    exported: $0.exported)
+            }
         }
-        let total = max(1, closure.totals?.relocations.total ?? closure.objects.compactMap { cost($0)?.relocations }.reduce(0, +))
+        let total = max(
+            1, closure.totals?.relocations.total ?? closure.objects.compactMap { cost($0)?.relocations }.reduce(0, +))
         let children = Dictionary(grouping: closure.objects, by: \.neededBy)
         var seen = Set<String>()
         func node(_ name: String, path: String, cost nodeCost: Cost?, detail: String) -> String {
@@ -28,30 +35,43 @@ enum ClosureTree {
             if let cost = nodeCost {
                 let width = Int((Double(cost.relocations) / Double(total) * 160).rounded())
                 line = "<span class=\"bar\" style=\"width:\(max(1, width))px\"></span>" + line
-                line += "\(CountText.grouped(UInt64(max(0, cost.relocations)))) relocations, \(CountText.grouped(UInt64(max(0, cost.lookups)))) look-ups, \(cost.initializers) initializers, \(CountText.grouped(UInt64(max(0, cost.exported)))) exported"
+                line +=
+                    "\(CountText.grouped(UInt64(max(0, cost.relocations)))) relocations, \(CountText.grouped(UInt64(max(0, cost.lookups)))) look-ups, \(cost.initializers) initializers, \(CountText.grouped(UInt64(max(0, cost.exported)))) exported"
             }
             line += "</span> <span class=\"note\">\(HTMLEscape.text(detail))</span>"
             let kids = (children[path] ?? []).filter { seen.insert($0.path).inserted }
             guard !kids.isEmpty else { return "<li>\(line)</li>\n" }
             let inner = kids.map { kid in
-                node(ObjectName.of(kid), path: kid.path, cost: cost(kid),
-                     detail: "\(kid.path) (\(kid.foundVia.rawValue)\(kid.system ? ", system" : ""))")
+                node(
+                    ObjectName.of(kid), path: kid.path, cost: cost(kid),
+                    detail: "\(kid.path) (\(kid.foundVia.rawValue)\(kid.system ? ", system" : ""))")
             }.joined()
             return "<li><details open><summary>\(line)</summary><ul>\n\(inner)</ul></details></li>\n"
         }
-        let root = node(ObjectName.fileName(program), path: program,
-                        cost: programCost.map { Cost(relocations: $0.relocations.total, lookups: $0.lookups, initializers: $0.initializers, exported: $0.exported) },
-                        detail: program)
+        let root = node(
+            ObjectName.fileName(program), path: program,
+            cost: programCost.map {
+                Cost(
+                    relocations: $0.relocations.total, lookups: $0.lookups, initializers: $0.initializers,
+                    exported: $0.exported)
+            },
+            detail: program)
         var out = "<div class=\"tree\"><ul>\n\(root)</ul></div>\n"
         let orphans = closure.objects.filter { !seen.contains($0.path) }
         if !orphans.isEmpty {
-            out += "<p class=\"note\">Also loaded: " + orphans.map { HTMLEscape.text(ObjectName.of($0)) }.joined(separator: ", ") + "</p>\n"
+            out +=
+                "<p class=\"note\">Also loaded: "
+                + orphans.map { HTMLEscape.text(ObjectName.of($0)) }.joined(separator: ", ") + "</p>\n"
         }
         if !closure.missing.isEmpty {
-            out += "<p><b>Missing:</b> " + closure.missing.map { "\(HTMLEscape.text($0.name)) (needed by \(HTMLEscape.text($0.neededBy)))" }.joined(separator: ", ") + "</p>\n"
+            out +=
+                "<p><b>Missing:</b> "
+                + closure.missing.map { "\(HTMLEscape.text($0.name)) (needed by \(HTMLEscape.text($0.neededBy)))" }
+                .joined(separator: ", ") + "</p>\n"
         }
         if let totals = closure.totals {
-            out += "<p class=\"note\">Closure: \(totals.objects) objects, \(CountText.grouped(UInt64(max(0, totals.relocations.total)))) relocations, \(CountText.grouped(UInt64(max(0, totals.lookups)))) symbol look-ups, \(totals.initializers) initializers.</p>\n"
+            out +=
+                "<p class=\"note\">Closure: \(totals.objects) objects, \(CountText.grouped(UInt64(max(0, totals.relocations.total)))) relocations, \(CountText.grouped(UInt64(max(0, totals.lookups)))) symbol look-ups, \(totals.initializers) initializers.</p>\n"
         }
         return out
     }

@@ -59,27 +59,36 @@ enum FlameGraph {
         guard let run = FlameChart.medianRun(measurement), !run.calls.isEmpty else { return nil }
         let root = tree(run, measurement)
         guard root.ms > 0 else { return nil }
-        let row = 20.0, top = 28.0
+        let row = 20.0
+        let top = 28.0
         let levels = min(root.depth, 12)
         let height = top + Double(levels) * row + 8
         var canvas = SVGCanvas(width: width, height: height)
-        canvas.text("Where the traced time of run \(run.run + 1) goes: \(Milliseconds.text(root.ms)) in \(run.calls.count) calls (width: inclusive time)",
-                    x: 8, y: 16, bold: true, limit: 160)
+        canvas.text(
+            "Where the traced time of run \(run.run + 1) goes: \(Milliseconds.text(root.ms)) in \(run.calls.count) calls (width: inclusive time)",
+            x: 8, y: 16, bold: true, limit: 160)
         let scale = (width - 16) / root.ms
         func draw(_ node: Node, x: Double, level: Int, color: String) {
             guard level < levels else { return }
             let boxWidth = node.ms * scale
             let y = top + Double(level) * row
             let share = Milliseconds.number(node.ms / root.ms * 100, decimals: 1)
-            canvas.rect(x: x, y: y, width: max(0.5, boxWidth - 0.5), height: row - 2, fill: color, opacity: level == 0 ? 0.35 : 0.9,
-                        stroke: boxWidth > 3 ? "#ffffff" : nil,
-                        tooltip: "\(node.name)\n\(Milliseconds.text(node.ms)) (\(share) %)\(node.detail.isEmpty ? "" : "\n" + node.detail)")
-            FlameChart.label("\(FlameChart.shortName(node.name)) \(Milliseconds.number(node.ms, decimals: 2)) ms", from: x, to: x + boxWidth,
-                             y: y + 1, on: &canvas)
+            canvas.rect(
+                x: x, y: y, width: max(0.5, boxWidth - 0.5), height: row - 2, fill: color,
+                opacity: level == 0 ? 0.35 : 0.9,
+                stroke: boxWidth > 3 ? "#ffffff" : nil,
+                tooltip:
+                    "\(node.name)\n\(Milliseconds.text(node.ms)) (\(share) %)\(node.detail.isEmpty ? "" : "\n" + node.detail)"
+            )
+            FlameChart.label(
+                "\(FlameChart.shortName(node.name)) \(Milliseconds.number(node.ms, decimals: 2)) ms", from: x,
+                to: x + boxWidth,
+                y: y + 1, on: &canvas)
             var childX = x
             let children = node.order.compactMap { node.children[$0] }.sorted { $0.ms > $1.ms }
             let total = children.reduce(0) { $0 + $1.ms }
-            let shrink = total > node.ms && total > 0 ? node.ms / total : 1  // bias removal can make children add up past the parent
+            // Bias removal can make children add up past the parent.
+            let shrink = total > node.ms && total > 0 ? node.ms / total : 1
             for child in children {
                 let childColor = level == 0 ? ChartColors.named(child.name) : color
                 let saved = child.ms

@@ -18,10 +18,13 @@ struct SVGCanvas {
     }
 
     /// A rectangle; `tooltip` becomes its `<title>` (shown on hover).
-    mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: String, opacity: Double = 1,
-                       stroke: String? = nil, tooltip: String? = nil) {
+    mutating func rect(
+        x: Double, y: Double, width: Double, height: Double, fill: String, opacity: Double = 1,
+        stroke: String? = nil, tooltip: String? = nil
+    ) {
         let n = Self.number
-        var attributes = "x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(max(0, width)))\" height=\"\(n(max(0, height)))\" fill=\"\(fill)\" rx=\"1.5\""
+        var attributes =
+            "x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(max(0, width)))\" height=\"\(n(max(0, height)))\" fill=\"\(fill)\" rx=\"1.5\""
         if opacity < 1 { attributes += " fill-opacity=\"\(Milliseconds.number(opacity, decimals: 2))\"" }
         if let stroke { attributes += " stroke=\"\(stroke)\" stroke-width=\"0.6\"" }
         if let tooltip {
@@ -31,18 +34,24 @@ struct SVGCanvas {
         }
     }
 
-    mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double = 1,
-                       dashed: Bool = false, cssClass: String? = nil) {
+    mutating func line(
+        x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double = 1,
+        dashed: Bool = false, cssClass: String? = nil
+    ) {
         let n = Self.number
-        var attributes = "x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(n(width))\""
+        var attributes =
+            "x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(n(width))\""
         if dashed { attributes += " stroke-dasharray=\"4 3\"" }
         if let cssClass { attributes += " class=\"\(cssClass)\"" }
         elements.append("<line \(attributes)/>")
     }
 
-    mutating func circle(x: Double, y: Double, radius: Double, fill: String, tooltip: String? = nil, opacity: Double = 1) {
+    mutating func circle(
+        x: Double, y: Double, radius: Double, fill: String, tooltip: String? = nil, opacity: Double = 1
+    ) {
         let n = Self.number
-        let body = "cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(radius))\" fill=\"\(fill)\" fill-opacity=\"\(Milliseconds.number(opacity, decimals: 2))\""
+        let body =
+            "cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(radius))\" fill=\"\(fill)\" fill-opacity=\"\(Milliseconds.number(opacity, decimals: 2))\""
         if let tooltip {
             elements.append("<circle \(body)><title>\(HTMLEscape.text(tooltip))</title></circle>")
         } else {
@@ -52,12 +61,15 @@ struct SVGCanvas {
 
     mutating func polyline(_ points: [(Double, Double)], stroke: String, width: Double = 1.5) {
         let list = points.map { "\(Self.number($0.0)),\(Self.number($0.1))" }.joined(separator: " ")
-        elements.append("<polyline points=\"\(list)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(Self.number(width))\"/>")
+        elements.append(
+            "<polyline points=\"\(list)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(Self.number(width))\"/>")
     }
 
     /// Text at (x, y) (the baseline); `anchor` start, middle or end; cut to `limit` characters.
-    mutating func text(_ raw: String, x: Double, y: Double, anchor: String = "start", size: Double = 12,
-                       bold: Bool = false, muted: Bool = false, fill: String? = nil, limit: Int = 200) {
+    mutating func text(
+        _ raw: String, x: Double, y: Double, anchor: String = "start", size: Double = 12,
+        bold: Bool = false, muted: Bool = false, fill: String? = nil, limit: Int = 200
+    ) {
         var attributes = "x=\"\(Self.number(x))\" y=\"\(Self.number(y))\""
         if anchor != "start" { attributes += " text-anchor=\"\(anchor)\"" }
         if size != 12 { attributes += " font-size=\"\(Self.number(size))\"" }
@@ -121,8 +133,9 @@ struct TimeAxis {
         let decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3
         for tick in ticks {
             canvas.line(x1: x(tick), y1: top, x2: x(tick), y2: bottom, stroke: "#e3e7ec", cssClass: "axis")
-            canvas.text(Milliseconds.number(tick, decimals: decimals) + " ms", x: x(tick), y: top - 4, anchor: "middle",
-                        size: 11, muted: true)
+            canvas.text(
+                Milliseconds.number(tick, decimals: decimals) + " ms", x: x(tick), y: top - 4, anchor: "middle",
+                size: 11, muted: true)
         }
     }
 }
@@ -151,7 +164,9 @@ enum ChartColors {
         }
     }
 
-    static let palette = ["#5c8dd6", "#e08a2e", "#4caf7a", "#b25fb0", "#d4b02a", "#3ba7a0", "#d0605e", "#7b6cc4", "#8d9c3c", "#c77c9e"]
+    static let palette = [
+        "#5c8dd6", "#e08a2e", "#4caf7a", "#b25fb0", "#d4b02a", "#3ba7a0", "#d0605e", "#7b6cc4", "#8d9c3c", "#c77c9e",
+    ]
 
     /// The same colour for the same name in every chart.
     static func named(_ name: String) -> String {

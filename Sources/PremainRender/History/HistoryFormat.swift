@@ -9,11 +9,12 @@ public enum HistoryFormat {
     public static func sparkline(_ values: [Double]) -> String {
         guard let low = values.min(), let high = values.max() else { return "" }
         let span = high - low
-        return String(values.map { value in
-            guard span > 0, value.isFinite else { return bars[0] }
-            let level = Int(((value - low) / span * Double(bars.count - 1)).rounded())
-            return bars[min(bars.count - 1, max(0, level))]
-        })
+        return String(
+            values.map { value in
+                guard span > 0, value.isFinite else { return bars[0] }
+                let level = Int(((value - low) / span * Double(bars.count - 1)).rounded())
+                return bars[min(bars.count - 1, max(0, level))]
+            })
     }
 
     /// "41.203 ms" or "1,204" (a count).
@@ -27,7 +28,8 @@ public enum HistoryFormat {
     }
 
     static func count(_ value: Double) -> String {
-        value == value.rounded() && value >= 0 && value < 1e15 ? CountText.grouped(UInt64(value))
+        value == value.rounded() && value >= 0 && value < 1e15
+            ? CountText.grouped(UInt64(value))
             : Milliseconds.number(value, decimals: 1)
     }
 
@@ -41,10 +43,17 @@ public enum HistoryFormat {
 
     /// "step +2.004 ms (40.010 ms → 42.014 ms) at commit 3f2a1c9e0b7d (report 18), p = 0.00002".
     public static func stepText(_ step: StepChange, unit: String) -> String {
-        let name = step.commit == nil ? "report \(step.report)"
+        let name =
+            step.commit == nil
+            ? "report \(step.report)"
             : "commit \(commit(step.commit, report: step.report)) (report \(step.report))"
-        let p = step.pValue <= 0 ? "" : step.pValue < 0.000_001 ? ", p < 0.000001"
-            : ", p = \(Milliseconds.number(step.pValue, decimals: step.pValue < 0.001 ? 6 : 3))"
-        return "step \(shift(step.shift, unit: unit)) (\(value(step.before, unit: unit)) → \(value(step.after, unit: unit))) at \(name)\(p)"
+        let p =
+            step.pValue <= 0
+            ? ""
+            : step.pValue < 0.000_001
+                ? ", p < 0.000001"
+                : ", p = \(Milliseconds.number(step.pValue, decimals: step.pValue < 0.001 ? 6 : 3))"
+        return
+            "step \(shift(step.shift, unit: unit)) (\(value(step.before, unit: unit)) → \(value(step.after, unit: unit))) at \(name)\(p)"
     }
 }

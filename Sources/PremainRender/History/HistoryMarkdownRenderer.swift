@@ -4,7 +4,8 @@ import PremainModel
 /// comment: one row per metric with a sparkline, the last value and the steps found.
 public enum HistoryMarkdownRenderer {
     public static func render(_ report: HistoryReport) -> String {
-        "## premain history\n\n\(report.reports) reports in `\(MarkdownEscape.text(report.database))`.\n\n" + table(report.series)
+        "## premain history\n\n\(report.reports) reports in `\(MarkdownEscape.text(report.database))`.\n\n"
+            + table(report.series)
     }
 
     static func table(_ series: [HistorySeries]) -> String {
@@ -13,9 +14,14 @@ public enum HistoryMarkdownRenderer {
         for entry in series {
             let values = entry.points.map(\.value)
             let last = values.last.map { HistoryFormat.value($0, unit: entry.unit) } ?? "-"
-            let steps = entry.steps.isEmpty ? "none"
-                : entry.steps.map { MarkdownEscape.text(HistoryFormat.stepText($0, unit: entry.unit)) }.joined(separator: "<br>")
-            lines.append("| \(MarkdownEscape.text(entry.metric)) | \(HistoryFormat.sparkline(values)) | \(entry.points.count) | \(last) | \(steps) |")
+            let steps =
+                entry.steps.isEmpty
+                ? "none"
+                : entry.steps.map { MarkdownEscape.text(HistoryFormat.stepText($0, unit: entry.unit)) }.joined(
+                    separator: "<br>")
+            lines.append(
+                "| \(MarkdownEscape.text(entry.metric)) | \(HistoryFormat.sparkline(values)) | \(entry.points.count) | \(last) | \(steps) |"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -27,16 +33,23 @@ extension HistoryMarkdownRenderer {
     /// (`nil` or absent: not measured). "" when the history holds no series.
     public static func pullRequestTrend(_ history: HistoryReport, head: [String: Double]) -> String {
         guard !history.series.isEmpty else { return "" }
-        var lines = ["### Trend on the base branch", "",
-                     "| metric | trend (oldest → newest) | commits | last | this pull request | step changes |",
-                     "| --- | --- | ---: | ---: | ---: | --- |"]
+        var lines = [
+            "### Trend on the base branch", "",
+            "| metric | trend (oldest → newest) | commits | last | this pull request | step changes |",
+            "| --- | --- | ---: | ---: | ---: | --- |",
+        ]
         for entry in history.series {
             let values = entry.points.map(\.value)
             let last = values.last.map { HistoryFormat.value($0, unit: entry.unit) } ?? "-"
             let current = head[entry.metric].map { HistoryFormat.value($0, unit: entry.unit) } ?? "-"
-            let steps = entry.steps.isEmpty ? "none"
-                : entry.steps.map { MarkdownEscape.text(HistoryFormat.stepText($0, unit: entry.unit)) }.joined(separator: "<br>")
-            lines.append("| \(MarkdownEscape.text(entry.metric)) | \(HistoryFormat.sparkline(values)) | \(entry.points.count) | \(last) | \(current) | \(steps) |")
+            let steps =
+                entry.steps.isEmpty
+                ? "none"
+                : entry.steps.map { MarkdownEscape.text(HistoryFormat.stepText($0, unit: entry.unit)) }.joined(
+                    separator: "<br>")
+            lines.append(
+                "| \(MarkdownEscape.text(entry.metric)) | \(HistoryFormat.sparkline(values)) | \(entry.points.count) | \(last) | \(current) | \(steps) |"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }

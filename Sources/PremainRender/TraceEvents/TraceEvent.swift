@@ -30,24 +30,31 @@ struct TraceEvent: Encodable, Equatable {
     var args: [String: Argument]?
 
     /// A slice from `startMs` lasting `durationMs` (never negative).
-    static func slice(_ name: String, category: String, startMs: Double, durationMs: Double, pid: Int, tid: Int,
-                      args: [String: Argument]? = nil) -> TraceEvent {
-        TraceEvent(name: name, cat: category, ph: "X", ts: microseconds(startMs), dur: microseconds(max(0, durationMs)),
-                   pid: pid, tid: tid, s: nil, args: args)
+    static func slice(
+        _ name: String, category: String, startMs: Double, durationMs: Double, pid: Int, tid: Int,
+        args: [String: Argument]? = nil
+    ) -> TraceEvent {
+        TraceEvent(
+            name: name, cat: category, ph: "X", ts: microseconds(startMs), dur: microseconds(max(0, durationMs)),
+            pid: pid, tid: tid, s: nil, args: args)
     }
 
     /// A mark at `ms`, on a thread's track or (scope "p") across the process.
-    static func instant(_ name: String, category: String, ms: Double, pid: Int, tid: Int, scope: String = "t",
-                        args: [String: Argument]? = nil) -> TraceEvent {
-        TraceEvent(name: name, cat: category, ph: "i", ts: microseconds(ms), dur: nil, pid: pid, tid: tid, s: scope,
-                   args: args)
+    static func instant(
+        _ name: String, category: String, ms: Double, pid: Int, tid: Int, scope: String = "t",
+        args: [String: Argument]? = nil
+    ) -> TraceEvent {
+        TraceEvent(
+            name: name, cat: category, ph: "i", ts: microseconds(ms), dur: nil, pid: pid, tid: tid, s: scope,
+            args: args)
     }
 
     /// `process_name`, `thread_name`, `process_sort_index` or `thread_sort_index`.
     static func metadata(_ name: String, pid: Int, tid: Int = 0, value: Argument) -> TraceEvent {
         let key = name.hasSuffix("sort_index") ? "sort_index" : "name"
-        return TraceEvent(name: name, cat: nil, ph: "M", ts: 0, dur: nil, pid: pid, tid: tid, s: nil,
-                          args: [key: value])
+        return TraceEvent(
+            name: name, cat: nil, ph: "M", ts: 0, dur: nil, pid: pid, tid: tid, s: nil,
+            args: [key: value])
     }
 
     /// Milliseconds to microseconds, rounded to the nanosecond.

@@ -40,17 +40,21 @@ public enum TraceEventRenderer {
                 events += launchEvents(sample, pid: pid, tid: run + 1, title: "\(role) run \(run + 1)")
             }
         }
-        let other = ["tool": "premain \(premainVersion)", "source": "premain compare",
-                     "verdict": report.verdict.title, "reasons": report.reasons.joined(separator: "; "),
-                     "base": report.base.path, "head": report.head.path]
+        let other = [
+            "tool": "premain \(premainVersion)", "source": "premain compare",
+            "verdict": report.verdict.title, "reasons": report.reasons.joined(separator: "; "),
+            "base": report.base.path, "head": report.head.path,
+        ]
         return try TraceEventDocument(traceEvents: events, otherData: other).rendered()
     }
 
     /// One process per counted run of each traced command; threads as the target made them.
     public static func render(_ report: TraceReport) throws -> String {
         var events: [TraceEvent] = []
-        var other = ["tool": "premain \(premainVersion)", "source": "premain trace",
-                     "biasMs": Milliseconds.text(report.bias.pairMs)]
+        var other = [
+            "tool": "premain \(premainVersion)", "source": "premain trace",
+            "biasMs": Milliseconds.text(report.bias.pairMs),
+        ]
         var pid = 0
         for measurement in report.measurements {
             let command = measurement.command.joined(separator: " ")
@@ -61,19 +65,26 @@ public enum TraceEventRenderer {
                 events.append(.metadata("process_sort_index", pid: pid, value: .number(Double(pid))))
                 let threads = Set(timeline.calls.map(\.thread)).sorted()
                 for (order, thread) in threads.enumerated() {
-                    events.append(.metadata("thread_name", pid: pid, tid: Int(thread),
-                                            value: .text(order == 0 ? "thread \(thread) (first to call)" : "thread \(thread)")))
-                    events.append(.metadata("thread_sort_index", pid: pid, tid: Int(thread), value: .number(Double(order))))
+                    events.append(
+                        .metadata(
+                            "thread_name", pid: pid, tid: Int(thread),
+                            value: .text(order == 0 ? "thread \(thread) (first to call)" : "thread \(thread)")))
+                    events.append(
+                        .metadata("thread_sort_index", pid: pid, tid: Int(thread), value: .number(Double(order))))
                 }
                 for call in timeline.calls {
-                    events.append(.slice(name(of: call, in: measurement), category: "call", startMs: call.startMs,
-                                         durationMs: call.durationMs, pid: pid, tid: Int(call.thread),
-                                         args: arguments(of: call, in: measurement)))
+                    events.append(
+                        .slice(
+                            name(of: call, in: measurement), category: "call", startMs: call.startMs,
+                            durationMs: call.durationMs, pid: pid, tid: Int(call.thread),
+                            args: arguments(of: call, in: measurement)))
                 }
                 let milestoneTrack = Int(threads.first ?? 0)
                 for (milestone, ms) in timeline.milestones.sorted(by: { $0.value < $1.value }) {
-                    events.append(.instant(milestoneTitle(milestone), category: "milestone", ms: ms, pid: pid,
-                                           tid: milestoneTrack, scope: "p"))
+                    events.append(
+                        .instant(
+                            milestoneTitle(milestone), category: "milestone", ms: ms, pid: pid,
+                            tid: milestoneTrack, scope: "p"))
                 }
             }
         }
@@ -86,10 +97,11 @@ public enum TraceEventRenderer {
             return Array(samples.enumerated())
         }
         guard let timeline = measurement.medianRunTimeline else { return [] }
-        let median = LaunchSample(birthNs: 0, instrumented: true, loader: timeline,
-                                  firstOutputMs: measurement.milestones[.firstOutput]?.medianMs, firstOutputStream: nil,
-                                  exitMs: measurement.milestones[.exit]?.medianMs,
-                                  outcome: LaunchOutcome(kind: .success, message: "median run"), stderrHead: "")
+        let median = LaunchSample(
+            birthNs: 0, instrumented: true, loader: timeline,
+            firstOutputMs: measurement.milestones[.firstOutput]?.medianMs, firstOutputStream: nil,
+            exitMs: measurement.milestones[.exit]?.medianMs,
+            outcome: LaunchOutcome(kind: .success, message: "median run"), stderrHead: "")
         return [(measurement.medianRun ?? 0, median)]
     }
 
@@ -102,27 +114,35 @@ public enum TraceEventRenderer {
         ]
         let phases = LaunchPhases(sample)
         let end = phases.end
-        events.append(.slice(title, category: "launch", startMs: 0, durationMs: end, pid: pid, tid: tid,
-                             args: ["outcome": .text(sample.outcome.message)]))
+        events.append(
+            .slice(
+                title, category: "launch", startMs: 0, durationMs: end, pid: pid, tid: tid,
+                args: ["outcome": .text(sample.outcome.message)]))
         for phase in phases.phases {
-            events.append(.slice(phase.title, category: "phase", startMs: phase.startMs,
-                                 durationMs: phase.endMs - phase.startMs, pid: pid, tid: tid))
+            events.append(
+                .slice(
+                    phase.title, category: "phase", startMs: phase.startMs,
+                    durationMs: phase.endMs - phase.startMs, pid: pid, tid: tid))
         }
         if let loader = sample.loader {
             let window = phases.initializerWindow
             for call in loader.initializers {
                 let start = min(max(call.startMs, window.lowerBound), window.upperBound)
                 let stop = min(call.durationMs.map { call.startMs + $0 } ?? window.upperBound, window.upperBound)
-                events.append(.slice(ObjectName.fileName(call.path), category: "initializers", startMs: start,
-                                     durationMs: stop - start, pid: pid, tid: tid,
-                                     args: ["object": .text(call.path), "program": .text(call.isProgram ? "yes" : "no")]))
+                events.append(
+                    .slice(
+                        ObjectName.fileName(call.path), category: "initializers", startMs: start,
+                        durationMs: stop - start, pid: pid, tid: tid,
+                        args: ["object": .text(call.path), "program": .text(call.isProgram ? "yes" : "no")]))
             }
             for object in loader.objects {
                 guard let mapped = object.mappedMs else { continue }
                 var args: [String: TraceEvent.Argument] = ["object": .text(object.name)]
                 if let parent = object.neededBy { args["neededBy"] = .text(parent) }
-                events.append(.instant("mapped \(ObjectName.fileName(object.name))", category: "loader", ms: mapped,
-                                       pid: pid, tid: tid, args: args))
+                events.append(
+                    .instant(
+                        "mapped \(ObjectName.fileName(object.name))", category: "loader", ms: mapped,
+                        pid: pid, tid: tid, args: args))
             }
         }
         for (name, ms) in phases.milestones {

@@ -76,8 +76,10 @@ enum ArgumentParser {
                 }
                 guard index < arguments.count else {
                     let shape = name + option.valueNames.map { " <\($0)>" }.joined()
-                    throw UsageError(message: option.valueNames.count > 1
-                        ? "\(name) takes \(option.valueNames.count) values: \(shape)" : "missing value for '\(shape)'")
+                    throw UsageError(
+                        message: option.valueNames.count > 1
+                            ? "\(name) takes \(option.valueNames.count) values: \(shape)"
+                            : "missing value for '\(shape)'")
                 }
                 words.append(arguments[index])
                 index += 1

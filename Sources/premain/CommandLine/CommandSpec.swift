@@ -61,7 +61,8 @@ struct CommandSpec: Sendable {
     static let help = Option.flag("--help", short: "-h", help: "Show help information")
     /// Every command takes it: stderr gets errors only (no progress, notes or status lines).
     static let quiet = Option.flag(
-        "--quiet", short: "-q", help: "Print only the report and errors: no progress bar, notes or status lines on stderr")
+        "--quiet", short: "-q",
+        help: "Print only the report and errors: no progress bar, notes or status lines on stderr")
 
     /// Every option's spec, `--quiet` and `--help` last.
     var allOptions: [OptionSpec] { options.map(\.spec) + [Self.quiet.spec, Self.help.spec] }
@@ -80,7 +81,9 @@ struct CommandSpec: Sendable {
         var out = Self.hanging("OVERVIEW: ", abstract) + "\n"
         if !discussion.isEmpty {
             let paragraphs = discussion.split(separator: "\n", omittingEmptySubsequences: false)
-            out += "\n" + paragraphs.map { Self.wrap(String($0), width: 98).joined(separator: "\n") }
+            out +=
+                "\n"
+                + paragraphs.map { Self.wrap(String($0), width: 98).joined(separator: "\n") }
                 .joined(separator: "\n") + "\n"
         }
         let usageIndent = "USAGE: premain \(name) "

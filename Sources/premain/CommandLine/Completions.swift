@@ -82,7 +82,8 @@ enum Completions {
         for command in program.commands {
             out += "        \(command.name)) _premain_\(identifier(command.name)) ;;\n"
         }
-        out += "        \(program.helpWord)) (( COMP_CWORD == 2 )) && _premain_values \"\(names.joined(separator: " "))\" ;;\n"
+        out +=
+            "        \(program.helpWord)) (( COMP_CWORD == 2 )) && _premain_values \"\(names.joined(separator: " "))\" ;;\n"
         out += """
                     esac
                 }
@@ -104,11 +105,13 @@ enum Completions {
             if !second.isEmpty { out += "    case $before in\n" + second.joined() + "    esac\n" }
             let options = command.allOptions.flatMap(\.names)
             out += "    if [[ $cur == -* ]]; then\n"
-            out += "        _premain_values \"\(options.joined(separator: " "))\(command.acceptsPassthrough ? " --" : "")\"\n"
+            out +=
+                "        _premain_values \"\(options.joined(separator: " "))\(command.acceptsPassthrough ? " --" : "")\"\n"
             out += "        return\n    fi\n"
             let positionals = Positionals(command)
             if !positionals.keywords.isEmpty {
-                out += "    if (( COMP_CWORD == 2 )); then _premain_values \"\(positionals.keywords.joined(separator: " "))\"; return; fi\n"
+                out +=
+                    "    if (( COMP_CWORD == 2 )); then _premain_values \"\(positionals.keywords.joined(separator: " "))\"; return; fi\n"
             }
             if let kind = positionals.kind, kind != .command {
                 out += "    _premain_values \(bashValues(kind))\n"
@@ -265,7 +268,8 @@ enum Completions {
             out += "complete -c premain -n \(none) -a \(command.name) -d \(fishQuote(command.abstract))\n"
         }
         out += "complete -c premain -n \(none) -a \(program.helpWord) -d \(fishQuote("Show help for a subcommand"))\n"
-        out += "complete -c premain -n \(fishQuote("__fish_seen_subcommand_from \(program.helpWord)")) -a \(fishQuote(program.commands.map(\.name).joined(separator: " ")))\n"
+        out +=
+            "complete -c premain -n \(fishQuote("__fish_seen_subcommand_from \(program.helpWord)")) -a \(fishQuote(program.commands.map(\.name).joined(separator: " ")))\n"
         for command in program.commands {
             let seen = fishQuote("__fish_seen_subcommand_from \(command.name)")
             out += "\n"
@@ -277,10 +281,12 @@ enum Completions {
                 out += "complete -c premain -n \(seen) -a \(fishQuote(positionals.keywords.joined(separator: " ")))\n"
             }
             if command.acceptsPassthrough {
-                out += "complete -c premain -n \(fishQuote("__fish_seen_subcommand_from \(command.name); and contains -- -- (commandline -opc)")) -F -a '(__fish_complete_command)'\n"
+                out +=
+                    "complete -c premain -n \(fishQuote("__fish_seen_subcommand_from \(command.name); and contains -- -- (commandline -opc)")) -F -a '(__fish_complete_command)'\n"
             }
             if let kind = positionals.kind, kind != .command {
-                out += "complete -c premain -n \(seen) \(kind == .path(.folder) ? "-a '(__fish_complete_directories)'" : "-F")\n"
+                out +=
+                    "complete -c premain -n \(seen) \(kind == .path(.folder) ? "-a '(__fish_complete_directories)'" : "-F")\n"
             }
         }
         return out

@@ -37,7 +37,8 @@ enum ManualPage {
         }
 
         out.macro("Sh", "DESCRIPTION")
-        out.text("""
+        out.text(
+            """
             premain tells what a program costs on every launch before its own code runs: the \
             kernel's mapping, the dynamic loader finding, mapping and relocating the dependency \
             closure, every static initializer, then main and the program's own start-up work. \
@@ -84,7 +85,8 @@ enum ManualPage {
         out.macro("Sh", "FILES")
         out.raw(".Bl -tag -width Ds")
         out.raw(".It Pa premain.json")
-        out.text("""
+        out.text(
+            """
             Rule thresholds and severities, budgets, and defaults of measure, compare and pr, \
             found in the current folder or given with \(ConfigOptions.config). Options given on the command \
             line override it, and it overrides the defaults.
@@ -102,8 +104,10 @@ enum ManualPage {
         out.macro("Sh", "EXAMPLES")
         for (what, line) in examples {
             out.text(what + ":")
-            out.raw(".Dl " + line.split(separator: " ").map { argument(String($0)).replacing("-", with: "\\-") }
-                .joined(separator: " "))
+            out.raw(
+                ".Dl "
+                    + line.split(separator: " ").map { argument(String($0)).replacing("-", with: "\\-") }
+                    .joined(separator: " "))
         }
 
         out.macro("Sh", "SEE ALSO")
@@ -131,8 +135,10 @@ enum ManualPage {
         case .required(let option):
             out.raw("." + optionWords(option.spec, repeating: true).joined(separator: " "))
         case .either(let options):
-            out.raw(".Op " + options.map { optionWords($0.spec, repeating: false).joined(separator: " ") }
-                .joined(separator: " | "))
+            out.raw(
+                ".Op "
+                    + options.map { optionWords($0.spec, repeating: false).joined(separator: " ") }
+                    .joined(separator: " | "))
         case .argument(let spec):
             out.raw("." + argumentWords(spec.usage).joined(separator: " "))
         case .alternatives(let sequences):
@@ -176,7 +182,8 @@ enum ManualPage {
     private static func optionList(_ options: [OptionSpec], into out: inout Lines) {
         out.raw(".Bl -tag -width Ds")
         for option in options {
-            var words = ["Fl", argument(String(option.name.dropFirst()))] + option.valueNames.flatMap { ["Ar", argument($0)] }
+            var words =
+                ["Fl", argument(String(option.name.dropFirst()))] + option.valueNames.flatMap { ["Ar", argument($0)] }
             if let short = option.short {
                 words = ["Fl", argument(String(short.dropFirst())), ","] + words
             }
@@ -237,7 +244,9 @@ enum ManualPage {
         mutating func raw(_ line: String) { text += line + "\n" }
 
         mutating func macro(_ name: String, _ arguments: String...) {
-            raw(([".\(name)"] + arguments.map { $0.contains(where: { $0 == " " }) ? "\"" + $0 + "\"" : $0 }).joined(separator: " "))
+            raw(
+                ([".\(name)"] + arguments.map { $0.contains(where: { $0 == " " }) ? "\"" + $0 + "\"" : $0 }).joined(
+                    separator: " "))
         }
 
         mutating func text(_ paragraph: String) {

@@ -74,7 +74,9 @@ struct OptionSpec: Sendable {
                 if word == defaultText { notes.insert("default", at: 0) }
                 return notes.isEmpty ? word : "\(word) (\(notes.joined(separator: "; ")))"
             }
-            let list = shown.count > 1 ? shown.dropLast().joined(separator: ", ") + " or " + (shown.last ?? "") : shown.joined()
+            let list =
+                shown.count > 1
+                ? shown.dropLast().joined(separator: ", ") + " or " + (shown.last ?? "") : shown.joined()
             return "\(abstract): \(list)."
         default: break
         }
@@ -102,14 +104,18 @@ struct OptionSpec: Sendable {
         switch kind {
         case .integer(let range):
             guard let number = Int(text), range.contains(number) else {
-                return "\(name) takes a whole number from \(Self.display(range.lowerBound)) to \(Self.display(range.upperBound)), not '\(text)'"
+                return
+                    "\(name) takes a whole number from \(Self.display(range.lowerBound)) to \(Self.display(range.upperBound)), not '\(text)'"
             }
         case .number(let range):
             guard let number = Double(text), number.isFinite, range.contains(number) else {
-                return "\(name) takes a number from \(Self.display(range.lowerBound)) to \(Self.display(range.upperBound)), not '\(text)'"
+                return
+                    "\(name) takes a number from \(Self.display(range.lowerBound)) to \(Self.display(range.upperBound)), not '\(text)'"
             }
         case .choice(let words):
-            guard words.contains(text) else { return "\(name) must be one of \(words.joined(separator: ", ")), not '\(text)'" }
+            guard words.contains(text) else {
+                return "\(name) must be one of \(words.joined(separator: ", ")), not '\(text)'"
+            }
         case .flag, .text, .path, .command:
             break
         }
@@ -148,8 +154,9 @@ struct Option<Value: Sendable>: DeclaredOption {
 extension Option where Value == Bool {
     /// A flag: `true` when given.
     static func flag(_ name: String, short: String? = nil, help: String) -> Self {
-        Option(spec: OptionSpec(name: name, short: short, valueNames: [], kind: .flag, abstract: help),
-               default: false, read: { _ in true })
+        Option(
+            spec: OptionSpec(name: name, short: short, valueNames: [], kind: .flag, abstract: help),
+            default: false, read: { _ in true })
     }
 }
 
@@ -168,47 +175,64 @@ extension Double: NumericOptionValue {
 
 extension Option where Value: NumericOptionValue {
     /// A number with a default.
-    init(_ name: String, short: String? = nil, value: String, help: String, default fallback: Value,
-         in range: ClosedRange<Value>, defaultText: String? = nil) {
-        self.init(spec: OptionSpec(name: name, short: short, valueNames: [value], kind: Value.kind(range), abstract: help,
-                                   defaultText: defaultText ?? OptionSpec.display(fallback)),
-                  default: fallback, read: { $0.last.flatMap { Value($0) } ?? fallback })
+    init(
+        _ name: String, short: String? = nil, value: String, help: String, default fallback: Value,
+        in range: ClosedRange<Value>, defaultText: String? = nil
+    ) {
+        self.init(
+            spec: OptionSpec(
+                name: name, short: short, valueNames: [value], kind: Value.kind(range), abstract: help,
+                defaultText: defaultText ?? OptionSpec.display(fallback)),
+            default: fallback, read: { $0.last.flatMap { Value($0) } ?? fallback })
     }
 }
 
 extension Option {
     /// A number without a default: `nil` when not given.
-    init<Number: NumericOptionValue>(_ name: String, short: String? = nil, value: String, help: String,
-                                     in range: ClosedRange<Number>, defaultText: String? = nil) where Value == Number? {
-        self.init(spec: OptionSpec(name: name, short: short, valueNames: [value], kind: Number.kind(range), abstract: help,
-                                   defaultText: defaultText),
-                  default: nil, read: { $0.last.flatMap { Number($0) } })
+    init<Number: NumericOptionValue>(
+        _ name: String, short: String? = nil, value: String, help: String,
+        in range: ClosedRange<Number>, defaultText: String? = nil
+    ) where Value == Number? {
+        self.init(
+            spec: OptionSpec(
+                name: name, short: short, valueNames: [value], kind: Number.kind(range), abstract: help,
+                defaultText: defaultText),
+            default: nil, read: { $0.last.flatMap { Number($0) } })
     }
 }
 
 extension Option where Value == String? {
     /// A text or path option without a default (or with one the command supplies).
-    init(_ name: String, short: String? = nil, value: String, kind: ValueKind = .text, help: String,
-         defaultText: String? = nil) {
-        self.init(spec: OptionSpec(name: name, short: short, valueNames: [value], kind: kind, abstract: help,
-                                   defaultText: defaultText),
-                  default: nil, read: { $0.last })
+    init(
+        _ name: String, short: String? = nil, value: String, kind: ValueKind = .text, help: String,
+        defaultText: String? = nil
+    ) {
+        self.init(
+            spec: OptionSpec(
+                name: name, short: short, valueNames: [value], kind: kind, abstract: help,
+                defaultText: defaultText),
+            default: nil, read: { $0.last })
     }
 }
 
 extension Option where Value == [String] {
     /// An option given any number of times; `[]` when absent.
-    static func repeating(_ name: String, value: String, kind: ValueKind = .text, help: String,
-                          defaultText: String? = nil) -> Self {
-        Option(spec: OptionSpec(name: name, short: nil, valueNames: [value], kind: kind, abstract: help,
-                                defaultText: defaultText, repeatable: true),
-               default: [], read: { $0 })
+    static func repeating(
+        _ name: String, value: String, kind: ValueKind = .text, help: String,
+        defaultText: String? = nil
+    ) -> Self {
+        Option(
+            spec: OptionSpec(
+                name: name, short: nil, valueNames: [value], kind: kind, abstract: help,
+                defaultText: defaultText, repeatable: true),
+            default: [], read: { $0 })
     }
 
     /// An option that takes several words at once (`--commits <base> <head>`); `[]` when absent.
     static func words(_ name: String, values: [String], kind: ValueKind = .text, help: String) -> Self {
-        Option(spec: OptionSpec(name: name, short: nil, valueNames: values, kind: kind, abstract: help),
-               default: [], read: { $0 })
+        Option(
+            spec: OptionSpec(name: name, short: nil, valueNames: values, kind: kind, abstract: help),
+            default: [], read: { $0 })
     }
 }
 
@@ -232,17 +256,22 @@ extension OptionChoice {
 
 extension Option where Value: OptionChoice {
     init(_ name: String, short: String? = nil, value: String, help: String, default fallback: Value) {
-        self.init(spec: OptionSpec(name: name, short: short, valueNames: [value], kind: .choice(Value.words),
-                                   abstract: help, defaultText: fallback.rawValue, choiceNotes: Value.notes),
-                  default: fallback, read: { $0.last.flatMap { Value(rawValue: $0) } ?? fallback })
+        self.init(
+            spec: OptionSpec(
+                name: name, short: short, valueNames: [value], kind: .choice(Value.words),
+                abstract: help, defaultText: fallback.rawValue, choiceNotes: Value.notes),
+            default: fallback, read: { $0.last.flatMap { Value(rawValue: $0) } ?? fallback })
     }
 }
 
 extension Option {
     /// An enum option without a default.
-    static func choice<Choice: OptionChoice>(_ name: String, value: String, help: String) -> Self where Value == Choice? {
-        Option(spec: OptionSpec(name: name, short: nil, valueNames: [value], kind: .choice(Choice.words),
-                                abstract: help, choiceNotes: Choice.notes),
-                      default: nil, read: { $0.last.flatMap { Choice(rawValue: $0) } })
+    static func choice<Choice: OptionChoice>(_ name: String, value: String, help: String) -> Self
+    where Value == Choice? {
+        Option(
+            spec: OptionSpec(
+                name: name, short: nil, valueNames: [value], kind: .choice(Choice.words),
+                abstract: help, choiceNotes: Choice.notes),
+            default: nil, read: { $0.last.flatMap { Choice(rawValue: $0) } })
     }
 }

@@ -4,12 +4,13 @@ import PremainRender
 import PremainSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The closure and folder options of `premain audit`, kept apart from the inventory options.
 extension AuditCommand {
-    static let noClosure = Option.flag("--no-closure", help: "Do not resolve load closures (each file's own tables only)")
+    static let noClosure = Option.flag(
+        "--no-closure", help: "Do not resolve load closures (each file's own tables only)")
     static let closure = Option.flag("--closure", help: "Resolve load closures (the default)")
     static let libraryPath = Option<[String]>.repeating(
         "--library-path", value: "dirs",
@@ -18,22 +19,30 @@ extension AuditCommand {
     static let sysroot = Option<String?>(
         "--sysroot", value: "dir", kind: .path(.folder),
         help: "Resolve as if DIR were / (paths, ld.so.cache and default directories inside it)")
-    static let depth = Option<Int>("--depth", value: "n", help: "Deepest dependency level the text tree shows", default: 32, in: 0...1000)
+    static let depth = Option<Int>(
+        "--depth", value: "n", help: "Deepest dependency level the text tree shows", default: 32, in: 0...1000)
     static let all = Option.flag("--all", help: "Show system libraries in the tree instead of folding them")
-    static let top = Option<Int>("--top", value: "n", help: "Heaviest objects listed per closure", default: 5, in: 0...1000)
+    static let top = Option<Int>(
+        "--top", value: "n", help: "Heaviest objects listed per closure", default: 5, in: 0...1000)
     static let jobs = Option<Int>(
-        "--jobs", short: "-j", value: "n", help: "Files audited in parallel", default: BatchAudit.processorCount, in: 1...256,
+        "--jobs", short: "-j", value: "n", help: "Files audited in parallel", default: BatchAudit.processorCount,
+        in: 1...256,
         defaultText: "all cores")
 
-    static let closureOptionSpecs: [any DeclaredOption] = [noClosure, closure, libraryPath, honorEnv, sysroot, depth, all, top, jobs]
+    static let closureOptionSpecs: [any DeclaredOption] = [
+        noClosure, closure, libraryPath, honorEnv, sysroot, depth, all, top, jobs,
+    ]
 
     /// Closure options from the command line; `nil` with `--no-closure`.
     static func closureOptions(_ arguments: ParsedArguments) throws(UsageError) -> ClosureOptions? {
         if arguments[noClosure] { return nil }
-        var libraryPath = arguments[Self.libraryPath].flatMap { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) }
+        var libraryPath = arguments[Self.libraryPath].flatMap {
+            $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        }
         if arguments[honorEnv], let value = PremainEnvironment.libraryPath.value {
             // As ld.so: ':' or ';' separates, and an empty element is the current directory.
-            libraryPath += value
+            libraryPath +=
+                value
                 .split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == ";" }).map(String.init)
         }
         var sysroot: String?

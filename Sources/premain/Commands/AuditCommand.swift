@@ -8,34 +8,35 @@ enum AuditCommand: Command {
         name: "audit",
         abstract: "Report what ELF files make the loader do before main, without running them.",
         discussion: """
-        For each file: header, dependencies (DT_NEEDED, RPATH, RUNPATH), binding, relocations \
-        the loader applies by class (relative incl. RELR, symbolic, plt, copy, irelative, tls), \
-        exported and imported dynamic symbols, static initializers (symbolized and demangled), \
-        Swift start-up suspects (lazy globals named by their variable's full path, default arguments \
-        by parameter and function), sizes by section (text, rodata, data, RELRO, bss) and the \
-        linker (GNU ld, gold, lld, mold) and languages that made the file. Tables are read as \
-        ld.so reads them, through the dynamic tags (DT_STRTAB, DT_SYMTAB, DT_RELA, DT_JMPREL, \
-        DT_INIT_ARRAY, ...) mapped through PT_LOAD; section headers are a fallback, and a \
-        diagnostic says where they disagree with the tags. \
-        A file that cannot be read gets one 'Error: <path>: <reason>' line on stderr; the other \
-        files are still audited. \
-        The load closure of each file is resolved as glibc's ld.so would (RPATH, LD_LIBRARY_PATH \
-        only with \(libraryPath) or \(honorEnv), RUNPATH, ld.so.cache, default directories; \
-        $ORIGIN/$LIB/$PLATFORM; class and machine checked): a dependency tree with where each \
-        object was found, missing and unused libraries, and the closure's relocations, symbol \
-        look-ups, initializers and exports. A folder is audited recursively on all cores (a symlinked \
-        folder such as .build/release is followed): only its ELF executables and shared libraries \
-        are audited, relocatable objects (.o, .pcm) only with \(FolderOptions.includeObjects), and one 'Note:' \
-        line on stderr says what was skipped; symbolic links inside it are not followed, and a \
-        summary lists the largest offenders. \
-        \(LoaderEstimateOptions.estimate) prints each program's loading and relocation on this machine without running \
-        it, from a cost model fitted on measure reports (ns per mapped object, per relative and \
-        per symbol relocation) with its held-out error; \(LoaderEstimateOptions.saveModel) keeps the model for later.
-        """,
+            For each file: header, dependencies (DT_NEEDED, RPATH, RUNPATH), binding, relocations \
+            the loader applies by class (relative incl. RELR, symbolic, plt, copy, irelative, tls), \
+            exported and imported dynamic symbols, static initializers (symbolized and demangled), \
+            Swift start-up suspects (lazy globals named by their variable's full path, default arguments \
+            by parameter and function), sizes by section (text, rodata, data, RELRO, bss) and the \
+            linker (GNU ld, gold, lld, mold) and languages that made the file. Tables are read as \
+            ld.so reads them, through the dynamic tags (DT_STRTAB, DT_SYMTAB, DT_RELA, DT_JMPREL, \
+            DT_INIT_ARRAY, ...) mapped through PT_LOAD; section headers are a fallback, and a \
+            diagnostic says where they disagree with the tags. \
+            A file that cannot be read gets one 'Error: <path>: <reason>' line on stderr; the other \
+            files are still audited. \
+            The load closure of each file is resolved as glibc's ld.so would (RPATH, LD_LIBRARY_PATH \
+            only with \(libraryPath) or \(honorEnv), RUNPATH, ld.so.cache, default directories; \
+            $ORIGIN/$LIB/$PLATFORM; class and machine checked): a dependency tree with where each \
+            object was found, missing and unused libraries, and the closure's relocations, symbol \
+            look-ups, initializers and exports. A folder is audited recursively on all cores (a symlinked \
+            folder such as .build/release is followed): only its ELF executables and shared libraries \
+            are audited, relocatable objects (.o, .pcm) only with \(FolderOptions.includeObjects), and one 'Note:' \
+            line on stderr says what was skipped; symbolic links inside it are not followed, and a \
+            summary lists the largest offenders. \
+            \(LoaderEstimateOptions.estimate) prints each program's loading and relocation on this machine without running \
+            it, from a cost model fitted on measure reports (ns per mapped object, per relative and \
+            per symbol relocation) with its held-out error; \(LoaderEstimateOptions.saveModel) keeps the model for later.
+            """,
         arguments: [files],
         usageTerms: [.option(format), .option(OutputOptions.output), .otherOptions, .argument(files)],
         options: [
-            format, OutputOptions.output, schemaVersion, symbols, noDemangle, OutputWidth.option, FolderOptions.includeObjects,
+            format, OutputOptions.output, schemaVersion, symbols, noDemangle, OutputWidth.option,
+            FolderOptions.includeObjects,
             LoaderEstimateOptions.estimate, LoaderEstimateOptions.saveModel,
         ] + closureOptionSpecs,
         exclusive: [[noClosure, closure]])
@@ -53,7 +54,8 @@ enum AuditCommand: Command {
     static let format = OutputOptions.format(default: Format.text)
     static let schemaVersion = Option<Int?>(
         "--schema-version", value: "1|2",
-        help: "JSON schema: 2 (the default with several files) writes each closure object once, in a top-level 'objects' table the closures refer to by id; 1 (the default for one file) writes every closure's objects in full",
+        help:
+            "JSON schema: 2 (the default with several files) writes each closure object once, in a top-level 'objects' table the closures refer to by id; 1 (the default for one file) writes every closure's objects in full",
         in: AuditReport.readableSchemaVersions)
     static let symbols = Option.flag("--symbols", help: "List every exported and imported dynamic symbol")
     static let noDemangle = Option.flag("--no-demangle", help: "Show mangled names only")
@@ -61,13 +63,16 @@ enum AuditCommand: Command {
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
         let schema = arguments[schemaVersion]
-        guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing expected argument '\(files.name)'") }
+        guard !arguments.positionals.isEmpty else {
+            throw UsageError(message: "missing expected argument '\(files.name)'")
+        }
         try OutputOptions.refuseInputAsOutput(arguments, inputs: arguments.positionals)
         let options = InventoryOptions(symbolLists: arguments[symbols], demangle: !arguments[noDemangle])
         let workers = arguments[jobs]
         let costModel = try LoaderEstimateOptions.model(arguments)
-        let batch = BatchAudit(inventory: options, closure: try closureOptions(arguments), workers: workers,
-                               includeObjects: arguments[FolderOptions.includeObjects])
+        let batch = BatchAudit(
+            inventory: options, closure: try closureOptions(arguments), workers: workers,
+            includeObjects: arguments[FolderOptions.includeObjects])
         let width = OutputWidth.resolve(arguments)
         var tree = treeOptions(arguments)
         tree.width = width
@@ -95,10 +100,14 @@ enum AuditCommand: Command {
             } else {
                 return report.binaries
                     .map { binary in
-                        AuditTextRenderer.render(binary, width: width) + ClosureTextRenderer.render(binary, options: tree)
-                            + (costModel.flatMap { model in model.estimate(binary).map { "  loader estimate: " + model.sentence($0) + "\n" } } ?? "")
+                        AuditTextRenderer.render(binary, width: width)
+                            + ClosureTextRenderer.render(binary, options: tree)
+                            + (costModel.flatMap { model in
+                                model.estimate(binary).map { "  loader estimate: " + model.sentence($0) + "\n" }
+                            } ?? "")
                     }
-                    .joined(separator: "\n") + (report.summary.map { ClosureTextRenderer.render($0, width: width) } ?? "")
+                    .joined(separator: "\n")
+                    + (report.summary.map { ClosureTextRenderer.render($0, width: width) } ?? "")
             }
         }
         guard written else { return .internalError }

@@ -5,7 +5,8 @@ import PremainRender
 /// GitLab's metrics report, written next to the report (one run may write all three).
 enum BenchmarkExports {
     /// One option per format, named by it (`--export-bmf`).
-    static let exports: [(format: BenchmarkExportFormat, option: Option<String?>)] = BenchmarkExportFormat.allCases.map { format in
+    static let exports: [(format: BenchmarkExportFormat, option: Option<String?>)] = BenchmarkExportFormat.allCases.map
+    { format in
         (format, Option<String?>(format.option, value: "file", kind: .path(.file), help: help(format)))
     }
 
@@ -29,7 +30,8 @@ enum BenchmarkExports {
         guard !asked.isEmpty else { return true }
         let values = metrics()
         var written = true
-        for (format, path) in asked where !Console.emit(to: path, { () throws -> String in try format.render(values) }) {
+        for (format, path) in asked where !Console.emit(to: path, { () throws -> String in try format.render(values) })
+        {
             written = false
         }
         return written

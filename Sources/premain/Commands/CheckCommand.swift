@@ -8,32 +8,34 @@ import PremainSystem
 enum CheckCommand: Command {
     static let spec = CommandSpec(
         name: "check",
-        abstract: "Evaluate the rules and the budgets of premain.json; fail on findings at or above \(ConfigOptions.failOn).",
+        abstract:
+            "Evaluate the rules and the budgets of premain.json; fail on findings at or above \(ConfigOptions.failOn).",
         discussion: """
-        Each input is an ELF file, a folder (its ELF executables and shared libraries, and its \
-        premain JSON reports; a symlinked folder is followed), or a JSON report from premain \
-        audit, measure or trace; all inputs are checked together, so give the measure and trace \
-        reports of a program with the program. In a folder, relocatable objects (.o, .pcm) are \
-        skipped unless \(FolderOptions.includeObjects), and JSON files that are not premain reports (SwiftPM's \
-        output-file-map.json, description.json) are skipped; one 'Note:' line says what was. \
-        Exit status \(VerdictStatus.findings.exitCode) when a finding is at or above \(ConfigOptions.failOn) or a budget is exceeded, \(ExitCode.inputError) when \
-        an input cannot be read. \
-        For code scanning (\(OutputOptions.formatName) sarif) and workflow annotations (\(OutputOptions.formatName) github), each \
-        finding points at a line of the checkout: the DWARF line of the initializer or function \
-        it is about, else the line of the build file at \(SourceRootOptions.sourceRoot) (Package.swift, \
-        CMakeLists.txt, meson.build or Makefile) that names the object; findings about system \
-        and toolchain libraries are left out of both. \
-        With a measure (or trace) report of the program among the inputs, each finding about an \
-        object or a function says what it costs per launch (its loading, relocation and \
-        initializers, or its traced time) and findings are ordered by cost. \(verify) proves an \
-        unused dependency's saving: a copy of the program without that DT_NEEDED entry \
-        (patchelf, in a temporary folder; the program is only read) is compared with an \
-        unchanged copy, paired and interleaved as premain compare does, and the measured saving \
-        at main is printed beside the estimate.
-        """,
+            Each input is an ELF file, a folder (its ELF executables and shared libraries, and its \
+            premain JSON reports; a symlinked folder is followed), or a JSON report from premain \
+            audit, measure or trace; all inputs are checked together, so give the measure and trace \
+            reports of a program with the program. In a folder, relocatable objects (.o, .pcm) are \
+            skipped unless \(FolderOptions.includeObjects), and JSON files that are not premain reports (SwiftPM's \
+            output-file-map.json, description.json) are skipped; one 'Note:' line says what was. \
+            Exit status \(VerdictStatus.findings.exitCode) when a finding is at or above \(ConfigOptions.failOn) or a budget is exceeded, \(ExitCode.inputError) when \
+            an input cannot be read. \
+            For code scanning (\(OutputOptions.formatName) sarif) and workflow annotations (\(OutputOptions.formatName) github), each \
+            finding points at a line of the checkout: the DWARF line of the initializer or function \
+            it is about, else the line of the build file at \(SourceRootOptions.sourceRoot) (Package.swift, \
+            CMakeLists.txt, meson.build or Makefile) that names the object; findings about system \
+            and toolchain libraries are left out of both. \
+            With a measure (or trace) report of the program among the inputs, each finding about an \
+            object or a function says what it costs per launch (its loading, relocation and \
+            initializers, or its traced time) and findings are ordered by cost. \(verify) proves an \
+            unused dependency's saving: a copy of the program without that DT_NEEDED entry \
+            (patchelf, in a temporary folder; the program is only read) is compared with an \
+            unchanged copy, paired and interleaved as premain compare does, and the measured saving \
+            at main is printed beside the estimate.
+            """,
         arguments: [inputs],
         usageTerms: [
-            .option(format), .option(ConfigOptions.failOn), .option(ConfigOptions.config), .option(SourceRootOptions.sourceRoot),
+            .option(format), .option(ConfigOptions.failOn), .option(ConfigOptions.config),
+            .option(SourceRootOptions.sourceRoot),
             .option(OutputOptions.output), .argument(inputs),
         ],
         options: [
@@ -62,33 +64,47 @@ enum CheckCommand: Command {
     static let format = OutputOptions.format(default: Format.text)
     static let verify = Option.flag(
         "--verify",
-        help: "Measure the saving of each priced unused dependency on a patched copy (needs patchelf and the program's measure report)")
+        help:
+            "Measure the saving of each priced unused dependency on a patched copy (needs patchelf and the program's measure report)"
+    )
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
-        guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing expected argument '\(inputs.name)'") }
+        guard !arguments.positionals.isEmpty else {
+            throw UsageError(message: "missing expected argument '\(inputs.name)'")
+        }
         try OutputOptions.refuseInputAsOutput(arguments, inputs: arguments.positionals)
         let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         let config = try ConfigOptions.load(arguments)
         let failOn = ConfigOptions.failOn(arguments, config)
-        let loaded = RuleInputLoader(closures: ClosureSupport.options, includeObjects: arguments[FolderOptions.includeObjects])
-            .load(arguments.positionals)
-        try OutputOptions.refuseInputAsOutput(arguments, inputs: loaded.input.objects.map(\.path))  // files of the folders
+        let loaded = RuleInputLoader(
+            closures: ClosureSupport.options, includeObjects: arguments[FolderOptions.includeObjects]
+        )
+        .load(arguments.positionals)
+        // Files of the folders.
+        try OutputOptions.refuseInputAsOutput(arguments, inputs: loaded.input.objects.map(\.path))
         FolderOptions.note(loaded.skipped, in: arguments.positionals)
         let engine = RuleEngine(config: config)
         var findings = locator.locate(engine.findings(loaded.input))
         if arguments[verify] {
             guard !loaded.input.launches.isEmpty else {
-                throw UsageError(message: "\(verify) needs the program's measure report among the inputs (premain measure \(OutputOptions.formatName) json)")
+                throw UsageError(
+                    message:
+                        "\(verify) needs the program's measure report among the inputs (premain measure \(OutputOptions.formatName) json)"
+                )
             }
-            let verifier = SavingVerifier(launcher: ProcessLauncher(),
-                                          temporaryRoot: PremainEnvironment.temporaryDirectory())
-            findings = verifier.verify(findings, launches: loaded.input.launches, environment: ProcessEnvironment.current()) {
+            let verifier = SavingVerifier(
+                launcher: ProcessLauncher(),
+                temporaryRoot: PremainEnvironment.temporaryDirectory())
+            findings = verifier.verify(
+                findings, launches: loaded.input.launches, environment: ProcessEnvironment.current()
+            ) {
                 Console.note($0)
             }
         }
-        let report = CheckReport(inputs: arguments.positionals, findings: findings, failOn: failOn ?? .error,
-                                 errors: loaded.errors)
+        let report = CheckReport(
+            inputs: arguments.positionals, findings: findings, failOn: failOn ?? .error,
+            errors: loaded.errors)
         let written = Console.emit(to: arguments[OutputOptions.output]) { () throws -> String in
             switch format {
             case .json: return try JSONRenderer.render(report)

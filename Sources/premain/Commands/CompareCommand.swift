@@ -5,55 +5,63 @@ import PremainRender
 import PremainSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `premain compare BASE HEAD [-- ARGS...]`: a paired, interleaved comparison of two builds.
 enum CompareCommand: Command {
     static let spec = CommandSpec(
         name: "compare",
-        abstract: "Compare the start-up of two builds launched alternately (paired, interleaved): regression, improvement, no change or inconclusive.",
+        abstract:
+            "Compare the start-up of two builds launched alternately (paired, interleaved): regression, improvement, no change or inconclusive.",
         discussion: """
-        Launches BASE and HEAD in blocks of four, ABBA or BAAB (shuffled, balanced), under the \
-        same pinning and environment, so drift of the machine's speed falls on both alike. Each \
-        block gives one paired difference per quantity; the Hodges–Lehmann estimate and its \
-        signed-rank interval decide: wholly above +threshold is a regression, wholly below \
-        −threshold an improvement, wholly inside ±threshold no change. The threshold is the \
-        larger of \(thresholdMs) and \(thresholdPercent) of the base median (default 0.5 ms and \
-        5 %, or premain.json's compare section). Runs continue after \(minRuns) until time to \
-        main and time to first output have both decided, or until \(maxRuns) or \(maxTime); then \
-        the verdict is inconclusive with the reason. A wall-time change that CPU time, page \
-        faults, context switches and the loader's counts do not back is "noise suspected", not a \
-        regression. \(instructions) first counts each build's instructions under valgrind's \
-        callgrind (exact: a change past \(instructionThreshold) decides even when wall time \
-        cannot, and then stands in for CPU time as backing). After a regression or an improvement both \
-        builds are traced alternately (\(explainRuns), \(explainTime)) and the causes are named: each \
-        initializer, Swift lazy global and default argument, and each object's initializers and \
-        loading, paired by identity with its difference, interval and share of the change; what \
-        they do not explain is said. Exit status \(VerdictStatus.noChange.exitCode) no change or improvement, \
-        \(VerdictStatus.regression.exitCode) regression, \(VerdictStatus.inconclusive.exitCode) inconclusive, \
-        \(VerdictStatus.runFailed.exitCode) when a run failed, \(ExitCode.inputError) when BASE or HEAD is not an executable file.
-        """,
+            Launches BASE and HEAD in blocks of four, ABBA or BAAB (shuffled, balanced), under the \
+            same pinning and environment, so drift of the machine's speed falls on both alike. Each \
+            block gives one paired difference per quantity; the Hodges–Lehmann estimate and its \
+            signed-rank interval decide: wholly above +threshold is a regression, wholly below \
+            −threshold an improvement, wholly inside ±threshold no change. The threshold is the \
+            larger of \(thresholdMs) and \(thresholdPercent) of the base median (default 0.5 ms and \
+            5 %, or premain.json's compare section). Runs continue after \(minRuns) until time to \
+            main and time to first output have both decided, or until \(maxRuns) or \(maxTime); then \
+            the verdict is inconclusive with the reason. A wall-time change that CPU time, page \
+            faults, context switches and the loader's counts do not back is "noise suspected", not a \
+            regression. \(instructions) first counts each build's instructions under valgrind's \
+            callgrind (exact: a change past \(instructionThreshold) decides even when wall time \
+            cannot, and then stands in for CPU time as backing). After a regression or an improvement both \
+            builds are traced alternately (\(explainRuns), \(explainTime)) and the causes are named: each \
+            initializer, Swift lazy global and default argument, and each object's initializers and \
+            loading, paired by identity with its difference, interval and share of the change; what \
+            they do not explain is said. Exit status \(VerdictStatus.noChange.exitCode) no change or improvement, \
+            \(VerdictStatus.regression.exitCode) regression, \(VerdictStatus.inconclusive.exitCode) inconclusive, \
+            \(VerdictStatus.runFailed.exitCode) when a run failed, \(ExitCode.inputError) when BASE or HEAD is not an executable file.
+            """,
         arguments: [base, head, passedArguments],
         usageTerms: [
-            .option(BuildExecutable.run), .option(instructions), .option(thresholdMs), .option(thresholdPercent), .option(minRuns),
-            .option(maxRuns), .option(maxTime), .either([explain, noExplain]), .option(explainRuns), .option(explainTime),
+            .option(BuildExecutable.run), .option(instructions), .option(thresholdMs), .option(thresholdPercent),
+            .option(minRuns),
+            .option(maxRuns), .option(maxTime), .either([explain, noExplain]), .option(explainRuns),
+            .option(explainTime),
             .option(format), .option(OutputOptions.output), .option(TraceExport.option),
         ] + BenchmarkExports.exports.map { .option($0.option) } + [
             .argument(base), .argument(head),
             .word("[-- \(passedArguments.usage)]"),
         ],
-        options: [BuildExecutable.run] + comparisonOptions + [format, OutputOptions.output] + LaunchSettingsOptions.all + [
-            OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig, TraceExport.option, SourceRootOptions.sourceRoot,
-        ] + BenchmarkExports.options,
+        options: [BuildExecutable.run] + comparisonOptions + [format, OutputOptions.output] + LaunchSettingsOptions.all
+            + [
+                OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig, TraceExport.option,
+                SourceRootOptions.sourceRoot,
+            ] + BenchmarkExports.options,
         exclusive: [[explain, noExplain]],
         acceptsPassthrough: true)
 
     static let base = ArgumentSpec(
-        name: "<base>", help: "The build before the change: an executable, or a folder with \(BuildExecutable.run).", kind: .path(.any))
+        name: "<base>", help: "The build before the change: an executable, or a folder with \(BuildExecutable.run).",
+        kind: .path(.any))
     static let head = ArgumentSpec(
-        name: "<head>", help: "The build after the change: an executable, or a folder with \(BuildExecutable.run).", kind: .path(.any))
-    static let passedArguments = ArgumentSpec(name: "<argument>", help: "Arguments for both, after '--'.", repeating: true)
+        name: "<head>", help: "The build after the change: an executable, or a folder with \(BuildExecutable.run).",
+        kind: .path(.any))
+    static let passedArguments = ArgumentSpec(
+        name: "<argument>", help: "Arguments for both, after '--'.", repeating: true)
 
     enum Format: String, OptionChoice {
         case text, json, markdown, html, sarif, github
@@ -62,7 +70,8 @@ enum CompareCommand: Command {
             switch self {
             case .html: return "one self-contained page: verdict, both sides on one axis"
             case .github:
-                return "the causes of a regression or an improvement at their source lines, for code scanning or workflow annotations"
+                return
+                    "the causes of a regression or an improvement at their source lines, for code scanning or workflow annotations"
             case .text, .json, .markdown, .sarif: return nil
             }
         }
@@ -76,28 +85,37 @@ enum CompareCommand: Command {
         "--threshold-percent", value: "pct", help: "Smallest difference relative to the base median that counts",
         default: CompareSettings().thresholdPercent, in: 0...1000)
     static let confidence = Option<Double>(
-        "--confidence", value: "level", help: "Confidence level of the intervals", default: CompareSettings().confidence,
+        "--confidence", value: "level", help: "Confidence level of the intervals",
+        default: CompareSettings().confidence,
         in: 0.5...0.9999)
     static let minRuns = Option<Int>(
-        "--min-runs", value: "n", help: "Runs of each build before a verdict may be drawn", default: CompareSettings().minRuns,
+        "--min-runs", value: "n", help: "Runs of each build before a verdict may be drawn",
+        default: CompareSettings().minRuns,
         in: 2...100_000)
     static let maxRuns = Option<Int>(
-        "--max-runs", value: "n", help: "Runs of each build at most", default: CompareSettings().maxRuns, in: 2...100_000)
+        "--max-runs", value: "n", help: "Runs of each build at most", default: CompareSettings().maxRuns,
+        in: 2...100_000)
     static let maxTime = Option<Double>(
         "--max-time", value: "seconds", help: "Seconds of launching at most", default: CompareSettings().maxSeconds,
         in: 0...86_400)
     static let instructions = Option.flag(
         "--instructions",
-        help: "Also count each build's instructions (before main, to first output, per initializer) in a run under valgrind's callgrind: exact, so a change past \(instructionThreshold) is a regression even when wall time is too noisy")
+        help:
+            "Also count each build's instructions (before main, to first output, per initializer) in a run under valgrind's callgrind: exact, so a change past \(instructionThreshold) is a regression even when wall time is too noisy"
+    )
     static let instructionThreshold = Option<Double>(
-        "--instruction-threshold", value: "pct", help: "Smallest change of an instruction count relative to the base that counts",
+        "--instruction-threshold", value: "pct",
+        help: "Smallest change of an instruction count relative to the base that counts",
         default: CompareSettings().instructionThresholdPercent, in: 0...1000)
     static let seed = Option<Int>(
-        "--seed", value: "n", help: "Seed of the block order, to repeat a comparison", default: Int(CompareSettings().seed),
+        "--seed", value: "n", help: "Seed of the block order, to repeat a comparison",
+        default: Int(CompareSettings().seed),
         in: 0...Int.max)
     static let explain = Option.flag(
         "--explain",
-        help: "Look for the causes of the first gated time's difference whatever the verdict (by default only a regression or an improvement is explained)")
+        help:
+            "Look for the causes of the first gated time's difference whatever the verdict (by default only a regression or an improvement is explained)"
+    )
     static let noExplain = Option.flag("--no-explain", help: "Do not look for causes: no tracing after the timed runs")
     static let explainRuns = Option<Int>(
         "--explain-runs", value: "n",
@@ -116,9 +134,10 @@ enum CompareCommand: Command {
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
         guard arguments.positionals.count == 2 else {
-            throw UsageError(message: arguments.positionals.count < 2
-                ? "missing expected argument '\(arguments.positionals.isEmpty ? base.name : head.name)'"
-                : "unexpected argument '\(arguments.positionals[2])'; put the arguments of the builds after '--'")
+            throw UsageError(
+                message: arguments.positionals.count < 2
+                    ? "missing expected argument '\(arguments.positionals.isEmpty ? base.name : head.name)'"
+                    : "unexpected argument '\(arguments.positionals[2])'; put the arguments of the builds after '--'")
         }
         let config = try ConfigOptions.load(arguments)
         let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
@@ -145,7 +164,8 @@ enum CompareCommand: Command {
         do {
             report = try CompareSession(launcher: ProcessLauncher()).compare(
                 base: executables[0], head: executables[1], arguments: arguments.passthrough,
-                environment: ProcessEnvironment.current(), options: options) { step in progress?.update(step) }
+                environment: ProcessEnvironment.current(), options: options
+            ) { step in progress?.update(step) }
         } catch {
             progress?.finish()
             Console.error(error.description)
@@ -154,7 +174,8 @@ enum CompareCommand: Command {
         }
         progress?.finish()
         guard TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) }),
-              BenchmarkExports.write(arguments, { BenchmarkMetrics.of(report) }) else {
+            BenchmarkExports.write(arguments, { BenchmarkMetrics.of(report) })
+        else {
             return .internalError
         }
         if format != .html {  // launches kept for the trace file or the page only
@@ -168,9 +189,11 @@ enum CompareCommand: Command {
             case .html: return HTMLReportRenderer.render(report)
             case .sarif, .github:
                 let causes = locator.locate(CauseText.claimed(report).map { CauseText.finding($0, report: report) })
-                return format == .sarif ? try SARIFRenderer.render(causes: causes, version: report.tool.version, scope: locator.scope)
+                return format == .sarif
+                    ? try SARIFRenderer.render(causes: causes, version: report.tool.version, scope: locator.scope)
                     : GitHubAnnotationRenderer.render(causes: causes, scope: locator.scope)
-            case .text: return CompareTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope)
+            case .text:
+                return CompareTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope)
             }
         }
         guard written else { return .internalError }
@@ -179,7 +202,9 @@ enum CompareCommand: Command {
 
     /// `comparisonOptions` and `launchOptions` from the command line, over premain.json's
     /// compare section (instruction counting apart: `addInstructionCounter`).
-    static func compareOptions(_ arguments: ParsedArguments, _ configured: CompareSettings) throws(UsageError) -> CompareOptions {
+    static func compareOptions(_ arguments: ParsedArguments, _ configured: CompareSettings) throws(UsageError)
+        -> CompareOptions
+    {
         var options = CompareOptions(settings: try settings(arguments, configured))
         options.warmup = arguments[LaunchSettingsOptions.warmup]
         options.timeoutSeconds = arguments[LaunchSettingsOptions.timeout]
@@ -209,7 +234,9 @@ enum CompareCommand: Command {
     }
 
     /// premain.json's compare section with the command line's options over it.
-    static func settings(_ arguments: ParsedArguments, _ configured: CompareSettings) throws(UsageError) -> CompareSettings {
+    static func settings(_ arguments: ParsedArguments, _ configured: CompareSettings) throws(UsageError)
+        -> CompareSettings
+    {
         var settings = configured
         settings.thresholdMs = arguments[thresholdMs, default: settings.thresholdMs]
         settings.thresholdPercent = arguments[thresholdPercent, default: settings.thresholdPercent]
@@ -220,7 +247,8 @@ enum CompareCommand: Command {
             throw UsageError(message: "\(maxRuns) (\(settings.maxRuns)) is below \(minRuns) (\(settings.minRuns))")
         }
         settings.maxSeconds = arguments[maxTime, default: settings.maxSeconds]
-        settings.instructionThresholdPercent = arguments[instructionThreshold, default: settings.instructionThresholdPercent]
+        settings.instructionThresholdPercent =
+            arguments[instructionThreshold, default: settings.instructionThresholdPercent]
         settings.seed = UInt64(arguments[seed, default: Int(clamping: settings.seed)])
         return settings
     }
@@ -231,15 +259,20 @@ enum BuildExecutable {
     /// `--run` of `compare` and `pr`.
     static let run = Option<String?>(
         "--run", value: "name", kind: .path(.file),
-        help: "With artifact folders: the program to launch, a file in each folder or a path relative to it that stays inside it (no absolute path, no '..' above it; never looked up in PATH)")
+        help:
+            "With artifact folders: the program to launch, a file in each folder or a path relative to it that stays inside it (no absolute path, no '..' above it; never looked up in PATH)"
+    )
 
     /// Throws a usage error unless `run` names a file inside an artifact folder: a relative
     /// path whose `..` never climbs above the folder (`bin/../app` stays inside, `../../app` and
     /// `/usr/bin/app` do not), so that what is launched is the build's own program.
     static func checkInsideFolder(_ run: String) throws(UsageError) {
-        guard !run.isEmpty else { throw UsageError(message: "\(Self.run) takes a file name or a relative path, not ''") }
+        guard !run.isEmpty else {
+            throw UsageError(message: "\(Self.run) takes a file name or a relative path, not ''")
+        }
         guard !run.hasPrefix("/") else {
-            throw UsageError(message: "\(Self.run) '\(run)' is an absolute path; give a path relative to the artifact folder")
+            throw UsageError(
+                message: "\(Self.run) '\(run)' is an absolute path; give a path relative to the artifact folder")
         }
         var depth = 0
         for component in run.split(separator: "/") {
@@ -252,6 +285,8 @@ enum BuildExecutable {
                 throw UsageError(message: "\(Self.run) '\(run)' leaves the artifact folder; give a path inside it")
             }
         }
-        guard depth > 0 else { throw UsageError(message: "\(Self.run) '\(run)' is the artifact folder itself; give a file inside it") }
+        guard depth > 0 else {
+            throw UsageError(message: "\(Self.run) '\(run)' is the artifact folder itself; give a file inside it")
+        }
     }
 }

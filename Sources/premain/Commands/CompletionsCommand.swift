@@ -8,12 +8,12 @@ enum CompletionsCommand: Command {
         name: "completions",
         abstract: "Print a shell completion script for bash, zsh or fish.",
         discussion: """
-        The script completes subcommands, each command's options, the words an option such as \
-        \(OutputOptions.formatName) takes, files and folders where a path is expected, and the command to run after \
-        '--'. It is made from the same declarations as \(CommandSpec.help). Install it where the shell looks: \
-        /usr/share/bash-completion/completions/premain (or source it from ~/.bashrc), _premain in \
-        a folder of zsh's $fpath, /usr/share/fish/vendor_completions.d/premain.fish.
-        """,
+            The script completes subcommands, each command's options, the words an option such as \
+            \(OutputOptions.formatName) takes, files and folders where a path is expected, and the command to run after \
+            '--'. It is made from the same declarations as \(CommandSpec.help). Install it where the shell looks: \
+            /usr/share/bash-completion/completions/premain (or source it from ~/.bashrc), _premain in \
+            a folder of zsh's $fpath, /usr/share/fish/vendor_completions.d/premain.fish.
+            """,
         arguments: [shell],
         usageTerms: [.argument(shell)])
 
@@ -21,17 +21,25 @@ enum CompletionsCommand: Command {
         name: "<shell>", help: "bash, zsh or fish.", kind: .choice(Completions.Shell.allCases.map(\.rawValue)))
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        guard let word = arguments.positionals.first else { throw UsageError(message: "missing expected argument '\(shell.name)'") }
-        guard arguments.positionals.count == 1 else { throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'") }
+        guard let word = arguments.positionals.first else {
+            throw UsageError(message: "missing expected argument '\(shell.name)'")
+        }
+        guard arguments.positionals.count == 1 else {
+            throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'")
+        }
         guard let chosen = Completions.Shell(rawValue: word) else {
-            throw UsageError(message: "\(shell.name) must be one of \(Completions.Shell.allCases.map(\.rawValue).joined(separator: ", ")), not '\(word)'")
+            throw UsageError(
+                message:
+                    "\(shell.name) must be one of \(Completions.Shell.allCases.map(\.rawValue).joined(separator: ", ")), not '\(word)'"
+            )
         }
         return Console.out(Completions.script(for: chosen, program)) ? .success : .internalError
     }
 
     /// premain as the completion scripts see it.
     static var program: Completions.Program {
-        Completions.Program(commands: allCommands.map { $0.spec }, globalOptions: globalOptions.map(\.spec), helpWord: helpWord)
+        Completions.Program(
+            commands: allCommands.map { $0.spec }, globalOptions: globalOptions.map(\.spec), helpWord: helpWord)
     }
 }
 
@@ -41,13 +49,15 @@ enum ManualCommand: Command {
         name: "manual",
         abstract: "Print premain's manual page (mdoc), as installed in man1/premain.1.",
         discussion: """
-        Every subcommand with its options, defaults and ranges, the exit status and the \
-        environment, made from the same declarations as \(CommandSpec.help). Read it with \
-        'premain manual | man -l -'.
-        """)
+            Every subcommand with its options, defaults and ranges, the exit status and the \
+            environment, made from the same declarations as \(CommandSpec.help). Read it with \
+            'premain manual | man -l -'.
+            """)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'") }
+        guard arguments.positionals.isEmpty else {
+            throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'")
+        }
         return Console.out(ManualPage.render(page)) ? .success : .internalError
     }
 

@@ -6,7 +6,9 @@ import PremainModel
 enum ConfigOptions {
     static let config = Option<String?>(
         "--config", short: "-c", value: "path", kind: .path(.file),
-        help: "premain.json to use (default: premain.json in the current folder or its nearest parent that has one; none: defaults)")
+        help:
+            "premain.json to use (default: premain.json in the current folder or its nearest parent that has one; none: defaults)"
+    )
     static let noConfig = Option.flag("--no-config", help: "Ignore premain.json: rule defaults, no budgets")
 
     /// A word of `--fail-on`: a severity, or `never` (`severity == nil`).

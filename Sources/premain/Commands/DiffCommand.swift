@@ -6,29 +6,32 @@ import PremainRender
 enum DiffCommand: Command {
     static let spec = CommandSpec(
         name: "diff",
-        abstract: "Compare the start-up of two builds: static deltas, measured changes with a statistical test, new and fixed findings.",
+        abstract:
+            "Compare the start-up of two builds: static deltas, measured changes with a statistical test, new and fixed findings.",
         discussion: """
-        Each side is an ELF file, a folder (its ELF executables and shared libraries, found \
-        recursively, a symlinked folder followed, and its JSON reports from premain audit, \
-        measure and trace; relocatable objects only with \(FolderOptions.includeObjects), other JSON skipped), \
-        or one JSON report; both sides must hold the same kind of facts (a measure report \
-        against an audit is refused). Measured quantities (milestones, objects' \
-        initializers, traced functions) are compared with the Mann–Whitney U test and a \
-        bootstrap interval of the difference of medians; a change is a regression only when \
-        p < alpha and the difference of medians exceeds the larger of \
-        \(minEffectMs) and \(minEffectPercent) of the base. Two separately measured series \
-        cannot tell drift of the machine from a change, so a measured regression fails (exit \(VerdictStatus.regression.exitCode)) \
-        only when something deterministic backs it: a new dependency, initializer or Swift \
-        suspect, more loader look-ups, or CPU time that regressed too; otherwise the verdict is \
-        "unconfirmed" (exit \(VerdictStatus.unconfirmed.exitCode)): confirm it with premain compare. Exit status \
-        \(VerdictStatus.regression.exitCode) on a regression, \(VerdictStatus.findings.exitCode) on new findings at or above \(ConfigOptions.failOn) or a budget exceeded in head, \(ExitCode.inputError) when an input \
-        cannot be read. SARIF and github annotations hold head's findings (new and unchanged; \
-        fixed ones are left out), placed in the checkout as premain check places them.
-        """,
+            Each side is an ELF file, a folder (its ELF executables and shared libraries, found \
+            recursively, a symlinked folder followed, and its JSON reports from premain audit, \
+            measure and trace; relocatable objects only with \(FolderOptions.includeObjects), other JSON skipped), \
+            or one JSON report; both sides must hold the same kind of facts (a measure report \
+            against an audit is refused). Measured quantities (milestones, objects' \
+            initializers, traced functions) are compared with the Mann–Whitney U test and a \
+            bootstrap interval of the difference of medians; a change is a regression only when \
+            p < alpha and the difference of medians exceeds the larger of \
+            \(minEffectMs) and \(minEffectPercent) of the base. Two separately measured series \
+            cannot tell drift of the machine from a change, so a measured regression fails (exit \(VerdictStatus.regression.exitCode)) \
+            only when something deterministic backs it: a new dependency, initializer or Swift \
+            suspect, more loader look-ups, or CPU time that regressed too; otherwise the verdict is \
+            "unconfirmed" (exit \(VerdictStatus.unconfirmed.exitCode)): confirm it with premain compare. Exit status \
+            \(VerdictStatus.regression.exitCode) on a regression, \(VerdictStatus.findings.exitCode) on new findings at or above \(ConfigOptions.failOn) or a budget exceeded in head, \(ExitCode.inputError) when an input \
+            cannot be read. SARIF and github annotations hold head's findings (new and unchanged; \
+            fixed ones are left out), placed in the checkout as premain check places them.
+            """,
         arguments: [base, head],
         usageTerms: [
-            .option(format), .option(ConfigOptions.failOn), .option(alpha), .option(minEffectMs), .option(minEffectPercent),
-            .option(top), .option(SourceRootOptions.sourceRoot), .option(OutputOptions.output), .argument(base), .argument(head),
+            .option(format), .option(ConfigOptions.failOn), .option(alpha), .option(minEffectMs),
+            .option(minEffectPercent),
+            .option(top), .option(SourceRootOptions.sourceRoot), .option(OutputOptions.output), .argument(base),
+            .argument(head),
         ],
         options: [
             format, OutputOptions.output, OutputWidth.option, alpha, minEffectMs, minEffectPercent, top,
@@ -58,10 +61,12 @@ enum DiffCommand: Command {
 
     static let format = OutputOptions.format(default: Format.text)
     static let alpha = Option<Double>(
-        "--alpha", value: "p", help: "Significance level of the test", default: DiffSettings().alpha, in: 0.000001...0.5,
+        "--alpha", value: "p", help: "Significance level of the test", default: DiffSettings().alpha,
+        in: 0.000001...0.5,
         defaultText: "\(DiffSettings().alpha), or diff.alpha in premain.json")
     static let minEffectMs = Option<Double>(
-        "--min-effect-ms", value: "ms", help: "Smallest change of a median that counts", default: DiffSettings().minEffectMs,
+        "--min-effect-ms", value: "ms", help: "Smallest change of a median that counts",
+        default: DiffSettings().minEffectMs,
         in: 0...1_000_000)
     static let minEffectPercent = Option<Double>(
         "--min-effect-percent", value: "pct", help: "Smallest change relative to the base median that counts",
@@ -73,9 +78,10 @@ enum DiffCommand: Command {
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
         guard arguments.positionals.count == 2 else {
-            throw UsageError(message: arguments.positionals.count < 2
-                ? "missing expected argument '\(arguments.positionals.isEmpty ? base.name : head.name)'"
-                : "unexpected argument '\(arguments.positionals[2])'")
+            throw UsageError(
+                message: arguments.positionals.count < 2
+                    ? "missing expected argument '\(arguments.positionals.isEmpty ? base.name : head.name)'"
+                    : "unexpected argument '\(arguments.positionals[2])'")
         }
         var config = try ConfigOptions.load(arguments)
         config.diff.alpha = arguments[alpha, default: config.diff.alpha]
@@ -85,7 +91,8 @@ enum DiffCommand: Command {
         try OutputOptions.refuseInputAsOutput(arguments, inputs: arguments.positionals)
         let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         let failOn = ConfigOptions.failOn(arguments, config)
-        let loader = RuleInputLoader(closures: ClosureSupport.options, includeObjects: arguments[FolderOptions.includeObjects])
+        let loader = RuleInputLoader(
+            closures: ClosureSupport.options, includeObjects: arguments[FolderOptions.includeObjects])
         let base = loader.load([arguments.positionals[0]])
         let head = loader.load([arguments.positionals[1]])
         try OutputOptions.refuseInputAsOutput(arguments, inputs: (base.input.objects + head.input.objects).map(\.path))
@@ -99,13 +106,17 @@ enum DiffCommand: Command {
             return .inputError
         }
         var report = DiffBuilder(config: config, failOn: failOn ?? .error)
-            .diff(base: base.input, head: head.input, baseLabel: arguments.positionals[0], headLabel: arguments.positionals[1])
+            .diff(
+                base: base.input, head: head.input, baseLabel: arguments.positionals[0],
+                headLabel: arguments.positionals[1])
         report.findings = locator.locate(report.findings)
         let written = Console.emit(to: arguments[OutputOptions.output]) { () throws -> String in
             switch format {
             case .json: return try JSONRenderer.render(report)
             case .markdown: return DiffMarkdownRenderer.render(report, top: top)
-            case .sarif: return try SARIFRenderer.render(report, catalog: RuleEngine(config: config).catalog, scope: locator.scope)
+            case .sarif:
+                return try SARIFRenderer.render(
+                    report, catalog: RuleEngine(config: config).catalog, scope: locator.scope)
             case .github: return GitHubAnnotationRenderer.render(report, scope: locator.scope)
             case .gitlabCodeQuality: return try GitLabCodeQualityRenderer.render(report, scope: locator.scope)
             case .html: return HTMLReportRenderer.render(report)

@@ -7,7 +7,9 @@ import PremainSystem
 enum FolderOptions {
     static let includeObjects = Option.flag(
         "--include-objects",
-        help: "Also read the relocatable objects (.o, .pcm) found in folders; by default only executables and shared libraries")
+        help:
+            "Also read the relocatable objects (.o, .pcm) found in folders; by default only executables and shared libraries"
+    )
 
     /// One `Note:` line on stderr naming what the folders held that was left out, when that
     /// includes relocatable objects or JSON files (other non-ELF files are skipped quietly).

@@ -5,7 +5,7 @@ import PremainRender
 import PremainSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `premain history add|show`: reports across commits in a SQLite database, and the step
@@ -17,34 +17,37 @@ enum HistoryCommand: Command {
         name: "history",
         abstract: "Keep reports across commits in a SQLite database and find when a metric stepped up or down.",
         discussion: """
-        'add' stores a premain report (JSON of audit, measure, trace, compare, diff, pr or check) \
-        whole, with the metrics it gives: milestone medians (main, firstOutput, exit, \
-        loaderDone, cpuTime; the head's for compare and pr), the loader's counts, trace's \
-        milestones and slowest functions (trace.function.NAME), static counts (static.NAME, \
-        audit.NAME) and findings by severity. \(commit) names the commit it was recorded for \
-        (default: $GITHUB_SHA, or a pr report's head; none otherwise). Several reports of one \
-        commit make one point, their median.
+            'add' stores a premain report (JSON of audit, measure, trace, compare, diff, pr or check) \
+            whole, with the metrics it gives: milestone medians (main, firstOutput, exit, \
+            loaderDone, cpuTime; the head's for compare and pr), the loader's counts, trace's \
+            milestones and slowest functions (trace.function.NAME), static counts (static.NAME, \
+            audit.NAME) and findings by severity. \(commit) names the commit it was recorded for \
+            (default: $GITHUB_SHA, or a pr report's head; none otherwise). Several reports of one \
+            commit make one point, their median.
 
-        'show' prints each metric's series, one point per commit in the order added, and finds \
-        step changes by binary segmentation on medians: a split is a step when the medians of \
-        the two sides differ by at least 3 times the noise (estimated robustly from neighbouring \
-        commits) and a Mann–Whitney test separates the sides at p < 0.001. The step names the \
-        first commit after it. A creep of small regressions shows as steps where the level has \
-        moved by more than the noise. Metrics that never vary (counts) step at every change.
+            'show' prints each metric's series, one point per commit in the order added, and finds \
+            step changes by binary segmentation on medians: a split is a step when the medians of \
+            the two sides differ by at least 3 times the noise (estimated robustly from neighbouring \
+            commits) and a Mann–Whitney test separates the sides at p < 0.001. The step names the \
+            first commit after it. A creep of small regressions shows as steps where the level has \
+            moved by more than the noise. Metrics that never vary (counts) step at every change.
 
-        The database is in WAL mode with a 30 s busy timeout: two CI jobs may add at the same \
-        time, also the first two. 'show' opens it read-only and writes nothing (no -wal or -shm \
-        either), so it works on a file that may be read but not written; 'add' checks, \
-        read-only, that an existing file is premain's before it writes. Exit status \(ExitCode.inputError) when the \
-        report or the database cannot be read, or by 'add' written (a damaged or another \
-        program's database is named, and left as it is); \(ExitCode.internalError) when another writer held it past \
-        the busy timeout.
-        """,
+            The database is in WAL mode with a 30 s busy timeout: two CI jobs may add at the same \
+            time, also the first two. 'show' opens it read-only and writes nothing (no -wal or -shm \
+            either), so it works on a file that may be read but not written; 'add' checks, \
+            read-only, that an existing file is premain's before it writes. Exit status \(ExitCode.inputError) when the \
+            report or the database cannot be read, or by 'add' written (a damaged or another \
+            program's database is named, and left as it is); \(ExitCode.internalError) when another writer held it past \
+            the busy timeout.
+            """,
         arguments: [addArgument, showArgument],
         usageTerms: [
             .alternatives([
                 [.argument(addArgument), .option(commit)],
-                [.argument(showArgument), .option(metric), .option(last), .option(format), .option(OutputOptions.output)],
+                [
+                    .argument(showArgument), .option(metric), .option(last), .option(format),
+                    .option(OutputOptions.output),
+                ],
             ]),
             .option(db),
         ],
@@ -64,12 +67,14 @@ enum HistoryCommand: Command {
     }
 
     static let db = Option<String?>(
-        "--db", value: "path", kind: .path(.file), help: "The database, created with its folder", defaultText: defaultDatabase)
+        "--db", value: "path", kind: .path(.file), help: "The database, created with its folder",
+        defaultText: defaultDatabase)
     static let commit = Option<String?>(
         "--commit", value: "sha", help: "add: the commit the report is for", defaultText: "$GITHUB_SHA")
     static let metric = Option<[String]>.repeating(
         "--metric", value: "name", help: "show: only this metric (repeatable); with one, every point is listed")
-    static let last = Option<Int?>("--last", value: "n", help: "show: only the last n commits of each series", in: 2...1_000_000)
+    static let last = Option<Int?>(
+        "--last", value: "n", help: "show: only the last n commits of each series", in: 2...1_000_000)
     static let format = OutputOptions.format(default: Format.text, help: "show: output format")
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -85,16 +90,19 @@ enum HistoryCommand: Command {
         switch action {
         case .add:
             guard arguments.positionals.count == 2 else {
-                throw UsageError(message: arguments.positionals.count < 2 ? "missing expected argument '<report>'"
-                                 : "unexpected argument '\(arguments.positionals[2])'")
+                throw UsageError(
+                    message: arguments.positionals.count < 2
+                        ? "missing expected argument '<report>'"
+                        : "unexpected argument '\(arguments.positionals[2])'")
             }
             return add(arguments.positionals[1], database: database, commit: arguments[commit])
         case .show:
             guard arguments.positionals.count == 1 else {
                 throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'")
             }
-            return show(database: database, metrics: arguments[metric], last: arguments[last], format: arguments[format],
-                        output: arguments[OutputOptions.output])
+            return show(
+                database: database, metrics: arguments[metric], last: arguments[last], format: arguments[format],
+                output: arguments[OutputOptions.output])
         }
     }
 
@@ -108,12 +116,17 @@ enum HistoryCommand: Command {
             Console.makeParentFolders(of: database)
             let store = try HistoryStore(path: database)
             let sha = commit ?? PremainEnvironment.commit.value ?? read.commit
-            let id = try store.add(json: text, kind: read.kind.rawValue, metrics: read.metrics,
-                                   commit: sha.flatMap { $0.isEmpty ? nil : $0 }, recordedAt: MachineProbe.utcDate())
-            Console.status("history: added \(read.kind.rawValue) report \(id) with \(read.metrics.count) metrics\(sha.map { " for \(TextSafety.display($0))" } ?? "") to \(TextSafety.display(database))")
+            let id = try store.add(
+                json: text, kind: read.kind.rawValue, metrics: read.metrics,
+                commit: sha.flatMap { $0.isEmpty ? nil : $0 }, recordedAt: MachineProbe.utcDate())
+            Console.status(
+                "history: added \(read.kind.rawValue) report \(id) with \(read.metrics.count) metrics\(sha.map { " for \(TextSafety.display($0))" } ?? "") to \(TextSafety.display(database))"
+            )
             return .success
         } catch {
-            Console.error(error.kind == .unreadableReport ? "\(TextSafety.display(path)): \(error.description)" : TextSafety.display(error.description))
+            Console.error(
+                error.kind == .unreadableReport
+                    ? "\(TextSafety.display(path)): \(error.description)" : TextSafety.display(error.description))
             return exitCode(error)
         }
     }
@@ -131,9 +144,10 @@ enum HistoryCommand: Command {
                 try store.report(metrics: metrics, last: last, database: database)
             }
         } catch {
-            Console.error(error.kind == .missing
-                ? "\(TextSafety.display(database)): no history database; create one with 'premain history add REPORT.json \(db) \(TextSafety.display(database))'"
-                : TextSafety.display(error.description))
+            Console.error(
+                error.kind == .missing
+                    ? "\(TextSafety.display(database)): no history database; create one with 'premain history add REPORT.json \(db) \(TextSafety.display(database))'"
+                    : TextSafety.display(error.description))
             return exitCode(error)
         }
         if let unknown = metrics.first(where: { name in !report.series.contains { $0.metric == name } }) {

@@ -12,7 +12,8 @@ enum HistoryTrend {
     static let metric = Option<[String]>.repeating(
         "--history-metric", value: "name", help: "Metrics of the trend; repeatable",
         defaultText: defaultMetrics.joined(separator: " and "))
-    static let last = Option<Int>("--history-last", value: "n", help: "Commits in the trend", default: 30, in: 2...100_000)
+    static let last = Option<Int>(
+        "--history-last", value: "n", help: "Commits in the trend", default: 30, in: 2...100_000)
 
     static let options: [any DeclaredOption] = [database, metric, last]
 
@@ -32,9 +33,10 @@ enum HistoryTrend {
                 return try store.report(metrics: metrics, last: last, database: database)
             }
         } catch {
-            Console.note(error.kind == .missing
-                ? "history: \(TextSafety.display(database)) does not exist yet; the comment has no trend"
-                : "history: \(TextSafety.display(error.description)); the comment has no trend")
+            Console.note(
+                error.kind == .missing
+                    ? "history: \(TextSafety.display(database)) does not exist yet; the comment has no trend"
+                    : "history: \(TextSafety.display(error.description)); the comment has no trend")
             return nil
         }
     }

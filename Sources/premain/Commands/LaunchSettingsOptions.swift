@@ -13,9 +13,12 @@ enum LaunchSettingsOptions {
     static let noRealtime = Option.flag("--no-realtime", help: "Do not raise premain's measuring thread to SCHED_FIFO")
     static let allowIdle = Option.flag(
         "--allow-idle",
-        help: "Do not hold /dev/cpu_dma_latency at 0 (idle CPUs may halt, and a stamp or a stop may then wait for a wake-up)")
+        help:
+            "Do not hold /dev/cpu_dma_latency at 0 (idle CPUs may halt, and a stamp or a stop may then wait for a wake-up)"
+    )
     /// `measure` and `trace`: the launched program reads premain's stdin.
-    static let inheritStdin = Option.flag("--inherit-stdin", help: "Give the target premain's stdin instead of /dev/null")
+    static let inheritStdin = Option.flag(
+        "--inherit-stdin", help: "Give the target premain's stdin instead of /dev/null")
 
     /// The group as `measure` and `compare` embed it.
     static let all: [any DeclaredOption] = [warmup, timeout, noPin, noRealtime, allowIdle]

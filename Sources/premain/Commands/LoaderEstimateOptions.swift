@@ -8,7 +8,9 @@ import PremainSystem
 enum LoaderEstimateOptions {
     static let estimate = Option<[String]>.repeating(
         "--estimate", value: "file", kind: .path(.any),
-        help: "Estimate each program's loading and relocation on this machine from a cost model: a model file (\(saveModel)), or measure reports (JSON files, or a folder of them) to fit one on; repeatable")
+        help:
+            "Estimate each program's loading and relocation on this machine from a cost model: a model file (\(saveModel)), or measure reports (JSON files, or a folder of them) to fit one on; repeatable"
+    )
     static let saveModel = Option<String?>(
         "--save-model", value: "file", kind: .path(.file),
         help: "Write the cost model fitted on the measure reports given to the estimate to this file (JSON)")
@@ -17,11 +19,15 @@ enum LoaderEstimateOptions {
     static func model(_ arguments: ParsedArguments) throws(UsageError) -> LoaderCostModel? {
         // A folder stands for the JSON files directly inside it.
         let paths = arguments[estimate].flatMap { path -> [String] in
-            guard LocalFiles.kind(path) == .folder, case .success(let names) = LocalFiles.entries(of: path) else { return [path] }
+            guard LocalFiles.kind(path) == .folder, case .success(let names) = LocalFiles.entries(of: path) else {
+                return [path]
+            }
             return names.filter { $0.hasSuffix(".json") }.sorted().map { path + "/" + $0 }
         }
         guard !paths.isEmpty else {
-            if arguments.has(saveModel) { throw UsageError(message: "\(saveModel) needs \(estimate) with measure reports") }
+            if arguments.has(saveModel) {
+                throw UsageError(message: "\(saveModel) needs \(estimate) with measure reports")
+            }
             return nil
         }
         var measurements: [LaunchMeasurement] = []
@@ -31,7 +37,8 @@ enum LoaderEstimateOptions {
                 throw UsageError(message: "\(path): cannot read the file")
             }
             if (try? JSONDecoder().decode(ReportHeader.self, from: data))?.kind == .loaderCostModel,
-               let model = try? JSONDecoder().decode(LoaderCostModel.self, from: data) {
+                let model = try? JSONDecoder().decode(LoaderCostModel.self, from: data)
+            {
                 given = model
                 continue
             }
@@ -42,12 +49,16 @@ enum LoaderEstimateOptions {
         }
         if let given, measurements.isEmpty { return given }
         guard let fitted = LoaderCostModel.fit(measurements) else {
-            throw UsageError(message: "\(estimate): too few measured objects with loader times to fit a model (measure more programs with premain measure \(OutputOptions.formatName) json)")
+            throw UsageError(
+                message:
+                    "\(estimate): too few measured objects with loader times to fit a model (measure more programs with premain measure \(OutputOptions.formatName) json)"
+            )
         }
         if let path = arguments[saveModel] {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            guard let data = try? encoder.encode(fitted), (try? data.write(to: URL(fileURLWithPath: path))) != nil else {
+            guard let data = try? encoder.encode(fitted), (try? data.write(to: URL(fileURLWithPath: path))) != nil
+            else {
                 throw UsageError(message: "\(path): cannot write the cost model")
             }
         }

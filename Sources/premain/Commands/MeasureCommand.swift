@@ -3,49 +3,50 @@ import PremainModel
 import PremainRender
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `premain measure [options] -- COMMAND [ARGS...]`: launch phases from process birth.
 enum MeasureCommand: Command {
     static let spec = CommandSpec(
         name: "measure",
-        abstract: "Time a command's launch from process birth: loader, each object's initializers, main, first output, exit.",
+        abstract:
+            "Time a command's launch from process birth: loader, each object's initializers, main, first output, exit.",
         discussion: """
-        Runs the command \(runs) times after \(LaunchSettingsOptions.warmup) uncounted runs, with the environment passed \
-        through and stdin from /dev/null (\(LaunchSettingsOptions.inheritStdin) passes premain's own). Times are \
-        milliseconds since process birth (CLOCK_MONOTONIC read by the vforked child just before \
-        execve, once pinning and its other set-up are done), stamped as glibc's LD_DEBUG=files lines arrive through a FIFO, so the program's \
-        own output is untouched. An uninstrumented series (no LD_DEBUG) is interleaved to report \
-        the observer effect. The target runs in its own process group, which is killed after \
-        every run. Exit status \(ExitCode.targetFailed) when a run failed.
+            Runs the command \(runs) times after \(LaunchSettingsOptions.warmup) uncounted runs, with the environment passed \
+            through and stdin from /dev/null (\(LaunchSettingsOptions.inheritStdin) passes premain's own). Times are \
+            milliseconds since process birth (CLOCK_MONOTONIC read by the vforked child just before \
+            execve, once pinning and its other set-up are done), stamped as glibc's LD_DEBUG=files lines arrive through a FIFO, so the program's \
+            own output is untouched. An uninstrumented series (no LD_DEBUG) is interleaved to report \
+            the observer effect. The target runs in its own process group, which is killed after \
+            every run. Exit status \(ExitCode.targetFailed) when a run failed.
 
-        Output: stdout goes to a private null device whose first write is watched, so output \
-        costs what /dev/null costs (as root; otherwise, and with \(showOutput) or \(ready), through \
-        a pipe, which the report says); stderr goes through a pipe.
+            Output: stdout goes to a private null device whose first write is watched, so output \
+            costs what /dev/null costs (as root; otherwise, and with \(showOutput) or \(ready), through \
+            a pipe, which the report says); stderr goes through a pipe.
 
-        Exec chains (a driver that execs its tool) are split: each exec'd image gets its own \
-        loader phases, initializers, main and counts. Objects loaded after main (dlopen) are \
-        listed apart with their load and initializer times, never as time before main.
+            Exec chains (a driver that execs its tool) are split: each exec'd image gets its own \
+            loader phases, initializers, main and counts. Objects loaded after main (dlopen) are \
+            listed apart with their load and initializer times, never as time before main.
 
-        Servers: \(until) first-output|main ends each run at that milestone, \(until) FUNCTION at the \
-        first call of that function (a ptrace breakpoint, x86-64; its only other stops are the \
-        loader's hook, main and the first write), \(ready) REGEX at the first line of output that \
-        matches; the process group is then killed and the run counts as good. REGEX is matched \
-        in time linear in the line, so \(LaunchSettingsOptions.timeout) bounds it too: literals, ., classes ([a-z], \
-        [[:alpha:]], \\d \\w \\s \\h and their negations), anchors (^ $ \\A \\z \\Z \\b \\B), groups, \
-        |, * + ? {n,m} (lazy or not), \\Q…\\E and the options (?i) (?s) (?m). Refused as a usage \
-        error: back-references, lookahead and lookbehind, atomic groups, possessive \
-        quantifiers, conditionals, recursion, backtracking verbs, \\K, \\G and \\p{…}.
+            Servers: \(until) first-output|main ends each run at that milestone, \(until) FUNCTION at the \
+            first call of that function (a ptrace breakpoint, x86-64; its only other stops are the \
+            loader's hook, main and the first write), \(ready) REGEX at the first line of output that \
+            matches; the process group is then killed and the run counts as good. REGEX is matched \
+            in time linear in the line, so \(LaunchSettingsOptions.timeout) bounds it too: literals, ., classes ([a-z], \
+            [[:alpha:]], \\d \\w \\s \\h and their negations), anchors (^ $ \\A \\z \\Z \\b \\B), groups, \
+            |, * + ? {n,m} (lazy or not), \\Q…\\E and the options (?i) (?s) (?m). Refused as a usage \
+            error: back-references, lookahead and lookbehind, atomic groups, possessive \
+            quantifiers, conditionals, recursion, backtracking verbs, \\K, \\G and \\p{…}.
 
-        \(instructions) adds one run under valgrind's callgrind (the Debian package valgrind) and \
-        an "instructions" section: instructions executed before main, to the first write to \
-        stdout or stderr, and in all, plus each object's and each function's initializers. \
-        Instruction counts do not drift with machine load: the same binary counts the same on \
-        the same machine and environment. A command that execs another (sh -c 'exec ./app') is \
-        followed: its last image is counted, with a note. Exit status \(ExitCode.inputError) when valgrind is \
-        missing, \(ExitCode.targetFailed) when the counted run failed.
-        """,
+            \(instructions) adds one run under valgrind's callgrind (the Debian package valgrind) and \
+            an "instructions" section: instructions executed before main, to the first write to \
+            stdout or stderr, and in all, plus each object's and each function's initializers. \
+            Instruction counts do not drift with machine load: the same binary counts the same on \
+            the same machine and environment. A command that execs another (sh -c 'exec ./app') is \
+            followed: its last image is counted, with a note. Exit status \(ExitCode.inputError) when valgrind is \
+            missing, \(ExitCode.targetFailed) when the counted run failed.
+            """,
         arguments: [command],
         usageTerms: [
             .option(runs), .option(LaunchSettingsOptions.warmup), .option(cold), .option(instructions),
@@ -55,15 +56,18 @@ enum MeasureCommand: Command {
             .word("--"), .argument(command), .word("[<argument>...]"),
         ],
         options: [
-            runs, LaunchSettingsOptions.warmup, cold, LaunchSettingsOptions.timeout, until, ready, LaunchSettingsOptions.inheritStdin,
+            runs, LaunchSettingsOptions.warmup, cold, LaunchSettingsOptions.timeout, until, ready,
+            LaunchSettingsOptions.inheritStdin,
             format, OutputOptions.output, OutputWidth.option, showOutput, discardOutput, noObserver,
-            LaunchSettingsOptions.noPin, LaunchSettingsOptions.noRealtime, LaunchSettingsOptions.allowIdle, raw, instructions,
+            LaunchSettingsOptions.noPin, LaunchSettingsOptions.noRealtime, LaunchSettingsOptions.allowIdle, raw,
+            instructions,
             TraceExport.option,
         ] + BenchmarkExports.options,
         exclusive: [[ready, until]],
         acceptsPassthrough: true)
 
-    static let command = ArgumentSpec(name: "<command>", help: "The program to launch (looked up in PATH), after '--'.", kind: .command)
+    static let command = ArgumentSpec(
+        name: "<command>", help: "The program to launch (looked up in PATH), after '--'.", kind: .command)
 
     enum Format: String, OptionChoice {
         case text, json, markdown, html
@@ -77,7 +81,8 @@ enum MeasureCommand: Command {
         }
     }
 
-    static let runs = Option<Int>("--runs", short: "-r", value: "n", help: "Counted runs", default: MeasureOptions().runs, in: 1...100_000)
+    static let runs = Option<Int>(
+        "--runs", short: "-r", value: "n", help: "Counted runs", default: MeasureOptions().runs, in: 1...100_000)
     static let cold = Option.flag(
         "--cold", help: "Evict the executable and every object of its closure from the page cache before every run")
     static let until = Option<String?>(
@@ -85,18 +90,26 @@ enum MeasureCommand: Command {
         help: "End each run at first-output, main or the first call of a function (a good run); for servers")
     static let ready = Option<String?>(
         "--ready", value: "regex",
-        help: "End each run at the first line of stdout or stderr that matches (a good run); for servers. Linear-time matching: back-references, lookaround, atomic groups, possessive quantifiers and \\p{…} are refused")
+        help:
+            "End each run at the first line of stdout or stderr that matches (a good run); for servers. Linear-time matching: back-references, lookaround, atomic groups, possessive quantifiers and \\p{…} are refused"
+    )
     static let format = OutputOptions.format(default: Format.text)
     static let showOutput = Option.flag(
         "--show-output",
-        help: "Forward the target's stdout and stderr (to stderr when the JSON report goes to stdout); by default they are read, timed and dropped")
-    static let discardOutput = Option.flag("--discard-output", help: "Drop the target's stdout and stderr (the default)")
-    static let noObserver = Option.flag("--no-observer", help: "Skip the uninstrumented series (no observer-effect figures)")
+        help:
+            "Forward the target's stdout and stderr (to stderr when the JSON report goes to stdout); by default they are read, timed and dropped"
+    )
+    static let discardOutput = Option.flag(
+        "--discard-output", help: "Drop the target's stdout and stderr (the default)")
+    static let noObserver = Option.flag(
+        "--no-observer", help: "Skip the uninstrumented series (no observer-effect figures)")
     static let raw = Option.flag(
         "--raw", help: "Add every run's raw launch record (absolute birth time, each loader line's time) to the JSON")
     static let instructions = Option.flag(
         "--instructions",
-        help: "Also count instructions (before main, to first output, total, per initializer) in one run under valgrind's callgrind")
+        help:
+            "Also count instructions (before main, to first output, total, per initializer) in one run under valgrind's callgrind"
+    )
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
@@ -118,10 +131,11 @@ enum MeasureCommand: Command {
                 Console.raw(stream == .stdout ? stdoutTarget : 2, bytes)
             }
         }
-        var options = MeasureOptions(runs: arguments[runs], warmup: arguments[LaunchSettingsOptions.warmup], cold: arguments[cold],
-                                     timeoutSeconds: timeout, observerSeries: !arguments[noObserver],
-                                     pin: !arguments[LaunchSettingsOptions.noPin],
-                                     realtimeMeasurer: !arguments[LaunchSettingsOptions.noRealtime], output: handling)
+        var options = MeasureOptions(
+            runs: arguments[runs], warmup: arguments[LaunchSettingsOptions.warmup], cold: arguments[cold],
+            timeoutSeconds: timeout, observerSeries: !arguments[noObserver],
+            pin: !arguments[LaunchSettingsOptions.noPin],
+            realtimeMeasurer: !arguments[LaunchSettingsOptions.noRealtime], output: handling)
         options.keepRawSamples = arguments[raw] || TraceExport.path(arguments) != nil || format == .html
         options.inheritStdin = arguments[LaunchSettingsOptions.inheritStdin]
         if let until = arguments[until] {
@@ -129,7 +143,8 @@ enum MeasureCommand: Command {
             case "first-output": options.stop = .firstOutput
             case "main": options.stop = .main
             case "exit": options.stop = nil
-            case "": throw UsageError(message: "\(Self.until) takes first-output, main, exit or a function name, not ''")
+            case "":
+                throw UsageError(message: "\(Self.until) takes first-output, main, exit or a function name, not ''")
             default: options.stop = .symbol(until)
             }
         }
@@ -148,9 +163,10 @@ enum MeasureCommand: Command {
         let outcome: MeasureSession.Outcome
         do {
             outcome = try MeasureSession(launcher: ProcessLauncher()).run(
-                command: arguments.passthrough, environment: environment, options: options) { step in
-                    progress?.update(step)
-                }
+                command: arguments.passthrough, environment: environment, options: options
+            ) { step in
+                progress?.update(step)
+            }
         } catch {
             progress?.finish()
             switch error {
@@ -168,9 +184,14 @@ enum MeasureCommand: Command {
         progress?.finish()
         var measurement = outcome.measurement
         let countFailure = outcome.instructionFailure
-        guard TraceExport.write(arguments, { () throws -> String in
-            try TraceEventRenderer.render(MeasureReport(measurements: [measurement]))
-        }), BenchmarkExports.write(arguments, { BenchmarkMetrics.of(MeasureReport(measurements: [measurement])) }) else {
+        guard
+            TraceExport.write(
+                arguments,
+                { () throws -> String in
+                    try TraceEventRenderer.render(MeasureReport(measurements: [measurement]))
+                }),
+            BenchmarkExports.write(arguments, { BenchmarkMetrics.of(MeasureReport(measurements: [measurement])) })
+        else {
             return .internalError
         }
         if !arguments[raw] && format != .html { measurement.rawSamples = nil }

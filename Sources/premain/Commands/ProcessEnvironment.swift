@@ -1,7 +1,7 @@
 import LosslessText
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// premain's own environment: the variables passed to the commands that `measure` and `trace`

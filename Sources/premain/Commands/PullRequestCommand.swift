@@ -11,49 +11,52 @@ import PremainSystem
 enum PullRequestCommand: Command {
     static let spec = CommandSpec(
         name: "pr",
-        abstract: "The start-up report of a pull request: static diff, findings and a paired launch comparison of two builds, in every format at once.",
+        abstract:
+            "The start-up report of a pull request: static diff, findings and a paired launch comparison of two builds, in every format at once.",
         discussion: """
-        Each side is an artifact folder: \(base) and \(head), or with \(commits) each commit checked \
-        out into a git worktree in a temporary folder, built there with the \(build) command \
-        (run by /bin/sh in its own process group; its output goes to stderr; \(buildTimeout) \
-        ends it) and \(artifact) taken inside it; the worktrees are removed at the end, also when \
-        premain is interrupted or killed (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGKILL): the \
-        build's process group is killed and a watchdog process removes the worktrees and the \
-        temporary folder. A symlinked folder such as SwiftPM's .build/release is followed, \
-        with or without a trailing slash. Only ELF executables and shared libraries are read \
-        (relocatable .o and .pcm files, archives, module files and JSON that is not a premain \
-        report are left out, and one line says how many; \(FolderOptions.includeObjects) reads the objects \
-        too). The static diff and the findings are premain diff's. \
-        With \(BuildExecutable.run) NAME (a file in each folder, or a path relative to it that stays inside it; \
-        never looked up in PATH) the two programs, with the arguments after '--', are compared as premain compare \
-        does: launched alternately in shuffled ABBA/BAAB blocks until the paired interval \
-        decides. Without \(BuildExecutable.run), or when a program is missing or cannot start, the report says \
-        'not measured' and why. \
-        A regression or an improvement is explained as compare explains it: both builds traced \
-        alternately, the causes (function or object, file:line, difference, share) lead the \
-        comment and are SARIF and \(github) results at their lines. \
-        Text goes to stdout; \(markdown) writes the pull-request comment (first line \
-        <!-- premain -->), \(sarif) the findings for code scanning, \(json) the whole report, \
-        \(github) workflow annotations (their folders are made when missing). \
-        Exit status (the worst that applies): \(VerdictStatus.runFailed.exitCode) a run failed; \
-        \(VerdictStatus.regression.exitCode) regression; \(VerdictStatus.findings.exitCode) new findings at or \
-        above \(ConfigOptions.failOn) or a budget exceeded; \(VerdictStatus.inconclusive.exitCode) inconclusive, or not measured \
-        (no \(BuildExecutable.run)); \(VerdictStatus.pass.exitCode) \
-        otherwise. \(ExitCode.inputError) when a folder cannot be read, has no ELF executable or library, or \(BuildExecutable.run) \
-        names no executable in it (the reports are still written then); \(ExitCode.usage) usage error (also a \(BuildExecutable.run) \
-        that is absolute or climbs out of the folder).
-        """,
+            Each side is an artifact folder: \(base) and \(head), or with \(commits) each commit checked \
+            out into a git worktree in a temporary folder, built there with the \(build) command \
+            (run by /bin/sh in its own process group; its output goes to stderr; \(buildTimeout) \
+            ends it) and \(artifact) taken inside it; the worktrees are removed at the end, also when \
+            premain is interrupted or killed (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGKILL): the \
+            build's process group is killed and a watchdog process removes the worktrees and the \
+            temporary folder. A symlinked folder such as SwiftPM's .build/release is followed, \
+            with or without a trailing slash. Only ELF executables and shared libraries are read \
+            (relocatable .o and .pcm files, archives, module files and JSON that is not a premain \
+            report are left out, and one line says how many; \(FolderOptions.includeObjects) reads the objects \
+            too). The static diff and the findings are premain diff's. \
+            With \(BuildExecutable.run) NAME (a file in each folder, or a path relative to it that stays inside it; \
+            never looked up in PATH) the two programs, with the arguments after '--', are compared as premain compare \
+            does: launched alternately in shuffled ABBA/BAAB blocks until the paired interval \
+            decides. Without \(BuildExecutable.run), or when a program is missing or cannot start, the report says \
+            'not measured' and why. \
+            A regression or an improvement is explained as compare explains it: both builds traced \
+            alternately, the causes (function or object, file:line, difference, share) lead the \
+            comment and are SARIF and \(github) results at their lines. \
+            Text goes to stdout; \(markdown) writes the pull-request comment (first line \
+            <!-- premain -->), \(sarif) the findings for code scanning, \(json) the whole report, \
+            \(github) workflow annotations (their folders are made when missing). \
+            Exit status (the worst that applies): \(VerdictStatus.runFailed.exitCode) a run failed; \
+            \(VerdictStatus.regression.exitCode) regression; \(VerdictStatus.findings.exitCode) new findings at or \
+            above \(ConfigOptions.failOn) or a budget exceeded; \(VerdictStatus.inconclusive.exitCode) inconclusive, or not measured \
+            (no \(BuildExecutable.run)); \(VerdictStatus.pass.exitCode) \
+            otherwise. \(ExitCode.inputError) when a folder cannot be read, has no ELF executable or library, or \(BuildExecutable.run) \
+            names no executable in it (the reports are still written then); \(ExitCode.usage) usage error (also a \(BuildExecutable.run) \
+            that is absolute or climbs out of the folder).
+            """,
         arguments: [passedArguments],
         usageTerms: [
             .alternatives([
                 [.required(base), .required(head)], [.required(commits), .required(build), .required(artifact)],
             ]),
-            .option(BuildExecutable.run), .option(markdown), .option(sarif), .option(json), .option(github), .option(codequality),
+            .option(BuildExecutable.run), .option(markdown), .option(sarif), .option(json), .option(github),
+            .option(codequality),
             .option(BenchmarkExports.bmf), .otherOptions,
             .word("[-- \(passedArguments.usage)]"),
         ],
         options: [
-            base, head, commits, build, artifact, buildTimeout, cacheDir, BuildExecutable.run, markdown, sarif, json, github, codequality,
+            base, head, commits, build, artifact, buildTimeout, cacheDir, BuildExecutable.run, markdown, sarif, json,
+            github, codequality,
             DiffCommand.top, OutputWidth.option, FolderOptions.includeObjects,
         ] + CompareCommand.comparisonOptions + LaunchSettingsOptions.all + [
             ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
@@ -64,30 +67,41 @@ enum PullRequestCommand: Command {
     static let passedArguments = ArgumentSpec(
         name: "<argument>", help: "Arguments for the program of \(BuildExecutable.run), after '--'.", repeating: true)
 
-    static let base = Option<String?>("--base", value: "folder", kind: .path(.folder), help: "The base build's artifact folder")
-    static let head = Option<String?>("--head", value: "folder", kind: .path(.folder), help: "The head build's artifact folder")
+    static let base = Option<String?>(
+        "--base", value: "folder", kind: .path(.folder), help: "The base build's artifact folder")
+    static let head = Option<String?>(
+        "--head", value: "folder", kind: .path(.folder), help: "The head build's artifact folder")
     static let commits = Option<[String]>.words(
         "--commits", values: ["base", "head"],
         help: "Build these two commits of the current git repository (any revision git names) instead")
     static let build = Option<String?>(
-        "--build", value: "command", kind: .command, help: "With \(commits): the build command, run by /bin/sh in each worktree")
+        "--build", value: "command", kind: .command,
+        help: "With \(commits): the build command, run by /bin/sh in each worktree")
     static let artifact = Option<String?>(
         "--artifact", value: "path", kind: .path(.folder),
         help: "With \(commits): the artifact folder, relative to the worktree (e.g. .build/release)")
     static let buildTimeout = Option<Double?>(
         "--build-timeout", value: "seconds",
-        help: "With \(commits): end a build that takes longer: its process group is killed, and pr exits \(ExitCode.targetFailed)", in: 0.001...604_800,
+        help:
+            "With \(commits): end a build that takes longer: its process group is killed, and pr exits \(ExitCode.targetFailed)",
+        in: 0.001...604_800,
         defaultText: "no limit")
     static let cacheDir = Option<String?>(
         "--cache-dir", value: "folder", kind: .path(.folder),
-        help: "With \(commits): keep each built commit's artifact folder in FOLDER/<commit SHA> and take it from there next time")
+        help:
+            "With \(commits): keep each built commit's artifact folder in FOLDER/<commit SHA> and take it from there next time"
+    )
     static let markdown = Option<String?>(
         "--markdown", value: "file", kind: .path(.file), help: "Write the pull-request comment (Markdown) here")
-    static let sarif = Option<String?>("--sarif", value: "file", kind: .path(.file), help: "Write the findings as SARIF 2.1.0 here")
-    static let json = Option<String?>("--json", value: "file", kind: .path(.file), help: "Write the whole report as JSON here")
+    static let sarif = Option<String?>(
+        "--sarif", value: "file", kind: .path(.file), help: "Write the findings as SARIF 2.1.0 here")
+    static let json = Option<String?>(
+        "--json", value: "file", kind: .path(.file), help: "Write the whole report as JSON here")
     static let github = Option<String?>(
         "--github", value: "file", kind: .path(.file),
-        help: "Write GitHub workflow commands here ('-' for stdout): an annotation per finding and per start-up cause, at its line")
+        help:
+            "Write GitHub workflow commands here ('-' for stdout): an annotation per finding and per start-up cause, at its line"
+    )
     static let codequality = Option<String?>(
         "--codequality", value: "file", kind: .path(.file),
         help: "Write the findings and start-up causes as a GitLab Code Quality report here")
@@ -106,7 +120,10 @@ enum PullRequestCommand: Command {
         let run = arguments[BuildExecutable.run]
         if let run { try BuildExecutable.checkInsideFolder(run) }
         if run == nil, !arguments.passthrough.isEmpty {
-            throw UsageError(message: "arguments after '--' are for the program of \(BuildExecutable.run); give \(BuildExecutable.run) NAME")
+            throw UsageError(
+                message:
+                    "arguments after '--' are for the program of \(BuildExecutable.run); give \(BuildExecutable.run) NAME"
+            )
         }
         var request = PullRequestSession.Request(sides: try sides(arguments), run: run)
         request.arguments = arguments.passthrough
@@ -139,34 +156,51 @@ enum PullRequestCommand: Command {
             }
         }
         for problem in outcome.problems { Console.error(problem) }
-        let report = outcome.report, diff = outcome.diff, locator = outcome.locator
+        let report = outcome.report
+        let diff = outcome.diff
+        let locator = outcome.locator
         var written = true
         // The causes as findings located in the checkout, for SARIF and annotations at their lines.
-        let causes = report.compare.map { compare in locator.locate(CauseText.claimed(compare).map { CauseText.finding($0, report: compare) }) } ?? []
+        let causes =
+            report.compare.map { compare in
+                locator.locate(CauseText.claimed(compare).map { CauseText.finding($0, report: compare) })
+            } ?? []
         for option in [markdown, sarif, json, github, codequality] + BenchmarkExports.exports.map(\.option) {
             if let path = arguments[option], path != "-" { Console.makeParentFolders(of: path) }
         }
         if let path = arguments[markdown] {
-            written = Console.emit(to: path) { PullRequestMarkdownRenderer.render(report, top: top, trend: trend, scope: locator.scope) } && written
+            written =
+                Console.emit(to: path) {
+                    PullRequestMarkdownRenderer.render(report, top: top, trend: trend, scope: locator.scope)
+                } && written
         }
         if let path = arguments[sarif] {
-            written = Console.emit(to: path) { () throws -> String in
-                try SARIFRenderer.render(diff, catalog: RuleEngine(config: config).catalog, scope: locator.scope, causes: causes)
-            } && written
+            written =
+                Console.emit(to: path) { () throws -> String in
+                    try SARIFRenderer.render(
+                        diff, catalog: RuleEngine(config: config).catalog, scope: locator.scope, causes: causes)
+                } && written
         }
         if let path = arguments[github] {
-            written = Console.emit(to: path == "-" ? nil : path) {
-                GitHubAnnotationRenderer.render(diff, causes: causes, scope: locator.scope)
-            } && written
+            written =
+                Console.emit(to: path == "-" ? nil : path) {
+                    GitHubAnnotationRenderer.render(diff, causes: causes, scope: locator.scope)
+                } && written
         }
         if let path = arguments[json] {
             written = Console.emit(to: path) { () throws -> String in try JSONRenderer.render(report) } && written
         }
         if let path = arguments[codequality] {
-            written = Console.emit(to: path) { () throws -> String in try GitLabCodeQualityRenderer.render(diff, causes: causes, scope: locator.scope) } && written
+            written =
+                Console.emit(to: path) { () throws -> String in
+                    try GitLabCodeQualityRenderer.render(diff, causes: causes, scope: locator.scope)
+                } && written
         }
         written = BenchmarkExports.write(arguments) { BenchmarkMetrics.of(report) } && written
-        written = Console.emit(to: nil) { PullRequestTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope) } && written
+        written =
+            Console.emit(to: nil) {
+                PullRequestTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope)
+            } && written
         guard written else { return .internalError }
         if outcome.programMissing { return .inputError }
         return report.verdict.status.exitCode(failOn: failOn)
@@ -174,7 +208,8 @@ enum PullRequestCommand: Command {
 
     /// The two sides from `--base`/`--head` or `--commits` with `--build` and `--artifact`.
     static func sides(_ arguments: ParsedArguments) throws(UsageError) -> PullRequestSession.Sides {
-        let base = arguments[base], head = arguments[head]
+        let base = arguments[base]
+        let head = arguments[head]
         if let stray = arguments.positionals.first { throw UsageError(message: "unexpected argument '\(stray)'") }
         let revisions = arguments[commits]
         if revisions.count == 2 {
@@ -183,23 +218,34 @@ enum PullRequestCommand: Command {
             }
             guard let artifact = arguments[artifact], !artifact.isEmpty else {
                 throw UsageError(
-                    message: "\(commits) needs \(Self.artifact.spec.usage) (the artifact folder inside the worktree, e.g. .build/release)")
+                    message:
+                        "\(commits) needs \(Self.artifact.spec.usage) (the artifact folder inside the worktree, e.g. .build/release)"
+                )
             }
-            return .commits(base: revisions[0], head: revisions[1],
-                            builds: CommitBuilds(buildCommand: build, artifact: artifact, cacheDirectory: arguments[cacheDir],
-                                                 buildTimeoutSeconds: arguments[buildTimeout]))
+            return .commits(
+                base: revisions[0], head: revisions[1],
+                builds: CommitBuilds(
+                    buildCommand: build, artifact: artifact, cacheDirectory: arguments[cacheDir],
+                    buildTimeoutSeconds: arguments[buildTimeout]))
         }
         for option in commitOptions where arguments.has(option) {
             throw UsageError(message: "\(option) goes with \(commits)")
         }
         guard let base, let head else {
-            throw UsageError(message: "give \(Self.base.spec.usage) and \(Self.head.spec.usage), or \(commits.spec.usage) with \(build) and \(artifact)")
+            throw UsageError(
+                message:
+                    "give \(Self.base.spec.usage) and \(Self.head.spec.usage), or \(commits.spec.usage) with \(build) and \(artifact)"
+            )
         }
         for (option, folder) in [(Self.base, base), (Self.head, head)] {
             switch LocalFiles.kind(folder) {
             case .folder: continue
             case .missing: throw UsageError(message: "\(option) '\(folder)': no such folder")
-            case .file, .other: throw UsageError(message: "\(option) '\(folder)' is not a folder; give the artifact folder and name the program with \(BuildExecutable.run)")
+            case .file, .other:
+                throw UsageError(
+                    message:
+                        "\(option) '\(folder)' is not a folder; give the artifact folder and name the program with \(BuildExecutable.run)"
+                )
             }
         }
         return .folders(base: base, head: head)

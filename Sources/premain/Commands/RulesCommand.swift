@@ -7,7 +7,8 @@ enum RulesCommand: Command {
     static let spec = CommandSpec(
         name: "rules",
         abstract: "List the rules and budgets with their defaults (and premain.json's settings).",
-        discussion: "Each rule has an identifier (for premain.json's \"rules\"), a severity, thresholds, and what to do when it fires. Measured rules need a premain measure or trace report.",
+        discussion:
+            "Each rule has an identifier (for premain.json's \"rules\"), a severity, thresholds, and what to do when it fires. Measured rules need a premain measure or trace report.",
         usageTerms: [.option(format), .option(ConfigOptions.config)],
         options: [format, ConfigOptions.config, ConfigOptions.noConfig])
 
@@ -19,7 +20,9 @@ enum RulesCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
-        guard arguments.positionals.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'") }
+        guard arguments.positionals.isEmpty else {
+            throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'")
+        }
         let engine = RuleEngine(config: try ConfigOptions.load(arguments))
         if format == .text {
             return Console.out(RulesTextRenderer.render(engine.catalog)) ? .success : .internalError
@@ -32,7 +35,9 @@ enum RulesCommand: Command {
         }
         let entries = allRules.map { rule in
             let settings = engine.ruleConfig(rule.description)
-            return Entry(description: rule.description, enabled: settings.enabled, severity: settings.severity, values: settings.values)
+            return Entry(
+                description: rule.description, enabled: settings.enabled, severity: settings.severity,
+                values: settings.values)
         }
         do {
             guard Console.out(try JSONRenderer.render(entries)) else { return .internalError }

@@ -8,7 +8,8 @@ import PremainSystem
 enum SourceRootOptions {
     static let sourceRoot = Option<String?>(
         "--source-root", value: "dir", kind: .path(.folder),
-        help: "The checkout the sources are in: SARIF and \(OutputOptions.formatName) github paths are relative to it, and link-level findings point at its build file",
+        help:
+            "The checkout the sources are in: SARIF and \(OutputOptions.formatName) github paths are relative to it, and link-level findings point at its build file",
         defaultText: "the top of the git checkout holding the current folder, else the current folder")
 
     /// The scope of `artifacts` under `--source-root` (or the checkout of the current folder),
@@ -16,7 +17,9 @@ enum SourceRootOptions {
     /// a usage error.
     /// `defaultRoot` replaces the checkout of the current folder when `--source-root` is not
     /// given (`pr --commits`: the head commit's worktree).
-    static func locator(_ arguments: ParsedArguments, artifacts: [String], defaultRoot: String? = nil) throws(UsageError) -> SourceLocator {
+    static func locator(_ arguments: ParsedArguments, artifacts: [String], defaultRoot: String? = nil)
+        throws(UsageError) -> SourceLocator
+    {
         let current = ProcessEnvironment.currentDirectory() ?? "/"
         let root: String
         if let given = arguments[sourceRoot] {

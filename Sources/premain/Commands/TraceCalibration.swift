@@ -1,8 +1,8 @@
 import PremainLaunch
 
 #if canImport(Glibc)
-import Glibc
-import PremainSystem
+    import Glibc
+    import PremainSystem
 #endif
 
 /// The empty function `premain trace` traces in a child copy of premain to measure its own cost
@@ -30,7 +30,8 @@ enum TraceCalibration {
     /// premain itself, run in calibration mode; `nil` when /proc/self/exe cannot be read.
     static var target: CalibrationTarget? {
         guard let path = LocalFiles.linkTarget("/proc/self/exe") else { return nil }
-        return CalibrationTarget(executable: path, arguments: ["premain", modeArgument, String(calls)],
-                                 symbol: symbol, calls: calls)
+        return CalibrationTarget(
+            executable: path, arguments: ["premain", modeArgument, String(calls)],
+            symbol: symbol, calls: calls)
     }
 }

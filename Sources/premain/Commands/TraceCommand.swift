@@ -3,7 +3,7 @@ import PremainModel
 import PremainRender
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `premain trace [options] -- COMMAND [ARGS...]`: times every static initializer, Swift lazy
@@ -13,28 +13,30 @@ enum TraceCommand: Command {
         name: "trace",
         abstract: "Time every static initializer, Swift lazy global and default argument on the start-up path.",
         discussion: """
-        Runs the command under ptrace and plants breakpoints on every .preinit_array, .init_array, \
-        .ctors and DT_INIT entry of every object as the loader maps it, on every Swift lazy-global \
-        initializer (…WZ) and default-argument generator (…fA_, with inlined copies found through \
-        DWARF), and on every \(function). Each call is timed from entry to return; the tracer's own \
-        cost per breakpoint pair is measured at start on an empty function and subtracted. \
-        First output is the first call of libc write/writev on fd 1 or 2 (direct system calls are \
-        not seen). When the milestone is reached premain kills the command's process group. \
-        stdin is /dev/null unless \(LaunchSettingsOptions.inheritStdin). Functions are keyed by object and address: two \
-        functions with one name are two rows, shown with their address. An IFUNC symbol times its \
-        resolver, and is marked so. Exit status \(ExitCode.inputError) when the command is not found, \(ExitCode.targetFailed) when a run \
-        failed (each failure explained on stderr) or the command cannot be started. The ptrace engine knows \
-        x86-64 only: on any other machine trace prints 'trace is supported on x86-64 only' and \
-        exits \(ExitCode.internalError).
-        """,
+            Runs the command under ptrace and plants breakpoints on every .preinit_array, .init_array, \
+            .ctors and DT_INIT entry of every object as the loader maps it, on every Swift lazy-global \
+            initializer (…WZ) and default-argument generator (…fA_, with inlined copies found through \
+            DWARF), and on every \(function). Each call is timed from entry to return; the tracer's own \
+            cost per breakpoint pair is measured at start on an empty function and subtracted. \
+            First output is the first call of libc write/writev on fd 1 or 2 (direct system calls are \
+            not seen). When the milestone is reached premain kills the command's process group. \
+            stdin is /dev/null unless \(LaunchSettingsOptions.inheritStdin). Functions are keyed by object and address: two \
+            functions with one name are two rows, shown with their address. An IFUNC symbol times its \
+            resolver, and is marked so. Exit status \(ExitCode.inputError) when the command is not found, \(ExitCode.targetFailed) when a run \
+            failed (each failure explained on stderr) or the command cannot be started. The ptrace engine knows \
+            x86-64 only: on any other machine trace prints 'trace is supported on x86-64 only' and \
+            exits \(ExitCode.internalError).
+            """,
         arguments: [command],
         usageTerms: [
             .option(until), .option(function), .option(runs), .option(TraceExport.option), .otherOptions, .word("--"),
             .argument(command), .word("[<argument>...]"),
         ],
         options: [
-            until, function, maxCalls, runs, LaunchSettingsOptions.warmup, cpu, LaunchSettingsOptions.allowIdle, debugDir, biasMs,
-            LaunchSettingsOptions.timeout, showOutput, LaunchSettingsOptions.inheritStdin, all, format, OutputOptions.output,
+            until, function, maxCalls, runs, LaunchSettingsOptions.warmup, cpu, LaunchSettingsOptions.allowIdle,
+            debugDir, biasMs,
+            LaunchSettingsOptions.timeout, showOutput, LaunchSettingsOptions.inheritStdin, all, format,
+            OutputOptions.output,
             OutputWidth.option, TraceExport.option,
         ],
         acceptsPassthrough: true)
@@ -49,18 +51,21 @@ enum TraceCommand: Command {
     }
 
     static let until = Option<String?>(
-        "--until", value: "milestone", help: "Where timing stops: main, first-output (default), exit, or a function name")
+        "--until", value: "milestone",
+        help: "Where timing stops: main, first-output (default), exit, or a function name")
     static let function = Option<[String]>.repeating(
         "--function", value: "symbol", help: "Also time this function (mangled or demangled name). Repeatable")
     static let maxCalls = Option<Int>(
-        "--max-calls", value: "n", help: "Stop timing a function after n calls; shown as '≥ n'", default: 100, in: 1...1_000_000)
+        "--max-calls", value: "n", help: "Stop timing a function after n calls; shown as '≥ n'", default: 100,
+        in: 1...1_000_000)
     static let runs = Option<Int>("--runs", value: "n", help: "Measured runs", default: 5, in: 1...10_000)
     static let cpu = Option<Int?>(
         "--cpu", value: "n", help: "Pin the command and the tracer to this CPU, one premain may run on", in: 0...4095)
     static let debugDir = Option<[String]>.repeating(
         "--debug-dir", value: "path", kind: .path(.folder),
         help: "Look for separate debug files here first (build-id and debuglink). Repeatable")
-    static let biasMs = Option<Double?>("--bias-ms", value: "ms", help: "Use this bias instead of measuring it", in: 0...1_000)
+    static let biasMs = Option<Double?>(
+        "--bias-ms", value: "ms", help: "Use this bias instead of measuring it", in: 0...1_000)
     static let showOutput = Option.flag(
         "--show-output", help: "Let the command write to premain's stdout and stderr (default: /dev/null)")
     static let all = Option.flag("--all", help: "List toolchain initializers under 0.01 ms too")
@@ -76,7 +81,9 @@ enum TraceCommand: Command {
             throw UsageError(message: "\(until) takes main, first-output, exit or a function name, not ''")
         }
         options.functions = arguments[function]
-        if options.functions.contains(where: \.isEmpty) { throw UsageError(message: "\(function) takes a symbol name, not ''") }
+        if options.functions.contains(where: \.isEmpty) {
+            throw UsageError(message: "\(function) takes a symbol name, not ''")
+        }
         options.maxCalls = arguments[maxCalls]
         options.runs = arguments[runs]
         options.warmup = arguments[LaunchSettingsOptions.warmup]
@@ -85,7 +92,10 @@ enum TraceCommand: Command {
         if let cpu = arguments[cpu] {
             let allowed = CPUPinning.allowedCPUs()
             guard allowed.isEmpty || allowed.contains(cpu) else {
-                throw UsageError(message: "\(Self.cpu) \(cpu) is not a CPU this process may run on (allowed: \(allowed.map(String.init).joined(separator: ", ")))")
+                throw UsageError(
+                    message:
+                        "\(Self.cpu) \(cpu) is not a CPU this process may run on (allowed: \(allowed.map(String.init).joined(separator: ", ")))"
+                )
             }
             options.cpu = Int32(cpu)
         }
@@ -130,7 +140,8 @@ enum TraceCommand: Command {
             switch format {
             case .json: return try JSONRenderer.render(report)
             case .html: return HTMLReportRenderer.render(report)
-            case .text: return TraceTextRenderer.render(report, all: arguments[all], width: OutputWidth.resolve(arguments))
+            case .text:
+                return TraceTextRenderer.render(report, all: arguments[all], width: OutputWidth.resolve(arguments))
             }
         }
         guard written else { return .internalError }

@@ -3,7 +3,9 @@
 enum TraceExport {
     static let option = Option<String?>(
         "--export-trace", value: "path", kind: .path(.file),
-        help: "Also write the runs as Chrome/Perfetto trace-event JSON (opens in ui.perfetto.dev, chrome://tracing, speedscope)")
+        help:
+            "Also write the runs as Chrome/Perfetto trace-event JSON (opens in ui.perfetto.dev, chrome://tracing, speedscope)"
+    )
 
     /// The file asked for, or `nil` when the option is absent.
     static func path(_ arguments: ParsedArguments) -> String? {

@@ -4,7 +4,7 @@ import PremainSystem
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where the CLI writes: stdout for results, stderr for errors and progress.

@@ -2,7 +2,7 @@ import PremainRender
 import PremainSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How wide text reports may be: `--wide` for no limit, else the terminal's width when the
@@ -11,7 +11,9 @@ enum OutputWidth {
     /// The option every command with a text report takes.
     static let option = Option.flag(
         "--wide",
-        help: "Never shorten or wrap names and lines in text output (default: fit the terminal's width when writing to one, else COLUMNS, else 100 columns)")
+        help:
+            "Never shorten or wrap names and lines in text output (default: fit the terminal's width when writing to one, else COLUMNS, else 100 columns)"
+    )
 
     /// Used when nothing else says: the width of the golden files and of CI logs.
     static let standard = 100

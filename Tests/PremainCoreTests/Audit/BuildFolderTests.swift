@@ -1,9 +1,10 @@
 import Foundation
-@testable import PremainAudit
 import PremainJudge
 import PremainModel
 import PremainTestSupport
 import Testing
+
+@testable import PremainAudit
 
 /// A build folder as SwiftPM leaves it (`.build/release`, a symlink, full of `.o`, `.pcm` and
 /// JSON files): `audit`, `check` and `diff` read the same files from it, its programs and
@@ -27,8 +28,9 @@ import Testing
                 #expect(collected.reports.isEmpty)
             }
             let withObjects = FileCollector.collect([release], options: .init(includeObjects: true))
-            #expect(withObjects.files.map(ObjectName.fileName).sorted()
-                == ["Core-1ABC.pcm", "app", "app.c.o", "core.c.o", "libcore.so"])
+            #expect(
+                withObjects.files.map(ObjectName.fileName).sorted()
+                    == ["Core-1ABC.pcm", "app", "app.c.o", "core.c.o", "libcore.so"])
             #expect(withObjects.skipped.objects == 0)
             let withReports = FileCollector.collect([release], options: .init(reports: true))
             #expect(withReports.reports.map(ObjectName.fileName) == ["description.json", "output-file-map.json"])
@@ -41,8 +43,10 @@ import Testing
             #expect(report.errors.isEmpty)
             #expect(report.binaries.map { ObjectName.fileName($0.path) } == ["app", "libcore.so"])
             let skipped = try #require(report.skipped)
-            #expect(skipped.summary?.hasPrefix("skipped 3 relocatable objects (.o, .pcm; --include-objects adds them) and 6 other files") == true,
-                    "\(skipped.summary ?? "")")
+            #expect(
+                skipped.summary?.hasPrefix(
+                    "skipped 3 relocatable objects (.o, .pcm; --include-objects adds them) and 6 other files") == true,
+                "\(skipped.summary ?? "")")
             let all = BatchAudit(closure: nil, workers: 2, includeObjects: true).run([release])
             #expect(all.binaries.filter { $0.header.kind == .relocatable }.count == 3)
         }
@@ -59,7 +63,8 @@ import Testing
             let named = RuleInputLoader().load([release + "/app.build/output-file-map.json"])
             #expect(named.errors.map(\.reason) == [.malformed])
             // A premain report of another shape in the folder is still an error, not skipped.
-            try #"{"schemaVersion": 1, "binaries": 3}"#.write(toFile: release + "/audit.json", atomically: true, encoding: .utf8)
+            try #"{"schemaVersion": 1, "binaries": 3}"#.write(
+                toFile: release + "/audit.json", atomically: true, encoding: .utf8)
             let broken = RuleInputLoader().load([release])
             #expect(broken.errors.map { ObjectName.fileName($0.path) } == ["audit.json"])
         }

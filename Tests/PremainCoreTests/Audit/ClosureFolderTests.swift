@@ -45,7 +45,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let report = BatchAudit(workers: 2).run([root])
         #expect(report.errors.isEmpty)
-        #expect(report.binaries.map(\.path) == [root + "/libunused.so", root + "/unused-deps", root + "/sub/deeper/c-hello"])
+        #expect(
+            report.binaries.map(\.path) == [
+                root + "/libunused.so", root + "/unused-deps", root + "/sub/deeper/c-hello",
+            ])
         let program = try #require(report.binaries.first { $0.path.hasSuffix("unused-deps") })
         #expect(program.unusedNeeded == ["libunused.so", "libm.so.6"])
         // $ORIGIN of the copied program is the tree: libunused.so is found there.
@@ -69,11 +72,19 @@ import Testing
         #expect(try ParallelAuditJSON.render(parallel, workers: 2) == JSONRenderer.render(parallel))
         // Streamed a few binaries at a time: the same bytes, in pieces; a failed write stops it.
         var pieces: [[UInt8]] = []
-        #expect(try ParallelAuditJSON.stream(parallel, workers: 2, chunk: 3) { pieces.append($0); return true })
+        #expect(
+            try ParallelAuditJSON.stream(parallel, workers: 2, chunk: 3) {
+                pieces.append($0)
+                return true
+            })
         #expect(pieces.count == 2 + (parallel.binaries.count + 2) / 3)
         #expect(String(decoding: pieces.joined(), as: UTF8.self) == (try JSONRenderer.render(parallel)))
         var calls = 0
-        #expect(try !ParallelAuditJSON.stream(parallel, workers: 2, chunk: 3) { _ in calls += 1; return calls < 2 })
+        #expect(
+            try !ParallelAuditJSON.stream(parallel, workers: 2, chunk: 3) { _ in
+                calls += 1
+                return calls < 2
+            })
         #expect(calls == 2)
         // The JSON reads back into the same report (per-object costs are not written).
         let text = try ParallelAuditJSON.render(parallel, workers: 2)
@@ -99,7 +110,8 @@ import Testing
         #expect(table.map { $0["id"] as? Int } == Array(0..<table.count))
         let everyObject = Set(report.binaries.flatMap { $0.closure?.objects.map(\.path) ?? [] })
         #expect(Set(paths) == everyObject)
-        let first = try #require((document["binaries"] as? [[String: Any]])?.compactMap { $0["closure"] as? [String: Any] }.first)
+        let first = try #require(
+            (document["binaries"] as? [[String: Any]])?.compactMap { $0["closure"] as? [String: Any] }.first)
         for object in try #require(first["objects"] as? [[String: Any]]) {
             #expect(object["object"] is Int && object["path"] == nil && object["realPath"] == nil)
             #expect((object["depth"] as? Int == 1) == (object["neededBy"] == nil))
@@ -117,7 +129,8 @@ import Testing
             _ = try RuleInputLoader.report(broken)
             Issue.record("a dangling object id was accepted")
         } catch {
-            #expect(error.description.contains("object 99999 is not in the report's objects table"), "\(error.description)")
+            #expect(
+                error.description.contains("object 99999 is not in the report's objects table"), "\(error.description)")
             #expect(error.description.contains("closure.objects["), "\(error.description)")
         }
     }

@@ -24,14 +24,20 @@ import Testing
         #expect(cache.entries.map { "\($0.name) \($0.path)" } == expected)
         #expect(cache.entries.allSatisfy { $0.flags == 0x0303 })  // libc6, x86-64
         let platform = LoaderPlatform.forTarget(elfClass: .elf64, machine: .x86_64)
-        #expect(cache.lookup("libc.so.6", defaultFlags: platform.cacheFlags, acceptsFlags: platform.acceptsCacheFlags,
-                             hwcapPriority: platform.hwcapsPriority) == "/lib/x86_64-linux-gnu/libc.so.6")
-        #expect(cache.lookup("libpremain-none.so", defaultFlags: 0x0303, acceptsFlags: { _ in true },
-                             hwcapPriority: []) == nil)
+        #expect(
+            cache.lookup(
+                "libc.so.6", defaultFlags: platform.cacheFlags, acceptsFlags: platform.acceptsCacheFlags,
+                hwcapPriority: platform.hwcapsPriority) == "/lib/x86_64-linux-gnu/libc.so.6")
+        #expect(
+            cache.lookup(
+                "libpremain-none.so", defaultFlags: 0x0303, acceptsFlags: { _ in true },
+                hwcapPriority: []) == nil)
         // An i386 loader accepts no x86-64 entry.
         let i386 = LoaderPlatform.forTarget(elfClass: .elf32, machine: .i386)
-        #expect(cache.lookup("libc.so.6", defaultFlags: i386.cacheFlags, acceptsFlags: i386.acceptsCacheFlags,
-                             hwcapPriority: []) == nil)
+        #expect(
+            cache.lookup(
+                "libc.so.6", defaultFlags: i386.cacheFlags, acceptsFlags: i386.acceptsCacheFlags,
+                hwcapPriority: []) == nil)
     }
 
     /// A new-format cache with a glibc-hwcaps extension: the best supported subdirectory wins,
@@ -51,25 +57,35 @@ import Testing
         #expect(cache.hwcapSubdirectories == ["x86-64-v3", "x86-64-v4"])
         #expect(cache.entries.map(\.hwcapSubdirectory) == ["x86-64-v3", "x86-64-v4", nil])
         let accept: (Int32) -> Bool = { $0 == 0x0303 }
-        #expect(cache.lookup("libz.so.1", defaultFlags: 0x0303, acceptsFlags: accept,
-                             hwcapPriority: ["x86-64-v4", "x86-64-v3", "x86-64-v2"]) == "/usr/lib/glibc-hwcaps/x86-64-v4/libz.so.1")
-        #expect(cache.lookup("libz.so.1", defaultFlags: 0x0303, acceptsFlags: accept,
-                             hwcapPriority: ["x86-64-v3", "x86-64-v2"]) == "/usr/lib/glibc-hwcaps/x86-64-v3/libz.so.1")
-        #expect(cache.lookup("libz.so.1", defaultFlags: 0x0303, acceptsFlags: accept,
-                             hwcapPriority: ["x86-64-v2"]) == "/usr/lib/libz.so.1")
+        #expect(
+            cache.lookup(
+                "libz.so.1", defaultFlags: 0x0303, acceptsFlags: accept,
+                hwcapPriority: ["x86-64-v4", "x86-64-v3", "x86-64-v2"]) == "/usr/lib/glibc-hwcaps/x86-64-v4/libz.so.1")
+        #expect(
+            cache.lookup(
+                "libz.so.1", defaultFlags: 0x0303, acceptsFlags: accept,
+                hwcapPriority: ["x86-64-v3", "x86-64-v2"]) == "/usr/lib/glibc-hwcaps/x86-64-v3/libz.so.1")
+        #expect(
+            cache.lookup(
+                "libz.so.1", defaultFlags: 0x0303, acceptsFlags: accept,
+                hwcapPriority: ["x86-64-v2"]) == "/usr/lib/libz.so.1")
     }
 
     @Test func oldAndCompatFormatsAreRead() throws {
         var builder = CacheBuilder()
-        builder.entries = [("libfoo.so.1", "/lib/libfoo.so.1", 3, 0), ("libbar.so.2", "/usr/lib/libbar.so.2", 0x0303, 0)]
+        builder.entries = [
+            ("libfoo.so.1", "/lib/libfoo.so.1", 3, 0), ("libbar.so.2", "/usr/lib/libbar.so.2", 0x0303, 0),
+        ]
         let old = try LdSoCache(bytes: builder.oldFormat())
         #expect(old.format == .old)
         #expect(old.entries.map(\.path) == ["/lib/libfoo.so.1", "/usr/lib/libbar.so.2"])
         let compat = try LdSoCache(bytes: builder.compatFormat())
         #expect(compat.format == .compat)
         #expect(compat.entries.map(\.name) == ["libfoo.so.1", "libbar.so.2"])
-        #expect(compat.lookup("libbar.so.2", defaultFlags: 0x0303, acceptsFlags: { $0 == 0x0303 },
-                              hwcapPriority: []) == "/usr/lib/libbar.so.2")
+        #expect(
+            compat.lookup(
+                "libbar.so.2", defaultFlags: 0x0303, acceptsFlags: { $0 == 0x0303 },
+                hwcapPriority: []) == "/usr/lib/libbar.so.2")
     }
 
     @Test func corruptCachesAreRejectedOrTrimmedWithoutTrapping() throws {
@@ -93,10 +109,12 @@ import Testing
         for _ in 0..<300 {
             var bytes = real
             for _ in 0..<16 {
-                bytes[Int.random(in: 20..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                bytes[Int.random(in: 20..<bytes.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
             }
             if let cache = try? LdSoCache(bytes: bytes) {
-                _ = cache.lookup("libc.so.6", defaultFlags: 0x0303, acceptsFlags: { _ in true }, hwcapPriority: ["x86-64-v3"])
+                _ = cache.lookup(
+                    "libc.so.6", defaultFlags: 0x0303, acceptsFlags: { _ in true }, hwcapPriority: ["x86-64-v3"])
             }
             let cut = Int.random(in: 0..<bytes.count, using: &generator)
             _ = try? LdSoCache(bytes: Array(bytes.prefix(cut)))

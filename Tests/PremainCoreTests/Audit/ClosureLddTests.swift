@@ -27,7 +27,9 @@ import Testing
         let closure = try ClosureResolver(options: ClosureOptions(findUnused: false, computeCosts: false))
             .resolve(path: path)
         let ours = Set(closure.objects.map(\.realPath))
-        #expect(ours == expected.resolved, "only premain: \(ours.subtracting(expected.resolved)); only ldd: \(expected.resolved.subtracting(ours))")
+        #expect(
+            ours == expected.resolved,
+            "only premain: \(ours.subtracting(expected.resolved)); only ldd: \(expected.resolved.subtracting(ours))")
         #expect(Set(closure.missing.map(\.name)) == expected.notFound)
         #expect(closure.objects.count == ours.count, "an object is listed twice")
         #expect(closure.objects.contains { $0.foundVia == .interpreter })

@@ -1,10 +1,11 @@
 import Foundation
 import LosslessText
-@testable import PremainAudit
 import PremainModel
 import PremainRender
 import PremainTestSupport
 import Testing
+
+@testable import PremainAudit
 
 /// Closures of odd but valid inputs, as `ld.so` resolves them: `DT_NEEDED` names compared and
 /// opened as bytes (`strcmp`, `open`), and many missing search directories remembered as
@@ -32,7 +33,8 @@ import Testing
         try "int x(void); int c1(void); int c2(void); int main(void) { return x() + c1() + c2() == 4 ? 0 : 1; }\n"
             .write(toFile: root + "/main.c", atomically: true, encoding: .utf8)
         // libx\xffy.so; and libcafé.so twice: precomposed (C3 A9) and decomposed (65 CC 81).
-        try Self.bash("""
+        try Self.bash(
+            """
             gcc -shared -fPIC x.c -Wl,-soname,libx$'\\xff'y.so -o libx$'\\xff'y.so
             gcc -shared -fPIC c1.c -Wl,-soname,libcaf$'\\xc3\\xa9'.so -o libcaf$'\\xc3\\xa9'.so
             gcc -shared -fPIC c2.c -Wl,-soname,libcafe$'\\xcc\\x81'.so -o libcafe$'\\xcc\\x81'.so
@@ -48,7 +50,8 @@ import Testing
         for name in names {
             let found = closure.objects.filter { ByteKey($0.soname ?? "") == ByteKey(name) }
             #expect(found.count == 1, "\(TextSafety.display(name)) loaded once")
-            #expect(found.first.map { LosslessUTF8.bytes($0.path) } == Array((root + "/").utf8) + LosslessUTF8.bytes(name))
+            #expect(
+                found.first.map { LosslessUTF8.bytes($0.path) } == Array((root + "/").utf8) + LosslessUTF8.bytes(name))
             #expect(found.first?.foundVia == .runpath)
         }
     }
@@ -61,11 +64,12 @@ import Testing
         try "int main(void) { return 0; }\n".write(toFile: root + "/main.c", atomically: true, encoding: .utf8)
         // Eight libraries found through RUNPATH, one (libgone.so) missing.
         let names = (1...8).map { "lib\($0)" } + ["libgone"]
-        try Self.bash(names.map { "gcc -shared -fPIC f.c -Wl,-soname,\($0).so -o \($0).so\n" }.joined() + """
-            gcc main.c -Wl,--no-as-needed -L. \(names.map { "-l" + $0.dropFirst(3) }.joined(separator: " ")) \\
-                -Wl,--enable-new-dtags,-rpath,'$ORIGIN' -o app
-            rm libgone.so
-            """, in: root)
+        try Self.bash(
+            names.map { "gcc -shared -fPIC f.c -Wl,-soname,\($0).so -o \($0).so\n" }.joined() + """
+                gcc main.c -Wl,--no-as-needed -L. \(names.map { "-l" + $0.dropFirst(3) }.joined(separator: " ")) \\
+                    -Wl,--enable-new-dtags,-rpath,'$ORIGIN' -o app
+                rm libgone.so
+                """, in: root)
         let missingFolders = (1...50).map { root + "/missing/\($0)" }
 
         let plain = ClosureResolver()
@@ -75,14 +79,16 @@ import Testing
 
         // Each missing folder is looked at once, whatever the number of names, and none of its
         // glibc-hwcaps or legacy subdirectories.
-        #expect(resolver.folderProbes.load(ordering: .relaxed)
+        #expect(
+            resolver.folderProbes.load(ordering: .relaxed)
                 == plain.folderProbes.load(ordering: .relaxed) + missingFolders.count)
         #expect(missingFolders.allSatisfy { resolver.directories.value(ByteKey($0)) == false })
         let subdirectories = LoaderPlatform.host?.searchSubdirectories ?? []
         #expect(!subdirectories.isEmpty)
-        #expect(!missingFolders.contains { folder in
-            subdirectories.contains { resolver.directories.value(ByteKey(folder + "/" + $0)) != nil }
-        })
+        #expect(
+            !missingFolders.contains { folder in
+                subdirectories.contains { resolver.directories.value(ByteKey(folder + "/" + $0)) != nil }
+            })
         // The closure is the same, and the missing library lists every place searched, in order.
         #expect(with.objects == without.objects)
         #expect(with.objects.filter { $0.foundVia == .runpath }.count == 8)

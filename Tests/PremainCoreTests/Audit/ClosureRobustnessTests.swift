@@ -25,12 +25,16 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.copyItem(atPath: Samples.path("closure/unused/unused-deps"), toPath: root + "/app")
         let good = try Array(Data(contentsOf: URL(fileURLWithPath: Samples.path("closure/unused/libunused.so"))))
-        var variants: [[UInt8]] = [[], Array("not an ELF file".utf8), Array(good.prefix(64)), Array(good.prefix(700)),
-                                   Array(good.prefix(good.count / 2))]
+        var variants: [[UInt8]] = [
+            [], Array("not an ELF file".utf8), Array(good.prefix(64)), Array(good.prefix(700)),
+            Array(good.prefix(good.count / 2)),
+        ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<40 {
             var bytes = good
-            for _ in 0..<24 { bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            for _ in 0..<24 {
+                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
             variants.append(bytes)
         }
         for bytes in variants {
@@ -49,19 +53,26 @@ import Testing
         let root = try Self.folder("cycle")
         defer { try? FileManager.default.removeItem(atPath: root) }
         try "int b(void) { return 2; }\n".write(toFile: root + "/b0.c", atomically: true, encoding: .utf8)
-        try "int b(void); int a(void) { return b() + 1; }\n".write(toFile: root + "/a.c", atomically: true, encoding: .utf8)
+        try "int b(void); int a(void) { return b() + 1; }\n".write(
+            toFile: root + "/a.c", atomically: true, encoding: .utf8)
         try "int a(void); int b(void) { return 2; } int c(void) { return a(); }\n"
             .write(toFile: root + "/b.c", atomically: true, encoding: .utf8)
         try "int a(void); int main(void) { return a() == 3 ? 0 : 1; }\n"
             .write(toFile: root + "/main.c", atomically: true, encoding: .utf8)
         let steps = [
             ["gcc", "-shared", "-fPIC", root + "/b0.c", "-Wl,-soname,libb.so", "-o", root + "/libb.so"],
-            ["gcc", "-shared", "-fPIC", root + "/a.c", "-L" + root, "-lb", "-Wl,-soname,liba.so",
-             "-Wl,--enable-new-dtags,-rpath,$ORIGIN", "-o", root + "/liba.so"],
-            ["gcc", "-shared", "-fPIC", root + "/b.c", "-L" + root, "-la", "-Wl,-soname,libb.so",
-             "-Wl,--enable-new-dtags,-rpath,$ORIGIN", "-o", root + "/libb.so"],
-            ["gcc", root + "/main.c", "-L" + root, "-la", "-Wl,-rpath-link," + root,
-             "-Wl,--enable-new-dtags,-rpath,$ORIGIN", "-o", root + "/app"],
+            [
+                "gcc", "-shared", "-fPIC", root + "/a.c", "-L" + root, "-lb", "-Wl,-soname,liba.so",
+                "-Wl,--enable-new-dtags,-rpath,$ORIGIN", "-o", root + "/liba.so",
+            ],
+            [
+                "gcc", "-shared", "-fPIC", root + "/b.c", "-L" + root, "-la", "-Wl,-soname,libb.so",
+                "-Wl,--enable-new-dtags,-rpath,$ORIGIN", "-o", root + "/libb.so",
+            ],
+            [
+                "gcc", root + "/main.c", "-L" + root, "-la", "-Wl,-rpath-link," + root,
+                "-Wl,--enable-new-dtags,-rpath,$ORIGIN", "-o", root + "/app",
+            ],
         ]
         for step in steps {
             let result = try Shell.run(step)
@@ -91,12 +102,16 @@ import Testing
         try "int shared(void); int own(void); int main(void) { return shared() + own() == 5 ? 0 : 1; }\n"
             .write(toFile: root + "/main.c", atomically: true, encoding: .utf8)
         for name in ["first", "second", "third"] {
-            let build = try Shell.run(["gcc", "-shared", "-fPIC", root + "/\(name).c", "-Wl,-soname,lib\(name).so",
-                                       "-o", root + "/lib\(name).so"])
+            let build = try Shell.run([
+                "gcc", "-shared", "-fPIC", root + "/\(name).c", "-Wl,-soname,lib\(name).so",
+                "-o", root + "/lib\(name).so",
+            ])
             try #require(build.status == 0, "\(build.stderr)")
         }
-        let link = try Shell.run(["gcc", root + "/main.c", "-Wl,--no-as-needed", "-L" + root, "-lfirst", "-lsecond",
-                                  "-lthird", "-Wl,--enable-new-dtags,-rpath,$ORIGIN", "-o", root + "/app"])
+        let link = try Shell.run([
+            "gcc", root + "/main.c", "-Wl,--no-as-needed", "-L" + root, "-lfirst", "-lsecond",
+            "-lthird", "-Wl,--enable-new-dtags,-rpath,$ORIGIN", "-o", root + "/app",
+        ])
         try #require(link.status == 0, "\(link.stderr)")
         let closure = try ClosureResolver().resolve(path: root + "/app")
         #expect(closure.unusedNeeded == ["libsecond.so"])
@@ -111,14 +126,17 @@ import Testing
         let root = try Self.folder("twonames")
         defer { try? FileManager.default.removeItem(atPath: root) }
         try "int x(void) { return 1; }\n".write(toFile: root + "/x.c", atomically: true, encoding: .utf8)
-        try "int x(void); int main(void) { return x() - 1; }\n".write(toFile: root + "/main.c", atomically: true, encoding: .utf8)
+        try "int x(void); int main(void) { return x() - 1; }\n".write(
+            toFile: root + "/main.c", atomically: true, encoding: .utf8)
         // libn.so has no SONAME: linked by path it is needed by path, linked through the
         // symlink libalias.so it is needed as "libalias.so".
         let build = try Shell.run(["gcc", "-shared", "-fPIC", root + "/x.c", "-o", root + "/libn.so"])
         try #require(build.status == 0, "\(build.stderr)")
         try FileManager.default.createSymbolicLink(atPath: root + "/libalias.so", withDestinationPath: "libn.so")
-        let link = try Shell.run(["gcc", root + "/main.c", "-Wl,--no-as-needed", root + "/libn.so", "-L" + root, "-lalias",
-                                  "-Wl,--enable-new-dtags,-rpath,$ORIGIN", "-o", root + "/app"])
+        let link = try Shell.run([
+            "gcc", root + "/main.c", "-Wl,--no-as-needed", root + "/libn.so", "-L" + root, "-lalias",
+            "-Wl,--enable-new-dtags,-rpath,$ORIGIN", "-o", root + "/app",
+        ])
         try #require(link.status == 0, "\(link.stderr)")
         let needed = try ELFFile(path: root + "/app").neededLibraries
         #expect(needed.contains(root + "/libn.so") && needed.contains("libalias.so"), "\(needed)")

@@ -24,8 +24,9 @@ import Testing
     @Test func rpathBeatsLibraryPath() throws {
         let root = try Samples.path("closure/rpath-vs-runpath")
         for libraryPath in [[], [root + "/b"]] {
-            let which = try object(resolve("closure/rpath-vs-runpath/use-rpath", libraryPath: libraryPath),
-                                   soname: "libwhich.so")
+            let which = try object(
+                resolve("closure/rpath-vs-runpath/use-rpath", libraryPath: libraryPath),
+                soname: "libwhich.so")
             #expect(which.path == root + "/a/libwhich.so")
             #expect(which.foundVia == .rpath)
             #expect(which.searchDirectory == root + "/a")
@@ -37,8 +38,9 @@ import Testing
         let plain = try object(resolve("closure/rpath-vs-runpath/use-runpath"), soname: "libwhich.so")
         #expect(plain.path == root + "/a/libwhich.so")
         #expect(plain.foundVia == .runpath)
-        let overridden = try object(resolve("closure/rpath-vs-runpath/use-runpath", libraryPath: [root + "/b"]),
-                                    soname: "libwhich.so")
+        let overridden = try object(
+            resolve("closure/rpath-vs-runpath/use-runpath", libraryPath: [root + "/b"]),
+            soname: "libwhich.so")
         #expect(overridden.path == root + "/b/libwhich.so")
         #expect(overridden.foundVia == .ldLibraryPath)
         // ld.so agrees.
@@ -86,8 +88,11 @@ import Testing
         let missing = try #require(closure.missing.first)
         #expect(missing.neededBy == root + "/needs-missing")
         #expect(missing.searched.first == LddOutput.realPath(root))  // DT_RUNPATH $ORIGIN
-        #expect(missing.searched.suffix(5) == ["/etc/ld.so.cache", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
-                                               "/lib", "/usr/lib"])
+        #expect(
+            missing.searched.suffix(5) == [
+                "/etc/ld.so.cache", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+                "/lib", "/usr/lib",
+            ])
         // The rest of the closure is still resolved.
         #expect(closure.objects.contains { $0.soname == "libc.so.6" })
         #expect(try LddOutput.of(root + "/needs-missing").notFound == ["libdoesnotexist.so"])
@@ -131,9 +136,11 @@ import Testing
     }
 
     /// Every runnable closure sample resolves like ld.so.
-    @Test(arguments: ["closure/rpath-vs-runpath/use-rpath", "closure/rpath-vs-runpath/use-runpath",
-                      "closure/rpath-vs-runpath/indirect/use-indirect", "closure/origin/bin/origin-app",
-                      "closure/unused/unused-deps", "closure/wrong-class/wc-app", "many-deps/many-deps"])
+    @Test(arguments: [
+        "closure/rpath-vs-runpath/use-rpath", "closure/rpath-vs-runpath/use-runpath",
+        "closure/rpath-vs-runpath/indirect/use-indirect", "closure/origin/bin/origin-app",
+        "closure/unused/unused-deps", "closure/wrong-class/wc-app", "many-deps/many-deps",
+    ])
     func sampleEqualsLdd(_ relative: String) throws {
         let closure = try resolve(relative)
         let ldd = try LddOutput.of(Samples.path(relative))
@@ -150,7 +157,8 @@ import Testing
             try manager.createDirectory(atPath: root + folder, withIntermediateDirectories: true)
         }
         try manager.copyItem(atPath: Samples.path("c-hello/c-hello"), toPath: root + "/bin/c-hello")
-        try manager.copyItem(atPath: "/lib/x86_64-linux-gnu/libc.so.6", toPath: root + "/lib/x86_64-linux-gnu/libc.so.6")
+        try manager.copyItem(
+            atPath: "/lib/x86_64-linux-gnu/libc.so.6", toPath: root + "/lib/x86_64-linux-gnu/libc.so.6")
         try manager.copyItem(atPath: "/lib64/ld-linux-x86-64.so.2", toPath: root + "/lib64/ld-linux-x86-64.so.2")
         let closure = try ClosureResolver(options: ClosureOptions(sysroot: root)).resolve(path: root + "/bin/c-hello")
         #expect(closure.missing.isEmpty)

@@ -1,18 +1,21 @@
 import Dispatch
 import Foundation
-import Synchronization
-@testable import PremainAudit
 import PremainModel
 import PremainTestSupport
+import Synchronization
 import Testing
+
+@testable import PremainAudit
 
 /// One file audited with a spare core: its closure is walked there, and its Swift census is
 /// counted by whichever core comes to it first. Whoever counts it, the report is the one a
 /// single core writes.
 @Suite struct ConcurrentAuditTests {
     @Test func oneFileOnTwoCoresEqualsOneCore() throws {
-        let files = [try Samples.path("swift-startup/swift-startup"), try Samples.path("cxx-static-init/cxx-static-init"),
-                     "/opt/swift/usr/lib/swift/linux/libswiftCore.so"]
+        let files = [
+            try Samples.path("swift-startup/swift-startup"), try Samples.path("cxx-static-init/cxx-static-init"),
+            "/opt/swift/usr/lib/swift/linux/libswiftCore.so",
+        ]
         for file in files where FileManager.default.fileExists(atPath: file) {
             let alone = BatchAudit(workers: 1).run([file])
             try #require(alone.binaries.count == 1, "\(file)")

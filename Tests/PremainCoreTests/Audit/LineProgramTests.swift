@@ -1,5 +1,6 @@
 import ELFKit
 import Testing
+
 @testable import PremainAudit
 
 /// `LineProgram` on line programs made by hand: what it reads from sound ones, and that
@@ -9,13 +10,14 @@ struct LineProgramTests {
     /// A DWARF 4 unit (32-bit): directory "/src", files "a.c" (directory 1) and "b.c"
     /// (directory 0, the unit's DW_AT_comp_dir), then `program`.
     static func version4(program: [UInt8], headerLengthDelta: Int = 0) -> [UInt8] {
-        var header: [UInt8] = [1, 1, 1, 0xfb, 14, 13]        // min_inst, max_ops, is_stmt, line_base -5, range 14, opcode_base 13
-        header += [0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1]      // standard_opcode_lengths
-        header += Array("/src".utf8) + [0, 0]                // include_directories
-        header += Array("a.c".utf8) + [0, 1, 0, 0]           // file 1
-        header += Array("b.c".utf8) + [0, 0, 0, 0]           // file 2
+        // Min_inst, max_ops, is_stmt, line_base -5, range 14, opcode_base 13.
+        var header: [UInt8] = [1, 1, 1, 0xfb, 14, 13]
+        header += [0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1]  // standard_opcode_lengths
+        header += Array("/src".utf8) + [0, 0]  // include_directories
+        header += Array("a.c".utf8) + [0, 1, 0, 0]  // file 1
+        header += Array("b.c".utf8) + [0, 0, 0, 0]  // file 2
         header += [0]
-        var body: [UInt8] = [4, 0]                           // version 4
+        var body: [UInt8] = [4, 0]  // version 4
         body += le32(UInt32(header.count + headerLengthDelta)) + header + program
         return le32(UInt32(body.count)) + body
     }
@@ -25,9 +27,9 @@ struct LineProgramTests {
     static func version5(directoryCount: [UInt8] = [2], fileCount: [UInt8] = [2], program: [UInt8]) -> [UInt8] {
         var header: [UInt8] = [1, 1, 1, 0xfb, 14, 13]
         header += [0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1]
-        header += [1, 1, 0x08] + directoryCount                // format: DW_LNCT_path, DW_FORM_string
+        header += [1, 1, 0x08] + directoryCount  // format: DW_LNCT_path, DW_FORM_string
         header += Array("/work".utf8) + [0] + Array("inc".utf8) + [0]
-        header += [2, 1, 0x08, 2, 0x0b] + fileCount            // path string, directory_index data1
+        header += [2, 1, 0x08, 2, 0x0b] + fileCount  // path string, directory_index data1
         header += Array("main.c".utf8) + [0, 0] + Array("x.h".utf8) + [0, 1]
         var body: [UInt8] = [5, 0, 8, 0]
         body += le32(UInt32(header.count)) + header + program
@@ -38,8 +40,10 @@ struct LineProgramTests {
 
     /// set_address 0x1000, copy, special (+1 line, +2 bytes), advance_line -1 and copy,
     /// set_file 2, advance_pc 4, copy, advance_pc 3, end_sequence.
-    static let program: [UInt8] = [0, 9, 2, 0x00, 0x10, 0, 0, 0, 0, 0, 0, 1,
-                                   13 + 6 + 2 * 14, 3, 0x7f, 1, 4, 2, 2, 4, 1, 2, 3, 0, 1, 1]
+    static let program: [UInt8] = [
+        0, 9, 2, 0x00, 0x10, 0, 0, 0, 0, 0, 0, 1,
+        13 + 6 + 2 * 14, 3, 0x7f, 1, 4, 2, 2, 4, 1, 2, 3, 0, 1, 1,
+    ]
 
     static func decode(_ bytes: [UInt8], addressSize: Int = 8) throws(LineProgram.Refusal) -> LineProgram {
         let result: Result<LineProgram, LineProgram.Refusal> = bytes.withUnsafeBytes { raw in
@@ -108,22 +112,34 @@ struct LineProgramTests {
         let huge: [UInt8] = [0xff, 0xff, 0xff, 0xff] + [UInt8](repeating: 0xff, count: 8) + [4, 0]
         #expect(throws: LineProgram.Refusal.self) { try Self.decode(huge) }
         // A header length that disagrees with the tables.
-        #expect(throws: LineProgram.Refusal.self) { try Self.decode(Self.version4(program: Self.program, headerLengthDelta: 1)) }
-        #expect(throws: LineProgram.Refusal.self) { try Self.decode(Self.version4(program: Self.program, headerLengthDelta: -4)) }
+        #expect(throws: LineProgram.Refusal.self) {
+            try Self.decode(Self.version4(program: Self.program, headerLengthDelta: 1))
+        }
+        #expect(throws: LineProgram.Refusal.self) {
+            try Self.decode(Self.version4(program: Self.program, headerLengthDelta: -4))
+        }
         // Version 6, and a DWARF 5 unit whose address size is not the file's.
         var version6 = Self.version4(program: Self.program)
         version6[4] = 6
         #expect(throws: LineProgram.Refusal.self) { try Self.decode(version6) }
-        #expect(throws: LineProgram.Refusal.self) { try Self.decode(Self.version5(program: Self.program), addressSize: 4) }
+        #expect(throws: LineProgram.Refusal.self) {
+            try Self.decode(Self.version5(program: Self.program), addressSize: 4)
+        }
     }
 
     @Test func hugeCountsAreRefusedBeforeAnyAllocation() {
         let huge: [UInt8] = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]
-        #expect(throws: LineProgram.Refusal.self) { try Self.decode(Self.version5(directoryCount: huge, program: Self.program)) }
-        #expect(throws: LineProgram.Refusal.self) { try Self.decode(Self.version5(fileCount: huge, program: Self.program)) }
+        #expect(throws: LineProgram.Refusal.self) {
+            try Self.decode(Self.version5(directoryCount: huge, program: Self.program))
+        }
+        #expect(throws: LineProgram.Refusal.self) {
+            try Self.decode(Self.version5(fileCount: huge, program: Self.program))
+        }
         // A count over 63 bits (10 LEB128 bytes) is not guessed at.
         let overlong = [UInt8](repeating: 0x80, count: 9) + [1]
-        #expect(throws: LineProgram.Refusal.self) { try Self.decode(Self.version5(fileCount: overlong, program: Self.program)) }
+        #expect(throws: LineProgram.Refusal.self) {
+            try Self.decode(Self.version5(fileCount: overlong, program: Self.program))
+        }
     }
 
     @Test func programsLibdwReadsOtherwiseAreRefused() {

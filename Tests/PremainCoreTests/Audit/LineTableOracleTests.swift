@@ -2,6 +2,7 @@ import ELFKit
 import Foundation
 import PremainTestSupport
 import Testing
+
 @testable import PremainAudit
 @testable import PremainModel
 
@@ -45,8 +46,9 @@ struct LineTableOracleTests {
             guard case .location(let location) = answer else { continue }
             tally.answered += 1
             if location != nil { tally.located += 1 }
-            #expect(location == info.sourceLocation(of: address),
-                    "\(path) at 0x\(String(address, radix: 16)): reader \(String(describing: location))")
+            #expect(
+                location == info.sourceLocation(of: address),
+                "\(path) at 0x\(String(address, radix: 16)): reader \(String(describing: location))")
         }
         return tally
     }
@@ -65,7 +67,8 @@ struct LineTableOracleTests {
         var compared = 0
         for path in Self.files(under: folder) {
             guard let file = try? ELFFile(path: path), file.type != 1,
-                  file.section(named: ".debug_line") != nil, file.section(named: ".debug_info") != nil else { continue }
+                file.section(named: ".debug_line") != nil, file.section(named: ".debug_info") != nil
+            else { continue }
             _ = try Self.compare(path)
             compared += 1
         }

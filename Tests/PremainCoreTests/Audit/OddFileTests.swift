@@ -30,8 +30,11 @@ import Testing
         #expect(library.header.soname == "libodd.so")
         // Names come from DT_STRTAB: the constructor is still named, imports still bind.
         #expect(library.initializers.entries.compactMap(\.symbol) == sound.initializers.entries.compactMap(\.symbol))
-        let names = try #require(InventoryBuilder.audit(path: try Samples.path("odd/decoy-dynstr.so"),
-                                                        options: .init(symbolLists: true)).symbols.exportedNames)
+        let names = try #require(
+            InventoryBuilder.audit(
+                path: try Samples.path("odd/decoy-dynstr.so"),
+                options: .init(symbolLists: true)
+            ).symbols.exportedNames)
         #expect(names.contains { $0.hasPrefix("odd_ctor") })
         #expect(library.diagnostics.contains { $0.contains(".dynstr disagrees with DT_STRTAB") })
     }
@@ -54,7 +57,8 @@ import Testing
         #expect(library.relocations.symbolic == sound.relocations.symbolic)
         #expect(library.relocations.total == sound.relocations.total)
         #expect(library.initializers.initArray == 2)
-        #expect(library.diagnostics.contains { $0.contains("relocation section headers disagree with the dynamic tags") })
+        #expect(
+            library.diagnostics.contains { $0.contains("relocation section headers disagree with the dynamic tags") })
         #expect(library.diagnostics.contains { $0.contains(".init_array disagrees with DT_INIT_ARRAY") })
     }
 
@@ -76,7 +80,8 @@ import Testing
     }
 
     static func oddTriples() throws -> [String] {
-        try String(contentsOfFile: try Samples.path("odd/TRIPLES"), encoding: .utf8).split(separator: "\n").map(String.init)
+        try String(contentsOfFile: try Samples.path("odd/TRIPLES"), encoding: .utf8).split(separator: "\n").map(
+            String.init)
     }
 
     /// MIPS64 little-endian keeps r_type in the top byte of r_info; R_MIPS_REL32 against

@@ -40,9 +40,11 @@ import Testing
         try expectAgreement(path)
     }
 
-    @Test(arguments: ["c-hello/c-hello", "cxx-static-init/libinit.so", "cxx-static-init/cxx-static-init",
-                      "relr/librelr-plain.so", "relr/librelr-packed.so", "many-exports/libexports-default.so",
-                      "many-exports/libexports-hidden.so", "swift-startup/swift-startup"])
+    @Test(arguments: [
+        "c-hello/c-hello", "cxx-static-init/libinit.so", "cxx-static-init/cxx-static-init",
+        "relr/librelr-plain.so", "relr/librelr-packed.so", "many-exports/libexports-default.so",
+        "many-exports/libexports-hidden.so", "swift-startup/swift-startup",
+    ])
     func samplesAgreeWithReadelf(sample: String) throws {
         try expectAgreement(try Samples.path(sample))
     }

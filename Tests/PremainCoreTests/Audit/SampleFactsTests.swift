@@ -1,5 +1,5 @@
-import Foundation
 import ELFKit
+import Foundation
 import PremainAudit
 import PremainJudge
 import PremainLaunch
@@ -30,10 +30,14 @@ import Testing
         let library = try audit("cxx-static-init/libinit.so", symbols: true)
         #expect(library.needed == ["libstdc++.so.6", "libc.so.6"])
         let arrayEntries = library.initializers.entries.filter { $0.source == .initArray }
-        #expect(arrayEntries.map(\.symbol) == ["frame_dummy", "_GLOBAL__sub_I_registry.cpp",
-                                               "_GLOBAL__sub_I_plugins.cpp", "premain_lib_ctor_c"])
+        #expect(
+            arrayEntries.map(\.symbol) == [
+                "frame_dummy", "_GLOBAL__sub_I_registry.cpp",
+                "_GLOBAL__sub_I_plugins.cpp", "premain_lib_ctor_c",
+            ])
         #expect(arrayEntries.map(\.translationUnit) == [nil, "registry.cpp", "plugins.cpp", nil])
-        #expect(arrayEntries.map(\.kind) == [.toolchain, .cxxTranslationUnit, .cxxTranslationUnit, .constructorFunction])
+        #expect(
+            arrayEntries.map(\.kind) == [.toolchain, .cxxTranslationUnit, .cxxTranslationUnit, .constructorFunction])
         // Slot 3 is 0 in the file: the exported constructor is reached through R_X86_64_64.
         #expect(arrayEntries[3].resolution == .symbolRelocation)
         #expect(library.initializers.own == 3)
@@ -62,12 +66,16 @@ import Testing
                 .filter { $0.source == .initArray }
         }
         let named = try entries([folder + "/debug"])
-        #expect(named.map(\.symbol) == ["frame_dummy", "_GLOBAL__sub_I_registry.cpp", "_GLOBAL__sub_I_plugins.cpp",
-                                         "premain_lib_ctor_c"])
+        #expect(
+            named.map(\.symbol) == [
+                "frame_dummy", "_GLOBAL__sub_I_registry.cpp", "_GLOBAL__sub_I_plugins.cpp",
+                "premain_lib_ctor_c",
+            ])
         #expect(named.map(\.kind) == [.toolchain, .cxxTranslationUnit, .cxxTranslationUnit, .constructorFunction])
         // Without the debug file only the exported constructor has a name (from .dynsym).
         let bare = try entries([folder + "/nowhere"]).map(\.symbol)
-        if !FileManager.default.fileExists(atPath: "/usr/lib/debug/.build-id/\(id.prefix(2))/\(id.dropFirst(2)).debug") {
+        if !FileManager.default.fileExists(atPath: "/usr/lib/debug/.build-id/\(id.prefix(2))/\(id.dropFirst(2)).debug")
+        {
             #expect(bare == [nil, nil, nil, "premain_lib_ctor_c"])
         }
         // A debug file whose build ID differs names nothing.
@@ -86,24 +94,30 @@ import Testing
         let library = root + "/real/libinit.so"
         try FileManager.default.copyItem(atPath: try Samples.path("cxx-static-init/libinit.so"), toPath: library)
         try "debug".write(toFile: root + "/libinit.debug", atomically: true, encoding: .utf8)
-        #expect(try Shell.run(["objcopy", "--strip-debug", "--add-gnu-debuglink=" + root + "/libinit.debug", library]).status == 0)
+        #expect(
+            try Shell.run(["objcopy", "--strip-debug", "--add-gnu-debuglink=" + root + "/libinit.debug", library])
+                .status == 0)
         let file = try ELFFile(path: root + "/alias/libinit.so")
         let id = try #require(file.buildID)
         let debug = root + "/debug"
         let locator = DebugFileLocator(extraDirectories: [debug])
         let split = id.index(id.startIndex, offsetBy: 2)
-        #expect(locator.candidates(for: file) == [
-            "\(debug)/.build-id/\(id[..<split])/\(id[split...]).debug", "/usr/lib/debug/.build-id/\(id[..<split])/\(id[split...]).debug",
-            "\(root)/alias/libinit.debug", "\(root)/alias/.debug/libinit.debug",
-            "\(debug)/libinit.debug", "\(debug)\(root)/alias/libinit.debug", "\(debug)\(root)/real/libinit.debug",
-            "/usr/lib/debug/libinit.debug", "/usr/lib/debug\(root)/alias/libinit.debug", "/usr/lib/debug\(root)/real/libinit.debug",
-        ])
+        #expect(
+            locator.candidates(for: file) == [
+                "\(debug)/.build-id/\(id[..<split])/\(id[split...]).debug",
+                "/usr/lib/debug/.build-id/\(id[..<split])/\(id[split...]).debug",
+                "\(root)/alias/libinit.debug", "\(root)/alias/.debug/libinit.debug",
+                "\(debug)/libinit.debug", "\(debug)\(root)/alias/libinit.debug", "\(debug)\(root)/real/libinit.debug",
+                "/usr/lib/debug/libinit.debug", "/usr/lib/debug\(root)/alias/libinit.debug",
+                "/usr/lib/debug\(root)/real/libinit.debug",
+            ])
         #expect(locator.debugFile(for: file) == nil)
         // Found in the folder of the resolved path under the debug directory (made after a miss:
         // a new locator, as each audit run has its own).
         try FileManager.default.createDirectory(atPath: debug + root + "/real", withIntermediateDirectories: true)
         try "debug".write(toFile: debug + root + "/real/libinit.debug", atomically: true, encoding: .utf8)
-        #expect(DebugFileLocator(extraDirectories: [debug]).debugFile(for: file) == debug + root + "/real/libinit.debug")
+        #expect(
+            DebugFileLocator(extraDirectories: [debug]).debugFile(for: file) == debug + root + "/real/libinit.debug")
     }
 
     @Test func translationUnitsAreReadFromPlainAndPriorityNames() {
@@ -124,7 +138,8 @@ import Testing
         let executable = try audit("cxx-static-init/cxx-static-init")
         #expect(executable.needed == ["libinit.so", "libc.so.6"])
         #expect(executable.dynamic.runpath == ["$ORIGIN"])
-        #expect(executable.initializers.entries.filter { $0.source == .initArray }.map(\.symbol)
+        #expect(
+            executable.initializers.entries.filter { $0.source == .initArray }.map(\.symbol)
                 == ["premain_exe_ctor_101", "frame_dummy", "_GLOBAL__sub_I_main"])
     }
 
@@ -132,12 +147,19 @@ import Testing
         for variant in ["swift-startup/swift-startup", "swift-startup/swift-startup-O"] {
             let swift = try #require(try audit(variant).swift, "\(variant)")
             let defaults = swift.defaultArguments.map(\.symbol)
-            #expect(defaults.contains("$s12SwiftStartup13HomeViewModelC14summaryServiceAcA07SummaryG0C_tcfcfA_"), "\(variant)")
-            #expect(swift.defaultArguments.contains {
-                $0.demangled?.hasPrefix("default argument 0 of SwiftStartup.HomeViewModel.init(summaryService:") == true
-            })
+            #expect(
+                defaults.contains("$s12SwiftStartup13HomeViewModelC14summaryServiceAcA07SummaryG0C_tcfcfA_"),
+                "\(variant)")
+            #expect(
+                swift.defaultArguments.contains {
+                    $0.demangled?.hasPrefix("default argument 0 of SwiftStartup.HomeViewModel.init(summaryService:")
+                        == true
+                })
             #expect(swift.lazyGlobals.map(\.symbol).contains("$s12SwiftStartup11homeCatalog_WZ"))
-            #expect(swift.lazyGlobals.contains { $0.demangled == "one-time initialization function for SwiftStartup.homeCatalog" })
+            #expect(
+                swift.lazyGlobals.contains {
+                    $0.demangled == "one-time initialization function for SwiftStartup.homeCatalog"
+                })
             #expect((swift.metadataSections["swift5_typeref"] ?? 0) > 0)
         }
         // DWARF places each suspect: the `let` and the initializer whose parameter has the default
@@ -147,8 +169,10 @@ import Testing
         #expect(global.location?.shortText == "main.swift:79")
         let argument = try #require(swift.defaultArguments.first { $0.symbol.contains("summaryService") })
         #expect(argument.location?.shortText == "main.swift:84")
-        let unlocated = try InventoryBuilder.audit(path: try Samples.path("swift-startup/swift-startup"),
-                                                   options: InventoryOptions(sourceLines: false)).swift
+        let unlocated = try InventoryBuilder.audit(
+            path: try Samples.path("swift-startup/swift-startup"),
+            options: InventoryOptions(sourceLines: false)
+        ).swift
         #expect(unlocated?.lazyGlobals.allSatisfy { $0.location == nil } == true)
     }
 

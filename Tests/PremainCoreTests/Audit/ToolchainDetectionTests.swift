@@ -10,7 +10,8 @@ import Testing
 @Suite struct ToolchainDetectionTests {
     /// c-hello linked by GNU ld (gcc's default), gold and lld, built once into a temporary folder.
     static let linked: Result<[String: String], SampleBuildError> = {
-        let folder = URL(fileURLWithPath: TemporaryFolders.root).appendingPathComponent("premain-linkers-\(getpid())").path
+        let folder = URL(fileURLWithPath: TemporaryFolders.root).appendingPathComponent("premain-linkers-\(getpid())")
+            .path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let source = Repository.root + "/samples/c-hello/hello.c"
         var built: [String: String] = [:]
@@ -62,10 +63,19 @@ import Testing
     }
 
     @Test func recordedCommentsAndStrippedFiles() {
-        #expect(ToolchainDetector.linker(goldNote: nil, comments: ["mold 2.4.0 (abc; compatible with GNU ld)"]) == (.mold, "2.4.0", .comment))
-        #expect(ToolchainDetector.linker(goldNote: nil, comments: ["GNU gold (GNU Binutils 2.40) 1.16"]) == (.gold, "1.16", .comment))
+        #expect(
+            ToolchainDetector.linker(goldNote: nil, comments: ["mold 2.4.0 (abc; compatible with GNU ld)"]) == (
+                .mold, "2.4.0", .comment
+            ))
+        #expect(
+            ToolchainDetector.linker(goldNote: nil, comments: ["GNU gold (GNU Binutils 2.40) 1.16"]) == (
+                .gold, "1.16", .comment
+            ))
         #expect(ToolchainDetector.linker(goldNote: nil, comments: []) == (.unknown, nil, .none))
-        #expect(ToolchainDetector.linker(goldNote: "gold 1.16", comments: ["Linker: LLD 21.0.0"]) == (.gold, "1.16", .goldNote))
+        #expect(
+            ToolchainDetector.linker(goldNote: "gold 1.16", comments: ["Linker: LLD 21.0.0"]) == (
+                .gold, "1.16", .goldNote
+            ))
         // Hostile: huge or odd strings keep the version short or absent.
         let long = "Linker: LLD " + String(repeating: "9", count: 10_000)
         #expect(ToolchainDetector.linker(goldNote: nil, comments: [long]).1?.count == 32)
@@ -105,7 +115,8 @@ import Testing
 /// The rules' advice chosen by the file's linker and language.
 @Suite struct LinkerAdviceTests {
     static func toolchain(_ linker: BuildToolchain.Linker, _ languages: [BuildToolchain.Language]) -> BuildToolchain {
-        BuildToolchain(linker: linker, linkerVersion: linker == .gold ? "1.16" : nil, evidence: .comment, languages: languages)
+        BuildToolchain(
+            linker: linker, linkerVersion: linker == .gold ? "1.16" : nil, evidence: .comment, languages: languages)
     }
 
     @Test func goldGetsLLDNeverTheFlagItRejects() {
@@ -134,19 +145,25 @@ import Testing
         let advice = try #require(RelativeRelocationsWithoutRelrRule().check(input, config).first).advice
         #expect(advice.contains("cannot pack them"))
         input.objects[0].toolchain = Self.toolchain(.gnuLD, [.c])
-        #expect(RelativeRelocationsWithoutRelrRule().check(input, config).first?.advice.contains("link with -Wl,-z,pack-relative-relocs") == true)
+        #expect(
+            RelativeRelocationsWithoutRelrRule().check(input, config).first?.advice.contains(
+                "link with -Wl,-z,pack-relative-relocs") == true)
     }
 
     @Test func swiftToolchainLibrariesAreNotOnTheLinkLine() {
         let swift = Self.toolchain(.gold, [.swift])
-        for library in ["libdispatch.so", "libswift_StringProcessing.so", "libFoundation.so", "libswiftCore.so", "libm.so.6"] {
+        for library in [
+            "libdispatch.so", "libswift_StringProcessing.so", "libFoundation.so", "libswiftCore.so", "libm.so.6",
+        ] {
             let advice = LinkerAdvice.dropUnused(library, from: "math", toolchain: swift)
             #expect(!advice.contains("remove \(library)") && !advice.contains("Remove \(library)"), "\(advice)")
             #expect(advice.contains("not on any link line you wrote"))
         }
-        #expect(LinkerAdvice.dropUnused("libswift_StringProcessing.so", from: "math", toolchain: swift)
-            .contains("--static-swift-stdlib"))
-        #expect(LinkerAdvice.dropUnused("libfoo.so", from: "app", toolchain: Self.toolchain(.gnuLD, [.c]))
-            .contains("-Wl,--as-needed"))
+        #expect(
+            LinkerAdvice.dropUnused("libswift_StringProcessing.so", from: "math", toolchain: swift)
+                .contains("--static-swift-stdlib"))
+        #expect(
+            LinkerAdvice.dropUnused("libfoo.so", from: "app", toolchain: Self.toolchain(.gnuLD, [.c]))
+                .contains("-Wl,--as-needed"))
     }
 }

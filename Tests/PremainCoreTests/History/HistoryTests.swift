@@ -1,9 +1,10 @@
 import Foundation
-@testable import PremainHistory
 import PremainModel
 import PremainRender
 import PremainTestSupport
 import Testing
+
+@testable import PremainHistory
 
 /// The history database and its step detection, on generated series (fixed seeds) and reports
 /// built in code: never on real launches.
@@ -66,8 +67,9 @@ struct HistoryTests {
             let json = HistoryData.measureReport(mainMs: value)
             let read = try ReportMetrics.read(json)
             #expect(read.kind == .measure)
-            try store.add(json: json, kind: read.kind.rawValue, metrics: read.metrics, commit: HistoryData.commit(index + 1),
-                          recordedAt: "2026-12-01T00:00:00Z")
+            try store.add(
+                json: json, kind: read.kind.rawValue, metrics: read.metrics, commit: HistoryData.commit(index + 1),
+                recordedAt: "2026-12-01T00:00:00Z")
         }
         let report = try store.report(metrics: [], last: nil, database: database)
         #expect(report.reports == 30)
@@ -89,11 +91,13 @@ struct HistoryTests {
         defer { Self.cleanUp(database) }
         let store = try HistoryStore(path: database)
         for (commit, value) in [("a", 10.0), ("a", 12.0), ("a", 30.0), ("b", 11.0)] {
-            try store.add(json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: value)],
-                          commit: commit, recordedAt: "t")
+            try store.add(
+                json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: value)],
+                commit: commit, recordedAt: "t")
         }
         let points = try #require(try store.series("main")?.points)
-        #expect(points.map(\.commit) == ["a", "b"] && points.map(\.value) == [12, 11] && points.map(\.reports) == [3, 1])
+        #expect(
+            points.map(\.commit) == ["a", "b"] && points.map(\.value) == [12, 11] && points.map(\.reports) == [3, 1])
     }
 
     @Test func migrationsRunInOrderAndKeepData() throws {
@@ -101,11 +105,14 @@ struct HistoryTests {
         defer { Self.cleanUp(database) }
         let old = try HistoryStore(path: database, upTo: 1)
         #expect(try old.schemaVersion() == 1)
-        try old.add(json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: 1)], commit: "x", recordedAt: "t")
+        try old.add(
+            json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: 1)], commit: "x",
+            recordedAt: "t")
         let migrated = try HistoryStore(path: database)
         #expect(try migrated.schemaVersion() == HistoryStore.currentVersion && HistoryStore.currentVersion == 3)
         #expect(try migrated.reportCount() == 1)
-        let indexes = try migrated.connection.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'reports_by_commit'")
+        let indexes = try migrated.connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'reports_by_commit'")
         #expect(indexes.count == 1)
     }
 
@@ -118,20 +125,33 @@ struct HistoryTests {
         do {
             // What premain wrote at schema 2, by its old names.
             let old = try HistoryStore(path: database, upTo: 2)
-            try old.add(json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: 4),
-                                                               HistoryMetric(name: "loader.symbolLookups", unit: "count", value: 100),
-                                                               HistoryMetric(name: "loader.relocationsFromCache", unit: "count", value: 7)],
-                        commit: "a", recordedAt: "t")
-            try old.add(json: "{}", kind: "compare", metrics: [HistoryMetric(name: "main", unit: "ms", value: 5),
-                                                               HistoryMetric(name: "count.symbolLookups", unit: "count", value: 120)],
-                        commit: "b", recordedAt: "t")
+            try old.add(
+                json: "{}", kind: "measure",
+                metrics: [
+                    HistoryMetric(name: "main", unit: "ms", value: 4),
+                    HistoryMetric(name: "loader.symbolLookups", unit: "count", value: 100),
+                    HistoryMetric(name: "loader.relocationsFromCache", unit: "count", value: 7),
+                ],
+                commit: "a", recordedAt: "t")
+            try old.add(
+                json: "{}", kind: "compare",
+                metrics: [
+                    HistoryMetric(name: "main", unit: "ms", value: 5),
+                    HistoryMetric(name: "count.symbolLookups", unit: "count", value: 120),
+                ],
+                commit: "b", recordedAt: "t")
         }
         func lookups(_ store: HistoryStore) throws(HistoryError) -> ([String], [Double]?) {
-            (try store.metricNames(), try store.report(metrics: [], last: nil, database: database).series
-                .first { $0.metric == CountQuantity.symbolLookups.metricName }?.points.map(\.value))
+            (
+                try store.metricNames(),
+                try store.report(metrics: [], last: nil, database: database).series
+                    .first { $0.metric == CountQuantity.symbolLookups.metricName }?.points.map(\.value)
+            )
         }
         let expectedNames = ["count.relocationsFromCache", "count.symbolLookups", "main"]
-        let unmigrated = try HistoryStore.reading(database) { store throws(HistoryError) in (try store.schemaVersion(), try lookups(store)) }
+        let unmigrated = try HistoryStore.reading(database) { store throws(HistoryError) in
+            (try store.schemaVersion(), try lookups(store))
+        }
         #expect(unmigrated.0 == 2 && unmigrated.1.0 == expectedNames && unmigrated.1.1 == [100, 120])
         let migrated = try HistoryStore(path: database)
         #expect(try migrated.schemaVersion() == 3)
@@ -140,14 +160,18 @@ struct HistoryTests {
         let stored = try migrated.connection.execute("SELECT COUNT(*) FROM metrics WHERE name LIKE 'loader.%'")
         #expect(stored.first?.first?.integer == 0)
         // A new measure report lands in the same series.
-        var measure = try JSONDecoder().decode(MeasureReport.self, from: Data(HistoryData.measureReport(mainMs: 5).utf8))
-        measure.measurements[0].loaderCounts = LoaderCountSummary(startup: LoaderCounts(symbolLookups: 130), startupPerRun: [],
-                                                                  finalPerRun: [])
-        try migrated.add(json: "{}", kind: "measure", metrics: ReportMetrics.measure(measure), commit: "c", recordedAt: "t")
+        var measure = try JSONDecoder().decode(
+            MeasureReport.self, from: Data(HistoryData.measureReport(mainMs: 5).utf8))
+        measure.measurements[0].loaderCounts = LoaderCountSummary(
+            startup: LoaderCounts(symbolLookups: 130), startupPerRun: [],
+            finalPerRun: [])
+        try migrated.add(
+            json: "{}", kind: "measure", metrics: ReportMetrics.measure(measure), commit: "c", recordedAt: "t")
         #expect(try migrated.series("count.symbolLookups")?.points.map(\.value) == [100, 120, 130])
         // The old name still asks for it.
-        #expect(try migrated.report(metrics: ["loader.symbolLookups"], last: nil, database: database).series.map(\.metric)
-            == ["count.symbolLookups"])
+        #expect(
+            try migrated.report(metrics: ["loader.symbolLookups"], last: nil, database: database).series.map(\.metric)
+                == ["count.symbolLookups"])
     }
 
     /// The recorded database of six measure reports (schema 2) reads its look-ups under the new name.
@@ -155,7 +179,8 @@ struct HistoryTests {
         let database = Self.temporaryDatabase()
         defer { Self.cleanUp(database) }
         // Fuzz inputs start with a mode byte; mode 0 is the file as it is.
-        let recorded = try Data(contentsOf: URL(fileURLWithPath: Repository.root + "/Tests/FuzzInputs/history/premain-6-reports"))
+        let recorded = try Data(
+            contentsOf: URL(fileURLWithPath: Repository.root + "/Tests/FuzzInputs/history/premain-6-reports"))
         try recorded.dropFirst().write(to: URL(fileURLWithPath: database))
         let names = try HistoryStore.reading(database) { store throws(HistoryError) in try store.metricNames() }
         #expect(names == ["count.symbolLookups", "exit", "main"])
@@ -186,7 +211,9 @@ struct HistoryTests {
             Issue.record("a damaged file opened")
         } catch {
             #expect(error.kind == .damaged)
-            #expect(error.description.hasPrefix(database + ": not a usable history database") && !error.description.contains("\n"))
+            #expect(
+                error.description.hasPrefix(database + ": not a usable history database")
+                    && !error.description.contains("\n"))
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == garbage)
         // Another program's SQLite database.
@@ -210,9 +237,10 @@ struct HistoryTests {
             do {
                 let store = try HistoryStore(path: database)
                 for index in 0..<60 {
-                    try store.add(json: "{\"writer\":\(writer),\"index\":\(index)}", kind: "measure",
-                                  metrics: [HistoryMetric(name: "main", unit: "ms", value: Double(index))],
-                                  commit: "w\(writer)-\(index)", recordedAt: "t")
+                    try store.add(
+                        json: "{\"writer\":\(writer),\"index\":\(index)}", kind: "measure",
+                        metrics: [HistoryMetric(name: "main", unit: "ms", value: Double(index))],
+                        commit: "w\(writer)-\(index)", recordedAt: "t")
                 }
             } catch {
                 failures.add("\(error)")
@@ -235,7 +263,8 @@ struct HistoryTests {
     @Test func firstAddWhileAnotherWriterHoldsTheNewFileWaitsAndLands() throws {
         let database = Self.temporaryDatabase()
         defer { Self.cleanUp(database) }
-        nonisolated(unsafe) let holder = try SQLiteConnection(path: database, create: true)  // used by one thread at a time
+        // Used by one thread at a time.
+        nonisolated(unsafe) let holder = try SQLiteConnection(path: database, create: true)
         try holder.executeScript("BEGIN IMMEDIATE")
         // The holder lets go a while later, from another thread; the store must still be waiting
         // then (its busy timeout is 30 s), never have given up at once.
@@ -247,8 +276,9 @@ struct HistoryTests {
         }.start()
         defer { released.wait() }
         let store = try HistoryStore(path: database)
-        try store.add(json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: 1)], commit: "a",
-                      recordedAt: "t")
+        try store.add(
+            json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: 1)], commit: "a",
+            recordedAt: "t")
         #expect(try store.reportCount() == 1)
     }
 
@@ -270,7 +300,9 @@ struct HistoryTests {
             }
             #expect(FolderSnapshot(folder) == before, "\(FolderSnapshot(folder))")
         }
-        #expect(throws: HistoryError.self) { try HistoryStore.reading(database) { store throws(HistoryError) in try store.reportCount() } }
+        #expect(throws: HistoryError.self) {
+            try HistoryStore.reading(database) { store throws(HistoryError) in try store.reportCount() }
+        }
         #expect(FolderSnapshot(folder) == before, "\(FolderSnapshot(folder))")
         let header = try #require(before.entries["history.sqlite"]?.bytes)
         #expect(Array(header[18...19]) == [1, 1])
@@ -284,8 +316,9 @@ struct HistoryTests {
         let folder = (database as NSString).deletingLastPathComponent
         do {
             let old = try HistoryStore(path: database, upTo: 1)
-            try old.add(json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: 4)], commit: "x",
-                        recordedAt: "t")
+            try old.add(
+                json: "{}", kind: "measure", metrics: [HistoryMetric(name: "main", unit: "ms", value: 4)], commit: "x",
+                recordedAt: "t")
         }
         let before = FolderSnapshot(folder)
         let (version, count, points) = try HistoryStore.reading(database) { store throws(HistoryError) in
@@ -311,15 +344,26 @@ struct HistoryTests {
 
     @Test func everyReportKindIsRecognized() throws {
         #expect(try ReportMetrics.read(HistoryData.measureReport(mainMs: 5)).kind == .measure)
-        let trace = RecordedReports.trace(command: "/app", functions: [
-            .init(object: "/app", symbol: "$s3app7catalog_WZ", demangled: "one-time initialization function for app.catalog",
-                  kind: "swiftLazyGlobal", samplesMs: [3, 3.1])])
+        let trace = RecordedReports.trace(
+            command: "/app",
+            functions: [
+                .init(
+                    object: "/app", symbol: "$s3app7catalog_WZ",
+                    demangled: "one-time initialization function for app.catalog",
+                    kind: "swiftLazyGlobal", samplesMs: [3, 3.1])
+            ])
         let read = try ReportMetrics.read(trace)
-        #expect(read.kind == .trace && read.metrics.contains { $0.name == "trace.function.one-time initialization function for app.catalog" })
+        #expect(
+            read.kind == .trace
+                && read.metrics.contains {
+                    $0.name == "trace.function.one-time initialization function for app.catalog"
+                })
         let compare = try JSONEncoder().encode(try ReportFixtures.compare())
         let compared = try ReportMetrics.read(String(decoding: compare, as: UTF8.self))
         #expect(compared.kind == .compare && compared.metrics.contains { $0.name == "main" && $0.unit == "ms" })
-        for bad in ["[1]", "{\"schemaVersion\":1}", "not json", "{\"schemaVersion\":1,\"measurements\":[{\"runs\":\"x\"}]}"] {
+        for bad in [
+            "[1]", "{\"schemaVersion\":1}", "not json", "{\"schemaVersion\":1,\"measurements\":[{\"runs\":\"x\"}]}",
+        ] {
             #expect(throws: HistoryError.self) { _ = try ReportMetrics.read(bad) }
         }
     }
@@ -328,8 +372,9 @@ struct HistoryTests {
         let points = HistoryData.series(stepAt: 17).enumerated().map { index, value in
             HistoryPoint(commit: HistoryData.commit(index + 1), report: index + 1, recordedAt: "t", value: value)
         }
-        let series = HistorySeries(metric: "main", unit: "ms", points: points, noise: StepDetector.noise(points.map(\.value)),
-                                   steps: StepDetector().steps(of: points))
+        let series = HistorySeries(
+            metric: "main", unit: "ms", points: points, noise: StepDetector.noise(points.map(\.value)),
+            steps: StepDetector().steps(of: points))
         let report = HistoryReport(database: ".premain/history.sqlite", reports: 30, series: [series])
         let text = HistoryTextRenderer.render(report)
         #expect(text.contains("at commit c18 (report 18)") && text.contains("← step"))
@@ -347,14 +392,16 @@ struct PullRequestTrendTests {
         let points = HistoryData.series(levelMs: 6, noiseMs: 0.05, stepAt: 17).enumerated().map { index, value in
             HistoryPoint(commit: HistoryData.commit(index + 1), report: index + 1, recordedAt: "t", value: value)
         }
-        let series = HistorySeries(metric: "main", unit: "ms", points: points, noise: StepDetector.noise(points.map(\.value)),
-                                   steps: StepDetector().steps(of: points))
+        let series = HistorySeries(
+            metric: "main", unit: "ms", points: points, noise: StepDetector.noise(points.map(\.value)),
+            steps: StepDetector().steps(of: points))
         let trend = HistoryReport(database: "history.sqlite", reports: 30, series: [series])
         let report = PullRequestTests.report(.compared(PullRequestTests.regression))
         let comment = PullRequestMarkdownRenderer.render(report, trend: trend)
         #expect(comment.contains("### Trend on the base branch"))
         #expect(comment.contains("| main | ") && comment.contains("c18"))
-        let head = try #require(PullRequestTests.regression.times.first { $0.quantity == .milestone(.main) }).head.medianMs
+        let head = try #require(PullRequestTests.regression.times.first { $0.quantity == .milestone(.main) }).head
+            .medianMs
         #expect(comment.contains(Milliseconds.text(head)))
         #expect(!PullRequestMarkdownRenderer.render(report).contains("Trend on the base branch"))
     }

@@ -1,5 +1,6 @@
 import PremainTestSupport
 import XCTest
+
 @testable import PremainJudge
 @testable import PremainModel
 
@@ -13,19 +14,27 @@ final class BudgetTests: XCTestCase {
                 return error.description
             }
         }
-        XCTAssertEqual(error(#"{"budgets": {"maxClosureObjects": "many"}}"#),
-                       "premain.json: budgets.maxClosureObjects: expected a whole number of at least 0, found a string")
-        XCTAssertEqual(error(#"{"budget": {}}"#).hasPrefix("premain.json: budget: unknown key; expected one of rules, budgets"), true)
-        XCTAssertEqual(error(#"{"rules": {"heavy_static_initializer": {"thresholdMs": -1}}}"#),
-                       "premain.json: rules.heavy_static_initializer.thresholdMs: expected a number of at least 0, found -1.0")
-        XCTAssertEqual(error(#"{"rules": {"no_such_rule": {}}}"#),
-                       "premain.json: rules.no_such_rule: unknown rule; 'premain rules' lists the rules")
-        XCTAssertEqual(error(#"{"rules": {"textrel": {"severity": "fatal"}}}"#),
-                       "premain.json: rules.textrel.severity: expected one of note, warning, error, found 'fatal'")
-        XCTAssertEqual(error(#"{"allowlist": [{"object": "libinit.so", "count": 3}]}"#),
-                       "premain.json: allowlist[0].reason: missing; expected a string")
+        XCTAssertEqual(
+            error(#"{"budgets": {"maxClosureObjects": "many"}}"#),
+            "premain.json: budgets.maxClosureObjects: expected a whole number of at least 0, found a string")
+        XCTAssertEqual(
+            error(#"{"budget": {}}"#).hasPrefix("premain.json: budget: unknown key; expected one of rules, budgets"),
+            true)
+        XCTAssertEqual(
+            error(#"{"rules": {"heavy_static_initializer": {"thresholdMs": -1}}}"#),
+            "premain.json: rules.heavy_static_initializer.thresholdMs: expected a number of at least 0, found -1.0")
+        XCTAssertEqual(
+            error(#"{"rules": {"no_such_rule": {}}}"#),
+            "premain.json: rules.no_such_rule: unknown rule; 'premain rules' lists the rules")
+        XCTAssertEqual(
+            error(#"{"rules": {"textrel": {"severity": "fatal"}}}"#),
+            "premain.json: rules.textrel.severity: expected one of note, warning, error, found 'fatal'")
+        XCTAssertEqual(
+            error(#"{"allowlist": [{"object": "libinit.so", "count": 3}]}"#),
+            "premain.json: allowlist[0].reason: missing; expected a string")
         XCTAssertEqual(error("{"), "premain.json: not valid JSON: expected a key at byte 1")
-        XCTAssertEqual(error(#"{"diff": {"alpha": 2}}"#), "premain.json: diff.alpha: expected a number between 0 and 1, found 2.0")
+        XCTAssertEqual(
+            error(#"{"diff": {"alpha": 2}}"#), "premain.json: diff.alpha: expected a number between 0 and 1, found 2.0")
     }
 
     func testTheRepositoryConfigParses() throws {
@@ -38,7 +47,8 @@ final class BudgetTests: XCTestCase {
         func findings(_ json: String) throws -> [Finding] {
             BudgetChecker.check(input, try ConfigParser.parse(json))
         }
-        let exact = #"{"allowlist": [{"object": "libinit.so", "count": 3, "reason": "plugin registry", "symbols": ["_GLOBAL__sub_I_registry.cpp", "_GLOBAL__sub_I_plugins.cpp", "premain_lib_ctor_c"]}]}"#
+        let exact =
+            #"{"allowlist": [{"object": "libinit.so", "count": 3, "reason": "plugin registry", "symbols": ["_GLOBAL__sub_I_registry.cpp", "_GLOBAL__sub_I_plugins.cpp", "premain_lib_ctor_c"]}]}"#
         XCTAssertEqual(try findings(exact), [])
         let fewer = try findings(#"{"allowlist": [{"object": "libinit.so", "count": 2, "reason": "r"}]}"#)
         XCTAssertEqual(fewer.count, 1)
@@ -46,8 +56,12 @@ final class BudgetTests: XCTestCase {
         XCTAssertTrue(fewer[0].advice.contains("\"count\": 3"), fewer[0].advice)
         let more = try findings(#"{"allowlist": [{"object": "libinit.so", "count": 4, "reason": "r"}]}"#)
         XCTAssertTrue(more[0].message.contains("1 fewer than the 4 listed"), more[0].message)
-        XCTAssertTrue(more[0].advice.hasPrefix("Update the allowlist entry for libinit.so in premain.json: \"count\": 3"), more[0].advice)
-        let renamed = try findings(#"{"allowlist": [{"object": "libinit.so", "count": 3, "reason": "r", "symbols": ["_GLOBAL__sub_I_registry.cpp", "_GLOBAL__sub_I_plugins.cpp", "old_ctor"]}]}"#)
+        XCTAssertTrue(
+            more[0].advice.hasPrefix("Update the allowlist entry for libinit.so in premain.json: \"count\": 3"),
+            more[0].advice)
+        let renamed = try findings(
+            #"{"allowlist": [{"object": "libinit.so", "count": 3, "reason": "r", "symbols": ["_GLOBAL__sub_I_registry.cpp", "_GLOBAL__sub_I_plugins.cpp", "old_ctor"]}]}"#
+        )
         XCTAssertTrue(renamed[0].message.contains("not in the allowlist: premain_lib_ctor_c"), renamed[0].message)
         XCTAssertTrue(renamed[0].message.contains("no longer runs listed initializers: old_ctor"), renamed[0].message)
     }
@@ -55,12 +69,20 @@ final class BudgetTests: XCTestCase {
     func testBudgetsOnInitializersClosureAndTime() throws {
         var input = try RuleSamples.input("many-deps/many-deps")
         input.objects.append(try RuleSamples.input("cxx-static-init/libinit.so").objects[0])
-        input.launches = [SelfTimedRun.measurement(command: "many-deps", runs: 5,
-                                                   milestones: Milestones([.main: TimeSummary(samplesMs: [12]), .firstOutput: TimeSummary(samplesMs: [13])]))]
-        let config = try ConfigParser.parse(#"{"budgets": {"maxInitializersPerObject": 2, "maxClosureObjects": 31, "maxMedianMsToMain": 10, "maxMedianMsToFirstOutput": 20}}"#)
+        input.launches = [
+            SelfTimedRun.measurement(
+                command: "many-deps", runs: 5,
+                milestones: Milestones([
+                    .main: TimeSummary(samplesMs: [12]), .firstOutput: TimeSummary(samplesMs: [13]),
+                ]))
+        ]
+        let config = try ConfigParser.parse(
+            #"{"budgets": {"maxInitializersPerObject": 2, "maxClosureObjects": 31, "maxMedianMsToMain": 10, "maxMedianMsToFirstOutput": 20}}"#
+        )
         let rules = Set(BudgetChecker.check(input, config).map(\.rule))
         XCTAssertEqual(rules, ["budget_initializers_per_object", "budget_closure_objects", "budget_time_to_main"])
-        let relaxed = try ConfigParser.parse(#"{"budgets": {"maxInitializersPerObject": 3, "maxClosureObjects": 40, "maxMedianMsToMain": 15}}"#)
+        let relaxed = try ConfigParser.parse(
+            #"{"budgets": {"maxInitializersPerObject": 3, "maxClosureObjects": 40, "maxMedianMsToMain": 15}}"#)
         XCTAssertEqual(BudgetChecker.check(input, relaxed), [])
     }
 }

@@ -1,5 +1,6 @@
 import PremainTestSupport
 import XCTest
+
 @testable import PremainJudge
 @testable import PremainModel
 @testable import PremainRender
@@ -21,7 +22,8 @@ final class DiffTests: XCTestCase {
     }
 
     func testStaticDeltasNameEachChange() throws {
-        let report = DiffBuilder().diff(base: try side("pairs/base"), head: try side("pairs/head"), baseLabel: "base", headLabel: "head")
+        let report = DiffBuilder().diff(
+            base: try side("pairs/base"), head: try side("pairs/head"), baseLabel: "base", headLabel: "head")
         let app = try XCTUnwrap(report.objects.first { $0.name == "app" })
         XCTAssertEqual(app.status, .changed)
         XCTAssertEqual(app.neededAdded, ["libextra.so", "libm.so.6"])
@@ -37,7 +39,8 @@ final class DiffTests: XCTestCase {
     }
 
     func testIdenticalBuildsHaveNoStaticChange() throws {
-        let report = DiffBuilder().diff(base: try side("pairs/aa-1"), head: try side("pairs/aa-2"), baseLabel: "a", headLabel: "b")
+        let report = DiffBuilder().diff(
+            base: try side("pairs/aa-1"), head: try side("pairs/aa-2"), baseLabel: "a", headLabel: "b")
         XCTAssertEqual(report.objects.map(\.status), [.unchanged, .unchanged])
     }
 
@@ -96,17 +99,24 @@ final class DiffTests: XCTestCase {
 
     /// A side: the pair folder's binaries, audited, with recorded launches (20 runs each):
     /// main after `mainMs`, and the traced `functions` (object file name, symbol, ms).
-    func recorded(_ folder: String, mainMs: Double, functions: [(object: String, symbol: String, ms: Double)],
-                  demangled: [String: String] = [:]) throws -> RuleInput {
+    func recorded(
+        _ folder: String, mainMs: Double, functions: [(object: String, symbol: String, ms: Double)],
+        demangled: [String: String] = [:]
+    ) throws -> RuleInput {
         var input = try side(folder)
-        let measure = RecordedReports.measure(command: folder + "/app", milestones: [
-            "main": RecordedReports.series(mainMs), "exit": RecordedReports.series(mainMs + 0.5),
-        ])
-        let trace = RecordedReports.trace(command: folder + "/app", functions: functions.map {
-            RecordedReports.Function(object: "/recorded/\(folder)/\($0.object)", symbol: $0.symbol, demangled: demangled[$0.symbol],
-                                     kind: $0.symbol.hasPrefix("$s") ? "swiftDefaultArgument" : "constructorFunction",
-                                     samplesMs: RecordedReports.series($0.ms))
-        })
+        let measure = RecordedReports.measure(
+            command: folder + "/app",
+            milestones: [
+                "main": RecordedReports.series(mainMs), "exit": RecordedReports.series(mainMs + 0.5),
+            ])
+        let trace = RecordedReports.trace(
+            command: folder + "/app",
+            functions: functions.map {
+                RecordedReports.Function(
+                    object: "/recorded/\(folder)/\($0.object)", symbol: $0.symbol, demangled: demangled[$0.symbol],
+                    kind: $0.symbol.hasPrefix("$s") ? "swiftDefaultArgument" : "constructorFunction",
+                    samplesMs: RecordedReports.series($0.ms))
+            })
         input.launches = try RuleInputLoader.report(measure).launches
         input.functions = try RuleInputLoader.report(trace).functions
         return input
@@ -121,8 +131,11 @@ final class DiffTests: XCTestCase {
         let core = (object: "libcore.so", symbol: "premain_core_ctor", ms: 2.0)
         var base = try recorded("pairs/aa-1", mainMs: 7.8, functions: [core])
         let head = try recorded("pairs/aa-2", mainMs: 19.9, functions: [core])
-        base.launches[0].warnings = [MeasurementWarning(kind: .wideSpread, subject: "main", message: "MAD is 21 % of the median",
-                                                        advice: "the machine is noisy")]
+        base.launches[0].warnings = [
+            MeasurementWarning(
+                kind: .wideSpread, subject: "main", message: "MAD is 21 % of the median",
+                advice: "the machine is noisy")
+        ]
         let report = DiffBuilder().diff(base: base, head: head, baseLabel: "aa-1", headLabel: "aa-2")
         XCTAssertEqual(report.measured.first { $0.subject == "main" }?.result.change, .regression)
         XCTAssertEqual(report.verdict.status, .unconfirmed)
@@ -133,41 +146,56 @@ final class DiffTests: XCTestCase {
         let markdown = DiffMarkdownRenderer.render(report)
         let lines = markdown.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines[2], "⚠️ **Possible start-up regression, not confirmed**")
-        XCTAssertTrue(lines.prefix(10).contains { $0.hasPrefix("> ⚠️ base\\: MAD is 21 % of the median") }, "\(lines.prefix(10))")
+        XCTAssertTrue(
+            lines.prefix(10).contains { $0.hasPrefix("> ⚠️ base\\: MAD is 21 % of the median") }, "\(lines.prefix(10))")
         XCTAssertTrue(DiffTextRenderer.render(report).contains("warnings:\n  ! base: MAD is 21 % of the median"))
     }
 
     func testRecordedRegressionIsFlaggedAndTheAAPairIsNot() throws {
         let core = (object: "libcore.so", symbol: "premain_core_ctor", ms: 2.0)
         let base = try recorded("pairs/base", mainMs: 4, functions: [core])
-        let head = try recorded("pairs/head", mainMs: 9, functions: [(object: "libextra.so", symbol: "premain_extra_ctor", ms: 5), core])
+        let head = try recorded(
+            "pairs/head", mainMs: 9, functions: [(object: "libextra.so", symbol: "premain_extra_ctor", ms: 5), core])
         let report = DiffBuilder().diff(base: base, head: head, baseLabel: "base", headLabel: "head")
         let main = try XCTUnwrap(report.measured.first { $0.scope == .milestone && $0.subject == "main" })
         XCTAssertEqual(main.result.change, .regression, "\(main)")
         XCTAssertEqual(try XCTUnwrap(main.result.deltaMs), 5, accuracy: 1e-9)
         XCTAssertEqual(report.verdict.status, .regression)
-        XCTAssertTrue(report.verdict.reasons.first?.hasPrefix("time to main regressed by +5") == true, "\(report.verdict.reasons)")
+        XCTAssertTrue(
+            report.verdict.reasons.first?.hasPrefix("time to main regressed by +5") == true, "\(report.verdict.reasons)"
+        )
         let extra = try XCTUnwrap(report.measured.first { $0.scope == .function && $0.subject == "premain_extra_ctor" })
         XCTAssertEqual(extra.result.change, .added)
         XCTAssertEqual(try XCTUnwrap(extra.head?.medianMs), 5.02, accuracy: 1e-9)
-        let unchanged = try XCTUnwrap(report.measured.first { $0.scope == .function && $0.subject == "premain_core_ctor" })
+        let unchanged = try XCTUnwrap(
+            report.measured.first { $0.scope == .function && $0.subject == "premain_core_ctor" })
         XCTAssertEqual(unchanged.result.change, .noChange)
-        XCTAssertTrue(report.findings.new.contains { $0.fingerprint == "heavy_static_initializer:libextra.so:premain_extra_ctor" },
-                      "\(report.findings.new.map(\.fingerprint))")
+        XCTAssertTrue(
+            report.findings.new.contains {
+                $0.fingerprint == "heavy_static_initializer:libextra.so:premain_extra_ctor"
+            },
+            "\(report.findings.new.map(\.fingerprint))")
 
-        let aa = DiffBuilder().diff(base: try recorded("pairs/aa-1", mainMs: 4, functions: [core]),
-                                    head: try recorded("pairs/aa-2", mainMs: 4, functions: [core]), baseLabel: "aa-1", headLabel: "aa-2")
+        let aa = DiffBuilder().diff(
+            base: try recorded("pairs/aa-1", mainMs: 4, functions: [core]),
+            head: try recorded("pairs/aa-2", mainMs: 4, functions: [core]), baseLabel: "aa-1", headLabel: "aa-2")
         XCTAssertEqual(aa.verdict.status, .pass, "\(aa.measured.map { ($0.subject, $0.result.change) })")
         XCTAssertTrue(aa.measured.allSatisfy { $0.result.change == .noChange }, "\(aa.measured.map(\.result.change))")
     }
 
     func testSlowerSwiftDefaultArgumentIsARegression() throws {
         let symbol = "$s12SwiftStartup13HomeViewModelC14summaryServiceAcA07SummaryG0C_tcfcfA_"
-        let name = [symbol: "default argument 0 of SwiftStartup.HomeViewModel.init(summaryService: SwiftStartup.SummaryService) -> SwiftStartup.HomeViewModel"]
-        let base = try recorded("pairs/swift-base", mainMs: 3, functions: [(object: "app", symbol: symbol, ms: 30)], demangled: name)
-        let head = try recorded("pairs/swift-head", mainMs: 3, functions: [(object: "app", symbol: symbol, ms: 60)], demangled: name)
+        let name = [
+            symbol:
+                "default argument 0 of SwiftStartup.HomeViewModel.init(summaryService: SwiftStartup.SummaryService) -> SwiftStartup.HomeViewModel"
+        ]
+        let base = try recorded(
+            "pairs/swift-base", mainMs: 3, functions: [(object: "app", symbol: symbol, ms: 30)], demangled: name)
+        let head = try recorded(
+            "pairs/swift-head", mainMs: 3, functions: [(object: "app", symbol: symbol, ms: 60)], demangled: name)
         let report = DiffBuilder().diff(base: base, head: head, baseLabel: "swift-base", headLabel: "swift-head")
-        let function = try XCTUnwrap(report.measured.first { $0.scope == .function && $0.subject.hasPrefix("default argument 0 of") })
+        let function = try XCTUnwrap(
+            report.measured.first { $0.scope == .function && $0.subject.hasPrefix("default argument 0 of") })
         XCTAssertEqual(function.result.change, .regression)
         XCTAssertEqual(try XCTUnwrap(function.result.deltaMs), 30, accuracy: 1e-9)
         XCTAssertEqual(report.findings.new, [], "the finding was there before: same fingerprint")
@@ -177,13 +205,19 @@ final class DiffTests: XCTestCase {
 
     func testFindingsMatchByFingerprintNotByFigureOrPath() {
         func finding(_ rule: String, _ object: String, _ symbol: String?, figure: Double, path: String) -> Finding {
-            Finding(rule: rule, severity: .warning, subject: .init(object: object, path: path, symbol: symbol), figure: figure,
-                    threshold: 1, unit: "ms", message: "m \(figure)", advice: "a")
+            Finding(
+                rule: rule, severity: .warning, subject: .init(object: object, path: path, symbol: symbol),
+                figure: figure,
+                threshold: 1, unit: "ms", message: "m \(figure)", advice: "a")
         }
-        let base = [finding("heavy_static_initializer", "libinit.so", "ctor()", figure: 5, path: "/tmp/base/libinit.so"),
-                    finding("textrel", "libold.so", nil, figure: 0, path: "/tmp/base/libold.so")]
-        let head = [finding("heavy_static_initializer", "libinit.so", "ctor()", figure: 9, path: "/tmp/head/libinit.so"),
-                    finding("many_static_initializers", "libnew.so", nil, figure: 4, path: "/tmp/head/libnew.so")]
+        let base = [
+            finding("heavy_static_initializer", "libinit.so", "ctor()", figure: 5, path: "/tmp/base/libinit.so"),
+            finding("textrel", "libold.so", nil, figure: 0, path: "/tmp/base/libold.so"),
+        ]
+        let head = [
+            finding("heavy_static_initializer", "libinit.so", "ctor()", figure: 9, path: "/tmp/head/libinit.so"),
+            finding("many_static_initializers", "libnew.so", nil, figure: 4, path: "/tmp/head/libnew.so"),
+        ]
         let delta = FindingsDelta(base: base, head: head)
         XCTAssertEqual(delta.new.map(\.fingerprint), ["many_static_initializers:libnew.so"])
         XCTAssertEqual(delta.fixed.map(\.fingerprint), ["textrel:libold.so"])
@@ -213,9 +247,12 @@ final class DiffTests: XCTestCase {
             .write(toFile: folder + "/measure.json", atomically: true, encoding: .utf8)
         let trace = TraceReport(
             bias: TraceBias(pairMs: 0, costPerCallMs: nil, source: .given, calibrationCalls: 0),
-            measurements: [TraceMeasurement(command: launch.command, runs: launch.runs, warmup: 0, until: .exit, maxCalls: 1000,
-                                            conditions: launch.conditions, milestones: [:], outcomes: [], functions: base.functions,
-                                            untimed: [], notes: [])])
+            measurements: [
+                TraceMeasurement(
+                    command: launch.command, runs: launch.runs, warmup: 0, until: .exit, maxCalls: 1000,
+                    conditions: launch.conditions, milestones: [:], outcomes: [], functions: base.functions,
+                    untimed: [], notes: [])
+            ])
         try JSONRenderer.render(trace).write(toFile: folder + "/trace.json", atomically: true, encoding: .utf8)
         let loaded = RuleInputLoader().load([folder])
         XCTAssertEqual(loaded.errors, [])

@@ -7,33 +7,44 @@ import Testing
 /// toolchain's libraries as one finding, and the order by cost.
 struct FindingPricerTests {
     static func object(_ path: String, depth: Int, neededBy: String, needed: [String]) -> ClosureObject {
-        ClosureObject(path: path, realPath: path, soname: ObjectName.fileName(path), requestedName: ObjectName.fileName(path),
-                      foundVia: .directPath, searchDirectory: nil, depth: depth, neededBy: neededBy, needed: needed,
-                      system: false, cost: nil)
+        ClosureObject(
+            path: path, realPath: path, soname: ObjectName.fileName(path), requestedName: ObjectName.fileName(path),
+            foundVia: .directPath, searchDirectory: nil, depth: depth, neededBy: neededBy, needed: needed,
+            system: false, cost: nil)
     }
 
     static func summary(_ ms: Double) -> TimeSummary { TimeSummary(samplesMs: [ms, ms, ms])! }
 
-    static func measured(_ path: String, role: ObjectMeasurement.Role = .library, mapping: Double?, relocation: Double?,
-                         initializers: Double? = nil) -> ObjectMeasurement {
-        ObjectMeasurement(path: path, role: role, initializers: initializers.map(summary), mapping: mapping.map(summary),
-                          relocation: relocation.map(summary))
+    static func measured(
+        _ path: String, role: ObjectMeasurement.Role = .library, mapping: Double?, relocation: Double?,
+        initializers: Double? = nil
+    ) -> ObjectMeasurement {
+        ObjectMeasurement(
+            path: path, role: role, initializers: initializers.map(summary), mapping: mapping.map(summary),
+            relocation: relocation.map(summary))
     }
 
     /// tool needs libunused.so (which alone brings libdeep.so), libshared.so (also needed by
     /// libused.so) and libused.so; and three Swift toolchain libraries, two of them unused.
     static var input: RuleInput {
-        var closure = DependencyClosure(objects: [
-            object("/app/libunused.so", depth: 1, neededBy: "tool", needed: ["libdeep.so", "libc.so.6"]),
-            object("/app/libdeep.so", depth: 2, neededBy: "libunused.so", needed: []),
-            object("/app/libused.so", depth: 1, neededBy: "tool", needed: ["libshared.so"]),
-            object("/app/libshared.so", depth: 1, neededBy: "tool", needed: []),
-            object("/lib/libc.so.6", depth: 1, neededBy: "tool", needed: []),
-            object("/usr/lib/swift/linux/libswiftCore.so", depth: 1, neededBy: "tool", needed: []),
-            object("/usr/lib/swift/linux/libswift_Concurrency.so", depth: 1, neededBy: "tool", needed: ["libswiftCore.so"]),
-            object("/usr/lib/swift/linux/libswift_StringProcessing.so", depth: 1, neededBy: "tool", needed: ["libswiftCore.so"]),
-        ], missing: [])
-        closure.unusedNeeded = ["libunused.so", "libshared.so", "libswift_Concurrency.so", "libswift_StringProcessing.so"]
+        var closure = DependencyClosure(
+            objects: [
+                object("/app/libunused.so", depth: 1, neededBy: "tool", needed: ["libdeep.so", "libc.so.6"]),
+                object("/app/libdeep.so", depth: 2, neededBy: "libunused.so", needed: []),
+                object("/app/libused.so", depth: 1, neededBy: "tool", needed: ["libshared.so"]),
+                object("/app/libshared.so", depth: 1, neededBy: "tool", needed: []),
+                object("/lib/libc.so.6", depth: 1, neededBy: "tool", needed: []),
+                object("/usr/lib/swift/linux/libswiftCore.so", depth: 1, neededBy: "tool", needed: []),
+                object(
+                    "/usr/lib/swift/linux/libswift_Concurrency.so", depth: 1, neededBy: "tool",
+                    needed: ["libswiftCore.so"]),
+                object(
+                    "/usr/lib/swift/linux/libswift_StringProcessing.so", depth: 1, neededBy: "tool",
+                    needed: ["libswiftCore.so"]),
+            ], missing: [])
+        closure.unusedNeeded = [
+            "libunused.so", "libshared.so", "libswift_Concurrency.so", "libswift_StringProcessing.so",
+        ]
         var input = RuleInput()
         input.closures = [ProgramClosure(name: "tool", path: "/app/tool", closure: closure)]
         let conditions = MeasureRendererTests.conditions
@@ -64,13 +75,18 @@ struct FindingPricerTests {
         #expect(cost.subjects == ["libunused.so", "libdeep.so"])
         #expect(abs((finding.costMs ?? 0) - 0.56) < 1e-9)
         #expect(cost.byKind.map(\.kind) == [.mapping, .relocation, .initializers])
-        #expect(cost.sentence == "costs 0.56 ms per launch (measured, median of 3 runs: mapping 0.15, relocation 0.35, initializers 0.06, of 2 objects)")
+        #expect(
+            cost.sentence
+                == "costs 0.56 ms per launch (measured, median of 3 runs: mapping 0.15, relocation 0.35, initializers 0.06, of 2 objects)"
+        )
     }
 
     @Test func aLibraryAnotherObjectNeedsCostsNothingToDrop() throws {
         let finding = try #require(Self.findings().first { $0.subject.symbol == "libshared.so" })
         #expect(finding.costMs == 0)
-        #expect(finding.costBasis?.sentence == "costs nothing to remove: libused.so needs libshared.so too, so dropping the entry saves nothing")
+        #expect(
+            finding.costBasis?.sentence
+                == "costs nothing to remove: libused.so needs libshared.so too, so dropping the entry saves nothing")
     }
 
     @Test func theSwiftToolchainsLibrariesAreOneFindingPricedByStaticLinking() throws {
@@ -99,9 +115,14 @@ struct FindingPricerTests {
         let findings = Self.findings()
         let report = CheckReport(inputs: ["tool"], findings: findings, failOn: .error, errors: [])
         let text = FindingsTextRenderer.render(report, width: TextFit.unlimited)
-        #expect(text.contains("  costs 0.56 ms per launch (measured, median of 3 runs: mapping 0.15, relocation 0.35, initializers 0.06, of 2 objects)"))
+        #expect(
+            text.contains(
+                "  costs 0.56 ms per launch (measured, median of 3 runs: mapping 0.15, relocation 0.35, initializers 0.06, of 2 objects)"
+            ))
         #expect(text.contains("    - libswift_Concurrency.so: "))
-        let sarif = try SARIFRenderer.render(report, catalog: RuleEngine().catalog, scope: SourceScope(root: "/app", artifacts: ["/app/tool"], workingDirectory: "/app"))
+        let sarif = try SARIFRenderer.render(
+            report, catalog: RuleEngine().catalog,
+            scope: SourceScope(root: "/app", artifacts: ["/app/tool"], workingDirectory: "/app"))
         #expect(sarif.contains("costs 4.00 ms per launch"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PremainTestSupport
 import XCTest
+
 @testable import PremainAudit
 @testable import PremainJudge
 @testable import PremainModel
@@ -27,12 +28,16 @@ final class SourceLocatorTests: XCTestCase {
     }
 
     func locator() -> SourceLocator {
-        SourceLocator(scope: SourceScope(root: folder + "/repo", artifacts: [folder + "/out"], workingDirectory: folder))
+        SourceLocator(
+            scope: SourceScope(root: folder + "/repo", artifacts: [folder + "/out"], workingDirectory: folder))
     }
 
-    func finding(_ rule: String, _ object: String, path: String?, symbol: String? = nil, location: SourceLocation? = nil) -> Finding {
-        Finding(rule: rule, severity: .warning, subject: .init(object: object, path: path, symbol: symbol), message: "m",
-                advice: "a", location: location)
+    func finding(
+        _ rule: String, _ object: String, path: String?, symbol: String? = nil, location: SourceLocation? = nil
+    ) -> Finding {
+        Finding(
+            rule: rule, severity: .warning, subject: .init(object: object, path: path, symbol: symbol), message: "m",
+            advice: "a", location: location)
     }
 
     func testTheSourceRootIsTheNearestFolderWithGit() throws {
@@ -51,35 +56,39 @@ final class SourceLocatorTests: XCTestCase {
     func testTheBuildFileIsFoundInOrderAndNamesTargetsAndLibraries() throws {
         try write("app: main.o\n\tcc -o app main.o -lfoo\n", "Makefile")
         XCTAssertEqual(BuildFile.find(in: folder + "/repo")?.path, folder + "/repo/Makefile")
-        try write("""
-        # app and libfoo
-        cmake_minimum_required(VERSION 3.20)
-        project(demo C)
-        add_library(foo SHARED foo.c)
-        add_executable(app main.c)
-        target_link_libraries(app foo m)
+        try write(
+            """
+            # app and libfoo
+            cmake_minimum_required(VERSION 3.20)
+            project(demo C)
+            add_library(foo SHARED foo.c)
+            add_executable(app main.c)
+            target_link_libraries(app foo m)
 
-        """, "CMakeLists.txt")
+            """, "CMakeLists.txt")
         let cmake = try XCTUnwrap(BuildFile.find(in: folder + "/repo"))
         XCTAssertEqual(cmake.path, folder + "/repo/CMakeLists.txt", "CMakeLists.txt comes before Makefile")
         XCTAssertEqual(cmake.line(naming: BuildFile.targetNames(of: "libfoo.so.1")), 4)
         XCTAssertEqual(cmake.line(naming: BuildFile.targetNames(of: "app")), 5, "the comment on line 1 does not count")
         XCTAssertEqual(cmake.line(naming: BuildFile.targetNames(of: "libm.so.6")), 6)
         XCTAssertEqual(cmake.line(naming: BuildFile.targetNames(of: "libabsent.so")), 1)
-        try write("""
-        // swift-tools-version:6.0
-        import PackageDescription
-        let package = Package(
-            name: "demo-cli",
-            products: [.library(name: "Engine", type: .dynamic, targets: ["Engine"])],
-            targets: [.executableTarget(name: "demo-cli", dependencies: ["Engine"]), .target(name: "Engine")]
-        )
+        try write(
+            """
+            // swift-tools-version:6.0
+            import PackageDescription
+            let package = Package(
+                name: "demo-cli",
+                products: [.library(name: "Engine", type: .dynamic, targets: ["Engine"])],
+                targets: [.executableTarget(name: "demo-cli", dependencies: ["Engine"]), .target(name: "Engine")]
+            )
 
-        """, "Package.swift")
+            """, "Package.swift")
         let package = try XCTUnwrap(BuildFile.find(in: folder + "/repo"))
         XCTAssertEqual(package.path, folder + "/repo/Package.swift")
         XCTAssertEqual(package.line(naming: BuildFile.targetNames(of: "libEngine.so")), 5)
-        XCTAssertEqual(package.line(naming: BuildFile.targetNames(of: "demo-cli")), 6, "the target, not the package of the same name")
+        XCTAssertEqual(
+            package.line(naming: BuildFile.targetNames(of: "demo-cli")), 6,
+            "the target, not the package of the same name")
         XCTAssertEqual(BuildFile.targetNames(of: "libfoo.so.1"), ["libfoo.so.1", "foo", "-lfoo", "libfoo"])
         XCTAssertEqual(BuildFile.targetNames(of: "libbar.a"), ["libbar.a", "bar", "-lbar", "libbar"])
         XCTAssertEqual(BuildFile.targetNames(of: "/x/app"), ["app"])
@@ -90,44 +99,64 @@ final class SourceLocatorTests: XCTestCase {
         let locator = locator()
         let root = folder + "/repo"
         let located = locator.locate([
-            finding("heavy_static_initializer", "app", path: folder + "/out/app", symbol: "f", location: SourceLocation(file: root + "/src/a.c", line: 3)),
-            finding("heavy_static_initializer", "app", path: folder + "/out/app", symbol: "g", location: SourceLocation(file: "/tmp/ci-worktree-1/src/a.c", line: 4)),
-            finding("heavy_static_initializer", "app", path: folder + "/out/app", symbol: "h", location: SourceLocation(file: "./src/a.c", line: 5)),
-            finding("iostream_static_initializer", "app", path: folder + "/out/app", location: SourceLocation(file: "/usr/include/c++/12/iostream", line: 74)),
+            finding(
+                "heavy_static_initializer", "app", path: folder + "/out/app", symbol: "f",
+                location: SourceLocation(file: root + "/src/a.c", line: 3)),
+            finding(
+                "heavy_static_initializer", "app", path: folder + "/out/app", symbol: "g",
+                location: SourceLocation(file: "/tmp/ci-worktree-1/src/a.c", line: 4)),
+            finding(
+                "heavy_static_initializer", "app", path: folder + "/out/app", symbol: "h",
+                location: SourceLocation(file: "./src/a.c", line: 5)),
+            finding(
+                "iostream_static_initializer", "app", path: folder + "/out/app",
+                location: SourceLocation(file: "/usr/include/c++/12/iostream", line: 74)),
             finding("textrel", "libmine.so", path: folder + "/out/libmine.so"),
             finding("unused_direct_dependency", "app", path: folder + "/out/app", symbol: "libmine.so"),
             finding("textrel", "libc.so.6", path: "/lib/x86_64-linux-gnu/libc.so.6"),
         ])
-        XCTAssertEqual(located.map(\.location), [
-            SourceLocation(file: root + "/src/a.c", line: 3),
-            SourceLocation(file: root + "/src/a.c", line: 4),
-            SourceLocation(file: root + "/src/a.c", line: 5),
-            SourceLocation(file: root + "/CMakeLists.txt", line: 1),
-            SourceLocation(file: root + "/CMakeLists.txt", line: 2),
-            SourceLocation(file: root + "/CMakeLists.txt", line: 2),
-            nil,
-        ])
-        XCTAssertEqual(located.map(\.fingerprint), located.map { Finding.fingerprint(rule: $0.rule, subject: $0.subject) })
+        XCTAssertEqual(
+            located.map(\.location),
+            [
+                SourceLocation(file: root + "/src/a.c", line: 3),
+                SourceLocation(file: root + "/src/a.c", line: 4),
+                SourceLocation(file: root + "/src/a.c", line: 5),
+                SourceLocation(file: root + "/CMakeLists.txt", line: 1),
+                SourceLocation(file: root + "/CMakeLists.txt", line: 2),
+                SourceLocation(file: root + "/CMakeLists.txt", line: 2),
+                nil,
+            ])
+        XCTAssertEqual(
+            located.map(\.fingerprint), located.map { Finding.fingerprint(rule: $0.rule, subject: $0.subject) })
     }
 
     func testWithoutABuildFileOnlyDWARFLinesInTheCheckoutAreSet() {
         let located = locator().locate([
             finding("textrel", "libmine.so", path: folder + "/out/libmine.so"),
-            finding("heavy_static_initializer", "app", path: folder + "/out/app", location: SourceLocation(file: "/elsewhere/gone.c", line: 2)),
+            finding(
+                "heavy_static_initializer", "app", path: folder + "/out/app",
+                location: SourceLocation(file: "/elsewhere/gone.c", line: 2)),
         ])
         XCTAssertNil(located[0].location)
         XCTAssertEqual(located[1].location, SourceLocation(file: "/elsewhere/gone.c", line: 2), "left as DWARF says")
     }
 
     func testDependencyFindingsNameALibraryPathByItsFileName() {
-        let closure = DependencyClosure(objects: [], missing: [
-            MissingLibrary(name: "/home/ci/build-7/lib/libgone.so", neededBy: "/home/ci/build-7/app", searched: [], wrongClass: []),
-        ])
+        let closure = DependencyClosure(
+            objects: [],
+            missing: [
+                MissingLibrary(
+                    name: "/home/ci/build-7/lib/libgone.so", neededBy: "/home/ci/build-7/app", searched: [],
+                    wrongClass: [])
+            ])
         let program = ProgramClosure(name: "app", path: "/home/ci/build-7/app", closure: closure)
-        let findings = MissingDependencyRule().check(RuleInput(closures: [program]), RuleConfig(MissingDependencyRule.description))
+        let findings = MissingDependencyRule().check(
+            RuleInput(closures: [program]), RuleConfig(MissingDependencyRule.description))
         XCTAssertEqual(findings.map(\.fingerprint), ["missing_dependency:app:libgone.so"])
         XCTAssertEqual(findings.first?.subject.path, "/home/ci/build-7/app")
-        XCTAssertTrue(findings.first?.message.contains("/home/ci/build-7/lib/libgone.so") == true, "the message keeps the name as given")
+        XCTAssertTrue(
+            findings.first?.message.contains("/home/ci/build-7/lib/libgone.so") == true,
+            "the message keeps the name as given")
     }
 
     func testInitializerFindingsCarryTheirDWARFLines() throws {
@@ -139,9 +168,13 @@ final class SourceLocatorTests: XCTestCase {
         XCTAssertTrue((10...12).contains(ctor.line), "premain_lib_ctor_c is defined on line 10: \(ctor)")
         let many = ManyStaticInitializersRule().check(input, RuleConfig(ManyStaticInitializersRule.description))
         XCTAssertTrue(many.first?.location?.file.hasSuffix("/samples/cxx-static-init/registry.cpp") == true, "\(many)")
-        let iostream = IostreamStaticInitializerRule().check(input, RuleConfig(IostreamStaticInitializerRule.description))
-        XCTAssertTrue(iostream.first?.location?.file.hasSuffix("/samples/cxx-static-init/registry.cpp") == true, "\(iostream)")
+        let iostream = IostreamStaticInitializerRule().check(
+            input, RuleConfig(IostreamStaticInitializerRule.description))
+        XCTAssertTrue(
+            iostream.first?.location?.file.hasSuffix("/samples/cxx-static-init/registry.cpp") == true, "\(iostream)")
         let plain = try RuleSamples.input("rules/libtextrel.so")
-        XCTAssertNil(TextrelRule().check(plain, RuleConfig(TextrelRule.description)).first?.location, "a link-level finding has no line of its own")
+        XCTAssertNil(
+            TextrelRule().check(plain, RuleConfig(TextrelRule.description)).first?.location,
+            "a link-level finding has no line of its own")
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import PremainJudge
 import PremainLaunch
-@testable import PremainModel
 import PremainRender
 import Testing
+
+@testable import PremainModel
 
 /// The paired interval, the verdict logic and the session of `premain compare`, on scripted
 /// launches: nothing is run, so no test depends on how busy the machine is.
@@ -12,27 +13,35 @@ struct CompareTests {
 
     /// A successful instrumented launch reaching main at `mainMs`, printing 0.1 ms later,
     /// exiting 0.2 ms later, with `cpuMs` of CPU time and the given counts.
-    static func launch(mainMs: Double, cpuMs: Double, lookups: Int = 100, faults: Int = 120,
-                       voluntary: Int = 2, succeeded: Bool = true) -> LaunchSample {
+    static func launch(
+        mainMs: Double, cpuMs: Double, lookups: Int = 100, faults: Int = 120,
+        voluntary: Int = 2, succeeded: Bool = true
+    ) -> LaunchSample {
         var timeline = LoaderTimeline(loaderStartMs: 0.3)
         timeline.objects = [.init(name: "libc.so.6", neededBy: "app", mappedMs: 0.5)]
         timeline.loaderDoneMs = 0.8
         timeline.mainMs = mainMs
         timeline.startupCounts = LoaderCounts(symbolLookups: lookups, relocationsFromCache: 0, relativeRelocations: 40)
-        let outcome = succeeded ? LaunchOutcome(kind: .success, exitStatus: 0, message: "exited with status 0")
+        let outcome =
+            succeeded
+            ? LaunchOutcome(kind: .success, exitStatus: 0, message: "exited with status 0")
             : LaunchOutcome(kind: .exitNonZero, exitStatus: 3, message: "exited with status 3")
-        var sample = LaunchSample(birthNs: 0, instrumented: true, loader: timeline, firstOutputMs: mainMs + 0.1,
-                                  firstOutputStream: .stdout, exitMs: mainMs + 0.2, outcome: outcome, stderrHead: "")
+        var sample = LaunchSample(
+            birthNs: 0, instrumented: true, loader: timeline, firstOutputMs: mainMs + 0.1,
+            firstOutputStream: .stdout, exitMs: mainMs + 0.2, outcome: outcome, stderrHead: "")
         sample.cpuMs = cpuMs
-        sample.usage = ResourceUsage(minorFaults: faults, majorFaults: 0, voluntarySwitches: voluntary, involuntarySwitches: 1)
+        sample.usage = ResourceUsage(
+            minorFaults: faults, majorFaults: 0, voluntarySwitches: voluntary, involuntarySwitches: 1)
         return sample
     }
 
     /// `count` ABBA/BAAB blocks on a machine whose speed drifts: every launch is `drift` ms
     /// slower than the one before, plus a repeatable jitter; head adds `headExtraMs` of wall
     /// time and `headExtraCPUMs` of CPU time.
-    static func blocks(_ count: Int, baseMs: Double = 5, drift: Double = 0.05, headExtraMs: Double = 0,
-                       headExtraCPUMs: Double = 0, headLookups: Int = 100, jitter: Double = 0.1) -> [PairedBlock] {
+    static func blocks(
+        _ count: Int, baseMs: Double = 5, drift: Double = 0.05, headExtraMs: Double = 0,
+        headExtraCPUMs: Double = 0, headLookups: Int = 100, jitter: Double = 0.1
+    ) -> [PairedBlock] {
         var generator = SeededGenerator(seed: 7)
         var clock = 0.0
         var result: [PairedBlock] = []
@@ -60,7 +69,9 @@ struct CompareTests {
         let differences: [Double] = [0.4, -0.2, 1.1, 0.7, 0.3, 0.9, -0.5, 0.6, 0.2, 1.4]
         let interval = try #require(PairedInterval.of(differences, level: 0.95))
         var walsh: [Double] = []
-        for i in differences.indices { for j in i..<differences.count { walsh.append((differences[i] + differences[j]) / 2) } }
+        for i in differences.indices {
+            for j in i..<differences.count { walsh.append((differences[i] + differences[j]) / 2) }
+        }
         walsh.sort()
         #expect(walsh.count == 55)
         #expect(interval.low == walsh[8] && interval.high == walsh[46])
@@ -138,51 +149,69 @@ struct CompareTests {
     }
 
     static func counts(beforeMain: UInt64, ctor: UInt64?) -> InstructionCounts {
-        InstructionCounts(beforeMain: beforeMain, toFirstOutput: beforeMain + 4_000, total: beforeMain + 4_500,
-                          objects: [], functions: ctor.map {
-                              [FunctionInstructions(kind: .constructorFunction, object: "/w/app", symbol: "work_ctor", demangled: nil,
-                                                    instructions: $0, calls: 1)]
-                          } ?? [])
+        InstructionCounts(
+            beforeMain: beforeMain, toFirstOutput: beforeMain + 4_000, total: beforeMain + 4_500,
+            objects: [],
+            functions: ctor.map {
+                [
+                    FunctionInstructions(
+                        kind: .constructorFunction, object: "/w/app", symbol: "work_ctor", demangled: nil,
+                        instructions: $0, calls: 1)
+                ]
+            } ?? [])
     }
 
     @Test func exactInstructionCountsDecideWhenWallTimeCannot() throws {
-        let instructions = InstructionComparison(base: Self.counts(beforeMain: 120_000, ctor: nil),
-                                                 head: Self.counts(beforeMain: 3_120_023, ctor: 3_000_002), thresholdPercent: 2)
+        let instructions = InstructionComparison(
+            base: Self.counts(beforeMain: 120_000, ctor: nil),
+            head: Self.counts(beforeMain: 3_120_023, ctor: 3_000_002), thresholdPercent: 2)
         #expect(instructions.result == .regression)
-        #expect(instructions.difference == InstructionDifference(beforeMain: 3_000_023, toFirstOutput: 3_000_023, total: 3_000_023))
+        #expect(
+            instructions.difference
+                == InstructionDifference(beforeMain: 3_000_023, toFirstOutput: 3_000_023, total: 3_000_023))
         var expected = FunctionInstructionDelta(object: "app", name: "work_ctor", base: nil, head: 3_000_002)
         expected.symbol = "work_ctor"
         #expect(instructions.functions == [expected])
         // Wall time far too noisy to decide.
         let report = CompareBuilder(settings: CompareSettings()).report(
-            blocks: Self.blocks(10, jitter: 6), base: .init(label: "a", path: "/a"), head: .init(label: "b", path: "/b"),
+            blocks: Self.blocks(10, jitter: 6), base: .init(label: "a", path: "/a"),
+            head: .init(label: "b", path: "/b"),
             arguments: [], warmup: 1, seconds: 1, stop: .maxRuns, conditions: Self.conditions, loadAverages: [],
             instructions: instructions)
         #expect(report.verdict == .regression)
-        #expect(report.reasons.first == "instructions before main +3,000,023 (+2500.0 %), exact: above the 2.0 % threshold; most in work_ctor (app) +3,000,002")
+        #expect(
+            report.reasons.first
+                == "instructions before main +3,000,023 (+2500.0 %), exact: above the 2.0 % threshold; most in work_ctor (app) +3,000,002"
+        )
         let text = CompareTextRenderer.render(report)
-        #expect(text.contains("  before main                      120,000  3,120,023  +3,000,023  regression\n"), "\(text)")
+        #expect(
+            text.contains("  before main                      120,000  3,120,023  +3,000,023  regression\n"), "\(text)")
     }
 
     @Test func withInstructionCountsCPUTimeAloneBacksNothing() {
         // Wall and CPU time 1 ms slower, instruction counts equal: the machine's noise.
-        let same = InstructionComparison(base: Self.counts(beforeMain: 120_000, ctor: 10), head: Self.counts(beforeMain: 120_100, ctor: 10),
-                                         thresholdPercent: 2)
+        let same = InstructionComparison(
+            base: Self.counts(beforeMain: 120_000, ctor: 10), head: Self.counts(beforeMain: 120_100, ctor: 10),
+            thresholdPercent: 2)
         #expect(same.result == .noChange && same.functions.isEmpty)
         let report = CompareBuilder(settings: CompareSettings()).report(
             blocks: Self.blocks(12, headExtraMs: 1, headExtraCPUMs: 1), base: .init(label: "a", path: "/a"),
             head: .init(label: "b", path: "/b"), arguments: [], warmup: 1, seconds: 1, stop: .decided,
             conditions: Self.conditions, loadAverages: [], instructions: same)
         #expect(report.verdict == .inconclusive)
-        #expect(report.reasons.first?.hasSuffix("but no instruction count, fault, context-switch or loader count backs it") == true,
-                "\(report.reasons)")
+        #expect(
+            report.reasons.first?.hasSuffix("but no instruction count, fault, context-switch or loader count backs it")
+                == true,
+            "\(report.reasons)")
         // Fewer instructions past the threshold, wall time unchanged: an improvement.
-        let fewer = InstructionComparison(base: Self.counts(beforeMain: 120_000, ctor: 50_000),
-                                          head: Self.counts(beforeMain: 100_000, ctor: 30_000), thresholdPercent: 2)
+        let fewer = InstructionComparison(
+            base: Self.counts(beforeMain: 120_000, ctor: 50_000),
+            head: Self.counts(beforeMain: 100_000, ctor: 30_000), thresholdPercent: 2)
         #expect(fewer.result == .improvement)
         #expect(fewer.functions.first?.change == -20_000)
         let better = CompareBuilder(settings: CompareSettings()).report(
-            blocks: Self.blocks(12), base: .init(label: "a", path: "/a"), head: .init(label: "b", path: "/b"), arguments: [],
+            blocks: Self.blocks(12), base: .init(label: "a", path: "/a"), head: .init(label: "b", path: "/b"),
+            arguments: [],
             warmup: 1, seconds: 1, stop: .decided, conditions: Self.conditions, loadAverages: [], instructions: fewer)
         #expect(better.verdict == .improvement)
     }
@@ -205,7 +234,8 @@ struct CompareTests {
         let builder = CompareBuilder(settings: CompareSettings())
         let report = builder.report(
             blocks: blocks, base: .init(label: "a", path: "/a"),
-            head: .init(label: "b", path: "/b", failures: ["1 of 16 runs: exited with status 3"]), arguments: [], warmup: 1,
+            head: .init(label: "b", path: "/b", failures: ["1 of 16 runs: exited with status 3"]), arguments: [],
+            warmup: 1,
             seconds: 1, stop: .failed, conditions: Self.conditions, loadAverages: [])
         #expect(report.verdict == .inconclusive)
         #expect(report.reasons.first == "head: 1 of 16 runs: exited with status 3")
@@ -216,10 +246,12 @@ struct CompareTests {
         let builder = CompareBuilder(settings: CompareSettings())
         let blocks = Self.blocks(8, drift: 0)
         let assessment = builder.assess(blocks)
-        let quiet = builder.noiseWarnings(assessment, blocks: blocks, loadAverages: [0.3, 0.5], onlineCPUs: 2, pinned: true)
+        let quiet = builder.noiseWarnings(
+            assessment, blocks: blocks, loadAverages: [0.3, 0.5], onlineCPUs: 2, pinned: true)
         #expect(quiet.isEmpty, "\(quiet)")
-        let noisy = builder.noiseWarnings(assessment, blocks: blocks, loadAverages: [0.3, 2.4], onlineCPUs: 2, pinned: false,
-                                          throttleEvents: 3)
+        let noisy = builder.noiseWarnings(
+            assessment, blocks: blocks, loadAverages: [0.3, 2.4], onlineCPUs: 2, pinned: false,
+            throttleEvents: 3)
         #expect(noisy.map(\.kind) == [.busyMachine, .throttled, .unpinned])
         #expect(noisy[0].message == "load average 2.4 on 2 CPUs")
         #expect(noisy[1].message == "the CPUs were thermally throttled 3 times during the comparison")
@@ -262,7 +294,8 @@ struct CompareTests {
 
     static func report(_ blocks: [PairedBlock], stop: CompareReport.Runs.Stop = .decided) -> CompareReport {
         CompareBuilder(settings: CompareSettings()).report(
-            blocks: blocks, base: .init(label: "base/app", path: "/base/app"), head: .init(label: "head/app", path: "/head/app"),
+            blocks: blocks, base: .init(label: "base/app", path: "/base/app"),
+            head: .init(label: "head/app", path: "/head/app"),
             arguments: ["--version"], warmup: 1, seconds: 2.5, stop: stop, conditions: conditions, loadAverages: [0.5])
     }
 
@@ -289,9 +322,10 @@ struct CompareTests {
         }
         var progress: [LaunchProgress] = []
         let report = try Self.session(launcher).compare(
-            base: "/bin/base-app", head: "/bin/head-app", arguments: ["-x"], environment: [], options: Self.options()) {
-                progress.append($0)
-            }
+            base: "/bin/base-app", head: "/bin/head-app", arguments: ["-x"], environment: [], options: Self.options()
+        ) {
+            progress.append($0)
+        }
         // Warm-up of each, then 8 blocks of four, then decided (no change).
         #expect(report.runs.stop == .decided && report.verdict == .noChange)
         #expect(report.runs.perSide == 16 && report.runs.blocks.count == 8 && report.runs.warmup == 1)
@@ -301,17 +335,20 @@ struct CompareTests {
             #expect(Set(report.runs.blocks[pair...pair + 1]) == ["ABBA", "BAAB"])
         }
         for (index, order) in report.runs.blocks.enumerated() {
-            let launched = launcher.paths[(2 + 4 * index)..<(6 + 4 * index)].map { $0 == "/bin/base-app" ? "A" : "B" }.joined()
+            let launched = launcher.paths[(2 + 4 * index)..<(6 + 4 * index)].map { $0 == "/bin/base-app" ? "A" : "B" }
+                .joined()
             #expect(launched == order)
         }
         #expect(report.arguments == ["-x"] && report.base.path == "/bin/base-app")
         // The same seed gives the same orders; another seed other orders.
         let again = try Self.session(ScriptedLauncher { _, _ in Self.launch(mainMs: 5, cpuMs: 4) })
-            .compare(base: "/bin/base-app", head: "/bin/head-app", arguments: [], environment: [], options: Self.options())
+            .compare(
+                base: "/bin/base-app", head: "/bin/head-app", arguments: [], environment: [], options: Self.options())
         #expect(again.runs.blocks == report.runs.blocks)
         let other = try Self.session(ScriptedLauncher { _, _ in Self.launch(mainMs: 5, cpuMs: 4) })
-            .compare(base: "/bin/base-app", head: "/bin/head-app", arguments: [], environment: [],
-                     options: Self.options(minRuns: 40, seed: 99))
+            .compare(
+                base: "/bin/base-app", head: "/bin/head-app", arguments: [], environment: [],
+                options: Self.options(minRuns: 40, seed: 99))
         #expect(Array(other.runs.blocks.prefix(8)) != report.runs.blocks)
     }
 
@@ -326,8 +363,11 @@ struct CompareTests {
         #expect(report.runs.stop == .maxRuns && report.runs.perSide == 24)
         #expect(report.verdict == .inconclusive)
         // CPU time and the counts did not move: the reasons say the spread is the machine's.
-        #expect(report.reasons.contains("CPU time and every count stayed the same: the spread is most likely the machine's load, not the builds"),
-                "\(report.reasons)")
+        #expect(
+            report.reasons.contains(
+                "CPU time and every count stayed the same: the spread is most likely the machine's load, not the builds"
+            ),
+            "\(report.reasons)")
     }
 
     @Test func sessionStopsOnAFailedRun() throws {
@@ -364,7 +404,9 @@ struct CompareTests {
     }
 
     @Test func configReadsTheCompareSection() throws {
-        let config = try ConfigParser.parse(#"{"compare": {"thresholdMs": 1, "thresholdPercent": 2, "maxRuns": 50, "minRuns": 10, "confidence": 0.99}}"#)
+        let config = try ConfigParser.parse(
+            #"{"compare": {"thresholdMs": 1, "thresholdPercent": 2, "maxRuns": 50, "minRuns": 10, "confidence": 0.99}}"#
+        )
         #expect(config.compare.thresholdMs == 1 && config.compare.thresholdPercent == 2)
         #expect(config.compare.maxRuns == 50 && config.compare.minRuns == 10 && config.compare.confidence == 0.99)
         #expect(throws: ConfigError.self) { try ConfigParser.parse(#"{"compare": {"treshold": 1}}"#) }

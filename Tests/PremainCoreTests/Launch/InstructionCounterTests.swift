@@ -6,8 +6,11 @@ import Testing
 
 /// Real counts under valgrind: repeatability on a Swift binary, the work pair's constructor,
 /// and runs that fail. Asserts counts, never times.
-@Suite(.serialized, .enabled(if: HostFacts.valgrind != nil,
-                             "valgrind not installed: scripts/setup installs the Debian package valgrind"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: HostFacts.valgrind != nil,
+        "valgrind not installed: scripts/setup installs the Debian package valgrind"))
 struct InstructionCounterTests {
     /// This process's environment without the samples' variables, plus `extra`.
     static func environment(_ extra: [String] = []) -> [String] {
@@ -23,7 +26,8 @@ struct InstructionCounterTests {
         let app = try Samples.path("swift-startup/swift-startup")
         // No busy-waits after main (they read the clock), so the total repeats too.
         let environment = Self.environment(["PREMAIN_SAMPLE_COST_SERVICE_MS=0", "PREMAIN_SAMPLE_COST_GLOBAL_MS=0"])
-        let counts = try InstructionCounter().count(command: [app], environment: environment, timeoutSeconds: 300, runs: 5)
+        let counts = try InstructionCounter().count(
+            command: [app], environment: environment, timeoutSeconds: 300, runs: 5)
         #expect(counts.runs == 5)
         #expect(counts.differingRuns == 0, "\(counts.differingRuns) of 5 runs counted differently")
         let beforeMain = try #require(counts.beforeMain)
@@ -41,10 +45,12 @@ struct InstructionCounterTests {
 
     @Test func workHeadAddsItsConstructorsLoopBeforeMain() throws {
         let counter = InstructionCounter()
-        let base = try counter.count(command: [try Samples.path("pairs/work-base/app")], environment: Self.environment(),
-                                     timeoutSeconds: 120)
-        let head = try counter.count(command: [try Samples.path("pairs/work-head/app")], environment: Self.environment(),
-                                     timeoutSeconds: 120)
+        let base = try counter.count(
+            command: [try Samples.path("pairs/work-base/app")], environment: Self.environment(),
+            timeoutSeconds: 120)
+        let head = try counter.count(
+            command: [try Samples.path("pairs/work-head/app")], environment: Self.environment(),
+            timeoutSeconds: 120)
         let constructor = try #require(head.functions.first { $0.symbol == "premain_work_ctor" })
         #expect(constructor.kind == .constructorFunction)
         #expect(constructor.calls == 1)
@@ -81,8 +87,9 @@ struct InstructionCounterTests {
             #expect(constructor.instructions == Self.workIterations * 6 + 2)
             #expect(counts.objects.first?.object.hasSuffix("/work-head/app") == true)
             #expect(counts.beforeMain != nil && counts.toFirstOutput != nil)
-            #expect(counts.notes.contains { $0.hasPrefix("the program replaced itself (exec): counted is its last image") },
-                    "\(counts.notes)")
+            #expect(
+                counts.notes.contains { $0.hasPrefix("the program replaced itself (exec): counted is its last image") },
+                "\(counts.notes)")
             // The same image as the direct run, up to what a longer environment costs the loader.
             let difference = counts.total > direct.total ? counts.total - direct.total : direct.total - counts.total
             #expect(difference < 2000, "\(command): \(counts.total) against \(direct.total)")
@@ -118,8 +125,9 @@ struct InstructionCounterTests {
         #expect(failure(["premain-no-such-command"]) == .commandNotFound("premain-no-such-command"))
         #expect(failure([]) == .noCommand)
         // A non-zero exit is counted, with its status.
-        let failing = try counter.count(command: [try Samples.path("faults/exit-nonzero")], environment: environment,
-                                        timeoutSeconds: 120)
+        let failing = try counter.count(
+            command: [try Samples.path("faults/exit-nonzero")], environment: environment,
+            timeoutSeconds: 120)
         #expect(failing.exitStatus == 3)
         #expect(failing.beforeMain != nil)
     }
@@ -136,9 +144,11 @@ struct InstructionCounterMissingValgrindTests {
         #expect(throws: InstructionCountError.valgrindNotFound(nil)) {
             try searched.count(command: ["/bin/true"], environment: ["PATH=/nonexistent"], timeoutSeconds: 10)
         }
-        #expect(InstructionCountError.valgrindNotFound(nil).description
-            == "valgrind not found; install the Debian package valgrind")
-        #expect(InstructionCountError.valgrindNotFound("/x/valgrind").description
-            == "valgrind not found at /x/valgrind; install the Debian package valgrind")
+        #expect(
+            InstructionCountError.valgrindNotFound(nil).description
+                == "valgrind not found; install the Debian package valgrind")
+        #expect(
+            InstructionCountError.valgrindNotFound("/x/valgrind").description
+                == "valgrind not found at /x/valgrind; install the Debian package valgrind")
     }
 }

@@ -9,24 +9,32 @@ import Testing
 /// The per-machine cost model on made-up measurements with known costs, and `--verify`'s copies
 /// on a real sample with a scripted launcher (no wall time asserted).
 struct LoaderCostModelTests {
-    static func measurement(_ objects: [(relative: Int, symbolic: Int, mapped: Bool)], nsObject: Double = 50_000,
-                            nsRelative: Double = 20, nsSymbol: Double = 150) -> LaunchMeasurement {
+    static func measurement(
+        _ objects: [(relative: Int, symbolic: Int, mapped: Bool)], nsObject: Double = 50_000,
+        nsRelative: Double = 20, nsSymbol: Double = 150
+    ) -> LaunchMeasurement {
         let measured = objects.enumerated().map { index, object -> ObjectMeasurement in
-            let ms = ((object.mapped ? nsObject : 0) + Double(object.relative) * nsRelative
-                + Double(object.symbolic) * nsSymbol) / 1e6
+            let ms =
+                ((object.mapped ? nsObject : 0) + Double(object.relative) * nsRelative
+                    + Double(object.symbolic) * nsSymbol) / 1e6
             var result = ObjectMeasurement(
                 path: "/lib/lib\(index).so", role: object.mapped ? .library : .executable,
-                mapping: object.mapped ? TimeSummary(samplesMs: [ms / 2]) : nil, relocation: TimeSummary(samplesMs: [object.mapped ? ms / 2 : ms]))
-            result.facts = ObjectStaticFacts(relative: object.relative, symbolic: object.symbolic, plt: 7, other: 0,
-                                             importedSymbols: 0, bindNow: false, fileSize: 0)
+                mapping: object.mapped ? TimeSummary(samplesMs: [ms / 2]) : nil,
+                relocation: TimeSummary(samplesMs: [object.mapped ? ms / 2 : ms]))
+            result.facts = ObjectStaticFacts(
+                relative: object.relative, symbolic: object.symbolic, plt: 7, other: 0,
+                importedSymbols: 0, bindNow: false, fileSize: 0)
             return result
         }
-        return LaunchMeasurement(command: ["/app"], runs: 1, warmup: 0, cold: false, conditions: MeasureRendererTests.conditions,
-                                 status: .ok, failures: [], outcomes: [], milestones: Milestones(), objects: measured, warnings: [])
+        return LaunchMeasurement(
+            command: ["/app"], runs: 1, warmup: 0, cold: false, conditions: MeasureRendererTests.conditions,
+            status: .ok, failures: [], outcomes: [], milestones: Milestones(), objects: measured, warnings: [])
     }
 
     static let programs: [LaunchMeasurement] = (0..<4).map { seed in
-        measurement([(100 * (seed + 1), 10, false), (5000, 300 * (seed + 1), true), (800, 40, true), (20_000 + seed, 1000, true)])
+        measurement([
+            (100 * (seed + 1), 10, false), (5000, 300 * (seed + 1), true), (800, 40, true), (20_000 + seed, 1000, true),
+        ])
     }
 
     @Test func fitRecoversKnownCosts() throws {
@@ -37,15 +45,21 @@ struct LoaderCostModelTests {
         #expect(model.objects == 16 && model.programs == 4)
         #expect((model.heldOutMedianErrorPercent ?? 100) < 0.01)
         // Lazily bound PLT slots are not start-up work: plt (7) counts only when bound now.
-        #expect(LoaderCostModel.Input(mapped: true, facts: ObjectStaticFacts(
-            relative: 1, symbolic: 2, plt: 7, other: 1, importedSymbols: 0, bindNow: true, fileSize: 0)).symbolic == 10)
+        #expect(
+            LoaderCostModel.Input(
+                mapped: true,
+                facts: ObjectStaticFacts(
+                    relative: 1, symbolic: 2, plt: 7, other: 1, importedSymbols: 0, bindNow: true, fileSize: 0)
+            ).symbolic == 10)
     }
 
     @Test func aCoefficientIsNeverNegative() throws {
         // Time falls as relocations grow: the fit holds that coefficient at 0 instead.
-        let odd = [Self.measurement([(0, 0, true)], nsObject: 100_000, nsRelative: 0),
-                   Self.measurement([(10_000, 0, true)], nsObject: 50_000, nsRelative: 0),
-                   Self.measurement([(20_000, 0, true)], nsObject: 10_000, nsRelative: 0)]
+        let odd = [
+            Self.measurement([(0, 0, true)], nsObject: 100_000, nsRelative: 0),
+            Self.measurement([(10_000, 0, true)], nsObject: 50_000, nsRelative: 0),
+            Self.measurement([(20_000, 0, true)], nsObject: 10_000, nsRelative: 0),
+        ]
         let model = try #require(LoaderCostModel.fit(odd))
         #expect(model.nsPerRelativeRelocation == 0)
         #expect(model.nsPerObject > 0)
@@ -57,7 +71,8 @@ struct LoaderCostModelTests {
         let decoded = try JSONDecoder().decode(LoaderCostModel.self, from: JSONEncoder().encode(model))
         #expect(decoded == model)
         #expect(decoded.kind.value == .loaderCostModel)
-        #expect(String(decoding: try JSONEncoder().encode(model), as: UTF8.self).contains(#""kind":"loader-cost-model""#))
+        #expect(
+            String(decoding: try JSONEncoder().encode(model), as: UTF8.self).contains(#""kind":"loader-cost-model""#))
     }
 
     /// Answers base launches (the copy that keeps the library) 0.3 ms later than head ones, and
@@ -86,8 +101,9 @@ struct LoaderCostModelTests {
         options.settings.minRuns = 4
         options.settings.maxRuns = 8
         let verifier = SavingVerifier(launcher: launcher, options: options, temporaryRoot: NSTemporaryDirectory())
-        let result = verifier.verify(program: program, removing: ["libunused.so"], arguments: [], environment: [],
-                                     estimateMs: 0.2)
+        let result = verifier.verify(
+            program: program, removing: ["libunused.so"], arguments: [], environment: [],
+            estimateMs: 0.2)
         #expect(result.error == nil)
         let needed = recorded.bySide.withLock { $0 }
         #expect(needed["base"]?.contains("libunused.so") == true)
@@ -102,7 +118,8 @@ struct LoaderCostModelTests {
         let program = try Samples.path("closure/unused/unused-deps")
         var verifier = SavingVerifier(launcher: Self.copyChecking(Needed()), temporaryRoot: NSTemporaryDirectory())
         verifier.patchelf = "/nonexistent/patchelf"
-        let result = verifier.verify(program: program, removing: ["libunused.so"], arguments: [], environment: [], estimateMs: nil)
+        let result = verifier.verify(
+            program: program, removing: ["libunused.so"], arguments: [], environment: [], estimateMs: nil)
         #expect(result.error == "cannot run /nonexistent/patchelf: install it (Debian: apt-get install patchelf)")
     }
 }

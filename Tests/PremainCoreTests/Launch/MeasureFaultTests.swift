@@ -13,18 +13,23 @@ import Testing
 @Suite(.serialized) struct MeasureFaultTests {
     let launcher = ProcessLauncher()
 
-    func launch(_ relative: String, timeout: Double? = 20, instrumented: Bool = true,
-                extra: [String] = []) throws -> LaunchSample {
+    func launch(
+        _ relative: String, timeout: Double? = 20, instrumented: Bool = true,
+        extra: [String] = []
+    ) throws -> LaunchSample {
         let exe = try Samples.path(relative)
         let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" } + extra
-        return try launcher.launch(LaunchRequest(executablePath: exe, arguments: [exe], environment: environment,
-                                                 instrumented: instrumented, timeoutSeconds: timeout))
+        return try launcher.launch(
+            LaunchRequest(
+                executablePath: exe, arguments: [exe], environment: environment,
+                instrumented: instrumented, timeoutSeconds: timeout))
     }
 
     func expectNothingLeft(_ sample: LaunchSample) {
         #expect(sample.processGroup > 0)
-        #expect(ProcessTable.members(ofGroup: sample.processGroup).isEmpty,
-                "processes left in group \(sample.processGroup)")
+        #expect(
+            ProcessTable.members(ofGroup: sample.processGroup).isEmpty,
+            "processes left in group \(sample.processGroup)")
     }
 
     @Test func crashInInitializerIsASignalDeath() throws {
@@ -77,8 +82,10 @@ import Testing
     }
 
     @Test func execFailureIsAnOutcome() throws {
-        let sample = try launcher.launch(LaunchRequest(executablePath: "/nonexistent/premain-target", arguments: ["x"],
-                                                       environment: [], instrumented: true))
+        let sample = try launcher.launch(
+            LaunchRequest(
+                executablePath: "/nonexistent/premain-target", arguments: ["x"],
+                environment: [], instrumented: true))
         #expect(sample.outcome.kind == .execFailed)
         #expect(sample.outcome.message.contains("No such file"))
         expectNothingLeft(sample)
@@ -126,11 +133,13 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for name in ["cxx-static-init", "libinit.so"] {
-            try FileManager.default.copyItem(atPath: try Samples.path("cxx-static-init/" + name), toPath: folder + "/" + name)
+            try FileManager.default.copyItem(
+                atPath: try Samples.path("cxx-static-init/" + name), toPath: folder + "/" + name)
         }
         let exe = folder + "/cxx-static-init"
         let measurement = try MeasureSession(launcher: launcher).measure(
-            command: [exe], environment: [], options: MeasureOptions(runs: 3, warmup: 0, cold: true, observerSeries: false))
+            command: [exe], environment: [],
+            options: MeasureOptions(runs: 3, warmup: 0, cold: true, observerSeries: false))
         #expect(measurement.cold && measurement.conditions.cold)
         let residency = try #require(measurement.coldResidency)
         let library = try #require(residency.first { $0.path.hasSuffix("/libinit.so") })

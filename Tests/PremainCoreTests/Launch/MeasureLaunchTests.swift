@@ -29,8 +29,9 @@ import Testing
         let exe = try Samples.path("cxx-static-init/cxx-static-init")
         let log = SelfTimingLog.temporaryPath("measure-log")
         let session = MeasureSession(launcher: ProcessLauncher())
-        let measurement = try session.measure(command: [exe], environment: environment(log: log),
-                                              options: MeasureOptions(runs: 7, warmup: 1, observerSeries: false))
+        let measurement = try session.measure(
+            command: [exe], environment: environment(log: log),
+            options: MeasureOptions(runs: 7, warmup: 1, observerSeries: false))
         return (measurement, log)
     }
 
@@ -45,7 +46,10 @@ import Testing
         // 1 warm-up and 7 counted runs, each of which ran all five initializers, then main.
         let counted = Self.countedRuns(log, warmup: 1)
         #expect(counted.count == 7)
-        #expect(counted.allSatisfy { Set($0.keys) == ["lib:registry.cpp", "lib:plugins.cpp", "lib:ctor_c", "exe:ctor_101", "exe:main.cpp"] })
+        #expect(
+            counted.allSatisfy {
+                Set($0.keys) == ["lib:registry.cpp", "lib:plugins.cpp", "lib:ctor_c", "exe:ctor_101", "exe:main.cpp"]
+            })
         let library = try #require(measurement.objects.first { $0.path.hasSuffix("/libinit.so") })
         let program = try #require(measurement.objects.first { $0.role == .executable })
         for object in [library, program] {
@@ -66,8 +70,10 @@ import Testing
         let launcher = ProcessLauncher()
         for _ in 0..<3 {
             unlink(log)
-            let sample = try launcher.launch(LaunchRequest(executablePath: exe, arguments: [exe],
-                                                           environment: Self.environment(log: log), instrumented: true))
+            let sample = try launcher.launch(
+                LaunchRequest(
+                    executablePath: exe, arguments: [exe],
+                    environment: Self.environment(log: log), instrumented: true))
             #expect(sample.outcome.kind == .success)
             // The loader's lines went to the FIFO, not to the program's stderr.
             #expect(sample.stderrHead.isEmpty)

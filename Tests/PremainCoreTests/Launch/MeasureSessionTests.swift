@@ -24,13 +24,20 @@ struct MeasureSessionTests {
         var progress: [Int] = []
         let measurement = try MeasureSession(launcher: launcher).measure(
             command: ["/bin/true", "x"], environment: ["PATH=/usr/bin", "LD_DEBUG=all"],
-            options: MeasureOptions(runs: 5, warmup: 1, timeoutSeconds: 2, pin: false, realtimeMeasurer: false)) {
-                progress.append($0.completed)
-            }
+            options: MeasureOptions(runs: 5, warmup: 1, timeoutSeconds: 2, pin: false, realtimeMeasurer: false)
+        ) {
+            progress.append($0.completed)
+        }
         #expect(progress == Array(1...12))
         // ABBA order over all rounds (the warm-up is round 0): even rounds instrumented first.
-        #expect(launcher.requests.map(\.instrumented) == [true, false, false, true, true, false, false, true, true, false, false, true])
-        #expect(launcher.requests.allSatisfy { $0.timeoutSeconds == 2 && $0.arguments == ["/bin/true", "x"] && $0.targetCPU == nil })
+        #expect(
+            launcher.requests.map(\.instrumented) == [
+                true, false, false, true, true, false, false, true, true, false, false, true,
+            ])
+        #expect(
+            launcher.requests.allSatisfy {
+                $0.timeoutSeconds == 2 && $0.arguments == ["/bin/true", "x"] && $0.targetCPU == nil
+            })
         #expect(measurement.runs == 5 && measurement.warmup == 1 && !measurement.cold)
         #expect(measurement.conditions.environmentOverrides.contains("LD_DEBUG=all removed"))
         #expect(measurement.conditions.measurerScheduling == "SCHED_OTHER (real-time measurer disabled)")
@@ -58,16 +65,18 @@ struct MeasureSessionTests {
     @Test func launchSetupFailureStopsTheSeries() {
         let launcher = ScriptedLauncher([])
         #expect(throws: MeasureError.self) {
-            _ = try MeasureSession(launcher: launcher).measure(command: ["/bin/true"], environment: [],
-                                                               options: MeasureOptions(runs: 1, warmup: 0))
+            _ = try MeasureSession(launcher: launcher).measure(
+                command: ["/bin/true"], environment: [],
+                options: MeasureOptions(runs: 1, warmup: 0))
         }
     }
 
     @Test func unknownCommandIsAnError() {
         let launcher = ScriptedLauncher([])
         #expect(throws: MeasureError.commandNotFound("premain-no-such-command")) {
-            _ = try MeasureSession(launcher: launcher).measure(command: ["premain-no-such-command"], environment: ["PATH=/usr/bin"],
-                                                               options: MeasureOptions())
+            _ = try MeasureSession(launcher: launcher).measure(
+                command: ["premain-no-such-command"], environment: ["PATH=/usr/bin"],
+                options: MeasureOptions())
         }
         #expect(launcher.requests.isEmpty)
     }

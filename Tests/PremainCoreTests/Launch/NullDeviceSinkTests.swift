@@ -1,7 +1,8 @@
 import Glibc
-@testable import PremainLaunch
 import PremainModel
 import Testing
+
+@testable import PremainLaunch
 
 /// The private null device shared by a launcher's runs: its watch reports the first write of a
 /// run only, nothing of it stays on disk, and one launch at a time has it. Needs CAP_MKNOD.
@@ -22,8 +23,12 @@ import Testing
         #expect(status.st_nlink == 0)
         #expect(status.st_rdev == NullDeviceSink.nullDevice)
         // Each launch opens it anew: a flag one target sets stays with its own descriptor.
-        let first = sink.openForWriting(), second = sink.openForWriting()
-        defer { close(first); close(second) }
+        let first = sink.openForWriting()
+        let second = sink.openForWriting()
+        defer {
+            close(first)
+            close(second)
+        }
         #expect(fcntl(first, F_SETFL, O_NONBLOCK) == 0)
         #expect(fcntl(second, F_GETFL) & O_NONBLOCK == 0)
         var reopened = stat()
@@ -68,8 +73,10 @@ import Testing
     @Test func aRunDoesNotSeeTheOutputOfTheRunBefore() throws {
         let launcher = ProcessLauncher()
         func run(_ script: String) throws -> LaunchSample {
-            try launcher.launch(LaunchRequest(executablePath: "/bin/sh", arguments: ["sh", "-c", script],
-                                              environment: ["PATH=/usr/bin:/bin"], instrumented: false))
+            try launcher.launch(
+                LaunchRequest(
+                    executablePath: "/bin/sh", arguments: ["sh", "-c", script],
+                    environment: ["PATH=/usr/bin:/bin"], instrumented: false))
         }
         for _ in 0..<2 {
             let writer = try run("echo to-stdout")

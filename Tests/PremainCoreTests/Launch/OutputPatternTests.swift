@@ -1,6 +1,7 @@
-@testable import PremainLaunch
 import PremainModel
 import Testing
+
+@testable import PremainLaunch
 
 /// `--ready`: line splitting across reads, the byte pre-filter that spares the matcher the lines
 /// that cannot match, and the linear-time matcher itself (its steps, its deadline, the syntax it
@@ -14,7 +15,8 @@ struct OutputPatternTests {
     }
 
     @Test func aLineSplitAcrossReadsMatches() throws {
-        #expect(try Self.matchingChunk("listening on port [0-9]+", ["starting\nlisten", "ing on port", " 80", "80\n"]) == 2)
+        #expect(
+            try Self.matchingChunk("listening on port [0-9]+", ["starting\nlisten", "ing on port", " 80", "80\n"]) == 2)
         #expect(try Self.matchingChunk("port 8080$", ["port 80", "80 (http)\n", "port 80", "80\n"]) == 3)
         #expect(throws: PatternError.self) { try OutputPattern("(unclosed") }
     }
@@ -49,8 +51,10 @@ struct OutputPatternTests {
     }
 
     @Test func constructsTheReadingDoesNotKnowRequireNothing() {
-        for pattern in ["ready|listening", "(?i)ready", "(?<=x)ready", #"\p{L}ready"#, #"(a)\1"#, #"\Qa.b\E"#,
-                        "[[:alpha:]]ready", "ready)("] {
+        for pattern in [
+            "ready|listening", "(?i)ready", "(?<=x)ready", #"\p{L}ready"#, #"(a)\1"#, #"\Qa.b\E"#,
+            "[[:alpha:]]ready", "ready)(",
+        ] {
             #expect(RequiredLiteral.longest(in: pattern) == [], "\(pattern)")
         }
     }
@@ -84,8 +88,10 @@ struct OutputPatternTests {
         let states = pattern.program.instructions.count
         func bound(_ line: String) -> Int { (4 * states + 1) * (line.count + 1) }
         for count in [24, 26, 4096] {
-            for (line, expected) in [("ready on " + String(repeating: "a", count: count), PatternProgram.Outcome.matched),
-                                     ("ready on " + String(repeating: "a", count: count) + "!", .noMatch)] {
+            for (line, expected) in [
+                ("ready on " + String(repeating: "a", count: count), PatternProgram.Outcome.matched),
+                ("ready on " + String(repeating: "a", count: count) + "!", .noMatch),
+            ] {
                 var steps = 0
                 #expect(pattern.program.run(line, deadlineNs: nil, steps: &steps) == expected, "\(count) a's")
                 #expect(steps <= bound(line), "\(steps) steps for \(line.count) characters and \(states) states")
@@ -97,7 +103,8 @@ struct OutputPatternTests {
         #expect(pattern.match(bytes: line, deadlineNs: nil) == .noMatch)
         var lines = OutputLines()
         let late = lines.consume(ArraySlice("ready on aaaa\n".utf8), stream: .stdout, pattern: pattern, deadlineNs: 0)
-        let inTime = lines.consume(ArraySlice("ready on aaaa\n".utf8), stream: .stdout, pattern: pattern, deadlineNs: nil)
+        let inTime = lines.consume(
+            ArraySlice("ready on aaaa\n".utf8), stream: .stdout, pattern: pattern, deadlineNs: nil)
         #expect(!late && inTime)
     }
 
@@ -107,7 +114,9 @@ struct OutputPatternTests {
         #expect(throws: PatternError.self) { try OutputPattern("(x{1000}){1000}") }
         #expect(throws: PatternError.self) { try OutputPattern("a{1001}") }
         #expect(throws: PatternError.self) { try OutputPattern("a{5,2}") }
-        #expect(throws: PatternError.self) { try OutputPattern(String(repeating: "(", count: 500) + String(repeating: ")", count: 500)) }
+        #expect(throws: PatternError.self) {
+            try OutputPattern(String(repeating: "(", count: 500) + String(repeating: ")", count: 500))
+        }
         _ = try OutputPattern("x{1000}")
     }
 
@@ -160,7 +169,9 @@ struct OutputPatternTests {
             for line in lines {
                 let expected = (try? swift.firstMatch(in: line)) != nil
                 #expect(ours.matches(line) == expected, "'\(source)' on '\(line.debugDescription)'")
-                #expect(ours.matches(bytes: ArraySlice(line.utf8)) == expected, "'\(source)' on '\(line.debugDescription)' as bytes")
+                #expect(
+                    ours.matches(bytes: ArraySlice(line.utf8)) == expected,
+                    "'\(source)' on '\(line.debugDescription)' as bytes")
             }
         }
     }

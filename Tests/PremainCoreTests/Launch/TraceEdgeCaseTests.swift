@@ -1,50 +1,66 @@
-import Foundation
-@testable import PremainLaunch
 import ELFKit
+import Foundation
 import PremainAudit
-import PremainTestSupport
 import PremainModel
 import PremainRender
+import PremainTestSupport
 import Synchronization
 import Testing
+
+@testable import PremainLaunch
 
 /// Issue 12's trace defects on recorded runs and real system files: functions that share a
 /// name, IFUNC resolvers, --function found in a library, failures and --until explained.
 struct TraceEdgeCaseTests {
-    static func record(_ probes: [TraceProbe], outcome: TraceOutcome = .exited(code: 0), stderr: String = "",
-                       untimed: [UntimedFunction] = [], untilFound: Bool = true) -> TraceRunRecord {
+    static func record(
+        _ probes: [TraceProbe], outcome: TraceOutcome = .exited(code: 0), stderr: String = "",
+        untimed: [UntimedFunction] = [], untilFound: Bool = true
+    ) -> TraceRunRecord {
         let call = TracedCall(rawNs: 2_000_000, nestedStops: 0, nestedHandlingNs: 0, handlingNs: 10)
         var functions: [TracedFunctionKey: (probe: TraceProbe, calls: [TracedCall], hits: Int, capped: Bool)] = [:]
         for probe in probes {
-            functions[TracedFunctionKey(object: probe.object, symbol: probe.symbol, entry: probe.entry)] = (probe, [call], 1, false)
+            functions[TracedFunctionKey(object: probe.object, symbol: probe.symbol, entry: probe.entry)] = (
+                probe, [call], 1, false
+            )
         }
-        var record = TraceRunRecord(functions: functions, unfinished: [:], milestones: [:], outcome: outcome,
-                                    untimed: untimed, notes: [], tracerPriorityRaised: false)
+        var record = TraceRunRecord(
+            functions: functions, unfinished: [:], milestones: [:], outcome: outcome,
+            untimed: untimed, notes: [], tracerPriorityRaised: false)
         record.stderrHead = stderr
         record.untilFound = untilFound
         return record
     }
 
-    static func aggregate(_ records: [TraceRunRecord], options: TraceOptions = TraceOptions(command: ["/app"], environment: []))
-        -> TraceMeasurement {
-        TraceAggregator(biasMs: 0, planner: ProbePlanner(functionQueries: options.functions, untilSymbol: nil,
-                                                         debugLocator: DebugFileLocator(extraDirectories: [])))
-            .measurement(of: records, options: options, conditions: MeasureRendererTests.conditions)
+    static func aggregate(
+        _ records: [TraceRunRecord], options: TraceOptions = TraceOptions(command: ["/app"], environment: [])
+    )
+        -> TraceMeasurement
+    {
+        TraceAggregator(
+            biasMs: 0,
+            planner: ProbePlanner(
+                functionQueries: options.functions, untilSymbol: nil,
+                debugLocator: DebugFileLocator(extraDirectories: []))
+        )
+        .measurement(of: records, options: options, conditions: MeasureRendererTests.conditions)
     }
 
     /// swift-frontend has two `_GLOBAL__sub_I_SimplifyCFG.cpp` (0x671260 and 0x6a9aa0).
     @Test func functionsThatShareANameAreTwoRowsWithTheirAddress() throws {
         let object = "/opt/swift/usr/bin/swift-frontend"
         let probes = [0x671260, 0x6a9aa0].map {
-            TraceProbe(object: object, entry: UInt64($0), symbol: "_GLOBAL__sub_I_SimplifyCFG.cpp", demangled: nil,
-                       kind: .cxxTranslationUnitInitializer)
+            TraceProbe(
+                object: object, entry: UInt64($0), symbol: "_GLOBAL__sub_I_SimplifyCFG.cpp", demangled: nil,
+                kind: .cxxTranslationUnitInitializer)
         }
         let measurement = Self.aggregate([Self.record(probes), Self.record(probes)])
         #expect(measurement.functions.count == 2)
         #expect(Set(measurement.functions.compactMap(\.address)) == ["0x671260", "0x6a9aa0"])
         #expect(measurement.functions.allSatisfy { $0.calls == 1 })
-        let text = TraceTextRenderer.render(TraceReport(bias: TraceBias(pairMs: 0, costPerCallMs: nil, source: .given, calibrationCalls: 0),
-                                                        measurements: [measurement]), width: TextFit.unlimited)
+        let text = TraceTextRenderer.render(
+            TraceReport(
+                bias: TraceBias(pairMs: 0, costPerCallMs: nil, source: .given, calibrationCalls: 0),
+                measurements: [measurement]), width: TextFit.unlimited)
         #expect(text.contains("_GLOBAL__sub_I_SimplifyCFG.cpp @0x671260"))
         #expect(text.contains("_GLOBAL__sub_I_SimplifyCFG.cpp @0x6a9aa0"))
         let json = try JSONRenderer.render(measurement)
@@ -54,37 +70,55 @@ struct TraceEdgeCaseTests {
     @Test func ifuncResolversAreNamedAsSuch() throws {
         let libc = "/lib/x86_64-linux-gnu/libc.so.6"
         try #require(FileManager.default.fileExists(atPath: libc))
-        let planner = ProbePlanner(functionQueries: ["strlen"], untilSymbol: nil, debugLocator: DebugFileLocator(extraDirectories: []))
+        let planner = ProbePlanner(
+            functionQueries: ["strlen"], untilSymbol: nil, debugLocator: DebugFileLocator(extraDirectories: []))
         let plan = try #require(planner.plan(for: libc, isMainExecutable: false))
         let strlen = try #require(plan.probes.first { $0.symbol == "strlen" })
         #expect(strlen.isIFuncResolver)
-        let measurement = Self.aggregate([Self.record([strlen])],
-                                         options: { var o = TraceOptions(command: ["/app"], environment: []); o.functions = ["strlen"]; return o }())
+        let measurement = Self.aggregate(
+            [Self.record([strlen])],
+            options: {
+                var o = TraceOptions(command: ["/app"], environment: [])
+                o.functions = ["strlen"]
+                return o
+            }())
         #expect(measurement.functions.first?.ifuncResolver == true)
         #expect(measurement.notes.contains { $0.contains("GNU IFUNC") })
-        let text = TraceTextRenderer.render(TraceReport(bias: TraceBias(pairMs: 0, costPerCallMs: nil, source: .given, calibrationCalls: 0),
-                                                        measurements: [measurement]), width: TextFit.unlimited)
+        let text = TraceTextRenderer.render(
+            TraceReport(
+                bias: TraceBias(pairMs: 0, costPerCallMs: nil, source: .given, calibrationCalls: 0),
+                measurements: [measurement]), width: TextFit.unlimited)
         #expect(text.contains("strlen (IFUNC resolver)"))
     }
 
     @Test func aFunctionFoundInALibraryIsNotAlsoListedUntimed() {
         var options = TraceOptions(command: ["/app"], environment: [])
         options.functions = ["premain_lib_value", "premain_nowhere"]
-        let found = TraceProbe(object: "/app/libx.so", entry: 0x1100, symbol: "premain_lib_value", demangled: nil, kind: .named)
+        let found = TraceProbe(
+            object: "/app/libx.so", entry: 0x1100, symbol: "premain_lib_value", demangled: nil, kind: .named)
         let untimed = options.functions.map {
-            UntimedFunction(object: "/app/app", symbol: $0, demangled: nil, kind: .named, reason: "no function with this name in the executable")
+            UntimedFunction(
+                object: "/app/app", symbol: $0, demangled: nil, kind: .named,
+                reason: "no function with this name in the executable")
         }
         let measurement = Self.aggregate([Self.record([found], untimed: untimed)], options: options)
         #expect(measurement.untimed.map(\.symbol) == ["premain_nowhere"])
     }
 
     @Test func failedRunsAreExplainedWithTheLoadersError() {
-        let stderr = "/opt/swift/usr/bin/lldb: error while loading shared libraries: libpython3.10.so.1.0: cannot open shared object file\n"
-        let measurement = Self.aggregate([Self.record([], outcome: .exited(code: 127), stderr: stderr),
-                                          Self.record([], outcome: .exited(code: 127), stderr: stderr),
-                                          Self.record([], outcome: .exited(code: 0))])
-        #expect(measurement.failures == ["2 of 3 runs: exited with status 127: the loader failed: \(stderr.dropLast())"])
-        #expect(Self.aggregate([Self.record([], outcome: .exited(code: 3))]).failures == ["1 of 1 runs: exited with status 3"])
+        let stderr =
+            "/opt/swift/usr/bin/lldb: error while loading shared libraries: libpython3.10.so.1.0: cannot open shared object file\n"
+        let measurement = Self.aggregate([
+            Self.record([], outcome: .exited(code: 127), stderr: stderr),
+            Self.record([], outcome: .exited(code: 127), stderr: stderr),
+            Self.record([], outcome: .exited(code: 0)),
+        ])
+        #expect(
+            measurement.failures == ["2 of 3 runs: exited with status 127: the loader failed: \(stderr.dropLast())"])
+        #expect(
+            Self.aggregate([Self.record([], outcome: .exited(code: 3))]).failures == [
+                "1 of 1 runs: exited with status 3"
+            ])
         #expect(Self.aggregate([Self.record([])]).failures == nil)
     }
 
@@ -106,8 +140,9 @@ struct TraceEdgeCaseTests {
         let entries = file.initializerEntries
         #expect(entries.first?.source == .dtInit)
         #expect(entries.first?.target == file.section(named: ".init")?.address)
-        let plan = try #require(ProbePlanner(functionQueries: [], untilSymbol: nil, debugLocator: DebugFileLocator(extraDirectories: []))
-            .plan(for: try Samples.path("c-hello/c-hello-static"), isMainExecutable: true))
+        let plan = try #require(
+            ProbePlanner(functionQueries: [], untilSymbol: nil, debugLocator: DebugFileLocator(extraDirectories: []))
+                .plan(for: try Samples.path("c-hello/c-hello-static"), isMainExecutable: true))
         #expect(plan.probes.contains { $0.symbol == "_init" })
         let audit = BatchAudit(closure: ClosureOptions()).run([try Samples.path("c-hello/c-hello-static")])
         let binary = try #require(audit.binaries.first)
@@ -136,7 +171,8 @@ struct TraceEdgeCaseTests {
         let hello = try Samples.path("c-hello/c-hello")
         let measurement = try TraceSamples.measure(try TraceSamples.options(["/bin/sh", "-c", "exec \(hello)"]))
         let firsts = measurement.functions.filter { $0.symbol == "_init_first" }
-        #expect(firsts.map(\.image).sorted { ($0 ?? 1) < ($1 ?? 1) } == [nil, 2], "\(measurement.functions.map(\.symbol))")
+        #expect(
+            firsts.map(\.image).sorted { ($0 ?? 1) < ($1 ?? 1) } == [nil, 2], "\(measurement.functions.map(\.symbol))")
         #expect(firsts.allSatisfy { $0.calls == 1 })
         #expect(measurement.functions.contains { $0.object == hello && $0.image == 2 })
     }
@@ -160,7 +196,8 @@ struct TraceEdgeCaseTests {
     /// /proc/PID/maps writes a newline in a path as "\012": the object is still found (it was
     /// silently skipped).
     @Test func mapsPathsWithANewlineAreUnescaped() {
-        let maps = ProcessMaps(text: "7f0000000000-7f0000001000 r-xp 00000000 08:01 42   /tmp/odd\\012calling init: /fake/lib.so\n")
+        let maps = ProcessMaps(
+            text: "7f0000000000-7f0000001000 r-xp 00000000 08:01 42   /tmp/odd\\012calling init: /fake/lib.so\n")
         #expect(maps.paths == ["/tmp/odd\ncalling init: /fake/lib.so"])
     }
 
@@ -169,6 +206,9 @@ struct TraceEdgeCaseTests {
         options.until = .symbol("no_such_fn")
         let measurement = Self.aggregate([Self.record([], untilFound: false)], options: options)
         #expect(measurement.notes.contains { $0.hasPrefix("--until no_such_fn: no function with this name was found") })
-        #expect(!Self.aggregate([Self.record([], untilFound: true)], options: options).notes.contains { $0.hasPrefix("--until") })
+        #expect(
+            !Self.aggregate([Self.record([], untilFound: true)], options: options).notes.contains {
+                $0.hasPrefix("--until")
+            })
     }
 }

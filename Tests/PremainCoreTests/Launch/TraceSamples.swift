@@ -31,39 +31,39 @@ enum TraceSamples {
     /// Two functions of one instruction each, packed next to each other (one 8-byte word),
     /// called alternately: the breakpoints of both entries share a word.
     static let adjacentSource = """
-    __attribute__((noinline)) void premain_adjacent_a(void) { __asm__ volatile(""); }
-    __attribute__((noinline)) void premain_adjacent_b(void) { __asm__ volatile(""); }
-    int main(void) { for (int i = 0; i < 20; i++) { premain_adjacent_a(); premain_adjacent_b(); } return 0; }
-    """
+        __attribute__((noinline)) void premain_adjacent_a(void) { __asm__ volatile(""); }
+        __attribute__((noinline)) void premain_adjacent_b(void) { __asm__ volatile(""); }
+        int main(void) { for (int i = 0; i < 20; i++) { premain_adjacent_a(); premain_adjacent_b(); } return 0; }
+        """
 
     /// A constructor that runs /bin/true with posix_spawn (glibc: clone with CLONE_VM|CLONE_VFORK,
     /// so the child shares the parent's memory and its breakpoints until it execs).
     static let spawnerSource = """
-    #include <spawn.h>
-    #include <stdio.h>
-    #include <sys/wait.h>
-    extern char **environ;
-    __attribute__((constructor)) void premain_spawn_ctor(void) {
-        for (int i = 0; i < 3; i++) {
-            pid_t pid; char *argv[] = { "true", NULL };
-            if (posix_spawn(&pid, "/bin/true", NULL, NULL, argv, environ) == 0) waitpid(pid, NULL, 0);
+        #include <spawn.h>
+        #include <stdio.h>
+        #include <sys/wait.h>
+        extern char **environ;
+        __attribute__((constructor)) void premain_spawn_ctor(void) {
+            for (int i = 0; i < 3; i++) {
+                pid_t pid; char *argv[] = { "true", NULL };
+                if (posix_spawn(&pid, "/bin/true", NULL, NULL, argv, environ) == 0) waitpid(pid, NULL, 0);
+            }
         }
-    }
-    int main(void) { puts("spawner: main reached"); return 0; }
-    """
+        int main(void) { puts("spawner: main reached"); return 0; }
+        """
 
     /// A recursive function: six nested calls of one function on one thread, each return
     /// breakpoint at the same address.
     static let recursiveSource = """
-    __attribute__((noinline)) int premain_recurse(int n) { if (n <= 0) return 0; int r = premain_recurse(n - 1) + 1; __asm__ volatile(""); return r; }
-    int main(void) { return premain_recurse(5) == 5 ? 0 : 1; }
-    """
+        __attribute__((noinline)) int premain_recurse(int n) { if (n <= 0) return 0; int r = premain_recurse(n - 1) + 1; __asm__ volatile(""); return r; }
+        int main(void) { return premain_recurse(5) == 5 ? 0 : 1; }
+        """
 
     static let calibrateSource = """
-    #include <stdlib.h>
-    __attribute__((noinline)) void premain_calibration_empty(void) { __asm__ volatile(""); }
-    int main(int argc, char **argv) { int n = argc > 1 ? atoi(argv[1]) : 200; for (int i = 0; i < n; i++) premain_calibration_empty(); return 0; }
-    """
+        #include <stdlib.h>
+        __attribute__((noinline)) void premain_calibration_empty(void) { __asm__ volatile(""); }
+        int main(int argc, char **argv) { int n = argc > 1 ? atoi(argv[1]) : 200; for (int i = 0; i < n; i++) premain_calibration_empty(); return 0; }
+        """
 
     private static func build() -> Built {
         let original: String
@@ -75,27 +75,34 @@ enum TraceSamples {
         do {
             directory = try TemporaryFolders.make("trace-tests")
         } catch {
-            return Built(samples: "", directory: "", failure: "cannot make a folder for the trace test programs: \(error)")
+            return Built(
+                samples: "", directory: "", failure: "cannot make a folder for the trace test programs: \(error)")
         }
-        for (name, source) in [("calibrate", calibrateSource), ("adjacent", adjacentSource), ("spawner", spawnerSource),
-                               ("recursive", recursiveSource)] {
+        for (name, source) in [
+            ("calibrate", calibrateSource), ("adjacent", adjacentSource), ("spawner", spawnerSource),
+            ("recursive", recursiveSource),
+        ] {
             let file = fopen("\(directory)/\(name).c", "w")
             fputs(source + "\n", file)
             fclose(file)
         }
         let samples = directory + "/samples"
-        let status = shell("""
+        let status = shell(
+            """
             cp -a '\(original)' '\(samples)' && cd '\(directory)' && { gcc -O1 -g calibrate.c -o calibrate && \
             gcc -O1 -g -fcf-protection=none -falign-functions=1 -fno-reorder-functions adjacent.c -o adjacent && \
             gcc -O1 -g spawner.c -o spawner && gcc -O0 -g recursive.c -o recursive; } > build.log 2>&1
             """)
-        return Built(samples: samples, directory: directory,
-                     failure: status == 0 ? nil : "building the trace test programs failed (\(status)), see \(directory)/build.log")
+        return Built(
+            samples: samples, directory: directory,
+            failure: status == 0
+                ? nil : "building the trace test programs failed (\(status)), see \(directory)/build.log")
     }
 
     static var calibration: CalibrationTarget {
-        CalibrationTarget(executable: built.path("calibrate"), arguments: ["calibrate", "300"],
-                          symbol: "premain_calibration_empty", calls: 300)
+        CalibrationTarget(
+            executable: built.path("calibrate"), arguments: ["calibrate", "300"],
+            symbol: "premain_calibration_empty", calls: 300)
     }
 
     static var environment: [String] {
@@ -115,8 +122,9 @@ extension TraceSamples {
     static func leftovers() -> [String] {
         let me = getpid()
         return ProcessScan.all().filter { process in
-            process.pid != me && ((!built.directory.isEmpty && process.executable.hasPrefix(built.directory + "/"))
-                                  || process.tracer == me)
+            process.pid != me
+                && ((!built.directory.isEmpty && process.executable.hasPrefix(built.directory + "/"))
+                    || process.tracer == me)
         }.map { "\($0.pid) \($0.executable) tracer \($0.tracer)" }
     }
 }
@@ -130,8 +138,10 @@ extension TraceSamples {
     /// Options to trace `command` (with this process's environment plus `extra`) with the
     /// calibrated bias: `runs` runs, no warm-up, up to `until`, 20 s timeout. Fails the test
     /// when the programs could not be built or the bias not calibrated.
-    static func options(_ command: [String], environment extra: [String] = [], until: TraceWindowEnd = .exit,
-                        runs: Int = 1) throws -> TraceOptions {
+    static func options(
+        _ command: [String], environment extra: [String] = [], until: TraceWindowEnd = .exit,
+        runs: Int = 1
+    ) throws -> TraceOptions {
         try #require(built.failure == nil, "\(built.failure ?? "")")
         var options = TraceOptions(command: command, environment: environment + extra)
         options.biasMs = try bias.get().pairMs

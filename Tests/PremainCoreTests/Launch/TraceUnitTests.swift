@@ -1,50 +1,53 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import PremainAudit
-@testable import PremainLaunch
 import PremainModel
 import Testing
+
+@testable import PremainLaunch
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Pure parts of the tracer: no process involved.
 @Suite
 struct TraceUnitTests {
     #if arch(x86_64)
-    @Test func entryInstructionsExecuteLikeTheCPU() throws {
-        var regs = user_regs_struct()
-        regs.rip = 0x1000
-        regs.rsp = 0x7fff_0000
-        regs.r12 = 0x1234
-        regs.rbp = 0x99
-        let pushR12 = try #require(EntryInstruction.execute([0x41, 0x54, 0x00, 0x00], registers: regs))
-        #expect(pushR12.registers.rip == 0x1002 && pushR12.registers.rsp == 0x7ffe_fff8)
-        #expect(pushR12.store?.address == 0x7ffe_fff8 && pushR12.store?.value == 0x1234)
-        let pushRbp = try #require(EntryInstruction.execute([0x55, 0x48, 0x89, 0xe5], registers: regs))
-        #expect(pushRbp.registers.rip == 0x1001 && pushRbp.store?.value == 0x99)
-        let endbr = try #require(EntryInstruction.execute([0xf3, 0x0f, 0x1e, 0xfa], registers: regs))
-        #expect(endbr.registers.rip == 0x1004 && endbr.store == nil && endbr.registers.rsp == regs.rsp)
-        let movRbp = try #require(EntryInstruction.execute([0x48, 0x89, 0xe5, 0x00], registers: regs))
-        #expect(movRbp.registers.rbp == 0x7fff_0000 && movRbp.registers.rip == 0x1003)
-        // sub $0x18,%rsp changes flags: stepped, not executed here.
-        #expect(EntryInstruction.execute([0x48, 0x83, 0xec, 0x18], registers: regs) == nil)
-        #expect(EntryInstruction.execute([0x80, 0x3d, 0x91, 0x32], registers: regs) == nil)
-    }
+        @Test func entryInstructionsExecuteLikeTheCPU() throws {
+            var regs = user_regs_struct()
+            regs.rip = 0x1000
+            regs.rsp = 0x7fff_0000
+            regs.r12 = 0x1234
+            regs.rbp = 0x99
+            let pushR12 = try #require(EntryInstruction.execute([0x41, 0x54, 0x00, 0x00], registers: regs))
+            #expect(pushR12.registers.rip == 0x1002 && pushR12.registers.rsp == 0x7ffe_fff8)
+            #expect(pushR12.store?.address == 0x7ffe_fff8 && pushR12.store?.value == 0x1234)
+            let pushRbp = try #require(EntryInstruction.execute([0x55, 0x48, 0x89, 0xe5], registers: regs))
+            #expect(pushRbp.registers.rip == 0x1001 && pushRbp.store?.value == 0x99)
+            let endbr = try #require(EntryInstruction.execute([0xf3, 0x0f, 0x1e, 0xfa], registers: regs))
+            #expect(endbr.registers.rip == 0x1004 && endbr.store == nil && endbr.registers.rsp == regs.rsp)
+            let movRbp = try #require(EntryInstruction.execute([0x48, 0x89, 0xe5, 0x00], registers: regs))
+            #expect(movRbp.registers.rbp == 0x7fff_0000 && movRbp.registers.rip == 0x1003)
+            // sub $0x18,%rsp changes flags: stepped, not executed here.
+            #expect(EntryInstruction.execute([0x48, 0x83, 0xec, 0x18], registers: regs) == nil)
+            #expect(EntryInstruction.execute([0x80, 0x3d, 0x91, 0x32], registers: regs) == nil)
+        }
     #endif
 
     @Test func mapsGiveLoadBias() {
-        let maps = ProcessMaps(text: """
-            55d0a0000000-55d0a0001000 r--p 00000000 08:01 1234 /usr/bin/app
-            55d0a0001000-55d0a0002000 r-xp 00001000 08:01 1234 /usr/bin/app
-            7f0000000000-7f0000021000 rw-p 00000000 00:00 0
-            7f1000000000-7f1000028000 r--p 00000000 08:01 99 /lib/x86_64-linux-gnu/libc.so.6
-            7f1000028000-7f10001bd000 r-xp 00028000 08:01 99 /lib/x86_64-linux-gnu/libc.so.6
-            7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0                          [stack]
-            7f2000000000-7f2000001000 r--p 00000000 08:01 7 /tmp/dir with space/lib.so
-            """)
+        let maps = ProcessMaps(
+            text: """
+                55d0a0000000-55d0a0001000 r--p 00000000 08:01 1234 /usr/bin/app
+                55d0a0001000-55d0a0002000 r-xp 00001000 08:01 1234 /usr/bin/app
+                7f0000000000-7f0000021000 rw-p 00000000 00:00 0
+                7f1000000000-7f1000028000 r--p 00000000 08:01 99 /lib/x86_64-linux-gnu/libc.so.6
+                7f1000028000-7f10001bd000 r-xp 00028000 08:01 99 /lib/x86_64-linux-gnu/libc.so.6
+                7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0                          [stack]
+                7f2000000000-7f2000001000 r--p 00000000 08:01 7 /tmp/dir with space/lib.so
+                """)
         #expect(maps.paths == ["/usr/bin/app", "/lib/x86_64-linux-gnu/libc.so.6", "/tmp/dir with space/lib.so"])
-        #expect(maps.loadBias(of: "/usr/bin/app", segments: [(0, 0), (0x1000, 0x1000)]) == 0x55d0a0000000)
-        #expect(maps.loadBias(of: "/lib/x86_64-linux-gnu/libc.so.6", segments: [(0, 0)]) == 0x7f1000000000)
+        #expect(maps.loadBias(of: "/usr/bin/app", segments: [(0, 0), (0x1000, 0x1000)]) == 0x55d0_a000_0000)
+        #expect(maps.loadBias(of: "/lib/x86_64-linux-gnu/libc.so.6", segments: [(0, 0)]) == 0x7f10_0000_0000)
         #expect(maps.loadBias(of: "/absent.so", segments: [(0, 0)]) == nil)
     }
 
@@ -85,12 +88,16 @@ struct TraceUnitTests {
         let mangled = "$s7premain0A16CalibrationEmptyyyF"
         #expect(Demangler.demangle(mangled) == "premain.premainCalibrationEmpty() -> ()")
         func entry(_ symbol: String, _ kind: TracedFunctionKind, calls: Int)
-            -> (TracedFunctionKey, (probe: TraceProbe, calls: [TracedCall], hits: Int, capped: Bool)) {
-            let probe = TraceProbe(object: "/usr/bin/premain", entry: 0x1000 + UInt64(calls), symbol: symbol,
-                                   demangled: Demangler.demangle(symbol), kind: kind)
+            -> (TracedFunctionKey, (probe: TraceProbe, calls: [TracedCall], hits: Int, capped: Bool))
+        {
+            let probe = TraceProbe(
+                object: "/usr/bin/premain", entry: 0x1000 + UInt64(calls), symbol: symbol,
+                demangled: Demangler.demangle(symbol), kind: kind)
             let call = TracedCall(rawNs: 1000, nestedStops: 0, nestedHandlingNs: 0, handlingNs: 10)
-            return (TracedFunctionKey(object: probe.object, symbol: symbol, entry: probe.entry),
-                    (probe, Array(repeating: call, count: calls), calls, false))
+            return (
+                TracedFunctionKey(object: probe.object, symbol: symbol, entry: probe.entry),
+                (probe, Array(repeating: call, count: calls), calls, false)
+            )
         }
         let record = TraceRunRecord(
             functions: Dictionary(uniqueKeysWithValues: [
@@ -109,10 +116,14 @@ struct TraceUnitTests {
     /// Outcomes and the window end are typed in Swift and written as the text reports have
     /// always carried.
     @Test func outcomesAndWindowEndAreCodedAsText() throws {
-        let outcomes: [TraceOutcome] = [.milestoneReached("first-output"), .milestoneReached("premain_lib_value"),
-                                        .exited(code: 0), .exited(code: 7), .killedBySignal(11), .timedOut]
-        let texts = ["reached first-output", "reached premain_lib_value", "exited with status 0",
-                     "exited with status 7", "killed by signal 11", "timed out"]
+        let outcomes: [TraceOutcome] = [
+            .milestoneReached("first-output"), .milestoneReached("premain_lib_value"),
+            .exited(code: 0), .exited(code: 7), .killedBySignal(11), .timedOut,
+        ]
+        let texts = [
+            "reached first-output", "reached premain_lib_value", "exited with status 0",
+            "exited with status 7", "killed by signal 11", "timed out",
+        ]
         let encoded = try JSONEncoder().encode(outcomes)
         #expect(try JSONDecoder().decode([String].self, from: encoded) == texts)
         #expect(try JSONDecoder().decode([TraceOutcome].self, from: encoded) == outcomes)
@@ -122,7 +133,8 @@ struct TraceUnitTests {
         let endTexts = try JSONDecoder().decode([String].self, from: JSONEncoder().encode(ends))
         #expect(endTexts == ["main", "first-output", "exit", "premain_lib_value"])
         #expect(try JSONDecoder().decode([TraceWindowEnd].self, from: JSONEncoder().encode(ends)) == ends)
-        let source = try JSONDecoder().decode([String].self, from: JSONEncoder().encode([TraceBias.Source.measured, .given]))
+        let source = try JSONDecoder().decode(
+            [String].self, from: JSONEncoder().encode([TraceBias.Source.measured, .given]))
         #expect(source == ["measured", "given"])
     }
 

@@ -7,10 +7,10 @@ import Testing
     static let cases: [[UInt8]] = [
         Array("libz.so.1".utf8),
         Array("caf\u{E9}/\u{1F600}".utf8),
-        [0x6C, 0x69, 0x62, 0xFF, 0x2E, 0x73, 0x6F],           // lib\xff.so
-        [0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x98],               // truncated sequences
+        [0x6C, 0x69, 0x62, 0xFF, 0x2E, 0x73, 0x6F],  // lib\xff.so
+        [0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x98],  // truncated sequences
         [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],  // overlong, surrogate, > U+10FFFF
-        [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x8F, 0xBE, 0x80],    // valid U+10FFFF, U+10FF80: the escapes' own range
+        [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x8F, 0xBE, 0x80],  // valid U+10FFFF, U+10FF80: the escapes' own range
         Array(0x80...0xFF),
     ]
 
@@ -46,7 +46,8 @@ import Testing
 
     /// `String`'s `==` is canonical equivalence; file names compare as bytes.
     @Test func byteKeyTellsCanonicallyEquivalentNamesApart() {
-        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
         #expect(composed == decomposed)
         #expect(ByteKey(composed) != ByteKey(decomposed))
         #expect(ByteKey(composed) == ByteKey("caf\u{E9}"))

@@ -1,10 +1,11 @@
 import Foundation
-@testable import PremainHistory
-@testable import PremainJudge
-@testable import PremainModel
 import PremainRender
 import PremainTestSupport
 import Testing
+
+@testable import PremainHistory
+@testable import PremainJudge
+@testable import PremainModel
 
 /// Issue 25: every report writes its `kind` beside `schemaVersion`, and one `ReportKind` reads
 /// it (first) or guesses it from the keys of older reports, for `check`, `diff` and `history`
@@ -62,8 +63,11 @@ struct ReportKindTests {
             }
         }
         // A trace told by its functions alone (no bias), as check always told it, is a trace for history too.
-        let trace = RecordedReports.trace(command: "/app", functions: [
-            .init(object: "/app", symbol: "f", demangled: nil, kind: "constructor", samplesMs: [1, 1.1])])
+        let trace = RecordedReports.trace(
+            command: "/app",
+            functions: [
+                .init(object: "/app", symbol: "f", demangled: nil, kind: "constructor", samplesMs: [1, 1.1])
+            ])
         var unbiased = try Self.object(trace)
         unbiased["bias"] = nil
         #expect(try Self.header(unbiased).kind == .trace)
@@ -81,7 +85,8 @@ struct ReportKindTests {
         let unknown = try Self.header(measure)
         #expect(unknown.kind == nil && unknown.declaredKind == "frobnicate")
         do {
-            _ = try ReportMetrics.read(String(decoding: try JSONSerialization.data(withJSONObject: measure), as: UTF8.self))
+            _ = try ReportMetrics.read(
+                String(decoding: try JSONSerialization.data(withJSONObject: measure), as: UTF8.self))
             Issue.record("a report of an unknown kind was read")
         } catch {
             #expect("\(error)".contains("'frobnicate'"))

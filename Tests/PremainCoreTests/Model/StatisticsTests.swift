@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PremainJudge
 @testable import PremainModel
 
@@ -30,8 +31,10 @@ final class StatisticsTests: XCTestCase {
     func testBootstrapIsSeededAndCoversTheShift() throws {
         let base = (0..<20).map { 10 + Double($0 % 5) * 0.1 }
         let head = base.map { $0 + 1 }
-        let first = try XCTUnwrap(BootstrapInterval.differenceOfMedians(base: base, head: head, level: 0.99, resamples: 2000, seed: 7))
-        let second = try XCTUnwrap(BootstrapInterval.differenceOfMedians(base: base, head: head, level: 0.99, resamples: 2000, seed: 7))
+        let first = try XCTUnwrap(
+            BootstrapInterval.differenceOfMedians(base: base, head: head, level: 0.99, resamples: 2000, seed: 7))
+        let second = try XCTUnwrap(
+            BootstrapInterval.differenceOfMedians(base: base, head: head, level: 0.99, resamples: 2000, seed: 7))
         XCTAssertEqual(first, second)
         XCTAssertLessThanOrEqual(first.lowMs, 1)
         XCTAssertGreaterThanOrEqual(first.highMs, 1)
@@ -39,12 +42,14 @@ final class StatisticsTests: XCTestCase {
     }
 
     /// Launch-like noise: a normal core (Box–Muller) with occasional slow outliers.
-    static func series(_ count: Int, median: Double, spread: Double, using generator: inout SeededGenerator) -> [Double] {
+    static func series(_ count: Int, median: Double, spread: Double, using generator: inout SeededGenerator) -> [Double]
+    {
         (0..<count).map { _ in
             let u1 = max(Double.random(in: 0..<1, using: &generator), 1e-12)
             let u2 = Double.random(in: 0..<1, using: &generator)
             let normal = (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
-            let outlier = Double.random(in: 0..<1, using: &generator) < 0.05 ? Double.random(in: 1...4, using: &generator) : 0
+            let outlier =
+                Double.random(in: 0..<1, using: &generator) < 0.05 ? Double.random(in: 1...4, using: &generator) : 0
             return median + spread * normal + outlier
         }
     }
@@ -59,8 +64,10 @@ final class StatisticsTests: XCTestCase {
         return (0..<trials).filter { trial in
             let base = Self.series(20, median: 8, spread: 0.4, using: &generator)
             let head = Self.series(20, median: headMedian, spread: 0.4, using: &generator)
-            return detector.compare(base: TimeSummary(samplesMs: base)!, head: TimeSummary(samplesMs: head)!,
-                                    seedSalt: UInt64(trial)).change == change
+            return detector.compare(
+                base: TimeSummary(samplesMs: base)!, head: TimeSummary(samplesMs: head)!,
+                seedSalt: UInt64(trial)
+            ).change == change
         }.count
     }
 

@@ -1,8 +1,9 @@
 import Foundation
-@testable import PremainJudge
-@testable import PremainModel
 import PremainTestSupport
 import Testing
+
+@testable import PremainJudge
+@testable import PremainModel
 
 /// Issue 25: one verdict vocabulary, each status knowing its exit code, and one list of exit
 /// codes that README.md and the schemas are checked against (never written again here).
@@ -18,22 +19,27 @@ struct VerdictStatusTests {
             try readme.replacingCharacters(in: start.lowerBound..<end, with: ExitCode.markdownTable)
                 .write(toFile: path, atomically: true, encoding: .utf8)
         }
-        #expect(String(readme[start.lowerBound..<end]) == ExitCode.markdownTable,
-                "README.md's exit codes differ from ExitCode; rerun with PREMAIN_UPDATE_GOLDEN=1 to update")
+        #expect(
+            String(readme[start.lowerBound..<end]) == ExitCode.markdownTable,
+            "README.md's exit codes differ from ExitCode; rerun with PREMAIN_UPDATE_GOLDEN=1 to update")
     }
 
     /// Each report's schema lists exactly the statuses it writes.
     @Test func schemasListTheStatusesEachReportWrites() throws {
         func statuses(_ kind: ReportKind, _ path: [String]) throws -> Set<String> {
-            let data = try Data(contentsOf: URL(fileURLWithPath: Repository.root + "/docs/schemas/\(kind.rawValue).schema.json"))
+            let data = try Data(
+                contentsOf: URL(fileURLWithPath: Repository.root + "/docs/schemas/\(kind.rawValue).schema.json"))
             var node = try JSONSerialization.jsonObject(with: data) as? [String: Any]
             for key in path { node = node?[key] as? [String: Any] }
             return Set(try #require(node?["enum"] as? [String], "\(kind)"))
         }
-        #expect(try statuses(.compare, ["properties", "verdict"]) == Set(VerdictStatus.written(by: .compare).map(\.rawValue)))
+        #expect(
+            try statuses(.compare, ["properties", "verdict"])
+                == Set(VerdictStatus.written(by: .compare).map(\.rawValue)))
         for kind in [ReportKind.diff, .pr] {
-            #expect(try statuses(kind, ["properties", "verdict", "properties", "status"])
-                == Set(VerdictStatus.written(by: kind).map(\.rawValue)), "\(kind)")
+            #expect(
+                try statuses(kind, ["properties", "verdict", "properties", "status"])
+                    == Set(VerdictStatus.written(by: kind).map(\.rawValue)), "\(kind)")
         }
     }
 
@@ -42,10 +48,14 @@ struct VerdictStatusTests {
     @Test func pullRequestVerdictKeepsTheWordsOfItsParts() {
         for status in VerdictStatus.allCases {
             let passing = PullRequestBuilder.passing(status)
-            #expect(VerdictStatus.written(by: .pr).contains(passing) || status == .unconfirmed && passing == .pass, "\(status)")
+            #expect(
+                VerdictStatus.written(by: .pr).contains(passing) || status == .unconfirmed && passing == .pass,
+                "\(status)")
             #expect(passing.exitCode == status.exitCode, "\(status)")
         }
-        #expect(VerdictStatus.runFailed.worse(.regression) == .runFailed && VerdictStatus.pass.worse(.findings) == .findings)
+        #expect(
+            VerdictStatus.runFailed.worse(.regression) == .runFailed && VerdictStatus.pass.worse(.findings) == .findings
+        )
         #expect(VerdictStatus.findings.exitCode(failOn: nil) == .success)
         #expect(VerdictStatus.regression.exitCode(failOn: nil) == VerdictStatus.regression.exitCode)
     }

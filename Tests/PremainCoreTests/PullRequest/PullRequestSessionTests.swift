@@ -39,7 +39,11 @@ import Testing
         #expect(outcome.problems.isEmpty && !outcome.programMissing)
         // Both programs launched, base first in the warm-up, each from its own folder.
         #expect(launcher.paths.first?.hasSuffix("pairs/base/app") == true)
-        #expect(Set(launcher.paths.map { $0.hasSuffix("pairs/base/app") ? "base" : $0.hasSuffix("pairs/head/app") ? "head" : $0 })
+        #expect(
+            Set(
+                launcher.paths.map {
+                    $0.hasSuffix("pairs/base/app") ? "base" : $0.hasSuffix("pairs/head/app") ? "head" : $0
+                })
                 == ["base", "head"])
         #expect(!outcome.report.diff.objects.isEmpty)
     }

@@ -1,9 +1,10 @@
 import Foundation
 import PremainAudit
 import PremainModel
-@testable import PremainRender
 import PremainTestSupport
 import Testing
+
+@testable import PremainRender
 
 /// `AuditJSONWriter` writes audit values without `Codable`: its bytes must be the `Codable`
 /// encoder's, for every field of the model, in both JSON schemas.
@@ -21,16 +22,21 @@ import Testing
     }
 
     @Test func writesWhatCodableWritesForRealFilesInBothSchemas() throws {
-        let report = BatchAudit(workers: 2).run([try Samples.directory.get(), "/opt/swift/usr/lib/swift/linux", "/bin/ls"])
+        let report = BatchAudit(workers: 2).run([
+            try Samples.directory.get(), "/opt/swift/usr/lib/swift/linux", "/bin/ls",
+        ])
         #expect(report.binaries.count > 20)
-        #expect(report.binaries.contains { $0.swift != nil } && report.binaries.contains { $0.closure?.missing.isEmpty == false })
+        #expect(
+            report.binaries.contains { $0.swift != nil }
+                && report.binaries.contains { $0.closure?.missing.isEmpty == false })
         let table = ClosureObjectTable(report.binaries)
         for binary in report.binaries {
             #expect(written(binary, table: nil) == (try codable(binary, table: nil)), "\(binary.path)")
             #expect(written(binary, table: table) == (try codable(binary, table: table)), "\(binary.path)")
         }
         for version in [1, 2] {
-            #expect(try ParallelAuditJSON.render(report, workers: 2, schemaVersion: version)
+            #expect(
+                try ParallelAuditJSON.render(report, workers: 2, schemaVersion: version)
                     == (try ParallelAuditJSON.render(report, workers: 1, schemaVersion: version)))
         }
     }
@@ -41,8 +47,12 @@ import Testing
         let odd = "we\"ird\\name\u{1b}[31m\u{202E}\t✓"
         var relocations = RelocationCensus()
         (relocations.relative, relocations.symbolic, relocations.plt, relocations.copy) = (291_460, 6495, 4104, 1)
-        (relocations.irelative, relocations.tls, relocations.total, relocations.none, relocations.relrAddresses) = (2, 6, 302_068, 3, 17)
-        relocations.tables = [.init(name: ".rela.dyn", format: .rela, entries: 297_961), .init(name: odd, format: .relr, entries: 0)]
+        (relocations.irelative, relocations.tls, relocations.total, relocations.none, relocations.relrAddresses) = (
+            2, 6, 302_068, 3, 17
+        )
+        relocations.tables = [
+            .init(name: ".rela.dyn", format: .rela, entries: 297_961), .init(name: odd, format: .relr, entries: 0),
+        ]
         var symbols = SymbolCensus()
         (symbols.exported, symbols.imported) = (2994, 4037)
         (symbols.exportedByType.function, symbols.exportedByType.object, symbols.exportedByType.ifunc) = (2993, 1, 5)
@@ -52,45 +62,63 @@ import Testing
         var initializers = InitializerCensus()
         (initializers.initArray, initializers.preinitArray, initializers.ctors, initializers.dtInit) = (2, 1, 0, true)
         (initializers.total, initializers.toolchain) = (4, 1)
-        var entry = InitializerInfo(source: .initArray, index: 1, address: "0x1234", resolution: .relativeRelocation,
-                                    symbol: "_GLOBAL__sub_I_a.cpp", demangled: odd, translationUnit: "a.cpp",
-                                    kind: .cxxTranslationUnit, toolchain: false)
+        var entry = InitializerInfo(
+            source: .initArray, index: 1, address: "0x1234", resolution: .relativeRelocation,
+            symbol: "_GLOBAL__sub_I_a.cpp", demangled: odd, translationUnit: "a.cpp",
+            kind: .cxxTranslationUnit, toolchain: false)
         entry.location = SourceLocation(file: "src/a.cpp", line: 12)
-        initializers.entries = [entry, InitializerInfo(source: .dtInit, index: 0, address: nil, resolution: .unresolved,
-                                                       symbol: nil, demangled: nil, translationUnit: nil, kind: .unknown,
-                                                       toolchain: true)]
-        var suspect = SwiftSuspect(symbol: "$s4main1xSivpWZ", demangled: "one-time initialization function for main.x",
-                                   address: "0x99", size: 42)
+        initializers.entries = [
+            entry,
+            InitializerInfo(
+                source: .dtInit, index: 0, address: nil, resolution: .unresolved,
+                symbol: nil, demangled: nil, translationUnit: nil, kind: .unknown,
+                toolchain: true),
+        ]
+        var suspect = SwiftSuspect(
+            symbol: "$s4main1xSivpWZ", demangled: "one-time initialization function for main.x",
+            address: "0x99", size: 42)
         suspect.location = SourceLocation(file: "main.swift", line: 3)
-        let swift = SwiftCensus(lazyGlobals: [suspect], defaultArguments: [suspect],
-                                metadataSections: ["swift5_typeref": 24174, "swift5_fieldmd": 37108, odd: 1])
+        let swift = SwiftCensus(
+            lazyGlobals: [suspect], defaultArguments: [suspect],
+            metadataSections: ["swift5_typeref": 24174, "swift5_fieldmd": 37108, odd: 1])
         let cost = ObjectCost(relocations: relocations, initializers: 3, exported: 12, lookups: 7, bindNow: true)
-        var object = ClosureObject(path: "/lib/libc.so.6", realPath: "/usr/lib/libc.so.6", soname: "libc.so.6",
-                                   requestedName: "libc.so.6", foundVia: .ldSoCache, searchDirectory: "/lib",
-                                   depth: 1, neededBy: "/bin/app", needed: ["ld-linux-x86-64.so.2"], system: true, cost: cost)
+        var object = ClosureObject(
+            path: "/lib/libc.so.6", realPath: "/usr/lib/libc.so.6", soname: "libc.so.6",
+            requestedName: "libc.so.6", foundVia: .ldSoCache, searchDirectory: "/lib",
+            depth: 1, neededBy: "/bin/app", needed: ["ld-linux-x86-64.so.2"], system: true, cost: cost)
         var deeper = object
-        (deeper.path, deeper.realPath, deeper.soname, deeper.depth, deeper.neededBy) = ("/lib/" + odd, "/lib/" + odd, odd, 2, "/lib/libc.so.6")
+        (deeper.path, deeper.realPath, deeper.soname, deeper.depth, deeper.neededBy) = (
+            "/lib/" + odd, "/lib/" + odd, odd, 2, "/lib/libc.so.6"
+        )
         deeper.foundVia = .runpath
         object.cost = cost
-        var closure = DependencyClosure(objects: [object, deeper],
-                                        missing: [MissingLibrary(name: odd, neededBy: "/bin/app", searched: ["/lib", "/usr/lib"],
-                                                                 wrongClass: ["/lib32/" + odd])],
-                                        totals: ClosureTotals(program: cost, objects: [object, deeper]),
-                                        top: ObjectShare.top([object, deeper], program: cost, count: 5), program: cost)
+        var closure = DependencyClosure(
+            objects: [object, deeper],
+            missing: [
+                MissingLibrary(
+                    name: odd, neededBy: "/bin/app", searched: ["/lib", "/usr/lib"],
+                    wrongClass: ["/lib32/" + odd])
+            ],
+            totals: ClosureTotals(program: cost, objects: [object, deeper]),
+            top: ObjectShare.top([object, deeper], program: cost, count: 5), program: cost)
         closure.unusedNeeded = [odd]
         var binary = BinaryInventory(
             path: "/bin/app",
-            header: .init(elfClass: .elf64, endianness: .little, machine: "x86-64", machineName: "EM_X86_64",
-                          kind: .pieExecutable, interpreter: "/lib64/ld-linux-x86-64.so.2", soname: odd,
-                          buildID: "abcdef", stripped: false, debugLink: "app.debug", fileSize: UInt64.max),
+            header: .init(
+                elfClass: .elf64, endianness: .little, machine: "x86-64", machineName: "EM_X86_64",
+                kind: .pieExecutable, interpreter: "/lib64/ld-linux-x86-64.so.2", soname: odd,
+                buildID: "abcdef", stripped: false, debugLink: "app.debug", fileSize: UInt64.max),
             needed: ["libc.so.6", odd],
-            dynamic: .init(rpath: ["$ORIGIN"], runpath: [odd], bindNow: true, gnuHash: true, sysvHash: false, textRel: true,
-                           symbolVersioning: true, noDefaultLib: false),
+            dynamic: .init(
+                rpath: ["$ORIGIN"], runpath: [odd], bindNow: true, gnuHash: true, sysvHash: false, textRel: true,
+                symbolVersioning: true, noDefaultLib: false),
             relocations: relocations, symbols: symbols, initializers: initializers, swift: swift,
-            sizes: SizeCensus(file: 1, text: 2, rodata: 3, data: 4, relro: 5, bss: 6, writableRodata: 7, basis: .sections),
+            sizes: SizeCensus(
+                file: 1, text: 2, rodata: 3, data: 4, relro: 5, bss: 6, writableRodata: 7, basis: .sections),
             diagnostics: [odd], closure: closure, unusedNeeded: [odd],
-            toolchain: BuildToolchain(linker: .gold, linkerVersion: "1.16", evidence: .goldNote, languages: [.swift, .cxx],
-                                      comments: ["GCC: (Debian 12.2.0-14) 12.2.0", odd], autolinkEntries: ["-lswiftCore"]))
+            toolchain: BuildToolchain(
+                linker: .gold, linkerVersion: "1.16", evidence: .goldNote, languages: [.swift, .cxx],
+                comments: ["GCC: (Debian 12.2.0-14) 12.2.0", odd], autolinkEntries: ["-lswiftCore"]))
         binary.closureSkipped = odd
         return binary
     }
@@ -153,8 +181,9 @@ import Testing
             let (keys, notInJSON) = Self.keys(of: keyed)
             let fields = Mirror(reflecting: value).children.compactMap(\.label)
             #expect(keys == keys.sorted { PrettyJSONEncoder.compare($0, $1) < 0 }, "\(name): keys out of order")
-            #expect(fields.filter { !keys.contains($0) && !notInJSON.contains($0) } == [],
-                    "\(name): fields without a JSON key")
+            #expect(
+                fields.filter { !keys.contains($0) && !notInJSON.contains($0) } == [],
+                "\(name): fields without a JSON key")
             #expect(notInJSON.filter { !fields.contains($0) } == [], "\(name): fieldsNotInJSON names no field")
         }
     }
@@ -163,7 +192,7 @@ import Testing
     /// Codable writes x").
     static func keyDifferences(_ codable: Any, _ written: Any, path: String = "") -> [String] {
         switch (codable, written) {
-        case let (left as [String: Any], right as [String: Any]):
+        case (let left as [String: Any], let right as [String: Any]):
             let onlyCodable = Set(left.keys).subtracting(right.keys).sorted()
             let onlyWriter = Set(right.keys).subtracting(left.keys).sorted()
             var found: [String] = []
@@ -173,7 +202,7 @@ import Testing
                 if let other = right[key] { found += keyDifferences(value, other, path: path + "." + key) }
             }
             return found
-        case let (left as [Any], right as [Any]):
+        case (let left as [Any], let right as [Any]):
             return zip(left, right).enumerated().flatMap { keyDifferences($1.0, $1.1, path: path + "[\($0)]") }
         default:
             return []
@@ -192,8 +221,9 @@ import Testing
     @Test func writesWhatCodableWritesForEveryFieldOfTheModel() throws {
         let binary = Self.everyField()
         // Only the second initializer leaves its optionals out on purpose (absent keys).
-        #expect(Self.nilOptionals(binary).filter { !$0.hasPrefix(".initializers.entries[]") }.isEmpty,
-                "\(Self.nilOptionals(binary))")
+        #expect(
+            Self.nilOptionals(binary).filter { !$0.hasPrefix(".initializers.entries[]") }.isEmpty,
+            "\(Self.nilOptionals(binary))")
         #expect(written(binary, table: nil) == (try codable(binary, table: nil)))
         let table = ClosureObjectTable([binary])
         #expect(table.records.count == 2)

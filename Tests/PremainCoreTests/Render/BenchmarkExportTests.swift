@@ -19,7 +19,8 @@ import Testing
         #expect(measure.map(\.benchmark).allSatisfy { $0 == "true --flag" })
         #expect(measure.map(\.measure).starts(with: ["loaderDone", "main", "firstOutput", "exit"]))
         for metric in measure where metric.unit == .milliseconds {
-            let lower = try #require(metric.lower), upper = try #require(metric.upper)
+            let lower = try #require(metric.lower)
+            let upper = try #require(metric.upper)
             #expect(lower <= metric.value && metric.value <= upper, "\(metric)")
         }
         let compare = BenchmarkMetrics.of(PullRequestTests.regression)
@@ -27,13 +28,15 @@ import Testing
         let change = try #require(compare.first { $0.measure == "main.change" })
         #expect(change.value == 1.0 && change.lower == 0.95 && change.upper == 1.04)
         #expect(compare.contains { $0.measure == "count.symbolLookups" && $0.unit == .count && $0.value == 100 })
-        #expect(BenchmarkMetrics.benchmarkName(["/tmp/premain-pr-x1/head/.build/release/app", "add", "1"]) == "app add 1")
+        #expect(
+            BenchmarkMetrics.benchmarkName(["/tmp/premain-pr-x1/head/.build/release/app", "add", "1"]) == "app add 1")
         #expect(BenchmarkMetrics.of(PullRequestTests.report(.notMeasured("no --run given", .noRun))).isEmpty)
     }
 
     /// `{"<benchmark>": {"<measure>": {"value": n, "lower_value": n, "upper_value": n}}}`.
     @Test func bmfHasBencherShape() throws {
-        let metrics = BenchmarkMetrics.of(try ReportFixtures.measure()) + BenchmarkMetrics.of(PullRequestTests.regression)
+        let metrics =
+            BenchmarkMetrics.of(try ReportFixtures.measure()) + BenchmarkMetrics.of(PullRequestTests.regression)
         let text = try BenchmarkExportFormat.bmf.render(metrics)
         let document = try #require(try Self.json(text) as? [String: Any])
         #expect(Set(document.keys) == ["true --flag", "app --version"])
@@ -42,7 +45,9 @@ import Testing
             let entries = try #require(benchmark as? [String: Any])
             for (name, entry) in entries {
                 measures += 1
-                #expect(name.hasSuffix(" (ms)") || name.hasSuffix(" (count)") || name.hasSuffix(" (instructions)"), "\(name)")
+                #expect(
+                    name.hasSuffix(" (ms)") || name.hasSuffix(" (count)") || name.hasSuffix(" (instructions)"),
+                    "\(name)")
                 let fields = try #require(entry as? [String: Any])
                 #expect(Set(fields.keys).isSubset(of: ["value", "lower_value", "upper_value"]), "\(fields)")
                 let value = try #require(fields["value"] as? Double)
@@ -57,7 +62,8 @@ import Testing
     /// customSmallerIsBetter: `[{name, unit, value, range?, extra?}]`, nothing else.
     @Test func benchmarkActionHasCustomSmallerIsBetterShape() throws {
         let metrics = BenchmarkMetrics.of(PullRequestTests.regression)
-        let entries = try #require(try Self.json(try BenchmarkExportFormat.benchmarkAction.render(metrics)) as? [[String: Any]])
+        let entries = try #require(
+            try Self.json(try BenchmarkExportFormat.benchmarkAction.render(metrics)) as? [[String: Any]])
         #expect(entries.count == metrics.count)
         for entry in entries {
             #expect(Set(entry.keys).isSubset(of: ["name", "unit", "value", "range", "extra"]), "\(entry)")
@@ -73,28 +79,35 @@ import Testing
     /// OpenMetrics text, parsed by the Prometheus client's OpenMetrics parser (Debian's
     /// python3-prometheus-client), which refuses anything the format does not allow.
     @Test func openMetricsParsesWithTheStrictParser() throws {
-        var metrics = BenchmarkMetrics.of(try ReportFixtures.measure()) + BenchmarkMetrics.of(PullRequestTests.regression)
-        metrics.append(BenchmarkMetric(benchmark: "odd \"name\" \\ with\nbreak", measure: "main", unit: .milliseconds,
-                                       value: 1, lower: 0.5, upper: 2, note: "a note"))
+        var metrics =
+            BenchmarkMetrics.of(try ReportFixtures.measure()) + BenchmarkMetrics.of(PullRequestTests.regression)
+        metrics.append(
+            BenchmarkMetric(
+                benchmark: "odd \"name\" \\ with\nbreak", measure: "main", unit: .milliseconds,
+                value: 1, lower: 0.5, upper: 2, note: "a note"))
         let text = try BenchmarkExportFormat.openMetrics.render(metrics)
         #expect(text.hasSuffix("# EOF\n"))
-        #expect(text.contains("# TYPE premain_main_milliseconds gauge\n# UNIT premain_main_milliseconds milliseconds\n"))
-        #expect(text.contains("premain_main_change_milliseconds{benchmark=\"app --version\",statistic=\"lower\"} 0.95\n"))
+        #expect(
+            text.contains("# TYPE premain_main_milliseconds gauge\n# UNIT premain_main_milliseconds milliseconds\n"))
+        #expect(
+            text.contains("premain_main_change_milliseconds{benchmark=\"app --version\",statistic=\"lower\"} 0.95\n"))
         let folder = try TemporaryFolders.make("openmetrics")
         try text.write(toFile: folder + "/metrics.txt", atomically: true, encoding: .utf8)
         let script = """
-        import sys
-        try:
-            from prometheus_client.openmetrics.parser import text_string_to_metric_families
-        except ImportError:
-            print("python3-prometheus-client is missing: run scripts/setup", file=sys.stderr); sys.exit(2)
-        families = list(text_string_to_metric_families(open(sys.argv[1]).read()))
-        print(len(families), sum(len(f.samples) for f in families))
-        """
+            import sys
+            try:
+                from prometheus_client.openmetrics.parser import text_string_to_metric_families
+            except ImportError:
+                print("python3-prometheus-client is missing: run scripts/setup", file=sys.stderr); sys.exit(2)
+            families = list(text_string_to_metric_families(open(sys.argv[1]).read()))
+            print(len(families), sum(len(f.samples) for f in families))
+            """
         let result = try Shell.run(["python3", "-c", script, folder + "/metrics.txt"])
         #expect(result.status == 0, "\(result.stderr)")
         let samples = metrics.reduce(0) { $0 + 1 + ($1.lower == nil ? 0 : 1) + ($1.upper == nil ? 0 : 1) }
-        #expect(result.stdout.split(separator: " ").last.map { String($0.dropLast()) } == String(samples), "\(result.stdout)")
+        #expect(
+            result.stdout.split(separator: " ").last.map { String($0.dropLast()) } == String(samples),
+            "\(result.stdout)")
         #expect(try BenchmarkExportFormat.openMetrics.render([]) == "# EOF\n")
     }
 
@@ -102,8 +115,10 @@ import Testing
     /// lines: {begin}}}]`, relative paths, GitLab's severities, unique fingerprints.
     @Test func codeQualityHasGitLabShape() throws {
         let scope = RendererTests.scope
-        for text in [try GitLabCodeQualityRenderer.render(RendererTests.checkReport(), scope: scope),
-                     try GitLabCodeQualityRenderer.render(RendererTests.diffReport(), scope: scope)] {
+        for text in [
+            try GitLabCodeQualityRenderer.render(RendererTests.checkReport(), scope: scope),
+            try GitLabCodeQualityRenderer.render(RendererTests.diffReport(), scope: scope),
+        ] {
             let issues = try #require(try Self.json(text) as? [[String: Any]])
             #expect(!issues.isEmpty)
             for issue in issues {
@@ -118,7 +133,8 @@ import Testing
             let fingerprints = issues.compactMap { $0["fingerprint"] as? String }
             #expect(fingerprints.count == issues.count && Set(fingerprints).count == fingerprints.count)
         }
-        let empty = try GitLabCodeQualityRenderer.render(CheckReport(inputs: [], findings: [], failOn: .error, errors: []), scope: scope)
+        let empty = try GitLabCodeQualityRenderer.render(
+            CheckReport(inputs: [], findings: [], failOn: .error, errors: []), scope: scope)
         #expect((try Self.json(empty) as? [Any])?.isEmpty == true)
     }
 }

@@ -25,29 +25,39 @@ import Testing
         #expect(DynamicStringTokens.expand("$ORIGIN/x", origin: nil, lib: "lib", platform: "p") == nil)
     }
 
-    static func object(_ name: String, _ path: String, via: FoundVia, depth: Int, neededBy: String,
-                       system: Bool = false, relocations: Int = 0) -> ClosureObject {
+    static func object(
+        _ name: String, _ path: String, via: FoundVia, depth: Int, neededBy: String,
+        system: Bool = false, relocations: Int = 0
+    ) -> ClosureObject {
         var census = RelocationCensus()
         census.add(.relative, relocations)
         let cost = ObjectCost(relocations: census, initializers: 1, exported: 10, lookups: 0, bindNow: false)
-        return ClosureObject(path: path, realPath: path, soname: name, requestedName: name, foundVia: via,
-                             searchDirectory: nil, depth: depth, neededBy: neededBy, needed: [], system: system,
-                             cost: cost)
+        return ClosureObject(
+            path: path, realPath: path, soname: name, requestedName: name, foundVia: via,
+            searchDirectory: nil, depth: depth, neededBy: neededBy, needed: [], system: system,
+            cost: cost)
     }
 
     static func binary() throws -> BinaryInventory {
         var inventory = try InventoryBuilder.audit(path: "/bin/true")
         inventory.path = "/app/bin/app"
         let objects = [
-            object("libcore.so", "/app/lib/libcore.so", via: .runpath, depth: 1, neededBy: "/app/bin/app", relocations: 300),
-            object("libc.so.6", "/lib/x86_64-linux-gnu/libc.so.6", via: .ldSoCache, depth: 1, neededBy: "/app/bin/app",
-                   system: true, relocations: 600),
-            object("libleaf.so", "/app/lib/libleaf.so", via: .rpath, depth: 2, neededBy: "/app/lib/libcore.so", relocations: 100),
-            object("ld-linux-x86-64.so.2", "/lib64/ld-linux-x86-64.so.2", via: .interpreter, depth: 1,
-                   neededBy: "/app/bin/app", system: true),
+            object(
+                "libcore.so", "/app/lib/libcore.so", via: .runpath, depth: 1, neededBy: "/app/bin/app", relocations: 300
+            ),
+            object(
+                "libc.so.6", "/lib/x86_64-linux-gnu/libc.so.6", via: .ldSoCache, depth: 1, neededBy: "/app/bin/app",
+                system: true, relocations: 600),
+            object(
+                "libleaf.so", "/app/lib/libleaf.so", via: .rpath, depth: 2, neededBy: "/app/lib/libcore.so",
+                relocations: 100),
+            object(
+                "ld-linux-x86-64.so.2", "/lib64/ld-linux-x86-64.so.2", via: .interpreter, depth: 1,
+                neededBy: "/app/bin/app", system: true),
         ]
-        let missing = MissingLibrary(name: "libgone.so", neededBy: "/app/lib/libcore.so",
-                                     searched: ["/app/lib", "/etc/ld.so.cache", "/lib/x86_64-linux-gnu"], wrongClass: [])
+        let missing = MissingLibrary(
+            name: "libgone.so", neededBy: "/app/lib/libcore.so",
+            searched: ["/app/lib", "/etc/ld.so.cache", "/lib/x86_64-linux-gnu"], wrongClass: [])
         var program = RelocationCensus()
         program.add(.symbolic, 10)
         let programCost = ObjectCost(relocations: program, initializers: 2, exported: 0, lookups: 10, bindNow: true)
@@ -62,14 +72,16 @@ import Testing
 
     @Test func treeFoldsSystemLibrariesAndHonoursDepth() throws {
         let text = ClosureTextRenderer.render(try Self.binary())
-        #expect(text.contains("""
-              /app/bin/app
-              ├── libcore.so [runpath] /app/lib/libcore.so
-              │   ├── libleaf.so [rpath] /app/lib/libleaf.so
-              │   └── libgone.so not found
-              └── ld-linux-x86-64.so.2 [interpreter] /lib64/ld-linux-x86-64.so.2
-              1 system libraries folded (--all shows them): libc.so.6
-            """))
+        #expect(
+            text.contains(
+                """
+                  /app/bin/app
+                  ├── libcore.so [runpath] /app/lib/libcore.so
+                  │   ├── libleaf.so [rpath] /app/lib/libleaf.so
+                  │   └── libgone.so not found
+                  └── ld-linux-x86-64.so.2 [interpreter] /lib64/ld-linux-x86-64.so.2
+                  1 system libraries folded (--all shows them): libc.so.6
+                """))
         #expect(text.contains("Load closure (4 objects, 1 missing)"))
         #expect(text.contains("searched: /app/lib, /etc/ld.so.cache, /lib/x86_64-linux-gnu"))
         #expect(text.contains("Unused direct dependencies"))

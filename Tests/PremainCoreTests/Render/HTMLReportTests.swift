@@ -1,9 +1,10 @@
 import Foundation
 import PremainAudit
 import PremainModel
-@testable import PremainRender
 import PremainTestSupport
 import Testing
+
+@testable import PremainRender
 
 /// `--format html`: every page stands alone (no reference outside the file) and escapes every
 /// name that comes from a binary, a report or the command line. Reports built in code carry a
@@ -16,11 +17,16 @@ struct HTMLReportTests {
         hostileDiff.base.timeline = [.init(label: ReportFixtures.hostileObject, startMs: 1, endMs: 4)]
         hostileDiff.head.timeline = [.init(label: ReportFixtures.hostileObject, startMs: 1, endMs: 5)]
         let points = HistoryData.series(stepAt: 17).enumerated().map { index, value in
-            HistoryPoint(commit: index == 17 ? ReportFixtures.hostileObject : HistoryData.commit(index + 1), report: index + 1,
-                         recordedAt: "t", value: value)
+            HistoryPoint(
+                commit: index == 17 ? ReportFixtures.hostileObject : HistoryData.commit(index + 1), report: index + 1,
+                recordedAt: "t", value: value)
         }
-        let history = HistoryReport(database: ReportFixtures.hostileObject, reports: 30, series: [
-            HistorySeries(metric: "main", unit: "ms", points: points, noise: 0.3, steps: StepDetector().steps(of: points))])
+        let history = HistoryReport(
+            database: ReportFixtures.hostileObject, reports: 30,
+            series: [
+                HistorySeries(
+                    metric: "main", unit: "ms", points: points, noise: 0.3, steps: StepDetector().steps(of: points))
+            ])
         return [
             ("measure", HTMLReportRenderer.render(try ReportFixtures.measure())),
             ("trace", HTMLReportRenderer.render(ReportFixtures.trace())),
@@ -33,14 +39,19 @@ struct HTMLReportTests {
 
     @Test func everyPageStandsAloneAndEscapesNames() throws {
         for (view, page) in try Self.pages() {
-            #expect(HTMLReferenceCheck.externalReferences(in: page).isEmpty, "\(view): \(HTMLReferenceCheck.externalReferences(in: page))")
+            #expect(
+                HTMLReferenceCheck.externalReferences(in: page).isEmpty,
+                "\(view): \(HTMLReferenceCheck.externalReferences(in: page))")
             #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("<svg") || view == "audit", "\(view)")
-            #expect(!page.contains("<script") && !page.contains("\u{1b}"), "\(view) lets markup or a control byte through")
+            #expect(
+                !page.contains("<script") && !page.contains("\u{1b}"), "\(view) lets markup or a control byte through")
             #expect(!page.contains("\"<") && !page.contains("ctor<&"), "\(view)")
             if view != "audit" {
                 // The whole name, or its file name (after the last "/", which is inside "</script>").
-                #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;&amp;\\x1b[31m.so") || page.contains("script&gt;&amp;\\x1b[31m.so"),
-                        "\(view) lost the hostile name")
+                #expect(
+                    page.contains("&lt;script&gt;alert(1)&lt;/script&gt;&amp;\\x1b[31m.so")
+                        || page.contains("script&gt;&amp;\\x1b[31m.so"),
+                    "\(view) lost the hostile name")
             }
         }
     }
@@ -48,7 +59,9 @@ struct HTMLReportTests {
     @Test func viewsDrawWhatTheyPromise() throws {
         let pages = Dictionary(try Self.pages()) { first, _ in first }
         let measure = try #require(pages["measure"])
-        #expect(measure.contains("Launch waterfall") && measure.contains("phases, one row per run") && measure.contains("libc.so.6"))
+        #expect(
+            measure.contains("Launch waterfall") && measure.contains("phases, one row per run")
+                && measure.contains("libc.so.6"))
         #expect(measure.contains("main to first output") == false)  // phases are named as LaunchPhases names them
         let trace = try #require(pages["trace"])
         #expect(trace.contains("Flame chart of the start-up path") && trace.contains("Flame graph of the traced time"))
@@ -77,24 +90,31 @@ struct HTMLReportTests {
             chain.append(current.name)
             node = current.order.first.flatMap { current.children[$0] }
         }
-        #expect(chain == ["main", "_GLOBAL__sub_I_registry.cpp", "one-time initialization function for main.catalog",
-                          "default argument 0 of main.parse(mode:)"])
+        #expect(
+            chain == [
+                "main", "_GLOBAL__sub_I_registry.cpp", "one-time initialization function for main.catalog",
+                "default argument 0 of main.parse(mode:)",
+            ])
         // Two calls of the default argument make one box with both calls' time. The times are
         // the recorded fixture's inclusive times (ReportFixtures.trace: 0.45 + 0.55 ms, and 4 + 2 ms
         // at the root), summed by the flame graph: arithmetic on recorded values, not a measured
         // duration.
-        let lazy = root.children["main"]?.children["_GLOBAL__sub_I_registry.cpp"]?.children["one-time initialization function for main.catalog"]
+        let lazy = root.children["main"]?.children["_GLOBAL__sub_I_registry.cpp"]?.children[
+            "one-time initialization function for main.catalog"]
         #expect(abs((lazy?.children["default argument 0 of main.parse(mode:)"]?.ms ?? 0) - 1.0) < 1e-9)
         #expect(abs(root.ms - 6) < 1e-9)
     }
 
     @Test func referenceCheckFindsWhatWouldLeaveTheFile() {
         let bad = [
-            "<img src=\"https://example.com/x.png\">", "<style>@import 'x.css';</style>", "<div style=\"background:url(x.png)\">",
-            "<script>1</script>", "<link rel=stylesheet href=x.css>", "<a href=\"//cdn.example/x\">", "<image href=\"/etc/x.svg\"/>",
+            "<img src=\"https://example.com/x.png\">", "<style>@import 'x.css';</style>",
+            "<div style=\"background:url(x.png)\">",
+            "<script>1</script>", "<link rel=stylesheet href=x.css>", "<a href=\"//cdn.example/x\">",
+            "<image href=\"/etc/x.svg\"/>",
         ]
         for page in bad { #expect(!HTMLReferenceCheck.externalReferences(in: page).isEmpty, "\(page)") }
-        let good = "<img src=\"data:image/png;base64,AAAA\"><a href=\"#top\">top</a><div style=\"background:url(data:image/png;base64,AA)\">"
+        let good =
+            "<img src=\"data:image/png;base64,AAAA\"><a href=\"#top\">top</a><div style=\"background:url(data:image/png;base64,AA)\">"
         #expect(HTMLReferenceCheck.externalReferences(in: good).isEmpty)
     }
 }

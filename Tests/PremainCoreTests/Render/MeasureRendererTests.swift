@@ -56,7 +56,9 @@ struct MeasureRendererTests {
         // libwork.so's bar starts before the executable's and is longer (10.5 ms against 1 ms).
         let libStart = try #require(library.firstIndex(of: "#"))
         let exeStart = try #require(program.firstIndex(of: "#"))
-        #expect(library.distance(from: library.startIndex, to: libStart) < program.distance(from: program.startIndex, to: exeStart))
+        #expect(
+            library.distance(from: library.startIndex, to: libStart)
+                < program.distance(from: program.startIndex, to: exeStart))
         #expect(library.filter { $0 == "#" }.count > 5 * program.filter { $0 == "#" }.count)
         #expect(lines.allSatisfy { $0.count <= 100 })
     }

@@ -75,8 +75,10 @@ import Testing
     /// A folder audit with closures, initializers, Swift suspects and a summary, written whole
     /// and binary by binary on several threads.
     @Test func anAuditReportIsWrittenAsJSONEncoderWritesIt() throws {
-        let report = BatchAudit(workers: 2).run([try Samples.path("cxx-static-init"), try Samples.path("swift-startup"),
-                                                 try Samples.path("odd"), "/bin/true"])
+        let report = BatchAudit(workers: 2).run([
+            try Samples.path("cxx-static-init"), try Samples.path("swift-startup"),
+            try Samples.path("odd"), "/bin/true",
+        ])
         #expect(report.binaries.count > 5)
         let expected = try Self.foundation(report)
         #expect(try JSONRenderer.render(report) == expected)

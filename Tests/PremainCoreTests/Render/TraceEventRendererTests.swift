@@ -19,14 +19,18 @@ struct TraceEventRendererTests {
         #expect(threadNames == ["run 1", "run 2", "run 3", "run 4", "run 5"])
         let first = Self.slices(events).filter { $0["tid"] as? Int == 1 }
         let names = first.compactMap { $0["name"] as? String }
-        for phase in ["run 1", "exec and loader start", "map and relocate", "initializers", "main", "libc.so.6", "app"] {
+        for phase in ["run 1", "exec and loader start", "map and relocate", "initializers", "main", "libc.so.6", "app"]
+        {
             #expect(names.contains(phase), "no \(phase) slice")
         }
         // The hostile library's initializer: 3 ms from 1 ms after birth, in microseconds.
-        let library = try #require(first.first { ($0["args"] as? [String: Any])?["object"] as? String == ReportFixtures.hostileObject })
+        let library = try #require(
+            first.first { ($0["args"] as? [String: Any])?["object"] as? String == ReportFixtures.hostileObject })
         #expect(library["ts"] as? Double == 1000 && library["dur"] as? Double == 3000)
         #expect(library["cat"] as? String == "initializers")
-        let instants = events.filter { $0["ph"] as? String == "i" && $0["tid"] as? Int == 1 }.compactMap { $0["name"] as? String }
+        let instants = events.filter { $0["ph"] as? String == "i" && $0["tid"] as? Int == 1 }.compactMap {
+            $0["name"] as? String
+        }
         for milestone in ["loader start", "main", "first output", "exit"] { #expect(instants.contains(milestone)) }
         #expect(instants.contains { $0.hasPrefix("mapped ") })
     }
@@ -60,7 +64,8 @@ struct TraceEventRendererTests {
         #expect(calls.count == 10)
         #expect(Set(calls.map { $0["pid"] as? Int ?? 0 }) == [1, 2])
         #expect(Set(calls.map { $0["tid"] as? Int ?? 0 }) == [100, 101])
-        let lazy = try #require(calls.first { $0["name"] as? String == "one-time initialization function for main.catalog" })
+        let lazy = try #require(
+            calls.first { $0["name"] as? String == "one-time initialization function for main.catalog" })
         let args = try #require(lazy["args"] as? [String: Any])
         #expect(args["object"] as? String == "/app/main" && args["address"] as? String == "0x2390")
         #expect(args["source"] as? String == "/src/main.swift:79" && args["symbol"] as? String == "$s4main7catalog_WZ")

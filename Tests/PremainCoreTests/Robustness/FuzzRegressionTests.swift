@@ -3,11 +3,12 @@ import Foundation
 import PremainAudit
 import PremainHistory
 import PremainJudge
-@testable import PremainLaunch
 import PremainModel
 import PremainRender
 import PremainTestSupport
 import Testing
+
+@testable import PremainLaunch
 
 /// Replays the inputs kept in Tests/FuzzInputs (crafted cases of issue 14 and every crash
 /// `scripts/fuzz` ever found) through the code the fuzz targets in Fuzz/ drive, without the
@@ -25,14 +26,17 @@ import Testing
     }
 
     @Test func everyTargetHasKeptInputs() {
-        for target in ["elf-audit", "report", "config", "dwarf", "ready", "history"] { #expect(!Self.inputs(target).isEmpty, "\(target)") }
+        for target in ["elf-audit", "report", "config", "dwarf", "ready", "history"] {
+            #expect(!Self.inputs(target).isEmpty, "\(target)")
+        }
     }
 
     /// As Fuzz/ELFAuditFuzz.swift: the bytes through libelf in memory, the audit, look-ups.
     @Test(arguments: inputs("elf-audit")) func keptELFInputIsAuditedInMemory(_ path: String) throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let file = try bytes.withUnsafeBytes { try ELFFile(memory: $0, path: "fuzz.elf") }
-        let inventory = InventoryBuilder.audit(file, options: InventoryOptions(symbolLists: true, demangle: true, sourceLines: false))
+        let inventory = InventoryBuilder.audit(
+            file, options: InventoryOptions(symbolLists: true, demangle: true, sourceLines: false))
         #expect(inventory.path == "fuzz.elf")
         let lookup = try #require(ELFSymbolLookup(file))
         for name in (inventory.symbols.importedNames ?? []) + (inventory.symbols.exportedNames ?? []) {
@@ -80,11 +84,14 @@ import Testing
                 let store = try HistoryStore(path: valid)
                 for index in 0..<24 {  // the database Fuzz/HistoryFuzz.swift makes
                     let main = 40 + (index >= 12 ? 2 : 0) + Double(index % 3) * 0.1
-                    try store.add(json: "{\"schemaVersion\":1,\"index\":\(index)}", kind: index % 2 == 0 ? "measure" : "trace",
-                                  metrics: [HistoryMetric(name: "main", unit: "ms", value: main),
-                                            HistoryMetric(name: "loader.symbolLookups", unit: "count", value: Double(100 + index / 8)),
-                                            HistoryMetric(name: "trace.function.é|<x>", unit: "ms", value: Double(index))],
-                                  commit: index % 5 == 4 ? nil : "c\(index)", recordedAt: "2026-12-01T00:00:00Z")
+                    try store.add(
+                        json: "{\"schemaVersion\":1,\"index\":\(index)}", kind: index % 2 == 0 ? "measure" : "trace",
+                        metrics: [
+                            HistoryMetric(name: "main", unit: "ms", value: main),
+                            HistoryMetric(name: "loader.symbolLookups", unit: "count", value: Double(100 + index / 8)),
+                            HistoryMetric(name: "trace.function.é|<x>", unit: "ms", value: Double(index)),
+                        ],
+                        commit: index % 5 == 4 ? nil : "c\(index)", recordedAt: "2026-12-01T00:00:00Z")
                 }
             }
             let rest = bytes
@@ -110,7 +117,9 @@ import Testing
             if path.hasSuffix("/premain-6-reports") { #expect(report.reports == 6 && report.series.count == 3) }
         } catch {
             #expect(!error.description.contains("\n") && error.description.hasPrefix(database + ": "), "\(error)")
-            if path.hasSuffix("/another-programs-photos") { #expect(error.kind == .damaged && error.description.contains("photos")) }
+            if path.hasSuffix("/another-programs-photos") {
+                #expect(error.kind == .damaged && error.description.contains("photos"))
+            }
         }
         #expect(FolderSnapshot(folder) == before, "\(FolderSnapshot(folder))")
     }
@@ -139,7 +148,9 @@ import Testing
             var steps = 0
             let outcome = pattern.program.run(text, deadlineNs: nil, steps: &steps)
             #expect(outcome != .deadlinePassed)
-            #expect(steps <= (4 * states + 1) * (text.count + 1), "\(steps) steps, \(states) states, \(text.count) characters")
+            #expect(
+                steps <= (4 * states + 1) * (text.count + 1),
+                "\(steps) steps, \(states) states, \(text.count) characters")
             #expect(pattern.match(bytes: line, deadlineNs: nil) == outcome)
             var late = 0
             #expect(pattern.program.run(text, deadlineNs: 0, steps: &late) == .deadlinePassed)

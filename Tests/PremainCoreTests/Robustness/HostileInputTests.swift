@@ -1,13 +1,14 @@
 import ELFKit
 import Foundation
-@testable import PremainAudit
-@testable import PremainJudge
-@testable import PremainLaunch
 import PremainModel
 import PremainRender
 import PremainSystem
 import PremainTestSupport
 import Testing
+
+@testable import PremainAudit
+@testable import PremainJudge
+@testable import PremainLaunch
 
 /// The defects of issue 14 (hostile input and faults), one test each, named after the defect.
 /// Crafted inputs are made here from small recipes; every test asserts the one-line error or
@@ -42,8 +43,10 @@ import Testing
     // 1. Crash — long Swift symbol names.
     @Test func longSwiftSymbolNameDoesNotOverflowTheStack() {
         let huge = Self.nestedSwiftName(levels: 105_000)  // ~210 KB: kept mangled
-        let long = Self.nestedSwiftName(levels: 30_000)   // ~60 KB: demangled on a large stack
-        let results = Self.onSmallStack { (Demangler.demangle(huge), Demangler.demangle(long), Demangler.demangle("$s4main1xSivp")) }
+        let long = Self.nestedSwiftName(levels: 30_000)  // ~60 KB: demangled on a large stack
+        let results = Self.onSmallStack {
+            (Demangler.demangle(huge), Demangler.demangle(long), Demangler.demangle("$s4main1xSivp"))
+        }
         #expect(huge.utf8.count > Demangler.maxNameLength)
         #expect(results?.0 == nil)
         #expect(results?.1?.hasPrefix("one-time initialization function for") == true)
@@ -104,7 +107,8 @@ import Testing
 
             """
         for start in stride(from: 0, to: dies.count, by: 64) {
-            source += "    .byte " + dies[start..<min(start + 64, dies.count)].map(String.init).joined(separator: ",") + "\n"
+            source +=
+                "    .byte " + dies[start..<min(start + 64, dies.count)].map(String.init).joined(separator: ",") + "\n"
         }
         let assembly = folder + "/nested.s"
         let object = folder + "/nested.o"
@@ -167,16 +171,25 @@ import Testing
             }
         }
         #expect(try load { _ in } == "decoded")
-        #expect(try load { $0["runs"] = -5 }
-            == "not a measure report of this premain version: measurements[0].runs: expected a whole number from 0 to 1000000, found -5")
+        #expect(
+            try load { $0["runs"] = -5 }
+                == "not a measure report of this premain version: measurements[0].runs: expected a whole number from 0 to 1000000, found -5"
+        )
         // A count no Int holds is out of range, not Foundation's internal error name.
-        #expect(try load { $0["runs"] = 1e300 } == "not a measure report of this premain version: a number out of range")
-        #expect(try load(milestone(["medianMs": 1e300]))
-            == "not a measure report of this premain version: measurements[0].milestones.main.medianMs: expected milliseconds from -1e9 to 1e9, found 1e+300")
-        #expect(try load(milestone(["medianMs": 1, "samplesMs": [1, 1e308, -1e308]]))
-            == "not a measure report of this premain version: measurements[0].milestones.main.samplesMs: expected milliseconds from -1e9 to 1e9, found 1e+308")
-        #expect(try load(milestone(["medianMs": 1, "samplesMs": [1, 2], "outliers": [7]]))
-            == "not a measure report of this premain version: measurements[0].milestones.main.outliers: outlier index 7 is not an index of samplesMs (2 samples)")
+        #expect(
+            try load { $0["runs"] = 1e300 } == "not a measure report of this premain version: a number out of range")
+        #expect(
+            try load(milestone(["medianMs": 1e300]))
+                == "not a measure report of this premain version: measurements[0].milestones.main.medianMs: expected milliseconds from -1e9 to 1e9, found 1e+300"
+        )
+        #expect(
+            try load(milestone(["medianMs": 1, "samplesMs": [1, 1e308, -1e308]]))
+                == "not a measure report of this premain version: measurements[0].milestones.main.samplesMs: expected milliseconds from -1e9 to 1e9, found 1e+308"
+        )
+        #expect(
+            try load(milestone(["medianMs": 1, "samplesMs": [1, 2], "outliers": [7]]))
+                == "not a measure report of this premain version: measurements[0].milestones.main.outliers: outlier index 7 is not an index of samplesMs (2 samples)"
+        )
         // Renderers given huge values they did not decode still do not trap.
         #expect(Milliseconds.number(1e300) == "1e+300")
         #expect(Milliseconds.text(-9.5e18) == "-9.5e+18 ms")
@@ -194,14 +207,19 @@ import Testing
 
     // 6. Abort on premain.json bootstrapResamples of 10^12.
     @Test func configValuesThatSizeWorkAreBounded() {
-        #expect(Self.configError(#"{"diff": {"bootstrapResamples": 999999999999}}"#)
-            == "premain.json: diff.bootstrapResamples: expected a whole number from 0 to 100000, found 999999999999")
-        #expect(Self.configError(#"{"diff": {"bootstrapResamples": 1e300}}"#)
-            == "premain.json: diff.bootstrapResamples: expected a whole number from 0 to 100000, found 1e+300")
-        #expect(Self.configError(#"{"compare": {"maxRuns": 5000000}}"#)
-            == "premain.json: compare.maxRuns: expected a whole number from 0 to 100000, found 5000000")
-        #expect(Self.configError(#"{"compare": {"maxSeconds": 1e9}}"#)
-            == "premain.json: compare.maxSeconds: expected at most 86400 (one day), found 1000000000.0")
+        #expect(
+            Self.configError(#"{"diff": {"bootstrapResamples": 999999999999}}"#)
+                == "premain.json: diff.bootstrapResamples: expected a whole number from 0 to 100000, found 999999999999"
+        )
+        #expect(
+            Self.configError(#"{"diff": {"bootstrapResamples": 1e300}}"#)
+                == "premain.json: diff.bootstrapResamples: expected a whole number from 0 to 100000, found 1e+300")
+        #expect(
+            Self.configError(#"{"compare": {"maxRuns": 5000000}}"#)
+                == "premain.json: compare.maxRuns: expected a whole number from 0 to 100000, found 5000000")
+        #expect(
+            Self.configError(#"{"compare": {"maxSeconds": 1e9}}"#)
+                == "premain.json: compare.maxSeconds: expected at most 86400 (one day), found 1000000000.0")
         #expect(Self.configError(#"{"diff": {"bootstrapResamples": 2000}}"#) == "parsed")
     }
 
@@ -225,9 +243,10 @@ import Testing
     }
 
     @Test func sarifAndAnnotationTextCarryNoControlsMentionsOrHTML() throws {
-        let finding = Finding(rule: "heavy_static_initializer", severity: .warning,
-                              subject: .init(object: "lib" + Self.hostileName + ".so", symbol: Self.hostileName),
-                              message: "initializer " + Self.hostileName + " is slow", advice: "make it lazy")
+        let finding = Finding(
+            rule: "heavy_static_initializer", severity: .warning,
+            subject: .init(object: "lib" + Self.hostileName + ".so", symbol: Self.hostileName),
+            message: "initializer " + Self.hostileName + " is slow", advice: "make it lazy")
         let report = CheckReport(inputs: ["build"], findings: [finding], failOn: .error, errors: [])
         let scope = SourceScope(root: "/src/app", artifacts: ["build"], workingDirectory: "/src/app")
         let sarif = try SARIFRenderer.render(report, catalog: RuleEngine().catalog, scope: scope)
@@ -235,11 +254,14 @@ import Testing
         let run = try #require((document["runs"] as? [[String: Any]])?.first)
         let result = try #require((run["results"] as? [[String: Any]])?.first)
         let message = try #require((result["message"] as? [String: Any])?["text"] as? String)
-        let logical = try #require(((result["locations"] as? [[String: Any]])?.first?["logicalLocations"] as? [[String: Any]]))
+        let logical = try #require(
+            ((result["locations"] as? [[String: Any]])?.first?["logicalLocations"] as? [[String: Any]]))
         let names = logical.flatMap { [$0["name"] as? String ?? "", $0["fullyQualifiedName"] as? String ?? ""] }
-        let annotation = GitHubAnnotationRenderer.render(report, scope: SourceScope(root: "/", artifacts: ["/"], workingDirectory: "/"))
+        let annotation = GitHubAnnotationRenderer.render(
+            report, scope: SourceScope(root: "/", artifacts: ["/"], workingDirectory: "/"))
         for text in [message, annotation] + names {
-            for unsafe: Unicode.Scalar in ["\u{1B}", "\u{07}", "\n", "\u{202E}", "\u{2066}"] where !(text == annotation && unsafe == "\n") {
+            for unsafe: Unicode.Scalar in ["\u{1B}", "\u{07}", "\n", "\u{202E}", "\u{2066}"]
+            where !(text == annotation && unsafe == "\n") {
                 #expect(!text.unicodeScalars.contains(unsafe), "U+\(String(unsafe.value, radix: 16)) in \(text)")
             }
             #expect(!text.contains("@everyone"))
@@ -267,26 +289,38 @@ import Testing
         do {
             _ = try RuleInputLoader.report(future)
         } catch {
-            #expect(error.description == "schemaVersion 99 is not supported; this premain reads a measure report of version 1")
+            #expect(
+                error.description
+                    == "schemaVersion 99 is not supported; this premain reads a measure report of version 1")
         }
     }
 
     @Test func measureReportGivenWhereAnAuditIsExpectedIsRefused() throws {
-        let measure = try RuleInputLoader.report(String(contentsOfFile: Repository.root + "/Tests/Golden/measure.json", encoding: .utf8))
+        let measure = try RuleInputLoader.report(
+            String(contentsOfFile: Repository.root + "/Tests/Golden/measure.json", encoding: .utf8))
         let audit = RuleInputLoader().load([try Samples.path("cxx-static-init/libinit.so")]).input
-        #expect(DiffBuilder.mismatch(base: measure, head: audit)
-            == "base holds measured launches and head audited objects: nothing to compare; give two builds, two audits, two measure reports or two trace reports")
+        #expect(
+            DiffBuilder.mismatch(base: measure, head: audit)
+                == "base holds measured launches and head audited objects: nothing to compare; give two builds, two audits, two measure reports or two trace reports"
+        )
         #expect(DiffBuilder.mismatch(base: audit, head: audit) == nil)
         #expect(DiffBuilder.mismatch(base: measure, head: RuleInput()) == nil)
     }
 
     @Test func duplicateKeysInPremainJSONAreRefused() throws {
-        #expect(Self.configError(#"{"failOn": "warning", "failOn": "note"}"#) == "premain.json: failOn: given twice; keep one")
-        #expect(Self.configError(#"{"rules": {"textrel": {"enabled": true, "enabled": false}}}"#)
-            == "premain.json: rules.textrel.enabled: given twice; keep one")
-        #expect(Self.configError(String(repeating: "[", count: 100_000)) == "premain.json: not valid JSON: nested deeper than 256 levels at byte 256")
+        #expect(
+            Self.configError(#"{"failOn": "warning", "failOn": "note"}"#)
+                == "premain.json: failOn: given twice; keep one")
+        #expect(
+            Self.configError(#"{"rules": {"textrel": {"enabled": true, "enabled": false}}}"#)
+                == "premain.json: rules.textrel.enabled: given twice; keep one")
+        #expect(
+            Self.configError(String(repeating: "[", count: 100_000))
+                == "premain.json: not valid JSON: nested deeper than 256 levels at byte 256")
         #expect(Self.configError("{") == "premain.json: not valid JSON: expected a key at byte 1")
-        #expect(Self.configError(#"{"diff": {"alpha": 1e999}}"#) == "premain.json: not valid JSON: not a finite number at byte 19")
+        #expect(
+            Self.configError(#"{"diff": {"alpha": 1e999}}"#)
+                == "premain.json: not valid JSON: not a finite number at byte 19")
         #expect(try ConfigParser.parse(#"{"comment": "caf\u00e9 \ud83d\ude00", "failOn": "never"}"#).failNever)
     }
 
@@ -299,9 +333,13 @@ import Testing
         let sound = try #require(ELFSymbolLookup(file))
         #expect(!sound.isIndexedByName)
         // Clear the end bit of every chain entry: each look-up would walk to the end of .dynsym.
-        func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+        func u32(_ at: Int) -> Int {
+            Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
+        }
         let base = Int(section.offset)
-        let buckets = u32(base), symbolOffset = u32(base + 4), bloomWords = u32(base + 8)
+        let buckets = u32(base)
+        let symbolOffset = u32(base + 4)
+        let bloomWords = u32(base + 8)
         let chains = base + 16 + bloomWords * 8 + buckets * 4
         for index in 0..<(symbols.count - symbolOffset) { bytes[chains + index * 4] &= 0xFE }
         let crafted = folder + "/endless-chains.so"

@@ -95,10 +95,14 @@ import Testing
             let header = shoff + index * 64
             let type = littleEndian(bytes, header + 4, 4)
             guard [2, 4, 6, 11, 14, 0x6fff_fffe, 0x6fff_ffff].contains(type) else { continue }
-            for (field, value) in [(24, UInt64(1) << 62), (32, UInt64(1) << 61), (40, UInt64(0xffff)), (0, UInt64(0xfff_ffff))] {
+            for (field, value) in [
+                (24, UInt64(1) << 62), (32, UInt64(1) << 61), (40, UInt64(0xffff)), (0, UInt64(0xfff_ffff)),
+            ] {
                 var copy = bytes
                 let width = field == 40 || field == 0 ? 4 : 8
-                for byte in 0..<width { copy[header + field + byte] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(byte))) }
+                for byte in 0..<width {
+                    copy[header + field + byte] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(byte)))
+                }
                 let result = audit(copy)
                 #expect(result.error == nil, "section \(index) field \(field): whole file rejected")
                 damagedAny += 1
@@ -157,4 +161,3 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
-

@@ -1,4 +1,5 @@
 import PremainTestSupport
+
 /// The contract's facts about one file as GNU readelf reports them, for cross-checks: an
 /// independent reader, parsed from `readelf -W -d -r --dyn-syms`.
 struct ReadelfFacts: Equatable, CustomStringConvertible {
@@ -40,7 +41,8 @@ struct ReadelfFacts: Equatable, CustomStringConvertible {
                 if index == "UND" {
                     facts.imported += 1
                 } else if ["GLOBAL", "WEAK", "UNIQUE"].contains(bind), ["DEFAULT", "PROTECTED"].contains(visibility),
-                          type != "SECTION", type != "FILE" {
+                    type != "SECTION", type != "FILE"
+                {
                     facts.exported += 1
                 }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import PremainTestSupport
+
 @testable import PremainAudit
 @testable import PremainJudge
 @testable import PremainModel
@@ -32,7 +33,8 @@ enum RuleSamples {
             sample = String(sample[..<question])
         }
         let file = try path(sample)
-        let binary = try InventoryBuilder.audit(path: file, options: InventoryOptions(symbolLists: true, demangle: true))
+        let binary = try InventoryBuilder.audit(
+            path: file, options: InventoryOptions(symbolLists: true, demangle: true))
         var input = RuleInput(objects: [binary])
         if binary.header.interpreter != nil { input.closures.append(try lddClosure(file, binary)) }
         if measured {
@@ -72,19 +74,23 @@ enum RuleSamples {
             guard seen.insert(item.name).inserted else { continue }
             guard let path = resolved[item.name] else {
                 if missing.contains(item.name) {
-                    missingLibraries.append(MissingLibrary(name: item.name, neededBy: item.parent, searched: [], wrongClass: []))
+                    missingLibraries.append(
+                        MissingLibrary(name: item.name, neededBy: item.parent, searched: [], wrongClass: []))
                 }
                 continue
             }
             let audit = try? InventoryBuilder.audit(path: path)
-            let object = closureObject(path, soname: audit?.header.soname ?? item.name, requested: item.name, depth: item.depth,
-                                       neededBy: item.parent, system: path.hasPrefix("/lib") || path.hasPrefix("/usr/lib"))
+            let object = closureObject(
+                path, soname: audit?.header.soname ?? item.name, requested: item.name, depth: item.depth,
+                neededBy: item.parent, system: path.hasPrefix("/lib") || path.hasPrefix("/usr/lib"))
             objects.append(object)
             for next in audit?.needed ?? [] { queue.append((next, item.depth + 1, object.path, [])) }
         }
         if let interpreter {
-            objects.append(closureObject(interpreter, soname: "ld-linux-x86-64.so.2", requested: interpreter, depth: 1, neededBy: file,
-                                         system: true))
+            objects.append(
+                closureObject(
+                    interpreter, soname: "ld-linux-x86-64.so.2", requested: interpreter, depth: 1, neededBy: file,
+                    system: true))
         }
         let unusedListing = try Shell.run(["ldd", "-u", file]).stdout
         let unused = unusedListing.split(separator: "\n").dropFirst().compactMap { line -> String? in
@@ -93,14 +99,18 @@ enum RuleSamples {
         }
         var closure = DependencyClosure(objects: objects, missing: missingLibraries)
         closure.unusedNeeded = unused
-        return ProgramClosure(name: ObjectName.of(binary), path: binary.path, closure: closure, toolchain: binary.toolchain)
+        return ProgramClosure(
+            name: ObjectName.of(binary), path: binary.path, closure: closure, toolchain: binary.toolchain)
     }
 
     /// A closure object as `ldd` shows it: a path, no search details.
-    static func closureObject(_ path: String, soname: String, requested: String, depth: Int, neededBy: String,
-                              system: Bool) -> ClosureObject {
-        ClosureObject(path: path, realPath: path, soname: soname, requestedName: requested, foundVia: .directPath,
-                      searchDirectory: nil, depth: depth, neededBy: neededBy, needed: [], system: system, cost: nil)
+    static func closureObject(
+        _ path: String, soname: String, requested: String, depth: Int, neededBy: String,
+        system: Bool
+    ) -> ClosureObject {
+        ClosureObject(
+            path: path, realPath: path, soname: soname, requestedName: requested, foundVia: .directPath,
+            searchDirectory: nil, depth: depth, neededBy: neededBy, needed: [], system: system, cost: nil)
     }
 }
 
@@ -120,7 +130,9 @@ enum SelfTimedRun {
         "lib:ctor_c": ("libinit.so", "premain_lib_ctor_c", .constructorFunction),
         "exe:ctor_101": ("exe", "premain_exe_ctor_101", .constructorFunction),
         "exe:main.cpp": ("exe", "_GLOBAL__sub_I_main", .cxxTranslationUnitInitializer),
-        "swift:defaultArgument": ("exe", "$s12SwiftStartup13HomeViewModelC14summaryServiceAcA07SummaryG0C_tcfcfA_", .swiftDefaultArgument),
+        "swift:defaultArgument": (
+            "exe", "$s12SwiftStartup13HomeViewModelC14summaryServiceAcA07SummaryG0C_tcfcfA_", .swiftDefaultArgument
+        ),
         "swift:lazyGlobal": ("exe", "$s12SwiftStartup11homeCatalog_WZ", .swiftLazyGlobal),
         "lib:core.c": ("libcore.so", "premain_core_ctor", .constructorFunction),
         "lib:extra.c": ("libextra.so", "premain_extra_ctor", .constructorFunction),
@@ -162,7 +174,9 @@ enum SelfTimedRun {
         for launch in launches {
             var sums: [String: Double] = [:]
             for (id, ms) in launch.durations {
-                guard let function = functions[id], function.kind != .swiftDefaultArgument, function.kind != .swiftLazyGlobal else { continue }
+                guard let function = functions[id], function.kind != .swiftDefaultArgument,
+                    function.kind != .swiftLazyGlobal
+                else { continue }
                 let name = objectName(function.object, program: program)
                 if !order.contains(name) { order.append(name) }
                 sums[name, default: 0] += ms
@@ -170,20 +184,28 @@ enum SelfTimedRun {
             for (name, sum) in sums { perObject[name, default: []].append(sum) }
         }
         return measurement(
-            command: program, runs: launches.count, milestones: Milestones([.main: TimeSummary(samplesMs: launches.compactMap(\.toMainMs))]),
-            objects: order.map { .init(path: "/samples/" + $0, role: .library, initializers: TimeSummary(samplesMs: perObject[$0] ?? [])) })
+            command: program, runs: launches.count,
+            milestones: Milestones([.main: TimeSummary(samplesMs: launches.compactMap(\.toMainMs))]),
+            objects: order.map {
+                .init(path: "/samples/" + $0, role: .library, initializers: TimeSummary(samplesMs: perObject[$0] ?? []))
+            })
     }
 
     /// A warm measurement of `command` with nothing but its milestones and objects (conditions
     /// empty, as a report that recorded none reads).
-    static func measurement(command: String, runs: Int, milestones: Milestones,
-                            objects: [ObjectMeasurement] = []) -> LaunchMeasurement {
+    static func measurement(
+        command: String, runs: Int, milestones: Milestones,
+        objects: [ObjectMeasurement] = []
+    ) -> LaunchMeasurement {
         let conditions = LaunchConditions(
-            kernel: "", cpuModel: nil, onlineCPUs: 0, allowedCPUs: [], frequencyGovernor: nil, loadAverage1m: nil, glibcVersion: "",
-            pinning: CPUPinning(pinned: false, measurerCPU: nil, targetCPU: nil, reason: nil), runs: runs, warmup: 0, cold: false,
+            kernel: "", cpuModel: nil, onlineCPUs: 0, allowedCPUs: [], frequencyGovernor: nil, loadAverage1m: nil,
+            glibcVersion: "",
+            pinning: CPUPinning(pinned: false, measurerCPU: nil, targetCPU: nil, reason: nil), runs: runs, warmup: 0,
+            cold: false,
             binaryPath: command, buildID: nil, environmentOverrides: [], stdin: "", date: "")
-        return LaunchMeasurement(command: [command], runs: runs, warmup: 0, cold: false, conditions: conditions, status: .ok,
-                                 failures: [], outcomes: [], milestones: milestones, objects: objects, warnings: [])
+        return LaunchMeasurement(
+            command: [command], runs: runs, warmup: 0, cold: false, conditions: conditions, status: .ok,
+            failures: [], outcomes: [], milestones: milestones, objects: objects, warnings: [])
     }
 
     static func functions(_ launches: [Launch], program: String) -> [TracedFunction] {
@@ -196,10 +218,13 @@ enum SelfTimedRun {
             }
         }
         return order.compactMap { id in
-            guard let function = functions[id], let summary = TimeSummary(samplesMs: samples[id] ?? []) else { return nil }
-            return TracedFunction(object: "/samples/" + objectName(function.object, program: program), symbol: function.symbol,
-                                  demangled: Demangler.demangle(function.symbol), kind: function.kind, calls: 1, callsCapped: false,
-                                  inclusive: summary, source: nil, inlinedInto: nil, unfinishedCalls: 0)
+            guard let function = functions[id], let summary = TimeSummary(samplesMs: samples[id] ?? []) else {
+                return nil
+            }
+            return TracedFunction(
+                object: "/samples/" + objectName(function.object, program: program), symbol: function.symbol,
+                demangled: Demangler.demangle(function.symbol), kind: function.kind, calls: 1, callsCapped: false,
+                inclusive: summary, source: nil, inlinedInto: nil, unfinishedCalls: 0)
         }
     }
 }

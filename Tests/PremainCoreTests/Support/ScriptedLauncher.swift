@@ -57,8 +57,9 @@ final class ScriptedLauncher: Launcher, @unchecked Sendable {
     static func run(libMs: Double, exeMs: Double = 1, shift: Double = 0, instrumented: Bool = true) -> LaunchSample {
         guard instrumented else {
             let exit = 1 + libMs + exeMs + shift
-            return LaunchSample(birthNs: 0, instrumented: false, loader: nil, firstOutputMs: exit - 0.1,
-                                firstOutputStream: .stdout, exitMs: exit, outcome: success, stderrHead: "")
+            return LaunchSample(
+                birthNs: 0, instrumented: false, loader: nil, firstOutputMs: exit - 0.1,
+                firstOutputStream: .stdout, exitMs: exit, outcome: success, stderrHead: "")
         }
         var timeline = LoaderTimeline(loaderStartMs: 0.5 + shift)
         timeline.objects = [.init(name: "libwork.so", neededBy: "app", mappedMs: 0.7 + shift)]
@@ -71,8 +72,9 @@ final class ScriptedLauncher: Launcher, @unchecked Sendable {
         timeline.mainMs = 1 + libMs + exeMs + shift
         timeline.startupCounts = LoaderCounts(symbolLookups: 100, relocationsFromCache: 10, relativeRelocations: 50)
         let main = 1 + libMs + exeMs + shift
-        return LaunchSample(birthNs: 0, instrumented: true, loader: timeline, firstOutputMs: main + 0.1,
-                            firstOutputStream: .stdout, exitMs: main + 0.2, outcome: success, stderrHead: "")
+        return LaunchSample(
+            birthNs: 0, instrumented: true, loader: timeline, firstOutputMs: main + 0.1,
+            firstOutputStream: .stdout, exitMs: main + 0.2, outcome: success, stderrHead: "")
     }
 
     static let success = LaunchOutcome(kind: .success, exitStatus: 0, message: "exited with status 0")

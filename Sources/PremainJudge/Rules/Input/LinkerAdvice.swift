@@ -51,7 +51,8 @@ public enum LinkerAdvice {
 
     /// "swift build -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs".
     static func swiftPM(_ option: [String], useLLD: Bool) -> String {
-        "swift build " + (useLLD ? "-Xswiftc -use-ld=lld " : "") + option.map { "-Xlinker " + $0 }.joined(separator: " ")
+        "swift build " + (useLLD ? "-Xswiftc -use-ld=lld " : "")
+            + option.map { "-Xlinker " + $0 }.joined(separator: " ")
     }
 
     /// `target_link_options(<target> PRIVATE [switch] "LINKER:-z,pack-relative-relocs")`.
@@ -67,14 +68,16 @@ public enum LinkerAdvice {
     public static func dropUnused(_ library: String, from program: String, toolchain: BuildToolchain?) -> String {
         let swift = toolchain?.isSwift ?? SwiftToolchainLibraries.contains(library)
         if swift, SwiftToolchainLibraries.isAutolinked(library), let how = SwiftToolchainLibraries.howToDrop(library) {
-            let whose = SwiftToolchainLibraries.contains(library) ? "the Swift toolchain's" : "linked by the Swift driver"
+            let whose =
+                SwiftToolchainLibraries.contains(library) ? "the Swift toolchain's" : "linked by the Swift driver"
             return "\(library) is \(whose), not on any link line you wrote: \(how)"
         }
         if toolchain?.isSwift == true {
             return "Remove \(library) from \(program)'s link line (SwiftPM: the linkerSettings or the module map "
                 + "`link` that names it)"
         }
-        return "Link \(program) with -Wl,--as-needed (CMake: target_link_options(<target> PRIVATE \"LINKER:--as-needed\")) "
+        return
+            "Link \(program) with -Wl,--as-needed (CMake: target_link_options(<target> PRIVATE \"LINKER:--as-needed\")) "
             + "or remove \(library) from its link line"
     }
 }

@@ -20,8 +20,10 @@ public struct RuleInput: Sendable, Equatable {
     /// Functions timed by `premain trace`.
     public var functions: [TracedFunction]
 
-    public init(objects: [BinaryInventory] = [], closures: [ProgramClosure] = [], glibc: GlibcVersion? = nil,
-                launches: [LaunchMeasurement] = [], functions: [TracedFunction] = []) {
+    public init(
+        objects: [BinaryInventory] = [], closures: [ProgramClosure] = [], glibc: GlibcVersion? = nil,
+        launches: [LaunchMeasurement] = [], functions: [TracedFunction] = []
+    ) {
         self.objects = objects
         self.closures = closures
         self.glibc = glibc
@@ -89,7 +91,8 @@ public struct RuleInput: Sendable, Equatable {
     /// The audited object at `path`, else the one with the same name; `nil` when none was audited.
     func object(at path: String) -> BinaryInventory? {
         let name = ObjectName.fileName(path)
-        return objects.first { $0.path == path } ?? objects.first { ObjectName.of($0) == name || ObjectName.fileName($0.path) == name }
+        return objects.first { $0.path == path }
+            ?? objects.first { ObjectName.of($0) == name || ObjectName.fileName($0.path) == name }
     }
 }
 
@@ -128,8 +131,11 @@ public struct ProgramClosure: Sendable, Equatable {
         var chain = [ObjectName.of(object)]
         var current = object
         var seen: Set<String> = [object.path]
-        while let parent = closure.objects.first(where: { $0.path == current.neededBy || ObjectName.of($0) == current.neededBy }),
-              !seen.contains(parent.path) {
+        while let parent = closure.objects.first(where: {
+            $0.path == current.neededBy || ObjectName.of($0) == current.neededBy
+        }),
+            !seen.contains(parent.path)
+        {
             seen.insert(parent.path)
             chain.insert(ObjectName.of(parent), at: 0)
             current = parent

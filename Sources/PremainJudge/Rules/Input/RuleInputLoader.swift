@@ -4,7 +4,7 @@ import PremainModel
 import PremainSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns what the user names — an ELF file, a folder, or a JSON report written by
@@ -34,8 +34,10 @@ public struct RuleInputLoader: Sendable {
     /// Worker threads of the audit (`BatchAudit`).
     public var workers: Int
 
-    public init(closures: ClosureOptions? = nil, systemLibcPaths: [String] = RuleInputLoader.hostLibcPaths,
-                includeObjects: Bool = false, workers: Int = BatchAudit.processorCount) {
+    public init(
+        closures: ClosureOptions? = nil, systemLibcPaths: [String] = RuleInputLoader.hostLibcPaths,
+        includeObjects: Bool = false, workers: Int = BatchAudit.processorCount
+    ) {
         self.closures = closures
         self.systemLibcPaths = systemLibcPaths
         self.includeObjects = includeObjects
@@ -80,23 +82,33 @@ public struct RuleInputLoader: Sendable {
             case .missing:
                 steps.append(.error(FileError(path: path, reason: .missing, message: "no such file or folder")))
             case .folder:
-                let collected = FileCollector.collect([path], options: .init(includeObjects: includeObjects, reports: true))
+                let collected = FileCollector.collect(
+                    [path], options: .init(includeObjects: includeObjects, reports: true))
                 steps += collected.unreadable.map(Step.error)
                 loaded.skipped.add(collected.skipped)
                 sizes.merge(collected.sizes) { first, _ in first }
                 for file in collected.files {
-                    if Self.isReport(file) { steps.append(.report(file, fromFolder: false)) } else { audit(file, quietly: true) }
+                    if Self.isReport(file) {
+                        steps.append(.report(file, fromFolder: false))
+                    } else {
+                        audit(file, quietly: true)
+                    }
                 }
                 steps += collected.reports.map { .report($0, fromFolder: true) }
             case .other:
                 // Refused before any open: a FIFO or a device would block or never end.
                 steps.append(.error(FileError(path: path, reason: .notRegularFile, message: "not a regular file")))
             case .file:
-                if Self.isReport(path) { steps.append(.report(path, fromFolder: false)) } else { audit(path, quietly: false) }
+                if Self.isReport(path) {
+                    steps.append(.report(path, fromFolder: false))
+                } else {
+                    audit(path, quietly: false)
+                }
             }
         }
-        let batch = BatchAudit(inventory: InventoryOptions(symbolLists: true, demangle: true), closure: closures,
-                               workers: workers, closureScope: .programs)
+        let batch = BatchAudit(
+            inventory: InventoryOptions(symbolLists: true, demangle: true), closure: closures,
+            workers: workers, closureScope: .programs)
         let outcomes = files.isEmpty ? [] : batch.audit(files, sizes: sizes)
         for step in steps {
             switch step {
@@ -114,8 +126,10 @@ public struct RuleInputLoader: Sendable {
                     binary.closureSkipped = nil
                     loaded.input.objects.append(binary)
                     if let closure {
-                        loaded.input.closures.append(ProgramClosure(
-                            name: ObjectName.of(binary), path: binary.path, closure: closure, toolchain: binary.toolchain))
+                        loaded.input.closures.append(
+                            ProgramClosure(
+                                name: ObjectName.of(binary), path: binary.path, closure: closure,
+                                toolchain: binary.toolchain))
                     }
                 case .failed(let error):
                     // In a folder only files that are not ELF at all are left out quietly, as
@@ -158,7 +172,9 @@ public struct RuleInputLoader: Sendable {
         let fd = LocalFiles.openForReading(path, regularOnly: true)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        guard let info = LocalFiles.status(descriptor: fd), info.st_size >= 0, info.st_size <= 1 << 30 else { return nil }
+        guard let info = LocalFiles.status(descriptor: fd), info.st_size >= 0, info.st_size <= 1 << 30 else {
+            return nil
+        }
         var data = Data(count: Int(info.st_size))
         var filled = 0
         let complete = data.withUnsafeMutableBytes { buffer -> Bool in
@@ -201,13 +217,19 @@ public struct RuleInputLoader: Sendable {
             case .trace(let report): return RuleInput(trace: report)
             }
         } catch let error as RuleReport.Mismatch {
-            throw ReportError(description: "not \(error.kind.article) report of this premain version: \(Self.describe(error.underlying))",
-                              isPremainReport: true)
+            throw ReportError(
+                description:
+                    "not \(error.kind.article) report of this premain version: \(Self.describe(error.underlying))",
+                isPremainReport: true)
         } catch let error as RuleReport.UnsupportedVersion {
-            throw ReportError(description: "schemaVersion \(error.version) is not supported; this premain reads \(error.kind.article) report of version \(error.kind.readableVersionsText)",
-                              isPremainReport: true)
+            throw ReportError(
+                description:
+                    "schemaVersion \(error.version) is not supported; this premain reads \(error.kind.article) report of version \(error.kind.readableVersionsText)",
+                isPremainReport: true)
         } catch is RuleReport.Unknown {
-            throw ReportError(description: "not a premain report (expected 'binaries' from audit or 'measurements' from measure or trace)")
+            throw ReportError(
+                description:
+                    "not a premain report (expected 'binaries' from audit or 'measurements' from measure or trace)")
         } catch {
             throw ReportError(description: "not a JSON object")
         }
@@ -224,7 +246,11 @@ public struct RuleInputLoader: Sendable {
         func place(_ path: [any CodingKey]) -> String {
             var text = ""
             for key in path {
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += (text.isEmpty ? "" : ".") + key.stringValue
+                }
             }
             return text.isEmpty ? "the document" : text
         }
@@ -232,8 +258,9 @@ public struct RuleInputLoader: Sendable {
         case .keyNotFound(let key, let context): return "\(place(context.codingPath + [key])): missing"
         case .valueNotFound(let type, let context): return "\(place(context.codingPath)): expected \(type), found null"
         case .typeMismatch(_, let context) where context.debugDescription.contains("not representable"),
-             .dataCorrupted(let context) where context.debugDescription.contains("not representable")
-                || context.debugDescription.contains("numberIsNotRepresentable"):
+            .dataCorrupted(let context)
+        where context.debugDescription.contains("not representable")
+            || context.debugDescription.contains("numberIsNotRepresentable"):
             return "\(place(context.codingPath)): a number out of range"
         case .typeMismatch(let type, let context): return "\(place(context.codingPath)): expected \(type)"
         case .dataCorrupted(let context): return "\(place(context.codingPath)): \(context.debugDescription)"
@@ -246,8 +273,11 @@ public struct RuleInputLoader: Sendable {
     /// usually run where the program runs); `nil` when none is found.
     func glibc(for input: RuleInput) -> GlibcVersion? {
         for program in input.closures {
-            if let libc = program.closure.objects.first(where: { $0.soname == "libc.so.6" || ObjectName.fileName($0.path) == "libc.so.6" }),
-               let version = GlibcVersion.definedBy(libcPath: libc.path) {
+            if let libc = program.closure.objects.first(where: {
+                $0.soname == "libc.so.6" || ObjectName.fileName($0.path) == "libc.so.6"
+            }),
+                let version = GlibcVersion.definedBy(libcPath: libc.path)
+            {
                 return version
             }
         }
