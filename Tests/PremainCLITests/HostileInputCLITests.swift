@@ -103,7 +103,7 @@ import Testing
 
     // 17. diff of a measure report against an audit passed silently.
     @Test func diffOfAMeasureReportAgainstAnAuditIsRefused() throws {
-        let measure = Repository.root + "/Tests/PremainCoreTests/Golden/measure.json"
+        let measure = Repository.root + "/Tests/Golden/measure.json"
         let result = try premain(["diff", "--no-config", measure, try Samples.path("cxx-static-init/libinit.so")])
         #expect(result.status == 3)
         #expect(
