@@ -71,12 +71,14 @@ public struct BatchAudit: Sendable {
     }
 
     /// Audits each of `files` (already collected: regular files, not folders) on all cores,
-    /// largest first by `sizes`; one outcome per file, in the files' order.
+    /// largest first by `sizes`; one outcome per file, in the files' order. `shared`, when
+    /// given, resolves the closures instead of a resolver of this audit's own (so that several
+    /// audits, such as diff's two sides, read ld.so.cache and each library once).
     public func audit(
-        _ files: [String], sizes: [String: Int] = [:],
+        _ files: [String], sizes: [String: Int] = [:], resolver shared: ClosureResolver? = nil,
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) -> [Outcome] {
-        let resolver = closure.map { ClosureResolver(options: $0) }
+        let resolver = closure == nil ? nil : shared ?? closure.map { ClosureResolver(options: $0) }
         let scope = closureScope
         let results = Mutex<[Int: Outcome]>([:])
         let done = Atomic<Int>(0)

@@ -182,8 +182,7 @@ enum ManualPage {
     private static func optionList(_ options: [OptionSpec], into out: inout Lines) {
         out.raw(".Bl -tag -width Ds")
         for option in options {
-            var words =
-                ["Fl", argument(String(option.name.dropFirst()))] + option.valueNames.flatMap { ["Ar", argument($0)] }
+            var words = optionWords(option, repeating: false)
             if let short = option.short {
                 words = ["Fl", argument(String(short.dropFirst())), ","] + words
             }
@@ -244,9 +243,7 @@ enum ManualPage {
         mutating func raw(_ line: String) { text += line + "\n" }
 
         mutating func macro(_ name: String, _ arguments: String...) {
-            raw(
-                ([".\(name)"] + arguments.map { $0.contains(where: { $0 == " " }) ? "\"" + $0 + "\"" : $0 }).joined(
-                    separator: " "))
+            raw(([".\(name)"] + arguments.map(ManualPage.argument)).joined(separator: " "))
         }
 
         mutating func text(_ paragraph: String) {

@@ -16,7 +16,10 @@ public struct RuleInputLoader: Sendable {
     public static let resolvingClosures = ClosureOptions(findUnused: true, computeCosts: false)
 
     /// How each program's closure is resolved; `nil` when closures are not computed.
-    public var closures: ClosureOptions?
+    public let closures: ClosureOptions?
+    /// The one resolver of every load of this loader (ld.so.cache read once, each library opened
+    /// once for diff's two sides).
+    private let resolver: ClosureResolver?
     /// Where to find the glibc the programs will run against when no closure names one.
     public var systemLibcPaths: [String]
 
@@ -39,6 +42,7 @@ public struct RuleInputLoader: Sendable {
         includeObjects: Bool = false, workers: Int = BatchAudit.processorCount
     ) {
         self.closures = closures
+        resolver = closures.map { ClosureResolver(options: $0) }
         self.systemLibcPaths = systemLibcPaths
         self.includeObjects = includeObjects
         self.workers = workers
@@ -109,7 +113,7 @@ public struct RuleInputLoader: Sendable {
         let batch = BatchAudit(
             inventory: InventoryOptions(symbolLists: true, demangle: true), closure: closures,
             workers: workers, closureScope: .programs)
-        let outcomes = files.isEmpty ? [] : batch.audit(files, sizes: sizes)
+        let outcomes = files.isEmpty ? [] : batch.audit(files, sizes: sizes, resolver: resolver)
         for step in steps {
             switch step {
             case .error(let error):
