@@ -82,6 +82,18 @@ let package = Package(
                 "CBuildInfo", "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch",
                 "PremainJudge", "PremainHistory",
                 "PremainPullRequest", "PremainRender",
+            ],
+            exclude: ["Link"],
+            linkerSettings: [
+                // premain's own start (release builds): libstdc++ linked in statically, so the
+                // loader neither maps libstdc++.so nor binds its ~1,700 symbol references at every
+                // start (Link/libstdc++.so is a linker script naming the archive, which the
+                // libstdc++ development package installs beside the shared library). No
+                // `-export-dynamic` (which the static Swift runtime's arguments ask for): a
+                // 10,000-symbol dynamic table made the runtime's `dladdr` at start scan it all.
+                .unsafeFlags(
+                    ["-L", Context.packageDirectory + "/Sources/premain/Link", "-Xlinker", "--no-export-dynamic"],
+                    .when(platforms: [.linux], configuration: .release))
             ]),
         // Helpers both test targets use: the samples built once per test run, running programs
         // and the built premain, /proc scans, self-timing logs, recorded reports
