@@ -89,7 +89,15 @@ public struct ELFRelocationTable {
         guard count > 0, count * stride <= data.count else { return hits }
         let swap = data.bigEndian
         let (lowest, highest) = (range.lowerBound, range.upperBound)
-        if is64 {
+        let span = highest - lowest
+        if is64, !swap {
+            // The common case: one load, one subtraction and one comparison per entry.
+            var at = base
+            for index in 0..<count {
+                if at.loadUnaligned(as: UInt64.self) &- lowest <= span { hits.append(index) }
+                at += stride
+            }
+        } else if is64 {
             for index in 0..<count {
                 var offset = (base + index * stride).loadUnaligned(as: UInt64.self)
                 if swap { offset = offset.byteSwapped }

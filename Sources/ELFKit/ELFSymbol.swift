@@ -109,13 +109,27 @@ public struct ELFSymbolTable {
     public func definedIndices(withValuesIn values: [UInt64], clearBit0: Bool = false) -> [Int] {
         var hits: [Int] = []
         guard let lowest = values.first, let highest = values.last, let base = entries.bytes.baseAddress,
-            count * entrySize <= entries.count
+            count * entrySize <= entries.count, count > 1
         else { return hits }
         let swap = entries.bigEndian
-        let (valueAt, shndxAt) = is64 ? (8, 6) : (4, 14)
         let mask: UInt64 = clearBit0 ? ~1 : ~0
+        let span = highest &- lowest
         let wanted = AddressSet(values)
-        for index in 1..<max(count, 1) {
+        if is64, !swap {
+            // The common case (64-bit little-endian): two loads per entry, one subtraction for
+            // the range, then one bit of the set's filter for nearly every value.
+            var at = base + 24
+            for index in 1..<count {
+                if (at + 6).loadUnaligned(as: UInt16.self) != 0 {
+                    let value = (at + 8).loadUnaligned(as: UInt64.self) & mask
+                    if value &- lowest <= span, wanted.contains(value) { hits.append(index) }
+                }
+                at += 24
+            }
+            return hits
+        }
+        let (valueAt, shndxAt) = is64 ? (8, 6) : (4, 14)
+        for index in 1..<count {
             let at = base + index * entrySize
             var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)
             if swap { shndx = shndx.byteSwapped }
@@ -130,7 +144,7 @@ public struct ELFSymbolTable {
                 value = UInt64(word)
             }
             value &= mask
-            guard value >= lowest, value <= highest, wanted.contains(value) else { continue }
+            guard value &- lowest <= span, wanted.contains(value) else { continue }
             hits.append(index)
         }
         return hits
@@ -195,15 +209,23 @@ public struct ELFSymbolTable {
         /// `UInt64.max` marks an empty slot; it is kept apart in case it is wanted itself.
         private let hasMax: Bool
 
+        /// 16,384 bits, one set for each value by the top bits of its hash: rejects nearly
+        /// every address with one load, before the slots are probed.
+        private var filter: [UInt64]
+
         init(_ values: [UInt64]) {
             var bits: UInt64 = 4
             while (1 << bits) < values.count * 2 { bits += 1 }
             slots = [UInt64](repeating: .max, count: 1 << bits)
             shift = 64 - bits
             hasMax = values.contains(.max)
+            filter = [UInt64](repeating: 0, count: 256)
             let last = slots.count - 1
-            for value in values where value != .max {
-                var slot = Int(truncatingIfNeeded: (value &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            for value in values {
+                let hash = value &* 0x9E37_79B9_7F4A_7C15
+                filter[Int(truncatingIfNeeded: hash >> 56)] |= 1 << ((hash >> 50) & 63)
+                guard value != .max else { continue }
+                var slot = Int(truncatingIfNeeded: hash >> shift)
                 while slots[slot] != .max && slots[slot] != value { slot = (slot + 1) & last }
                 slots[slot] = value
             }
@@ -212,8 +234,11 @@ public struct ELFSymbolTable {
         @inline(__always)
         func contains(_ value: UInt64) -> Bool {
             if value == .max { return hasMax }
+            let hash = value &* 0x9E37_79B9_7F4A_7C15
+            let word = filter.withUnsafeBufferPointer { $0[Int(truncatingIfNeeded: hash >> 56)] }
+            guard word & (1 << ((hash >> 50) & 63)) != 0 else { return false }
             let last = slots.count - 1
-            var slot = Int(truncatingIfNeeded: (value &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            var slot = Int(truncatingIfNeeded: hash >> shift)
             while true {
                 let stored = slots[slot]
                 if stored == value { return true }
@@ -251,9 +276,44 @@ public struct ELFSymbolTable {
         let lengths = prefixes.map(\.count)
         flat.withUnsafeBytes { flatBytes in
             first.withUnsafeBufferPointer { first in
-                guard let prefixBase = flatBytes.baseAddress else { return }
+                guard let prefixBase = flatBytes.baseAddress, let first = first.baseAddress else { return }
                 let all = 1..<max(count, 1)
-                for index in range?.clamped(to: all) ?? all {
+                let scanned = range?.clamped(to: all) ?? all
+                func matches(_ start: Int) -> Bool {
+                    var position = 0
+                    for length in lengths {
+                        if start + length <= stringCount, memcmp(names + start, prefixBase + position, length) == 0 {
+                            return true
+                        }
+                        position += length
+                    }
+                    return false
+                }
+                if is64, !swap, stringCount > 1 {
+                    // The common case (64-bit little-endian): `st_info` first, then the name's
+                    // first two bytes in one load; names starting at the last byte go the
+                    // general way.
+                    var at = base + scanned.lowerBound * 24
+                    for index in scanned {
+                        defer { at += 24 }
+                        guard at.load(fromByteOffset: 4, as: UInt8.self) & 0xf == ELFSymbol.Kind.function.rawValue,
+                            (at + 6).loadUnaligned(as: UInt16.self) != 0
+                        else { continue }
+                        let start = Int(at.loadUnaligned(as: UInt32.self))
+                        let pair: Int
+                        if start + 1 < stringCount {
+                            let bytes = (names + start).loadUnaligned(as: UInt16.self)
+                            pair = Int(bytes & 0xff) << 8 | Int(bytes >> 8)
+                        } else if start < stringCount {
+                            pair = Int(names.load(fromByteOffset: start, as: UInt8.self)) << 8
+                        } else {
+                            continue
+                        }
+                        if first[pair], matches(start) { hits.append(index) }
+                    }
+                    return
+                }
+                for index in scanned {
                     let at = base + index * entrySize
                     guard at.load(fromByteOffset: infoAt, as: UInt8.self) & 0xf == ELFSymbol.Kind.function.rawValue
                     else { continue }
@@ -268,14 +328,7 @@ public struct ELFSymbolTable {
                     let second =
                         start + 1 < stringCount ? Int(names.load(fromByteOffset: start + 1, as: UInt8.self)) : 0
                     guard first[Int(names.load(fromByteOffset: start, as: UInt8.self)) << 8 | second] else { continue }
-                    var position = 0
-                    for length in lengths {
-                        if start + length <= stringCount, memcmp(names + start, prefixBase + position, length) == 0 {
-                            hits.append(index)
-                            break
-                        }
-                        position += length
-                    }
+                    if matches(start) { hits.append(index) }
                 }
             }
         }

@@ -17,8 +17,16 @@ public struct ELFSymbolVersions: Sendable {
     let byIndex: [ELFSymbolVersion?]
     /// Versions this object defines (`SHT_GNU_verdef`), excluding the file's own base entry.
     public var defined: [String]
-    /// Libraries named by `SHT_GNU_verneed`, with the versions required of each.
-    public var required: [String: [String]]
+    /// The versions `SHT_GNU_verneed` requires, in its order, with the library of each.
+    let requirements: [(library: String, version: String)]
+
+    /// Libraries named by `SHT_GNU_verneed`, with the versions required of each (made on
+    /// request: symbol binding never asks).
+    public var required: [String: [String]] {
+        var byLibrary: [String: [String]] = [:]
+        for requirement in requirements { byLibrary[requirement.library, default: []].append(requirement.version) }
+        return byLibrary
+    }
 
     /// Indexed like `.dynsym`; `nil` for local/global (index 0 or 1) or unknown entries.
     public var versions: [ELFSymbolVersion?] { raw.indices.map { self[$0] } }
@@ -56,7 +64,7 @@ extension ELFFile {
             byIndex[key] = version
         }
         var defined: [String] = []
-        var required: [String: [String]] = [:]
+        var requirements: [(library: String, version: String)] = []
         if let section = sections.first(where: { $0.type == .gnuVerneed }), let data = bytes(of: section) {
             let strings = stringTable(linkedFrom: section)
             var offset = 0
@@ -80,7 +88,7 @@ extension ELFFile {
                     }
                     if let versionName = strings?.cString(at: Int(name)) {
                         record(ELFSymbolVersion(name: versionName, library: library, hidden: false), at: other)
-                        if let library { required[library, default: []].append(versionName) }
+                        if let library { requirements.append((library, versionName)) }
                     }
                     if auxNext == 0 { break }
                     auxOffset += Int(auxNext)
@@ -123,7 +131,7 @@ extension ELFFile {
             }
             initialized = count
         }
-        return ELFSymbolVersions(raw: raw, byIndex: byIndex, defined: defined, required: required)
+        return ELFSymbolVersions(raw: raw, byIndex: byIndex, defined: defined, requirements: requirements)
     }
 
     func stringTable(linkedFrom section: ELFSection) -> ByteReader? {
