@@ -72,14 +72,16 @@ extension ELFFile {
             }
             entries.append(entry)
         }
-        // Order of execution: preinit, DT_INIT, .ctors (run in reverse), init_array.
-        let order: [InitializerSource: Int] = [.preinitArray: 0, .dtInit: 1, .ctors: 2, .initArray: 3]
-        return entries.enumerated().sorted { a, b in
-            let (oa, ob) = (order[a.element.source] ?? 0, order[b.element.source] ?? 0)
-            if oa != ob { return oa < ob }
-            if a.element.source == .ctors { return a.element.index > b.element.index }
-            return a.offset < b.offset
-        }.map(\.element)
+        // Order of execution: preinit, DT_INIT, .ctors (run in reverse), init_array; each
+        // source keeps the order it was read in, .ctors the reverse of its slots' order.
+        var ordered: [ELFInitializerEntry] = []
+        ordered.reserveCapacity(entries.count)
+        for source in [InitializerSource.preinitArray, .dtInit, .ctors, .initArray] {
+            let start = ordered.count
+            ordered += entries.lazy.filter { $0.source == source }
+            if source == .ctors { ordered[start...].sort { $0.index > $1.index } }
+        }
+        return ordered
     }
 
     private func arraySlots(

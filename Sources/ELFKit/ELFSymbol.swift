@@ -180,6 +180,30 @@ public struct ELFSymbolTable {
         let swap = entries.bigEndian
         let (infoAt, otherAt, shndxAt) = is64 ? (4, 5, 6) : (12, 13, 14)
         let usable = min(count, entries.count / entrySize)
+        if !swap, usable > 1 {
+            // Little-endian: the three fields in one load, counted into buffers without checks.
+            imported.withUnsafeMutableBufferPointer { imported in
+                exported.withUnsafeMutableBufferPointer { exported in
+                    var at = base + entrySize + infoAt
+                    for _ in 1..<usable {
+                        let fields = at.loadUnaligned(as: UInt32.self)  // st_info, st_other, st_shndx
+                        at += entrySize
+                        let kind = Int(fields & 0xf)
+                        if fields >> 16 == 0 {
+                            imported[kind] &+= 1
+                            continue
+                        }
+                        let binding = (fields >> 4) & 0xf
+                        let visibility = (fields >> 8) & 0x3
+                        guard binding == 1 || binding == 2 || binding == 10, visibility == 0 || visibility == 3,
+                            kind != 3, kind != 4
+                        else { continue }
+                        exported[kind] &+= 1
+                    }
+                }
+            }
+            return (imported, exported)
+        }
         for index in 1..<max(usable, 1) {
             let at = base + index * entrySize
             var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)

@@ -44,6 +44,22 @@ public final class ELFSymbolLookup {
         var longest = 0
         var run = 0
         var index = table.symbolOffset
+        let chains = table.data.bytes
+        if !table.data.bigEndian, let start = chains.baseAddress, index < symbolCount,
+            table.chainsStart <= chains.count, (chains.count - table.chainsStart) / 4 >= symbolCount - index
+        {
+            // Every chain word is inside the table (checked once): plain loads, no per-word check.
+            var at = start + table.chainsStart
+            for _ in index..<symbolCount {
+                run += 1
+                if at.loadUnaligned(as: UInt32.self) & 1 != 0 {
+                    longest = max(longest, run)
+                    run = 0
+                }
+                at += 4
+            }
+            return max(longest, run)
+        }
         while index < symbolCount, let chain = table.data.u32(at: table.chainsStart + (index - table.symbolOffset) * 4)
         {
             run += 1

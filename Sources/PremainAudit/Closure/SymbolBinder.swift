@@ -37,8 +37,9 @@ struct SymbolBinder {
         // Direct dependencies nothing has bound to yet. Only an import one of them defines can
         // change the answer, so every other import is passed over after a look-up in each of
         // them (usually a bloom-filter miss), without walking the whole load order.
-        var unbound = Set(needed.compactMap(\.object))
-        var used = Set<Int>()
+        var unbound: [Int] = []
+        for case let object? in needed.map(\.object) where !unbound.contains(object) { unbound.append(object) }
+        var used = [Bool](repeating: false, count: walk.objects.count)
         for symbolIndex in imports {
             if unbound.isEmpty { break }
             guard let symbol = table[symbolIndex], let bytes = table.nameBytes(of: symbol), !bytes.isEmpty else {
@@ -54,12 +55,12 @@ struct SymbolBinder {
             }
             guard unbound.contains(where: defines) else { continue }
             for index in walk.loadOrder where index != 0 && defines(index) {
-                used.insert(index)
-                unbound.remove(index)
+                used[index] = true
+                unbound.removeAll { $0 == index }
                 break
             }
         }
-        return needed.filter { entry in entry.object.map { !used.contains($0) } ?? false }.map(\.name)
+        return needed.filter { entry in entry.object.map { !used[$0] } ?? false }.map(\.name)
     }
 
     /// `check_match` of glibc's `elf/dl-lookup.c`, reduced to what decides binding.

@@ -84,14 +84,25 @@ public enum InitializerClassifier {
     public static func translationUnit(of symbol: String) -> String? {
         let prefix = "_GLOBAL__sub_I_".utf8
         guard symbol.utf8.starts(with: prefix) else { return nil }
-        let rest = Array(symbol.utf8.dropFirst(prefix.count))
+        if let unit = symbol.utf8.withContiguousStorageIfAvailable({ unitName(in: $0[prefix.count...]) }) {
+            return unit
+        }
+        return unitName(in: Array(symbol.utf8.dropFirst(prefix.count))[...])
+    }
+
+    /// The file name after `_GLOBAL__sub_I_` (`rest`), past a priority prefix
+    /// (`00101_0_`: five digits, digits); `nil` when empty.
+    private static func unitName<Bytes: RandomAccessCollection<UInt8>>(in rest: Bytes) -> String?
+    where Bytes.SubSequence: RandomAccessCollection<UInt8> {
         // Priority form: _GLOBAL__sub_I_00101_0_file.cpp (five digits, digits, then the file).
-        func digits(_ part: ArraySlice<UInt8>) -> Bool { part.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        func digits(_ part: Bytes.SubSequence) -> Bool { part.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
         var unit = rest[...]
-        if let first = rest.firstIndex(of: 0x5f), first == 5, digits(rest[..<first]),
-            let second = rest[(first + 1)...].firstIndex(of: 0x5f), digits(rest[(first + 1)..<second])
+        if let first = rest.firstIndex(of: 0x5f), rest.distance(from: rest.startIndex, to: first) == 5,
+            digits(rest[..<first]),
+            let second = rest[rest.index(after: first)...].firstIndex(of: 0x5f),
+            digits(rest[rest.index(after: first)..<second])
         {
-            unit = rest[(second + 1)...]
+            unit = rest[rest.index(after: second)...]
         }
         return unit.isEmpty ? nil : String(decoding: unit, as: UTF8.self)
     }
