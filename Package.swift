@@ -120,6 +120,23 @@ let package = Package(
 
 /// The commit being built, for `premain --version`, read without running git (a tarball has
 /// none): `PREMAIN_COMMIT` from the environment (scripts/release sets it), else
+// Release builds of premain's Swift code (what scripts/build-premain, scripts/release and the
+// GitHub Action build): no run-time exclusivity checks (debug builds and the tests keep them),
+// and type metadata reached through accessor calls rather than mangled names, which made the
+// runtime demangle the name and scan every protocol conformance record of the static runtime
+// (about 300 K instructions per generic type, 6 M per folder audit). docs/performance.md has
+// the figures.
+for target in package.targets where target.type != .system && !target.name.hasPrefix("C") {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .unsafeFlags(
+                [
+                    "-enforce-exclusivity=unchecked", "-Xfrontend",
+                    "-disable-concrete-type-metadata-mangled-name-accessors",
+                ], .when(configuration: .release))
+        ]
+}
+
 /// Sources/CBuildInfo/COMMIT when `git archive` filled it in (export-subst), else the checkout's
 /// HEAD read from .git (a worktree's `.git` file, loose and packed refs). "" when none says.
 func buildCommit() -> String {

@@ -60,6 +60,17 @@ public final class ELFFile {
     /// diagnostic); the sections alone for a file without such tags. `[]` for files without
     /// dynamic relocations.
     public private(set) lazy var dynamicRelocationTables: [ELFRelocationTable] = readDynamicRelocationTables()
+    /// The initializer array slots (`DT_PREINIT_ARRAY`, `DT_INIT_ARRAY`, `.ctors`): source,
+    /// index, slot address and stored word, read once for `initializerEntries` and the
+    /// relocation count that finds their relocations on its way (`relocationClassCounts`),
+    /// with the diagnostics reading them made, which `initializerEntries` adds where it is
+    /// asked (as when it read the slots itself).
+    lazy var initializerSlots: (slots: [(InitializerSource, Int, UInt64, UInt64)], notes: [ELFFormatError]) =
+        readInitializerSlots()
+    /// For each relocation table counted by `relocationClassCounts` (by file offset and
+    /// size): its entries at initializer slots, so that `initializerEntries` does not read it
+    /// again.
+    var initializerSlotEntries: [(offset: UInt64, count: Int, entries: [Int])] = []
 
     let elf: OpaquePointer
     /// The open file, or -1 for bytes given in memory.

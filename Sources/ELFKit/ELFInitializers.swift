@@ -20,24 +20,8 @@ extension ELFFile {
     /// Every `DT_PREINIT_ARRAY`, `DT_INIT`, `.ctors` and `DT_INIT_ARRAY` entry in the order
     /// they run. `[]` when the file has none.
     public var initializerEntries: [ELFInitializerEntry] {
-        var slots: [(InitializerSource, Int, UInt64, UInt64)] = []  // source, index, slot, stored
-        for (source, addressTag, sizeTag) in [
-            (InitializerSource.preinitArray, DynamicTag.preinitArray, DynamicTag.preinitArraySize),
-            (.initArray, .initArray, .initArraySize),
-        ] {
-            slots += arraySlots(
-                source: source, address: dynamicValue(addressTag), size: dynamicValue(sizeTag),
-                fallbackType: source == .initArray ? .initArray : .preinitArray)
-        }
-        if let section = section(named: ".ctors"), let data = bytes(of: section) {
-            let count = data.count / wordSize
-            for index in 0..<count {
-                guard let value = data.word(at: index * wordSize, is64: is64) else { break }
-                let terminator: UInt64 = is64 ? UInt64.max : UInt64(UInt32.max)
-                if value == terminator || (value == 0 && index == count - 1) { continue }
-                slots.append((.ctors, index, section.address &+ UInt64(index * wordSize), value))
-            }
-        }
+        let (slots, notes) = initializerSlots
+        diagnostics += notes
         let arrayRanges = slots.map { $0.2 }
         let relocated = type == 1 ? relocatableArrayTargets() : relocationsAt(Set(arrayRanges))
         var entries: [ELFInitializerEntry] = []
@@ -82,6 +66,50 @@ extension ELFFile {
             if source == .ctors { ordered[start...].sort { $0.index > $1.index } }
         }
         return ordered
+    }
+
+    /// Reads `initializerSlots`.
+    func readInitializerSlots() -> (slots: [(InitializerSource, Int, UInt64, UInt64)], notes: [ELFFormatError]) {
+        let mark = diagnostics.count
+        var slots: [(InitializerSource, Int, UInt64, UInt64)] = []  // source, index, slot, stored
+        for (source, addressTag, sizeTag) in [
+            (InitializerSource.preinitArray, DynamicTag.preinitArray, DynamicTag.preinitArraySize),
+            (.initArray, .initArray, .initArraySize),
+        ] {
+            slots += arraySlots(
+                source: source, address: dynamicValue(addressTag), size: dynamicValue(sizeTag),
+                fallbackType: source == .initArray ? .initArray : .preinitArray)
+        }
+        if let section = section(named: ".ctors"), let data = bytes(of: section) {
+            let count = data.count / wordSize
+            for index in 0..<count {
+                guard let value = data.word(at: index * wordSize, is64: is64) else { break }
+                let terminator: UInt64 = is64 ? UInt64.max : UInt64(UInt32.max)
+                if value == terminator || (value == 0 && index == count - 1) { continue }
+                slots.append((.ctors, index, section.address &+ UInt64(index * wordSize), value))
+            }
+        }
+        let notes = Array(diagnostics[mark...])
+        diagnostics.removeSubrange(mark...)
+        return (slots, notes)
+    }
+
+    /// The lowest and highest initializer slot address; `nil` without slots or for a
+    /// relocatable object (whose slots are section offsets).
+    var initializerSlotRange: ClosedRange<UInt64>? {
+        guard type != 1, let lowest = initializerSlots.slots.lazy.map(\.2).min(),
+            let highest = initializerSlots.slots.lazy.map(\.2).max()
+        else { return nil }
+        return lowest...highest
+    }
+
+    /// `table.classCounts()`, for a table of this file: the same pass keeps the table's
+    /// entries at initializer slots for `initializerEntries`, which then reads it no more.
+    public func relocationClassCounts(_ table: ELFRelocationTable) -> RelocationClassCounts {
+        guard table.format != .relr, let range = initializerSlotRange else { return table.classCounts() }
+        let (counts, entries) = table.classCounts(keepingOffsetsIn: range)
+        initializerSlotEntries.append((table.offset, table.entryCount, entries))
+        return counts
     }
 
     private func arraySlots(
@@ -176,7 +204,10 @@ extension ELFFile {
         let symbols = dynamicSymbols
         guard let lowest = slots.min(), let highest = slots.max() else { return [:] }
         for table in dynamicRelocationTables where table.format != .relr {
-            for index in table.entryIndices(withOffsetsIn: lowest...highest) {
+            let found =
+                initializerSlotEntries.first { $0.offset == table.offset && $0.count == table.entryCount }?.entries
+                ?? table.entryIndices(withOffsetsIn: lowest...highest)
+            for index in found {
                 guard let relocation = table[index], slots.contains(relocation.offset) else { continue }
                 switch machine.relocationClass(relocation.type, symbolIndex: relocation.symbolIndex) {
                 case .relative, .irelative:

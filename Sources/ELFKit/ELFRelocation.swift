@@ -177,6 +177,22 @@ public struct ELFRelocationTable {
     /// over `r_info` (the fast path for counting). RELR addresses are not counted here
     /// (`relrAddressCount`).
     public func classCounts() -> RelocationClassCounts {
+        classCounts(keepingOffsetsIn: nil).counts
+    }
+
+    /// `classCounts()`, and in the same pass what `entryIndices(withOffsetsIn: range)` gives
+    /// (`[]` when `range` is `nil`).
+    public func classCounts(keepingOffsetsIn range: ClosedRange<UInt64>?) -> (
+        counts: RelocationClassCounts, entries: [Int]
+    ) {
+        var hits: [Int] = []
+        let counts = classCounts(range.map { ($0.lowerBound, $0.upperBound - $0.lowerBound) }, into: &hits)
+        return (counts, hits)
+    }
+
+    /// The pass of `classCounts`; `kept`: the lowest offset and span of the entries whose
+    /// indices go to `hits`.
+    private func classCounts(_ kept: (lowest: UInt64, span: UInt64)?, into hits: inout [Int]) -> RelocationClassCounts {
         var counts = RelocationClassCounts()
         guard format != .relr, let base = data.bytes.baseAddress else { return counts }
         let count = entryCount
@@ -196,8 +212,11 @@ public struct ELFRelocationTable {
                             let bareClasses = bareClasses.baseAddress, let namedClasses = namedClasses.baseAddress
                         else { return }
                         var at = base + 8
-                        for _ in 0..<count {
+                        let (lowest, span) = kept ?? (.max, 0)
+                        let keeps = kept != nil
+                        for index in 0..<count {
                             let info = at.loadUnaligned(as: UInt64.self)
+                            if keeps, (at - 8).loadUnaligned(as: UInt64.self) &- lowest <= span { hits.append(index) }
                             at += stride
                             let type = UInt32(truncatingIfNeeded: info)
                             let hasSymbol = info >> 32 != 0
@@ -213,6 +232,7 @@ public struct ELFRelocationTable {
             }
             return counts
         }
+        if let kept { hits = entryIndices(withOffsetsIn: kept.lowest...(kept.lowest + kept.span)) }
         counts.withBuffers { all, named in
             for index in 0..<count {
                 let at = base + index * stride + (is64 ? 8 : 4)

@@ -132,6 +132,9 @@ public final class ObjectStore: Sendable {
         if providesSymbols, providers.value(identity) == nil {
             providers.insertIfAbsent(identity, Self.makeProvider(file))
         }
+        // The pages the counts read (relocations, all of .dynsym) are given back: binding
+        // reads a few of them again, and a large closure no longer holds every table at once.
+        if file.fileSize >= 4 << 20 { file.releasePages() }
         var stored: FileFacts?
         slots.update(identity) { slot in
             var value = slot ?? Slot(facts: facts, cost: cost)

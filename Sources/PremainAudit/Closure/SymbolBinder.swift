@@ -46,11 +46,14 @@ struct SymbolBinder {
                 continue
             }
             let name = ELFSymbolLookup.HashedName(bytes)
-            let wanted = importerVersions?[symbolIndex]
+            // The import's version, read when a definition of its name is first found (most
+            // look-ups end at a bloom filter).
+            var wanted: ELFSymbolVersion??
             func defines(_ index: Int) -> Bool {
                 guard let found = provider(index) else { return false }
                 return found.lookup.firstDefinition(of: name) { candidate in
-                    accepts(candidate, in: found, wanted: wanted)
+                    if wanted == nil { wanted = .some(importerVersions?[symbolIndex]) }
+                    return accepts(candidate, in: found, wanted: wanted ?? nil)
                 } != nil
             }
             guard unbound.contains(where: defines) else { continue }

@@ -21,16 +21,18 @@ extension RelocationCensus {
     }
 
     /// Adds `table`'s relocations by class, RELR addresses as `relative` (not the table itself
-    /// to `tables`); returns the table's counts by class (RELR: none).
+    /// to `tables`); returns the table's counts by class (RELR: none). `file`: the table's
+    /// file, when its initializer entries will be read too (the same pass finds their
+    /// relocations, `ELFFile.relocationClassCounts`).
     @discardableResult
-    mutating func count(_ table: ELFRelocationTable) -> RelocationClassCounts {
+    mutating func count(_ table: ELFRelocationTable, of file: ELFFile? = nil) -> RelocationClassCounts {
         if table.format == .relr {
             let count = table.relrAddressCount
             add(.relative, count)
             relrAddresses += count
             return RelocationClassCounts()
         }
-        let counts = table.classCounts()
+        let counts = file?.relocationClassCounts(table) ?? table.classCounts()
         for relocationClass in RelocationClass.allCases where counts[relocationClass] > 0 {
             add(relocationClass, counts[relocationClass])
         }

@@ -109,7 +109,7 @@ public enum InventoryBuilder {
         var counts = RelocationClassCounts()
         for table in file.dynamicRelocationTables {
             census.tables.append(.init(name: table.name, format: table.format, entries: table.entryCount))
-            counts.add(census.count(table))
+            counts.add(census.count(table, of: file))
         }
         return (census, counts)
     }
@@ -175,29 +175,28 @@ public enum InventoryBuilder {
         if let table = file.staticSymbols {
             // Swift manglings start "$s", "$S", "$e", "_$s" or "_T0": C and C++ names are
             // rejected by their first bytes in a raw scan of the table. The scan goes by chunks
-            // of 64Ki symbols, and the pages read are given back after each (`releasePages`):
-            // liblldb's 30 MB of names never sit in memory at once.
+            // of 64Ki symbols, and the pages read are given back after each (`releasePages`),
+            // its hits named first: liblldb's 30 MB of names never sit in memory at once.
             let prefixes = [[UInt8(ascii: "$")], Array("_$".utf8), Array("_T".utf8)]
             let chunk = 1 << 16
-            var hits: [Int] = []
             for start in stride(from: 0, to: table.count, by: chunk) {
-                hits += table.definedFunctionIndices(
+                let hits = table.definedFunctionIndices(
                     namePrefixes: prefixes, within: start..<min(start + chunk, table.count))
-                if table.count > chunk { releasePagesIfLarge(file) }
-            }
-            for index in hits {
-                guard let symbol = table[index], let bytes = table.nameBytes(of: symbol), bytes.count > 4,
-                    let last = bytes.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "_")
-                else { continue }
-                let name = String(decoding: bytes, as: UTF8.self)
-                guard let kind = SwiftSuspects.kind(of: name) else { continue }
-                let suspect = SwiftSuspect(
-                    symbol: name, demangled: demangle ? Demangler.demangle(name) : nil,
-                    address: hex(symbol.value), size: symbol.size)
-                switch kind {
-                case .lazyGlobal: lazyGlobals.append(suspect)
-                case .defaultArgument: defaultArguments.append(suspect)
+                for index in hits {
+                    guard let symbol = table[index], let bytes = table.nameBytes(of: symbol), bytes.count > 4,
+                        let last = bytes.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "_")
+                    else { continue }
+                    let name = String(decoding: bytes, as: UTF8.self)
+                    guard let kind = SwiftSuspects.kind(of: name) else { continue }
+                    let suspect = SwiftSuspect(
+                        symbol: name, demangled: demangle ? Demangler.demangle(name) : nil,
+                        address: hex(symbol.value), size: symbol.size)
+                    switch kind {
+                    case .lazyGlobal: lazyGlobals.append(suspect)
+                    case .defaultArgument: defaultArguments.append(suspect)
+                    }
                 }
+                if table.count > chunk { releasePagesIfLarge(file) }
             }
         }
         return SwiftCensus(lazyGlobals: lazyGlobals, defaultArguments: defaultArguments, metadataSections: metadata)
