@@ -62,7 +62,7 @@ public final class ELFFile {
     public private(set) lazy var dynamicRelocationTables: [ELFRelocationTable] = readDynamicRelocationTables()
     /// The initializer array slots (`DT_PREINIT_ARRAY`, `DT_INIT_ARRAY`, `.ctors`): source,
     /// index, slot address and stored word, read once for `initializerEntries` and the
-    /// relocation count that finds their relocations on its way (`relocationClassCounts`),
+    /// relocation count that finds their relocations beside it (`relocationClassCounts`),
     /// with the diagnostics reading them made, which `initializerEntries` adds where it is
     /// asked (as when it read the slots itself).
     lazy var initializerSlots: (slots: [(InitializerSource, Int, UInt64, UInt64)], notes: [ELFFormatError]) =

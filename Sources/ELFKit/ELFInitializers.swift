@@ -103,8 +103,9 @@ extension ELFFile {
         return lowest...highest
     }
 
-    /// `table.classCounts()`, for a table of this file: the same pass keeps the table's
-    /// entries at initializer slots for `initializerEntries`, which then reads it no more.
+    /// `table.classCounts()`, for a table of this file; the table's entries at initializer
+    /// slots are found right after, while its pages are at hand, and kept for
+    /// `initializerEntries`, which then reads the table no more.
     public func relocationClassCounts(_ table: ELFRelocationTable) -> RelocationClassCounts {
         guard table.format != .relr, let range = initializerSlotRange else { return table.classCounts() }
         let (counts, entries) = table.classCounts(keepingOffsetsIn: range)
