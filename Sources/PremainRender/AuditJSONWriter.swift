@@ -38,59 +38,66 @@ struct AuditJSONWriter {
     // model type does not compile until it is written here.
 
     mutating func write(_ binary: BinaryInventory) {
+        withUnsafePointer(to: binary) { write($0) }
+    }
+
+    /// `binary` by its address (passed as a value, it was copied). `index`: where it stands in
+    /// the array `objects` was made from, whose references the table then already holds
+    /// (`ClosureObjectTable.references(ofBinary:)`); `nil` to look each closure object up.
+    mutating func write(_ binary: UnsafePointer<BinaryInventory>, at index: Int? = nil) {
         beginObject()
-        for field in BinaryInventory.CodingKeys.allCases {
+        for (field, name) in Keys.binary.entries {
             switch field {
             case .closure:
-                if let closure = binary.closure {
-                    key(field)
-                    write(closure)
+                if let closure = binary.pointee.closure {
+                    key(name)
+                    write(closure, references: index.flatMap { objects?.references(ofBinary: $0) })
                 }
             case .closureSkipped:
-                if let skipped = binary.closureSkipped {
-                    key(field)
+                if let skipped = binary.pointee.closureSkipped {
+                    key(name)
                     string(skipped)
                 }
             case .diagnostics:
-                key(field)
-                strings(binary.diagnostics)
+                key(name)
+                strings(binary.pointee.diagnostics)
             case .dynamic:
-                key(field)
-                write(binary.dynamic)
+                key(name)
+                write(binary.pointee.dynamic)
             case .header:
-                key(field)
-                write(binary.header)
+                key(name)
+                write(binary.pointee.header)
             case .initializers:
-                key(field)
-                write(binary.initializers)
+                key(name)
+                write(binary.pointee.initializers)
             case .needed:
-                key(field)
-                strings(binary.needed)
+                key(name)
+                strings(binary.pointee.needed)
             case .path:
-                key(field)
-                string(binary.path)
+                key(name)
+                string(binary.pointee.path)
             case .relocations:
-                key(field)
-                write(binary.relocations)
+                key(name)
+                write(binary.pointee.relocations)
             case .sizes:
-                key(field)
-                write(binary.sizes)
+                key(name)
+                write(binary.pointee.sizes)
             case .swift:
-                if let swift = binary.swift {
-                    key(field)
+                if let swift = binary.pointee.swift {
+                    key(name)
                     write(swift)
                 }
             case .symbols:
-                key(field)
-                write(binary.symbols)
+                key(name)
+                write(binary.pointee.symbols)
             case .toolchain:
-                if let toolchain = binary.toolchain {
-                    key(field)
+                if let toolchain = binary.pointee.toolchain {
+                    key(name)
                     write(toolchain)
                 }
             case .unusedNeeded:
-                if let unused = binary.unusedNeeded {
-                    key(field)
+                if let unused = binary.pointee.unusedNeeded {
+                    key(name)
                     strings(unused)
                 }
             }
@@ -100,48 +107,48 @@ struct AuditJSONWriter {
 
     private mutating func write(_ header: BinaryInventory.Header) {
         beginObject()
-        for field in BinaryInventory.Header.CodingKeys.allCases {
+        for (field, name) in Keys.header.entries {
             switch field {
             case .buildID:
                 if let id = header.buildID {
-                    key(field)
+                    key(name)
                     string(id)
                 }
             case .debugLink:
                 if let link = header.debugLink {
-                    key(field)
+                    key(name)
                     string(link)
                 }
             case .elfClass:
-                key(field)
+                key(name)
                 string(header.elfClass.rawValue)
             case .endianness:
-                key(field)
+                key(name)
                 string(header.endianness.rawValue)
             case .fileSize:
-                key(field)
+                key(name)
                 number(header.fileSize)
             case .interpreter:
                 if let interpreter = header.interpreter {
-                    key(field)
+                    key(name)
                     string(interpreter)
                 }
             case .kind:
-                key(field)
+                key(name)
                 string(header.kind.rawValue)
             case .machine:
-                key(field)
+                key(name)
                 string(header.machine)
             case .machineName:
-                key(field)
+                key(name)
                 string(header.machineName)
             case .soname:
                 if let soname = header.soname {
-                    key(field)
+                    key(name)
                     string(soname)
                 }
             case .stripped:
-                key(field)
+                key(name)
                 bool(header.stripped)
             }
         }
@@ -150,8 +157,8 @@ struct AuditJSONWriter {
 
     private mutating func write(_ dynamic: BinaryInventory.DynamicInfo) {
         beginObject()
-        for field in BinaryInventory.DynamicInfo.CodingKeys.allCases {
-            key(field)
+        for (field, name) in Keys.dynamic.entries {
+            key(name)
             switch field {
             case .bindNow: bool(dynamic.bindNow)
             case .gnuHash: bool(dynamic.gnuHash)
@@ -168,8 +175,8 @@ struct AuditJSONWriter {
 
     private mutating func write(_ census: RelocationCensus) {
         beginObject()
-        for field in RelocationCensus.CodingKeys.allCases {
-            key(field)
+        for (field, name) in Keys.relocations.entries {
+            key(name)
             switch field {
             case .copy: number(census.copy)
             case .irelative: number(census.irelative)
@@ -180,9 +187,11 @@ struct AuditJSONWriter {
             case .symbolic: number(census.symbolic)
             case .tables:
                 beginArray()
-                for table in census.tables {
-                    element()
-                    write(table)
+                census.tables.withUnsafeBufferPointer { tables in
+                    for index in tables.indices {
+                        element()
+                        write(tables[index])
+                    }
                 }
                 endArray()
             case .tls: number(census.tls)
@@ -194,8 +203,8 @@ struct AuditJSONWriter {
 
     private mutating func write(_ table: RelocationCensus.Table) {
         beginObject()
-        for field in RelocationCensus.Table.CodingKeys.allCases {
-            key(field)
+        for (field, name) in Keys.relocationTable.entries {
+            key(name)
             switch field {
             case .entries: number(table.entries)
             case .format: string(table.format.rawValue)
@@ -207,28 +216,28 @@ struct AuditJSONWriter {
 
     private mutating func write(_ symbols: SymbolCensus) {
         beginObject()
-        for field in SymbolCensus.CodingKeys.allCases {
+        for (field, name) in Keys.symbols.entries {
             switch field {
             case .exported:
-                key(field)
+                key(name)
                 number(symbols.exported)
             case .exportedByType:
-                key(field)
+                key(name)
                 write(symbols.exportedByType)
             case .exportedNames:
                 if let names = symbols.exportedNames {
-                    key(field)
+                    key(name)
                     strings(names)
                 }
             case .imported:
-                key(field)
+                key(name)
                 number(symbols.imported)
             case .importedByType:
-                key(field)
+                key(name)
                 write(symbols.importedByType)
             case .importedNames:
                 if let names = symbols.importedNames {
-                    key(field)
+                    key(name)
                     strings(names)
                 }
             }
@@ -238,8 +247,8 @@ struct AuditJSONWriter {
 
     private mutating func write(_ byType: SymbolCensus.ByType) {
         beginObject()
-        for field in SymbolCensus.ByType.CodingKeys.allCases {
-            key(field)
+        for (field, name) in Keys.symbolsByType.entries {
+            key(name)
             switch field {
             case .function: number(byType.function)
             case .ifunc: number(byType.ifunc)
@@ -253,16 +262,19 @@ struct AuditJSONWriter {
 
     private mutating func write(_ census: InitializerCensus) {
         beginObject()
-        for field in InitializerCensus.CodingKeys.allCases {
-            key(field)
+        for (field, name) in Keys.initializers.entries {
+            key(name)
             switch field {
             case .ctors: number(census.ctors)
             case .dtInit: bool(census.dtInit)
             case .entries:
                 beginArray()
-                for entry in census.entries {
-                    element()
-                    write(entry)
+                census.entries.withUnsafeBufferPointer { entries in
+                    for index in entries.indices {
+                        element()
+                        // By its address: passed as a value, each entry was copied.
+                        write(entries.baseAddress! + index)
+                    }
                 }
                 endArray()
             case .initArray: number(census.initArray)
@@ -274,48 +286,48 @@ struct AuditJSONWriter {
         endObject()
     }
 
-    private mutating func write(_ entry: InitializerInfo) {
+    private mutating func write(_ entry: UnsafePointer<InitializerInfo>) {
         beginObject()
-        for field in InitializerInfo.CodingKeys.allCases {
+        for (field, name) in Keys.initializer.entries {
             switch field {
             case .address:
-                if let address = entry.address {
-                    key(field)
+                if let address = entry.pointee.address {
+                    key(name)
                     string(address)
                 }
             case .demangled:
-                if let demangled = entry.demangled {
-                    key(field)
+                if let demangled = entry.pointee.demangled {
+                    key(name)
                     string(demangled)
                 }
             case .index:
-                key(field)
-                number(entry.index)
+                key(name)
+                number(entry.pointee.index)
             case .kind:
-                key(field)
-                string(entry.kind.rawValue)
+                key(name)
+                string(entry.pointee.kind.rawValue)
             case .location:
-                if let location = entry.location {
-                    key(field)
+                if let location = entry.pointee.location {
+                    key(name)
                     write(location)
                 }
             case .resolution:
-                key(field)
-                string(entry.resolution.rawValue)
+                key(name)
+                string(entry.pointee.resolution.rawValue)
             case .source:
-                key(field)
-                string(entry.source.rawValue)
+                key(name)
+                string(entry.pointee.source.rawValue)
             case .symbol:
-                if let symbol = entry.symbol {
-                    key(field)
+                if let symbol = entry.pointee.symbol {
+                    key(name)
                     string(symbol)
                 }
             case .toolchain:
-                key(field)
-                bool(entry.toolchain)
+                key(name)
+                bool(entry.pointee.toolchain)
             case .translationUnit:
-                if let unit = entry.translationUnit {
-                    key(field)
+                if let unit = entry.pointee.translationUnit {
+                    key(name)
                     string(unit)
                 }
             }
@@ -325,8 +337,8 @@ struct AuditJSONWriter {
 
     private mutating func write(_ location: SourceLocation) {
         beginObject()
-        for field in SourceLocation.CodingKeys.allCases {
-            key(field)
+        for (field, name) in Keys.location.entries {
+            key(name)
             switch field {
             case .file: string(location.file)
             case .line: number(location.line)
@@ -337,8 +349,8 @@ struct AuditJSONWriter {
 
     private mutating func write(_ swift: SwiftCensus) {
         beginObject()
-        for field in SwiftCensus.CodingKeys.allCases {
-            key(field)
+        for (field, name) in Keys.swift.entries {
+            key(name)
             switch field {
             case .defaultArguments: write(swift.defaultArguments)
             case .lazyGlobals: write(swift.lazyGlobals)
@@ -347,7 +359,7 @@ struct AuditJSONWriter {
                 for name in swift.metadataSections.keys.sorted(by: { PrettyJSONEncoder.compare($0, $1) < 0 }) {
                     element()
                     string(name)
-                    out.append(Self.colon)
+                    out.append(StaticString(" : "))
                     number(swift.metadataSections[name] ?? 0)
                 }
                 endObject()
@@ -358,35 +370,37 @@ struct AuditJSONWriter {
 
     private mutating func write(_ suspects: [SwiftSuspect]) {
         beginArray()
-        for suspect in suspects {
-            element()
-            write(suspect)
+        suspects.withUnsafeBufferPointer { suspects in
+            for index in suspects.indices {
+                element()
+                write(suspects[index])
+            }
         }
         endArray()
     }
 
     private mutating func write(_ suspect: SwiftSuspect) {
         beginObject()
-        for field in SwiftSuspect.CodingKeys.allCases {
+        for (field, name) in Keys.swiftSuspect.entries {
             switch field {
             case .address:
-                key(field)
+                key(name)
                 string(suspect.address)
             case .demangled:
                 if let demangled = suspect.demangled {
-                    key(field)
+                    key(name)
                     string(demangled)
                 }
             case .location:
                 if let location = suspect.location {
-                    key(field)
+                    key(name)
                     write(location)
                 }
             case .size:
-                key(field)
+                key(name)
                 number(suspect.size)
             case .symbol:
-                key(field)
+                key(name)
                 string(suspect.symbol)
             }
         }
@@ -395,34 +409,34 @@ struct AuditJSONWriter {
 
     private mutating func write(_ sizes: SizeCensus) {
         beginObject()
-        for field in SizeCensus.CodingKeys.allCases {
+        for (field, name) in Keys.sizes.entries {
             switch field {
             case .basis:
                 if let basis = sizes.basis {
-                    key(field)
+                    key(name)
                     string(basis.rawValue)
                 }
             case .bss:
-                key(field)
+                key(name)
                 number(sizes.bss)
             case .data:
-                key(field)
+                key(name)
                 number(sizes.data)
             case .file:
-                key(field)
+                key(name)
                 number(sizes.file)
             case .relro:
-                key(field)
+                key(name)
                 number(sizes.relro)
             case .rodata:
-                key(field)
+                key(name)
                 number(sizes.rodata)
             case .text:
-                key(field)
+                key(name)
                 number(sizes.text)
             case .writableRodata:
                 if let writable = sizes.writableRodata {
-                    key(field)
+                    key(name)
                     number(writable)
                 }
             }
@@ -432,26 +446,26 @@ struct AuditJSONWriter {
 
     private mutating func write(_ toolchain: BuildToolchain) {
         beginObject()
-        for field in BuildToolchain.CodingKeys.allCases {
+        for (field, name) in Keys.toolchain.entries {
             switch field {
             case .autolinkEntries:
-                key(field)
+                key(name)
                 strings(toolchain.autolinkEntries)
             case .comments:
-                key(field)
+                key(name)
                 strings(toolchain.comments)
             case .evidence:
-                key(field)
+                key(name)
                 string(toolchain.evidence.rawValue)
             case .languages:
-                key(field)
+                key(name)
                 strings(toolchain.languages.map(\.rawValue))
             case .linker:
-                key(field)
+                key(name)
                 string(toolchain.linker.rawValue)
             case .linkerVersion:
                 if let version = toolchain.linkerVersion {
-                    key(field)
+                    key(name)
                     string(version)
                 }
             }
@@ -459,12 +473,14 @@ struct AuditJSONWriter {
         endObject()
     }
 
-    private mutating func write(_ closure: DependencyClosure) {
+    /// `references`: how its objects and shares are written in schema 2 (`ClosureObjectTable`),
+    /// when known.
+    private mutating func write(_ closure: DependencyClosure, references: ClosureObjectTable.ClosureReferences?) {
         beginObject()
-        for field in DependencyClosure.CodingKeys.allCases {
+        for (field, name) in Keys.closure.entries {
             switch field {
             case .missing:
-                key(field)
+                key(name)
                 beginArray()
                 for missing in closure.missing {
                     element()
@@ -472,33 +488,48 @@ struct AuditJSONWriter {
                 }
                 endArray()
             case .objects:
-                key(field)
+                key(name)
                 beginArray()
-                for object in closure.objects {
-                    element()
-                    write(object)
+                let known = references?.objects.count == closure.objects.count ? references?.objects : nil
+                // By their addresses: passed as values, the objects were copied.
+                closure.objects.withUnsafeBufferPointer { list in
+                    for index in list.indices {
+                        element()
+                        if let known {
+                            write(list.baseAddress! + index, reference: known[index])
+                        } else {
+                            write(list.baseAddress! + index, reference: objects?.reference(for: list[index]))
+                        }
+                    }
                 }
                 endArray()
             case .program:
                 if let program = closure.program {
-                    key(field)
+                    key(name)
                     write(program)
                 }
             case .top:
-                key(field)
+                key(name)
                 beginArray()
-                for share in closure.top {
-                    element()
-                    write(share)
+                let known = references?.top.count == closure.top.count ? references?.top : nil
+                closure.top.withUnsafeBufferPointer { shares in
+                    for index in shares.indices {
+                        element()
+                        if let known {
+                            write(shares.baseAddress! + index, id: known[index])
+                        } else {
+                            write(shares.baseAddress! + index, id: objects?.id(ofPath: shares[index].path))
+                        }
+                    }
                 }
                 endArray()
             case .totals:
                 if let totals = closure.totals {
-                    key(field)
+                    key(name)
                     write(totals)
                 }
             case .unusedNeeded:
-                key(field)
+                key(name)
                 strings(closure.unusedNeeded)
             }
         }
@@ -507,8 +538,8 @@ struct AuditJSONWriter {
 
     private mutating func write(_ missing: MissingLibrary) {
         beginObject()
-        for field in MissingLibrary.CodingKeys.allCases {
-            key(field)
+        for (field, name) in Keys.missing.entries {
+            key(name)
             switch field {
             case .name: string(missing.name)
             case .neededBy: string(missing.neededBy)
@@ -521,8 +552,8 @@ struct AuditJSONWriter {
 
     private mutating func write(_ totals: ClosureTotals) {
         beginObject()
-        for field in ClosureTotals.CodingKeys.allCases {
-            key(field)
+        for (field, name) in Keys.totals.entries {
+            key(name)
             switch field {
             case .exported: number(totals.exported)
             case .initializers: number(totals.initializers)
@@ -535,60 +566,60 @@ struct AuditJSONWriter {
     }
 
     /// As `ClosureObject.encode(to:)` writes it: by id when the table holds it (and its loader,
-    /// unless the program loaded it), else in full.
-    private mutating func write(_ object: ClosureObject) {
+    /// unless the program loaded it), else in full. `reference`: the table's
+    /// `reference(for: object)` (`nil` without a table).
+    private mutating func write(_ object: UnsafePointer<ClosureObject>, reference: (id: Int, loader: Int?)?) {
         beginObject()
-        let reference = objects?.reference(for: object)
-        for field in ClosureObject.CodingKeys.allCases {
+        for (field, name) in Keys.object.entries {
             switch field {
             case .depth:
-                key(field)
-                number(object.depth)
+                key(name)
+                number(object.pointee.depth)
             case .foundVia:
-                key(field)
-                string(object.foundVia.rawValue)
+                key(name)
+                string(object.pointee.foundVia.rawValue)
             case .neededBy:
                 if let reference {
                     if let loader = reference.loader {
-                        key(field)
+                        key(name)
                         number(loader)
                     }
                 } else {
-                    key(field)
-                    string(object.neededBy)
+                    key(name)
+                    string(object.pointee.neededBy)
                 }
             case .object:
                 if let reference {
-                    key(field)
+                    key(name)
                     number(reference.id)
                 }
             case .path:
                 if reference == nil {
-                    key(field)
-                    string(object.path)
+                    key(name)
+                    string(object.pointee.path)
                 }
             case .realPath:
                 if reference == nil {
-                    key(field)
-                    string(object.realPath)
+                    key(name)
+                    string(object.pointee.realPath)
                 }
             case .requestedName:
-                key(field)
-                string(object.requestedName)
+                key(name)
+                string(object.pointee.requestedName)
             case .searchDirectory:
-                if let directory = object.searchDirectory {
-                    key(field)
+                if let directory = object.pointee.searchDirectory {
+                    key(name)
                     string(directory)
                 }
             case .soname:
-                if reference == nil, let soname = object.soname {
-                    key(field)
+                if reference == nil, let soname = object.pointee.soname {
+                    key(name)
                     string(soname)
                 }
             case .system:
                 if reference == nil {
-                    key(field)
-                    bool(object.system)
+                    key(name)
+                    bool(object.pointee.system)
                 }
             }
         }
@@ -597,8 +628,8 @@ struct AuditJSONWriter {
 
     private mutating func write(_ cost: ObjectCost) {
         beginObject()
-        for field in ObjectCost.CodingKeys.allCases {
-            key(field)
+        for (field, name) in Keys.cost.entries {
+            key(name)
             switch field {
             case .bindNow: bool(cost.bindNow)
             case .exported: number(cost.exported)
@@ -612,39 +643,39 @@ struct AuditJSONWriter {
 
     /// As `ObjectShare.encode(to:)` writes it: by id when the table holds its path, else by
     /// path and soname.
-    private mutating func write(_ share: ObjectShare) {
+    /// `id`: the table's `id(ofPath: share.path)` (`nil` without a table).
+    private mutating func write(_ share: UnsafePointer<ObjectShare>, id: Int?) {
         beginObject()
-        let id = objects?.id(ofPath: share.path)
-        for field in ObjectShare.CodingKeys.allCases {
+        for (field, name) in Keys.share.entries {
             switch field {
             case .exported:
-                key(field)
-                number(share.exported)
+                key(name)
+                number(share.pointee.exported)
             case .initializers:
-                key(field)
-                number(share.initializers)
+                key(name)
+                number(share.pointee.initializers)
             case .lookups:
-                key(field)
-                number(share.lookups)
+                key(name)
+                number(share.pointee.lookups)
             case .object:
                 if let id {
-                    key(field)
+                    key(name)
                     number(id)
                 }
             case .path:
                 if id == nil {
-                    key(field)
-                    string(share.path)
+                    key(name)
+                    string(share.pointee.path)
                 }
             case .relocationShare:
-                key(field)
-                number(share.relocationShare)
+                key(name)
+                number(share.pointee.relocationShare)
             case .relocations:
-                key(field)
-                number(share.relocations)
+                key(name)
+                number(share.pointee.relocations)
             case .soname:
-                if id == nil, let soname = share.soname {
-                    key(field)
+                if id == nil, let soname = share.pointee.soname {
+                    key(name)
                     string(soname)
                 }
             }
@@ -652,13 +683,73 @@ struct AuditJSONWriter {
         endObject()
     }
 
+    // MARK: Keys, made once per type
+
+    /// The keys of every type the writer writes, each made once (not per value written).
+    private enum Keys {
+        static let binary = JSONKeys(BinaryInventory.CodingKeys.self)
+        static let header = JSONKeys(BinaryInventory.Header.CodingKeys.self)
+        static let dynamic = JSONKeys(BinaryInventory.DynamicInfo.CodingKeys.self)
+        static let relocations = JSONKeys(RelocationCensus.CodingKeys.self)
+        static let relocationTable = JSONKeys(RelocationCensus.Table.CodingKeys.self)
+        static let symbols = JSONKeys(SymbolCensus.CodingKeys.self)
+        static let symbolsByType = JSONKeys(SymbolCensus.ByType.CodingKeys.self)
+        static let initializers = JSONKeys(InitializerCensus.CodingKeys.self)
+        static let initializer = JSONKeys(InitializerInfo.CodingKeys.self)
+        static let location = JSONKeys(SourceLocation.CodingKeys.self)
+        static let swift = JSONKeys(SwiftCensus.CodingKeys.self)
+        static let swiftSuspect = JSONKeys(SwiftSuspect.CodingKeys.self)
+        static let sizes = JSONKeys(SizeCensus.CodingKeys.self)
+        static let toolchain = JSONKeys(BuildToolchain.CodingKeys.self)
+        static let closure = JSONKeys(DependencyClosure.CodingKeys.self)
+        static let missing = JSONKeys(MissingLibrary.CodingKeys.self)
+        static let totals = JSONKeys(ClosureTotals.CodingKeys.self)
+        static let object = JSONKeys(ClosureObject.CodingKeys.self)
+        static let cost = JSONKeys(ObjectCost.CodingKeys.self)
+        static let share = JSONKeys(ObjectShare.CodingKeys.self)
+        static let record = JSONKeys(ClosureObjectRecord.CodingKeys.self)
+    }
+
+    /// The `objects` table of a schema-2 report (`ClosureObjectTable.records`), as `Codable`
+    /// writes the array.
+    mutating func write(_ records: [ClosureObjectRecord]) {
+        beginArray()
+        records.withUnsafeBufferPointer { records in
+            for index in records.indices {
+                element()
+                write(records[index])
+            }
+        }
+        endArray()
+    }
+
+    private mutating func write(_ record: ClosureObjectRecord) {
+        beginObject()
+        for (field, name) in Keys.record.entries {
+            switch field {
+            case .id:
+                key(name)
+                number(record.id)
+            case .path:
+                key(name)
+                string(record.path)
+            case .realPath:
+                key(name)
+                string(record.realPath)
+            case .soname:
+                if let soname = record.soname {
+                    key(name)
+                    string(soname)
+                }
+            case .system:
+                key(name)
+                bool(record.system)
+            }
+        }
+        endObject()
+    }
+
     // MARK: Bytes, as PrettyJSONEncoder.write lays them out
-
-    private static let colon = StaticString(" : ")
-
-    /// ",\n" and 64 spaces: a separator and the indentation of up to 32 levels are a slice of
-    /// it (deeper levels are indented in pieces).
-    private static let separator = StaticString(",\n                                                                ")
 
     private mutating func beginObject() {
         out.append(UInt8(ascii: "{"), 0x0a)
@@ -667,7 +758,7 @@ struct AuditJSONWriter {
 
     private mutating func endObject() {
         level -= 1
-        close(UInt8(ascii: "}"))
+        out.appendClose(UInt8(ascii: "}"), indentation: level * 2)
     }
 
     private mutating func beginArray() {
@@ -677,73 +768,33 @@ struct AuditJSONWriter {
 
     private mutating func endArray() {
         level -= 1
-        close(UInt8(ascii: "]"))
+        out.appendClose(UInt8(ascii: "]"), indentation: level * 2)
     }
 
-    /// A newline, the indentation of `level` and `bracket`.
-    private mutating func close(_ bracket: UInt8) {
-        out.append(0x0a)
-        indent()
-        out.append(bracket)
-    }
-
-    private mutating func indent() {
-        var remaining = level * 2
-        while remaining > 0 {
-            let count = min(remaining, 64)
-            Self.separator.withUTF8Buffer {
-                out.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[2..<(2 + count)]))
-            }
-            remaining -= count
-        }
-    }
-
-    /// Before each member or element: the separator (unless it is the first: the container
-    /// was just opened, so the last byte is its newline) and the indentation.
+    /// Before each element: the separator (unless it is the first: the container was just
+    /// opened, so the last byte is its newline) and the indentation.
     private mutating func element() {
-        if out.last != 0x0a { out.append(UInt8(ascii: ","), 0x0a) }
-        indent()
+        out.appendSeparator(indentation: level * 2)
     }
 
-    /// A member's key (its `CodingKeys` name: plain ASCII, no escaping needed) and the colon,
-    /// after the separator and the indentation: one reservation and a few copies, as a report
-    /// writes millions of keys.
-    private mutating func key<Field: CodingKey>(_ field: Field) {
-        var name = field.stringValue
-        name.withUTF8 { key(UnsafeRawBufferPointer($0)) }
-    }
-
-    private mutating func key(_ name: UnsafeRawBufferPointer) {
-        let first = out.last == 0x0a
-        let indentation = level * 2
-        guard indentation <= 64 else {
-            element()
-            out.append(UInt8(ascii: "\""))
-            out.append(name)
-            out.append(UInt8(ascii: "\""))
-            out.append(Self.colon)
-            return
-        }
-        Self.separator.withUTF8Buffer { separator in
-            let range = (first ? 2 : 0)..<(2 + indentation)
-            out.appendKey(
-                separator: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(separator)[range]), name: name)
-        }
+    /// A member's key and the colon (bytes made once per key), after the separator and the
+    /// indentation.
+    @inline(__always)
+    private mutating func key(_ name: JSONKey) {
+        out.appendMember(indentation: level * 2, key: name)
     }
 
     /// As `PrettyJSONEncoder.writeString`: the bytes as they are unless one needs escaping.
     private mutating func string(_ text: String) {
+        let plain = text.utf8.withContiguousStorageIfAvailable { out.appendString(UnsafeRawBufferPointer($0)) }
+        if plain == true { return }
         var text = text
         text.withUTF8 { bytes in
-            out.append(UInt8(ascii: "\""))
-            if bytes.contains(where: PrettyJSONEncoder.needsEscape) {
-                var escaped: [UInt8] = []
-                PrettyJSONEncoder.writeEscaped(bytes, into: &escaped)
-                escaped.withUnsafeBytes { out.append($0) }
-            } else {
-                out.append(UnsafeRawBufferPointer(bytes))
-            }
-            out.append(UInt8(ascii: "\""))
+            if plain == nil, out.appendString(UnsafeRawBufferPointer(bytes)) { return }
+            var escaped: [UInt8] = [UInt8(ascii: "\"")]
+            PrettyJSONEncoder.writeEscaped(bytes, into: &escaped)
+            escaped.append(UInt8(ascii: "\""))
+            escaped.withUnsafeBytes { out.append($0) }
         }
     }
 
@@ -763,42 +814,111 @@ struct AuditJSONWriter {
     private mutating func number(_ value: Int) {
         if value < 0 {
             out.append(UInt8(ascii: "-"))
-            number(value.magnitude)
+            out.appendDecimal(UInt64(value.magnitude))
         } else {
-            number(UInt64(value))
+            out.appendDecimal(UInt64(value))
         }
     }
 
     private mutating func number(_ value: UInt) {
-        number(UInt64(value))
+        out.appendDecimal(UInt64(value))
     }
 
-    /// Decimal digits, as `String(value)` writes them.
     private mutating func number(_ value: UInt64) {
-        if value < 10 {
-            out.append(UInt8(ascii: "0") + UInt8(value))
-            return
-        }
-        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes: 20 digits at most
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while rest > 0 {
-                buffer[31 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            }
-            out.append(UnsafeRawBufferPointer(rebasing: buffer[(32 - count)...]))
-        }
+        out.appendDecimal(value)
     }
 
-    /// As `PrettyJSONEncoder.number`; a value JSON cannot hold marks the writer failed.
+    /// As `PrettyJSONEncoder.number` (`description` without a trailing `.0`), from the bytes
+    /// `write(to:)` hands over, with no `String`; a value JSON cannot hold marks the writer
+    /// failed.
     private mutating func number(_ value: Double) {
-        guard var text = PrettyJSONEncoder.numberText(value) else {
+        guard value.isFinite else {
             failed = true
             return
         }
-        text.withUTF8 { out.append(UnsafeRawBufferPointer($0)) }
+        var text = ShortASCII()
+        value.write(to: &text)
+        text.withBytes { bytes in
+            let dotZero =
+                bytes.count >= 2 && bytes[bytes.count - 2] == UInt8(ascii: ".")
+                && bytes[bytes.count - 1] == UInt8(ascii: "0")
+            out.append(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - (dotZero ? 2 : 0))]))
+        }
+    }
+}
+
+/// A `TextOutputStream` for short ASCII text (a number's `write(to:)`, which hands its bytes to
+/// `_writeASCII`): up to 32 bytes in place, more (or a `String`) in an array.
+struct ShortASCII: TextOutputStream {
+    private var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private var count = 0
+    private var spilled: [UInt8]?
+
+    mutating func write(_ string: String) {
+        spill()
+        spilled?.append(contentsOf: string.utf8)
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard spilled == nil, count + buffer.count <= 32 else {
+            spill()
+            spilled?.append(contentsOf: buffer)
+            return
+        }
+        let at = count
+        withUnsafeMutableBytes(of: &storage) {
+            UnsafeMutableRawBufferPointer(rebasing: $0[at..<(at + buffer.count)]).copyMemory(
+                from: UnsafeRawBufferPointer(buffer))
+        }
+        count += buffer.count
+    }
+
+    /// From here on the text is in `spilled`.
+    private mutating func spill() {
+        guard spilled == nil else { return }
+        let at = count
+        spilled = withUnsafeBytes(of: &storage) { Array($0[..<at]) }
+    }
+
+    /// The text written.
+    mutating func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        if let spilled { return spilled.withUnsafeBytes(body) }
+        let at = count
+        return withUnsafeBytes(of: &storage) { body(UnsafeRawBufferPointer(rebasing: $0[..<at])) }
+    }
+}
+
+/// A member's key as the writer writes it, `"name" : `: its bytes, padded with spaces to a
+/// multiple of 8 (copied 8 at a time). Made once per key (`JSONKeys`) and never freed.
+struct JSONKey: @unchecked Sendable {
+    let bytes: UnsafeRawPointer
+    let count: Int
+
+    /// The bytes copied, a multiple of 8.
+    var paddedCount: Int { (count + 7) & ~7 }
+}
+
+/// The keys of one model type: its `CodingKeys` cases in order (the JSON's), each with its
+/// bytes (`JSONKey`), made from the case's `stringValue` once, when the type is first written.
+struct JSONKeys<Field: CodingKey & CaseIterable>: Sendable {
+    let entries: [(field: Field, name: JSONKey)]
+
+    init(_ type: Field.Type) {
+        let fields = Array(Field.allCases)
+        // A CodingKeys name is plain ASCII (a Swift identifier): no escaping.
+        let texts = fields.map { Array("\"\($0.stringValue)\" : ".utf8) }
+        let total = texts.reduce(0) { $0 + (($1.count + 7) & ~7) }
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: max(total, 8), alignment: 8)
+        var offset = 0
+        var entries: [(field: Field, name: JSONKey)] = []
+        for (field, text) in zip(fields, texts) {
+            let padded = (text.count + 7) & ~7
+            (storage + offset).initializeMemory(as: UInt8.self, repeating: 0x20, count: padded)
+            text.withUnsafeBytes { (storage + offset).copyMemory(from: $0.baseAddress!, byteCount: text.count) }
+            entries.append((field, JSONKey(bytes: UnsafeRawPointer(storage + offset), count: text.count)))
+            offset += padded
+        }
+        self.entries = entries
     }
 }
 
@@ -817,9 +937,16 @@ struct ByteBuffer {
 
     var last: UInt8? { count > 0 ? base[count - 1] : nil }
 
+    /// Room for `extra` more bytes (the multi-byte appends below store up to 7 bytes past what
+    /// they keep, always within what they reserved).
     @inline(__always)
     private mutating func reserve(_ extra: Int) {
         guard count + extra > capacity else { return }
+        grow(extra)
+    }
+
+    @inline(never)
+    private mutating func grow(_ extra: Int) {
         var grown = max(capacity * 2, 64)
         while grown < count + extra { grown *= 2 }
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
@@ -832,21 +959,142 @@ struct ByteBuffer {
     /// What `take` leaves: no storage (a capacity of 0 makes the next append allocate).
     private nonisolated(unsafe) static let none = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
 
-    /// `separator` (the comma, newline and indentation), then `"name" : `.
+    private static let spaces: UInt64 = 0x2020_2020_2020_2020
+
+    /// At `at`: `,` and a newline unless the bytes so far end with a newline (a container just
+    /// opened), then `indentation` spaces (stored 8 at a time: up to 7 more are written past
+    /// them, to be overwritten). Returns where the indentation ends.
     @inline(__always)
-    mutating func appendKey(separator: UnsafeRawBufferPointer, name: UnsafeRawBufferPointer) {
-        reserve(separator.count + name.count + 5)
+    private func separate(indentation: Int) -> UnsafeMutableRawPointer {
+        var at = UnsafeMutableRawPointer(base + count)
+        if count == 0 || base[count - 1] != 0x0a {
+            at.storeBytes(of: UInt8(ascii: ","), as: UInt8.self)
+            at.storeBytes(of: 0x0a, toByteOffset: 1, as: UInt8.self)
+            at += 2
+        }
+        var offset = 0
+        while offset < indentation {
+            at.storeBytes(of: Self.spaces, toByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        return at + indentation
+    }
+
+    /// The separator before an element and its indentation.
+    @inline(__always)
+    mutating func appendSeparator(indentation: Int) {
+        reserve(indentation + 10)
+        count = separate(indentation: indentation) - UnsafeMutableRawPointer(base)
+    }
+
+    /// The separator before a member, its indentation, and `key` (`"name" : `).
+    @inline(__always)
+    mutating func appendMember(indentation: Int, key: JSONKey) {
+        reserve(indentation + 2 + key.paddedCount)
+        let at = separate(indentation: indentation)
+        var offset = 0
+        while offset < key.count {
+            at.storeBytes(
+                of: key.bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset,
+                as: UInt64.self)
+            offset += 8
+        }
+        count = at - UnsafeMutableRawPointer(base) + key.count
+    }
+
+    /// A newline, `indentation` spaces and `bracket`.
+    @inline(__always)
+    mutating func appendClose(_ bracket: UInt8, indentation: Int) {
+        reserve(indentation + 10)
+        let at = UnsafeMutableRawPointer(base + count)
+        at.storeBytes(of: 0x0a, as: UInt8.self)
+        var offset = 0
+        while offset < indentation {
+            at.storeBytes(of: Self.spaces, toByteOffset: 1 + offset, as: UInt64.self)
+            offset += 8
+        }
+        at.storeBytes(of: bracket, toByteOffset: 1 + indentation, as: UInt8.self)
+        count += indentation + 2
+    }
+
+    /// `bytes` between quotes, when none needs escaping (`PrettyJSONEncoder.needsEscape`):
+    /// checked 8 at a time as they are copied. `false`, and nothing appended, when one does.
+    @inline(__always)
+    mutating func appendString(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let length = bytes.count
+        reserve(length + 2)
         let start = UnsafeMutableRawPointer(base + count)
-        if let from = separator.baseAddress { start.copyMemory(from: from, byteCount: separator.count) }
-        var at = start + separator.count
-        at.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
-        if let from = name.baseAddress { (at + 1).copyMemory(from: from, byteCount: name.count) }
-        at += 1 + name.count
-        at.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
-        at.storeBytes(of: UInt8(ascii: " "), toByteOffset: 1, as: UInt8.self)
-        at.storeBytes(of: UInt8(ascii: ":"), toByteOffset: 2, as: UInt8.self)
-        at.storeBytes(of: UInt8(ascii: " "), toByteOffset: 3, as: UInt8.self)
-        count += separator.count + name.count + 5
+        start.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+        if let source = bytes.baseAddress {
+            var offset = 0
+            while offset + 8 <= length {
+                let word = source.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                if Self.needsEscape(word) { return false }
+                start.storeBytes(of: word, toByteOffset: 1 + offset, as: UInt64.self)
+                offset += 8
+            }
+            while offset < length {
+                let byte = source.load(fromByteOffset: offset, as: UInt8.self)
+                if PrettyJSONEncoder.needsEscape(byte) { return false }
+                start.storeBytes(of: byte, toByteOffset: 1 + offset, as: UInt8.self)
+                offset += 1
+            }
+        }
+        start.storeBytes(of: UInt8(ascii: "\""), toByteOffset: 1 + length, as: UInt8.self)
+        count += length + 2
+        return true
+    }
+
+    /// `true` when one of the 8 bytes of `word` is one `PrettyJSONEncoder.needsEscape` takes:
+    /// below 0x20, `"`, `\` or 0xF4 (the exact tests of a zero byte and of a byte below n).
+    @inline(__always)
+    static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let below = (word &- ones &* 0x20) & ~word
+        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslash = word ^ (ones &* 0x5c)
+        let raw = word ^ (ones &* 0xF4)
+        let zero = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((raw &- ones) & ~raw)
+        return (below | zero) & (ones &* 0x80) != 0
+    }
+
+    /// "00" to "99": two digits at a time.
+    private static let pairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// Decimal digits, as `String(value)` writes them.
+    @inline(__always)
+    mutating func appendDecimal(_ value: UInt64) {
+        reserve(20)
+        if value < 10 {
+            base[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value)
+            count += 1
+            return
+        }
+        var digits = 2
+        var bound: UInt64 = 100
+        while digits < 20, value >= bound {
+            digits += 1
+            bound = bound &* 10
+        }
+        let pairs = Self.pairs.utf8Start
+        var rest = value
+        var at = count + digits
+        while rest >= 100 {
+            let pair = Int(truncatingIfNeeded: rest % 100) * 2
+            rest /= 100
+            at -= 2
+            base[at] = pairs[pair]
+            base[at + 1] = pairs[pair + 1]
+        }
+        if rest >= 10 {
+            let pair = Int(truncatingIfNeeded: rest) * 2
+            base[at - 2] = pairs[pair]
+            base[at - 1] = pairs[pair + 1]
+        } else {
+            base[at - 1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest)
+        }
+        count += digits
     }
 
     @inline(__always)

@@ -41,14 +41,10 @@ public enum ParallelAuditJSON {
         let table = schemaVersion >= 2 ? ClosureObjectTable(report.binaries) : nil
         let userInfo: [CodingUserInfoKey: any Sendable] = table.map { [ClosureObjectTable.userInfoKey: $0] } ?? [:]
         let binaries = report.binaries
-        var tail = report
-        tail.binaries = []
-        let rest = try JSONRenderer.render(Tail(tail, objects: table), userInfo: userInfo)
-        // rest starts with "{\n  \"errors\"": everything after the opening brace line follows
-        // the binaries.
-        guard !binaries.isEmpty, rest.hasPrefix("{\n") else {
+        guard !binaries.isEmpty else {
             return write(Array(try JSONRenderer.render(report, userInfo: userInfo).utf8))
         }
+        let rest = try tail(report, objects: table)
         guard write(Array("{\n  \"binaries\" : [\n".utf8)) else { return false }
         for start in stride(from: 0, to: binaries.count, by: max(chunk, 1)) {
             let range = start..<min(start + max(chunk, 1), binaries.count)
@@ -63,7 +59,37 @@ public enum ParallelAuditJSON {
             }
             guard write(out) else { return false }
         }
-        return write(Array("  ],\n".utf8) + Array(rest.utf8.dropFirst(2)))
+        return write(rest)
+    }
+
+    /// What follows the binaries: the end of the array, then every other field of the report
+    /// (whose keys all sort after `binaries`), as `AuditReport.encode(to:)` writes them, sorted,
+    /// and the document's end. The `objects` table by `AuditJSONWriter`, the rest by `Codable`.
+    private static func tail(_ report: AuditReport, objects: ClosureObjectTable?) throws -> [UInt8] {
+        var out = Array("  ]".utf8)
+        func member(_ key: StaticString) {
+            out.append(contentsOf: [UInt8(ascii: ","), 0x0a, 0x20, 0x20, UInt8(ascii: "\"")])
+            key.withUTF8Buffer { out.append(contentsOf: $0) }
+            out.append(contentsOf: [UInt8(ascii: "\""), 0x20, UInt8(ascii: ":"), 0x20])
+        }
+        func member<Value: Encodable>(_ key: StaticString, _ value: Value) throws {
+            member(key)
+            out.append(contentsOf: try PrettyJSONEncoder.encode(value, level: 1))
+        }
+        try member("errors", report.errors)
+        try member("kind", report.kind)
+        if let objects {
+            member("objects")
+            var writer = AuditJSONWriter(level: 1, objects: nil)
+            writer.write(objects.records)
+            out.append(contentsOf: writer.finish())
+        }
+        try member("schemaVersion", objects == nil ? 1 : 2)
+        if let skipped = report.skipped { try member("skipped", skipped) }
+        if let summary = report.summary { try member("summary", summary) }
+        try member("tool", report.tool)
+        out.append(contentsOf: [0x0a, UInt8(ascii: "}"), 0x0a])
+        return out
     }
 
     /// The JSON of `binaries[range]`, in order, each indented for its place in the array
@@ -82,7 +108,7 @@ public enum ParallelAuditJSON {
                 guard index < range.upperBound else { return }
                 do {
                     var writer = AuditJSONWriter(level: 2, objects: table)
-                    writer.write(binaries[index])
+                    binaries.withUnsafeBufferPointer { writer.write($0.baseAddress! + index, at: index) }
                     let written = writer.finish()
                     let bytes =
                         writer.failed
@@ -108,28 +134,5 @@ public enum ParallelAuditJSON {
     struct RenderError: Error, CustomStringConvertible {
         var message: String
         var description: String { message }
-    }
-
-    /// Every field of the report but `binaries`, encoded under the same keys.
-    struct Tail: Encodable {
-        let report: AuditReport
-        let objects: ClosureObjectTable?
-        init(_ report: AuditReport, objects: ClosureObjectTable?) {
-            self.report = report
-            self.objects = objects
-        }
-
-        enum Keys: String, CodingKey { case errors, kind, objects, schemaVersion, skipped, summary, tool }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(report.errors, forKey: .errors)
-            try container.encode(report.kind, forKey: .kind)
-            if let objects { try container.encode(objects.records, forKey: .objects) }
-            try container.encode(objects == nil ? 1 : 2, forKey: .schemaVersion)
-            try container.encodeIfPresent(report.skipped, forKey: .skipped)
-            try container.encodeIfPresent(report.summary, forKey: .summary)
-            try container.encode(report.tool, forKey: .tool)
-        }
     }
 }

@@ -349,12 +349,17 @@ public struct ObjectShare: Codable, JSONKeyed, Sendable, Equatable {
 
 /// One object of a report's `objects` table (JSON schema version 2): what every closure that
 /// contains it shares, written once; each closure refers to it by `id`.
-public struct ClosureObjectRecord: Codable, Sendable, Equatable {
+public struct ClosureObjectRecord: Codable, JSONKeyed, Sendable, Equatable {
     public var id: Int
     public var path: String
     public var realPath: String
     public var soname: String?
     public var system: Bool
+
+    /// The JSON keys, in the JSON's order (`JSONKeyed`).
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, path, realPath, soname, system
+    }
 
     public init(id: Int, path: String, realPath: String, soname: String?, system: Bool) {
         self.id = id
@@ -373,9 +378,22 @@ public final class ClosureObjectTable: Sendable {
     public static let userInfoKey = CodingUserInfoKey(rawValue: "premain.closureObjectTable")!
 
     public let records: [ClosureObjectRecord]
-    /// The records of each path, in id order (almost always one): a look-up hashes the path's
-    /// bytes once, where a key of four `String`s hashed each by its normalized scalars.
-    private let byPath: [PathKey: [Int]]
+    /// The first record of each path: a look-up hashes the path's bytes once, where a key of
+    /// four `String`s hashed each by its normalized scalars.
+    private let firstWithPath: [PathKey: Int]
+    /// The next record with the same path as record `id`, in id order, or -1 (almost always):
+    /// a chain from `firstWithPath`, with no array per path.
+    private let nextWithPath: [Int]
+    /// How the closure of each binary the table was made from is written, in order: worked out
+    /// while the table is made, which looks every object up anyway.
+    private let references: [ClosureReferences]
+
+    /// How one closure is written in schema 2: `reference(for:)` of each of its objects and
+    /// `id(ofPath:)` of each share of its `top`, in order.
+    public struct ClosureReferences: Sendable {
+        public var objects: [(id: Int, loader: Int?)?]
+        public var top: [Int?]
+    }
 
     /// A path compared and hashed by its UTF-8 bytes (`ByteKey`'s rule, kept here because the
     /// model imports nothing).
@@ -388,12 +406,31 @@ public final class ClosureObjectTable: Sendable {
             guard left.count == right.count else { return false }
             let fast = left.withContiguousStorageIfAvailable { a in
                 right.withContiguousStorageIfAvailable { b in
-                    for index in 0..<a.count where a[index] != b[index] { return false }
-                    return true
+                    Self.equal(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b))
                 }
             }
             if case let equal?? = fast { return equal }
             return left.elementsEqual(right)
+        }
+        /// Byte for byte, 8 at a time: `a` and `b` have the same count.
+        private static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+            guard let left = a.baseAddress, let right = b.baseAddress, left != right else { return true }
+            var offset = 0
+            while offset + 8 <= a.count {
+                guard
+                    left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                else { return false }
+                offset += 8
+            }
+            while offset < a.count {
+                guard
+                    left.load(fromByteOffset: offset, as: UInt8.self)
+                        == right.load(fromByteOffset: offset, as: UInt8.self)
+                else { return false }
+                offset += 1
+            }
+            return true
         }
         func hash(into hasher: inout Hasher) {
             let bytes = text.utf8
@@ -405,32 +442,117 @@ public final class ClosureObjectTable: Sendable {
 
     public init(_ binaries: [BinaryInventory]) {
         var records: [ClosureObjectRecord] = []
-        var byPath: [PathKey: [Int]] = [:]
-        for binary in binaries {
-            for object in binary.closure?.objects ?? [] {
-                let key = PathKey(object.path)
-                let known = byPath[key] ?? []
-                guard !known.contains(where: { Self.matches(records[$0], object) }) else { continue }
-                byPath[key] = known + [records.count]
-                records.append(
-                    ClosureObjectRecord(
-                        id: records.count, path: object.path, realPath: object.realPath,
-                        soname: object.soname, system: object.system))
+        var firstWithPath: [PathKey: Int] = [:]
+        var nextWithPath: [Int] = []
+        var references: [ClosureReferences] = []
+        references.reserveCapacity(binaries.count)
+        // Loaders and shares whose path is not an object's of the same closure: looked up once
+        // every record is known (binary, position, and the object's own id).
+        var loadersLeft: [(binary: Int, index: Int, own: Int)] = []
+        var sharesLeft: [(binary: Int, index: Int)] = []
+        // The first record of the path of each object of the closure at hand, and the path's
+        // count of bytes.
+        var heads: [Int] = []
+        var lengths: [Int] = []
+        for binary in binaries.indices {
+            guard let closure = binaries[binary].closure else {
+                references.append(ClosureReferences(objects: [], top: []))
+                continue
             }
+            heads.removeAll(keepingCapacity: true)
+            lengths.removeAll(keepingCapacity: true)
+            var own: [(id: Int, loader: Int?)?] = []
+            own.reserveCapacity(closure.objects.count)
+            var top: [Int?] = []
+            top.reserveCapacity(closure.top.count)
+            // Through the buffer, each object is read in place, not copied.
+            closure.objects.withUnsafeBufferPointer { objects in
+                for index in objects.indices {
+                    let key = PathKey(objects[index].path)
+                    lengths.append(key.text.utf8.count)
+                    if let first = firstWithPath[key] {
+                        heads.append(first)
+                        // The same path: the same object unless its other fields differ.
+                        var id = first
+                        var last = first
+                        while id >= 0, !Self.matchesBesidesPath(records[id], objects[index]) {
+                            last = id
+                            id = nextWithPath[id]
+                        }
+                        if id >= 0 {
+                            own.append((id, nil))
+                            continue
+                        }
+                        nextWithPath[last] = records.count
+                    } else {
+                        firstWithPath[key] = records.count
+                        heads.append(records.count)
+                    }
+                    own.append((records.count, nil))
+                    nextWithPath.append(-1)
+                    records.append(
+                        ClosureObjectRecord(
+                            id: records.count, path: objects[index].path, realPath: objects[index].realPath,
+                            soname: objects[index].soname, system: objects[index].system))
+                }
+                // A loader's path and a share's are most often an object's of the same closure
+                // (the loader just before, one level up): its record's path, found by comparing
+                // a few paths (most by their count alone) instead of hashing.
+                for index in objects.indices where objects[index].depth != 1 {
+                    guard let id = own[index]?.id else { continue }
+                    let wanted = PathKey(objects[index].neededBy)
+                    let length = wanted.text.utf8.count
+                    var other = index - 1
+                    var compared = 0
+                    while other >= 0, compared < 32 {
+                        if objects[other].depth == objects[index].depth - 1 {
+                            if lengths[other] == length, PathKey(objects[other].path) == wanted { break }
+                            compared += 1
+                        }
+                        other -= 1
+                    }
+                    if other >= 0, compared < 32 {
+                        own[index] = (id, heads[other])
+                    } else {
+                        loadersLeft.append((binary, index, id))
+                    }
+                }
+                for (index, share) in closure.top.enumerated() {
+                    let wanted = PathKey(share.path)
+                    let length = wanted.text.utf8.count
+                    let found = objects.indices.prefix(64).first {
+                        lengths[$0] == length && PathKey(objects[$0].path) == wanted
+                    }
+                    top.append(found.map { heads[$0] })
+                    if found == nil { sharesLeft.append((binary, index)) }
+                }
+            }
+            references.append(ClosureReferences(objects: own, top: top))
+        }
+        // The rest once every record is known, as `reference(for:)` and `id(ofPath:)` find them.
+        for (binary, index, own) in loadersLeft {
+            guard let neededBy = binaries[binary].closure?.objects[index].neededBy else { continue }
+            references[binary].objects[index] = firstWithPath[PathKey(neededBy)].map { (own, $0) }
+        }
+        for (binary, index) in sharesLeft {
+            guard let path = binaries[binary].closure?.top[index].path else { continue }
+            references[binary].top[index] = firstWithPath[PathKey(path)]
         }
         self.records = records
-        self.byPath = byPath
+        self.firstWithPath = firstWithPath
+        self.nextWithPath = nextWithPath
+        self.references = references
     }
 
-    /// `true` when `record` stands for `object` (its path, real path, soname and flag).
-    private static func matches(_ record: ClosureObjectRecord, _ object: ClosureObject) -> Bool {
-        record.path == object.path && record.realPath == object.realPath && record.soname == object.soname
-            && record.system == object.system
+    /// `true` when `record`, whose path has `object.path`'s bytes (so is the same string),
+    /// stands for `object` (its path, real path, soname and flag).
+    private static func matchesBesidesPath(_ record: ClosureObjectRecord, _ object: ClosureObject) -> Bool {
+        record.realPath == object.realPath && record.soname == object.soname && record.system == object.system
     }
 
     /// The id of the first record of `path`; `nil` when no closure object has that path.
     public func id(ofPath path: String) -> Int? {
-        byPath[PathKey(path)]?.first
+        firstWithPath[PathKey(path)]
     }
 
     /// How `object` is written in schema 2: its record's id, and its loader's (`nil` when the
@@ -443,8 +565,19 @@ public final class ClosureObjectTable: Sendable {
         return (own, loader)
     }
 
+    /// How the closure of `binaries[index]` is written, for the `binaries` the table was made
+    /// from; `nil` when there is no such binary.
+    public func references(ofBinary index: Int) -> ClosureReferences? {
+        references.indices.contains(index) ? references[index] : nil
+    }
+
     /// The id of `object`'s record; `nil` when the table does not hold it.
     public func id(of object: ClosureObject) -> Int? {
-        byPath[PathKey(object.path)]?.first { Self.matches(records[$0], object) }
+        var id = firstWithPath[PathKey(object.path)] ?? -1
+        while id >= 0 {
+            if Self.matchesBesidesPath(records[id], object) { return id }
+            id = nextWithPath[id]
+        }
+        return nil
     }
 }

@@ -39,6 +39,44 @@ import Testing
                 try ParallelAuditJSON.render(report, workers: 2, schemaVersion: version)
                     == (try ParallelAuditJSON.render(report, workers: 1, schemaVersion: version)))
         }
+        // The whole document of schema 2 (the objects table and the fields after the binaries
+        // included) as Codable writes it.
+        var summarized = report
+        summarized.summary = OffenderSummary(report.binaries, top: 3)
+        summarized.skipped = SkippedFiles(objects: 2, objectExtensions: [".o"], others: 1, notReports: ["a\"b"])
+        #expect(
+            try ParallelAuditJSON.render(summarized, workers: 2, schemaVersion: 2)
+                == (try JSONRenderer.render(summarized, userInfo: [ClosureObjectTable.userInfoKey: table])))
+    }
+
+    /// Strings and numbers byte for byte as `PrettyJSONEncoder` writes them: every byte that
+    /// needs escaping at every place of the 8-byte words the writer checks, and doubles.
+    @Test func writesStringsAndNumbersAsTheEncoder() throws {
+        var texts = ["", "a", "/usr/lib/x86_64-linux-gnu/libc.so.6", "✓ é", "\u{202E}"]
+        for special: UInt8 in [0x00, 0x09, 0x0a, 0x1f, 0x22, 0x5c, 0x7f, 0x80, 0xF3, 0xF4, 0xF5, 0xFF] {
+            for length in 1...17 {
+                for place in 0..<length {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: length)
+                    bytes[place] = special
+                    texts.append(String(decoding: bytes, as: UTF8.self))
+                }
+            }
+        }
+        texts.append(String(decoding: [0xF4, 0x8F, 0xBF, 0xBF, 0x41], as: UTF8.self))
+        var missing = MissingLibrary(name: "", neededBy: "", searched: texts, wrongClass: [])
+        var doubles: [Double] = [
+            0, -0.0, 1, 0.5, 1e-7, 1e16, 123.25, 1.0 / 3, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 { doubles.append(Double(bitPattern: generator.next())) }
+        var binary = Self.everyField()
+        let shares = doubles.filter(\.isFinite).map {
+            ObjectShare(path: "p", relocations: 1, relocationShare: $0, lookups: 2, initializers: 3, exported: 4)
+        }
+        binary.closure?.top = shares
+        missing.wrongClass = ["\u{1b}"]
+        binary.closure?.missing = [missing]
+        #expect(written(binary, table: nil) == (try codable(binary, table: nil)))
     }
 
     /// Every optional of the model set and every array filled (checked by reflection, so a
