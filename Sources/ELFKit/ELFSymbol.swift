@@ -159,6 +159,17 @@ public struct ELFSymbolTable {
         let (infoAt, shndxAt) = is64 ? (4, 6) : (12, 14)
         // Entries past the end of the bytes are not there (as `forEach` stops at them).
         let usable = min(count, entries.count / entrySize)
+        if !swap, usable > 1 {
+            // Little-endian: `st_info`, `st_other` and `st_shndx` in one load.
+            var at = base + entrySize + infoAt
+            for index in 1..<usable {
+                let fields = at.loadUnaligned(as: UInt32.self)
+                at += entrySize
+                let binding = (fields >> 4) & 0xf
+                if fields >> 16 == 0, binding == 1 || binding == 2 { hits.append(index) }
+            }
+            return hits
+        }
         for index in 1..<max(usable, 1) {
             let at = base + index * entrySize
             var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)

@@ -158,6 +158,15 @@ struct LineProgram {
         guard cursor.position != headerEnd - 4 else { throw refuse("CUBIN line header") }
         guard cursor.position == headerEnd else { throw refuse("header length disagrees with its tables") }
 
+        // A first look goes the quick way when it can; whatever that way leaves, `run` reads.
+        if !collectRows, maximumOperations == 1,
+            let ended = program.runQuickly(
+                &cursor, addressSize: addressSize, minimumLength: minimumLength, defaultIsStmt: defaultIsStmt,
+                lineBase: lineBase, lineRange: lineRange, opcodeBase: opcodeBase, standardLengths: standardLengths)
+        {
+            guard ended else { throw refuse("rows after the last DW_LNE_end_sequence") }
+            return program
+        }
         let ended = try program.run(
             &cursor, addressSize: addressSize, minimumLength: minimumLength,
             maximumOperations: maximumOperations, defaultIsStmt: defaultIsStmt,

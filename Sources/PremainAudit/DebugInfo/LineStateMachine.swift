@@ -173,6 +173,137 @@ extension LineProgram {
         return matrix.ended
     }
 
+    /// `run` for a first look at a unit (no rows kept, one operation per instruction): the
+    /// same `low`, `high`, `sequences` and result, with the registers in locals and no row
+    /// values made. `nil` (nothing set, `unitCursor` not moved) at anything `run` might refuse
+    /// or that it reads another way, which `run` then decodes from the start.
+    // swiftlint:disable:next function_parameter_count function_body_length cyclomatic_complexity
+    mutating func runQuickly(
+        _ unitCursor: inout DWARFCursor, addressSize: Int, minimumLength: UInt8, defaultIsStmt: UInt8,
+        lineBase: Int8, lineRange: UInt8, opcodeBase: UInt8, standardLengths: [UInt8]
+    ) -> Bool? {
+        guard lineRange != 0, defaultIsStmt <= 1 else { return nil }
+        // Every standard opcode below opcode_base must have its own operand count, as `run`
+        // requires when it meets one; opcodes 13 up to opcode_base go to `run`.
+        let expectedLengths: [UInt8] = [0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1]
+        let standardCount = min(Int(opcodeBase) - 1, 12)
+        for opcode in stride(from: 1, through: standardCount, by: 1)
+        where opcode > standardLengths.count || standardLengths[opcode - 1] != expectedLengths[opcode] {
+            return nil
+        }
+        let discriminatorLength: UInt8? = standardLengths.count >= 4 ? standardLengths[3] : nil
+        var cursor = unitCursor
+        let minimum = UInt64(minimumLength)
+        let base = Int64(lineBase)
+        let range = UInt8(lineRange)
+        let constantAdvance = UInt64(minimumLength) * UInt64((255 - opcodeBase) / lineRange)
+        var address: UInt64 = 0
+        var line: Int64 = 1
+        var isStmt = defaultIsStmt
+        // Whether column, isa and discriminator are inside libdw's ranges (line is checked per row).
+        var column: UInt32 = 0
+        var isa: UInt32 = 0
+        var discriminator: UInt32 = 0
+        var low = UInt64.max
+        var high: UInt64 = 0
+        var found: [Range<UInt64>] = []
+        var sequenceStart: UInt64 = 0
+        var inSequence = false
+        var ended = true
+
+        @inline(__always)
+        func emit(end: Bool) -> Bool {
+            guard line >= Int64(Int32.min), line <= Int64(Int32.max), column <= 0xffff, isStmt <= 1, isa <= 0xff,
+                discriminator < 1 << 24
+            else { return false }
+            if !inSequence {
+                sequenceStart = address
+                inSequence = true
+            }
+            low = min(low, address)
+            high = max(high, address)
+            ended = end
+            if end {
+                found.append(sequenceStart..<max(address, sequenceStart))
+                inSequence = false
+            }
+            return true
+        }
+
+        while let opcode = cursor.u8() {
+            if opcode >= opcodeBase {
+                let adjusted = opcode &- opcodeBase
+                line &+= base + Int64(adjusted % range)
+                address &+= UInt64(UInt32(truncatingIfNeeded: minimum &* UInt64(adjusted / range)))
+                guard emit(end: false) else { return nil }
+                discriminator = 0
+                continue
+            }
+            switch opcode {
+            case 0:
+                guard cursor.remaining >= 2, let length = cursor.u8(), cursor.remaining >= Int(length),
+                    let extended = cursor.u8()
+                else { return nil }
+                switch extended {
+                case Self.lneEndSequence:
+                    guard emit(end: true) else { return nil }
+                    address = 0
+                    line = 1
+                    column = 0
+                    isStmt = defaultIsStmt
+                    isa = 0
+                    discriminator = 0
+                case Self.lneSetAddress:
+                    guard Int(length) == addressSize + 1, let value = cursor.offset(size: addressSize) else {
+                        return nil
+                    }
+                    address = value
+                case Self.lneSetDiscriminator:
+                    guard opcodeBase > Self.lneSetDiscriminator, discriminatorLength == 1, let value = cursor.uleb()
+                    else { return nil }
+                    discriminator = UInt32(truncatingIfNeeded: value)
+                case Self.lneDefineFile, Self.lneNVIDIAInlinedCall, Self.lneNVIDIASetFunctionName:
+                    return nil
+                default:
+                    guard length > 0, cursor.skip(Int(length) - 1) else { return nil }
+                }
+            case Self.lnsCopy:
+                guard emit(end: false) else { return nil }
+                discriminator = 0
+            case Self.lnsAdvancePC:
+                guard let value = cursor.uleb() else { return nil }
+                address &+= UInt64(UInt32(truncatingIfNeeded: minimum &* UInt64(UInt32(truncatingIfNeeded: value))))
+            case Self.lnsAdvanceLine:
+                guard let value = cursor.sleb() else { return nil }
+                line &+= Int64(Int32(truncatingIfNeeded: value))
+            case Self.lnsSetFile:
+                guard cursor.uleb() != nil else { return nil }
+            case Self.lnsSetColumn:
+                guard let value = cursor.uleb() else { return nil }
+                column = UInt32(truncatingIfNeeded: value)
+            case Self.lnsNegateStmt:
+                isStmt = 1 &- isStmt
+            case Self.lnsSetBasicBlock, Self.lnsSetPrologueEnd, Self.lnsSetEpilogueBegin:
+                break
+            case Self.lnsConstAddPC:
+                address &+= UInt64(UInt32(truncatingIfNeeded: constantAdvance))
+            case Self.lnsFixedAdvancePC:
+                guard let delta = cursor.u16() else { return nil }
+                address &+= UInt64(delta)
+            case Self.lnsSetISA:
+                guard let value = cursor.uleb() else { return nil }
+                isa = UInt32(truncatingIfNeeded: value)
+            default:
+                return nil
+            }
+        }
+        unitCursor = cursor
+        self.low = low
+        self.high = high
+        sequences = found
+        return ended
+    }
+
     private static func refusal(_ cursor: DWARFCursor, _ message: String) -> Refusal {
         Refusal(offset: cursor.position, message: message)
     }

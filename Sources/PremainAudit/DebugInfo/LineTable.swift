@@ -33,8 +33,8 @@ public final class LineTable {
     }
 
     private let file: ELFFile
-    private let sections: LineProgram.Sections?
-    private let addressSize: Int
+    let sections: LineProgram.Sections?
+    let addressSize: Int
     /// Why every address is declined, when one reason covers them all.
     public private(set) var refusal: String?
 

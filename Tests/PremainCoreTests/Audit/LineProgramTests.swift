@@ -156,4 +156,44 @@ struct LineProgramTests {
         let wideColumn: [UInt8] = [0, 9, 2, 0x00, 0x10, 0, 0, 0, 0, 0, 0, 5, 0x80, 0x80, 0x04, 1, 0, 1, 1]
         #expect(throws: LineProgram.Refusal.self) { try Self.decode(Self.version4(program: wideColumn)) }
     }
+
+    /// What a first look (no rows kept: `runQuickly` where it can) and a full decode (`run`)
+    /// make of `bytes`: span and sequences, or the refusal.
+    static func firstLooks(_ bytes: [UInt8]) -> (quick: String, full: String) {
+        bytes.withUnsafeBytes { raw in
+            let sections = LineProgram.Sections(line: ByteReader(raw, bigEndian: false)) { _ in nil }
+            func look(_ rows: Bool) -> String {
+                do throws(LineProgram.Refusal) {
+                    let program = try LineProgram.decode(sections, at: 0, addressSize: 8, collectRows: rows)
+                    return "\(program.low) \(program.high) \(program.sequences) \(program.end)"
+                } catch {
+                    return error.description
+                }
+            }
+            return (look(false), look(true))
+        }
+    }
+
+    /// Every byte of sound units changed to values that matter to the state machine (opcodes,
+    /// lengths, LEB128 continuation bits): the quick first look always agrees with the full one.
+    @Test func quickFirstLookAgreesWithTheFullDecodeOnMutatedUnits() {
+        let program: [UInt8] =
+            Self.program + [
+                0, 9, 2, 0x00, 0x20, 0, 0, 0, 0, 0, 0, 5, 3, 6, 7, 10, 11, 12, 1, 8, 9, 0x10, 0, 0, 2, 4, 7,
+                0, 5, 0x80, 1, 13 + 30, 0, 1, 1,
+            ]
+        var compared = 0
+        for unit in [Self.version4(program: program), Self.version5(program: program)] {
+            for index in unit.indices {
+                for value: UInt8 in [0, 1, 2, 3, 4, 8, 9, 12, 13, 14, 0x7f, 0x80, 0xff, unit[index] ^ 0x80] {
+                    var bytes = unit
+                    bytes[index] = value
+                    let (quick, full) = Self.firstLooks(bytes)
+                    #expect(quick == full, "byte \(index) = \(value)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 1000)
+    }
 }

@@ -81,6 +81,53 @@ struct LineTableOracleTests {
         _ = try Self.compare(path, cap: 2000)
     }
 
+    /// The quick first look at each unit (`LineProgram.runQuickly`, taken when no rows are
+    /// kept) against the full state machine (`run`, taken when rows are kept): the same span,
+    /// sequences and refusal for every unit of `path`; returns how many units were compared.
+    static func compareFirstLooks(_ path: String) throws -> Int {
+        let file = try ELFFile(path: path)
+        let table = LineTable(file)
+        guard let sections = table.sections else { return 0 }
+        var offset = 0
+        var units = 0
+        while offset < sections.line.count {
+            let quick = Result { () throws(LineProgram.Refusal) in
+                try LineProgram.decode(sections, at: offset, addressSize: table.addressSize, collectRows: false)
+            }
+            let full = Result { () throws(LineProgram.Refusal) in
+                try LineProgram.decode(sections, at: offset, addressSize: table.addressSize, collectRows: true)
+            }
+            switch (quick, full) {
+            case (.success(let a), .success(let b)):
+                #expect(a.low == b.low && a.high == b.high && a.sequences == b.sequences, "\(path) unit 0x\(offset)")
+                #expect(a.rows.isEmpty && a.end == b.end)
+                offset = a.end
+            case (.failure(let a), .failure(let b)):
+                #expect(a == b, "\(path) unit 0x\(offset)")
+                return units
+            default:
+                Issue.record("\(path) unit 0x\(offset): \(quick) against \(full)")
+                return units
+            }
+            units += 1
+        }
+        return units
+    }
+
+    @Test func quickFirstLookAgreesWithTheStateMachine() throws {
+        var paths = [
+            Self.libcDebug, "/opt/swift/usr/bin/swift-help", "/opt/swift/usr/lib/libSwiftSourceKitClientPlugin.so",
+        ]
+        paths += Self.files(under: try Samples.directory.get())
+        var units = 0
+        for path in paths where FileManager.default.fileExists(atPath: path) {
+            guard let file = try? ELFFile(path: path), file.type != 1, file.section(named: ".debug_line") != nil
+            else { continue }
+            units += try Self.compareFirstLooks(path)
+        }
+        #expect(units > 0)
+    }
+
     static func files(under folder: String) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
         return walker.compactMap { $0 as? String }.map { folder + "/" + $0 }.filter { path in
