@@ -28,6 +28,8 @@ public final class ELFFile {
     public let device: UInt64
     public let inode: UInt64
     public private(set) var sections: [ELFSection] = []
+    /// `SectionNames` hash of each of `sections`' names, in the same order.
+    private var sectionNameHashes: [UInt32] = []
     public private(set) var segments: [ELFSegment] = []
     /// Problems found in tables that were skipped; empty for a sound file.
     public internal(set) var diagnostics: [ELFFormatError] = []
@@ -273,14 +275,16 @@ public final class ELFFile {
             note("program header table outside the file", offset: ehdr.e_phoff, value: "\(count) entries")
             return
         }
-        segments.reserveCapacity(count)
+        var read: [ELFSegment] = []
+        read.reserveCapacity(count)
+        defer { segments = read }
         for index in 0..<Int32(count) {
             var phdr = GElf_Phdr()
             guard gelf_getphdr(elf, index, &phdr) != nil else {
                 note("unreadable program header \(index): \(Self.libelfMessage())")
                 continue
             }
-            segments.append(
+            read.append(
                 ELFSegment(
                     type: phdr.p_type, flags: phdr.p_flags, offset: phdr.p_offset,
                     virtualAddress: phdr.p_vaddr, fileSize: phdr.p_filesz, memorySize: phdr.p_memsz))
@@ -311,7 +315,13 @@ public final class ELFFile {
             note("invalid e_shstrndx", value: "\(ehdr.e_shstrndx)")
             namesIndex = 0
         }
-        sections.reserveCapacity(count)
+        // Built locally and stored once: appending to the stored property checks exclusive
+        // access for every section.
+        let table = SectionNames.table
+        var read: [ELFSection] = []
+        var hashes: [UInt32] = []
+        read.reserveCapacity(count)
+        hashes.reserveCapacity(count)
         for index in 0..<count {
             var shdr = GElf_Shdr()
             guard let scn = elf_getscn(elf, index), gelf_getshdr(scn, &shdr) != nil else {
@@ -319,15 +329,19 @@ public final class ELFFile {
                 continue
             }
             var name = ""
+            var hash = SectionNames.emptyHash
             if namesIndex != 0, let cName = elf_strptr(elf, namesIndex, Int(shdr.sh_name)) {
-                name = String(cString: cName)
+                (name, hash) = SectionNames.name(cName, in: table)
             }
-            sections.append(
+            read.append(
                 ELFSection(
                     index: index, name: name, type: SectionType(shdr.sh_type), flags: shdr.sh_flags,
                     address: shdr.sh_addr, offset: shdr.sh_offset, size: shdr.sh_size,
                     link: shdr.sh_link, info: shdr.sh_info, entrySize: shdr.sh_entsize))
+            hashes.append(hash)
         }
+        sections = read
+        sectionNameHashes = hashes
     }
 
     // MARK: Bytes
@@ -375,7 +389,14 @@ public final class ELFFile {
 
     /// The first section named `name`, or `nil`.
     public func section(named name: String) -> ELFSection? {
-        sections.first { $0.name == name }
+        guard let hash = SectionNames.hash(of: name) else { return sections.first { $0.name == name } }
+        // An ASCII name equals another ASCII name only byte for byte, so only a section whose
+        // hash matches (or whose name is not ASCII) is compared.
+        for (index, known) in sectionNameHashes.enumerated()
+        where known == hash || known == SectionNames.nonASCII {
+            if sections[index].name == name { return sections[index] }
+        }
+        return nil
     }
 
     /// Sections of one type, in file order.
