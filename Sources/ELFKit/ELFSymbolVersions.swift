@@ -50,9 +50,11 @@ extension ELFFile {
             let versym = bytes(of: versymSection)
         else { return nil }
         var byIndex: [ELFSymbolVersion?] = []
+        byIndex.reserveCapacity(16)
         func record(_ version: ELFSymbolVersion, at index: UInt16) {
             let key = Int(index & 0x7fff)
-            if key >= byIndex.count { byIndex += [ELFSymbolVersion?](repeating: nil, count: key + 1 - byIndex.count) }
+            // One slot at a time (indices come nearly in order): no array made per version.
+            while key >= byIndex.count { byIndex.append(nil) }
             byIndex[key] = version
         }
         var defined: [String] = []
@@ -70,6 +72,9 @@ extension ELFFile {
                     break
                 }
                 let library = strings?.losslessString(at: Int(file))  // a DT_NEEDED name
+                // The library's versions, added to `required` at once: one hash of its name
+                // per verneed entry rather than per version.
+                var names: [String] = []
                 var auxOffset = offset + Int(aux)
                 for _ in 0..<min(Int(count), data.count / 16) {
                     guard let other = data.u16(at: auxOffset + 6), let name = data.u32(at: auxOffset + 8),
@@ -80,11 +85,12 @@ extension ELFFile {
                     }
                     if let versionName = strings?.cString(at: Int(name)) {
                         record(ELFSymbolVersion(name: versionName, library: library, hidden: false), at: other)
-                        if let library { required[library, default: []].append(versionName) }
+                        if library != nil { names.append(versionName) }
                     }
                     if auxNext == 0 { break }
                     auxOffset += Int(auxNext)
                 }
+                if let library, !names.isEmpty { required[library, default: []].append(contentsOf: names) }
                 if next == 0 { break }
                 offset += Int(next)
             }
