@@ -194,7 +194,25 @@ public enum LocalFiles {
     /// The first `count` bytes of the file (fewer when it is shorter); `nil` when it cannot be
     /// opened, is not a regular file, or a read fails.
     public static func head(_ path: String, count: Int) -> [UInt8]? {
-        guard let (bytes, complete) = readPrefix(path, limit: count, regularOnly: true), complete else { return nil }
+        // Read into the one array returned (`readPrefix` copies through a chunk): a folder walk
+        // reads the head of every file.
+        let fd = openForReading(path, regularOnly: true)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        var filled = 0
+        while filled < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(fd, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        bytes.removeLast(bytes.count - filled)
         return bytes
     }
 
