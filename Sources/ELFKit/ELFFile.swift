@@ -318,6 +318,15 @@ public final class ELFFile {
         // Built locally and stored once: appending to the stored property checks exclusive
         // access for every section.
         let table = SectionNames.table
+        // How far past each name its string table may be read (for word-sized reads): the
+        // section's size, when libelf hands out its bytes as they are in the file.
+        var namesSize = 0
+        var namesHeader = GElf_Shdr()
+        if namesIndex != 0, let scn = elf_getscn(elf, namesIndex), gelf_getshdr(scn, &namesHeader) != nil,
+            namesHeader.sh_type == UInt32(SHT_STRTAB), namesHeader.sh_flags & UInt64(SHF_COMPRESSED) == 0
+        {
+            namesSize = Int(clamping: namesHeader.sh_size)
+        }
         var read: [ELFSection] = []
         var hashes: [UInt32] = []
         read.reserveCapacity(count)
@@ -331,7 +340,9 @@ public final class ELFFile {
             var name = ""
             var hash = SectionNames.emptyHash
             if namesIndex != 0, let cName = elf_strptr(elf, namesIndex, Int(shdr.sh_name)) {
-                (name, hash) = SectionNames.name(cName, in: table)
+                let offset = Int(shdr.sh_name)
+                (name, hash) = SectionNames.name(
+                    cName, readable: offset < namesSize ? namesSize - offset : 0, in: table)
             }
             read.append(
                 ELFSection(

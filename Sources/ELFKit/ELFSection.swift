@@ -57,31 +57,56 @@ public struct ELFSegment: Sendable, Hashable {
     }
 }
 
-/// Section names as the open reads them: a 32-bit FNV-1a hash of each name's bytes (kept beside
-/// the section headers, so `section(named:)` compares a hash per section instead of a
-/// `String`), and the names nearly every file has made once (so opening a file builds a
-/// `String` only for its unusual names).
+/// Section names as the open reads them: a 32-bit hash of each name's bytes (kept beside the
+/// section headers, so `section(named:)` compares a hash per section instead of a `String`),
+/// and the names nearly every file has made once (so opening a file builds a `String` only for
+/// its unusual names). The hash takes the bytes eight at a time (little-endian words, the last
+/// one padded with zeros), so a name costs a few instructions a word.
 enum SectionNames {
     /// The hash of a name that is not ASCII: `String`'s `==` is canonical equivalence (the
     /// Kelvin sign equals "K"), so such a name is compared whatever the hash of the query.
     static let nonASCII: UInt32 = 0
 
-    /// The hash of `""`.
-    static let emptyHash: UInt32 = 2_166_136_261
+    private static let seed: UInt64 = 0xcbf2_9ce4_8422_2325
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
-    /// The FNV-1a hash of `count` bytes at `bytes`, never `nonASCII`; `nil` when a byte is not
-    /// ASCII.
     @inline(__always)
-    static func hash(_ bytes: UnsafePointer<UInt8>, count: Int) -> UInt32? {
-        var hash = emptyHash
-        var ascii: UInt8 = 0
-        for offset in 0..<count {
-            let byte = bytes[offset]
-            ascii |= byte
-            hash = (hash ^ UInt32(byte)) &* 16_777_619
+    private static func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+        let mixed = (hash ^ word) &* 0x0000_0100_0000_01b3
+        return mixed ^ (mixed >> 29)
+    }
+
+    @inline(__always)
+    private static func finish(_ hash: UInt64, count: Int) -> UInt32 {
+        var mixed = (hash ^ UInt64(truncatingIfNeeded: count)) &* 0xd6e8_feb8_6659_fd93
+        mixed ^= mixed >> 32
+        let value = UInt32(truncatingIfNeeded: mixed)
+        return value == nonASCII ? 1 : value
+    }
+
+    /// The hash of `""`.
+    static var emptyHash: UInt32 { finish(seed, count: 0) }
+
+    /// The hash of `count` bytes at `bytes`, never `nonASCII`; `nil` when a byte is not ASCII.
+    static func hash(_ bytes: UnsafeRawPointer, count: Int) -> UInt32? {
+        var hash = seed
+        var ascii: UInt64 = 0
+        var offset = 0
+        while count - offset >= 8 {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            ascii |= word
+            hash = mix(hash, word)
+            offset += 8
         }
-        guard ascii < 0x80 else { return nil }
-        return hash == nonASCII ? 1 : hash
+        if offset < count {
+            var word: UInt64 = 0
+            for index in offset..<count {
+                word |= UInt64(bytes.load(fromByteOffset: index, as: UInt8.self)) << UInt64(8 * (index - offset))
+            }
+            ascii |= word
+            hash = mix(hash, word)
+        }
+        return ascii & highBits == 0 ? finish(hash, count: count) : nil
     }
 
     /// The hash of `name`'s bytes, or `nil` when it is not ASCII (or has no contiguous UTF-8).
@@ -94,21 +119,62 @@ enum SectionNames {
 
     /// The name at `cName` (NUL-terminated, as `elf_strptr` gives it) and its hash
     /// (`nonASCII` for a name that is not ASCII), the `String` taken from `table` when it is
-    /// a common name.
-    static func name(_ cName: UnsafePointer<CChar>, in table: Table) -> (name: String, hash: UInt32) {
-        let bytes = UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self)
-        var hash = emptyHash
-        var ascii: UInt8 = 0
+    /// a common name. `readable` bytes from `cName` on may be read whatever they hold (the rest
+    /// of its string table): there the name is read a word at a time, beyond byte by byte.
+    static func name(_ cName: UnsafePointer<CChar>, readable: Int, in table: Table) -> (name: String, hash: UInt32) {
+        let bytes = UnsafeRawPointer(cName)
+        var hash = seed
+        var ascii: UInt64 = 0
         var count = 0
-        while true {
-            let byte = bytes[count]
-            if byte == 0 { break }
-            ascii |= byte
-            hash = (hash ^ UInt32(byte)) &* 16_777_619
-            count += 1
+        // Whole words while eight bytes can be read: the first zero byte ends the name.
+        while readable - count >= 8 {
+            var word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: count, as: UInt64.self))
+            let zeros = (word &- 0x0101_0101_0101_0101) & ~word & highBits
+            if zeros == 0 {
+                ascii |= word
+                hash = mix(hash, word)
+                count += 8
+                continue
+            }
+            let length = zeros.trailingZeroBitCount >> 3
+            if length > 0 {
+                word &= ~0 >> UInt64(64 - 8 * length)
+                ascii |= word
+                hash = mix(hash, word)
+                count += length
+            }
+            return made(cName, count: count, hash: hash, ascii: ascii, table: table)
         }
-        guard ascii < 0x80 else { return (String(cString: cName), nonASCII) }
-        if hash == nonASCII { hash = 1 }
+        // Byte by byte near the end of the table (or when its end is not known).
+        var word: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = bytes.load(fromByteOffset: count, as: UInt8.self)
+            if byte == 0 { break }
+            word |= UInt64(byte) << shift
+            count += 1
+            shift += 8
+            if shift == 64 {
+                ascii |= word
+                hash = mix(hash, word)
+                word = 0
+                shift = 0
+            }
+        }
+        if shift > 0 {
+            ascii |= word
+            hash = mix(hash, word)
+        }
+        return made(cName, count: count, hash: hash, ascii: ascii, table: table)
+    }
+
+    @inline(__always)
+    private static func made(
+        _ cName: UnsafePointer<CChar>, count: Int, hash: UInt64, ascii: UInt64, table: Table
+    ) -> (name: String, hash: UInt32) {
+        guard ascii & highBits == 0 else { return (String(cString: cName), nonASCII) }
+        let hash = finish(hash, count: count)
+        let bytes = UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self)
         if let known = table.name(hash: hash, bytes, count: count) { return (known, hash) }
         return (String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self), hash)
     }
@@ -164,7 +230,7 @@ enum SectionNames {
             var end = 0
             for (index, name) in utf8.enumerated() {
                 let hash =
-                    name.withUnsafeBufferPointer { buffer in
+                    name.withUnsafeBytes { buffer in
                         buffer.baseAddress.flatMap { SectionNames.hash($0, count: buffer.count) }
                     } ?? SectionNames.emptyHash
                 hashes[index] = hash

@@ -13,19 +13,28 @@ import Testing
                 Array(".text.unlikely.premain".utf8), Array("\u{212A}".utf8), [0xff, 0x41], [], Array("é".utf8),
                 Array(".data.rel.ro.local.a-name-longer-than-fifteen-bytes".utf8),
             ]
+        func check(_ bytes: [UInt8], _ base: UnsafePointer<CChar>, _ readable: Int) {
+            let (name, hash) = SectionNames.name(base, readable: readable, in: SectionNames.table)
+            let expected = String(cString: base)
+            #expect(Array(name.utf8) == Array(expected.utf8))
+            if bytes.allSatisfy({ $0 < 0x80 }) {
+                #expect(hash == SectionNames.hash(of: name))
+                #expect(hash != SectionNames.nonASCII)
+            } else {
+                #expect(hash == SectionNames.nonASCII)
+                #expect(SectionNames.hash(of: name) == nil)
+            }
+        }
+        // Each name alone in its table (read byte by byte near its end), and followed by bytes
+        // of the table (read a word at a time), at each alignment.
         for bytes in names {
-            let cString = bytes.map { CChar(bitPattern: $0) } + [0]
-            cString.withUnsafeBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return }
-                let (name, hash) = SectionNames.name(base, in: SectionNames.table)
-                let expected = String(cString: base)
-                #expect(Array(name.utf8) == Array(expected.utf8))
-                if bytes.allSatisfy({ $0 < 0x80 }) {
-                    #expect(hash == SectionNames.hash(of: name))
-                    #expect(hash != SectionNames.nonASCII)
-                } else {
-                    #expect(hash == SectionNames.nonASCII)
-                    #expect(SectionNames.hash(of: name) == nil)
+            for (padding, readable) in [(0, 0), (0, bytes.count + 1), (3, bytes.count + 9), (5, bytes.count + 40)] {
+                let table =
+                    Array(repeating: CChar(65), count: padding) + bytes.map { CChar(bitPattern: $0) } + [0]
+                    + Array(repeating: CChar(66), count: max(0, readable - bytes.count - 1))
+                table.withUnsafeBufferPointer { buffer in
+                    guard let start = buffer.baseAddress else { return }
+                    check(bytes, start + padding, readable)
                 }
             }
         }
