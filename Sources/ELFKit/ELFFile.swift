@@ -87,9 +87,16 @@ public final class ELFFile {
     /// tables, and `changedSinceOpen`), not a SIGBUS.
     public convenience init(path: String) throws(ELFOpenError) {
         var info = stat()
-        guard LosslessUTF8.withCString(path, { stat($0, &info) }) == 0 else { throw Self.openError(errno) }
-        try Self.requireRegular(info)
-        let fd = LosslessUTF8.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+        // One C string for both calls; -2: `stat` failed (errno says why), -3: not a regular
+        // file or empty (`requireRegular` of `info` says why).
+        let opened = LosslessUTF8.withCString(path) { name -> Int32 in
+            guard stat(name, &info) == 0 else { return -2 }
+            guard (try? Self.requireRegular(info)) != nil else { return -3 }
+            return open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        }
+        if opened == -2 { throw Self.openError(errno) }
+        if opened == -3 { try Self.requireRegular(info) }
+        let fd = opened
         guard fd >= 0 else { throw Self.openError(errno) }
         guard fstat(fd, &info) == 0 else {
             let error = Self.openError(errno)
@@ -98,10 +105,13 @@ public final class ELFFile {
         }
         do throws(ELFOpenError) {
             try Self.requireRegular(info)
-            var magic = [UInt8](repeating: 0, count: 16)
-            let got = pread(fd, &magic, 16, 0)
+            // On the stack: an array costs an allocation per open.
+            var magic: (UInt64, UInt64) = (0, 0)
+            let got = withUnsafeMutableBytes(of: &magic) { pread(fd, $0.baseAddress, 16, 0) }
             guard got >= 0 else { throw Self.openError(errno) }
-            try Self.checkIdentification(magic, count: got)
+            try withUnsafeBytes(of: &magic) { bytes throws(ELFOpenError) in
+                try Self.checkIdentification(bytes, count: got)
+            }
         } catch {
             close(fd)
             throw error
@@ -119,7 +129,7 @@ public final class ELFFile {
     /// Reads an ELF image held in memory (a copy of `bytes` is made), named `path` in the
     /// report; it has no device or inode (both 0). Throws as `init(path:)` does for content.
     public convenience init(memory bytes: UnsafeRawBufferPointer, path: String) throws(ELFOpenError) {
-        try Self.checkIdentification(Array(bytes.prefix(16)), count: min(bytes.count, 16))
+        try Self.checkIdentification(UnsafeRawBufferPointer(rebasing: bytes.prefix(16)), count: min(bytes.count, 16))
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
         buffer.copyMemory(from: bytes)
         _ = elf_version(UInt32(EV_CURRENT))
@@ -223,10 +233,10 @@ public final class ELFFile {
     }
 
     /// Checks the first `count` (at most 16) bytes of the file: ELF magic, class, data encoding.
-    private static func checkIdentification(_ magic: [UInt8], count: Int) throws(ELFOpenError) {
+    private static func checkIdentification(_ magic: UnsafeRawBufferPointer, count: Int) throws(ELFOpenError) {
         guard count > 0 else { throw ELFOpenError(.notELF, "empty file, not ELF") }
         guard count == 16, magic.count >= 16 else {
-            let elfPrefix = magic.prefix(min(count, 4)) == [0x7f, 0x45, 0x4c, 0x46].prefix(min(count, 4))
+            let elfPrefix = magic.prefix(min(count, 4)).elementsEqual([0x7f, 0x45, 0x4c, 0x46].prefix(min(count, 4)))
             throw elfPrefix
                 ? ELFOpenError(.malformed, "truncated ELF identification (\(count) bytes)")
                 : ELFOpenError(.notELF, "not an ELF file")

@@ -36,10 +36,11 @@ public enum LocalFiles {
     public static func isReadableFile(bytes head: [UInt8], _ tail: [UInt8]) -> Bool {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: head.count + tail.count + 1) { buffer in
             guard let base = buffer.baseAddress else { return false }
-            for (offset, part) in [(0, head), (head.count, tail)] {
-                part.withUnsafeBufferPointer { source in
-                    if let start = source.baseAddress { (base + offset).update(from: start, count: part.count) }
-                }
+            head.withUnsafeBufferPointer { source in
+                if let start = source.baseAddress { base.update(from: start, count: head.count) }
+            }
+            tail.withUnsafeBufferPointer { source in
+                if let start = source.baseAddress { (base + head.count).update(from: start, count: tail.count) }
             }
             base[head.count + tail.count] = 0
             return UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: buffer.count) { name in
