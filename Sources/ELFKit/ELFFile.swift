@@ -28,6 +28,8 @@ public final class ELFFile {
     public let device: UInt64
     public let inode: UInt64
     public private(set) var sections: [ELFSection] = []
+    /// `SectionNames` hash of each of `sections`' names, in the same order.
+    private var sectionNameHashes: [UInt32] = []
     public private(set) var segments: [ELFSegment] = []
     /// Problems found in tables that were skipped; empty for a sound file.
     public internal(set) var diagnostics: [ELFFormatError] = []
@@ -96,9 +98,16 @@ public final class ELFFile {
     /// tables, and `changedSinceOpen`), not a SIGBUS.
     public convenience init(path: String) throws(ELFOpenError) {
         var info = stat()
-        guard LosslessUTF8.withCString(path, { stat($0, &info) }) == 0 else { throw Self.openError(errno) }
-        try Self.requireRegular(info)
-        let fd = LosslessUTF8.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+        // One C string for both calls; -2: `stat` failed (errno says why), -3: not a regular
+        // file or empty (`requireRegular` of `info` says why).
+        let opened = LosslessUTF8.withCString(path) { name -> Int32 in
+            guard stat(name, &info) == 0 else { return -2 }
+            guard (try? Self.requireRegular(info)) != nil else { return -3 }
+            return open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        }
+        if opened == -2 { throw Self.openError(errno) }
+        if opened == -3 { try Self.requireRegular(info) }
+        let fd = opened
         guard fd >= 0 else { throw Self.openError(errno) }
         guard fstat(fd, &info) == 0 else {
             let error = Self.openError(errno)
@@ -107,10 +116,13 @@ public final class ELFFile {
         }
         do throws(ELFOpenError) {
             try Self.requireRegular(info)
-            var magic = [UInt8](repeating: 0, count: 16)
-            let got = pread(fd, &magic, 16, 0)
+            // On the stack: an array costs an allocation per open.
+            var magic: (UInt64, UInt64) = (0, 0)
+            let got = withUnsafeMutableBytes(of: &magic) { pread(fd, $0.baseAddress, 16, 0) }
             guard got >= 0 else { throw Self.openError(errno) }
-            try Self.checkIdentification(magic, count: got)
+            try withUnsafeBytes(of: &magic) { bytes throws(ELFOpenError) in
+                try Self.checkIdentification(bytes, count: got)
+            }
         } catch {
             close(fd)
             throw error
@@ -128,7 +140,7 @@ public final class ELFFile {
     /// Reads an ELF image held in memory (a copy of `bytes` is made), named `path` in the
     /// report; it has no device or inode (both 0). Throws as `init(path:)` does for content.
     public convenience init(memory bytes: UnsafeRawBufferPointer, path: String) throws(ELFOpenError) {
-        try Self.checkIdentification(Array(bytes.prefix(16)), count: min(bytes.count, 16))
+        try Self.checkIdentification(UnsafeRawBufferPointer(rebasing: bytes.prefix(16)), count: min(bytes.count, 16))
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
         buffer.copyMemory(from: bytes)
         _ = elf_version(UInt32(EV_CURRENT))
@@ -232,10 +244,10 @@ public final class ELFFile {
     }
 
     /// Checks the first `count` (at most 16) bytes of the file: ELF magic, class, data encoding.
-    private static func checkIdentification(_ magic: [UInt8], count: Int) throws(ELFOpenError) {
+    private static func checkIdentification(_ magic: UnsafeRawBufferPointer, count: Int) throws(ELFOpenError) {
         guard count > 0 else { throw ELFOpenError(.notELF, "empty file, not ELF") }
         guard count == 16, magic.count >= 16 else {
-            let elfPrefix = magic.prefix(min(count, 4)) == [0x7f, 0x45, 0x4c, 0x46].prefix(min(count, 4))
+            let elfPrefix = magic.prefix(min(count, 4)).elementsEqual([0x7f, 0x45, 0x4c, 0x46].prefix(min(count, 4)))
             throw elfPrefix
                 ? ELFOpenError(.malformed, "truncated ELF identification (\(count) bytes)")
                 : ELFOpenError(.notELF, "not an ELF file")
@@ -284,14 +296,16 @@ public final class ELFFile {
             note("program header table outside the file", offset: ehdr.e_phoff, value: "\(count) entries")
             return
         }
-        segments.reserveCapacity(count)
+        var read: [ELFSegment] = []
+        read.reserveCapacity(count)
+        defer { segments = read }
         for index in 0..<Int32(count) {
             var phdr = GElf_Phdr()
             guard gelf_getphdr(elf, index, &phdr) != nil else {
                 note("unreadable program header \(index): \(Self.libelfMessage())")
                 continue
             }
-            segments.append(
+            read.append(
                 ELFSegment(
                     type: phdr.p_type, flags: phdr.p_flags, offset: phdr.p_offset,
                     virtualAddress: phdr.p_vaddr, fileSize: phdr.p_filesz, memorySize: phdr.p_memsz))
@@ -322,7 +336,22 @@ public final class ELFFile {
             note("invalid e_shstrndx", value: "\(ehdr.e_shstrndx)")
             namesIndex = 0
         }
-        sections.reserveCapacity(count)
+        // Built locally and stored once: appending to the stored property checks exclusive
+        // access for every section.
+        let table = SectionNames.table
+        // How far past each name its string table may be read (for word-sized reads): the
+        // section's size, when libelf hands out its bytes as they are in the file.
+        var namesSize = 0
+        var namesHeader = GElf_Shdr()
+        if namesIndex != 0, let scn = elf_getscn(elf, namesIndex), gelf_getshdr(scn, &namesHeader) != nil,
+            namesHeader.sh_type == UInt32(SHT_STRTAB), namesHeader.sh_flags & UInt64(SHF_COMPRESSED) == 0
+        {
+            namesSize = Int(clamping: namesHeader.sh_size)
+        }
+        var read: [ELFSection] = []
+        var hashes: [UInt32] = []
+        read.reserveCapacity(count)
+        hashes.reserveCapacity(count)
         for index in 0..<count {
             var shdr = GElf_Shdr()
             guard let scn = elf_getscn(elf, index), gelf_getshdr(scn, &shdr) != nil else {
@@ -330,15 +359,21 @@ public final class ELFFile {
                 continue
             }
             var name = ""
+            var hash = SectionNames.emptyHash
             if namesIndex != 0, let cName = elf_strptr(elf, namesIndex, Int(shdr.sh_name)) {
-                name = String(cString: cName)
+                let offset = Int(shdr.sh_name)
+                (name, hash) = SectionNames.name(
+                    cName, readable: offset < namesSize ? namesSize - offset : 0, in: table)
             }
-            sections.append(
+            read.append(
                 ELFSection(
                     index: index, name: name, type: SectionType(shdr.sh_type), flags: shdr.sh_flags,
                     address: shdr.sh_addr, offset: shdr.sh_offset, size: shdr.sh_size,
                     link: shdr.sh_link, info: shdr.sh_info, entrySize: shdr.sh_entsize))
+            hashes.append(hash)
         }
+        sections = read
+        sectionNameHashes = hashes
     }
 
     // MARK: Bytes
@@ -386,7 +421,14 @@ public final class ELFFile {
 
     /// The first section named `name`, or `nil`.
     public func section(named name: String) -> ELFSection? {
-        sections.first { $0.name == name }
+        guard let hash = SectionNames.hash(of: name) else { return sections.first { $0.name == name } }
+        // An ASCII name equals another ASCII name only byte for byte, so only a section whose
+        // hash matches (or whose name is not ASCII) is compared.
+        for (index, known) in sectionNameHashes.enumerated()
+        where known == hash || known == SectionNames.nonASCII {
+            if sections[index].name == name { return sections[index] }
+        }
+        return nil
     }
 
     /// Sections of one type, in file order.

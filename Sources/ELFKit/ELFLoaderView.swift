@@ -116,9 +116,19 @@ extension ELFFile {
     /// loader reads. Called once at open, after `readDynamic`.
     func checkSectionsAgainstTags() {
         guard !sections.isEmpty, !dynamicEntries.isEmpty else { return }
+        // Loops rather than filter/map/Set: this runs at every open, and the usual file has one
+        // `.dynsym`, one `.dynamic` and one `.init_array`.
         if let strtab = dynamicValue(.strtab), let offset = fileOffset(ofAddress: strtab) {
-            let named = sections.filter { $0.type == .dynsym || $0.type == .dynamic }.map { Int($0.link) }
-            for link in Set(named) where link > 0 && link < sections.count {
+            var links: [Int] = []
+            for section in sections where section.type == .dynsym || section.type == .dynamic {
+                let link = Int(section.link)
+                if link > 0 && link < sections.count { links.append(link) }
+            }
+            // Each linked section once (in index order; the order was a `Set`'s before).
+            links.sort()
+            var previous = -1
+            for link in links where link != previous {
+                previous = link
                 let strings = sections[link]
                 if strings.offset != offset || strings.address != strtab {
                     note(
@@ -127,22 +137,40 @@ extension ELFFile {
                 }
             }
         }
-        if let symtab = dynamicValue(.symtab), let section = sections.first(where: { $0.type == .dynsym }),
-            section.address != symtab
+        if let symtab = dynamicValue(.symtab), let index = sections.firstIndex(where: { $0.type == .dynsym }),
+            sections[index].address != symtab
         {
+            let section = sections[index]
             note(
                 "section header \(section.name) disagrees with DT_SYMTAB; symbols are read from DT_SYMTAB, as the loader reads them",
                 offset: section.offset, value: "DT_SYMTAB 0x\(String(symtab, radix: 16))")
         }
-        if let range = taggedRange(.initArray, .initArraySize) {
-            let arrays = sections.filter { $0.type == .initArray && $0.hasFileBytes }.map {
-                (offset: $0.offset, size: $0.size)
-            }
-            if !arrays.isEmpty, Self.merged(arrays) != Self.merged([range]) {
-                note(
-                    "section header .init_array disagrees with DT_INIT_ARRAY/DT_INIT_ARRAYSZ; the loader runs the entries the tags name",
-                    value: "DT_INIT_ARRAYSZ \(range.size)")
+        if let range = taggedRange(.initArray, .initArraySize), initArraysDisagree(with: range) {
+            note(
+                "section header .init_array disagrees with DT_INIT_ARRAY/DT_INIT_ARRAYSZ; the loader runs the entries the tags name",
+                value: "DT_INIT_ARRAYSZ \(range.size)")
+        }
+    }
+
+    /// `true` when the `SHT_INIT_ARRAY` sections with file bytes (if any) cover other bytes than
+    /// `range` (from the tags, inside the file).
+    func initArraysDisagree(with range: (offset: UInt64, size: UInt64)) -> Bool {
+        var arrays: [(offset: UInt64, size: UInt64)] = []
+        var single: (offset: UInt64, size: UInt64)?
+        var count = 0
+        for section in sections where section.type == .initArray && section.hasFileBytes {
+            count += 1
+            if count == 1 {
+                single = (section.offset, section.size)
+            } else {
+                if count == 2, let single { arrays.append(single) }
+                arrays.append((section.offset, section.size))
             }
         }
+        guard count > 0 else { return false }
+        // One section: the merged intervals are equal exactly when offset and size are (`range`
+        // ends inside the file, so only the section's end can be clamped at UInt64.max).
+        if count == 1, let single { return single.offset != range.offset || single.size != range.size }
+        return Self.merged(arrays) != Self.merged([range])
     }
 }

@@ -58,9 +58,11 @@ extension ELFFile {
             let versym = bytes(of: versymSection)
         else { return nil }
         var byIndex: [ELFSymbolVersion?] = []
+        byIndex.reserveCapacity(16)
         func record(_ version: ELFSymbolVersion, at index: UInt16) {
             let key = Int(index & 0x7fff)
-            if key >= byIndex.count { byIndex += [ELFSymbolVersion?](repeating: nil, count: key + 1 - byIndex.count) }
+            // One slot at a time (indices come nearly in order): no array made per version.
+            while key >= byIndex.count { byIndex.append(nil) }
             byIndex[key] = version
         }
         var defined: [String] = []

@@ -24,8 +24,30 @@ public enum LocalFiles {
 
     /// `true` for a regular file this process may read.
     public static func isReadableFile(_ path: String) -> Bool {
-        guard let info = status(path), info.st_mode & S_IFMT == S_IFREG else { return false }
-        return LosslessUTF8.withCString(path) { access($0, R_OK) } == 0
+        // One C string for both calls.
+        LosslessUTF8.withCString(path) { name in
+            var info = stat()
+            return stat(name, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && access(name, R_OK) == 0
+        }
+    }
+
+    /// `isReadableFile` of the path whose bytes (`LosslessUTF8.bytes`) are `head` and then
+    /// `tail`, for a caller that tries many paths and makes a `String` only of the one it finds.
+    public static func isReadableFile(bytes head: [UInt8], _ tail: [UInt8]) -> Bool {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: head.count + tail.count + 1) { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            head.withUnsafeBufferPointer { source in
+                if let start = source.baseAddress { base.update(from: start, count: head.count) }
+            }
+            tail.withUnsafeBufferPointer { source in
+                if let start = source.baseAddress { (base + head.count).update(from: start, count: tail.count) }
+            }
+            base[head.count + tail.count] = 0
+            return UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: buffer.count) { name in
+                var info = stat()
+                return stat(name, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && access(name, R_OK) == 0
+            }
+        }
     }
 
     /// `stat(2)` of `path` (symlinks followed); `nil` with `errno` set when it fails.
@@ -84,10 +106,38 @@ public enum LocalFiles {
 
     /// The folder part of `path`: `"."` when it has no slash, `"/"` for a file in the root.
     public static func directory(of path: String) -> String {
-        // On the UTF-8 view: a search by Character costs a grapheme break test per character.
+        // On the UTF-8 bytes: a search by Character costs a grapheme break test per character.
+        guard let slash = lastSlash(in: path) else { return "." }
+        return slash == path.utf8.startIndex ? "/" : String(Substring(path.utf8[..<slash]))
+    }
+
+    /// The index of the last "/" byte of `path`, or `nil`; searched on the contiguous UTF-8
+    /// (`lastIndex(of:)` on `String.UTF8View` costs several instructions a byte).
+    public static func lastSlash(in path: String) -> String.Index? {
         let bytes = path.utf8
-        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "." }
-        return slash == bytes.startIndex ? "/" : String(Substring(path.utf8[..<slash]))
+        let offset = bytes.withContiguousStorageIfAvailable { buffer -> Int? in
+            var index = buffer.count
+            while index > 0 {
+                index -= 1
+                if buffer[index] == UInt8(ascii: "/") { return index }
+            }
+            return nil
+        }
+        guard let offset else { return bytes.lastIndex(of: UInt8(ascii: "/")) }
+        return offset.map { bytes.index(bytes.startIndex, offsetBy: $0) }
+    }
+
+    /// `true` when `realPath(path, realFolder:)` resolves `path` through its folder (the last
+    /// component is a name that is not a symlink, and the folder is not the root): then the
+    /// real path is the folder's, resolved, and the name.
+    public static func resolvesThroughFolder(_ path: String) -> Bool {
+        guard let slash = lastSlash(in: path), slash != path.utf8.startIndex else { return false }
+        // The name is not "", "." or "..".
+        let name = path.utf8[path.utf8.index(after: slash)...]
+        let length = name.count
+        guard length > 0, length > 2 || name.contains(where: { $0 != UInt8(ascii: ".") }) else { return false }
+        guard let info = linkStatus(path), info.st_mode & S_IFMT != S_IFLNK else { return false }
+        return true
     }
 
     /// `path` with symlinks, `.` and `..` resolved; `nil` when it does not exist.
@@ -104,7 +154,7 @@ public enum LocalFiles {
     public static func realPath(_ path: String, realFolder: (String) -> String) -> String {
         let whole = { realPath(path) ?? path }
         let bytes = path.utf8
-        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")), slash != bytes.startIndex else { return whole() }
+        guard let slash = lastSlash(in: path), slash != bytes.startIndex else { return whole() }
         let name = String(Substring(bytes[bytes.index(after: slash)...]))
         guard !name.isEmpty, name != ".", name != ".." else { return whole() }
         guard let info = linkStatus(path), info.st_mode & S_IFMT != S_IFLNK else { return whole() }
@@ -145,7 +195,25 @@ public enum LocalFiles {
     /// The first `count` bytes of the file (fewer when it is shorter); `nil` when it cannot be
     /// opened, is not a regular file, or a read fails.
     public static func head(_ path: String, count: Int) -> [UInt8]? {
-        guard let (bytes, complete) = readPrefix(path, limit: count, regularOnly: true), complete else { return nil }
+        // Read into the one array returned (`readPrefix` copies through a chunk): a folder walk
+        // reads the head of every file.
+        let fd = openForReading(path, regularOnly: true)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        var filled = 0
+        while filled < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(fd, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        bytes.removeLast(bytes.count - filled)
         return bytes
     }
 

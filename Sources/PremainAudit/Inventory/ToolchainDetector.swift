@@ -14,7 +14,8 @@ public enum ToolchainDetector {
         let swift =
             !autolink.isEmpty || needed.contains { SwiftToolchainLibraries.isRuntime($0) }
             || file.sections.contains { section in
-                section.name.utf8.starts(with: "swift5_".utf8)
+                // The first byte first: nearly every other name starts with ".".
+                section.name.utf8.first == UInt8(ascii: "s") && section.name.utf8.starts(with: "swift5_".utf8)
                     && (SwiftSuspects.metadataSectionNames.contains(section.name) || section.name == "swift5_entry")
             }
         let cxx = needed.contains { $0.hasPrefix("libstdc++.so") || $0.hasPrefix("libc++.so") }
@@ -133,7 +134,12 @@ public enum SwiftToolchainLibraries {
     }
 
     static func fileName(_ name: String) -> String {
-        name.split(separator: "/").last.map(String.init) ?? name
+        // Most names are bare sonames: without a "/" byte there is no "/" Character to split on
+        // (a split by Character costs a grapheme break test per character).
+        guard name.utf8.withContiguousStorageIfAvailable({ $0.contains(UInt8(ascii: "/")) }) ?? true else {
+            return name
+        }
+        return name.split(separator: "/").last.map(String.init) ?? name
     }
 
     /// The end of every `howToDrop` text but the glibc ones: static linking.
