@@ -173,13 +173,6 @@ public struct ELFRelocationTable {
         }
     }
 
-    /// The entries by relocation class, all of them and those that name a symbol, in one pass
-    /// over `r_info` (the fast path for counting). RELR addresses are not counted here
-    /// (`relrAddressCount`).
-    public func classCounts() -> RelocationClassCounts {
-        countClasses()
-    }
-
     /// `classCounts()`, and what `entryIndices(withOffsetsIn: range)` gives (`[]` when
     /// `range` is `nil`), read right after while the table's pages are at hand: two tight
     /// loops take fewer instructions than one that does both.
@@ -189,8 +182,10 @@ public struct ELFRelocationTable {
         (classCounts(), range.map { entryIndices(withOffsetsIn: $0) } ?? [])
     }
 
-    /// The pass of `classCounts`.
-    private func countClasses() -> RelocationClassCounts {
+    /// The entries by relocation class, all of them and those that name a symbol, in one pass
+    /// over `r_info` (the fast path for counting). RELR addresses are not counted here
+    /// (`relrAddressCount`).
+    public func classCounts() -> RelocationClassCounts {
         var counts = RelocationClassCounts()
         guard format != .relr, let base = data.bytes.baseAddress else { return counts }
         let count = entryCount

@@ -185,15 +185,7 @@ struct AuditJSONWriter {
             case .relative: number(census.relative)
             case .relrAddresses: number(census.relrAddresses)
             case .symbolic: number(census.symbolic)
-            case .tables:
-                beginArray()
-                census.tables.withUnsafeBufferPointer { tables in
-                    for index in tables.indices {
-                        element()
-                        write(tables[index])
-                    }
-                }
-                endArray()
+            case .tables: array(census.tables) { $0.write($1) }
             case .tls: number(census.tls)
             case .total: number(census.total)
             }
@@ -369,12 +361,15 @@ struct AuditJSONWriter {
     }
 
     private mutating func write(_ suspects: [SwiftSuspect]) {
+        array(suspects) { $0.write($1) }
+    }
+
+    /// `items` as a JSON array, each element written by `body`.
+    private mutating func array<Item>(_ items: [Item], _ body: (inout Self, Item) -> Void) {
         beginArray()
-        suspects.withUnsafeBufferPointer { suspects in
-            for index in suspects.indices {
-                element()
-                write(suspects[index])
-            }
+        for item in items {
+            element()
+            body(&self, item)
         }
         endArray()
     }
@@ -713,14 +708,7 @@ struct AuditJSONWriter {
     /// The `objects` table of a schema-2 report (`ClosureObjectTable.records`), as `Codable`
     /// writes the array.
     mutating func write(_ records: [ClosureObjectRecord]) {
-        beginArray()
-        records.withUnsafeBufferPointer { records in
-            for index in records.indices {
-                element()
-                write(records[index])
-            }
-        }
-        endArray()
+        array(records) { $0.write($1) }
     }
 
     private mutating func write(_ record: ClosureObjectRecord) {

@@ -193,50 +193,21 @@ extension LineProgram {
         }
         let discriminatorLength: UInt8? = standardLengths.count >= 4 ? standardLengths[3] : nil
         var cursor = unitCursor
-        let minimum = UInt64(minimumLength)
-        let base = Int64(lineBase)
         let range = UInt8(lineRange)
-        let constantAdvance = UInt64(minimumLength) * UInt64((255 - opcodeBase) / lineRange)
-        var address: UInt64 = 0
-        var line: Int64 = 1
-        var isStmt = defaultIsStmt
-        // Whether column, isa and discriminator are inside libdw's ranges (line is checked per row).
-        var column: UInt32 = 0
-        var isa: UInt32 = 0
-        var discriminator: UInt32 = 0
-        var low = UInt64.max
-        var high: UInt64 = 0
-        var found: [Range<UInt64>] = []
-        var sequenceStart: UInt64 = 0
-        var inSequence = false
-        var ended = true
-
-        @inline(__always)
-        func emit(end: Bool) -> Bool {
-            guard line >= Int64(Int32.min), line <= Int64(Int32.max), column <= 0xffff, isStmt <= 1, isa <= 0xff,
-                discriminator < 1 << 24
-            else { return false }
-            if !inSequence {
-                sequenceStart = address
-                inSequence = true
-            }
-            low = min(low, address)
-            high = max(high, address)
-            ended = end
-            if end {
-                found.append(sequenceStart..<max(address, sequenceStart))
-                inSequence = false
-            }
-            return true
+        let constantAdvance = UInt32((255 - opcodeBase) / lineRange)
+        var state = Registers(isStmt: defaultIsStmt)
+        var matrix = Matrix(collectRows: false)
+        func advance(_ operations: UInt32) {
+            state.advance(operations, minimumLength: minimumLength, maximumOperations: 1)
         }
 
         while let opcode = cursor.u8() {
             if opcode >= opcodeBase {
                 let adjusted = opcode &- opcodeBase
-                line &+= base + Int64(adjusted % range)
-                address &+= UInt64(UInt32(truncatingIfNeeded: minimum &* UInt64(adjusted / range)))
-                guard emit(end: false) else { return nil }
-                discriminator = 0
+                state.line &+= Int64(lineBase) + Int64(adjusted % range)
+                advance(UInt32(adjusted / range))
+                guard matrix.emit(state, endSequence: false) else { return nil }
+                state.discriminator = 0
                 continue
             }
             switch opcode {
@@ -246,62 +217,57 @@ extension LineProgram {
                 else { return nil }
                 switch extended {
                 case Self.lneEndSequence:
-                    guard emit(end: true) else { return nil }
-                    address = 0
-                    line = 1
-                    column = 0
-                    isStmt = defaultIsStmt
-                    isa = 0
-                    discriminator = 0
+                    guard matrix.emit(state, endSequence: true) else { return nil }
+                    state = Registers(isStmt: defaultIsStmt)
                 case Self.lneSetAddress:
                     guard Int(length) == addressSize + 1, let value = cursor.offset(size: addressSize) else {
                         return nil
                     }
-                    address = value
+                    state.address = value
                 case Self.lneSetDiscriminator:
                     guard opcodeBase > Self.lneSetDiscriminator, discriminatorLength == 1, let value = cursor.uleb()
                     else { return nil }
-                    discriminator = UInt32(truncatingIfNeeded: value)
+                    state.discriminator = UInt32(truncatingIfNeeded: value)
                 case Self.lneDefineFile, Self.lneNVIDIAInlinedCall, Self.lneNVIDIASetFunctionName:
                     return nil
                 default:
                     guard length > 0, cursor.skip(Int(length) - 1) else { return nil }
                 }
             case Self.lnsCopy:
-                guard emit(end: false) else { return nil }
-                discriminator = 0
+                guard matrix.emit(state, endSequence: false) else { return nil }
+                state.discriminator = 0
             case Self.lnsAdvancePC:
                 guard let value = cursor.uleb() else { return nil }
-                address &+= UInt64(UInt32(truncatingIfNeeded: minimum &* UInt64(UInt32(truncatingIfNeeded: value))))
+                advance(UInt32(truncatingIfNeeded: value))
             case Self.lnsAdvanceLine:
                 guard let value = cursor.sleb() else { return nil }
-                line &+= Int64(Int32(truncatingIfNeeded: value))
+                state.line &+= Int64(Int32(truncatingIfNeeded: value))
             case Self.lnsSetFile:
                 guard cursor.uleb() != nil else { return nil }
             case Self.lnsSetColumn:
                 guard let value = cursor.uleb() else { return nil }
-                column = UInt32(truncatingIfNeeded: value)
+                state.column = UInt32(truncatingIfNeeded: value)
             case Self.lnsNegateStmt:
-                isStmt = 1 &- isStmt
+                state.isStmt = 1 &- state.isStmt
             case Self.lnsSetBasicBlock, Self.lnsSetPrologueEnd, Self.lnsSetEpilogueBegin:
                 break
             case Self.lnsConstAddPC:
-                address &+= UInt64(UInt32(truncatingIfNeeded: constantAdvance))
+                advance(constantAdvance)
             case Self.lnsFixedAdvancePC:
                 guard let delta = cursor.u16() else { return nil }
-                address &+= UInt64(delta)
+                state.address &+= UInt64(delta)
             case Self.lnsSetISA:
                 guard let value = cursor.uleb() else { return nil }
-                isa = UInt32(truncatingIfNeeded: value)
+                state.isa = UInt32(truncatingIfNeeded: value)
             default:
                 return nil
             }
         }
         unitCursor = cursor
-        self.low = low
-        self.high = high
-        sequences = found
-        return ended
+        low = matrix.low
+        high = matrix.high
+        sequences = matrix.sequences
+        return matrix.ended
     }
 
     private static func refusal(_ cursor: DWARFCursor, _ message: String) -> Refusal {
