@@ -5,7 +5,9 @@
  *        head: g++ -O1 -g -Wall -DPREMAIN_HEAD cxx.cpp -o DIR/pairs/cxx-head/app
  * Shows: `_GLOBAL__sub_I_cxx.cpp` (the translation unit's initializer, in the executable's
  *        .init_array) runs `Registry::Registry()`, which busy-waits 1 ms in base and 3 ms in
- *        head (env PREMAIN_SAMPLE_COST_REGISTRY_MS overrides both), logged "cxx:registry";
+ *        head (env PREMAIN_SAMPLE_COST_REGISTRY_MS overrides both at run time,
+ *        -DPREMAIN_REGISTRY_MS=N at build time: scripts/bench-verdict builds a 12 -> 13 ms pair),
+ *        logged "cxx:registry";
  *        main prints "cxx: base" or "cxx: head" and exits 0.
  */
 #include <cstdio>
@@ -14,10 +16,14 @@
 
 #ifdef PREMAIN_HEAD
 #define PREMAIN_SIDE "head"
+#ifndef PREMAIN_REGISTRY_MS
 #define PREMAIN_REGISTRY_MS 3
+#endif
 #else
 #define PREMAIN_SIDE "base"
+#ifndef PREMAIN_REGISTRY_MS
 #define PREMAIN_REGISTRY_MS 1
+#endif
 #endif
 
 struct Registry {

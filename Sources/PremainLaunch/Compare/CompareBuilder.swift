@@ -188,6 +188,27 @@ public struct CompareBuilder: Sendable {
         return found
     }
 
+    /// True when more runs cannot change the verdict's kind: every gated quantity is decided
+    /// and, where one moved, something backs the move or nothing that could back it is still
+    /// undecided. Without the second part the session stopped at its first look with a decided
+    /// wall-time change whose CPU time was still inside its interval, and the verdict said
+    /// "noise suspected" after 16 runs per side for a real 1 ms busy-wait under a switching
+    /// load (issue 34, defect 0). With instruction counts only the counts can still move.
+    public func isSettled(_ assessment: Assessment, instructions: InstructionComparison?) -> Bool {
+        guard assessment.decided else { return false }
+        if let instructions, instructions.result == .regression { return true }
+        for direction in [QuantityResult.regression, .improvement]
+        where assessment.gated.contains(where: { $0.result == direction }) {
+            if !backing(assessment, direction: direction, instructions: instructions).isEmpty { return true }
+            let cpuOpen =
+                instructions == nil
+                && assessment.times.contains { $0.quantity == .cpuTime && $0.result == .undecided }
+            let countOpen = assessment.counts.contains { $0.quantity.isEvidence && $0.result == .undecided }
+            return !cpuOpen && !countOpen
+        }
+        return true
+    }
+
     /// "instructions before main +3,000,023 (+2441.5 %), exact: above the 2 % threshold".
     func describe(_ instructions: InstructionComparison) -> String {
         let line = instructions.headline

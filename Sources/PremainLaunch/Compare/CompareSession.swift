@@ -121,7 +121,7 @@ public struct CompareSession: Sendable {
                         // than the last), so the chance of stopping on a fluke grows slowly with the runs.
                         if blocks.count >= minBlocks && blocks.count >= nextLook {
                             nextLook = max(blocks.count + 1, (blocks.count * 5 + 3) / 4)
-                            if builder.assess(blocks).decided {
+                            if builder.isSettled(builder.assess(blocks), instructions: instructions) {
                                 stop = .decided
                                 break
                             }

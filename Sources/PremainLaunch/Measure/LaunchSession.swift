@@ -35,9 +35,6 @@ struct LaunchSession {
         case stopped(StopCondition)
     }
 
-    /// How long after birth the loop may poll without sleeping while waiting for main.
-    static let spinBudgetNs: UInt64 = 500_000_000
-
     /// Reads until the process exits (its pidfd is readable), the stop condition is met or the
     /// timeout passes, then drains what is already buffered. Descriptors stay open.
     mutating func pump(fifo: Int32, capture: inout OutputCapture, pidFD: Int32) -> Ending {
@@ -52,11 +49,11 @@ struct LaunchSession {
         let deadline = deadlineNs
         var buffer = [UInt8](repeating: 0, count: 65536)
         var ending = Ending.exited
-        // Until main, with the target on a CPU of its own, the loop polls without sleeping, so
-        // that each loader line is stamped when it is written rather than when a sleeping poll
-        // wakes up (which batches a whole object's lines under one stamp). Bounded by
-        // `Self.spinBudgetNs` after birth; then, and without pinning, poll sleeps as usual.
-        let spins = fifo >= 0 && request.targetCPU != nil
+        // The loop always sleeps in poll until a descriptor is ready: the measurer wakes (at
+        // SCHED_FIFO when permitted, so at once) when a loader line arrives. It never polls
+        // without sleeping: a measurer that holds its own CPU leaves every other runnable task
+        // of the machine to the target's CPU, which under a load that comes and goes moved
+        // time to main by whole scheduler quanta (issue 34, defect 0; docs/measurement.md).
         loop: while true {
             var waitMs: Int32 = -1
             if let deadline {
@@ -67,7 +64,6 @@ struct LaunchSession {
                 }
                 waitMs = Int32(min((deadline - now + 999_999) / 1_000_000, UInt64(Int32.max)))
             }
-            if spins, parser.result?.mainMs == nil, MonotonicClock.nowNs() &- birthNs < Self.spinBudgetNs { waitMs = 0 }
             let ready = poll(&fds, nfds_t(fds.count), waitMs)
             let now = MonotonicClock.nowNs()
             if ready < 0 {

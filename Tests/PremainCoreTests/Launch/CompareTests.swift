@@ -370,6 +370,35 @@ struct CompareTests {
             "\(report.reasons)")
     }
 
+    @Test func sessionGoesOnWhileWhatCouldBackADecidedChangeIsUndecided() throws {
+        // Head is 1 ms later to main in every run. Its CPU time, the one thing that can back the
+        // change here, is scattered by another task for the first 40 launches (2-6 ms on either
+        // side), then 4 ms for base and 5 ms for head. Stopping at the first look, with the
+        // wall-time change decided and CPU time still undecided, said "noise suspected" after
+        // 16 runs per side (issue 34, defect 0): the session goes on until CPU time backs it.
+        let launcher = ScriptedLauncher { path, index in
+            var generator = SeededGenerator(seed: UInt64(index))
+            let head = path == "/h"
+            let cpu = index < 40 ? Double.random(in: 2...6, using: &generator) : (head ? 5 : 4)
+            return Self.launch(mainMs: head ? 6 : 5, cpuMs: cpu)
+        }
+        let report = try Self.session(launcher).compare(
+            base: "/b", head: "/h", arguments: [], environment: [], options: Self.options(minRuns: 16, maxRuns: 200))
+        #expect(report.verdict == .regression, "\(report.reasons)")
+        #expect(report.runs.stop == .decided && report.runs.perSide > 16 && report.runs.perSide < 200)
+        #expect(report.reasons.contains { $0.hasPrefix("backed by CPU time") }, "\(report.reasons)")
+    }
+
+    @Test func sessionStopsWhenNothingLeftCouldBackTheChange() throws {
+        // Wall time only, with CPU time and every count steady: more runs cannot back it, so the
+        // session stops at its first look and says noise is suspected.
+        let launcher = ScriptedLauncher { path, _ in Self.launch(mainMs: path == "/h" ? 6 : 5, cpuMs: 4) }
+        let report = try Self.session(launcher).compare(
+            base: "/b", head: "/h", arguments: [], environment: [], options: Self.options(minRuns: 16, maxRuns: 200))
+        #expect(report.verdict == .inconclusive && report.runs.stop == .decided && report.runs.perSide == 16)
+        #expect(report.reasons.contains { $0.hasPrefix("noise suspected") }, "\(report.reasons)")
+    }
+
     @Test func sessionStopsOnAFailedRun() throws {
         let launcher = ScriptedLauncher { path, _ in Self.launch(mainMs: 5, cpuMs: 4, succeeded: path == "/b") }
         let report = try Self.session(launcher).compare(
