@@ -6,3 +6,11 @@ import PremainJudge
 enum ClosureSupport {
     static let options: ClosureOptions? = RuleInputLoader.resolvingClosures
 }
+
+extension ClosureSupport {
+    /// Every file `input` was read from, or resolved to, that an output may not replace: the
+    /// objects (the files of the folders walked) and the libraries of the programs' closures.
+    static func inputFiles(_ input: RuleInput) -> [String] {
+        input.objects.map(\.path) + input.closures.flatMap { $0.closure.objects.map(\.realPath) }
+    }
+}
