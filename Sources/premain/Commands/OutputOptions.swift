@@ -7,7 +7,8 @@ import PremainSystem
 enum OutputOptions {
     static let output = Option<String?>(
         "--output", short: "-o", value: "path", kind: .path(.file),
-        help: "Write the report to this file instead of stdout")
+        help: "Write the report to this file instead of stdout (whole or not at all: a failed write keeps the old file)"
+    )
 
     static let formatName = "--format"
 
