@@ -31,7 +31,8 @@ enum OutputOptions {
     /// options: `--output`, the exports, `--save-model`, pr's files) names the same file as
     /// another output, or names an existing file that is one of `inputs` (the same device and
     /// inode, so another name of it, a hard link, a symlink, `./X`, counts too), or an existing
-    /// file below one of `folders` (the folders a command reads every file of, before the walk).
+    /// ELF file below one of `folders` (the folders whose programs and libraries a command reads,
+    /// before the walk; a report left there by an earlier run may be replaced).
     /// A folder among `inputs` is not a file; give its files after the walk. "-" (stdout) is not
     /// a file.
     static func refuseConflicts(
@@ -58,7 +59,9 @@ enum OutputOptions {
             guard let root = LocalFiles.realPath(folder) else { continue }
             let prefix = root.hasSuffix("/") ? root : root + "/"
             for output in existing.values {
-                guard let real = LocalFiles.realPath(output.path), real.hasPrefix(prefix) else { continue }
+                guard let real = LocalFiles.realPath(output.path), real.hasPrefix(prefix),
+                    LocalFiles.head(real, count: 4) == [0x7f, 0x45, 0x4c, 0x46]  // "\u{7f}ELF"
+                else { continue }
                 throw UsageError(
                     message:
                         "\(output.option) '\(output.path)' is also an input (a file of '\(folder)'); the output would overwrite it, write it elsewhere"
