@@ -31,10 +31,4 @@ public enum FileIdentity: Hashable, Sendable {
             self = .text((path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/"))
         }
     }
-
-    /// `true` when `path` exists as a regular file (an input that an output may not replace);
-    /// a folder, a device or a FIFO named as an input is not itself read as a file's contents.
-    public static func isRegularFile(_ path: String) -> Bool {
-        LocalFiles.kind(path) == .file
-    }
 }

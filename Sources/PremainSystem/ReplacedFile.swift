@@ -52,13 +52,12 @@ public struct ReplacedFile: Sendable {
         let final = target != nil ? (LocalFiles.realPath(path) ?? path) : path
         let folder = LocalFiles.directory(of: final)
         guard let (temporary, fd) = createTemporary(in: folder) else { return .system(errno) }
-        var failure: Failure?
         if let target {
             // The replaced file's permissions and, when premain may give them, its owners.
             _ = fchmod(fd, target.st_mode & 0o7777)
             if geteuid() == 0 { _ = fchown(fd, target.st_uid, target.st_gid) }
         }
-        failure = fill(fd, produce)
+        var failure = fill(fd, produce)
         if failure == nil, fsync(fd) != 0 { failure = .system(errno) }
         if close(fd) != 0, failure == nil, errno != EINTR { failure = .system(errno) }
         if failure == nil,

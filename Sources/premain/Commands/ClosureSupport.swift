@@ -5,9 +5,7 @@ import PremainJudge
 /// machine's ld.so.cache and default paths), unused dependencies found, costs not computed.
 enum ClosureSupport {
     static let options: ClosureOptions? = RuleInputLoader.resolvingClosures
-}
 
-extension ClosureSupport {
     /// Every file `input` was read from, or resolved to, that an output may not replace: the
     /// objects (the files of the folders walked) and the libraries of the programs' closures.
     static func inputFiles(_ input: RuleInput) -> [String] {

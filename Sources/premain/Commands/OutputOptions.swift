@@ -58,7 +58,7 @@ enum OutputOptions {
         for folder in folders {
             guard let root = LocalFiles.realPath(folder) else { continue }
             let prefix = root.hasSuffix("/") ? root : root + "/"
-            for output in existing.values {
+            for output in given where LocalFiles.kind(output.path) == .file {
                 guard let real = LocalFiles.realPath(output.path), real.hasPrefix(prefix),
                     LocalFiles.head(real, count: 4) == [0x7f, 0x45, 0x4c, 0x46]  // "\u{7f}ELF"
                 else { continue }
@@ -68,7 +68,8 @@ enum OutputOptions {
                 )
             }
         }
-        for input in inputs where FileIdentity.isRegularFile(input) {
+        // A folder, a device or a FIFO named as an input is not itself a file's contents.
+        for input in inputs where LocalFiles.kind(input) == .file {
             guard let output = existing[FileIdentity(input)] else { continue }
             let same = input == output.path ? "" : " (\(input))"
             throw UsageError(
