@@ -96,6 +96,35 @@ import Testing
         }
     }
 
+    /// Defect 1 on the load closure: a library the program loads (found through its
+    /// `$ORIGIN` run path) is an input of audit, check and diff before any work, and of measure
+    /// once the runs said which libraries were loaded.
+    @Test func outputNamingALibraryOfTheClosureIsRefused() throws {
+        let folder = try Self.workspace("outputs-closure")
+        try FileManager.default.createDirectory(atPath: folder + "/lib", withIntermediateDirectories: true)
+        try "int f(void) { return 0; }\n".write(toFile: folder + "/f.c", atomically: true, encoding: .utf8)
+        try "int f(void);\nint main(void) { return f(); }\n".write(
+            toFile: folder + "/m.c", atomically: true, encoding: .utf8)
+        for build in [
+            ["gcc", "-shared", "-fPIC", "-o", "lib/libf.so", "f.c"],
+            ["gcc", "-o", "prog", "m.c", "-Llib", "-lf", "-Wl,-rpath,$ORIGIN/lib"],
+        ] {
+            let built = try Shell.run(build, in: folder)
+            try #require(built.status == 0, "\(build): \(built.stderr)")
+        }
+        let before = Self.bytes(folder + "/lib/libf.so")
+        for arguments in [
+            ["audit", "--output", "lib/libf.so", "prog"], ["check", "--no-config", "-o", "lib/libf.so", "prog"],
+            ["diff", "--no-config", "--output", "lib/libf.so", "prog", "prog"],
+            ["measure", "--runs", "1", "--warmup", "0", "--export-bmf", "lib/libf.so", "--", "./prog"],
+        ] {
+            let result = try CLI.run(arguments, in: folder)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("is also an input"), "\(arguments): \(result.stderr)")
+            #expect(Self.bytes(folder + "/lib/libf.so") == before, "\(arguments) replaced the library")
+        }
+    }
+
     /// Defect 2: `measure --output x --export-bmf x --export-openmetrics x` kept the last write;
     /// two outputs naming one file (also as `./x`, or one not there yet) are refused.
     @Test func twoOutputsNamingOnePathAreRefused() throws {
