@@ -20,7 +20,8 @@
 static volatile sig_atomic_t guard_groups[GUARD_SLOTS];
 static volatile sig_atomic_t guard_installed;
 static volatile sig_atomic_t guard_paths_valid;
-static char guard_folder[GUARD_PATH], guard_cgroup[GUARD_PATH];
+static char guard_folder[GUARD_PATH], guard_cgroup[GUARD_PATH], guard_temporary[GUARD_PATH];
+static volatile sig_atomic_t guard_temporary_valid;
 static int watchdog_fd = -1;
 static pid_t watchdog_pid;
 static volatile sig_atomic_t cleanup_registered;
@@ -139,6 +140,16 @@ void ctrace_guard_folder(const char *folder) {
     tell('F', folder ? folder : "");
 }
 
+void ctrace_guard_temporary(const char *path) {
+    guard_temporary_valid = 0;
+    copy_path(guard_temporary, path);
+    guard_temporary_valid = path != 0 && path[0] != 0;
+    // The watchdog reads lines: a path holding a newline is left to the handler alone.
+    int newline = 0;
+    for (size_t i = 0; path && path[i]; i++) newline |= path[i] == '\n';
+    tell('T', path && !newline ? path : "");
+}
+
 void ctrace_guard_cgroup(const char *cgroup) {
     copy_path(guard_cgroup, cgroup);
     tell('C', cgroup ? cgroup : "");
@@ -166,6 +177,7 @@ static void guard_handler(int sig) {
     }
     kill_cgroup(guard_cgroup, 0);
     if (guard_paths_valid) remove_folder(guard_folder);
+    if (guard_temporary_valid) unlink(guard_temporary);
     // A cleanup command is the watchdog's to run once premain is gone: let it go now and wait
     // for it (at most ~30 s), so that premain ends with nothing of its left behind.
     if (cleanup_registered && watchdog_fd >= 0) {
@@ -226,7 +238,7 @@ static void watchdog_main(int readFD) {
     syscall(SYS_close_range, 4u, ~0u, 0u);
 
     static pid_t groups[GUARD_SLOTS];
-    static char folder[GUARD_PATH], cgroup[GUARD_PATH], line[GUARD_PATH + 2];
+    static char folder[GUARD_PATH], cgroup[GUARD_PATH], temporary[GUARD_PATH], line[GUARD_PATH + 2];
     static char cleanup[GUARD_ARGS][GUARD_PATH];
     int cleanupCount = 0;
     size_t used = 0;
@@ -257,6 +269,8 @@ static void watchdog_main(int readFD) {
             copy_path(folder, value);
         } else if (kind == 'C') {
             copy_path(cgroup, value);
+        } else if (kind == 'T') {
+            copy_path(temporary, value);
         } else if (kind == 'x') {
             cleanupCount = 0;
         } else if (kind == 'X' && cleanupCount < GUARD_ARGS) {
@@ -267,6 +281,7 @@ static void watchdog_main(int readFD) {
         if (groups[i] > 0) kill(-groups[i], SIGKILL);
     kill_cgroup(cgroup, 1);
     remove_folder(folder);
+    if (temporary[0]) unlink(temporary);
     // The registered cleanup command (pr's worktrees), run to its end: execve is
     // async-signal-safe, and argv[0] is an absolute path.
     if (cleanupCount > 0) {
@@ -306,5 +321,6 @@ int ctrace_guard_watchdog_start(void) {
         if (guard_groups[i] > 0) tell_number('G', guard_groups[i]);
     if (guard_folder[0]) tell('F', guard_folder);
     if (guard_cgroup[0]) tell('C', guard_cgroup);
+    if (guard_temporary_valid && !strchr(guard_temporary, '\n')) tell('T', guard_temporary);
     return pid;
 }

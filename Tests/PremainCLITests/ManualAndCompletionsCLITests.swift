@@ -140,6 +140,29 @@ import Testing
         #expect(lines[8] == "", "a number has no completion: '\(lines[8])'")
     }
 
+    /// Issue 34, defect 17: `COMPREPLY=($(compgen -f …))` split `my report.json` into `my` and
+    /// `report.json`; each name is one completion, as zsh and fish have it.
+    @Test func bashCompletionKeepsFileNamesWithSpaces() throws {
+        let folder = try TemporaryFolders.make("premain-completion-spaces")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let script = folder + "/premain.bash"
+        try CLI.run(["completions", "bash"]).stdout.write(toFile: script, atomically: true, encoding: .utf8)
+        let reports = folder + "/reports"
+        try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: reports + "/my report.json", contents: Data())
+        let driver = """
+            source "\(script)"
+            cd "\(reports)"
+            t() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _premain; printf '%s\\n' "${#COMPREPLY[@]}" "${COMPREPLY[@]}"; }
+            t premain check my
+            t premain audit --output my
+            t premain measure -- ./app my
+            """
+        let result = try Shell.run(["bash", "--norc", "-c", driver])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == String(repeating: "1\nmy report.json\n", count: 3), "\(result.stdout)")
+    }
+
     @Test func fishAndZshTakeTheirScripts() throws {
         for (shell, check) in [("zsh", ["zsh", "-n"]), ("fish", ["fish", "-n"])] {
             guard (try? Shell.run(["sh", "-c", "command -v \(shell)"]))?.status == 0 else {

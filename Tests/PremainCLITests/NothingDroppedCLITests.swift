@@ -211,7 +211,7 @@ import Testing
             let result = try CLI.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result.status) \(result.stderr)")
             #expect(
-                result.stderr.hasPrefix("Error: \(message); the report would overwrite it, write it elsewhere\n"),
+                result.stderr.hasPrefix("Error: \(message); the output would overwrite it, write it elsewhere\n"),
                 "\(result.stderr)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: binary)) == original, "the binary is intact")

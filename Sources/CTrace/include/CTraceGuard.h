@@ -19,6 +19,12 @@ void ctrace_guard_remove(pid_t pgid);
 /// must also empty and remove; NULL forgets it. The string is copied (at most 4095 bytes).
 void ctrace_guard_folder(const char *folder);
 
+/// The temporary file an output is being written to (in the output's folder, renamed over it
+/// once complete): those signals, and the watchdog once premain is gone, unlink it; NULL or ""
+/// forgets it. The string is copied (at most 4095 bytes). One at a time: outputs are written one
+/// after the other.
+void ctrace_guard_temporary(const char *path);
+
 /// A cgroup v2 folder holding the targets: on those signals its `cgroup.kill` is written; the
 /// watchdog also removes it once empty. NULL forgets it.
 void ctrace_guard_cgroup(const char *cgroup);

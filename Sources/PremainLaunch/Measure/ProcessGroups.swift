@@ -1,5 +1,6 @@
 import CTrace
 import Glibc
+import LosslessText
 import PremainModel
 import PremainSystem
 import Synchronization
@@ -209,6 +210,19 @@ public enum LaunchGuard {
                 ctrace_guard_cleanup($0, Int32(command.count)) == 0
             }
         }
+    }
+
+    /// Registers the temporary file an output is being written to (`nil` forgets it): SIGINT,
+    /// SIGTERM, SIGHUP and SIGQUIT remove it (the handlers are installed here when no command
+    /// installed them, without a watchdog), and so does the watchdog when there is one and
+    /// premain is killed outright. One file at a time.
+    public static func removeOnSignal(temporary path: String?) {
+        guard let path else {
+            ctrace_guard_temporary(nil)
+            return
+        }
+        _ = ctrace_guard_install()
+        LosslessUTF8.withCString(path) { ctrace_guard_temporary($0) }
     }
 
     /// The watchdog's pid once started (see `ctrace_guard_watchdog_start`); 0 before.

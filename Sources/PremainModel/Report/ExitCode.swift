@@ -18,7 +18,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable, CustomStringConvertible {
     case inconclusive = 5
     /// A usage error: unknown option, bad value, missing argument.
     case usage = 64
-    /// premain itself failed (an internal error, or output could not be written).
+    /// premain itself failed (an internal error, or an output file could not be written; the
+    /// others were, and the one that failed is as it was).
     case internalError = 70
 
     /// The number, as help text quotes it: "2".
@@ -44,7 +45,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable, CustomStringConvertible {
             return
                 "`compare`/`pr`: inconclusive (undecided within the run budget, or noise suspected); `pr`: also not measured (no `--run`)"
         case .usage: return "usage error: `Error: …`, the usage line, and where to find help"
-        case .internalError: return "internal error, or the report could not be written"
+        case .internalError:
+            return
+                "internal error, or an output could not be written (one `Error:` line each; the other outputs are written, and a file that failed is left as it was)"
         }
     }
 

@@ -48,13 +48,14 @@ enum Completions {
             # Install: copy to /usr/share/bash-completion/completions/premain, or source it.
 
             _premain_values() {
-                # $1: what the value is; completes $cur.
+                # $1: what the value is; completes $cur. One name a line (mapfile), so a file
+                # name holding a space stays one name.
                 case $1 in
-                    file) COMPREPLY=($(compgen -f -- "$cur")) ;;
-                    folder) COMPREPLY=($(compgen -d -- "$cur")) ;;
-                    command) COMPREPLY=($(compgen -c -- "$cur")) ;;
+                    file) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+                    folder) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
+                    command) mapfile -t COMPREPLY < <(compgen -c -- "$cur") ;;
                     none) COMPREPLY=() ;;
-                    *) COMPREPLY=($(compgen -W "$1" -- "$cur")) ;;
+                    *) mapfile -t COMPREPLY < <(compgen -W "$1" -- "$cur") ;;
                 esac
             }
 
@@ -66,7 +67,7 @@ enum Completions {
                 elif [[ $prev == = ]]; then prev=$before; (( COMP_CWORD > 2 )) && before=${COMP_WORDS[COMP_CWORD-3]}
                 fi
                 if (( COMP_CWORD == 1 )); then
-                    COMPREPLY=($(compgen -W "\(names.joined(separator: " ")) \(program.helpWord) \(program.globalOptions.flatMap(\.names).joined(separator: " "))" -- "$cur"))
+                    _premain_values "\(names.joined(separator: " ")) \(program.helpWord) \(program.globalOptions.flatMap(\.names).joined(separator: " "))"
                     return
                 fi
                 local i

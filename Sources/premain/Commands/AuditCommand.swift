@@ -66,7 +66,8 @@ enum AuditCommand: Command {
         guard !arguments.positionals.isEmpty else {
             throw UsageError(message: "missing expected argument '\(files.name)'")
         }
-        try OutputOptions.refuseInputAsOutput(arguments, inputs: arguments.positionals)
+        try OutputOptions.refuseConflicts(
+            arguments, outputs: outputs, inputs: arguments.positionals + LoaderEstimateOptions.files(arguments))
         let options = InventoryOptions(symbolLists: arguments[symbols], demangle: !arguments[noDemangle])
         let workers = arguments[jobs]
         let costModel = try LoaderEstimateOptions.model(arguments)
@@ -83,7 +84,12 @@ enum AuditCommand: Command {
         }
         let report = batch.run(arguments.positionals, progress: onProgress)
         progress?.finish()
-        try OutputOptions.refuseInputAsOutput(arguments, inputs: report.binaries.map(\.path))  // files of the folders
+        // The files of the folders and the libraries of their closures.
+        try OutputOptions.refuseConflicts(
+            arguments, outputs: outputs,
+            inputs: report.binaries.flatMap { [$0.path] + ($0.closure?.objects.map(\.realPath) ?? []) })
+        // The model first: a report that cannot be written does not lose it, nor it the report.
+        let modelSaved = LoaderEstimateOptions.save(costModel, arguments)
         FolderOptions.note(report.skipped, in: arguments.positionals)
         if format == .json {
             // Streamed: a folder's report is written a chunk of binaries at a time.
@@ -91,7 +97,7 @@ enum AuditCommand: Command {
             let written = Console.emitStream(to: arguments[OutputOptions.output]) { write in
                 try ParallelAuditJSON.stream(report, workers: workers, schemaVersion: version, to: write)
             }
-            guard written else { return .internalError }
+            guard written, modelSaved else { return .internalError }
             return reportProblems(report)
         }
         let written = Console.emit(to: arguments[OutputOptions.output]) { () throws -> String in
@@ -110,9 +116,12 @@ enum AuditCommand: Command {
                     + (report.summary.map { ClosureTextRenderer.render($0, width: width) } ?? "")
             }
         }
-        guard written else { return .internalError }
+        guard written, modelSaved else { return .internalError }
         return reportProblems(report)
     }
+
+    /// Every file audit writes: the report and the cost model.
+    static let outputs = [OutputOptions.output, LoaderEstimateOptions.saveModel]
 
     /// One `Error:` line per file that failed or has broken tables; the exit code follows.
     static func reportProblems(_ report: AuditReport) -> ExitCode {

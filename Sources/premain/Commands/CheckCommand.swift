@@ -73,7 +73,9 @@ enum CheckCommand: Command {
         guard !arguments.positionals.isEmpty else {
             throw UsageError(message: "missing expected argument '\(inputs.name)'")
         }
-        try OutputOptions.refuseInputAsOutput(arguments, inputs: arguments.positionals)
+        try OutputOptions.refuseConflicts(
+            arguments, outputs: [OutputOptions.output],
+            inputs: arguments.positionals + [ConfigOptions.file(arguments)].compactMap { $0 })
         let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         let config = try ConfigOptions.load(arguments)
         let failOn = ConfigOptions.failOn(arguments, config)
@@ -81,8 +83,9 @@ enum CheckCommand: Command {
             closures: ClosureSupport.options, includeObjects: arguments[FolderOptions.includeObjects]
         )
         .load(arguments.positionals)
-        // Files of the folders.
-        try OutputOptions.refuseInputAsOutput(arguments, inputs: loaded.input.objects.map(\.path))
+        // Files of the folders and the libraries of the programs' closures.
+        try OutputOptions.refuseConflicts(
+            arguments, outputs: [OutputOptions.output], inputs: ClosureSupport.inputFiles(loaded.input))
         FolderOptions.note(loaded.skipped, in: arguments.positionals)
         let engine = RuleEngine(config: config)
         var findings = locator.locate(engine.findings(loaded.input))

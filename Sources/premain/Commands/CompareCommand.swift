@@ -131,6 +131,9 @@ enum CompareCommand: Command {
         explain, noExplain, explainRuns, explainTime,
     ]
 
+    /// Every file compare writes: the report and the exports.
+    static let outputs = [OutputOptions.output, TraceExport.option] + BenchmarkExports.exports.map(\.option)
+
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
         guard arguments.positionals.count == 2 else {
@@ -157,7 +160,10 @@ enum CompareCommand: Command {
                 return problem.isUsage ? .usage : .inputError
             }
         }
-        try OutputOptions.refuseInputAsOutput(arguments, inputs: executables)
+        try OutputOptions.refuseConflicts(
+            arguments, outputs: outputs,
+            inputs: arguments.positionals + executables + arguments.passthrough
+                + [ConfigOptions.file(arguments)].compactMap { $0 })
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
         let progress = ProgressBar.onTerminal("compare")
         var report: CompareReport
@@ -173,16 +179,14 @@ enum CompareCommand: Command {
             return .internalError
         }
         progress?.finish()
-        guard TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) }),
-            BenchmarkExports.write(arguments, { BenchmarkMetrics.of(report) })
-        else {
-            return .internalError
-        }
+        // Every output that can be written is, whichever fails.
+        var written = TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) })
+        written = BenchmarkExports.write(arguments, { BenchmarkMetrics.of(report) }) && written
         if format != .html {  // launches kept for the trace file or the page only
             report.base.samples = nil
             report.head.samples = nil
         }
-        let written = Console.emit(to: arguments[OutputOptions.output]) { () throws -> String in
+        let reportWritten = Console.emit(to: arguments[OutputOptions.output]) { () throws -> String in
             switch format {
             case .json: return try JSONRenderer.render(report)
             case .markdown: return CompareMarkdownRenderer.render(report, scope: locator.scope)
@@ -196,7 +200,7 @@ enum CompareCommand: Command {
                 return CompareTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope)
             }
         }
-        guard written else { return .internalError }
+        guard written, reportWritten else { return .internalError }
         return report.outcome.exitCode
     }
 

@@ -31,19 +31,19 @@ enum ConfigOptions {
     /// The config: `--config`, else the nearest premain.json, else the defaults. A broken
     /// config is a usage error naming the key.
     static func load(_ arguments: ParsedArguments) throws(UsageError) -> PremainConfig {
-        if arguments[noConfig] { return PremainConfig() }
-        let path: String?
-        if let given = arguments[config] {
-            path = given
-        } else {
-            path = ProcessEnvironment.currentDirectory().flatMap(ConfigParser.find(from:))
-        }
-        guard let path else { return PremainConfig() }
+        guard let path = file(arguments) else { return PremainConfig() }
         do {
             return try ConfigParser.load(path: path)
         } catch {
             throw UsageError(message: error.description)
         }
+    }
+
+    /// The premain.json `load` reads: `--config`, else the nearest one; `nil` with
+    /// `--no-config` or none found. An input no output may replace.
+    static func file(_ arguments: ParsedArguments) -> String? {
+        if arguments[noConfig] { return nil }
+        return arguments[config] ?? ProcessEnvironment.currentDirectory().flatMap(ConfigParser.find(from:))
     }
 
     /// `--fail-on`, else the config's (`failOn`, which may be `never` too), else `error`; `nil`

@@ -88,14 +88,18 @@ enum DiffCommand: Command {
         config.diff.minEffectMs = arguments[minEffectMs, default: config.diff.minEffectMs]
         config.diff.minEffectPercent = arguments[minEffectPercent, default: config.diff.minEffectPercent]
         let top = arguments[top]
-        try OutputOptions.refuseInputAsOutput(arguments, inputs: arguments.positionals)
+        try OutputOptions.refuseConflicts(
+            arguments, outputs: [OutputOptions.output],
+            inputs: arguments.positionals + [ConfigOptions.file(arguments)].compactMap { $0 })
         let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         let failOn = ConfigOptions.failOn(arguments, config)
         let loader = RuleInputLoader(
             closures: ClosureSupport.options, includeObjects: arguments[FolderOptions.includeObjects])
         let base = loader.load([arguments.positionals[0]])
         let head = loader.load([arguments.positionals[1]])
-        try OutputOptions.refuseInputAsOutput(arguments, inputs: (base.input.objects + head.input.objects).map(\.path))
+        try OutputOptions.refuseConflicts(
+            arguments, outputs: [OutputOptions.output],
+            inputs: ClosureSupport.inputFiles(base.input) + ClosureSupport.inputFiles(head.input))
         FolderOptions.note(base.skipped, in: [arguments.positionals[0]])
         FolderOptions.note(head.skipped, in: [arguments.positionals[1]])
         let errors = base.errors + head.errors

@@ -100,6 +100,7 @@ enum HistoryCommand: Command {
             guard arguments.positionals.count == 1 else {
                 throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'")
             }
+            try OutputOptions.refuseConflicts(arguments, outputs: [OutputOptions.output], inputs: [database])
             return show(
                 database: database, metrics: arguments[metric], last: arguments[last], format: arguments[format],
                 output: arguments[OutputOptions.output])

@@ -15,15 +15,19 @@ enum LoaderEstimateOptions {
         "--save-model", value: "file", kind: .path(.file),
         help: "Write the cost model fitted on the measure reports given to the estimate to this file (JSON)")
 
-    /// The model the options ask for; `nil` without `--estimate`.
-    static func model(_ arguments: ParsedArguments) throws(UsageError) -> LoaderCostModel? {
-        // A folder stands for the JSON files directly inside it.
-        let paths = arguments[estimate].flatMap { path -> [String] in
+    /// The files `--estimate` reads: a folder stands for the JSON files directly inside it.
+    static func files(_ arguments: ParsedArguments) -> [String] {
+        arguments[estimate].flatMap { path -> [String] in
             guard LocalFiles.kind(path) == .folder, case .success(let names) = LocalFiles.entries(of: path) else {
                 return [path]
             }
             return names.filter { $0.hasSuffix(".json") }.sorted().map { path + "/" + $0 }
         }
+    }
+
+    /// The model the options ask for; `nil` without `--estimate`. `save` writes it.
+    static func model(_ arguments: ParsedArguments) throws(UsageError) -> LoaderCostModel? {
+        let paths = files(arguments)
         guard !paths.isEmpty else {
             if arguments.has(saveModel) {
                 throw UsageError(message: "\(saveModel) needs \(estimate) with measure reports")
@@ -54,14 +58,18 @@ enum LoaderEstimateOptions {
                     "\(estimate): too few measured objects with loader times to fit a model (measure more programs with premain measure \(OutputOptions.formatName) json)"
             )
         }
-        if let path = arguments[saveModel] {
+        return fitted
+    }
+
+    /// Writes the fitted `model` to `--save-model`'s file through the one writer (the previous
+    /// file stays when it cannot be written); `false` after one `Error:` line when it failed,
+    /// `true` when written or not asked for.
+    static func save(_ model: LoaderCostModel?, _ arguments: ParsedArguments) -> Bool {
+        guard let path = arguments[saveModel], let model else { return true }
+        return Console.emit(to: path) { () throws -> String in
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            guard let data = try? encoder.encode(fitted), (try? data.write(to: URL(fileURLWithPath: path))) != nil
-            else {
-                throw UsageError(message: "\(path): cannot write the cost model")
-            }
+            return String(decoding: try encoder.encode(model), as: UTF8.self) + "\n"
         }
-        return fitted
     }
 }

@@ -120,6 +120,9 @@ enum MeasureCommand: Command {
         guard !arguments.passthrough.isEmpty else {
             throw UsageError(message: "missing expected argument '<command>' after '--'")
         }
+        let environment = ProcessEnvironment.current()
+        try OutputOptions.refuseConflicts(
+            arguments, outputs: outputs, inputs: OutputOptions.commandFiles(arguments.passthrough, environment))
         let output = arguments[OutputOptions.output]
         let reportOnStdout = output == nil || output == "-"
         let handling: LaunchRequest.OutputHandling
@@ -157,7 +160,6 @@ enum MeasureCommand: Command {
         }
         options.holdIdleLatency = !arguments[LaunchSettingsOptions.allowIdle]
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
-        let environment = ProcessEnvironment.current()
         if arguments[instructions] { options.instructionCounter = InstructionCounter() }
         let progress = ProgressBar.onTerminal("measure")
         let outcome: MeasureSession.Outcome
@@ -184,19 +186,20 @@ enum MeasureCommand: Command {
         progress?.finish()
         var measurement = outcome.measurement
         let countFailure = outcome.instructionFailure
-        guard
-            TraceExport.write(
-                arguments,
-                { () throws -> String in
-                    try TraceEventRenderer.render(MeasureReport(measurements: [measurement]))
-                }),
+        // The libraries the program loaded, known now.
+        try OutputOptions.refuseConflicts(arguments, outputs: outputs, inputs: measurement.objects.map(\.path))
+        // Every output that can be written is, whichever fails.
+        var written = TraceExport.write(
+            arguments,
+            { () throws -> String in
+                try TraceEventRenderer.render(MeasureReport(measurements: [measurement]))
+            })
+        written =
             BenchmarkExports.write(arguments, { BenchmarkMetrics.of(MeasureReport(measurements: [measurement])) })
-        else {
-            return .internalError
-        }
+            && written
         if !arguments[raw] && format != .html { measurement.rawSamples = nil }
         let report = MeasureReport(measurements: [measurement])
-        let written = Console.emit(to: output) { () throws -> String in
+        let reportWritten = Console.emit(to: output) { () throws -> String in
             switch format {
             case .json: return try JSONRenderer.render(report)
             case .html: return HTMLReportRenderer.render(report)
@@ -204,7 +207,7 @@ enum MeasureCommand: Command {
             case .text: return MeasureTextRenderer.render(report, width: OutputWidth.resolve(arguments))
             }
         }
-        guard written else { return .internalError }
+        guard written, reportWritten else { return .internalError }
         for failure in measurement.failures { Console.error("\(measurement.command[0]): \(failure)") }
         if let countFailure {
             Console.error("instructions: \(countFailure.description)")
@@ -212,6 +215,9 @@ enum MeasureCommand: Command {
         }
         return measurement.status == .ok ? .success : .targetFailed
     }
+
+    /// Every file measure writes: the report and the exports.
+    static let outputs = [OutputOptions.output, TraceExport.option] + BenchmarkExports.exports.map(\.option)
 
     /// The exit code of an instruction count that failed: the target's failure, premain's own,
     /// or the input's (no valgrind, no command).

@@ -1,15 +1,14 @@
+import PremainLaunch
 import PremainSystem
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// Where a report goes and in what format; and what `--output` may not be: a file the command
-/// reads (`audit --output X X` would replace the binary it audits with the report about it).
+/// Where a report goes and in what format; and what an output may not be: a file the command
+/// reads (`audit --output X X` would replace the binary it audits with the report about it), or
+/// the file another output writes.
 enum OutputOptions {
     static let output = Option<String?>(
         "--output", short: "-o", value: "path", kind: .path(.file),
-        help: "Write the report to this file instead of stdout")
+        help: "Write the report to this file instead of stdout (whole or not at all: a failed write keeps the old file)"
+    )
 
     static let formatName = "--format"
 
@@ -19,22 +18,63 @@ enum OutputOptions {
         Option(formatName, short: "-f", value: "format", help: help, default: fallback)
     }
 
-    /// Throws a usage error when `--output` names an existing file that is one of `inputs`: the
-    /// same device and inode, so another name of it (a hard link, a symlink, `./X`) counts too.
-    /// A folder among `inputs` is not the output itself; give its files after the walk.
-    static func refuseInputAsOutput(_ arguments: ParsedArguments, inputs: [String]) throws(UsageError) {
-        guard let output = arguments[Self.output], output != "-",
-            let target = LocalFiles.status(output), target.st_mode & S_IFMT == S_IFREG
-        else { return }
-        for input in inputs {
-            guard let info = LocalFiles.status(input), info.st_dev == target.st_dev, info.st_ino == target.st_ino else {
-                continue
+    /// The files a launched command reads that premain knows of before launching it: the
+    /// program (looked up in the `PATH` of `environment`) and the arguments that name existing
+    /// files. The libraries it loads are known after the runs (`LaunchMeasurement.objects`).
+    static func commandFiles(_ command: [String], _ environment: [String]) -> [String] {
+        guard let first = command.first else { return [] }
+        return [CommandResolver.executable(for: first, environment: environment)].compactMap { $0 }
+            + command.dropFirst()
+    }
+
+    /// Throws a usage error, before any work, when one of `outputs` (the command's file
+    /// options: `--output`, the exports, `--save-model`, pr's files) names the same file as
+    /// another output, or names an existing file that is one of `inputs` (the same device and
+    /// inode, so another name of it, a hard link, a symlink, `./X`, counts too), or an existing
+    /// ELF file below one of `folders` (the folders whose programs and libraries a command reads,
+    /// before the walk; a report left there by an earlier run may be replaced).
+    /// A folder among `inputs` is not a file; give its files after the walk. "-" (stdout) is not
+    /// a file.
+    static func refuseConflicts(
+        _ arguments: ParsedArguments, outputs: [Option<String?>], inputs: [String], folders: [String] = []
+    ) throws(UsageError) {
+        let given = outputs.compactMap { option in
+            arguments[option].flatMap { $0 == "-" ? nil : (option: option, path: $0) }
+        }
+        var seen: [FileIdentity: (option: Option<String?>, path: String)] = [:]
+        for output in given {
+            let identity = FileIdentity(output.path)
+            if let earlier = seen[identity] {
+                // Console.error shows the names escaped.
+                throw UsageError(
+                    message:
+                        "\(earlier.option) '\(earlier.path)' and \(output.option) '\(output.path)' name the same file; give each output its own file"
+                )
             }
-            // Console.error shows the names escaped.
-            let same = input == output ? "" : " (\(input))"
+            seen[identity] = output
+        }
+        let existing = seen.filter { if case .inode = $0.key { true } else { false } }
+        guard !existing.isEmpty else { return }
+        for folder in folders {
+            guard let root = LocalFiles.realPath(folder) else { continue }
+            let prefix = root.hasSuffix("/") ? root : root + "/"
+            for output in given where LocalFiles.kind(output.path) == .file {
+                guard let real = LocalFiles.realPath(output.path), real.hasPrefix(prefix),
+                    LocalFiles.head(real, count: 4) == [0x7f, 0x45, 0x4c, 0x46]  // "\u{7f}ELF"
+                else { continue }
+                throw UsageError(
+                    message:
+                        "\(output.option) '\(output.path)' is also an input (a file of '\(folder)'); the output would overwrite it, write it elsewhere"
+                )
+            }
+        }
+        // A folder, a device or a FIFO named as an input is not itself a file's contents.
+        for input in inputs where LocalFiles.kind(input) == .file {
+            guard let output = existing[FileIdentity(input)] else { continue }
+            let same = input == output.path ? "" : " (\(input))"
             throw UsageError(
                 message:
-                    "\(Self.output) '\(output)' is also an input\(same); the report would overwrite it, write it elsewhere"
+                    "\(output.option) '\(output.path)' is also an input\(same); the output would overwrite it, write it elsewhere"
             )
         }
     }

@@ -125,7 +125,14 @@ enum PullRequestCommand: Command {
                     "arguments after '--' are for the program of \(BuildExecutable.run); give \(BuildExecutable.run) NAME"
             )
         }
-        var request = PullRequestSession.Request(sides: try sides(arguments), run: run)
+        let sides = try sides(arguments)
+        var folders: [String] = []
+        if case .folders(let base, let head) = sides { folders = [base, head] }
+        try OutputOptions.refuseConflicts(
+            arguments, outputs: outputs,
+            inputs: [ConfigOptions.file(arguments), arguments[HistoryTrend.database]].compactMap { $0 },
+            folders: folders)
+        var request = PullRequestSession.Request(sides: sides, run: run)
         request.arguments = arguments.passthrough
         request.environment = ProcessEnvironment.current()
         request.includeObjects = arguments[FolderOptions.includeObjects]
@@ -165,7 +172,7 @@ enum PullRequestCommand: Command {
             report.compare.map { compare in
                 locator.locate(CauseText.claimed(compare).map { CauseText.finding($0, report: compare) })
             } ?? []
-        for option in [markdown, sarif, json, github, codequality] + BenchmarkExports.exports.map(\.option) {
+        for option in outputs {
             if let path = arguments[option], path != "-" { Console.makeParentFolders(of: path) }
         }
         if let path = arguments[markdown] {
@@ -205,6 +212,9 @@ enum PullRequestCommand: Command {
         if outcome.programMissing { return .inputError }
         return report.verdict.status.exitCode(failOn: failOn)
     }
+
+    /// Every file pr writes; `--github -` goes to stdout.
+    static let outputs = [markdown, sarif, json, github, codequality] + BenchmarkExports.exports.map(\.option)
 
     /// The two sides from `--base`/`--head` or `--commits` with `--build` and `--artifact`.
     static func sides(_ arguments: ParsedArguments) throws(UsageError) -> PullRequestSession.Sides {

@@ -71,11 +71,16 @@ enum TraceCommand: Command {
     static let all = Option.flag("--all", help: "List toolchain initializers under 0.01 ms too")
     static let format = OutputOptions.format(default: Format.text)
 
+    /// Every file trace writes: the report and the trace-event file.
+    static let outputs = [OutputOptions.output, TraceExport.option]
+
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
         let command = arguments.passthrough.isEmpty ? arguments.positionals : arguments.passthrough
         guard !command.isEmpty else { throw UsageError(message: "missing expected argument '<command>'") }
         var options = TraceOptions(command: command, environment: ProcessEnvironment.current())
+        try OutputOptions.refuseConflicts(
+            arguments, outputs: outputs, inputs: OutputOptions.commandFiles(command, options.environment))
         options.until = TraceWindowEnd(argument: arguments[until] ?? "first-output")
         if case .symbol(let name) = options.until, name.isEmpty {
             throw UsageError(message: "\(until) takes main, first-output, exit or a function name, not ''")
@@ -130,9 +135,8 @@ enum TraceCommand: Command {
             }
         }
         progress?.finish()
-        guard TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) }) else {
-            return .internalError
-        }
+        // Both files are written whichever fails.
+        let exported = TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) })
         if format != .html {  // the call timelines were kept for the trace file or the page only
             for index in report.measurements.indices { report.measurements[index].timelines = nil }
         }
@@ -144,7 +148,7 @@ enum TraceCommand: Command {
                 return TraceTextRenderer.render(report, all: arguments[all], width: OutputWidth.resolve(arguments))
             }
         }
-        guard written else { return .internalError }
+        guard written, exported else { return .internalError }
         for measurement in report.measurements {
             for failure in measurement.failures ?? [] { Console.error("\(measurement.command[0]): \(failure)") }
         }

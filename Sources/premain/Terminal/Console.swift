@@ -1,3 +1,4 @@
+import PremainLaunch
 import PremainModel
 import PremainRender
 import PremainSystem
@@ -76,21 +77,10 @@ enum Console {
         return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 
-    /// Writes all of `buffer`, retrying after `EINTR` and short writes; stops at an error and
-    /// returns its `errno` (`ENOSPC` for a write that makes no progress), else `nil`.
+    /// Writes all of `buffer` (`ReplacedFile.writeAll`: retried after `EINTR` and short
+    /// writes); the `errno` of the failure, or `nil`.
     private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32? {
-        guard let base = buffer.baseAddress else { return nil }
-        var offset = 0
-        while offset < buffer.count {
-            let written = Glibc.write(fd, base + offset, buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            if written == 0 { return ENOSPC }
-            offset += written
-        }
-        return nil
+        outputFile.writeAll(fd, buffer)
     }
 
     /// Renders a report with `render` and writes it to `path` (stdout when `path` is nil or
@@ -112,34 +102,48 @@ enum Console {
 
     /// Writes a report in pieces as `produce` hands them over (to `path`, or stdout when `path`
     /// is nil or "-"): a report that runs to megabytes is never whole in memory. Returns `false`
-    /// after one `Error:` line on stderr when encoding or writing fails; what was written before
-    /// stays.
+    /// after one `Error:` line on stderr when encoding or writing fails; a file is then left as
+    /// it was (`outputFile`), while what went to stdout stays.
     static func emitStream(to path: String?, _ produce: (_ write: ([UInt8]) -> Bool) throws -> Bool) -> Bool {
-        let toStdout = path == nil || path == "-"
-        let shown = toStdout ? "to standard output" : TextSafety.display(path ?? "")
-        let fd = toStdout ? 1 : LocalFiles.open(path ?? "", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
-        guard fd >= 0 else {
-            Console.error("cannot write \(shown): \(String(cString: strerror(errno)).lowercased())")
-            return false
-        }
-        var failure: Int32?
-        let finished: Bool
-        do {
-            finished = try produce { bytes in
-                failure = bytes.withUnsafeBytes { writeAll(fd, $0) }
-                return failure == nil
+        guard let path, path != "-" else {
+            var failure: Int32?
+            let finished: Bool
+            do {
+                finished = try produce { bytes in
+                    failure = bytes.withUnsafeBytes { writeAll(1, $0) }
+                    return failure == nil
+                }
+            } catch {
+                Console.error("cannot encode the report: \(error)")
+                return false
             }
-        } catch {
-            if !toStdout { close(fd) }
-            Console.error("cannot encode the report: \(error)")
-            return false
+            if let failure {
+                Console.error("cannot write to standard output: \(String(cString: strerror(failure)).lowercased())")
+                return false
+            }
+            return finished
         }
-        if !toStdout, close(fd) != 0, errno != EINTR, failure == nil { failure = errno }
-        if let failure {
-            Console.error("cannot write \(shown): \(String(cString: strerror(failure)).lowercased())")
-            return false
+        let failure = outputFile.write(to: path) { write in
+            try withoutActuallyEscaping(write) { write in
+                try produce { bytes in bytes.withUnsafeBytes { write($0) } }
+            }
         }
-        return finished
+        switch failure {
+        case nil: return true
+        case .content(let message): Console.error("cannot encode the report: \(message)")
+        case .system(let code): Console.error(writeFailure(path, code))
+        }
+        return false
+    }
+
+    /// The one writer of every file premain writes (reports, exports, models, pr's files):
+    /// a temporary file in the target's folder renamed over it, removed by the signal guard
+    /// when premain is interrupted (`ReplacedFile`, `LaunchGuard.removeOnSignal`).
+    static let outputFile = ReplacedFile(guardTemporary: { LaunchGuard.removeOnSignal(temporary: $0) })
+
+    /// "cannot write PATH: REASON", the one line of a file that could not be written.
+    private static func writeFailure(_ path: String, _ code: Int32) -> String {
+        "cannot write \(TextSafety.display(path)): \(String(cString: strerror(code)).lowercased())"
     }
 
     /// Makes the folders above `path` that are missing (`mkdir -p` of its folder); errors are
@@ -153,24 +157,23 @@ enum Console {
         }
     }
 
-    /// Writes `text` to `path`, or stdout when `path` is nil or "-". Returns an error message
-    /// when the file cannot be opened, or the text cannot all be written and closed (a full
-    /// disk, `/dev/full`).
+    /// Writes `text` to `path` (through `outputFile`: the previous file stays when the write
+    /// fails), or stdout when `path` is nil or "-". Returns an error message when the file
+    /// cannot be made, or the text cannot all be written and flushed (a full disk, `/dev/full`).
     static func write(_ text: String, to path: String?) -> String? {
-        func message(_ place: String, _ code: Int32) -> String {
-            "cannot write \(place): \(String(cString: strerror(code)).lowercased())"
-        }
         guard let path, path != "-" else {
-            return write(1, text).map { message("to standard output", $0) }
+            return write(1, text).map {
+                "cannot write to standard output: \(String(cString: strerror($0)).lowercased())"
+            }
         }
-        let shown = TextSafety.display(path)
-        let fd = LocalFiles.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
-        guard fd >= 0 else { return message(shown, errno) }
-        if let code = write(fd, text) {
-            close(fd)
-            return message(shown, code)
+        var text = text
+        let failure = outputFile.write(to: path) { write in
+            text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
         }
-        guard close(fd) == 0 || errno == EINTR else { return message(shown, errno) }
-        return nil
+        switch failure {
+        case nil: return nil
+        case .content(let message): return "cannot encode the report: \(message)"
+        case .system(let code): return writeFailure(path, code)
+        }
     }
 }
