@@ -7,6 +7,10 @@
 void *premain_libdw_symbol(const char *symbol);
 void *premain_sqlite_symbol(const char *symbol);
 
+/// The functions premain calls of each library, NULL-terminated (the forwarder files).
+extern const char *const premain_libdw_functions[];
+extern const char *const premain_sqlite_functions[];
+
 /// Defines `name` with the declared signature: the library's function is looked up on the
 /// first call (a benign race: every thread stores the same address) and called.
 #define PREMAIN_FORWARD(lookup, ret, name, params, args)                                   \

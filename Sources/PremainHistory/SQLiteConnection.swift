@@ -23,6 +23,9 @@ public struct HistoryError: Error, Equatable, CustomStringConvertible, Sendable 
         case busy
         /// Any other SQLite failure.
         case failed
+        /// libsqlite3.so.0 cannot be loaded, or is not SQLite 3 (a library of the machine, not
+        /// the database, is at fault).
+        case libraryUnavailable
     }
 
     public var kind: Kind
@@ -74,11 +77,7 @@ final class SQLiteConnection {
         self.path = path
         self.busyTimeoutMs = busyTimeoutMs
         // SQLite is loaded on first use (CLazyLibraries): its absence is this one-line error.
-        if let problem = premain_sqlite_load() {
-            throw HistoryError(
-                .cannotOpen,
-                "\(path): cannot open the history database (SQLite not loaded: \(String(cString: problem)))")
-        }
+        if let problem = premain_sqlite_load() { throw Self.libraryUnavailable(String(cString: problem)) }
         let name: String
         var flags = SQLITE_OPEN_NOMUTEX
         switch access {
@@ -133,7 +132,16 @@ final class SQLiteConnection {
     }
 
     deinit {
-        sqlite3_close_v2(handle)
+        // Also after a throwing init: no SQLite call then, which may be why it threw.
+        if let handle { sqlite3_close_v2(handle) }
+    }
+
+    /// The one-line error of a libsqlite3 that cannot be used: it names the library, not the
+    /// database, which is not at fault.
+    static func libraryUnavailable(_ problem: String) -> HistoryError {
+        HistoryError(
+            .libraryUnavailable,
+            "libsqlite3.so.0 cannot be used (\(problem)): the history needs SQLite 3; install libsqlite3-0")
     }
 
     /// Runs one statement (or several without values) and returns its rows.

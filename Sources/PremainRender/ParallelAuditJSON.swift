@@ -88,6 +88,7 @@ public enum ParallelAuditJSON {
         if let skipped = report.skipped { try member("skipped", skipped) }
         if let summary = report.summary { try member("summary", summary) }
         try member("tool", report.tool)
+        if let warnings = report.warnings { try member("warnings", warnings) }
         out.append(contentsOf: [0x0a, UInt8(ascii: "}"), 0x0a])
         return out
     }

@@ -15,10 +15,12 @@ public enum PullRequestMarkdownRenderer {
 
     /// `trend`: the base branch's history (`premain pr --history-db`), shown after the
     /// measured section with this pull request's head values beside it; `nil`: no trend.
+    /// `trendUnavailable`: why an asked-for trend could not be read (a damaged database, no
+    /// usable libsqlite3), said in one line where the trend would be.
     public static func render(
         _ report: PullRequestReport, top: Int = 10,
         limit: Int = DiffMarkdownRenderer.defaultLimit, trend: HistoryReport? = nil,
-        scope: SourceScope? = nil
+        trendUnavailable: String? = nil, scope: SourceScope? = nil
     ) -> String {
         var required = [marker + "\n" + heading(report) + "\n\n" + measuredSection(report, scope: scope)]
         if let trend, !trend.series.isEmpty {
@@ -26,6 +28,10 @@ public enum PullRequestMarkdownRenderer {
                 first, _ in first
             }
             required.append(HistoryMarkdownRenderer.pullRequestTrend(trend, head: head))
+        } else if let trendUnavailable {
+            required.append(
+                "ℹ️ No trend on the base branch: " + MarkdownEscape.text(trendUnavailable, limit: 600)
+                    + ". The history never fails a pull request.")
         }
         if let skipped = skippedNote(report) { required.append(skipped) }
         if let binaries = BinariesMarkdownTable.render(report.diff, top: top) { required.append(binaries) }

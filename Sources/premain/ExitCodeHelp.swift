@@ -11,6 +11,7 @@ extension ExitCode {
         case .targetFailed: return "the measured target failed"
         case .inconclusive: return "compare was inconclusive"
         case .usage: return "usage error"
+        case .environmentError: return "a library premain needs cannot be used (libsqlite3 for history)"
         case .internalError: return "internal error"
         }
     }

@@ -5,11 +5,17 @@
 #ifndef PREMAIN_LAZY_LIBRARIES_H
 #define PREMAIN_LAZY_LIBRARIES_H
 
-/// Loads libdw.so.1 once per process: NULL when it is loaded, else a one-line reason
-/// ("libdw.so.1: cannot open shared object file: ..."), valid for the life of the process.
+/// Loads libdw.so.1 once per process: NULL when it is loaded and has every function premain
+/// calls, else a one-line reason, dlopen's ("libdw.so.1: cannot open shared object file: ...")
+/// or the first function missing ("/x/libdw.so.1: undefined symbol: dwarf_begin_elf"), valid
+/// for the life of the process. A library that is not usable is closed and never called.
 const char *premain_libdw_load(void);
 
 /// The same for libsqlite3.so.0.
 const char *premain_sqlite_load(void);
+
+/// Why libdw.so.1 could not be used, when something asked for it (`premain_libdw_load`) in
+/// this process; NULL when it loaded or nothing has asked for it yet.
+const char *premain_libdw_failure(void);
 
 #endif

@@ -45,6 +45,22 @@ public final class DebugInfo {
         premain_libdw_load().map { String(cString: $0) }
     }
 
+    /// Why libdw could not be used, when a reader of this process asked for it (so source
+    /// lines or inlined copies it would have given are missing); `nil` when it loaded or was
+    /// never needed. Asks nothing of the loader.
+    public static var libraryFailure: String? {
+        premain_libdw_failure().map { String(cString: $0) }
+    }
+
+    /// The one warning of a process whose results lack what libdw would have given, or `nil`:
+    /// "source lines (file:line) are unavailable: libdw.so.1 cannot be used (…)". The loss is
+    /// this machine's, not the files': their DWARF is there.
+    public static var unavailableWarning: String? {
+        libraryFailure.map {
+            "source lines (file:line) are unavailable: libdw.so.1 cannot be used (\($0)); the files' DWARF was not read. Install libdw1 (elfutils)"
+        }
+    }
+
     /// Opens `path`; returns `nil` when it cannot be opened, is not a regular file, or has no
     /// DWARF. The file is mapped under the SIGBUS guard (`ELFMapping`), so a file that shrinks
     /// meanwhile gives missing lines instead of a SIGBUS.

@@ -67,6 +67,7 @@ public struct BatchAudit: Sendable {
         if paths.count > 1 || collected.fromFolders.count > 0 {
             report.summary = OffenderSummary(binaries, top: 10)
         }
+        if let warning = DebugInfo.unavailableWarning { report.warnings = [warning] }
         return report
     }
 

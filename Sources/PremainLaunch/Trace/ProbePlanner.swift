@@ -179,14 +179,16 @@ final class ProbePlanner {
                     inlinedInto: copy.caller.map { Demangler.demangle($0) ?? $0 }, source: copy.callSite)
             }
             if info == nil {
+                // The file's DWARF may be there and unread: libdw is this machine's problem, not the file's.
+                let reason =
+                    DebugInfo.libraryFailure != nil && debugLocator.debugFile(for: file) != nil
+                    ? "libdw.so.1 cannot be used (see the notes), so this object's DWARF was not read: copies inlined into callers cannot be found or timed; only calls to the out-of-line function are timed"
+                    : "no DWARF for this object: copies inlined into callers cannot be found or timed; only calls to the out-of-line function are timed"
                 for (name, _) in defaultArguments.sorted(by: { $0.key < $1.key }) {
                     untimed.append(
                         UntimedFunction(
                             object: path, symbol: name, demangled: Demangler.demangle(name),
-                            kind: .swiftDefaultArgument,
-                            reason:
-                                "no DWARF for this object: copies inlined into callers cannot be found or timed; only calls to the out-of-line function are timed"
-                        ))
+                            kind: .swiftDefaultArgument, reason: reason))
                 }
             }
         }

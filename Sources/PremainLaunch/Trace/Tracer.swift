@@ -98,6 +98,7 @@ public struct Tracer {
         var measurement = TraceAggregator(biasMs: bias.pairMs, planner: planner).measurement(
             of: records, options: options, conditions: conditions)
         if let note = Self.setuidNote(executable, effectiveUser: geteuid()) { measurement.notes.insert(note, at: 0) }
+        if let warning = DebugInfo.unavailableWarning { measurement.notes.insert(warning, at: 0) }
         return TraceReport(bias: bias, measurements: [measurement])
     }
 

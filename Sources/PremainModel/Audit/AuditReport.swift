@@ -14,6 +14,9 @@ public struct AuditReport: Codable, Sendable, Equatable, KindedReport {
     public var summary: OffenderSummary? = nil
     /// Files left out of the folders walked (objects, non-ELF files); `nil` when nothing was.
     public var skipped: SkippedFiles? = nil
+    /// Problems of this machine that left something out of every file's inventory (libdw not
+    /// usable, so no source lines), one sentence each; `nil` when there were none.
+    public var warnings: [String]? = nil
 
     public init(binaries: [BinaryInventory], errors: [FileError], tool: ToolInfo = .current) {
         self.schemaVersion = 1
@@ -27,7 +30,7 @@ public struct AuditReport: Codable, Sendable, Equatable, KindedReport {
     public static let readableSchemaVersions = 1...2
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, kind, tool, binaries, errors, summary, skipped, objects
+        case schemaVersion, kind, tool, binaries, errors, summary, skipped, objects, warnings
     }
 
     /// Reads schema 1 and 2; closure objects of schema 2 are filled in from `objects`, so the
@@ -41,6 +44,7 @@ public struct AuditReport: Codable, Sendable, Equatable, KindedReport {
         errors = try container.decode([FileError].self, forKey: .errors)
         summary = try container.decodeIfPresent(OffenderSummary.self, forKey: .summary)
         skipped = try container.decodeIfPresent(SkippedFiles.self, forKey: .skipped)
+        warnings = try container.decodeIfPresent([String].self, forKey: .warnings)
         let records = try container.decodeIfPresent([ClosureObjectRecord].self, forKey: .objects) ?? []
         var byID: [Int: ClosureObjectRecord] = [:]
         for record in records { byID[record.id] = record }
@@ -83,6 +87,7 @@ public struct AuditReport: Codable, Sendable, Equatable, KindedReport {
         try container.encodeIfPresent(skipped, forKey: .skipped)
         try container.encodeIfPresent(summary, forKey: .summary)
         try container.encode(tool, forKey: .tool)
+        try container.encodeIfPresent(warnings, forKey: .warnings)
     }
 
     /// A key of an error's coding path: an array index or a field name.

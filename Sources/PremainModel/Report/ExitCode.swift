@@ -18,6 +18,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable, CustomStringConvertible {
     case inconclusive = 5
     /// A usage error: unknown option, bad value, missing argument.
     case usage = 64
+    /// A library premain loads only when a command needs it cannot be used (`history` without a
+    /// usable libsqlite3.so.0): `EX_UNAVAILABLE`.
+    case environmentError = 69
     /// premain itself failed (an internal error, or an output file could not be written; the
     /// others were, and the one that failed is as it was).
     case internalError = 70
@@ -45,6 +48,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable, CustomStringConvertible {
             return
                 "`compare`/`pr`: inconclusive (undecided within the run budget, or noise suspected); `pr`: also not measured (no `--run`)"
         case .usage: return "usage error: `Error: …`, the usage line, and where to find help"
+        case .environmentError:
+            return
+                "`history`: libsqlite3.so.0 cannot be loaded or is not SQLite 3 (one `Error:` line naming it; `pr --history-db` goes on without the trend)"
         case .internalError:
             return
                 "internal error, or an output could not be written (one `Error:` line each; the other outputs are written, and a file that failed is left as it was)"

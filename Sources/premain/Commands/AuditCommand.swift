@@ -91,6 +91,7 @@ enum AuditCommand: Command {
         // The model first: a report that cannot be written does not lose it, nor it the report.
         let modelSaved = LoaderEstimateOptions.save(costModel, arguments)
         FolderOptions.note(report.skipped, in: arguments.positionals)
+        for warning in report.warnings ?? [] { Console.warning(warning) }
         if format == .json {
             // Streamed: a folder's report is written a chunk of binaries at a time.
             let version = schema ?? ParallelAuditJSON.defaultSchemaVersion(for: report)

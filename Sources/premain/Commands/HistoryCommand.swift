@@ -38,7 +38,7 @@ enum HistoryCommand: Command {
             read-only, that an existing file is premain's before it writes. Exit status \(ExitCode.inputError) when the \
             report or the database cannot be read, or by 'add' written (a damaged or another \
             program's database is named, and left as it is); \(ExitCode.internalError) when another writer held it past \
-            the busy timeout.
+            the busy timeout; \(ExitCode.environmentError) when libsqlite3.so.0 cannot be loaded or is not SQLite 3.
             """,
         arguments: [addArgument, showArgument],
         usageTerms: [
@@ -132,10 +132,15 @@ enum HistoryCommand: Command {
         }
     }
 
-    /// 70 when SQLite failed or another writer held the database too long; 3 for what is wrong
-    /// with a file (missing, not a file, not writable, damaged, another program's, newer).
+    /// 70 when SQLite failed or another writer held the database too long; 69 when libsqlite3
+    /// cannot be used; 3 for what is wrong with a file (missing, not a file, not writable,
+    /// damaged, another program's, newer).
     static func exitCode(_ error: HistoryError) -> ExitCode {
-        error.kind == .busy || error.kind == .failed ? .internalError : .inputError
+        switch error.kind {
+        case .busy, .failed: return .internalError
+        case .libraryUnavailable: return .environmentError
+        case .missing, .cannotOpen, .damaged, .newerSchema, .unreadableReport: return .inputError
+        }
     }
 
     static func show(database: String, metrics: [String], last: Int?, format: Format, output: String?) -> ExitCode {

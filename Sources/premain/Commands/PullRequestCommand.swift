@@ -178,7 +178,9 @@ enum PullRequestCommand: Command {
         if let path = arguments[markdown] {
             written =
                 Console.emit(to: path) {
-                    PullRequestMarkdownRenderer.render(report, top: top, trend: trend, scope: locator.scope)
+                    PullRequestMarkdownRenderer.render(
+                        report, top: top, trend: trend.report, trendUnavailable: trend.unavailable, scope: locator.scope
+                    )
                 } && written
         }
         if let path = arguments[sarif] {

@@ -1,3 +1,4 @@
+import PremainAudit
 import PremainLaunch
 import PremainModel
 import PremainRender
@@ -135,6 +136,7 @@ enum TraceCommand: Command {
             }
         }
         progress?.finish()
+        if let warning = DebugInfo.unavailableWarning { Console.warning(warning) }
         // Both files are written whichever fails.
         let exported = TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(report) })
         if format != .html {  // the call timelines were kept for the trace file or the page only

@@ -56,6 +56,10 @@ enum Console {
         if !isQuiet { err("Note: \(TextSafety.display(message))\n") }
     }
 
+    /// `Warning: <message>` on stderr, one line: something of this machine left results
+    /// incomplete (libdw not usable, so no source lines); printed under `--quiet` too.
+    static func warning(_ message: String) { err("Warning: \(TextSafety.display(message))\n") }
+
     /// A line on stderr about what premain is doing (`history: added …`, a build step);
     /// nothing under `--quiet`.
     static func status(_ line: String) {
