@@ -56,20 +56,28 @@ public enum GitHubAnnotationRenderer {
 
     /// A message: `%`, CR and LF percent-encoded.
     static func escapeData(_ text: String) -> String {
+        escape(text, property: false)
+    }
+
+    /// A property value: as a message, and `:` and `,` percent-encoded too.
+    static func escapeProperty(_ text: String) -> String {
+        escape(text, property: true)
+    }
+
+    /// Per Unicode scalar, never per character (`String.replacing` matches grapheme clusters,
+    /// so a `:` followed by a combining mark, or `\r\n`, would go out raw).
+    private static func escape(_ text: String, property: Bool) -> String {
         var escaped = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "%": escaped += "%25"
             case "\r": escaped += "%0D"
             case "\n": escaped += "%0A"
+            case ":" where property: escaped += "%3A"
+            case "," where property: escaped += "%2C"
             default: escaped.unicodeScalars.append(scalar)
             }
         }
         return escaped
-    }
-
-    /// A property value: as a message, and `:` and `,` percent-encoded too.
-    static func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacing(":", with: "%3A").replacing(",", with: "%2C")
     }
 }

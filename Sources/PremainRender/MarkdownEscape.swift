@@ -8,18 +8,18 @@ public enum MarkdownEscape {
     /// Longest text shown for one name; longer names are cut with "…".
     public static let maxLength = 300
 
-    /// Escaped text for a paragraph or a table cell.
+    /// Escaped text for a paragraph or a table cell, cut with "…" after `limit` scalars. Escapes are decided per Unicode scalar,
+    /// never per character: a `|`, `\\` or `"` followed by a combining mark (U+0301) is one
+    /// grapheme cluster, and so is `\r\n`, yet cmark-gfm reads the `|` and the line break.
     public static func text(_ raw: String, limit: Int = maxLength) -> String {
         var out = ""
-        var count = 0
-        let characters = Array(raw)
-        for (index, character) in characters.enumerated() {
-            if count >= limit {
+        let scalars = Array(raw.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            if index >= limit {
                 out += "…"
                 break
             }
-            count += 1
-            switch character {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
@@ -28,9 +28,10 @@ public enum MarkdownEscape {
             case ":":
                 out += "\\:"
                 // "scheme://" would autolink; a zero-width joiner after the colon prevents it.
-                if index + 1 < characters.count, characters[index + 1] == "/" { out += "\u{200D}" }
+                if index + 1 < scalars.count, scalars[index + 1] == "/" { out += "\u{200D}" }
             case "\\", "`", "*", "_", "{", "}", "[", "]", "(", ")", "#", "+", "-", "!", "~", "=", "$", "^":
-                out += "\\" + String(character)
+                out += "\\"
+                out.unicodeScalars.append(scalar)
             case "@":
                 // A zero-width joiner after @ keeps GitHub from reading a mention.
                 out += "@\u{200D}"
@@ -41,20 +42,14 @@ public enum MarkdownEscape {
             case "\n", "\r", "\t", "\u{2028}", "\u{2029}":
                 out += " "
             default:
-                if character.unicodeScalars.contains(where: TextSafety.isUnsafe) {
+                if let byte = LosslessUTF8.rawByte(scalar) {
+                    // A byte of a name that is not UTF-8, as text shows it (`\xff`).
+                    out += "\\\\x" + String(byte, radix: 16)
+                } else if TextSafety.isUnsafe(scalar) {
                     // Controls and bidirectional marks (Trojan Source; TextSafety.isUnsafe) shown as code points.
-                    for scalar in character.unicodeScalars {
-                        if let byte = LosslessUTF8.rawByte(scalar) {
-                            // A byte of a name that is not UTF-8, as text shows it (`\xff`).
-                            out += "\\\\x" + String(byte, radix: 16)
-                        } else if TextSafety.isUnsafe(scalar) {
-                            out += "U+" + String(scalar.value, radix: 16, uppercase: true)
-                        } else {
-                            out.unicodeScalars.append(scalar)
-                        }
-                    }
+                    out += "U+" + String(scalar.value, radix: 16, uppercase: true)
                 } else {
-                    out.append(character)
+                    out.unicodeScalars.append(scalar)
                 }
             }
         }
@@ -64,29 +59,24 @@ public enum MarkdownEscape {
     /// Text for inside a code span (`` `…` ``), table cells included: a backtick cannot end the
     /// span (it becomes ˋ), a pipe cannot end the cell (`\|`, which GitHub's tables read inside
     /// code too), line breaks become spaces and controls and bidirectional marks code points;
-    /// cut with "…" after `limit` characters. Markdown and HTML are not read inside code.
+    /// cut with "…" after `limit` scalars. Markdown and HTML are not read inside code. Per
+    /// Unicode scalar, as `text`.
     public static func code(_ raw: String, limit: Int = maxLength) -> String {
         var out = ""
-        for (count, character) in raw.enumerated() {
+        for (count, scalar) in raw.unicodeScalars.enumerated() {
             if count >= limit {
                 out += "…"
                 break
             }
-            switch character {
+            switch scalar {
             case "`": out += "ˋ"
             case "|": out += "\\|"
             case "\n", "\r", "\t", "\u{2028}", "\u{2029}": out += " "
             default:
-                if character.unicodeScalars.contains(where: TextSafety.isUnsafe) {
-                    for scalar in character.unicodeScalars {
-                        if TextSafety.isUnsafe(scalar) {
-                            out += "U+" + String(scalar.value, radix: 16, uppercase: true)
-                        } else {
-                            out.unicodeScalars.append(scalar)
-                        }
-                    }
+                if TextSafety.isUnsafe(scalar) {
+                    out += "U+" + String(scalar.value, radix: 16, uppercase: true)
                 } else {
-                    out.append(character)
+                    out.unicodeScalars.append(scalar)
                 }
             }
         }
@@ -97,9 +87,11 @@ public enum MarkdownEscape {
     /// other character becomes `_`, so no name can end a task or start a directive.
     public static func mermaid(_ raw: String, limit: Int = 60) -> String {
         var out = ""
-        for character in raw.prefix(limit) {
-            if character.isASCII, character.isLetter || character.isNumber || "._+/ -".contains(character) {
-                out.append(character)
+        for scalar in raw.unicodeScalars.prefix(limit) {
+            if scalar.isASCII,
+                Character(scalar).isLetter || Character(scalar).isNumber || "._+/ -".unicodeScalars.contains(scalar)
+            {
+                out.unicodeScalars.append(scalar)
             } else {
                 out.append("_")
             }

@@ -50,8 +50,9 @@ import Testing
         ])
         #expect(parsed.status == 0, "\(parsed.stderr)")
         #expect(
-            parsed.stdout.contains("'premain_main_milliseconds'")
-                && parsed.stdout.contains("'premain_main_change_milliseconds'"))
+            parsed.stdout.contains("'premain_main_seconds'") && parsed.stdout.contains("'premain_main_change_seconds'"),
+            "\(parsed.stdout)")
+        try OpenMetricsValidation.promtool(metrics)
     }
 
     @Test func checkAndPrWriteGitLabCodeQuality() throws {

@@ -128,11 +128,15 @@ public enum BenchmarkMetrics {
     }
 
     /// `app add 1 2`: the file name of `command[0]` and the arguments, so two checkouts or
-    /// temporary folders name the same benchmark.
+    /// temporary folders name the same benchmark. Shown as every output of premain shows a
+    /// name (`TextSafety.display`): a byte that is not UTF-8 is `\xff`, a control `\x0d`, in
+    /// every export alike.
     public static func benchmarkName(_ command: [String]) -> String {
         guard let program = command.first else { return "" }
-        let file = program.split(separator: "/").last.map(String.init) ?? program
-        return ([file] + command.dropFirst()).joined(separator: " ")
+        // The last "/" scalar: a "/" followed by a combining mark is still a separator.
+        let file =
+            program.unicodeScalars.split(separator: "/").last.map { String(String.UnicodeScalarView($0)) } ?? program
+        return TextSafety.display(([file] + command.dropFirst()).joined(separator: " "))
     }
 
     static func time(_ name: String, _ measure: String, _ summary: TimeSummary) -> BenchmarkMetric {
