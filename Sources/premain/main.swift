@@ -1,5 +1,6 @@
 import CBuildInfo
 import LosslessText
+import PremainAudit
 import PremainModel
 
 #if canImport(Glibc)
@@ -85,7 +86,11 @@ do {
         exit(0)
     }
     if parsed[CommandSpec.quiet] { Console.beQuiet() }
-    exit(try chosen.run(parsed).rawValue)
+    let code = try chosen.run(parsed)
+    // Any command that wanted source lines (check's and diff's findings too) says once that
+    // libdw could not give them; audit and trace have said it already, with their reports.
+    if let warning = DebugInfo.unavailableWarning { Console.warning(warning) }
+    exit(code.rawValue)
 } catch {
     usageFailure(error.message, spec: chosen.spec)
 }

@@ -40,6 +40,10 @@ import Testing
             #expect(!json.stdout.contains("no DWARF") && !json.stdout.contains("no debug"), "\(kind)")
             #expect(json.stderr.components(separatedBy: "Warning:").count == 2, "\(kind): \(json.stderr)")
 
+            // check's findings would have had lines too: said once, as by every command.
+            let check = try CLI.run(["check", "--no-config", sample], environment: environment)
+            #expect(check.stderr.components(separatedBy: Self.warning).count == 2, "\(kind): \(check.stderr)")
+
             let trace = try CLI.run(
                 ["trace", "--runs", "1", "--warmup", "0", "--format", "json", "--", sample], environment: environment)
             #expect(trace.status == 0, "\(kind): \(trace.stderr)")

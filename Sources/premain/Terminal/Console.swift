@@ -56,9 +56,15 @@ enum Console {
         if !isQuiet { err("Note: \(TextSafety.display(message))\n") }
     }
 
-    /// `Warning: <message>` on stderr, one line: something of this machine left results
-    /// incomplete (libdw not usable, so no source lines); printed under `--quiet` too.
-    static func warning(_ message: String) { err("Warning: \(TextSafety.display(message))\n") }
+    /// `Warning: <message>` on stderr, one line, once per process whoever asks again: something
+    /// of this machine left results incomplete (libdw not usable, so no source lines); printed
+    /// under `--quiet` too.
+    static func warning(_ message: String) {
+        guard warned.withLock({ $0.insert(message).inserted }) else { return }
+        err("Warning: \(TextSafety.display(message))\n")
+    }
+
+    private static let warned = Mutex<Set<String>>([])
 
     /// A line on stderr about what premain is doing (`history: added …`, a build step);
     /// nothing under `--quiet`.

@@ -108,8 +108,15 @@ import Testing
         #expect(
             text.contains("premain_main_change_seconds{benchmark=\"app --version\",statistic=\"lower\"} 0.00095\n"),
             "\(text)")
-        #expect(OpenMetricsExporter.seconds(21.5) == "0.0215" && OpenMetricsExporter.seconds(-0.0004) == "-0.0000004")
-        #expect(OpenMetricsExporter.seconds(3000) == "3" && OpenMetricsExporter.seconds(.nan) == "0")
+        // Plain decimals to the nanosecond, never an exponent.
+        let values = OpenMetricsExporter.render([
+            BenchmarkMetric(
+                benchmark: "b", measure: "main", unit: .milliseconds, value: 21.5, lower: -0.0004, upper: 3000,
+                note: "n")
+        ])
+        #expect(values.contains("statistic=\"value\"} 0.0215\n"), "\(values)")
+        #expect(values.contains("statistic=\"lower\"} -0.0000004\n"), "\(values)")
+        #expect(values.contains("statistic=\"upper\"} 3\n"), "\(values)")
         // The JSON exports keep milliseconds.
         let bmf = try BenchmarkExportFormat.bmf.render(metrics)
         #expect(bmf.contains("\"main.change (ms)\""), "\(bmf)")
