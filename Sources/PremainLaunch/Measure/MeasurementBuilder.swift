@@ -27,7 +27,10 @@ public struct MeasurementBuilder: Sendable {
 
         var missing = loaderPhasesMissing
         if missing == nil, !samples.isEmpty, loaderRuns.allSatisfy({ $0 == nil }) {
-            missing = "the loader printed no LD_DEBUG lines (setuid binary, or a loader that ignores LD_DEBUG_OUTPUT)"
+            missing =
+                samples.contains { $0.outcome.kind == .unmeasurable }
+                ? "the program wrote to or closed the loader's channel, so no loader line could be trusted"
+                : "the loader printed no LD_DEBUG lines (setuid binary, or a loader that ignores LD_DEBUG_OUTPUT)"
         }
 
         let objects = ObjectAggregator(executablePath: executablePath).aggregate(loaderRuns)

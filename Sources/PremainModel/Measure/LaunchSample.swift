@@ -82,7 +82,14 @@ public struct LaunchOutcome: Codable, Equatable, Sendable {
         case stopped
         /// Exited with status 0 before the milestone it was to stop at: a failed run.
         case notReached = "not_reached"
+        /// The program wrote to or closed the loader's debug channel, so its loader lines (and
+        /// every milestone read from them) cannot be trusted: a failed run without loader
+        /// figures (issue 34, defect 5).
+        case unmeasurable
     }
+
+    /// The start of an `unmeasurable` run's message.
+    public static let unmeasurableMessage = "unmeasurable: the program wrote to or closed the loader's channel"
 
     public var kind: Kind
     /// The exit status, when it exited.
