@@ -65,16 +65,27 @@ public struct LdDebugParser: Sendable {
     /// that are not UTF-8 are kept (`LosslessUTF8`), so a path reads as the audit's name for it.
     public mutating func consume(lines: [ArraySlice<UInt8>], atMs: Double) {
         var pending: [UInt8]?
+        var joined = 0
         for line in lines {
             if let pid, pending != nil, !Self.hasPrefix(pid: pid, bytes: line) {
                 pending?.append(UInt8(ascii: "\n"))
                 pending?.append(contentsOf: line)
+                joined += 1
                 continue
             }
-            if let previous = pending { consume(line: LosslessUTF8.string(previous), atMs: atMs) }
+            if let previous = pending { consume(joinedLine: previous, joined: joined, atMs: atMs) }
             pending = Array(line)
+            joined = 0
         }
-        if let previous = pending { consume(line: LosslessUTF8.string(previous), atMs: atMs) }
+        if let previous = pending { consume(joinedLine: previous, joined: joined, atMs: atMs) }
+    }
+
+    /// One line made of `joined` + 1 lines of the channel; the joins are counted as continued
+    /// lines (the measurement warns that a path held a newline).
+    private mutating func consume(joinedLine: [UInt8], joined: Int, atMs: Double) {
+        consume(line: LosslessUTF8.string(joinedLine), atMs: atMs)
+        guard joined > 0, let last = images.indices.last else { return }
+        images[last].continuedLines = (images[last].continuedLines ?? 0) + joined
     }
 
     /// `"  PID:"` at the start of `line`, as bytes.
