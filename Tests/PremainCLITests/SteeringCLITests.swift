@@ -58,4 +58,26 @@ import Testing
         #expect(warning.contains(other) && warning.contains("ignored"))
         #expect(result.stderr.contains("Note: the measurements of \(other)"))
     }
+
+    /// A library whose name holds a byte that is not UTF-8 (`libun\xff.so`, linked by
+    /// steering/named-app and unused by it): its finding is priced from the program's measure
+    /// report, where the name is the text `\xff`, and shown with that escape, never U+FFFD.
+    @Test func loaderLinesAreNotSplitOnTextAFileNameCanHold() throws {
+        let folder = TemporaryFolders.root + "/premain-steering-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let program = try Samples.path("steering/named-app")
+        let measured = try Self.premain([
+            "measure", "--runs", "2", "--warmup", "0", "--no-observer", "--format", "json",
+            "--output", folder + "/m.json", "--", program,
+        ])
+        #expect(measured.status == 0, "\(measured.stderr)")
+        let text = try Self.premain(["measure", "--runs", "1", "--warmup", "0", "--no-observer", "--", program])
+        #expect(text.stdout.contains("libun\\xff.so") && !text.stdout.contains("\u{FFFD}"), "\(text.stdout)")
+        let result = try Self.premain(["check", "--no-config", "--format", "json", program, folder + "/m.json"])
+        let report = try JSONRenderer.decode(CheckReport.self, from: result.stdout)
+        let finding = try #require(report.findings.first { $0.rule == "unused_direct_dependency" })
+        #expect(finding.subject.symbol == "libun\\xff.so")
+        #expect(finding.costMs != nil, "the finding about libun\\xff.so was left unpriced")
+    }
 }

@@ -85,7 +85,7 @@ public struct RuleInput: Sendable, Equatable {
                 if let id = conditions.buildID {
                     objects.contains { $0.header.buildID == id }
                 } else {
-                    objects.contains { ObjectName.fileName($0.path) == ObjectName.fileName(conditions.binaryPath) }
+                    objects.contains { FindingPricer.key($0.path) == FindingPricer.key(conditions.binaryPath) }
                 }
             if !matched {
                 let id = conditions.buildID.map { "build-id \($0)" } ?? "no build-id"
