@@ -67,7 +67,7 @@ public struct LdDebugParser: Sendable {
         var pending: [UInt8]?
         var joined = 0
         for line in lines {
-            if let pid, pending != nil, !Self.hasPrefix(pid: pid, bytes: line) {
+            if let pid, pending != nil, !Self.hasPrefix(pid: pid, bytes: line), !Self.hasSomePidPrefix(line) {
                 pending?.append(UInt8(ascii: "\n"))
                 pending?.append(contentsOf: line)
                 joined += 1
@@ -93,6 +93,15 @@ public struct LdDebugParser: Sendable {
         let digits = Array("\(pid):".utf8)
         let rest = line.drop { $0 == UInt8(ascii: " ") }
         return rest.starts(with: digits)
+    }
+
+    /// `"  DIGITS:\t"` at the start of `line`: a loader line of some process (a child forked
+    /// without exec writes its own, `calling fini` at its exit, to the inherited channel).
+    static func hasSomePidPrefix(_ line: ArraySlice<UInt8>) -> Bool {
+        let rest = line.drop { $0 == UInt8(ascii: " ") }
+        let digits = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard !digits.isEmpty else { return false }
+        return rest.dropFirst(digits.count).starts(with: [UInt8(ascii: ":"), UInt8(ascii: "\t")])
     }
 
     /// Marks the channel untrustworthy (the first reason wins).
@@ -189,7 +198,9 @@ public struct LdDebugParser: Sendable {
     private mutating func continueLine(_ rawLine: String) {
         var current = images[images.count - 1]
         current.continuedLines = (current.continuedLines ?? 0) + 1
-        if lastWasInitializer, let last = current.initializers.indices.last {
+        if lastWasInitializer, !Self.hasSomePidPrefix(Array(rawLine.utf8)[...]),
+            let last = current.initializers.indices.last
+        {
             current.initializers[last].path += "\n" + rawLine
         }
         images[images.count - 1] = current

@@ -139,6 +139,14 @@ import Testing
         #expect(LosslessUTF8.bytes(passes[1].path) == unByte)
         #expect(split.result?.initializers.map(\.path) == ["/x/nl\nfolder/libnl.so"])
         #expect(split.result?.continuedLines == 2)
+        // A line of another process (a child forked in a constructor, exiting) is never joined
+        // to a path.
+        var child = LdDebugParser(pid: 4242, program: "./app")
+        let withChild: [[UInt8]] = [
+            Array("  4242:\tcalling init: /x/liba.so".utf8), Array("  4343:\tcalling fini: /x/liba.so [0]".utf8),
+        ]
+        child.consume(lines: withChild.map { $0[...] }, atMs: 4)
+        #expect(child.result?.initializers.map(\.path) == ["/x/liba.so"])
 
         // Real files: dlopens loads libraries from such folders after main; named-app links them.
         let folder = LocalFiles.directory(of: try Samples.path("steering/dlopens"))
