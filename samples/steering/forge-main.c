@@ -4,8 +4,9 @@
 // /proc/self/fd link starts with $LD_DEBUG_OUTPUT: only that one, so that descriptors a test
 // harness leaked into it are left alone), then busy-waits PREMAIN_SAMPLE_COST_FORGE_MS (default
 // 20 ms). A measurer that believed the line would see main about 20 ms early (issue 34, defect 5).
-// With CLOSE_AFTER defined (steering/forge-main-close) it then closes them too, so the real
-// line never arrives.
+// With CLOSE_AFTER defined (steering/forge-main-close) it then closes the channel, so the real
+// line never arrives. With LIBRARY too (steering/libforge.so, linked by steering/forge-lib-app)
+// the constructor is a library's, so the forged line comes before "initialize program".
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,9 @@ __attribute__((constructor)) static void forge(int argc, char **argv, char **env
     premain_busy_wait_ms(premain_cost_ms("FORGE", 20));
 }
 
+#ifndef LIBRARY
 int main(void) {
     puts("main");
     return 0;
 }
+#endif

@@ -17,6 +17,8 @@ struct LaunchSession {
     /// When the loader's channel reached end of file while the target was still running (not
     /// exiting): the program closed (or replaced) the descriptor ld.so writes to.
     private var channelClosedMs: Double?
+    /// The channel closed before any `transferring control` line arrived.
+    private var closedBeforeMain = false
     var readyNs: UInt64?
     private var readyLines = OutputLines()
     /// `--timeout` after birth (CLOCK_MONOTONIC); `nil` without a timeout.
@@ -85,6 +87,7 @@ struct LaunchSession {
                     fds[index].fd = -1  // end of file: poll ignores negative descriptors
                     if index == 0, channelClosedMs == nil, TargetLiveness.isRunning(pid: pid, pidFD: pidFD) {
                         channelClosedMs = ms(now)
+                        closedBeforeMain = parser.result?.mainMs == nil
                     }
                 }
             }
@@ -174,12 +177,14 @@ struct LaunchSession {
     }
 
     /// Why the loader's lines of this launch cannot be trusted: the program wrote a line only it
-    /// can have written, or closed the channel while running (then a forged `transferring
-    /// control` followed by the close cannot be told from a real one). `nil` when neither.
+    /// can have written, or closed the channel before main while running. `nil` when neither. A
+    /// close after main is noted on the sample (`loaderChannelClosedMs`), not refused: OpenSSH
+    /// closes every descriptor at the start of main, which looks the same as a line forged in
+    /// the program's constructor followed by a close.
     /// `exited`: how the run ended.
     func untrustedChannel(exited: LaunchOutcome.Kind) -> String? {
         if let forgery = parser.forgery { return forgery }
-        if channelClosedMs != nil { return "the channel closed while the program ran" }
+        if channelClosedMs != nil, closedBeforeMain { return "the channel closed before main" }
         // A program that exits through `exit` makes the loader print its `calling fini` lines,
         // one that returns from main `transferring control` first: a run that exited with a
         // status after loader lines began, with neither, had its channel closed before main
@@ -209,6 +214,7 @@ struct LaunchSession {
             firstOutputStream: firstOutputStream, exitMs: exitNs.map(ms),
             readyMs: readyNs.map(ms), outcome: outcome, stderrHead: stderrHeadText)
         sample.laterImages = loader == nil ? nil : parser.laterImages
+        if loader != nil, !closedBeforeMain { sample.loaderChannelClosedMs = channelClosedMs }
         return sample
     }
 }

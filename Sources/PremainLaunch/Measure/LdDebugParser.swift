@@ -175,6 +175,11 @@ public struct LdDebugParser: Sendable {
         } else if let path = Self.value(after: "transferring control: ", in: line) {
             // Printed once per image, just before main: a second one is the program's write.
             if current.mainMs != nil { forged("a second 'transferring control' line arrived") }
+            // libc prints "initialize program" before the program's constructors, so a main
+            // without it came from a library's constructor (or the loader's own lines are gone).
+            if !current.initializers.contains(where: \.isProgram) {
+                forged("'transferring control' arrived before 'initialize program'")
+            }
             endRelocation(atMs: atMs, timeline: &current)
             close(&current.initializers, atMs: atMs)
             if current.mainMs == nil { current.mainMs = atMs }

@@ -81,6 +81,17 @@ public struct MeasurementBuilder: Sendable {
                     advice:
                         "rename the directory or library whose path holds a newline; a path can forge LD_DEBUG lines"))
         }
+        let closed = samples.filter { $0.loaderChannelClosedMs != nil }.count
+        if closed > 0 {
+            warnings.append(
+                MeasurementWarning(
+                    kind: .loaderChannelClosed, subject: "series",
+                    message:
+                        "in \(closed) of \(samples.count) runs the program closed the loader's channel after main: main is the loader's only if no constructor of the program wrote that line",
+                    advice:
+                        "a program that closes every descriptor early (closefrom) cannot be checked later; trace --until main stops at main by breakpoint"
+                ))
+        }
         let failures = Self.failures(samples.map(\.outcome))
         if !failures.isEmpty {
             warnings.append(

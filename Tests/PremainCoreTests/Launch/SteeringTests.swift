@@ -47,23 +47,31 @@ import Testing
         #expect(forgedInProgram.forgery == "a second 'transferring control' line arrived")
         var early = Self.ordinary
         early.insert("  4242:\ttransferring control: ./app", at: 6)
-        #expect(Self.parse(early).forgery == "'initialize program' arrived after 'transferring control'")
+        #expect(Self.parse(early).forgery == "'transferring control' arrived before 'initialize program'")
+        #expect(Self.parse(Self.ordinary + early.suffix(2)).forgery != nil)
         #expect(Self.parse(Self.ordinary + ["  4242:\ttransferring control: ./app"]).forgery == nil)
 
-        // Real launches: the line forged in a constructor (then 20 ms of work), the same then the
-        // channel closed, and the channel closed by close_range: no loader figure, a failed run.
-        for sample in ["steering/forge-main", "steering/forge-main-close", "steering/close-channel"] {
+        // Real launches: the line forged in the program's constructor (then 20 ms of work), in a
+        // library's constructor then the channel closed, and the channel closed by close_range:
+        // no loader figure, a failed run.
+        for sample in ["steering/forge-main", "steering/forge-lib-app", "steering/close-channel"] {
             let launched = try Self.launch(sample)
             #expect(launched.outcome.kind == .unmeasurable, "\(sample): \(launched.outcome.message)")
             #expect(launched.outcome.message.hasPrefix(LaunchOutcome.unmeasurableMessage))
             #expect(!launched.outcome.succeeded)
             #expect(launched.loader == nil, "\(sample) kept loader figures")
         }
+        // Forged in the program's own constructor and then closed, it looks like a program that
+        // closes every descriptor in main (OpenSSH's closefrom): measured, the close noted.
+        let closedAfter = try Self.launch("steering/forge-main-close")
+        #expect(closedAfter.outcome.kind == .success, "\(closedAfter.outcome.message)")
+        #expect(closedAfter.loaderChannelClosedMs != nil)
         // An ordinary program and one that exits from main are measured as before.
         for sample in ["c-hello/c-hello", "faults/exit-nonzero", "late-load/app"] {
             let launched = try Self.launch(sample)
             #expect(launched.outcome.kind != .unmeasurable, "\(sample): \(launched.outcome.message)")
             #expect(launched.loader?.mainMs != nil, "\(sample)")
+            #expect(launched.loaderChannelClosedMs == nil, "\(sample)")
         }
         // measure counts the runs as failed and names the cause, with no loader phases.
         let exe = try Samples.path("steering/forge-main")
