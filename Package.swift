@@ -63,7 +63,7 @@ let package = Package(
             name: "PremainLaunch",
             dependencies: ["PremainModel", "PremainSystem", "LosslessText", "PremainAudit", "ELFKit", "CTrace"]),
         // Judging: rules, budgets, premain.json, diff; reads reports as model values.
-        .target(name: "PremainJudge", dependencies: ["PremainModel", "PremainSystem", "PremainAudit"]),
+        .target(name: "PremainJudge", dependencies: ["PremainModel", "PremainSystem", "PremainAudit", "LosslessText"]),
         // premain pr's pipeline as a session: commits built in worktrees, both folders read and
         // diffed, one program compared, one report.
         .target(

@@ -1,3 +1,4 @@
+import LosslessText
 import PremainAudit
 import PremainModel
 
@@ -131,9 +132,10 @@ public struct FindingPricer: Sendable {
     /// The launch of `program` (by its executable's or command's file name); the only launch
     /// when there is one.
     func launch(of program: String) -> LaunchMeasurement? {
+        let wanted = Self.key(program)
         let named = input.launches.first { launch in
-            launch.objects.contains { $0.role == .executable && ObjectName.fileName($0.path) == program }
-                || launch.command.first.map(ObjectName.fileName) == program
+            launch.objects.contains { $0.role == .executable && Self.key($0.path) == wanted }
+                || launch.command.first.map(Self.key) == wanted
         }
         return named ?? (input.launches.count == 1 ? input.launches[0] : nil)
     }
@@ -149,12 +151,20 @@ public struct FindingPricer: Sendable {
     func traced(object: String, symbol: String) -> TracedFunction? {
         input.functions.first { function in
             (function.displayName == symbol || function.symbol == symbol)
-                && (ObjectName.fileName(function.object) == object || function.object == object)
+                && (Self.key(function.object) == Self.key(object) || function.object == object)
         }
     }
 
     static func matches(_ object: ObjectMeasurement, _ name: String) -> Bool {
-        ObjectName.fileName(object.path) == ObjectName.fileName(name)
+        key(object.path) == key(name)
+    }
+
+    /// A file name as reports write it: a byte that is not UTF-8 is the raw byte in a name read
+    /// from a file (`LosslessUTF8`) but the text `\xff` in one decoded from a JSON report, so
+    /// names are compared as `TextSafety.display` shows them (issue 34, defect 6: the finding
+    /// about `libun\xff.so` was left unpriced).
+    static func key(_ name: String) -> String {
+        TextSafety.display(ObjectName.fileName(name))
     }
 
     /// The objects of `closure` that no chain of `DT_NEEDED` from the program reaches without

@@ -304,6 +304,18 @@ public struct CompareBuilder: Sendable {
                     : "rerun on a quieter machine or raise --max-runs or --max-time")
             return (.inconclusive, reasons, warnings)
         }
+        // A printed quantity that rose past its threshold (exit, CPU time) beside gated ones that
+        // did not move: "no change" would hide it (issue 34, defect 5: a constructor that forged
+        // main left exit +20.6 ms and CPU time +9.4 ms under a "no change").
+        let rose = assessment.times.filter { !$0.gated && $0.result == .regression }
+        if !rose.isEmpty {
+            reasons += gated.map { describe($0, level: level) }
+            reasons += rose.map { describe($0, level: level) }
+            reasons.append(
+                "inconclusive: \(rose.map(\.quantity.title).joined(separator: " and ")) rose while "
+                    + "\(gated.map(\.quantity.title).joined(separator: " and ")) did not; look at what runs after main")
+            return (.inconclusive, reasons, warnings)
+        }
         if let instructions, instructions.result == .improvement {
             return (.improvement, [describe(instructions)] + gated.map { describe($0, level: level) }, warnings)
         }

@@ -137,7 +137,7 @@ public struct InstructionCounter: Sendable {
         switch sample.outcome.kind {
         case .success, .exitNonZero:
             break
-        case .timedOut, .signaled, .missingLibrary, .execFailed, .stopped, .notReached:
+        case .timedOut, .signaled, .missingLibrary, .execFailed, .stopped, .notReached, .unmeasurable:
             throw .runFailed(Self.explain(sample.outcome.message, log: log, stderr: sample.stderrHead))
         }
         let parts = try readParts(folder: folder, pid: pid, log: log, stderr: sample.stderrHead)

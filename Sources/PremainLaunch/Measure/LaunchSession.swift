@@ -1,5 +1,6 @@
 import Glibc
 import PremainModel
+import PremainSystem
 
 /// The state of one launch while its descriptors are pumped: stamps loader lines, the first
 /// output byte and the exit, forwards output, and builds the `LaunchSample`.
@@ -13,6 +14,11 @@ struct LaunchSession {
     private var firstOutputStream: LaunchSample.Stream?
     private var exitNs: UInt64?
     private var stderrHead: [UInt8] = []
+    /// When the loader's channel reached end of file while the target was still running (not
+    /// exiting): the program closed (or replaced) the descriptor ld.so writes to.
+    private var channelClosedMs: Double?
+    /// The channel closed before any `transferring control` line arrived.
+    private var closedBeforeMain = false
     var readyNs: UInt64?
     private var readyLines = OutputLines()
     /// `--timeout` after birth (CLOCK_MONOTONIC); `nil` without a timeout.
@@ -22,7 +28,7 @@ struct LaunchSession {
         self.request = request
         self.pid = pid
         self.birthNs = birthNs
-        parser = LdDebugParser(pid: pid)
+        parser = LdDebugParser(pid: pid, program: request.arguments.first)
         deadlineNs = request.timeoutSeconds.map { birthNs + UInt64(max(0, $0) * 1e9) }
     }
 
@@ -79,6 +85,10 @@ struct LaunchSession {
             for index in 0..<3 where fds[index].fd >= 0 && fds[index].revents != 0 {
                 if !drainOnce(&fds[index], index: index, at: now, buffer: &buffer) {
                     fds[index].fd = -1  // end of file: poll ignores negative descriptors
+                    if index == 0, channelClosedMs == nil, TargetLiveness.isRunning(pid: pid, pidFD: pidFD) {
+                        channelClosedMs = ms(now)
+                        closedBeforeMain = parser.result?.mainMs == nil
+                    }
                 }
             }
             if let stop = request.stop, reached(stop) {
@@ -102,7 +112,7 @@ struct LaunchSession {
             }
         }
         if !partialLine.isEmpty {
-            parser.consume(line: String(decoding: partialLine, as: UTF8.self), atMs: ms(now))
+            parser.consume(lines: [partialLine[...]], atMs: ms(now))
             partialLine.removeAll()
         }
         return ending
@@ -136,11 +146,11 @@ struct LaunchSession {
 
     private mutating func consumeLoader(_ bytes: ArraySlice<UInt8>, at now: UInt64) {
         partialLine.append(contentsOf: bytes)
-        while let newline = partialLine.firstIndex(of: UInt8(ascii: "\n")) {
-            let line = String(decoding: partialLine[..<newline], as: UTF8.self)
-            partialLine.removeSubrange(...newline)
-            parser.consume(line: line, atMs: ms(now))
-        }
+        guard let lastNewline = partialLine.lastIndex(of: UInt8(ascii: "\n")) else { return }
+        let complete = partialLine[..<lastNewline].split(
+            separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        parser.consume(lines: complete, atMs: ms(now))
+        partialLine.removeSubrange(...lastNewline)
     }
 
     private mutating func noteOutput(stream: LaunchSample.Stream, at now: UInt64) {
@@ -166,13 +176,70 @@ struct LaunchSession {
         MonotonicClock.milliseconds(from: birthNs, to: ns)
     }
 
+    /// Why the loader's lines of this launch cannot be trusted: the program wrote a line only it
+    /// can have written, or closed the channel before main while running. `nil` when neither. A
+    /// close after main is noted on the sample (`loaderChannelClosedMs`), not refused: OpenSSH
+    /// closes every descriptor at the start of main, which looks the same as a line forged in
+    /// the program's constructor followed by a close.
+    /// `exited`: how the run ended.
+    func untrustedChannel(exited: LaunchOutcome.Kind) -> String? {
+        if let forgery = parser.forgery { return forgery }
+        if channelClosedMs != nil, closedBeforeMain { return "the channel closed before main" }
+        // A program that exits through `exit` makes the loader print its `calling fini` lines,
+        // one that returns from main `transferring control` first: a run that exited with a
+        // status after loader lines began, with neither, had its channel closed before main
+        // (an exit right after the close can beat the end-of-file check above).
+        if exited == .success || exited == .exitNonZero, let timeline = parser.result, timeline.mainMs == nil,
+            !parser.sawFini
+        {
+            return "the channel went silent before main, and no 'calling fini' line followed the exit"
+        }
+        return nil
+    }
+
+    /// The sample; a launch whose loader channel cannot be trusted (`untrustedChannel`) is an
+    /// `unmeasurable` run without loader figures, whatever its exit, since a number read from
+    /// lines the program may have written would be the program's, not the loader's.
     func sample(outcome: LaunchOutcome) -> LaunchSample {
+        var outcome = outcome
+        var loader = parser.result
+        if request.instrumented, let why = untrustedChannel(exited: outcome.kind), outcome.kind != .execFailed {
+            outcome.kind = .unmeasurable
+            outcome.message = "\(LaunchOutcome.unmeasurableMessage) (\(why); \(outcome.message))"
+            loader = nil
+        }
         var sample = LaunchSample(
             birthNs: birthNs, processGroup: pid, instrumented: request.instrumented,
-            loader: parser.result, firstOutputMs: firstOutputNs.map(ms),
+            loader: loader, firstOutputMs: firstOutputNs.map(ms),
             firstOutputStream: firstOutputStream, exitMs: exitNs.map(ms),
             readyMs: readyNs.map(ms), outcome: outcome, stderrHead: stderrHeadText)
-        sample.laterImages = parser.laterImages
+        sample.laterImages = loader == nil ? nil : parser.laterImages
+        if loader != nil, !closedBeforeMain { sample.loaderChannelClosedMs = channelClosedMs }
         return sample
+    }
+}
+
+/// Whether a target still runs, asked when its loader channel reached end of file.
+enum TargetLiveness {
+    /// PF_EXITING in `/proc/PID/stat`'s flags: set when the task begins to exit, before its
+    /// descriptors are closed.
+    static let PF_EXITING: UInt64 = 0x4
+
+    /// False once its pidfd is readable (it exited), it is a zombie, or it is exiting (an exit
+    /// closes every descriptor, the loader's channel among them); true otherwise. False when
+    /// `/proc` cannot say (an unreadable process is not blamed).
+    static func isRunning(pid: Int32, pidFD: Int32) -> Bool {
+        var entry = pollfd(fd: pidFD, events: Int16(POLLIN), revents: 0)
+        if poll(&entry, 1, 0) > 0 { return false }
+        guard let bytes = LocalFiles.read("/proc/\(pid)/stat", limit: 4096),
+            let close = bytes.lastIndex(of: UInt8(ascii: ")"))
+        else { return false }
+        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " ")).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        // After the command: state (field 3), ppid, pgrp, session, tty_nr, tpgid, flags (field 9).
+        guard fields.count > 6, let flags = UInt64(fields[6]) else { return false }
+        if ["Z", "X", "x"].contains(fields[0]) { return false }
+        return flags & PF_EXITING == 0
     }
 }

@@ -1,3 +1,4 @@
+import LosslessText
 import PremainModel
 
 /// The glibc debug channels premain turns on in an instrumented run, read by `LdDebugParser`:
@@ -35,6 +36,14 @@ public struct LdDebugParser: Sendable {
     private var openLoads: [Int] = []
     /// The stamp of the line before, to count lines that arrived in one read.
     private var lastStampMs: Double?
+    /// Paths the loader printed whole (`trying file=PATH`, the program as started): what a
+    /// requester named in `needed by WHO` must be, so a name holding `];  needed by ` is not cut.
+    private var knownPaths: Set<String> = []
+    /// Why the loader's channel cannot be trusted: a line only the program can have written
+    /// arrived (issue 34, defect 5). `nil` while every line fits where glibc prints it.
+    public private(set) var forgery: String?
+    /// True once a `calling fini:` line arrived: the loader's `_dl_fini` ran (an `exit`).
+    public private(set) var sawFini = false
 
     private enum PendingMap {
         case image(Int)
@@ -43,8 +52,61 @@ public struct LdDebugParser: Sendable {
 
     /// `pid`: the launched process's, when known (then lines without its prefix continue the
     /// line before: a library path with a newline cannot forge loader lines).
-    public init(pid: Int32? = nil) {
+    /// `program`: the path the program was started as (a requester the loader will name).
+    public init(pid: Int32? = nil, program: String? = nil) {
         self.pid = pid
+        if let program { knownPaths.insert(program) }
+    }
+
+    /// Feeds the complete lines of one read of the channel, as bytes, arrived `atMs` after
+    /// process birth. glibc writes each message with one `writev` (atomic on a FIFO), so a line
+    /// of this read without the pid prefix is the rest of the line before, whose path held a
+    /// newline: it is joined to it (with the newline) and the whole is parsed as one line. Bytes
+    /// that are not UTF-8 are kept (`LosslessUTF8`), so a path reads as the audit's name for it.
+    public mutating func consume(lines: [ArraySlice<UInt8>], atMs: Double) {
+        var pending: [UInt8]?
+        var joined = 0
+        for line in lines {
+            if let pid, pending != nil, !Self.hasPrefix(pid: pid, bytes: line), !Self.hasSomePidPrefix(line) {
+                pending?.append(UInt8(ascii: "\n"))
+                pending?.append(contentsOf: line)
+                joined += 1
+                continue
+            }
+            if let previous = pending { consume(joinedLine: previous, joined: joined, atMs: atMs) }
+            pending = Array(line)
+            joined = 0
+        }
+        if let previous = pending { consume(joinedLine: previous, joined: joined, atMs: atMs) }
+    }
+
+    /// One line made of `joined` + 1 lines of the channel; the joins are counted as continued
+    /// lines (the measurement warns that a path held a newline).
+    private mutating func consume(joinedLine: [UInt8], joined: Int, atMs: Double) {
+        consume(line: LosslessUTF8.string(joinedLine), atMs: atMs)
+        guard joined > 0, let last = images.indices.last else { return }
+        images[last].continuedLines = (images[last].continuedLines ?? 0) + joined
+    }
+
+    /// `"  PID:"` at the start of `line`, as bytes.
+    static func hasPrefix(pid: Int32, bytes line: ArraySlice<UInt8>) -> Bool {
+        let digits = Array("\(pid):".utf8)
+        let rest = line.drop { $0 == UInt8(ascii: " ") }
+        return rest.starts(with: digits)
+    }
+
+    /// `"  DIGITS:\t"` at the start of `line`: a loader line of some process (a child forked
+    /// without exec writes its own, `calling fini` at its exit, to the inherited channel).
+    static func hasSomePidPrefix(_ line: ArraySlice<UInt8>) -> Bool {
+        let rest = line.drop { $0 == UInt8(ascii: " ") }
+        let digits = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard !digits.isEmpty else { return false }
+        return rest.dropFirst(digits.count).starts(with: [UInt8(ascii: ":"), UInt8(ascii: "\t")])
+    }
+
+    /// Marks the channel untrustworthy (the first reason wins).
+    private mutating func forged(_ why: String) {
+        if forgery == nil { forgery = why }
     }
 
     /// The first image's timeline; `nil` when no line arrived.
@@ -60,6 +122,7 @@ public struct LdDebugParser: Sendable {
             return
         }
         let line = Self.stripPid(rawLine)
+        if line.hasPrefix("calling fini: ") { sawFini = true }
         lastWasInitializer = line.hasPrefix("calling init: ") || line.hasPrefix("initialize program: ")
         if images.isEmpty {
             images.append(LoaderTimeline(loaderStartMs: atMs))
@@ -82,7 +145,9 @@ public struct LdDebugParser: Sendable {
             if consumeLate(line, atMs: atMs, timeline: &current) { return }
         }
 
-        if line.hasPrefix("file=") {
+        if let path = Self.value(after: "trying file=", in: line) {
+            knownPaths.insert(path)
+        } else if line.hasPrefix("file=") {
             handleFile(line, atMs: atMs, timeline: &current)
         } else if line.hasPrefix("dynamic:") {
             markMapped(atMs: atMs, timeline: &current)
@@ -99,12 +164,22 @@ public struct LdDebugParser: Sendable {
             if current.loaderDoneMs == nil { current.loaderDoneMs = atMs }
             current.initializers.append(.init(path: path, startMs: atMs, durationMs: nil, isProgram: false))
         } else if let path = Self.value(after: "initialize program: ", in: line) {
+            // glibc's libc prints it before the program's constructors and "transferring
+            // control" after them: after main it can only be the program's own write.
+            if current.mainMs != nil { forged("'initialize program' arrived after 'transferring control'") }
             endRelocation(atMs: atMs, timeline: &current)
             close(&current.initializers, atMs: atMs)
             if current.loaderDoneMs == nil { current.loaderDoneMs = atMs }
             if current.program == nil { current.program = path }
             current.initializers.append(.init(path: path, startMs: atMs, durationMs: nil, isProgram: true))
         } else if let path = Self.value(after: "transferring control: ", in: line) {
+            // Printed once per image, just before main: a second one is the program's write.
+            if current.mainMs != nil { forged("a second 'transferring control' line arrived") }
+            // libc prints "initialize program" before the program's constructors, so a main
+            // without it came from a library's constructor (or the loader's own lines are gone).
+            if !current.initializers.contains(where: \.isProgram) {
+                forged("'transferring control' arrived before 'initialize program'")
+            }
             endRelocation(atMs: atMs, timeline: &current)
             close(&current.initializers, atMs: atMs)
             if current.mainMs == nil { current.mainMs = atMs }
@@ -128,7 +203,9 @@ public struct LdDebugParser: Sendable {
     private mutating func continueLine(_ rawLine: String) {
         var current = images[images.count - 1]
         current.continuedLines = (current.continuedLines ?? 0) + 1
-        if lastWasInitializer, let last = current.initializers.indices.last {
+        if lastWasInitializer, !Self.hasSomePidPrefix(Array(rawLine.utf8)[...]),
+            let last = current.initializers.indices.last
+        {
             current.initializers[last].path += "\n" + rawLine
         }
         images[images.count - 1] = current
@@ -148,7 +225,7 @@ public struct LdDebugParser: Sendable {
     private mutating func consumeLate(_ line: String, atMs: Double, timeline: inout LoaderTimeline) -> Bool {
         var loads = timeline.loadedAfterMain ?? []
         defer { timeline.loadedAfterMain = loads.isEmpty ? nil : loads }
-        if line.hasPrefix("file="), let (name, requester) = Self.fileLine(line, marker: "dynamically loaded by ") {
+        if line.hasPrefix("file="), let (name, requester) = fileLine(line, marker: "dynamically loaded by ") {
             loads.append(.init(name: name, requester: requester, startMs: atMs))
             openLoads.append(loads.count - 1)
             return true
@@ -169,9 +246,9 @@ public struct LdDebugParser: Sendable {
             return true
         }
         if line.hasPrefix("file=") {
-            if let (name, _) = Self.fileLine(line, marker: "needed by ") {
+            if let (name, _) = fileLine(line, marker: "needed by ") {
                 loads[index].objects.append(.init(name: name, neededBy: nil, mappedMs: nil))
-            } else if line.hasSuffix("generating link map"), let name = Self.fileName(line) {
+            } else if line.hasSuffix("generating link map"), let name = fileName(line) {
                 if let object = loads[index].objects.lastIndex(where: { $0.name == name && $0.mappedMs == nil }) {
                     pendingMap = .load(index, object)
                 } else {
@@ -214,7 +291,7 @@ public struct LdDebugParser: Sendable {
 
     private mutating func handleFile(_ line: String, atMs: Double, timeline: inout LoaderTimeline) {
         // "file=NAME [NS];  needed by WHO [NS]" or "file=NAME [NS];  generating link map"
-        guard let name = Self.fileName(line) else { return }
+        guard let name = fileName(line) else { return }
         if line.hasSuffix("generating link map") {
             if let index = timeline.objects.lastIndex(where: { $0.name == name && $0.mappedMs == nil }) {
                 pendingMap = .image(index)
@@ -222,24 +299,60 @@ public struct LdDebugParser: Sendable {
                 timeline.objects.append(.init(name: name, neededBy: nil, mappedMs: nil, startMs: atMs))
                 pendingMap = .image(timeline.objects.count - 1)
             }
-        } else if let (_, requester) = Self.fileLine(line, marker: "needed by ")
-            ?? Self.fileLine(line, marker: "dynamically loaded by ")
+        } else if let (_, requester) = fileLine(line, marker: "needed by ")
+            ?? fileLine(line, marker: "dynamically loaded by ")
         {
             timeline.objects.append(.init(name: name, neededBy: requester, mappedMs: nil, startMs: atMs))
         }
     }
 
-    /// NAME of `file=NAME [NS];…`.
-    static func fileName(_ line: String) -> String? {
-        guard line.hasPrefix("file="), let nameEnd = line.firstRange(of: " [") else { return nil }
-        return String(line[line.index(line.startIndex, offsetBy: 5)..<nameEnd.lowerBound])
+    /// NAME of `file=NAME [NS];  generating link map` or `file=NAME [NS];  needed by WHO [NS]`.
+    /// The name ends at the namespace bracket that precedes the line's fixed tail, found from the
+    /// end, never at the first ` [` (a path may hold one).
+    func fileName(_ line: String) -> String? {
+        guard line.hasPrefix("file=") else { return nil }
+        if let name = Self.beforeNamespace(line, tail: ";  generating link map") { return name }
+        for marker in ["needed by ", "dynamically loaded by "] {
+            if let (name, _) = fileLine(line, marker: marker) { return name }
+        }
+        return nil
     }
 
-    /// NAME and WHO of `file=NAME [NS];  MARKER WHO [NS]`.
-    static func fileLine(_ line: String, marker: String) -> (String, String)? {
-        guard let name = fileName(line), let found = line.firstRange(of: marker) else { return nil }
-        let who = line[found.upperBound...]
-        return (name, String(who.firstRange(of: " [").map { who[..<$0.lowerBound] } ?? who))
+    /// NAME and WHO of `file=NAME [NS];  MARKER WHO [NS]`. Where MARKER occurs more than once
+    /// (a path holds it), the split whose WHO is a path the loader printed whole wins, else the
+    /// last one.
+    func fileLine(_ line: String, marker: String) -> (String, String)? {
+        guard line.hasPrefix("file=") else { return nil }
+        let separator = ";  " + marker
+        var candidates: [(String, String)] = []
+        var searchStart = line.startIndex
+        while let found = line[searchStart...].firstRange(of: separator) {
+            searchStart = found.upperBound
+            guard let name = Self.beforeNamespace(String(line[..<found.upperBound]), tail: separator) else {
+                continue
+            }
+            let rest = String(line[found.upperBound...])
+            let who = Self.beforeNamespace(rest + ";", tail: ";", requirePrefix: false) ?? rest
+            candidates.append((name, who))
+        }
+        return candidates.last { knownPaths.contains($0.1) } ?? candidates.last
+    }
+
+    /// The text between `file=` (when `requirePrefix`) and ` [DIGITS]` + `tail` at the end of
+    /// `line`; `nil` when `line` does not end that way.
+    static func beforeNamespace(_ line: String, tail: String, requirePrefix: Bool = true) -> String? {
+        guard line.hasSuffix("]" + tail) else { return nil }
+        let body = line.dropLast(tail.count + 1)
+        guard let open = body.lastIndex(of: "["), open > body.startIndex,
+            body[body.index(after: open)...].allSatisfy(\.isASCIIDigit),
+            body[body.index(before: open)] == " "
+        else { return nil }
+        let name = body[..<body.index(before: open)]
+        if requirePrefix {
+            guard name.hasPrefix("file=") else { return nil }
+            return String(name.dropFirst(5))
+        }
+        return String(name)
     }
 
     private mutating func handleCount(_ line: String, timeline: inout LoaderTimeline) {
@@ -298,6 +411,10 @@ extension String {
     func trimmedBlanks() -> String {
         String(Substring(self).trimmingBlanks())
     }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 extension Substring {

@@ -27,7 +27,10 @@ public struct MeasurementBuilder: Sendable {
 
         var missing = loaderPhasesMissing
         if missing == nil, !samples.isEmpty, loaderRuns.allSatisfy({ $0 == nil }) {
-            missing = "the loader printed no LD_DEBUG lines (setuid binary, or a loader that ignores LD_DEBUG_OUTPUT)"
+            missing =
+                samples.contains { $0.outcome.kind == .unmeasurable }
+                ? "the program wrote to or closed the loader's channel, so no loader line could be trusted"
+                : "the loader printed no LD_DEBUG lines (setuid binary, or a loader that ignores LD_DEBUG_OUTPUT)"
         }
 
         let objects = ObjectAggregator(executablePath: executablePath).aggregate(loaderRuns)
@@ -77,6 +80,17 @@ public struct MeasurementBuilder: Sendable {
                         "up to \(continued) loader line\(continued == 1 ? "" : "s") per run lacked the process's pid prefix: a path held a newline; they were kept in that path, not read as loader lines",
                     advice:
                         "rename the directory or library whose path holds a newline; a path can forge LD_DEBUG lines"))
+        }
+        let closed = samples.filter { $0.loaderChannelClosedMs != nil }.count
+        if closed > 0 {
+            warnings.append(
+                MeasurementWarning(
+                    kind: .loaderChannelClosed, subject: "series",
+                    message:
+                        "in \(closed) of \(samples.count) runs the program closed the loader's channel after main: main is the loader's only if no constructor of the program wrote that line",
+                    advice:
+                        "a program that closes every descriptor early (closefrom) cannot be checked later; trace --until main stops at main by breakpoint"
+                ))
         }
         let failures = Self.failures(samples.map(\.outcome))
         if !failures.isEmpty {

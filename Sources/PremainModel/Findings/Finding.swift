@@ -298,16 +298,20 @@ public struct CheckReport: Codable, Sendable, Equatable, KindedReport {
     public var failOn: Severity
     /// Files that could not be read.
     public var errors: [FileError]
+    /// What was left out of the inputs and why ("the measurements of /x/app (build-id …) were
+    /// ignored: …"); `nil` when nothing was.
+    public var warnings: [String]?
 
     public init(
         tool: ToolInfo = .current, inputs: [String], findings: [Finding], failOn: Severity,
-        errors: [FileError]
+        errors: [FileError], warnings: [String]? = nil
     ) {
         self.tool = tool
         self.inputs = inputs
         self.findings = findings
         self.failOn = failOn
         self.errors = errors
+        self.warnings = warnings
     }
 
     /// Findings at or above `failOn`.

@@ -35,6 +35,11 @@ public struct LaunchSample: Codable, Equatable, Sendable {
     /// True when stdout went through a pipe (`--show-output`, `--ready`, or no private null
     /// device could be made), which costs a program that writes a lot more than /dev/null.
     public var outputThroughPipe: Bool?
+    /// When the program closed the loader's channel after `transferring control` (OpenSSH calls
+    /// `closefrom` at the start of main), in ms; `nil` when it did not. Such a run is measured,
+    /// with a warning: a line forged in the program's own constructor and then a close would look
+    /// the same (issue 34, defect 5).
+    public var loaderChannelClosedMs: Double?
     public var outcome: LaunchOutcome
     /// The target's own user + system CPU time (from wait4), in ms; `nil` when unknown. Less
     /// sensitive to other load than wall time, so it shows the observer effect on busy machines.
@@ -82,7 +87,14 @@ public struct LaunchOutcome: Codable, Equatable, Sendable {
         case stopped
         /// Exited with status 0 before the milestone it was to stop at: a failed run.
         case notReached = "not_reached"
+        /// The program wrote to or closed the loader's debug channel, so its loader lines (and
+        /// every milestone read from them) cannot be trusted: a failed run without loader
+        /// figures (issue 34, defect 5).
+        case unmeasurable
     }
+
+    /// The start of an `unmeasurable` run's message.
+    public static let unmeasurableMessage = "unmeasurable: the program wrote to or closed the loader's channel"
 
     public var kind: Kind
     /// The exit status, when it exited.

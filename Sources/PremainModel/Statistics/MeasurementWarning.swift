@@ -36,6 +36,9 @@ public struct MeasurementWarning: Codable, Equatable, Sendable {
         case outputThroughPipe = "output_through_pipe"
         /// A loaded object's path held a newline: the lines after it were not the loader's.
         case oddLoaderPaths = "odd_loader_paths"
+        /// The program closed the loader's channel after main: main cannot be checked against a
+        /// later line (issue 34, defect 5).
+        case loaderChannelClosed = "loader_channel_closed"
     }
 
     public var kind: Kind

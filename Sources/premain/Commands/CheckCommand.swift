@@ -87,6 +87,7 @@ enum CheckCommand: Command {
         try OutputOptions.refuseConflicts(
             arguments, outputs: [OutputOptions.output], inputs: ClosureSupport.inputFiles(loaded.input))
         FolderOptions.note(loaded.skipped, in: arguments.positionals)
+        for note in loaded.notes { Console.note(note) }
         let engine = RuleEngine(config: config)
         var findings = locator.locate(engine.findings(loaded.input))
         if arguments[verify] {
@@ -107,7 +108,7 @@ enum CheckCommand: Command {
         }
         let report = CheckReport(
             inputs: arguments.positionals, findings: findings, failOn: failOn ?? .error,
-            errors: loaded.errors)
+            errors: loaded.errors, warnings: loaded.notes.isEmpty ? nil : loaded.notes)
         let written = Console.emit(to: arguments[OutputOptions.output]) { () throws -> String in
             switch format {
             case .json: return try JSONRenderer.render(report)

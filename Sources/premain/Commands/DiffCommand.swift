@@ -102,6 +102,7 @@ enum DiffCommand: Command {
             inputs: ClosureSupport.inputFiles(base.input) + ClosureSupport.inputFiles(head.input))
         FolderOptions.note(base.skipped, in: [arguments.positionals[0]])
         FolderOptions.note(head.skipped, in: [arguments.positionals[1]])
+        for note in base.notes + head.notes { Console.note(note) }
         let errors = base.errors + head.errors
         for error in errors { Console.error("\(TextSafety.display(error.path)): \(error.message)") }
         if !errors.isEmpty { return .inputError }

@@ -71,6 +71,41 @@ public struct RuleInput: Sendable, Equatable {
         if let version = other.glibc { glibc = max(glibc ?? version, version) }
     }
 
+    /// Drops the launches that are of no audited file, so that a measure report of another
+    /// program (or another build of this one) prices no finding through the "only launch"
+    /// fallback (issue 34, defect 9). A launch is of an audited file when their GNU build-ids
+    /// are equal, or, when the launch has none, when their file names are (the executable's,
+    /// else the command's). Keeps every launch
+    /// when nothing was audited (a check of reports alone). Returns one note per launch dropped.
+    public mutating func dropForeignLaunches() -> [String] {
+        guard !objects.isEmpty else { return [] }
+        var notes: [String] = []
+        launches = launches.filter { launch in
+            let conditions = launch.conditions
+            let matched =
+                if let id = conditions.buildID {
+                    objects.contains { $0.header.buildID == id }
+                } else {
+                    // Without a build-id (reports of older premains, recorded ones): the file
+                    // name of the executable, else of the command.
+                    objects.contains { object in
+                        [conditions.binaryPath, launch.command.first ?? ""].contains {
+                            !$0.isEmpty && FindingPricer.key($0) == FindingPricer.key(object.path)
+                        }
+                    }
+                }
+            if !matched {
+                let id = conditions.buildID.map { "build-id \($0)" } ?? "no build-id"
+                let name = conditions.binaryPath.isEmpty ? (launch.command.first ?? "?") : conditions.binaryPath
+                notes.append(
+                    "the measurements of \(name) (\(id)) were ignored: no audited file is that build, so they price no finding"
+                )
+            }
+            return matched
+        }
+        return notes
+    }
+
     /// The subject of a finding about an audited object.
     static func subject(_ binary: BinaryInventory, symbol: String? = nil) -> Finding.Subject {
         Finding.Subject(object: ObjectName.of(binary), path: binary.path, symbol: symbol)

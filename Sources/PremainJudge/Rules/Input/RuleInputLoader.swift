@@ -55,6 +55,9 @@ public struct RuleInputLoader: Sendable {
         /// Files of the folders left out: relocatable objects (unless `includeObjects`),
         /// non-ELF files, JSON files that are not premain reports.
         public var skipped = SkippedFiles()
+        /// What was left out of the input and why: measurements of a build none of the audited
+        /// files is (`RuleInput.dropForeignLaunches`). `[]` when nothing was.
+        public var notes: [String] = []
     }
 
     /// One thing a path gives, in the order the paths name them.
@@ -143,6 +146,7 @@ public struct RuleInputLoader: Sendable {
             }
         }
         if loaded.input.glibc == nil { loaded.input.glibc = glibc(for: loaded.input) }
+        loaded.notes += loaded.input.dropForeignLaunches()
         return loaded
     }
 
