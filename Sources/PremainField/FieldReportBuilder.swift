@@ -30,18 +30,7 @@ public enum FieldReportBuilder {
         return report(reader.records, thresholds: thresholds, sources: [], tool: tool)
     }
 
-    struct ChainKey: Hashable {
-        var boot: UInt64
-        var pid: Int64
-        var t0: Int64
-    }
-
-    struct ProcessKey: Hashable {
-        var boot: UInt64
-        var pid: Int64
-    }
-
-    struct RowKey: Hashable {
+    struct RowKey {
         var group: Int32
         var temperature: FieldTemperature
     }
@@ -64,32 +53,56 @@ public enum FieldReportBuilder {
         counts[.dropped] = records.dropped
 
         // Exec chains: records of one process with one birth; the last (latest main) is the launch.
-        var chainLast: [ChainKey: Int] = [:]
-        chainLast.reserveCapacity(launches.count)
-        for (index, launch) in launches.enumerated() where launch.clock != .none {
-            let key = ChainKey(boot: launch.boot, pid: launch.pid, t0: launch.t0)
-            if let previous = chainLast[key] {
+        var chains = FieldHashTable(capacity: launches.count)
+        for index in launches.indices where launches[index].clock != .none {
+            let launch = launches[index]
+            let hash = FieldHashTable.mix(
+                launch.boot ^ FieldHashTable.mix(UInt64(bitPattern: launch.pid) ^ UInt64(bitPattern: launch.t0) << 20))
+            let slot = chains.slot(hash: hash) { other in
+                let known = launches[Int(other)]
+                return known.boot == launch.boot && known.pid == launch.pid && known.t0 == launch.t0
+                    && known.clock != .none
+            }
+            if let previous = chains[slot].map(Int.init) {
                 let earlier = launches[previous].main <= launch.main ? previous : index
                 excluded[earlier] = true
                 counts[.execdAway, default: 0] += 1
-                chainLast[key] = earlier == previous ? index : previous
+                chains[slot] = Int32(earlier == previous ? index : previous)
             } else {
-                chainLast[key] = index
+                chains[slot] = Int32(index)
             }
         }
 
         // Marks to launches: the latest launch of the same boot and pid whose main is earlier.
         var markOf: [Int: [(name: Int32, time: Int64)]] = [:]
         if !records.marks.isEmpty {
-            var byProcess: [ProcessKey: [Int]] = [:]
-            for (index, launch) in launches.enumerated() {
-                byProcess[ProcessKey(boot: launch.boot, pid: launch.pid), default: []].append(index)
+            // Launches of one process chained through `next`, the table holding the first.
+            var processes = FieldHashTable(capacity: launches.count)
+            var next = [Int32](repeating: -1, count: launches.count)
+            func processHash(_ boot: UInt64, _ pid: Int64) -> UInt64 {
+                FieldHashTable.mix(boot ^ FieldHashTable.mix(UInt64(bitPattern: pid)))
+            }
+            for index in launches.indices {
+                let launch = launches[index]
+                let slot = processes.slot(hash: processHash(launch.boot, launch.pid)) { other in
+                    launches[Int(other)].boot == launch.boot && launches[Int(other)].pid == launch.pid
+                }
+                next[index] = processes[slot] ?? -1
+                processes[slot] = Int32(index)
             }
             for mark in records.marks {
-                let candidates = byProcess[ProcessKey(boot: mark.boot, pid: mark.pid)] ?? []
+                let slot = processes.slot(hash: processHash(mark.boot, mark.pid)) { other in
+                    launches[Int(other)].boot == mark.boot && launches[Int(other)].pid == mark.pid
+                }
                 var best: Int? = nil
-                for index in candidates where launches[index].main <= mark.time {
-                    if best.map({ launches[$0].main < launches[index].main }) ?? true { best = index }
+                var cursor = processes[slot] ?? -1
+                while cursor >= 0 {
+                    let index = Int(cursor)
+                    if launches[index].main <= mark.time, best.map({ launches[$0].main < launches[index].main }) ?? true
+                    {
+                        best = index
+                    }
+                    cursor = next[index]
                 }
                 guard let best else {
                     counts[.marksWithoutLaunch, default: 0] += 1
@@ -99,43 +112,46 @@ public enum FieldReportBuilder {
             }
         }
 
-        var rowIndex: [RowKey: Int] = [:]
+        // Row of group g and temperature t at rowOf[g × 3 + t].
+        let temperatures = FieldTemperature.allCases
+        var rowOf = [Int32](repeating: -1, count: records.groups.count * temperatures.count)
         var rows: [RowTimes] = []
         var keys: [RowKey] = []
-        var hosts = Set<UInt64>()
-        var users = Set<Int64>()
-        var boots = Set<UInt64>()
-        var clocks: [FieldClockSource: Int] = [:]
+        var clockCounts = [Int](repeating: 0, count: 3)
+        var inconsistent = 0
+        var overLimit = 0
+        var withoutBirth = 0
+        var hosts = FieldDistinctCounter(capacity: launches.count)
+        var users = FieldDistinctCounter(capacity: launches.count)
+        var boots = FieldDistinctCounter(capacity: launches.count)
         for (index, launch) in launches.enumerated() {
             hosts.insert(launch.host)
-            users.insert(launch.uid)
+            users.insert(UInt64(bitPattern: launch.uid))
             boots.insert(launch.boot)
             if excluded[index] { continue }
             let hasBirth = launch.clock != .none
             let loader = launch.main - launch.version
             let toMain = launch.main - launch.t0
             if loader < 0 || (hasBirth && launch.version < launch.t0) {
-                counts[.clockInconsistent, default: 0] += 1
+                inconsistent += 1
                 continue
             }
             if loader > limitNs || (hasBirth && toMain > limitNs) {
-                counts[.overSixtySeconds, default: 0] += 1
+                overLimit += 1
                 continue
             }
-            let source: FieldClockSource =
-                launch.clock == .env ? .env : launch.clock == .schedstat ? .schedstat : .none
-            clocks[source, default: 0] += 1
+            clockCounts[Int(launch.clock.rawValue)] += 1
             let temperature = thresholds.temperature(
                 majorFaults: Int(launch.majorFaults), readBytes: launch.readBytes < 0 ? nil : Int(launch.readBytes))
-            let key = RowKey(group: launch.group, temperature: temperature)
+            let slot = Int(launch.group) * temperatures.count + (temperatures.firstIndex(of: temperature) ?? 0)
             let row: Int
-            if let known = rowIndex[key] {
-                row = known
+            if rowOf[slot] >= 0 {
+                row = Int(rowOf[slot])
             } else {
                 row = rows.count
-                rowIndex[key] = row
+                rowOf[slot] = Int32(row)
                 rows.append(RowTimes())
-                keys.append(key)
+                keys.append(RowKey(group: launch.group, temperature: temperature))
             }
             rows[row].launches += 1
             rows[row].loaderToMain.append(loader)
@@ -148,10 +164,18 @@ public enum FieldReportBuilder {
                     }
                 }
             } else {
-                counts[.t0Missing, default: 0] += 1
+                withoutBirth += 1
             }
         }
 
+        counts[.clockInconsistent] = inconsistent
+        counts[.overSixtySeconds] = overLimit
+        counts[.t0Missing] = withoutBirth
+        let clocks: [FieldClockSource: Int] = [
+            .env: clockCounts[Int(FieldClockSourceByte.env.rawValue)],
+            .schedstat: clockCounts[Int(FieldClockSourceByte.schedstat.rawValue)],
+            .none: clockCounts[Int(FieldClockSourceByte.none.rawValue)],
+        ]
         var withoutMark: [Int32: Int] = [:]
         var built: [FieldRow] = []
         for (key, times) in zip(keys, rows) {

@@ -73,7 +73,8 @@ struct FieldSpoolReader {
     var records = FieldRecords()
     /// Hash of the group's escaped bytes → candidate group indices, with their bytes to compare.
     private var groupIndex: [Int: [(bytes: [UInt8], group: Int32)]] = [:]
-    private var markIndex: [[UInt8]: Int32] = [:]
+    /// The escaped bytes of each mark name, by index (few names: a linear search).
+    private var markKeys: [[UInt8]] = []
 
     /// Reads every `*.records` and `*.drops` file of `folder` (not its subfolders).
     mutating func read(folder: String) throws(FieldReadError) {
@@ -127,16 +128,12 @@ struct FieldSpoolReader {
                 return
             }
             let consumed = buffer.withUnsafeBufferPointer { all -> Int in
+                guard let base = all.baseAddress else { return 0 }
                 var lineStart = 0
-                var index = 0
-                while index < filled {
-                    if all[index] == 0x0A {
-                        if index > lineStart {
-                            consume(UnsafeBufferPointer(rebasing: all[lineStart..<index]))
-                        }
-                        lineStart = index + 1
-                    }
-                    index += 1
+                while lineStart < filled, let found = memchr(base + lineStart, 0x0A, filled - lineStart) {
+                    let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    if end > lineStart { consume(UnsafeBufferPointer(rebasing: all[lineStart..<end])) }
+                    lineStart = end + 1
                 }
                 return lineStart
             }
@@ -274,13 +271,20 @@ struct FieldSpoolReader {
     }
 
     private mutating func internMark(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int32? {
-        var raw: [UInt8] = []
-        raw.append(contentsOf: line[range])
-        if let known = markIndex[raw] { return known }
+        for (index, key) in markKeys.enumerated() where key.count == range.count {
+            var same = true
+            for offset in 0..<key.count where key[offset] != line[range.lowerBound + offset] {
+                same = false
+                break
+            }
+            if same { return Int32(index) }
+        }
         guard let bytes = FieldRecordParser.unescape(line, range) else { return nil }
         let index = Int32(records.markNames.count)
         records.markNames.append(LosslessUTF8.string(bytes))
-        markIndex[raw] = index
+        var raw: [UInt8] = []
+        raw.append(contentsOf: line[range])
+        markKeys.append(raw)
         return index
     }
 }
