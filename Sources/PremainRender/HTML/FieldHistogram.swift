@@ -22,7 +22,7 @@ enum FieldHistogram {
         let left = 70.0
         let plotWidth = 640.0
         let panelHeight = 110.0
-        let gap = 28.0
+        let gap = 38.0
         var canvas = SVGCanvas(width: left + plotWidth + 20, height: Double(panels.count) * (panelHeight + gap) + 30)
         let step = plotWidth / Double(high - low)
         func x(_ index: Double) -> Double { left + (index - Double(low)) * step }
@@ -49,34 +49,33 @@ enum FieldHistogram {
                         "\(bucket.count) launches in (\(Milliseconds.text(lower)), \(upper.isFinite ? Milliseconds.text(upper) : "+Inf")]"
                 )
             }
-            for percentile in [FieldPercentile.p50, .p90] {
+            for (line, percentile) in [FieldPercentile.p50, .p90].enumerated() {
                 guard let value = distribution[percentile]?.valueMs else { continue }
                 let at = x(min(max(position(value), Double(low)), Double(high)))
                 canvas.line(x1: at, y1: top + 4, x2: at, y2: bottom, stroke: "#1d2430", dashed: true)
                 canvas.text(
-                    "\(percentile.rawValue) \(Milliseconds.text(value))", x: at + 3, y: top + 12, size: 11)
+                    "\(percentile.rawValue) \(Milliseconds.text(value))", x: at + 3, y: top + 12 + Double(line) * 13,
+                    size: 11)
             }
-            for decade in -2...5 {  // 10 µs … 100 s
-                let ms = pow(10, Double(decade))
-                let at = position(ms) - 1
-                guard at >= Double(low), at <= Double(high) else { continue }
-                canvas.line(x1: x(at), y1: bottom, x2: x(at), y2: bottom + 4, stroke: "#5b6472")
-                canvas.text(decadeLabel(decade), x: x(at), y: bottom + 16, anchor: "middle", size: 11, muted: true)
+            for decade in -2...5 {  // 10 µs … 100 s, at 1, 2 and 5 of each
+                for (step, factor) in [1.0, 2.0, 5.0].enumerated() {
+                    let ms = pow(10, Double(decade)) * factor
+                    let at = position(ms)
+                    guard at >= Double(low), at <= Double(high) else { continue }
+                    canvas.line(x1: x(at), y1: bottom, x2: x(at), y2: bottom + (step == 0 ? 5 : 3), stroke: "#5b6472")
+                    canvas.text(
+                        tickLabel(ms), x: x(at), y: bottom + 16, anchor: "middle", size: step == 0 ? 11 : 10,
+                        muted: true)
+                }
             }
         }
         return canvas.rendered(label: "Histograms of time to main by temperature")
     }
 
-    static func decadeLabel(_ decade: Int) -> String {
-        switch decade {
-        case -2: return "10 µs"
-        case -1: return "100 µs"
-        case 0: return "1 ms"
-        case 1: return "10 ms"
-        case 2: return "100 ms"
-        case 3: return "1 s"
-        case 4: return "10 s"
-        default: return "100 s"
-        }
+    /// `10 µs`, `2 ms`, `500 ms`, `5 s`.
+    static func tickLabel(_ ms: Double) -> String {
+        if ms < 1 { return "\(Int((ms * 1000).rounded())) µs" }
+        if ms < 1000 { return "\(Int(ms.rounded())) ms" }
+        return "\(Int((ms / 1000).rounded())) s"
     }
 }
