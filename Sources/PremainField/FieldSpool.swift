@@ -106,8 +106,16 @@ struct FieldSpoolReader {
         let chunk = 4 << 20
         var buffer = [UInt8](repeating: 0, count: chunk + 8192)
         var kept = 0  // bytes of an unfinished line at the start of the buffer
+        // A whole buffer without a newline is no record (a record is at most 4096 bytes): it
+        // counts as one malformed line, and the bytes up to the next newline are skipped, so a
+        // foreign file cannot make the reader hold it all.
+        var skipping = false
         while true {
-            if kept == buffer.count { buffer.append(contentsOf: [UInt8](repeating: 0, count: chunk)) }
+            if kept == buffer.count {
+                records.malformed += 1
+                skipping = true
+                kept = 0
+            }
             let got = buffer.withUnsafeMutableBytes { raw -> Int in
                 guard let start = raw.baseAddress else { return -1 }
                 var result: Int
@@ -124,12 +132,17 @@ struct FieldSpoolReader {
             let filled = kept + got
             if got == 0 {
                 // A last line without its newline was cut short: a torn or foreign line.
-                if filled > 0 { records.malformed += 1 }
+                if filled > 0 && !skipping { records.malformed += 1 }
                 return
             }
             let consumed = buffer.withUnsafeBufferPointer { all -> Int in
                 guard let base = all.baseAddress else { return 0 }
                 var lineStart = 0
+                if skipping {
+                    guard let found = memchr(base, 0x0A, filled) else { return filled }
+                    lineStart = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                    skipping = false
+                }
                 while lineStart < filled, let found = memchr(base + lineStart, 0x0A, filled - lineStart) {
                     let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                     if end > lineStart { consume(UnsafeBufferPointer(rebasing: all[lineStart..<end])) }

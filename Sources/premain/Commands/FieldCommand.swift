@@ -198,7 +198,8 @@ enum FieldCommand: Command {
         do {
             return try FieldReportBuilder.report(folders: inputs)
         } catch {
-            Console.error(error.description)
+            let missing = LocalFiles.kind(error.path) == .missing
+            Console.error(error.description + (missing ? " (set the recorder up with 'premain field env')" : ""))
             return nil
         }
     }

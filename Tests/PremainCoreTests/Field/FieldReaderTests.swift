@@ -163,9 +163,14 @@ struct FieldReaderTests {
             toFile: folder + "/1001.records", atomically: true, encoding: .utf8)
         try "\n\n".write(toFile: folder + "/1000.drops", atomically: true, encoding: .utf8)
         try "ignored".write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
+        // 9 MiB without a newline, then one good record: one malformed line, the record read.
+        let foreign =
+            String(repeating: "x", count: 9 << 20) + "\n" + Self.launch(pid: 9999, t0: 0, version: 100, main: 900_000)
+        try foreign.write(toFile: folder + "/2000.records", atomically: true, encoding: .utf8)
         let report = try FieldReportBuilder.report(folders: [folder])
-        #expect(report.rows.map(\.samples) == [3000])
+        #expect(report.rows.map(\.samples) == [3001])
         #expect(report.contract[.dropped] == 2)
+        #expect(report.contract[.malformed] == 1)
         #expect(report.rows.first?.marks.first?.distribution.samples == 1)
         #expect(report.rows.first?.timeToMain?[.p50]?.valueMs == 2.5)
         #expect(report.contract.population.newestFileWrite != nil)
