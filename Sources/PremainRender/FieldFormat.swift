@@ -22,11 +22,13 @@ enum FieldFormat {
     /// The headline: `3 rows from 1,000 launches on 2 hosts (1 user, 1 boot)`.
     static func headline(_ report: FieldReport) -> String {
         let population = report.contract.population
-        func plural(_ count: Int, _ word: String) -> String {
-            "\(CountText.grouped(UInt64(max(count, 0)))) \(word)\(count == 1 ? "" : "s")"
-        }
         return
             "\(plural(report.rows.count, "row")) from \(plural(population.launches, "launch record")) on \(plural(population.hosts, "host")) (\(plural(population.users, "user")), \(plural(population.boots, "boot")))"
+    }
+
+    /// `1 host`, `3 hosts`, `1,200 launch records`.
+    static func plural(_ count: Int, _ word: String) -> String {
+        "\(CountText.grouped(UInt64(max(count, 0)))) \(word)\(count == 1 ? "" : "s")"
     }
 
     /// The lead table's header and one row of cells per report row (plain text).
@@ -74,7 +76,7 @@ enum FieldFormat {
         return [
             (
                 "population",
-                "\(CountText.grouped(UInt64(population.launches))) launch records, \(population.hosts) hosts, \(population.users) users, \(population.boots) boots\(window)"
+                "\(plural(population.launches, "launch record")), \(plural(population.hosts, "host")), \(plural(population.users, "user")), \(plural(population.boots, "boot"))\(window)"
             ),
             ("start", contract.start),
             ("end", contract.end),
