@@ -151,6 +151,7 @@ struct FieldCLITests {
         #expect(toMain["p90Ms"] as? Double == 2.359)  // rank 360
         let saved = folder + "/../field-report.json"
         try json.stdout.write(toFile: saved, atomically: true, encoding: .utf8)
+        #expect(try ReportSchemaTests.pythonViolations(schema: "field", files: [saved]) == [])
         let again = try CLI.run(["field", "report", saved])
         #expect(again.stdout == text.stdout)
         let markdown = try CLI.run(["field", "report", folder, "--format", "markdown"])
@@ -180,6 +181,9 @@ struct FieldCLITests {
         let improvement = try CLI.run(["field", "compare", slower, old, "--format", "json"])
         #expect(improvement.status == 0)
         #expect(improvement.stdout.contains("\"verdict\" : \"improvement\""))
+        let comparison = old + "/../field-compare.json"
+        try improvement.stdout.write(toFile: comparison, atomically: true, encoding: .utf8)
+        #expect(try ReportSchemaTests.pythonViolations(schema: "field-compare", files: [comparison]) == [])
         let noChange = try CLI.run(["field", "compare", old, same, "--threshold-ms", "0.5"])
         #expect(noChange.status == 0 && noChange.stdout.hasPrefix("premain field compare: no change"))
         let strict = try CLI.run(["field", "compare", old, same, "--threshold-ms", "0", "--threshold-percent", "0"])
