@@ -38,6 +38,7 @@ public enum FieldReportBuilder {
     /// Times of one row, in nanoseconds.
     struct RowTimes {
         var launches = 0
+        var estimated = 0
         var toMain: [Int64] = []
         var loaderToMain: [Int64] = []
         /// Mark name index → birth to the launch's first such mark.
@@ -154,6 +155,7 @@ public enum FieldReportBuilder {
                 keys.append(RowKey(group: launch.group, temperature: temperature))
             }
             rows[row].launches += 1
+            if launch.clock == .schedstat { rows[row].estimated += 1 }
             rows[row].loaderToMain.append(loader)
             if hasBirth {
                 rows[row].toMain.append(toMain)
@@ -192,7 +194,7 @@ public enum FieldReportBuilder {
             built.append(
                 FieldRow(
                     executable: group.executable, buildId: group.buildId, scenario: group.scenario,
-                    temperature: key.temperature, samples: times.launches,
+                    temperature: key.temperature, samples: times.launches, estimatedBirths: times.estimated,
                     timeToMain: FieldDistribution(nanoseconds: times.toMain), loaderToMain: loader,
                     marks: marks.sorted { $0.name < $1.name }))
         }

@@ -105,6 +105,13 @@ enum FieldFormat {
 
     /// Every note of a row, prefixed by its quantity.
     static func notes(_ row: FieldRow) -> [String] {
-        quantities(row).flatMap { quantity in quantity.distribution.notes.map { "\(quantity.name): \($0)" } }
+        var notes: [String] = []
+        if row.estimatedBirths > 0 {
+            notes.append(
+                "\(row.estimatedBirths) of \(row.timeToMain?.samples ?? 0) births are the schedstat estimate (a lower bound), the others exact"
+            )
+        }
+        return notes
+            + quantities(row).flatMap { quantity in quantity.distribution.notes.map { "\(quantity.name): \($0)" } }
     }
 }

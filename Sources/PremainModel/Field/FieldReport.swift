@@ -79,6 +79,8 @@ public struct FieldRow: Codable, Equatable, Sendable {
     public var temperature: FieldTemperature
     /// Launches in this row.
     public var samples: Int
+    /// Launches of the row whose birth is the schedstat estimate (a lower bound), not exact.
+    public var estimatedBirths: Int
     /// Birth (`t0`) to main; `nil` when no launch of the row had a birth time.
     public var timeToMain: FieldDistribution?
     /// Loader start (`la_version`) to main: always exact, every launch.
@@ -88,13 +90,14 @@ public struct FieldRow: Codable, Equatable, Sendable {
 
     public init(
         executable: String, buildId: String?, scenario: String?, temperature: FieldTemperature, samples: Int,
-        timeToMain: FieldDistribution?, loaderToMain: FieldDistribution, marks: [FieldMark]
+        estimatedBirths: Int = 0, timeToMain: FieldDistribution?, loaderToMain: FieldDistribution, marks: [FieldMark]
     ) {
         self.executable = executable
         self.buildId = buildId
         self.scenario = scenario
         self.temperature = temperature
         self.samples = samples
+        self.estimatedBirths = estimatedBirths
         self.timeToMain = timeToMain
         self.loaderToMain = loaderToMain
         self.marks = marks

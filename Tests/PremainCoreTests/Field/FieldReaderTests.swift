@@ -135,6 +135,7 @@ struct FieldReaderTests {
         #expect(report.contract.population.launches == 4)
         let row = report.rows.first
         #expect(row?.samples == 2 && row?.timeToMain?.samples == 1 && row?.loaderToMain.samples == 2)
+        #expect(row?.estimatedBirths == 1)
     }
 
     @Test func temperatureFollowsTheStatedThresholds() {

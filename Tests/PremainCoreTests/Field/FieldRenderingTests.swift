@@ -16,13 +16,14 @@ struct FieldRenderingTests {
 
     static func row(
         temperature: FieldTemperature, count: Int, from: Double, buildId: String = "3f9a1c0d2b7e4a5f",
-        marks: Bool = false, step: Double = 0.01
+        marks: Bool = false, step: Double = 0.01, estimated: Int = 0
     ) -> FieldRow {
         let toMain = FieldDistribution(nanoseconds: times(count, from: from, step: step))
         let loader = FieldDistribution(nanoseconds: times(count, from: from / 2, step: 0.005))
         let ready = marks ? FieldDistribution(nanoseconds: times(count - 3, from: from + 40, step: 0.05)) : nil
         return FieldRow(
             executable: "/usr/bin/tool", buildId: buildId, scenario: "serve", temperature: temperature, samples: count,
+            estimatedBirths: estimated,
             timeToMain: toMain, loaderToMain: loader ?? FieldDistribution(nanoseconds: [1])!,
             marks: ready.map { [FieldMark(name: "ready", missing: 3, distribution: $0)] } ?? [])
     }
@@ -43,7 +44,7 @@ struct FieldRenderingTests {
             tool: ToolInfo(name: "premain", version: "0.0.0-golden"),
             rows: [
                 row(temperature: .warm, count: 1_000, from: 2.0, marks: true),
-                row(temperature: .cold, count: 40, from: 25.0),
+                row(temperature: .cold, count: 40, from: 25.0, estimated: 5),
             ], contract: contract)
     }
 
