@@ -75,7 +75,9 @@ public enum FieldReportBuilder {
         }
 
         // Marks to launches: the latest launch of the same boot and pid whose main is earlier.
-        var markOf: [Int: [(name: Int32, time: Int64)]] = [:]
+        // The marks of launch i: markHead[i], then markNext of each (indices into records.marks).
+        var markHead = [Int32](repeating: -1, count: records.marks.isEmpty ? 0 : launches.count)
+        var markNext = [Int32](repeating: -1, count: records.marks.count)
         if !records.marks.isEmpty {
             // Launches of one process chained through `next`, the table holding the first.
             var processes = FieldHashTable(capacity: launches.count)
@@ -91,7 +93,7 @@ public enum FieldReportBuilder {
                 next[index] = processes[slot] ?? -1
                 processes[slot] = Int32(index)
             }
-            for mark in records.marks {
+            for (markIndex, mark) in records.marks.enumerated() {
                 let slot = processes.slot(hash: processHash(mark.boot, mark.pid)) { other in
                     launches[Int(other)].boot == mark.boot && launches[Int(other)].pid == mark.pid
                 }
@@ -109,7 +111,8 @@ public enum FieldReportBuilder {
                     counts[.marksWithoutLaunch, default: 0] += 1
                     continue
                 }
-                markOf[best, default: []].append((mark.name, mark.time))
+                markNext[markIndex] = markHead[best]
+                markHead[best] = Int32(markIndex)
             }
         }
 
@@ -159,11 +162,16 @@ public enum FieldReportBuilder {
             rows[row].loaderToMain.append(loader)
             if hasBirth {
                 rows[row].toMain.append(toMain)
-                if let marks = markOf[index] {
-                    var seen = Set<Int32>()
-                    for mark in marks.sorted(by: { $0.time < $1.time }) where seen.insert(mark.name).inserted {
-                        rows[row].marks[mark.name, default: []].append(mark.time - launch.t0)
+                if !markHead.isEmpty && markHead[index] >= 0 {
+                    // The first mark of each name.
+                    var first: [Int32: Int64] = [:]
+                    var cursor = markHead[index]
+                    while cursor >= 0 {
+                        let mark = records.marks[Int(cursor)]
+                        if first[mark.name].map({ mark.time < $0 }) ?? true { first[mark.name] = mark.time }
+                        cursor = markNext[Int(cursor)]
                     }
+                    for (name, time) in first { rows[row].marks[name, default: []].append(time - launch.t0) }
                 }
             } else {
                 withoutBirth += 1
