@@ -123,6 +123,11 @@ struct FieldCLITests {
         let recorder = try #require(
             CLI.run(["field", "path"], executable: installed.premain).stdout.split(separator: "\n").first)
         #expect(lines.contains("LD_AUDIT=\(recorder):\(other)"))
+        // The recorder already in the list is not loaded twice.
+        let again = try CLI.run(
+            ["field", "run", "--", "/usr/bin/env"], environment: ["LD_AUDIT": "\(other):\(recorder)"],
+            executable: installed.premain)
+        #expect(again.stdout.split(separator: "\n").contains("LD_AUDIT=\(recorder):\(other)"[...]))
 
         // The pid in PREMAIN_T0 is the command's own: premain became the command.
         let shell = try CLI.run(
