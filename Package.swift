@@ -73,6 +73,9 @@ let package = Package(
             ]),
         // History across commits: any report's metrics in a SQLite database (the only importer of CSQLite).
         .target(name: "PremainHistory", dependencies: ["PremainModel", "PremainSystem", "CSQLite", "CLazyLibraries"]),
+        // Field data: the rtld-audit recorder's spool files read, joined and summarised
+        // (docs/field-record.md); field reports compared.
+        .target(name: "PremainField", dependencies: ["PremainModel", "PremainSystem", "LosslessText"]),
         // Renderers: text, Markdown, SARIF, JSON; pure functions of model values.
         .target(name: "PremainRender", dependencies: ["PremainModel", "ELFValues", "LosslessText"]),
         // The thin command-line tool.
@@ -80,7 +83,7 @@ let package = Package(
             name: "premain",
             dependencies: [
                 "CBuildInfo", "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch",
-                "PremainJudge", "PremainHistory",
+                "PremainJudge", "PremainHistory", "PremainField",
                 "PremainPullRequest", "PremainRender",
             ],
             exclude: ["Link"],
@@ -105,7 +108,7 @@ let package = Package(
             name: "PremainCoreTests",
             dependencies: [
                 "LosslessText", "PremainModel", "PremainSystem", "PremainAudit", "PremainLaunch", "PremainJudge",
-                "PremainHistory",
+                "PremainHistory", "PremainField",
                 "PremainPullRequest", "PremainRender", "ELFKit", "PremainTestSupport",
             ]),
         .testTarget(

@@ -68,7 +68,8 @@ public enum ReportMetrics {
     static func metrics(_ kind: ReportKind, _ data: Data) throws -> [HistoryMetric]? {
         let decoder = JSONDecoder()
         switch kind {
-        case .history, .loaderCostModel: return nil
+        case .history, .loaderCostModel, .fieldCompare: return nil
+        case .field: return field(try decoder.decode(FieldReport.self, from: data))
         case .measure: return measure(try decoder.decode(MeasureReport.self, from: data))
         case .trace: return trace(try decoder.decode(TraceReport.self, from: data))
         case .compare: return compare(try decoder.decode(CompareReport.self, from: data))
@@ -138,6 +139,28 @@ public enum ReportMetrics {
                 HistoryMetric(name: "audit.initializers", unit: "count", value: Double(summary.initializers)),
                 HistoryMetric(name: "audit.exported", unit: "count", value: Double(summary.exported)),
             ]
+        }
+        return metrics
+    }
+
+    /// Field percentiles per row, beside the lab's medians: `field.<executable>[<scenario>].<temperature>.main.p50`
+    /// and `.p90` (time to main), `.loader.p50` and `.p90` (loader start to main). Of several
+    /// versions of one executable × scenario × temperature, the one with the most launches.
+    public static func field(_ report: FieldReport) -> [HistoryMetric] {
+        var metrics: [HistoryMetric] = []
+        var seen = Set<String>()
+        for row in report.rows.sorted(by: { $0.samples > $1.samples }) {
+            let stem = "field.\(row.executable)\(row.scenario.map { "[\($0)]" } ?? "").\(row.temperature.rawValue)"
+            guard seen.insert(stem).inserted else { continue }
+            for (part, distribution) in [("main", row.timeToMain), ("loader", row.loaderToMain)] {
+                guard let distribution else { continue }
+                for percentile in [FieldPercentile.p50, .p90] {
+                    guard let quantile = distribution[percentile] else { continue }
+                    metrics.append(
+                        HistoryMetric(
+                            name: "\(stem).\(part).\(percentile.rawValue)", unit: "ms", value: quantile.valueMs))
+                }
+            }
         }
         return metrics
     }

@@ -56,9 +56,19 @@ public enum PremainEnvironment {
     public static let commit = EnvironmentVariable(
         name: "GITHUB_SHA", readBy: "history add",
         effect: "the commit a report is added for, when --commit is not given and the report names none")
+    public static let fieldFolder = EnvironmentVariable(
+        name: "PREMAIN_FIELD_DIR",
+        readBy: "field report, field env and field compare (and the recorder, libpremain-record.so)",
+        effect: "the spool folder of field records, read when no folder is given (default /var/tmp/premain-field)")
+    public static let audit = EnvironmentVariable(
+        name: "LD_AUDIT", readBy: "field run",
+        effect: "kept after the recorder in the LD_AUDIT the command gets (the recorder is put first, once)")
 
     /// In the order the man page and docs/environment.md list them.
-    public static let all = [columns, path, libraryPath, temporaryFolder, commit]
+    public static let all = [columns, path, libraryPath, temporaryFolder, commit, fieldFolder, audit]
+
+    /// `$PREMAIN_FIELD_DIR`, else `/var/tmp/premain-field` (docs/field-record.md).
+    public static func fieldDirectory() -> String { fieldFolder.value ?? "/var/tmp/premain-field" }
 
     /// `$TMPDIR` when it is set to an absolute path, else `/tmp`.
     public static func temporaryDirectory() -> String {

@@ -47,7 +47,10 @@ import Testing
 
     @Test func everyReportSchemaIsPublishedAndDocumented() throws {
         #expect(
-            ReportSchemas.names == ["audit", "check", "compare", "diff", "history", "measure", "pr", "rules", "trace"])
+            ReportSchemas.names == [
+                "audit", "check", "compare", "diff", "field", "field-compare", "history", "measure", "pr", "rules",
+                "trace",
+            ])
         let guide = try String(contentsOfFile: Repository.root + "/docs/json.md", encoding: .utf8)
         for name in ReportSchemas.names {
             #expect(guide.contains("schemas/\(name).schema.json"), "docs/json.md does not link \(name).schema.json")

@@ -22,6 +22,12 @@ public enum ReportSchemas {
         switch command {
         case "audit", "measure", "trace", "check", "compare", "diff", "pr", "rules": return command
         case "history": return arguments.dropFirst().first == "show" ? "history" : nil
+        case "field":
+            switch arguments.dropFirst().first {
+            case "report": return "field"
+            case "compare": return "field-compare"
+            default: return nil
+            }
         default: return nil
         }
     }

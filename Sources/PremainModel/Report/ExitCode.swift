@@ -37,7 +37,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable, CustomStringConvertible {
                 "`check`/`diff`/`pr`: findings at or above `--fail-on` (default `error`; for `diff` and `pr` only new ones), or a budget exceeded"
         case .regression:
             return
-                "`compare`/`pr`: a regression (interval wholly above the threshold, backed by a deterministic change); `diff`: a measured regression backed by a static change; wins over 1"
+                "`compare`/`pr`: a regression (interval wholly above the threshold, backed by a deterministic change); `field compare`: a percentile's interval wholly above the threshold; `diff`: a measured regression backed by a static change; wins over 1"
         case .inputError:
             return
                 "an input file is missing, unreadable, not ELF, or damaged (one `Error: <path>: …` line each); the other files are still reported"
@@ -46,7 +46,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable, CustomStringConvertible {
                 "`measure`/`trace`/`compare`/`pr`: the target failed (non-zero exit, signal, timeout, missing library); `pr`: a commit could not be built"
         case .inconclusive:
             return
-                "`compare`/`pr`: inconclusive (undecided within the run budget, or noise suspected); `pr`: also not measured (no `--run`)"
+                "`compare`/`pr`/`field compare`: inconclusive (undecided within the run budget, noise suspected, or too few launches); `pr`: also not measured (no `--run`)"
         case .usage: return "usage error: `Error: …`, the usage line, and where to find help"
         case .environmentError:
             return

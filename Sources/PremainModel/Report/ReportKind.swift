@@ -3,6 +3,10 @@
 /// told by their top-level keys, by one rule (`guess`); `ReportHeader` reads either.
 public enum ReportKind: String, Codable, Sendable, CaseIterable {
     case audit, measure, trace, compare, diff, check, pr, history
+    /// `premain field report`: launches recorded in the field, percentiles per version.
+    case field
+    /// `premain field compare`: two versions' field percentiles and their differences.
+    case fieldCompare = "field-compare"
     /// `premain calibrate`'s model of the loader's costs (it has always written its `kind`).
     case loaderCostModel = "loader-cost-model"
 

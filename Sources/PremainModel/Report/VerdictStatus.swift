@@ -64,10 +64,10 @@ public enum VerdictStatus: String, Codable, Sendable, CaseIterable {
     /// kind without a verdict.
     public static func written(by kind: ReportKind) -> [VerdictStatus] {
         switch kind {
-        case .compare: return [.regression, .inconclusive, .improvement, .noChange]
+        case .compare, .fieldCompare: return [.regression, .inconclusive, .improvement, .noChange]
         case .diff: return [.regression, .findings, .unconfirmed, .pass]
         case .pr: return [.runFailed, .regression, .findings, .inconclusive, .notMeasured, .pass]
-        case .audit, .measure, .trace, .check, .history, .loaderCostModel: return []
+        case .audit, .measure, .trace, .check, .history, .field, .loaderCostModel: return []
         }
     }
 }

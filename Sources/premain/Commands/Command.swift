@@ -17,6 +17,7 @@ let allCommands: [any Command.Type] = [
     DiffCommand.self,
     PullRequestCommand.self,
     HistoryCommand.self,
+    FieldCommand.self,
     RulesCommand.self,
     CompletionsCommand.self,
     ManualCommand.self,

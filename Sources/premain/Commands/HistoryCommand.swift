@@ -17,11 +17,11 @@ enum HistoryCommand: Command {
         name: "history",
         abstract: "Keep reports across commits in a SQLite database and find when a metric stepped up or down.",
         discussion: """
-            'add' stores a premain report (JSON of audit, measure, trace, compare, diff, pr or check) \
+            'add' stores a premain report (JSON of audit, measure, trace, compare, diff, pr, check or field) \
             whole, with the metrics it gives: milestone medians (main, firstOutput, exit, \
             loaderDone, cpuTime; the head's for compare and pr), the loader's counts, trace's \
             milestones and slowest functions (trace.function.NAME), static counts (static.NAME, \
-            audit.NAME) and findings by severity. \(commit) names the commit it was recorded for \
+            audit.NAME), findings by severity and field percentiles (field.EXE.TEMPERATURE.main.p50, .p90). \(commit) names the commit it was recorded for \
             (default: $GITHUB_SHA, or a pr report's head; none otherwise). Several reports of one \
             commit make one point, their median.
 

@@ -33,9 +33,11 @@ struct VerdictStatusTests {
             for key in path { node = node?[key] as? [String: Any] }
             return Set(try #require(node?["enum"] as? [String], "\(kind)"))
         }
-        #expect(
-            try statuses(.compare, ["properties", "verdict"])
-                == Set(VerdictStatus.written(by: .compare).map(\.rawValue)))
+        for kind in [ReportKind.compare, .fieldCompare] {
+            #expect(
+                try statuses(kind, ["properties", "verdict"]) == Set(VerdictStatus.written(by: kind).map(\.rawValue)),
+                "\(kind)")
+        }
         for kind in [ReportKind.diff, .pr] {
             #expect(
                 try statuses(kind, ["properties", "verdict", "properties", "status"])

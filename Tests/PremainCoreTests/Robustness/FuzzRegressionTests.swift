@@ -1,6 +1,7 @@
 import ELFKit
 import Foundation
 import PremainAudit
+import PremainField
 import PremainHistory
 import PremainJudge
 import PremainModel
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func everyTargetHasKeptInputs() {
-        for target in ["elf-audit", "report", "config", "dwarf", "ready", "history"] {
+        for target in ["elf-audit", "report", "config", "dwarf", "ready", "history", "field"] {
             #expect(!Self.inputs(target).isEmpty, "\(target)")
         }
     }
@@ -155,5 +156,19 @@ import Testing
             var late = 0
             #expect(pattern.program.run(text, deadlineNs: 0, steps: &late) == .deadlinePassed)
         }
+    }
+
+    /// As Fuzz/FieldFuzz.swift: the bytes as a spool file, the report, its renderings and a
+    /// comparison with itself; every line counted as a launch, a mark, another kind or malformed.
+    @Test(arguments: inputs("field")) func keptFieldInputIsReportedAndRendered(_ path: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let report = FieldReportBuilder.report(recordBytes: bytes)
+        #expect(report.contract.population.launches + report.contract[.malformed] > 0)
+        #expect(!FieldTextRenderer.render(report).isEmpty && !FieldHTMLRenderer.render(report).isEmpty)
+        let settings = FieldCompareSettings(thresholdMs: 0.5, thresholdPercent: 5, gated: [.p50, .p90])
+        let comparison = try FieldComparison.compare(
+            old: report, new: report, oldSource: "a", newSource: "a", oldVersion: nil, newVersion: nil,
+            settings: settings)
+        #expect(comparison.verdict != .regression && comparison.verdict != .improvement)
     }
 }

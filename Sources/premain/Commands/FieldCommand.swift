@@ -1,0 +1,249 @@
+import LosslessText
+import PremainField
+import PremainLaunch
+import PremainModel
+import PremainRender
+import PremainSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `premain field path|env|run|report|compare`: start-up as users live it, from the launch
+/// records that the rtld-audit recorder (libpremain-record.so) writes on real machines.
+enum FieldCommand: Command {
+    static let recorderName = "libpremain-record.so"
+
+    static let spec = CommandSpec(
+        name: "field",
+        abstract: "Start-up in the field: record launches with an rtld-audit recorder, report percentiles per version.",
+        discussion: """
+            'path' prints where the recorder is: beside the premain binary, else in ../lib/premain/ \
+            from it (exit status \(ExitCode.inputError), naming both, when neither exists). 'env' prints what to set: \
+            a shell profile snippet and a systemd drop-in with LD_AUDIT and \(PremainEnvironment.fieldFolder.name), and \
+            how to make the spool folder (the recorder never creates it). 'run -- COMMAND' runs \
+            one command under the recorder with an exact birth time: it sets PREMAIN_T0 to \
+            CLOCK_MONOTONIC (ns) and its own pid, prepends the recorder to LD_AUDIT and execs the \
+            command in its own process, so the command's pid is premain's (exit status \(ExitCode.inputError) when \
+            the command or the recorder cannot be found).
+
+            'report [DIR...]' reads the spool folders (default $\(PremainEnvironment.fieldFolder.name), else \
+            /var/tmp/premain-field), or one field report JSON to render again, and gives per \
+            executable × version (build ID) × scenario (first argument) × temperature: launches, \
+            p50/p90/p95/p99 of time to main (birth to main), of loader start to main and of each \
+            mark, each with a distribution-free 95 % interval (order statistics); a percentile \
+            without enough launches says so. Temperature: warm when the launch took no major fault \
+            and read < 64 KiB, cold from 1 MiB read or 4 major faults, mixed otherwise. The \
+            measurement contract follows: population, start and end, clock sources, exclusions \
+            with counts, and the programs the recorder cannot see. docs/field-record.md has the \
+            record; docs/commands/field.md the rules.
+
+            'compare OLD NEW' compares time to main of two versions, row by row: two field report \
+            JSON files or folders, or one with \(oldVersion) and \(newVersion) (a build ID or its prefix). Each \
+            percentile's difference gets the interval [new low − old high, new high − old low] of \
+            the two 95 % intervals (at least 90 % coverage, distribution-free). p50 and p90 are \
+            gated: regression when an interval lies wholly above +threshold, improvement when \
+            wholly below −threshold, no change when wholly inside, inconclusive otherwise; the \
+            threshold is the larger of \(thresholdMs) and \(thresholdPercent) of the old value. Exit status \
+            \(VerdictStatus.regression.exitCode) for a regression, \(VerdictStatus.inconclusive.exitCode) when inconclusive, 0 otherwise; \(ExitCode.inputError) when an input cannot be read.
+            """,
+        arguments: [pathArgument, envArgument, runArgument, reportArgument, compareArgument],
+        usageTerms: [
+            .alternatives([
+                [.argument(pathArgument)],
+                [.argument(envArgument)],
+                [.argument(runArgument), .word("--"), .word("<command>"), .word("[<argument>...]")],
+                [
+                    .argument(reportArgument), .word("[<folder-or-report>...]"), .option(format),
+                    .option(OutputOptions.output),
+                ],
+                [
+                    .argument(compareArgument), .word("<old>"), .word("[<new>]"), .option(oldVersion),
+                    .option(newVersion),
+                    .option(thresholdMs), .option(thresholdPercent), .option(format), .option(OutputOptions.output),
+                ],
+            ])
+        ],
+        options: [format, OutputOptions.output, oldVersion, newVersion, thresholdMs, thresholdPercent],
+        acceptsPassthrough: true)
+
+    /// What `field` does: its first argument.
+    enum Action: String, CaseIterable {
+        case path, env, run, report, compare
+    }
+
+    static let pathArgument = ArgumentSpec(name: Action.path.rawValue, help: "Print the recorder's path.")
+    static let envArgument = ArgumentSpec(
+        name: Action.env.rawValue,
+        help: "Print a shell profile snippet, a systemd drop-in and the spool folder's set-up.")
+    static let runArgument = ArgumentSpec(
+        name: Action.run.rawValue, help: "Run a command under the recorder with an exact birth time (PREMAIN_T0).")
+    static let reportArgument = ArgumentSpec(
+        name: Action.report.rawValue,
+        help: "Percentiles per executable, version, scenario and temperature, and the contract.",
+        kind: .path(.any))
+    static let compareArgument = ArgumentSpec(
+        name: Action.compare.rawValue, help: "Compare two versions' percentiles of time to main, with a verdict.",
+        kind: .path(.any))
+
+    enum Format: String, OptionChoice {
+        case text, json, markdown, html
+
+        var note: String? { self == .html ? "report: one self-contained page with the histograms" : nil }
+    }
+
+    static let format = OutputOptions.format(default: Format.text, help: "report, compare: output format")
+    static let oldVersion = Option<String?>(
+        "--old-version", value: "build-id", help: "compare: the old version's build ID (or a prefix)")
+    static let newVersion = Option<String?>(
+        "--new-version", value: "build-id", help: "compare: the new version's build ID (or a prefix)")
+    static let thresholdMs = Option<Double>(
+        "--threshold-ms", value: "ms", help: "compare: the smallest change that counts, in ms", default: 0.5,
+        in: 0...1_000_000)
+    static let thresholdPercent = Option<Double>(
+        "--threshold-percent", value: "percent",
+        help: "compare: the smallest change that counts, in % of the old value",
+        default: 5, in: 0...1_000)
+
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        let actions = Action.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        guard let word = arguments.positionals.first else {
+            throw UsageError(message: "missing expected argument \(actions)")
+        }
+        guard let action = Action(rawValue: word) else {
+            throw UsageError(message: "unknown action '\(TextSafety.display(word))'; use \(actions)")
+        }
+        let rest = Array(arguments.positionals.dropFirst())
+        if action != .run, !arguments.passthrough.isEmpty {
+            throw UsageError(message: "'--' and a command are for 'field run' only")
+        }
+        switch action {
+        case .path, .env, .run:
+            if let extra = rest.first { throw UsageError(message: "unexpected argument '\(extra)'") }
+            if action == .path { return printPath() }
+            if action == .env { return printEnvironment() }
+            guard !arguments.passthrough.isEmpty else {
+                throw UsageError(message: "missing the command to run: premain field run -- COMMAND [ARGS...]")
+            }
+            return FieldLauncher.run(arguments.passthrough)
+        case .report:
+            try OutputOptions.refuseInputAsOutput(arguments, inputs: rest)
+            return report(
+                rest.isEmpty ? [PremainEnvironment.fieldDirectory()] : rest, format: arguments[format],
+                output: arguments[OutputOptions.output])
+        case .compare:
+            guard !rest.isEmpty else { throw UsageError(message: "missing expected argument '<old>'") }
+            guard rest.count <= 2 else { throw UsageError(message: "unexpected argument '\(rest[2])'") }
+            if rest.count == 1 && (arguments[oldVersion] == nil || arguments[newVersion] == nil) {
+                throw UsageError(message: "one input needs \(oldVersion) and \(newVersion)")
+            }
+            guard arguments[format] != .html else {
+                throw UsageError(message: "field compare writes text, json or markdown, not html")
+            }
+            try OutputOptions.refuseInputAsOutput(arguments, inputs: rest)
+            return compare(rest, arguments)
+        }
+    }
+
+    /// The recorder beside the premain binary, then in ../lib/premain/ from it.
+    static func recorderPaths() -> [String] {
+        let binary = LocalFiles.linkTarget("/proc/self/exe") ?? CommandLine.arguments.first ?? "premain"
+        let folder = LocalFiles.directory(of: binary)
+        return [folder + "/" + recorderName, folder + "/../lib/premain/" + recorderName]
+    }
+
+    /// The first of `recorderPaths` that is a file; `nil` after an error naming both.
+    static func recorder() -> String? {
+        let candidates = recorderPaths()
+        if let found = candidates.first(where: { LocalFiles.kind($0) == .file }) {
+            return LocalFiles.realPath(found) ?? found
+        }
+        Console.error(
+            "no \(recorderName): neither \(candidates.map { TextSafety.display($0) }.joined(separator: " nor ")) exists (install premain with its recorder)"
+        )
+        return nil
+    }
+
+    static func printPath() -> ExitCode {
+        guard let path = recorder() else { return .inputError }
+        return Console.out(path + "\n") ? .success : .internalError
+    }
+
+    static func printEnvironment() -> ExitCode {
+        guard let path = recorder() else { return .inputError }
+        let folder = PremainEnvironment.fieldDirectory()
+        return Console.out(FieldSetup.text(recorder: path, folder: folder)) ? .success : .internalError
+    }
+
+    /// The field report of `inputs`: folders, or one report JSON.
+    static func load(_ inputs: [String]) -> FieldReport? {
+        let files = inputs.filter { LocalFiles.kind($0) == .file }
+        if !files.isEmpty {
+            guard inputs.count == 1, let file = files.first else {
+                Console.error(
+                    "give spool folders, or one field report JSON: percentiles of several reports cannot be merged")
+                return nil
+            }
+            guard let bytes = LocalFiles.read(file, limit: 1 << 30) else {
+                Console.error("\(TextSafety.display(file)): cannot read the report")
+                return nil
+            }
+            do {
+                return try JSONRenderer.decode(FieldReport.self, from: String(decoding: bytes, as: UTF8.self))
+            } catch {
+                Console.error("\(TextSafety.display(file)): not a field report JSON (\(error))")
+                return nil
+            }
+        }
+        do {
+            return try FieldReportBuilder.report(folders: inputs)
+        } catch {
+            let missing = LocalFiles.kind(error.path) == .missing
+            Console.error(error.description + (missing ? " (set the recorder up with 'premain field env')" : ""))
+            return nil
+        }
+    }
+
+    static func report(_ inputs: [String], format: Format, output: String?) -> ExitCode {
+        guard let report = load(inputs) else { return .inputError }
+        let written = Console.emit(to: output) { () throws -> String in
+            switch format {
+            case .json: return try JSONRenderer.render(report)
+            case .markdown: return FieldMarkdownRenderer.render(report)
+            case .html: return FieldHTMLRenderer.render(report)
+            case .text: return FieldTextRenderer.render(report)
+            }
+        }
+        return written ? .success : .internalError
+    }
+
+    static func compare(_ inputs: [String], _ arguments: ParsedArguments) -> ExitCode {
+        guard let old = load([inputs[0]]) else { return .inputError }
+        let new: FieldReport
+        if inputs.count == 2 {
+            guard let loaded = load([inputs[1]]) else { return .inputError }
+            new = loaded
+        } else {
+            new = old
+        }
+        let settings = FieldCompareSettings(
+            thresholdMs: arguments[thresholdMs], thresholdPercent: arguments[thresholdPercent], gated: [.p50, .p90])
+        let result: FieldCompareReport
+        do {
+            result = try FieldComparison.compare(
+                old: old, new: new, oldSource: inputs[0], newSource: inputs.last ?? inputs[0],
+                oldVersion: arguments[oldVersion], newVersion: arguments[newVersion], settings: settings)
+        } catch {
+            Console.error(error.description)
+            return .inputError
+        }
+        let written = Console.emit(to: arguments[OutputOptions.output]) { () throws -> String in
+            switch arguments[format] {
+            case .json: return try JSONRenderer.render(result)
+            case .markdown: return FieldCompareMarkdownRenderer.render(result)
+            case .text, .html: return FieldCompareTextRenderer.render(result)
+            }
+        }
+        return written ? result.verdict.exitCode : .internalError
+    }
+}
