@@ -257,21 +257,23 @@ static int accept_t0(const struct environment *env) {
     return 1;
 }
 
-/* run + wait of /proc/self/schedstat ("run wait slices"), 0 when unreadable. */
+/* The time this thread has existed for the scheduler: its CPU time (CLOCK_THREAD_CPUTIME_ID,
+ * current to the moment) plus the wait of /proc/self/schedstat ("run wait slices"); 0 when
+ * unreadable. schedstat's own run time is not used: the kernel adds the running slice to it
+ * only at scheduler events, so a process that has run since its fork without one reads 0. */
 static uint64_t scheduled_time(void) {
     char text[128];
     uint32_t count = premain_read_small("/proc/self/schedstat", text, sizeof text - 1);
-    uint64_t total = 0;
     uint32_t i = 0;
-    for (int field = 0; field < 2; field++) {
-        uint32_t start = i;
-        while (i < count && text[i] >= '0' && text[i] <= '9') i++;
-        uint64_t value;
-        if (!premain_parse_u64(text + start, i - start, &value)) return 0;
-        total += value;
-        while (i < count && text[i] == ' ') i++;
-    }
-    return total;
+    while (i < count && text[i] >= '0' && text[i] <= '9') i++; /* run, not used */
+    while (i < count && text[i] == ' ') i++;
+    uint32_t start = i;
+    while (i < count && text[i] >= '0' && text[i] <= '9') i++;
+    uint64_t wait;
+    if (!premain_parse_u64(text + start, i - start, &wait)) return 0;
+    struct timespec cpu = {0, 0};
+    if (sys4(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, (long)&cpu, 0, 0) != 0) return 0;
+    return wait + (uint64_t)cpu.tv_sec * 1000000000ULL + (uint64_t)cpu.tv_nsec;
 }
 
 /* AT_SYSINFO_EHDR, AT_PHDR, AT_PHNUM and AT_SECURE of /proc/self/auxv. Returns 0 when the
@@ -316,7 +318,8 @@ EXPORT unsigned int la_version(unsigned int version) {
         uint64_t scheduled = scheduled_time();
         uint64_t sampled = now();
         if (scheduled != 0 && scheduled < sampled) {
-            state.t0 = sampled - scheduled;
+            /* Never later than la_version (it was sampled just after it). */
+            state.t0 = sampled - scheduled < state.version ? sampled - scheduled : state.version;
             state.t0src = "schedstat";
         } else {
             state.t0src = "none";
