@@ -102,8 +102,60 @@ static int same_string(const char *a, const char *b) {
     return *a == *b;
 }
 
-/* Finds the vDSO's clock_gettime through its SysV hash table (both architectures' vDSOs have
- * one); leaves the raw system call in place when anything is missing. */
+/* --- symbols of objects already in memory (the vDSO, ld.so) ------------------------------- */
+
+/* A dynamic-section address: ld.so relocates the entries of writable dynamic sections in place
+ * (absolute, at or above the bias); read-only ones (the vDSO's) keep their link-time value. */
+static uintptr_t dynamic_address(uintptr_t bias, ElfW(Addr) value) {
+    return value < bias ? bias + value : value;
+}
+
+/* The defined symbol `name` of an object (its bias and dynamic section), through DT_GNU_HASH,
+ * else DT_HASH; 0 when absent. Symbol versions are not looked at (the symbols looked up here
+ * have one). */
+static const ElfW(Sym) *find_symbol(uintptr_t bias, const ElfW(Dyn) *dynamic, const char *name) {
+    const ElfW(Sym) *symbols = 0;
+    const char *strings = 0;
+    const uint32_t *gnu_hash = 0;
+    const ElfW(Word) *hash = 0;
+    for (int i = 0; dynamic[i].d_tag != DT_NULL && i < 256; i++) {
+        uintptr_t at = dynamic_address(bias, dynamic[i].d_un.d_ptr);
+        switch (dynamic[i].d_tag) {
+        case DT_SYMTAB: symbols = (const ElfW(Sym) *)at; break;
+        case DT_STRTAB: strings = (const char *)at; break;
+        case DT_GNU_HASH: gnu_hash = (const uint32_t *)at; break;
+        case DT_HASH: hash = (const ElfW(Word) *)at; break;
+        }
+    }
+    if (symbols == 0 || strings == 0) return 0;
+    if (gnu_hash != 0) {
+        uint32_t h = 5381;
+        for (const unsigned char *c = (const unsigned char *)name; *c; c++) h = h * 33 + *c;
+        uint32_t buckets_count = gnu_hash[0], first = gnu_hash[1], bloom_words = gnu_hash[2];
+        if (buckets_count == 0) return 0;
+        const uint32_t *buckets = (const uint32_t *)((const ElfW(Addr) *)(gnu_hash + 4) + bloom_words);
+        const uint32_t *chain = buckets + buckets_count;
+        uint32_t index = buckets[h % buckets_count];
+        if (index < first) return 0;
+        for (uint32_t steps = 0; steps < 65536; steps++, index++) {
+            uint32_t value = chain[index - first];
+            const ElfW(Sym) *symbol = &symbols[index];
+            if ((value | 1) == (h | 1) && symbol->st_shndx != SHN_UNDEF &&
+                same_string(strings + symbol->st_name, name))
+                return symbol;
+            if (value & 1) break;
+        }
+        return 0;
+    }
+    if (hash == 0) return 0;
+    for (ElfW(Word) i = 0; i < hash[1] && i < 65536; i++) /* nchain: one per symbol */
+        if (symbols[i].st_shndx != SHN_UNDEF && same_string(strings + symbols[i].st_name, name))
+            return &symbols[i];
+    return 0;
+}
+
+/* Points the clock at the vDSO's clock_gettime; leaves the raw system call in place when
+ * anything is missing. */
 static void find_vdso_clock(uintptr_t base) {
     if (base == 0) return;
     const ElfW(Ehdr) *header = (const ElfW(Ehdr) *)base;
@@ -123,32 +175,19 @@ static void find_vdso_clock(uintptr_t base) {
         }
     }
     if (!have_load || dynamic == 0) return;
-    const ElfW(Sym) *symbols = 0;
-    const char *strings = 0;
-    const ElfW(Word) *hash = 0;
-    for (const ElfW(Dyn) *d = dynamic; d->d_tag != DT_NULL; d++) {
-        if (d->d_tag == DT_SYMTAB) symbols = (const ElfW(Sym) *)(bias + d->d_un.d_ptr);
-        if (d->d_tag == DT_STRTAB) strings = (const char *)(bias + d->d_un.d_ptr);
-        if (d->d_tag == DT_HASH) hash = (const ElfW(Word) *)(bias + d->d_un.d_ptr);
-    }
-    if (symbols == 0 || strings == 0 || hash == 0) return;
-    ElfW(Word) count = hash[1]; /* nchain: one per symbol */
-    for (ElfW(Word) i = 0; i < count && i < 4096; i++) {
-        const ElfW(Sym) *s = &symbols[i];
-        if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx == SHN_UNDEF) continue;
-        if (same_string(strings + s->st_name, VDSO_CLOCK_GETTIME)) {
-            vdso_clock_gettime = (clock_gettime_fn)(bias + s->st_value);
-            return;
-        }
-    }
+    const ElfW(Sym) *symbol = find_symbol(bias, dynamic, VDSO_CLOCK_GETTIME);
+    if (symbol != 0 && ELF64_ST_TYPE(symbol->st_info) == STT_FUNC)
+        vdso_clock_gettime = (clock_gettime_fn)(bias + symbol->st_value);
 }
 
 /* --- what the hooks collect --------------------------------------------------------------- */
 
-#define OBJECTS_MAX 1024
+#define OBJECTS_MAX 256
+#define ARG_MAX_KEPT 256
 
 static struct {
-    int ready;    /* la_version ran and found nothing that forbids recording */
+    int setup;    /* the process's inputs were read (from memory, else from /proc) */
+    int ready;    /* ... and nothing forbids recording */
     int done;     /* la_preinit ran: later hooks (dlopen after main) record nothing */
     uint64_t version, consistent, t0;
     const char *t0src;
@@ -161,44 +200,10 @@ static struct {
     const char *object_name[OBJECTS_MAX];
     char dir[PREMAIN_PATH_MAX + 1];
     uint64_t max_bytes;
+    uint32_t args;                          /* arguments kept (at most 2) */
+    uint32_t arg_length[2];
+    char arg[2][ARG_MAX_KEPT];
 } state;
-
-/* Calls `entry(text, length, context)` for each NUL-terminated entry of a /proc file such as
- * environ or cmdline, read in pieces; an entry longer than `ENTRY_MAX` is passed cut, with
- * `cut` set. */
-#define ENTRY_MAX (PREMAIN_PATH_MAX + 64)
-static char entry_buffer[ENTRY_MAX];
-static char read_buffer[4096];
-
-typedef void (*entry_fn)(const char *text, uint32_t length, int cut, void *context);
-
-static int each_entry(const char *path, entry_fn entry, void *context) {
-    long fd = sys_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
-    if (fd < 0) return 0;
-    uint32_t length = 0;
-    int cut = 0;
-    for (;;) {
-        long got = sys_read((int)fd, read_buffer, sizeof read_buffer);
-        if (got <= 0) break;
-        int last = got < (long)sizeof read_buffer; /* /proc files: a short read is the end */
-        for (long i = 0; i < got; i++) {
-            char c = read_buffer[i];
-            if (c == 0) {
-                entry(entry_buffer, length, cut, context);
-                length = 0;
-                cut = 0;
-            } else if (length < ENTRY_MAX) {
-                entry_buffer[length++] = c;
-            } else {
-                cut = 1;
-            }
-        }
-        if (last) break;
-    }
-    if (length > 0) entry(entry_buffer, length, cut, context);
-    sys_close((int)fd);
-    return 1;
-}
 
 static int has_prefix(const char *text, uint32_t length, const char *prefix, uint32_t *skip) {
     uint32_t n = premain_strlen(prefix, 64);
@@ -215,8 +220,7 @@ struct environment {
     uint32_t t0_length;
 };
 
-static void environment_entry(const char *text, uint32_t length, int cut, void *context) {
-    struct environment *env = context;
+static void environment_entry(const char *text, uint32_t length, int cut, struct environment *env) {
     uint32_t skip;
     if (has_prefix(text, length, "PREMAIN_FIELD_DIR=", &skip)) {
         if (cut || length - skip == 0 || length - skip > PREMAIN_PATH_MAX) return;
@@ -235,6 +239,13 @@ static void environment_entry(const char *text, uint32_t length, int cut, void *
         for (uint32_t i = skip; i < length; i++) env->t0[i - skip] = text[i];
         env->t0_length = length - skip;
     }
+}
+
+static void argument_entry(const char *text, uint32_t length) {
+    if (state.args >= 2) return;
+    uint32_t kept = length < ARG_MAX_KEPT ? length : ARG_MAX_KEPT;
+    for (uint32_t i = 0; i < kept; i++) state.arg[state.args][i] = text[i];
+    state.arg_length[state.args++] = kept;
 }
 
 /* PREMAIN_T0 is NS or NS:PID; with :PID only in that process, without it only when earlier than
@@ -276,37 +287,90 @@ static uint64_t scheduled_time(void) {
     return wait + (uint64_t)cpu.tv_sec * 1000000000ULL + (uint64_t)cpu.tv_nsec;
 }
 
-/* AT_SYSINFO_EHDR, AT_PHDR, AT_PHNUM and AT_SECURE of /proc/self/auxv. Returns 0 when the
- * process is in secure mode or the vector is unreadable. */
-static int read_auxv(void) {
-    ElfW(auxv_t) vector[64];
-    uint32_t count = premain_read_small("/proc/self/auxv", (char *)vector, sizeof vector);
-    uintptr_t vdso = 0;
-    int secure = 1;
-    for (uint32_t i = 0; i < count / sizeof vector[0]; i++) {
-        switch (vector[i].a_type) {
-        case AT_SYSINFO_EHDR: vdso = vector[i].a_un.a_val; break;
-        case AT_PHDR: state.phdr = vector[i].a_un.a_val; break;
-        case AT_PHNUM: state.phnum = vector[i].a_un.a_val; break;
-        case AT_SECURE: secure = vector[i].a_un.a_val != 0; break;
-        }
+/* One entry of the auxiliary vector. Returns 0 when it says the process is in secure mode. */
+static int auxv_entry(const ElfW(auxv_t) *entry) {
+    switch (entry->a_type) {
+    case AT_SYSINFO_EHDR: find_vdso_clock(entry->a_un.a_val); break;
+    case AT_PHDR: state.phdr = entry->a_un.a_val; break;
+    case AT_PHNUM: state.phnum = entry->a_un.a_val; break;
+    case AT_SECURE: return entry->a_un.a_val == 0;
     }
-    find_vdso_clock(vdso);
-    return !secure;
+    return 1;
 }
 
-/* --- the hooks --------------------------------------------------------------------------------- */
+/* The process's inputs from the initial stack ld.so exports as __libc_stack_end (argc, argv,
+ * envp, the auxiliary vector): no system call. Returns 0 when the layout does not check out. */
+static int read_stack(uintptr_t stack_end, struct environment *env, int *secure) {
+    const long *top = (const long *)stack_end;
+    long argc = top[0];
+    if (argc < 0 || argc > (1 << 20)) return 0;
+    char *const *argv = (char *const *)(top + 1);
+    if (argv[argc] != 0) return 0;
+    char *const *envp = argv + argc + 1;
+    uint32_t count = 0;
+    while (envp[count] != 0)
+        if (++count > (1 << 20)) return 0;
+    const ElfW(auxv_t) *auxv = (const ElfW(auxv_t) *)(envp + count + 1);
+    for (long i = 0; i < argc && i < 2; i++) argument_entry(argv[i], premain_strlen(argv[i], ARG_MAX_KEPT));
+    for (uint32_t i = 0; i < count; i++) {
+        const char *entry = envp[i];
+        if (entry[0] != 'P' || entry[1] != 'R') continue; /* PREMAIN_... only */
+        uint32_t length = premain_strlen(entry, PREMAIN_PATH_MAX + 64);
+        environment_entry(entry, length, length == PREMAIN_PATH_MAX + 64, env);
+    }
+    for (int i = 0; auxv[i].a_type != AT_NULL && i < 256; i++)
+        if (!auxv_entry(&auxv[i])) *secure = 1;
+    return 1;
+}
 
-EXPORT unsigned int la_version(unsigned int version) {
-    /* The version glibc passes is the highest it supports; answer it when it is older than ours,
-     * else ours (glibc ignores an auditor that answers 0 or a higher version). */
-    unsigned int answer = version < LAV_CURRENT ? version : LAV_CURRENT;
-    state.version = now();
-    state.pid = sys4(SYS_getpid, 0, 0, 0, 0);
+/* The same inputs from /proc/self (auxv, environ, cmdline) when ld.so exports no stack end. */
+static char entry_buffer[PREMAIN_PATH_MAX + 64];
+static char read_buffer[4096];
+
+/* Calls `each` for every NUL-terminated entry of a /proc file (environ, cmdline), read in
+ * pieces; an entry longer than the buffer is passed cut. Returns 0 when unreadable. */
+static int each_entry(const char *path, struct environment *env) {
+    long fd = sys_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+    if (fd < 0) return 0;
+    uint32_t length = 0;
+    int cut = 0;
+    for (;;) {
+        long got = sys_read((int)fd, read_buffer, sizeof read_buffer);
+        if (got <= 0) break;
+        for (long i = 0; i <= got; i++) {
+            if (i < got && read_buffer[i] != 0) {
+                if (length < sizeof entry_buffer) entry_buffer[length++] = read_buffer[i];
+                else cut = 1;
+                continue;
+            }
+            if (i == got) break;
+            if (env != 0) environment_entry(entry_buffer, length, cut, env);
+            else argument_entry(entry_buffer, length);
+            length = 0;
+            cut = 0;
+        }
+    }
+    sys_close((int)fd);
+    return 1;
+}
+
+static int read_proc(struct environment *env, int *secure) {
+    ElfW(auxv_t) vector[64];
+    uint32_t count = premain_read_small("/proc/self/auxv", (char *)vector, sizeof vector);
+    if (count == 0) return 0;
+    for (uint32_t i = 0; i < count / sizeof vector[0] && vector[i].a_type != AT_NULL; i++)
+        if (!auxv_entry(&vector[i])) *secure = 1;
+    return each_entry("/proc/self/environ", env) && each_entry("/proc/self/cmdline", 0);
+}
+
+/* Reads the process's inputs once, from the stack when `stack_end` is known, else from /proc,
+ * and decides whether to record and which birth clock to use. */
+static void setup(uintptr_t stack_end) {
+    state.setup = 1;
     state.max_bytes = PREMAIN_DEFAULT_MAX_BYTES;
-    if (!read_auxv()) return answer; /* not ready: records nothing */
     struct environment env = {0, {0}, 0};
-    if (!each_entry("/proc/self/environ", environment_entry, &env)) return answer;
+    int secure = 0;
+    if (!(stack_end != 0 ? read_stack(stack_end, &env, &secure) : read_proc(&env, &secure)) || secure) return;
     if (state.dir[0] == 0) {
         const char *fallback = PREMAIN_DEFAULT_DIR;
         for (uint32_t i = 0; fallback[i]; i++) state.dir[i] = fallback[i];
@@ -318,7 +382,7 @@ EXPORT unsigned int la_version(unsigned int version) {
         uint64_t scheduled = scheduled_time();
         uint64_t sampled = now();
         if (scheduled != 0 && scheduled < sampled) {
-            /* Never later than la_version (it was sampled just after it). */
+            /* Never later than la_version (it was sampled after it). */
             state.t0 = sampled - scheduled < state.version ? sampled - scheduled : state.version;
             state.t0src = "schedstat";
         } else {
@@ -326,13 +390,23 @@ EXPORT unsigned int la_version(unsigned int version) {
         }
     }
     state.ready = 1;
+}
+
+/* --- the hooks --------------------------------------------------------------------------------- */
+
+EXPORT unsigned int la_version(unsigned int version) {
+    /* The version glibc passes is the highest it supports; answer it when it is older than ours,
+     * else ours (glibc ignores an auditor that answers 0 or a higher version). */
+    unsigned int answer = version < LAV_CURRENT ? version : LAV_CURRENT;
+    state.version = now();
+    state.pid = sys4(SYS_getpid, 0, 0, 0, 0);
     return answer;
 }
 
 EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie) {
     (void)lmid;
     (void)cookie;
-    if (!state.ready || state.done) return 0;
+    if (state.done) return 0;
     uint64_t t = now();
     if (state.objects == 0) {
         state.main_bias = map->l_addr;
@@ -343,33 +417,27 @@ EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *coo
         state.object_name[state.objects] = map->l_name;
     }
     state.objects++;
+    /* ld.so (the second object) exports the initial stack: the inputs are read from memory. */
+    if (!state.setup && state.objects >= 2 && map->l_ld != 0) {
+        const ElfW(Sym) *end = find_symbol(map->l_addr, map->l_ld, "__libc_stack_end");
+        if (end != 0 && ELF64_ST_TYPE(end->st_info) == STT_OBJECT) {
+            uintptr_t stack_end = *(const uintptr_t *)(map->l_addr + end->st_value);
+            if (stack_end != 0) setup(stack_end);
+        }
+    }
     return 0; /* no LA_FLG_BINDTO / LA_FLG_BINDFROM: no symbol binding is audited */
 }
 
 EXPORT void la_activity(uintptr_t *cookie, unsigned int flag) {
     (void)cookie;
-    if (state.ready && !state.done && flag == LA_ACT_CONSISTENT && state.consistent == 0)
-        state.consistent = now();
+    if (state.done || flag != LA_ACT_CONSISTENT || state.consistent != 0) return;
+    state.consistent = now();
+    if (!state.setup) setup(0);
 }
 
 /* --- the record, at main ------------------------------------------------------------------ */
 
 static char line_buffer[PREMAIN_LINE_MAX];
-
-struct arguments {
-    premain_line *line;
-    uint32_t index;
-};
-
-static void argument_entry(const char *text, uint32_t length, int cut, void *context) {
-    (void)cut;
-    struct arguments *args = context;
-    if (args->index < 2) {
-        premain_put_key(args->line, args->index == 0 ? "arg0" : "arg1");
-        premain_put_escaped(args->line, text, length < 256 ? length : 256);
-    }
-    args->index++;
-}
 
 static void put_build_id(premain_line *line) {
     if (state.phdr == 0 || state.phnum == 0 || state.phnum > 256) return;
@@ -409,26 +477,13 @@ static void put_build_id(premain_line *line) {
     }
 }
 
-/* read_bytes of /proc/self/io; returns 0 when unreadable. */
-static int read_bytes(uint64_t *value) {
-    char text[512];
-    uint32_t count = premain_read_small("/proc/self/io", text, sizeof text);
-    uint32_t skip;
-    for (uint32_t i = 0; i < count; i++) {
-        if ((i == 0 || text[i - 1] == '\n') && has_prefix(text + i, count - i, "read_bytes: ", &skip)) {
-            uint32_t start = i + skip, end = start;
-            while (end < count && text[end] >= '0' && text[end] <= '9') end++;
-            return premain_parse_u64(text + start, end - start, value);
-        }
-    }
-    return 0;
-}
-
 EXPORT void la_preinit(uintptr_t *cookie) {
     (void)cookie;
-    if (!state.ready || state.done) return;
+    if (state.done) return;
     uint64_t main_time = now();
+    if (!state.setup) setup(0);
     state.done = 1;
+    if (!state.ready) return;
     uint32_t uid = (uint32_t)sys4(SYS_getuid, 0, 0, 0, 0);
     /* The spool first: a missing folder or a full spool costs no more work. */
     uint64_t size = 0;
@@ -454,8 +509,10 @@ EXPORT void la_preinit(uintptr_t *cookie) {
     premain_put_key(&line, "exe");
     if (exe_length > 0) premain_put_escaped(&line, exe, (uint32_t)exe_length);
     put_build_id(&line);
-    struct arguments args = {&line, 0};
-    (void)each_entry("/proc/self/cmdline", argument_entry, &args);
+    for (uint32_t i = 0; i < state.args; i++) {
+        premain_put_key(&line, i == 0 ? "arg0" : "arg1");
+        premain_put_escaped(&line, state.arg[i], state.arg_length[i]);
+    }
     premain_put_key(&line, "t0src");
     premain_put(&line, state.t0src);
     if (state.t0src[0] != 'n') {
@@ -470,13 +527,11 @@ EXPORT void la_preinit(uintptr_t *cookie) {
     premain_put_u64(&line, main_time);
     premain_put_key(&line, "objects");
     premain_put_u64(&line, state.objects);
-    uint64_t rbytes;
-    if (read_bytes(&rbytes)) {
-        premain_put_key(&line, "rbytes");
-        premain_put_u64(&line, rbytes);
-    }
     struct rusage usage;
     if (sys4(SYS_getrusage, RUSAGE_SELF, (long)&usage, 0, 0) == 0) {
+        /* ru_inblock is /proc/self/io's read_bytes in 512-byte units (task_io_get_inblock). */
+        premain_put_key(&line, "rbytes");
+        premain_put_u64(&line, (uint64_t)usage.ru_inblock * 512);
         premain_put_key(&line, "majflt");
         premain_put_u64(&line, (uint64_t)usage.ru_majflt);
         premain_put_key(&line, "minflt");
