@@ -1,7 +1,9 @@
 /* recorder-driver ROUNDS PROGRAM EMPTY_AUDITOR RECORDER SPOOL: scripts/bench-recorder's driver.
  *
- * Each round launches PROGRAM three ways, plain (no LD_AUDIT), under EMPTY_AUDITOR and under
- * RECORDER (PREMAIN_FIELD_DIR=SPOOL), in an order rotated each round; each launch is timed from
+ * Each round launches PROGRAM four ways, plain (no LD_AUDIT), under EMPTY_AUDITOR, under
+ * RECORDER (PREMAIN_FIELD_DIR=SPOOL), and under RECORDER with PREMAIN_T0 stamped just before the
+ * spawn (as a launcher does: no birth estimate to make), in an order rotated each round; each
+ * launch is timed from
  * before posix_spawn to waitpid's return. Prints the median of the paired differences against
  * plain with a distribution-free 95 % interval, and the bytes the program wrote to its stdout
  * and stderr in each way. */
@@ -18,6 +20,8 @@
 #include <unistd.h>
 
 extern char **environ;
+
+#define WAYS 4
 
 static long long now_ns(void) {
     struct timespec ts;
@@ -81,43 +85,49 @@ int main(int argc, char **argv) {
     snprintf(empty, sizeof empty, "LD_AUDIT=%s", argv[3]);
     snprintf(recorder, sizeof recorder, "LD_AUDIT=%s", argv[4]);
     snprintf(spool, sizeof spool, "PREMAIN_FIELD_DIR=%s", argv[5]);
+    static char stamp[64] = "PREMAIN_T0=0";
     char *empty_extra[] = {empty, NULL}, *recorder_extra[] = {recorder, spool, NULL};
-    char **envs[3] = {environment(NULL), environment(empty_extra), environment(recorder_extra)};
-    const char *names[3] = {"plain", "empty", "recorder"};
-    int outs[3];
-    for (int w = 0; w < 3; w++) {
+    char *stamped_extra[] = {recorder, spool, stamp, NULL};
+    char **envs[WAYS] = {environment(NULL), environment(empty_extra), environment(recorder_extra),
+                         environment(stamped_extra)};
+    const char *names[WAYS] = {"plain", "empty", "recorder", "stamped"};
+    int outs[WAYS];
+    for (int w = 0; w < WAYS; w++) {
         char path[4300];
         snprintf(path, sizeof path, "%s/../out-%s", argv[5], names[w]);
         outs[w] = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
         if (outs[w] < 0) { perror(path); return 70; }
     }
-    long long *times[3];
-    for (int w = 0; w < 3; w++) times[w] = calloc(rounds, sizeof(long long));
-    for (int w = 0; w < 3; w++)  /* warm-up */
+    long long *times[WAYS];
+    for (int w = 0; w < WAYS; w++) times[w] = calloc(rounds, sizeof(long long));
+    for (int w = 0; w < WAYS; w++) /* warm-up */
         for (int i = 0; i < 20; i++) launch(program, envs[w], outs[w]);
-    for (int w = 0; w < 3; w++) ftruncate(outs[w], 0);
+    for (int w = 0; w < WAYS; w++)
+        if (ftruncate(outs[w], 0) != 0) return 70;
     for (int r = 0; r < rounds; r++) {
-        for (int j = 0; j < 3; j++) {
-            int w = (r + j) % 3;
+        for (int j = 0; j < WAYS; j++) {
+            int w = (r + j) % WAYS;
+            snprintf(stamp, sizeof stamp, "PREMAIN_T0=%lld", now_ns());
             long long t = launch(program, envs[w], outs[w]);
             if (t < 0) { fprintf(stderr, "recorder-driver: %s launch %d failed\n", names[w], r); return 70; }
             times[w][r] = t;
         }
     }
-    long long *diff_empty = calloc(rounds, sizeof(long long)), *diff_recorder = calloc(rounds, sizeof(long long));
-    for (int r = 0; r < rounds; r++) {
-        diff_empty[r] = times[1][r] - times[0][r];
-        diff_recorder[r] = times[2][r] - times[0][r];
+    long long *diff[WAYS];
+    for (int w = 1; w < WAYS; w++) {
+        diff[w] = calloc(rounds, sizeof(long long));
+        for (int r = 0; r < rounds; r++) diff[w][r] = times[w][r] - times[0][r];
     }
     printf("| per launch, %d paired rounds | median µs | 95 %% interval µs |\n|---|---|---|\n", rounds);
     summary("plain launch (exec to exit)", times[0], rounds);
-    summary("empty auditor - plain", diff_empty, rounds);
-    summary("recorder - plain", diff_recorder, rounds);
-    struct stat st[3];
-    for (int w = 0; w < 3; w++) fstat(outs[w], &st[w]);
-    printf("\nbytes the program wrote to stdout+stderr: plain %lld, empty auditor %lld, recorder %lld "
-           "(recorder - plain: %lld)\n",
-           (long long)st[0].st_size, (long long)st[1].st_size, (long long)st[2].st_size,
-           (long long)(st[2].st_size - st[0].st_size));
+    summary("empty auditor - plain", diff[1], rounds);
+    summary("recorder - plain", diff[2], rounds);
+    summary("recorder, PREMAIN_T0 set - plain", diff[3], rounds);
+    struct stat st[WAYS];
+    for (int w = 0; w < WAYS; w++) fstat(outs[w], &st[w]);
+    printf("\nbytes the program wrote to stdout+stderr: plain %lld, empty auditor %lld, recorder %lld, "
+           "recorder with PREMAIN_T0 %lld (recorder - plain: %lld)\n",
+           (long long)st[0].st_size, (long long)st[1].st_size, (long long)st[2].st_size, (long long)st[3].st_size,
+           (long long)(st[2].st_size + st[3].st_size - 2 * st[0].st_size));
     return 0;
 }
