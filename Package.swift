@@ -5,7 +5,10 @@ import PackageDescription
 let package = Package(
     name: "premain",
     products: [
-        .executable(name: "premain", targets: ["premain"])
+        .executable(name: "premain", targets: ["premain"]),
+        // The field recorder (docs/recorder.md), an rtld-audit library loaded with LD_AUDIT; it
+        // lands beside the premain binary as libpremain-record.so.
+        .library(name: "premain-record", type: .dynamic, targets: ["PremainRecord"]),
     ],
     targets: [
         // System C libraries, from Debian packages.
@@ -38,6 +41,27 @@ let package = Package(
             cSettings: [.define("PREMAIN_COMMIT", to: "\"\(buildCommit())\"")]),
         // Tiny C for a signal handler: a SIGBUS in a file mapping becomes a page of zeros.
         .target(name: "CMapGuard"),
+        // The field recorder, without libc (a libc-linked auditor makes ld.so load a second libc
+        // into the audit namespace): raw system calls, nothing to link, no DT_NEEDED at all.
+        // Its public header is premain_mark(), the header-only mark API.
+        .target(
+            name: "PremainRecord",
+            exclude: ["Link"],
+            cSettings: [
+                .unsafeFlags([
+                    "-O2", "-ffreestanding", "-fno-stack-protector", "-fvisibility=hidden", "-fno-builtin",
+                ])
+            ],
+            linkerSettings: [
+                // swiftc links the product: no Swift start-up files (-nostartfiles), no libc or crt
+                // files (-nostdlib), no rpath to the toolchain, and its -lswiftCore resolved by the
+                // empty linker script in Link/linux (the resource folder named here).
+                .unsafeFlags([
+                    "-nostartfiles", "-no-toolchain-stdlib-rpath", "-resource-dir",
+                    Context.packageDirectory + "/Sources/PremainRecord/Link", "-Xclang-linker", "-nostdlib",
+                    "-Xlinker", "-z", "-Xlinker", "defs",
+                ])
+            ]),
         // Bytes that need not be UTF-8 (file names, DT_NEEDED names, argv) kept losslessly in a String.
         .target(name: "LosslessText"),
         // The ELF values both ELFKit and the model name (class, byte order, object kind, relocation

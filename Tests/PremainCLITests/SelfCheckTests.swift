@@ -73,7 +73,8 @@ final class SelfCheckTests: XCTestCase {
         for entry in [
             "bin/premain", "README.md", "LICENSE", "SHA256SUMS", "share/man/man1/premain.1",
             "share/bash-completion/completions/premain", "share/zsh/site-functions/_premain",
-            "share/fish/vendor_completions.d/premain.fish",
+            "share/fish/vendor_completions.d/premain.fish", "lib/premain/libpremain-record.so",
+            "include/premain/premain_mark.h", "include/premain/premain_spool.h",
         ] {
             XCTAssertTrue(
                 listing.stdout.split(separator: "\n").contains { $0 == name + entry }, "\(entry) not in \(tarball)")
@@ -95,10 +96,23 @@ final class SelfCheckTests: XCTestCase {
         for path in [
             "usr/share/man/man1/premain.1.gz", "usr/share/bash-completion/completions/premain",
             "usr/share/zsh/vendor-completions/_premain", "usr/share/fish/vendor_completions.d/premain.fish",
-            "usr/share/doc/premain/copyright",
+            "usr/share/doc/premain/copyright", "usr/include/premain/premain_mark.h",
+            "usr/include/premain/premain_spool.h",
         ] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/" + path), "\(path) not in \(deb)")
         }
+        // The field recorder where `premain field path` looks (<bin>/../lib/premain), needing nothing.
+        let recorder = root + "/usr/lib/premain/libpremain-record.so"
+        let dynamic = try Shell.run(["readelf", "-dW", recorder])
+        XCTAssertEqual(dynamic.status, 0, dynamic.stderr)
+        XCTAssertFalse(dynamic.stdout.contains("(NEEDED)"), dynamic.stdout)
+        let spool = root + "/spool"
+        try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+        let recorded = try Shell.run(
+            ["/bin/true"], environment: ["LD_AUDIT": recorder, "PREMAIN_FIELD_DIR": spool])
+        XCTAssertEqual(recorded.status, 0, recorded.stderr)
+        let records = try String(contentsOfFile: spool + "/\(getuid()).records", encoding: .utf8)
+        XCTAssertTrue(records.hasPrefix("premain-record/1 kind=launch "), records)
         let manual = try Shell.run(["man", "-l", root + "/usr/share/man/man1/premain.1.gz"])
         XCTAssertEqual(manual.status, 0, manual.stderr)
         XCTAssertTrue(manual.stdout.contains("EXIT STATUS"), manual.stdout)
