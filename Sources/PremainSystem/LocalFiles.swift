@@ -245,6 +245,11 @@ public enum LocalFiles {
         let fd = regularOnly ? openForReading(path, regularOnly: true) : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        return readPrefix(fd: fd, limit: limit)
+    }
+
+    /// What `fd` gives until its end, at most `limit` bytes; `complete` is `false` when a read failed.
+    private static func readPrefix(fd: Int32, limit: Int) -> (bytes: [UInt8], complete: Bool) {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: max(1, min(1 << 16, limit)))
         while bytes.count < limit {
@@ -258,6 +263,13 @@ public enum LocalFiles {
             bytes += chunk[0..<count]
         }
         return (Array(bytes.prefix(limit)), true)
+    }
+
+    /// Everything on stdin (`history add -`) up to `limit` bytes; `nil` when a read fails or
+    /// there is more.
+    public static func readStandardInput(limit: Int = 512 << 20) -> [UInt8]? {
+        let (bytes, complete) = readPrefix(fd: 0, limit: limit + 1)
+        return complete && bytes.count <= limit ? bytes : nil
     }
 
     /// `true` when the first non-blank byte of the regular file is `{`.
