@@ -4,8 +4,8 @@ import PremainModel
 ///
 /// When the rows are wider than `maxWidth`, the widest left-aligned column gives way: its
 /// cells are shortened as their kind allows (`TextFit`), and what is still too wide continues
-/// on the next lines in the same column; then the next widest, until the table fits. No cell
-/// is cut in the middle, so a piece that cannot be broken (a file name) may still overflow.
+/// on the next lines in the same column, or, in the last column, runs past the width. No cell
+/// is cut in the middle.
 public struct TextTable {
     public enum Alignment: Sendable { case left, right }
 
@@ -30,12 +30,12 @@ public struct TextTable {
         self.maxWidth = maxWidth
     }
 
-    /// Lines printed under each row, indented (a stacked layout's long name); by row index.
+    /// Lines printed under each row, as they are (a stacked layout's long name); by row index.
     public var below: [Int: [String]] = [:]
 
     public mutating func add(_ row: [String]) { rows.append(row.map(TextSafety.display)) }
 
-    /// A row, and `lines` under it as they are (already fitted by the caller).
+    /// A row, and `lines` under it (already fitted by the caller).
     public mutating func add(_ row: [String], below lines: [String]) {
         below[rows.count] = lines.map(TextSafety.display)
         add(row)
@@ -46,14 +46,13 @@ public struct TextTable {
         func cell(_ row: [String], _ column: Int) -> String { row.indices.contains(column) ? row[column] : "" }
         var body = rows
         var widths = (0..<columns).map { column in ([headers] + body).map { cell($0, column).count }.max() ?? 0 }
-        func used() -> Int { indent + widths.reduce(0, +) + 2 * max(columns - 1, 0) }
-        // The widest left-aligned columns give way in turn until the table fits.
-        var wrapped: [Int] = []
-        while used() > maxWidth,
-            let widest = (0..<columns).filter({ alignments[$0] == .left && !wrapped.contains($0) && widths[$0] > 12 })
+        let used = indent + widths.reduce(0, +) + 2 * max(columns - 1, 0)
+        var wrapped: Int?
+        if used > maxWidth,
+            let widest = (0..<columns).filter({ alignments[$0] == .left })
                 .max(by: { widths[$0] < widths[$1] })
         {
-            let room = max(12, widths[widest] - (used() - maxWidth))
+            let room = max(12, widths[widest] - (used - maxWidth))
             let kind = kinds.indices.contains(widest) ? kinds[widest] : .plain
             body = body.map { row in
                 var row = row
@@ -63,21 +62,20 @@ public struct TextTable {
             // A piece that cannot be broken (a file name) widens the column rather than overflow it.
             let longestLine =
                 body.flatMap { TextFit.lines(cell($0, widest), width: room, kind: .plain) }.map(\.count).max() ?? 0
-            widths[widest] = max(headers[widest].count, longestLine)
-            wrapped.append(widest)
+            widths[widest] = max(headers[widest].count, widest == columns - 1 ? min(longestLine, room) : longestLine)
+            wrapped = widest
         }
         var lines: [String] = []
         for (rowIndex, row) in ([headers] + body).enumerated() {
             if rowIndex == 0 && headers.allSatisfy(\.isEmpty) { continue }
-            // The wrapped columns' cells may take several lines; the other cells sit on the first.
+            // The wrapped column's cell may take several lines; the other cells sit on the first.
             var parts = [row]
-            if rowIndex > 0 {
-                for column in wrapped {
-                    let pieces = TextFit.lines(cell(row, column), width: widths[column], kind: .plain)
-                    for (index, piece) in pieces.enumerated() {
-                        if index == parts.count { parts.append([String](repeating: "", count: columns)) }
-                        if parts[index].indices.contains(column) { parts[index][column] = piece }
-                    }
+            if let wrapped, wrapped < columns - 1, rowIndex > 0 {
+                let pieces = TextFit.lines(cell(row, wrapped), width: widths[wrapped], kind: .plain)
+                parts = pieces.enumerated().map { index, piece in
+                    var line = index == 0 ? row : [String](repeating: "", count: columns)
+                    if line.indices.contains(wrapped) { line[wrapped] = piece }
+                    return line
                 }
             }
             for part in parts {

@@ -77,11 +77,11 @@ public enum TraceTextRenderer {
     }
 
     /// The hot list. FUNCTION last: demangled Swift names are long and would push the other
-    /// columns away; `stacked` (when the table does not fit) puts each name, its object and
-    /// its source on the lines under its row instead, the name shortened and broken to the width.
+    /// columns away; `stacked` (when the table does not fit) puts each name, its kind, object
+    /// and source on the lines under its row instead, the name shortened and broken to the width.
     static func table(_ shown: [TracedFunction], width: Int, stacked: Bool) -> String {
         let headers = ["MEDIAN", "P90", "MAX", "SELF", "CALLS", "KIND", "OBJECT", "SOURCE", "FUNCTION"]
-        let columns = stacked ? 6 : 9
+        let columns = stacked ? 5 : 9
         var table = TextTable(
             headers: Array(headers.prefix(columns)),
             alignments: Array([.right, .right, .right, .right, .right, .left, .left, .left, .left].prefix(columns)),
@@ -110,9 +110,11 @@ public enum TraceTextRenderer {
                 f.source?.shortText ?? "-", name,
             ]
             if stacked {
-                let place = "in " + row[6] + (f.source.map { " (\($0.shortText))" } ?? "")
-                let lines = TextFit.lines(name, width: max(12, width - 4), kind: .symbol) + [place]
-                table.add(Array(row.prefix(columns)), below: lines.map { "    " + $0 })
+                let place = f.kind.title + " in " + row[6] + (f.source.map { " (\($0.shortText))" } ?? "")
+                let lines =
+                    TextFit.lines(name, width: max(12, width - 4), kind: .symbol).map { "    " + $0 }
+                    + TextWrap.lines(place.split(separator: " "), width: width, first: "    ", indent: "      ")
+                table.add(Array(row.prefix(columns)), below: lines)
             } else {
                 table.add(row)
             }

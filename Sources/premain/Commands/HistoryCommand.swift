@@ -125,7 +125,7 @@ enum HistoryCommand: Command {
                 json: text, kind: read.kind.rawValue, metrics: read.metrics,
                 commit: sha.flatMap { $0.isEmpty ? nil : $0 }, recordedAt: MachineProbe.utcDate())
             Console.status(
-                "history: added \(read.kind.rawValue) report \(id) with \(read.metrics.count) metrics\(sha.map { " for \(TextSafety.display($0))" } ?? "") to \(TextSafety.display(database))"
+                "history: added \(read.kind.rawValue) report \(id) with \(Plural.count(read.metrics.count, "metric"))\(sha.map { " for \(TextSafety.display($0))" } ?? "") to \(TextSafety.display(database))"
             )
             return .success
         } catch {
