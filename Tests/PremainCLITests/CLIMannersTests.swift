@@ -70,3 +70,31 @@ import Testing
         #expect(try CLI.run(["measure", "--help"]).stdout.contains("'-': stdout, and the report goes to stderr"))
     }
 }
+
+/// Issue 36, item 12: on a terminal, a folder audit shows progress from its first step (the walk)
+/// to the last file; not on a pipe or a file.
+@Suite struct ProgressCLITests {
+    @Test func folderAuditShowsEveryStepOnATerminal() throws {
+        let folder = try TemporaryFolders.make("progress")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["a", "b"] {
+            try FileManager.default.copyItem(atPath: "/bin/true", toPath: folder + "/" + name)
+        }
+        try "not ELF".write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
+        let report = folder + "/report.json"
+        // `script` gives premain a pseudo-terminal for stdin, stdout and stderr.
+        let shown = try Shell.run(
+            ["-q", "-c", "'\(CLI.binary)' audit '\(folder)' --format json --output '\(report)'", "/dev/null"],
+            executable: "/usr/bin/script")
+        #expect(shown.status == 0, "\(shown.stdout)")
+        let steps = shown.stdout.split(whereSeparator: { $0 == "\r" || $0 == "\n" }).map(String.init)
+        let walking = steps.firstIndex { $0.contains("auditing: walking folders") }
+        let reading = steps.firstIndex { $0.contains("auditing: reading file headers [") }
+        let auditing = steps.firstIndex { $0.contains("auditing [") && $0.contains("/2") }
+        #expect(walking != nil && reading != nil && auditing != nil, "\(steps)")
+        if let walking, let reading, let auditing { #expect(walking < reading && reading < auditing) }
+        // Not a terminal: no progress.
+        let piped = try CLI.run(["audit", folder, "--format", "json", "--output", report])
+        #expect(piped.status == 0 && !piped.stderr.contains("auditing"), "\(piped.stderr)")
+    }
+}
