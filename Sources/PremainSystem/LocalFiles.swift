@@ -73,12 +73,32 @@ public enum LocalFiles {
     }
 
     /// Removes the files in `folder` (not below it) and then the folder; what cannot be
-    /// removed is left.
+    /// removed is left. The one removal of premain's temporary folders.
     public static func removeFolderAndFiles(_ folder: String) {
         if case .success(let names) = entries(of: folder) {
             for name in names { _ = LosslessUTF8.withCString(folder + "/" + name) { unlink($0) } }
         }
         _ = LosslessUTF8.withCString(folder) { rmdir($0) }
+    }
+
+    /// Makes a new folder `PARENT/premain-NAME-XXXXXX` (`mkdtemp(3)`, mode 0700) in `parent`,
+    /// `$TMPDIR` (or `/tmp` when it is unset or not absolute) unless given: the one maker of
+    /// premain's temporary folders. A failure says where and why ("cannot create a temporary
+    /// folder in /tmp: no space left on device").
+    public static func makeTemporaryFolder(
+        _ name: String, in parent: String = PremainEnvironment.temporaryDirectory()
+    ) -> Result<String, DirectoryError> {
+        var template = Array(LosslessUTF8.bytes(parent + "/premain-\(name)-XXXXXX").map { CChar(bitPattern: $0) })
+        template.append(0)
+        let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            return mkdtemp(base) != nil
+        }
+        guard made else {
+            let reason = String(cString: strerror(errno)).lowercased()
+            return .failure(DirectoryError(message: "cannot create a temporary folder in \(parent): \(reason)"))
+        }
+        return .success(LosslessUTF8.string(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }))
     }
 
     /// `lstat(2)` of `path` (a symlink itself); `nil` with `errno` set when it fails.
