@@ -1,5 +1,6 @@
 import PremainAudit
 import PremainLaunch
+import PremainModel
 import PremainRender
 import Synchronization
 
@@ -90,7 +91,10 @@ final class ProgressBar: Sendable {
                 state.lastDrawn = now
                 return true
             }
-            if draw { Console.err("\r\u{1B}[2K" + ProgressText.step(label, "walking folders, \(files) files found")) }
+            if draw {
+                Console.err(
+                    "\r\u{1B}[2K" + ProgressText.step(label, "walking folders, \(Plural.count(files, "file")) found"))
+            }
         case .sorting(let done, let total):
             update(step: "reading file headers", done, total)
         case .auditing(let done, let total):
