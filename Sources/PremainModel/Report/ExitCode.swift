@@ -44,7 +44,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable, CustomStringConvertible {
         case .inconclusive:
             return
                 "`compare`/`pr`: inconclusive (undecided within the run budget, or noise suspected); `pr`: also not measured (no `--run`)"
-        case .usage: return "usage error: `Error: …`, the usage line, and where to find help"
+        case .usage:
+            return
+                "usage error: `Error: …` (with \"did you mean 'audit'?\" for a mistyped subcommand, option or choice), the usage line wrapped to the terminal, and where to find help"
         case .internalError:
             return
                 "internal error, or an output could not be written (one `Error:` line each; the other outputs are written, and a file that failed is left as it was)"
