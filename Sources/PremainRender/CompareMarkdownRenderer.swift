@@ -44,7 +44,7 @@ public enum CompareMarkdownRenderer {
             for function in instructions.functions.prefix(5) {
                 lines.append(
                     "| ↳ " + MarkdownEscape.text(function.name, limit: 120) + " ("
-                        + MarkdownEscape.text(function.object, limit: 80)
+                        + MarkdownEscape.text(report.objectName(function.object), limit: 80)
                         + ") | \(CompareTextRenderer.grouped(function.base)) | \(CompareTextRenderer.grouped(function.head)) | "
                         + "\(CompareTextRenderer.signed(Double(function.change))) | |")
             }

@@ -61,7 +61,7 @@ public enum CompareTextRenderer {
             out += "\n" + instructionsTable(instructions, width: width)
             for function in instructions.functions {
                 out += wrap(
-                    "  changed: \(TextSafety.display(function.name)) (\(TextSafety.display(function.object))) "
+                    "  changed: \(TextSafety.display(function.name)) (\(TextSafety.display(report.objectName(function.object)))) "
                         + "\(grouped(function.base)) -> \(grouped(function.head)), \(signed(Double(function.change)))")
             }
         }

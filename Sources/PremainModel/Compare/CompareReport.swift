@@ -55,6 +55,14 @@ public struct CompareReport: Codable, Equatable, Sendable, KindedReport {
         self.conditions = conditions
     }
 
+    /// An object's role as people read it: the program's file name (head's) for
+    /// `<executable>`, else the role itself (a library's file name).
+    public func objectName(_ role: String) -> String {
+        guard role == StartupCause.executableRole else { return role }
+        let name = ObjectName.fileName(head.path)
+        return name.isEmpty ? role : name
+    }
+
     /// One of the two builds.
     public struct Side: Codable, Equatable, Sendable {
         /// As given on the command line.

@@ -82,4 +82,11 @@ struct PullRequestCommentTests {
         unknown.objectPath = nil
         #expect(unknown.objectName == StartupCause.executableRole)
     }
+
+    /// The instruction deltas' objects too: the program by its file name in the comment and text.
+    @Test func anInstructionDeltaInTheProgramIsNamedByItsFileName() throws {
+        let report = try ReportFixtures.compare()
+        #expect(report.objectName(StartupCause.executableRole) == "head-app")
+        #expect(report.objectName("libx.so") == "libx.so")
+    }
 }
