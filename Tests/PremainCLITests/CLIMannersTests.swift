@@ -96,5 +96,13 @@ import Testing
         // Not a terminal: no progress.
         let piped = try CLI.run(["audit", folder, "--format", "json", "--output", report])
         #expect(piped.status == 0 && !piped.stderr.contains("auditing"), "\(piped.stderr)")
+        // check and diff read their folders with the same steps.
+        for (command, label) in [("check '\(folder)'", "reading"), ("diff '\(folder)' '\(folder)'", "reading head")] {
+            let read = try Shell.run(
+                ["-q", "-c", "'\(CLI.binary)' \(command) --format json --output '\(report)'", "/dev/null"],
+                executable: "/usr/bin/script")
+            #expect(read.stdout.contains("\(label): walking folders"), "\(command): \(read.stdout)")
+            #expect(read.stdout.contains("\(label) ["), "\(command): \(read.stdout)")
+        }
     }
 }

@@ -102,6 +102,9 @@ final class ProgressBar: Sendable {
         }
     }
 
+    /// `update` of a folder audit's steps, for the libraries that take a callback.
+    var auditSteps: @Sendable (AuditProgress) -> Void { { [self] step in update(step) } }
+
     /// Clears the line.
     func finish() {
         Console.err("\r\u{1B}[2K")
