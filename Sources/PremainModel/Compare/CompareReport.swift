@@ -287,6 +287,20 @@ public struct CompareSettings: Codable, Equatable, Sendable {
     /// Seed of the block orders, so a comparison can be repeated.
     public var seed: UInt64
 
+    /// The values each setting may take, declared once: the command line's options and
+    /// premain.json's `compare` section both check against them.
+    public enum Bounds {
+        public static let thresholdMs: ClosedRange<Double> = 0...1_000_000
+        public static let thresholdPercent: ClosedRange<Double> = 0...1000
+        public static let instructionThresholdPercent: ClosedRange<Double> = 0...1000
+        public static let confidence: ClosedRange<Double> = 0.5...0.9999
+        /// Two runs of each build at least: one paired difference needs a pair.
+        public static let minRuns: ClosedRange<Int> = 2...100_000
+        public static let maxRuns: ClosedRange<Int> = 2...100_000
+        /// One day at most.
+        public static let maxSeconds: ClosedRange<Double> = 0...86_400
+    }
+
     public init(
         thresholdMs: Double = 0.5, thresholdPercent: Double = 5, instructionThresholdPercent: Double = 2,
         confidence: Double = 0.95, minRuns: Int = 16, maxRuns: Int = 200, maxSeconds: Double = 120,
