@@ -177,14 +177,7 @@ public struct CommitBuilds: Sendable {
 
     /// A new folder `$TMPDIR/premain-pr-XXXXXX` (`/tmp` without TMPDIR); `nil` when it cannot be made.
     static func temporaryFolder() -> String? {
-        let parent = PremainEnvironment.temporaryDirectory()
-        var template = Array((parent + "/premain-pr-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return false }
-            return mkdtemp(base) != nil
-        }
-        guard made else { return nil }
-        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        try? LocalFiles.makeTemporaryFolder("pr").get()
     }
 }
 

@@ -74,7 +74,9 @@ public enum AuditTextRenderer {
         out += relocations.render()
         if !r.tables.isEmpty {
             let tables = r.tables.map {
-                "\(TextSafety.display($0.name)) \($0.entries) \($0.format == .relr ? "words" : "entries")"
+                "\(TextSafety.display($0.name)) "
+                    + ($0.format == .relr
+                        ? Plural.count($0.entries, "word") : Plural.count($0.entries, "entry", "entries"))
             }
             out += "  tables: " + tables.joined(separator: ", ") + "\n"
         }

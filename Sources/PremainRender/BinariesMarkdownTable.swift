@@ -16,7 +16,8 @@ enum BinariesMarkdownTable {
         let unchanged = report.objects.filter { $0.status == .unchanged }
         let closures = report.closures.filter { $0.delta != 0 }
         guard !changed.isEmpty || !closures.isEmpty else {
-            return report.objects.isEmpty ? nil : "### Binaries\n\nNo static change in \(report.objects.count) objects."
+            return report.objects.isEmpty
+                ? nil : "### Binaries\n\nNo static change in \(Plural.count(report.objects.count, "object"))."
         }
         var out = "### Binaries, head vs base\n\n"
         if !changed.isEmpty {
@@ -27,7 +28,8 @@ enum BinariesMarkdownTable {
             out += totalRow(report.objects)
         }
         for closure in closures {
-            out += "\n**\(e(closure.name))** maps \(DiffMarkdownRenderer.signedCount(closure)) objects before main."
+            out +=
+                "\n**\(e(closure.name))** maps \(DiffMarkdownRenderer.signedCount(closure)) \(Plural.noun(closure.head ?? closure.base ?? 0, "object")) before main."
         }
         var lists: [String] = []
         for delta in changed {

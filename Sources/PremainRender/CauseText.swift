@@ -45,7 +45,7 @@ public enum CauseText {
     /// an object-level cause names its object: "libextra.so (new object's initializers) takes 1.002 ms".
     public static func lead(_ cause: StartupCause, scope: SourceScope? = nil) -> String {
         var place = [cause.description]
-        if cause.function != nil, cause.object != StartupCause.executableRole { place.append("in \(cause.object)") }
+        if cause.function != nil, cause.object != StartupCause.executableRole { place.append("in \(cause.objectName)") }
         if let source = source(cause, scope: scope) { place.append(source) }
         return "\(cause.title) (\(place.joined(separator: ", "))) \(amount(cause))"
     }
@@ -95,7 +95,7 @@ public enum CauseText {
         let improving = report.verdict == .improvement
         return Finding(
             rule: StartupCauseRule.identifier, severity: improving ? .note : .warning,
-            subject: .init(object: cause.object, path: cause.objectPath, symbol: cause.function ?? cause.symbol),
+            subject: .init(object: cause.objectName, path: cause.objectPath, symbol: cause.function ?? cause.symbol),
             figure: cause.difference.medianMs, unit: "ms", message: message,
             advice: improving
                 ? "this change made start-up faster"

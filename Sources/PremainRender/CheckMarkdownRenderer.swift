@@ -13,8 +13,8 @@ public enum CheckMarkdownRenderer {
         var head = marker + "\n## premain: start-up check\n\n"
         head +=
             failing.isEmpty
-            ? "✅ **Passed**: \(report.findings.count) findings, none at or above \(report.failOn.rawValue)"
-            : "❌ **Failed**: \(failing.count) findings at or above \(report.failOn.rawValue)"
+            ? "✅ **Passed**: \(Plural.count(report.findings.count, "finding")), none at or above \(report.failOn.rawValue)"
+            : "❌ **Failed**: \(Plural.count(failing.count, "finding")) at or above \(report.failOn.rawValue)"
         var table = "| severity | rule | where | finding |\n|---|---|---|---|\n"
         for finding in report.findings.prefix(top) { table += "| " + DiffMarkdownRenderer.findingCells(finding) }
         if report.findings.count > top { table += "| …and \(report.findings.count - top) more | | | |\n" }

@@ -23,7 +23,7 @@ public enum ClosureTextRenderer {
         guard let closure = binary.closure else { return "" }
         let width = options.width
         let wrap = { (prefix: String, items: [String]) in Self.wrap(prefix, items, width: width) }
-        var out = "\nLoad closure (\(closure.objects.count) objects"
+        var out = "\nLoad closure (\(Plural.count(closure.objects.count, "object"))"
         out += closure.missing.isEmpty ? ")\n" : ", \(closure.missing.count) missing)\n"
         out += tree(binary.path, closure, options)
         if !closure.missing.isEmpty {
@@ -41,7 +41,7 @@ public enum ClosureTextRenderer {
             out += unused.map { "  " + TextSafety.display($0) + "\n" }.joined()
         }
         if let totals = closure.totals, let program = closure.program {
-            out += "\nClosure totals (program + \(totals.objects) objects)\n"
+            out += "\nClosure totals (program + \(Plural.count(totals.objects, "object")))\n"
             var table = TextTable(
                 headers: ["", "program", "closure"], alignments: [.left, .right, .right], maxWidth: width)
             let (p, t) = (program.relocations, totals.relocations)
@@ -167,8 +167,8 @@ public enum ClosureTextRenderer {
     /// The summary of a folder audit: totals and the largest offenders.
     public static func render(_ summary: OffenderSummary, width: Int = 100) -> String {
         var out =
-            "\nSummary of \(summary.files) files: \(summary.relocations) relocations, "
-            + "\(summary.initializers) initializers, \(summary.exported) exported symbols\n"
+            "\nSummary of \(Plural.count(summary.files, "file")): \(Plural.count(summary.relocations, "relocation")), "
+            + "\(Plural.count(summary.initializers, "initializer")), \(summary.exported) exported symbols\n"
             + "  \(summary.filesWithMissing) with missing libraries, \(summary.filesWithUnused) with unused ones\n"
         for (title, list) in [
             ("Most relocations", summary.mostRelocations),

@@ -19,10 +19,10 @@ public enum CompareMarkdownRenderer {
         for reason in report.reasons { lines.append("- " + MarkdownEscape.text(reason)) }
         if !report.warnings.isEmpty {
             lines.append("")
-            for warning in report.warnings {
-                lines.append(
-                    "> ⚠️ " + MarkdownEscape.text(warning.message) + " — " + MarkdownEscape.text(warning.advice))
-            }
+            lines += MarkdownEscape.quoted(
+                report.warnings.map {
+                    "⚠️ " + MarkdownEscape.text($0.message) + " — " + MarkdownEscape.text($0.advice)
+                })
         }
         let level = Int((report.settings.confidence * 100).rounded())
         lines.append("")
@@ -44,7 +44,7 @@ public enum CompareMarkdownRenderer {
             for function in instructions.functions.prefix(5) {
                 lines.append(
                     "| ↳ " + MarkdownEscape.text(function.name, limit: 120) + " ("
-                        + MarkdownEscape.text(function.object, limit: 80)
+                        + MarkdownEscape.text(report.objectName(function.object), limit: 80)
                         + ") | \(CompareTextRenderer.grouped(function.base)) | \(CompareTextRenderer.grouped(function.head)) | "
                         + "\(CompareTextRenderer.signed(Double(function.change))) | |")
             }
@@ -104,7 +104,7 @@ public enum CompareMarkdownRenderer {
             for cause in causes {
                 let source = CauseText.source(cause, scope: scope).map { "`" + MarkdownEscape.code($0) + "`" } ?? "–"
                 lines.append(
-                    "| \(codeName(cause.title)) | \(cause.description)\(cause.staticChange.map { "<br><sub>" + MarkdownEscape.text($0, limit: 200) + "</sub>" } ?? "") | \(MarkdownEscape.text(cause.object, limit: 80)) | \(source) | "
+                    "| \(codeName(cause.title)) | \(cause.description)\(cause.staticChange.map { "<br><sub>" + MarkdownEscape.text($0, limit: 200) + "</sub>" } ?? "") | \(MarkdownEscape.text(cause.objectName, limit: 80)) | \(source) | "
                         + "\(cause.base.map { Milliseconds.text($0.medianMs) } ?? "–") | \(cause.head.map { Milliseconds.text($0.medianMs) } ?? "–") | "
                         + "\(Milliseconds.signed(cause.difference.medianMs)) (\(CauseText.interval(cause.difference, level: report.settings.confidence))) | "
                         + "\(CauseText.share(cause.share)) |")
@@ -117,7 +117,7 @@ public enum CompareMarkdownRenderer {
                 )
             }
         }
-        for note in explanation.notes { lines.append("> ℹ️ " + MarkdownEscape.text(note)) }
+        lines += MarkdownEscape.quoted(explanation.notes.map { "ℹ️ " + MarkdownEscape.text($0) })
         lines.append("")
         return lines
     }

@@ -61,7 +61,7 @@ public enum CompareTextRenderer {
             out += "\n" + instructionsTable(instructions, width: width)
             for function in instructions.functions {
                 out += wrap(
-                    "  changed: \(TextSafety.display(function.name)) (\(TextSafety.display(function.object))) "
+                    "  changed: \(TextSafety.display(function.name)) (\(TextSafety.display(report.objectName(function.object)))) "
                         + "\(grouped(function.base)) -> \(grouped(function.head)), \(signed(Double(function.change)))")
             }
         }
@@ -89,7 +89,7 @@ public enum CompareTextRenderer {
         }
         let level = Int((report.settings.confidence * 100).rounded())
         for (index, cause) in causes.enumerated() {
-            var place = [cause.description, TextSafety.display(cause.object)]
+            var place = [cause.description, TextSafety.display(cause.objectName)]
             if let source = CauseText.source(cause, scope: scope) { place.append(TextSafety.display(source)) }
             out += wrap("  \(index + 1). \(TextSafety.display(cause.title)) — \(place.joined(separator: ", "))")
             let base = cause.base.map { Milliseconds.text($0.medianMs) } ?? "none"

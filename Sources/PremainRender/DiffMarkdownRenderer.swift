@@ -110,7 +110,8 @@ public enum DiffMarkdownRenderer {
         }
         if !report.warnings.isEmpty {
             lines.append("")
-            lines += report.warnings.map { "> ⚠️ " + e($0.message, 400) + " — " + e($0.advice, 400) }
+            lines += MarkdownEscape.quoted(
+                report.warnings.map { "⚠️ " + e($0.message, 400) + " — " + e($0.advice, 400) })
         }
         return lines.joined(separator: "\n")
     }
@@ -296,7 +297,7 @@ public enum DiffMarkdownRenderer {
 
     static func footer(_ report: DiffReport) -> String {
         func describe(_ side: DiffReport.Side, _ name: String) -> String {
-            var parts = ["\(name): \(e(side.label, 80)), \(side.objects) objects"]
+            var parts = ["\(name): \(e(side.label, 80)), \(Plural.count(side.objects, "object"))"]
             if let runs = side.runs { parts.append("\(runs) runs, \(side.cold == true ? "cold" : "warm") cache") }
             let preferred = [
                 "machine", "cpuModel", "onlineCPUs", "kernel", "glibcVersion", "frequencyGovernor",

@@ -43,7 +43,8 @@ public enum DiffTextRenderer {
             }
             out += "\n" + table.render()
             if negligible > 0 {
-                out += "  (\(negligible) initializers under 0.001 ms on both sides left out; --format json has them)\n"
+                out +=
+                    "  (\(Plural.count(negligible, "initializer")) under 0.001 ms on both sides left out; --format json has them)\n"
             }
         }
         let changed = report.objects.filter { $0.status != .unchanged }

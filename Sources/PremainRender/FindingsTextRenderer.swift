@@ -24,7 +24,7 @@ public enum FindingsTextRenderer {
             let count = report.findings.filter { $0.severity == severity }.count
             return "\(count) \(severity.rawValue)\(count == 1 ? "" : "s")"
         }
-        var summary = "\(report.findings.count) findings (\(counts.joined(separator: ", "))); "
+        var summary = "\(Plural.count(report.findings.count, "finding")) (\(counts.joined(separator: ", "))); "
         summary +=
             report.failing.isEmpty
             ? "none at or above \(report.failOn.rawValue)"

@@ -98,4 +98,15 @@ public enum MarkdownEscape {
         }
         return out.isEmpty ? "_" : out
     }
+
+    /// `paragraphs` as one block quote, each its own paragraph (`> a`, `>`, `> b`): lines that
+    /// follow each other in a quote would run into one paragraph under GitHub's Markdown.
+    static func quoted(_ paragraphs: [String]) -> [String] {
+        var lines: [String] = []
+        for paragraph in paragraphs {
+            if !lines.isEmpty { lines.append(">") }
+            lines.append("> " + paragraph)
+        }
+        return lines
+    }
 }

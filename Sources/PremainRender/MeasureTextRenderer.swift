@@ -199,7 +199,8 @@ public enum MeasureTextRenderer {
         if let residency = m.coldResidency {
             let total = residency.reduce(0) { $0 + $1.pages }
             let stayed = residency.reduce(0.0) { $0 + $1.residentPagesMedian }
-            out += "  cold: \(residency.count) files evicted before every run (fdatasync + POSIX_FADV_DONTNEED); "
+            out +=
+                "  cold: \(Plural.count(residency.count, "file")) evicted before every run (fdatasync + POSIX_FADV_DONTNEED); "
             out += "median \(Milliseconds.number(stayed, decimals: 0)) of \(total) pages stayed resident\n"
             for file in residency where file.residentPagesMedian > 0 || file.error != nil {
                 out +=

@@ -30,7 +30,16 @@ public struct TextTable {
         self.maxWidth = maxWidth
     }
 
+    /// Lines printed under each row, as they are (a stacked layout's long name); by row index.
+    public var below: [Int: [String]] = [:]
+
     public mutating func add(_ row: [String]) { rows.append(row.map(TextSafety.display)) }
+
+    /// A row, and `lines` under it (already fitted by the caller).
+    public mutating func add(_ row: [String], below lines: [String]) {
+        below[rows.count] = lines.map(TextSafety.display)
+        add(row)
+    }
 
     public func render() -> String {
         let columns = headers.count
@@ -82,6 +91,7 @@ public struct TextTable {
                 }
                 lines.append(String(repeating: " ", count: indent) + cells.joined(separator: "  "))
             }
+            if rowIndex > 0 { lines += below[rowIndex - 1] ?? [] }
         }
         return lines.map { $0.trailingSpacesRemoved }.joined(separator: "\n") + "\n"
     }

@@ -51,8 +51,10 @@ public enum PremainEnvironment {
             "searched for libraries as ld.so would; otherwise ignored, so that the report describes the binary rather than premain's own environment (--library-path gives it explicitly)"
     )
     public static let temporaryFolder = EnvironmentVariable(
-        name: "TMPDIR", readBy: "pr --commits and check --verify",
-        effect: "where temporary worktrees and copies are made, when it is an absolute path (default /tmp)")
+        name: "TMPDIR", readBy: "measure, compare, trace, pr and check --verify",
+        effect:
+            "where temporary folders are made (the loader's debug output of each launch, callgrind's dumps, pr's worktrees, --verify's copies), when it is an absolute path (default /tmp)"
+    )
     public static let commit = EnvironmentVariable(
         name: "GITHUB_SHA", readBy: "history add",
         effect: "the commit a report is added for, when --commit is not given and the report names none")

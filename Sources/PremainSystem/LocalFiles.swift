@@ -73,12 +73,32 @@ public enum LocalFiles {
     }
 
     /// Removes the files in `folder` (not below it) and then the folder; what cannot be
-    /// removed is left.
+    /// removed is left. The one removal of premain's temporary folders.
     public static func removeFolderAndFiles(_ folder: String) {
         if case .success(let names) = entries(of: folder) {
             for name in names { _ = LosslessUTF8.withCString(folder + "/" + name) { unlink($0) } }
         }
         _ = LosslessUTF8.withCString(folder) { rmdir($0) }
+    }
+
+    /// Makes a new folder `PARENT/premain-NAME-XXXXXX` (`mkdtemp(3)`, mode 0700) in `parent`,
+    /// `$TMPDIR` (or `/tmp` when it is unset or not absolute) unless given: the one maker of
+    /// premain's temporary folders. A failure says where and why ("cannot create a temporary
+    /// folder in /tmp: no space left on device").
+    public static func makeTemporaryFolder(
+        _ name: String, in parent: String = PremainEnvironment.temporaryDirectory()
+    ) -> Result<String, DirectoryError> {
+        var template = Array(LosslessUTF8.bytes(parent + "/premain-\(name)-XXXXXX").map { CChar(bitPattern: $0) })
+        template.append(0)
+        let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            return mkdtemp(base) != nil
+        }
+        guard made else {
+            let reason = String(cString: strerror(errno)).lowercased()
+            return .failure(DirectoryError(message: "cannot create a temporary folder in \(parent): \(reason)"))
+        }
+        return .success(LosslessUTF8.string(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }))
     }
 
     /// `lstat(2)` of `path` (a symlink itself); `nil` with `errno` set when it fails.
@@ -245,6 +265,11 @@ public enum LocalFiles {
         let fd = regularOnly ? openForReading(path, regularOnly: true) : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        return readPrefix(fd: fd, limit: limit)
+    }
+
+    /// What `fd` gives until its end, at most `limit` bytes; `complete` is `false` when a read failed.
+    private static func readPrefix(fd: Int32, limit: Int) -> (bytes: [UInt8], complete: Bool) {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: max(1, min(1 << 16, limit)))
         while bytes.count < limit {
@@ -258,6 +283,13 @@ public enum LocalFiles {
             bytes += chunk[0..<count]
         }
         return (Array(bytes.prefix(limit)), true)
+    }
+
+    /// Everything on stdin (`history add -`) up to `limit` bytes; `nil` when a read fails or
+    /// there is more.
+    public static func readStandardInput(limit: Int = 512 << 20) -> [UInt8]? {
+        let (bytes, complete) = readPrefix(fd: 0, limit: limit + 1)
+        return complete && bytes.count <= limit ? bytes : nil
     }
 
     /// `true` when the first non-blank byte of the regular file is `{`.

@@ -34,12 +34,18 @@ var versionLine: String {
 func usageFailure(_ message: String, spec: CommandSpec?) -> Never {
     Console.error(message)
     if let spec {
-        Console.err("Usage: \(spec.usage)\n  See 'premain \(spec.name) \(CommandSpec.help)' for more information.\n")
+        let usage = spec.usageLines(width: OutputWidth.stderr()).joined(separator: "\n")
+        Console.err("\(usage)\n  See 'premain \(spec.name) \(CommandSpec.help)' for more information.\n")
     } else {
         Console.err(
             "Usage: premain <subcommand> [options]\n  See 'premain \(CommandSpec.help)' for more information.\n")
     }
     exit(ExitCode.usage.rawValue)
+}
+
+/// "unknown subcommand 'adit'; did you mean 'audit'?".
+func unknownSubcommand(_ word: String) -> String {
+    NearestName.message("unknown subcommand '\(word)'", for: word, among: allCommands.map { $0.spec.name } + [helpWord])
 }
 
 func command(named name: String) -> (any Command.Type)? {
@@ -69,14 +75,19 @@ case helpWord:
         Console.outOrExit(overview)
         exit(0)
     }
-    guard let chosen = command(named: words[1]) else { usageFailure("unknown subcommand '\(words[1])'", spec: nil) }
+    guard let chosen = command(named: words[1]) else { usageFailure(unknownSubcommand(words[1]), spec: nil) }
     Console.outOrExit(chosen.spec.helpText())
     exit(0)
 default:
     break
 }
 guard let chosen = command(named: first) else {
-    usageFailure(first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown subcommand '\(first)'", spec: nil)
+    usageFailure(
+        first.hasPrefix("-")
+            ? NearestName.message(
+                "unknown option '\(first)'", for: first,
+                among: (CommandSpec.help.spec.names + [versionOption.spec.name]).filter { $0.hasPrefix("--") })
+            : unknownSubcommand(first), spec: nil)
 }
 words.removeFirst()
 do {

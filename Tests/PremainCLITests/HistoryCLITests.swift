@@ -328,7 +328,7 @@ struct HistoryCLITests {
             #expect(added.status == 0, "\(name): \(added.stderr)")
             #expect(FileManager.default.fileExists(atPath: folder + "/" + name), "\(FolderSnapshot(folder))")
             let shown = try CLI.run(["history", "show", "--db", name], in: folder)
-            #expect(shown.status == 0 && shown.stdout.contains("1 reports"), "\(name): \(shown.stderr)")
+            #expect(shown.status == 0 && shown.stdout.contains("1 report,"), "\(name): \(shown.stderr)")
         }
     }
 

@@ -47,10 +47,15 @@ public struct BatchAudit: Sendable {
     /// Audits `paths` (files and folders, see `FileCollector`). Files found in folders that
     /// are not ELF executables or libraries are skipped and counted in `skipped`; named files
     /// that cannot be audited are `errors`.
-    /// `progress(done, total)` is called from worker threads after each file.
-    public func run(_ paths: [String], progress: (@Sendable (Int, Int) -> Void)? = nil) -> AuditReport {
-        let collected = FileCollector.collect(paths, options: .init(includeObjects: includeObjects))
-        let outcomes = audit(collected.files, sizes: collected.sizes, progress: progress)
+    /// `progress` hears of every step from the start (walking folders, reading their files'
+    /// first bytes, auditing), from worker threads.
+    public func run(_ paths: [String], progress: (@Sendable (AuditProgress) -> Void)? = nil) -> AuditReport {
+        let collected = FileCollector.collect(
+            paths, options: .init(includeObjects: includeObjects), progress: progress)
+        progress?(.auditing(done: 0, total: collected.files.count))
+        var counted: (@Sendable (Int, Int) -> Void)?
+        if let progress { counted = { done, total in progress(.auditing(done: done, total: total)) } }
+        let outcomes = audit(collected.files, sizes: collected.sizes, progress: counted)
         var binaries: [BinaryInventory] = []
         var errors = collected.unreadable
         for (file, outcome) in zip(collected.files, outcomes) {

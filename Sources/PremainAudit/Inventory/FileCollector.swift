@@ -54,7 +54,11 @@ public enum FileCollector {
         public var skipped = SkippedFiles()
     }
 
-    public static func collect(_ paths: [String], options: Options = .init()) -> Collected {
+    /// `progress` hears of the walk from its start: `.walking` after each folder listed (files
+    /// found so far), then `.sorting` as the files' first bytes are read.
+    public static func collect(
+        _ paths: [String], options: Options = .init(), progress: (@Sendable (AuditProgress) -> Void)? = nil
+    ) -> Collected {
         var result = Collected(files: [], fromFolders: [], unreadable: [])
         var seen = Set<FileID>()
         for path in paths {
@@ -66,8 +70,9 @@ public enum FileCollector {
             if info.st_mode & S_IFMT == S_IFDIR {
                 seen.insert(FileID(info))
                 var found: [Found] = []
-                walk(path, into: &found, result: &result, seen: &seen)
-                sort(found, options: options, into: &result)
+                progress?(.walking(files: 0))
+                walk(path, into: &found, result: &result, seen: &seen, progress: progress)
+                sort(found, options: options, into: &result, progress: progress)
             } else if seen.insert(FileID(info)).inserted {
                 result.files.append(path)
                 result.sizes[path] = Int(info.st_size)
@@ -94,7 +99,8 @@ public enum FileCollector {
     /// Lists `folder` recursively into `found`: its regular files in name order, then those of
     /// its subfolders (each file and folder once, by device and inode).
     private static func walk(
-        _ folder: String, into found: inout [Found], result: inout Collected, seen: inout Set<FileID>
+        _ folder: String, into found: inout [Found], result: inout Collected, seen: inout Set<FileID>,
+        progress: (@Sendable (AuditProgress) -> Void)?
     ) {
         let names: [String]
         switch LocalFiles.entries(of: folder) {
@@ -126,7 +132,8 @@ public enum FileCollector {
                 continue  // symlinks, devices, sockets, FIFOs
             }
         }
-        for subfolder in subfolders { walk(subfolder, into: &found, result: &result, seen: &seen) }
+        progress?(.walking(files: found.count))
+        for subfolder in subfolders { walk(subfolder, into: &found, result: &result, seen: &seen, progress: progress) }
     }
 
     /// Why `path` could not be looked at: the `strerror` text, lowercase, with the length for a
@@ -140,8 +147,11 @@ public enum FileCollector {
 
     /// Reads the first bytes of every file `found` (on all cores: a system folder holds
     /// thousands, most of them not ELF) and keeps, counts or skips each, in `found`'s order.
-    private static func sort(_ found: [Found], options: Options, into result: inout Collected) {
-        let signatures = signatures(of: found.map(\.path))
+    private static func sort(
+        _ found: [Found], options: Options, into result: inout Collected,
+        progress: (@Sendable (AuditProgress) -> Void)? = nil
+    ) {
+        let signatures = signatures(of: found.map(\.path), progress: progress)
         for (file, signature) in zip(found, signatures) {
             switch signature {
             case .linked, .unreadable:
@@ -164,23 +174,43 @@ public enum FileCollector {
     }
 
     /// `FileSignature.read` of each path, in order; chunks of paths are read on all cores.
-    static func signatures(of paths: [String]) -> [FileSignature] {
+    static func signatures(
+        of paths: [String], progress: (@Sendable (AuditProgress) -> Void)? = nil
+    ) -> [FileSignature] {
         let chunk = 64
         let chunks = (paths.count + chunk - 1) / chunk
         let workers = min(BatchAudit.processorCount, chunks)
-        guard workers > 1 else { return paths.map(FileSignature.read) }
+        guard workers > 1 else {
+            progress?(.sorting(done: 0, total: paths.count))
+            return paths.map(FileSignature.read)
+        }
         let read = Mutex<[[FileSignature]]>(Array(repeating: [], count: chunks))
         let next = Atomic<Int>(0)
+        let done = Atomic<Int>(0)
+        progress?(.sorting(done: 0, total: paths.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < chunks else { return }
                 let part = paths[(index * chunk)..<min(paths.count, (index + 1) * chunk)].map(FileSignature.read)
                 read.withLock { $0[index] = part }
+                let finished = done.wrappingAdd(part.count, ordering: .relaxed).newValue
+                progress?(.sorting(done: finished, total: paths.count))
             }
         }
         return read.withLock { $0.flatMap { $0 } }
     }
+}
+
+/// How far a batch audit has got, for a progress display: from the first folder listed to the
+/// last file audited, so no step runs silent.
+public enum AuditProgress: Sendable, Equatable {
+    /// Listing folders: regular files found so far (the total is not known yet).
+    case walking(files: Int)
+    /// Reading the first bytes of the files found, to keep ELF programs and libraries.
+    case sorting(done: Int, total: Int)
+    /// Auditing the files kept.
+    case auditing(done: Int, total: Int)
 }
 
 /// What a file is, from its first bytes: enough to leave a build folder's intermediate files

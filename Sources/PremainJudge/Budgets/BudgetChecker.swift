@@ -86,7 +86,8 @@ public enum BudgetChecker {
                     Finding(
                         rule: "budget_closure_objects", severity: .error, subject: RuleInput.subject(program),
                         figure: Double(count), threshold: Double(limit), unit: "objects",
-                        message: "\(program.name) maps \(count) objects before main, the budget is \(limit)",
+                        message:
+                            "\(program.name) maps \(Plural.count(count, "object")) before main, the budget is \(limit)",
                         advice: "Drop or merge dependencies, or raise budgets.maxClosureObjects in premain.json"))
             }
         }

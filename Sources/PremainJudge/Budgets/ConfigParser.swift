@@ -17,10 +17,8 @@ public enum ConfigParser {
     ]
     static let allowKeys = ["object", "count", "symbols", "reason"]
     /// Upper bounds of values that size work or memory (a bootstrap of 10^12 resamples would
-    /// allocate terabytes).
+    /// allocate terabytes); compare's are `CompareSettings.Bounds`, which the command line shares.
     static let maxBootstrapResamples = 100_000
-    static let maxRuns = 100_000
-    static let maxSeconds = 86_400.0
 
     /// Parses `text`, the content of `file` (the name is used in errors only).
     public static func parse(_ text: String, file: String = "premain.json") throws(ConfigError) -> PremainConfig {
@@ -177,42 +175,33 @@ public enum ConfigParser {
         let fields = try reader.object(value, "compare")
         try reader.onlyKnown(fields, compareKeys, "compare")
         var settings = CompareSettings()
+        typealias Bounds = CompareSettings.Bounds
         if let number = fields["thresholdMs"] {
-            settings.thresholdMs = try reader.number(number, "compare.thresholdMs", minimum: 0)
+            settings.thresholdMs = try reader.number(number, "compare.thresholdMs", in: Bounds.thresholdMs)
         }
         if let number = fields["thresholdPercent"] {
-            settings.thresholdPercent = try reader.number(number, "compare.thresholdPercent", minimum: 0)
+            settings.thresholdPercent = try reader.number(
+                number, "compare.thresholdPercent", in: Bounds.thresholdPercent)
         }
         if let number = fields["instructionThresholdPercent"] {
             settings.instructionThresholdPercent = try reader.number(
-                number, "compare.instructionThresholdPercent", minimum: 0)
+                number, "compare.instructionThresholdPercent", in: Bounds.instructionThresholdPercent)
         }
         if let number = fields["confidence"] {
-            let level = try reader.number(number, "compare.confidence", minimum: 0)
-            guard level >= 0.5, level < 1 else {
-                throw ConfigError(
-                    file: reader.file, key: "compare.confidence",
-                    message: "expected a number from 0.5 to below 1, found \(level)")
-            }
-            settings.confidence = level
+            settings.confidence = try reader.number(number, "compare.confidence", in: Bounds.confidence)
         }
         if let number = fields["minRuns"] {
-            settings.minRuns = max(2, try reader.whole(number, "compare.minRuns", maximum: maxRuns))
+            settings.minRuns = try reader.whole(number, "compare.minRuns", in: Bounds.minRuns)
         }
         if let number = fields["maxRuns"] {
-            settings.maxRuns = max(2, try reader.whole(number, "compare.maxRuns", maximum: maxRuns))
+            settings.maxRuns = try reader.whole(number, "compare.maxRuns", in: Bounds.maxRuns)
         }
         if settings.maxRuns < settings.minRuns {
             throw ConfigError(
                 file: reader.file, key: "compare.maxRuns", message: "is below compare.minRuns (\(settings.minRuns))")
         }
         if let number = fields["maxSeconds"] {
-            settings.maxSeconds = try reader.number(number, "compare.maxSeconds", minimum: 0)
-            guard settings.maxSeconds <= maxSeconds else {
-                throw ConfigError(
-                    file: reader.file, key: "compare.maxSeconds",
-                    message: "expected at most \(Int(maxSeconds)) (one day), found \(settings.maxSeconds)")
-            }
+            settings.maxSeconds = try reader.number(number, "compare.maxSeconds", in: Bounds.maxSeconds)
         }
         if let number = fields["seed"] { settings.seed = UInt64(try reader.whole(number, "compare.seed")) }
         return settings
@@ -249,6 +238,30 @@ public enum ConfigParser {
                     file: file, key: key,
                     message:
                         "expected a number of at least \(Milliseconds.number(minimum, decimals: 0)), found \(number)")
+            }
+            return number
+        }
+
+        /// A number within `range` (a bound of the setting declared once, `CompareSettings.Bounds`).
+        func number(_ value: JSONValue, _ key: String, in range: ClosedRange<Double>) throws(ConfigError) -> Double {
+            guard case .number(let number) = value, number.isFinite else { throw fail(key, "a number", value) }
+            guard range.contains(number) else {
+                throw ConfigError(
+                    file: file, key: key,
+                    message:
+                        "expected a number from \(JSONValue.number(range.lowerBound).displayText) to \(JSONValue.number(range.upperBound).displayText), found \(JSONValue.number(number).displayText)"
+                )
+            }
+            return number
+        }
+
+        /// A whole number within `range`.
+        func whole(_ value: JSONValue?, _ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
+            let number = try whole(value, key, maximum: range.upperBound)
+            guard number >= range.lowerBound else {
+                throw ConfigError(
+                    file: file, key: key,
+                    message: "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(number)")
             }
             return number
         }

@@ -18,15 +18,6 @@ public struct SwiftDefaultArgumentOnStartupPathRule: Rule {
     public init() {}
 
     public func check(_ input: RuleInput, _ config: RuleConfig) -> [Finding] {
-        let threshold = config["thresholdMs"]
-        return input.functions.compactMap { function in
-            guard function.kind == .swiftDefaultArgument, function.inclusive.medianMs >= threshold else { return nil }
-            return finding(
-                config, RuleInput.subject(path: function.object, symbol: function.displayName),
-                figure: function.inclusive.medianMs, threshold: threshold, unit: "ms",
-                message:
-                    "\(SwiftName.display(symbol: function.symbol, demangled: function.demangled)) takes \(Milliseconds.text(function.inclusive.medianMs)) (median) on the start-up path, threshold \(Milliseconds.text(threshold))",
-                advice: Self.description.advice, location: function.location)
-        }
+        slowTracedFunctions(of: .swiftDefaultArgument, input, config)
     }
 }

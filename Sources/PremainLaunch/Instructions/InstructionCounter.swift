@@ -101,12 +101,12 @@ public struct InstructionCounter: Sendable {
         valgrind: String, executable: String, command: [String], environment: [String],
         timeoutSeconds: Double?
     ) throws(InstructionCountError) -> InstructionCounts {
-        var template = Array("/tmp/premain-icount-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw .runFailed("cannot create a temporary folder in /tmp: \(String(cString: strerror(errno)))")
+        let folder: String
+        switch LocalFiles.makeTemporaryFolder("icount") {
+        case .success(let made): folder = made
+        case .failure(let error): throw .runFailed(error.message)
         }
-        let folder = String(cString: made)
-        defer { ProcessLauncher.removeFolder(folder) }
+        defer { LocalFiles.removeFolderAndFiles(folder) }
 
         var notes: [String] = []
         var arguments = [valgrind] + Self.valgrindOptions(folder: folder) + [executable] + command.dropFirst()

@@ -143,17 +143,17 @@ public struct ProcessLauncher: Launcher {
         var environment = request.environment.filter {
             !$0.hasPrefix("LD_DEBUG=") && !$0.hasPrefix("LD_DEBUG_OUTPUT=")
         }
-        var template = Array("/tmp/premain-measure-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw LaunchError("cannot create a temporary folder in /tmp: \(Self.errorText(errno))")
+        let folder: String
+        switch LocalFiles.makeTemporaryFolder("measure") {
+        case .success(let made): folder = made
+        case .failure(let error): throw LaunchError(error.message)
         }
-        let folder = String(cString: made)
         if request.instrumented {
             environment.append(LoaderDebugChannels.environmentEntry)
             environment.append("LD_DEBUG_OUTPUT=\(folder)/ld-debug")
         }
         // The target's own children inherit LD_DEBUG and make regular files NAME.THEIRPID here.
-        defer { Self.removeFolder(folder) }
+        defer { LocalFiles.removeFolderAndFiles(folder) }
         ctrace_guard_folder(folder)
         defer { ctrace_guard_folder(nil) }
 
@@ -310,14 +310,6 @@ public struct ProcessLauncher: Launcher {
         return LaunchOutcome(
             kind: .signaled, signal: termSignal,
             message: "killed by signal \(termSignal) (\(name))", lingeringProcessesKilled: lingering)
-    }
-
-    /// Deletes the files of a flat folder, then the folder.
-    static func removeFolder(_ path: String) {
-        if case .success(let names) = LocalFiles.entries(of: path) {
-            for name in names { unlink(path + "/" + name) }
-        }
-        rmdir(path)
     }
 
     static func errorText(_ code: Int32) -> String {

@@ -63,12 +63,10 @@ final class NullDeviceSink: Sendable {
         return NullDeviceSink(device: device, watchFD: watch)
     }
 
-    /// A sink in a folder of its own under /tmp (removed at once); `nil` as for `make(in:)`.
+    /// A sink in a folder of its own under `$TMPDIR` (removed at once); `nil` as for `make(in:)`.
     static func make() -> NullDeviceSink? {
-        var template = Array("/tmp/premain-null-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { return nil }
-        let folder = String(cString: made)
-        defer { rmdir(folder) }
+        guard case .success(let folder) = LocalFiles.makeTemporaryFolder("null") else { return nil }
+        defer { LocalFiles.removeFolderAndFiles(folder) }
         return make(in: folder)
     }
 

@@ -73,12 +73,13 @@ public struct SavingVerifier: Sendable {
         var result = SavingVerification(
             change: "removed DT_NEEDED " + libraries.joined(separator: ", "),
             estimateMs: estimateMs)
-        var template = Array((temporaryRoot + "/premain-verify-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            result.error = "cannot create a temporary folder in \(temporaryRoot): \(String(cString: strerror(errno)))"
+        let folder: String
+        switch LocalFiles.makeTemporaryFolder("verify", in: temporaryRoot) {
+        case .success(let made): folder = made
+        case .failure(let error):
+            result.error = error.message
             return result
         }
-        let folder = String(cString: made)
         defer { Self.remove(folder) }
         let name = ObjectName.fileName(program)
         let base = folder + "/base/" + name

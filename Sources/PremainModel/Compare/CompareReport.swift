@@ -55,6 +55,14 @@ public struct CompareReport: Codable, Equatable, Sendable, KindedReport {
         self.conditions = conditions
     }
 
+    /// An object's role as people read it: the program's file name (head's) for
+    /// `<executable>`, else the role itself (a library's file name).
+    public func objectName(_ role: String) -> String {
+        guard role == StartupCause.executableRole else { return role }
+        let name = ObjectName.fileName(head.path)
+        return name.isEmpty ? role : name
+    }
+
     /// One of the two builds.
     public struct Side: Codable, Equatable, Sendable {
         /// As given on the command line.
@@ -278,6 +286,20 @@ public struct CompareSettings: Codable, Equatable, Sendable {
     public var maxSeconds: Double
     /// Seed of the block orders, so a comparison can be repeated.
     public var seed: UInt64
+
+    /// The values each setting may take, declared once: the command line's options and
+    /// premain.json's `compare` section both check against them.
+    public enum Bounds {
+        public static let thresholdMs: ClosedRange<Double> = 0...1_000_000
+        public static let thresholdPercent: ClosedRange<Double> = 0...1000
+        public static let instructionThresholdPercent: ClosedRange<Double> = 0...1000
+        public static let confidence: ClosedRange<Double> = 0.5...0.9999
+        /// Two runs of each build at least: one paired difference needs a pair.
+        public static let minRuns: ClosedRange<Int> = 2...100_000
+        public static let maxRuns: ClosedRange<Int> = 2...100_000
+        /// One day at most.
+        public static let maxSeconds: ClosedRange<Double> = 0...86_400
+    }
 
     public init(
         thresholdMs: Double = 0.5, thresholdPercent: Double = 5, instructionThresholdPercent: Double = 2,

@@ -85,6 +85,14 @@ public struct StartupCause: Codable, Equatable, Sendable {
     public var object: String
     /// The object's path in head (base when only base has it).
     public var objectPath: String?
+
+    /// The object as people read it: the program's file name for `<executable>` (from
+    /// `objectPath`), else `object`. What reports, findings and their fingerprints name.
+    public var objectName: String {
+        guard object == Self.executableRole, let path = objectPath else { return object }
+        let name = ObjectName.fileName(path)
+        return name.isEmpty ? object : name
+    }
     /// The name people read (`Tool.keywordTable`, "`registry` of ruleCount(registry:)"); `nil`
     /// for an object-level cause.
     public var function: String?

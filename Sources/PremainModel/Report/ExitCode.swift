@@ -47,7 +47,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable, CustomStringConvertible {
         case .inconclusive:
             return
                 "`compare`/`pr`/`field compare`: inconclusive (undecided within the run budget, noise suspected, or too few launches); `pr`: also not measured (no `--run`)"
-        case .usage: return "usage error: `Error: …`, the usage line, and where to find help"
+        case .usage:
+            return
+                "usage error: `Error: …` (with \"did you mean 'audit'?\" for a mistyped subcommand, option or choice), the usage line wrapped to the terminal, and where to find help"
         case .environmentError:
             return
                 "`history`: libsqlite3.so.0 cannot be loaded or is not SQLite 3 (one `Error:` line naming it; `pr --history-db` goes on without the trend)"

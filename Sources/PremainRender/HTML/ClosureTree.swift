@@ -36,7 +36,7 @@ enum ClosureTree {
                 let width = Int((Double(cost.relocations) / Double(total) * 160).rounded())
                 line = "<span class=\"bar\" style=\"width:\(max(1, width))px\"></span>" + line
                 line +=
-                    "\(CountText.grouped(UInt64(max(0, cost.relocations)))) relocations, \(CountText.grouped(UInt64(max(0, cost.lookups)))) look-ups, \(cost.initializers) initializers, \(CountText.grouped(UInt64(max(0, cost.exported)))) exported"
+                    "\(CountText.grouped(UInt64(max(0, cost.relocations)))) relocations, \(CountText.grouped(UInt64(max(0, cost.lookups)))) look-ups, \(Plural.count(cost.initializers, "initializer")), \(CountText.grouped(UInt64(max(0, cost.exported)))) exported"
             }
             line += "</span> <span class=\"note\">\(HTMLEscape.text(detail))</span>"
             let kids = (children[path] ?? []).filter { seen.insert($0.path).inserted }
@@ -71,7 +71,7 @@ enum ClosureTree {
         }
         if let totals = closure.totals {
             out +=
-                "<p class=\"note\">Closure: \(totals.objects) objects, \(CountText.grouped(UInt64(max(0, totals.relocations.total)))) relocations, \(CountText.grouped(UInt64(max(0, totals.lookups)))) symbol look-ups, \(totals.initializers) initializers.</p>\n"
+                "<p class=\"note\">Closure: \(Plural.count(totals.objects, "object")), \(CountText.grouped(UInt64(max(0, totals.relocations.total)))) relocations, \(CountText.grouped(UInt64(max(0, totals.lookups)))) symbol look-ups, \(Plural.count(totals.initializers, "initializer")).</p>\n"
         }
         return out
     }

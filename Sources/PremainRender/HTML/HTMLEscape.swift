@@ -19,6 +19,12 @@ public enum HTMLEscape {
         return out
     }
 
+    /// `text` for a tooltip (an SVG `<title>`): its line breaks stay line breaks, which browsers
+    /// show as such, instead of a literal `\x0a`; other control characters are escaped as in `text`.
+    public static func tooltip(_ raw: String) -> String {
+        raw.split(separator: "\n", omittingEmptySubsequences: false).map { text(String($0)) }.joined(separator: "\n")
+    }
+
     /// `text`, cut to `limit` characters with "…" (labels inside a chart).
     public static func label(_ raw: String, limit: Int) -> String {
         let characters = Array(TextSafety.display(raw))

@@ -7,7 +7,7 @@ public enum HTMLReportRenderer {
     /// `premain history show --format html`: a chart per metric with its steps, and a table.
     public static func render(_ report: HistoryReport) -> String {
         var body =
-            "<h1>premain history</h1>\n<p class=\"sub\">\(report.reports) reports in \(HTMLEscape.text(report.database)), \(report.series.count) metrics</p>\n"
+            "<h1>premain history</h1>\n<p class=\"sub\">\(Plural.count(report.reports, "report")) in \(HTMLEscape.text(report.database)), \(Plural.count(report.series.count, "metric"))</p>\n"
         if report.series.isEmpty { body += "<p>No metric recorded yet.</p>\n" }
         var rows: [[String]] = []
         for series in report.series {
@@ -176,7 +176,7 @@ extension HTMLReportRenderer {
                 + "\(Milliseconds.signed(explanation.changeMs)); \(HTMLEscape.text(CauseText.explained(explanation)))</p>\n"
             let rows = (report.causes ?? []).map { cause in
                 [
-                    HTMLEscape.text(cause.title), HTMLEscape.text(cause.description), HTMLEscape.text(cause.object),
+                    HTMLEscape.text(cause.title), HTMLEscape.text(cause.description), HTMLEscape.text(cause.objectName),
                     HTMLEscape.text(CauseText.source(cause) ?? "-"),
                     cause.base.map { Milliseconds.text($0.medianMs) } ?? "-",
                     cause.head.map { Milliseconds.text($0.medianMs) } ?? "-",
@@ -288,7 +288,7 @@ extension HTMLReportRenderer {
 
     /// `audit --format html`: per file its figures and its load closure as a tree with costs.
     public static func render(_ report: AuditReport) -> String {
-        var body = "<h1>premain audit</h1>\n<p class=\"sub\">\(report.binaries.count) files</p>\n"
+        var body = "<h1>premain audit</h1>\n<p class=\"sub\">\(Plural.count(report.binaries.count, "file"))</p>\n"
         for binary in report.binaries {
             body += "<h2>\(HTMLEscape.text(binary.path))</h2>\n"
             body += HTMLPage.table(

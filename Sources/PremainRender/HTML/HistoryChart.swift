@@ -62,6 +62,6 @@ enum HistoryChart {
                 HistoryFormat.commit(point.commit, report: point.report), x: x(index), y: height - bottom + 16,
                 anchor: "middle", size: 10, muted: true, limit: 12)
         }
-        return canvas.rendered(label: "\(series.metric) across \(values.count) commits")
+        return canvas.rendered(label: "\(series.metric) across \(Plural.count(values.count, "commit"))")
     }
 }

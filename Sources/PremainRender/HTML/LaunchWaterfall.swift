@@ -117,7 +117,7 @@ enum LaunchWaterfall {
                 y += objectRow
                 continue
             }
-            let color = object.role == .executable ? "#c0392b" : ChartColors.named(name)
+            let color = ChartColors.initializers
             let from = axis.x(start.medianMs)
             let to = axis.x(start.medianMs + duration.medianMs)
             // The spread of its duration over the runs, drawn from the median start.

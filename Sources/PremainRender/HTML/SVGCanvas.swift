@@ -28,7 +28,7 @@ struct SVGCanvas {
         if opacity < 1 { attributes += " fill-opacity=\"\(Milliseconds.number(opacity, decimals: 2))\"" }
         if let stroke { attributes += " stroke=\"\(stroke)\" stroke-width=\"0.6\"" }
         if let tooltip {
-            elements.append("<rect \(attributes)><title>\(HTMLEscape.text(tooltip))</title></rect>")
+            elements.append("<rect \(attributes)><title>\(HTMLEscape.tooltip(tooltip))</title></rect>")
         } else {
             elements.append("<rect \(attributes)/>")
         }
@@ -53,7 +53,7 @@ struct SVGCanvas {
         let body =
             "cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(radius))\" fill=\"\(fill)\" fill-opacity=\"\(Milliseconds.number(opacity, decimals: 2))\""
         if let tooltip {
-            elements.append("<circle \(body)><title>\(HTMLEscape.text(tooltip))</title></circle>")
+            elements.append("<circle \(body)><title>\(HTMLEscape.tooltip(tooltip))</title></circle>")
         } else {
             elements.append("<circle \(body)/>")
         }
@@ -146,6 +146,9 @@ enum ChartColors {
         "exec and loader start": "#9aa5b1", "map and relocate": "#5c8dd6", "initializers": "#e08a2e",
         "main": "#4caf7a", "main to first output": "#4caf7a",
     ]
+    /// An object's initializers: the legend's "initializers" orange, whatever the object (red and
+    /// green are the milestones' and main's).
+    static var initializers: String { phases["initializers"] ?? "#e08a2e" }
     static let base = "#7e9cc9"
     static let head = "#d9822b"
     static let milestone = "#b0261c"

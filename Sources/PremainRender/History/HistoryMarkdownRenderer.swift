@@ -4,7 +4,7 @@ import PremainModel
 /// comment: one row per metric with a sparkline, the last value and the steps found.
 public enum HistoryMarkdownRenderer {
     public static func render(_ report: HistoryReport) -> String {
-        "## premain history\n\n\(report.reports) reports in `\(MarkdownEscape.text(report.database))`.\n\n"
+        "## premain history\n\n\(Plural.count(report.reports, "report")) in `\(MarkdownEscape.text(report.database))`.\n\n"
             + table(report.series)
     }
 

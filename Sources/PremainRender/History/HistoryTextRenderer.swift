@@ -5,7 +5,7 @@ import PremainModel
 public enum HistoryTextRenderer {
     public static func render(_ report: HistoryReport) -> String {
         var lines = [
-            "History: \(TextSafety.display(report.database)), \(report.reports) reports, \(report.series.count) metrics"
+            "History: \(TextSafety.display(report.database)), \(Plural.count(report.reports, "report")), \(Plural.count(report.series.count, "metric"))"
         ]
         if report.series.isEmpty {
             lines.append("No metric recorded yet: add reports with 'premain history add REPORT.json'.")
@@ -14,7 +14,7 @@ public enum HistoryTextRenderer {
             lines.append("")
             let values = series.points.map(\.value)
             lines.append(
-                "\(TextSafety.display(series.metric)) (\(series.unit)), \(series.points.count) commits, noise ±\(HistoryFormat.value(series.noise, unit: series.unit))"
+                "\(TextSafety.display(series.metric)) (\(series.unit)), \(Plural.count(series.points.count, "commit")), noise ±\(HistoryFormat.value(series.noise, unit: series.unit))"
             )
             if let first = values.first, let last = values.last {
                 lines.append(

@@ -56,7 +56,9 @@ enum ArgumentParser {
                 inlineValue = String(word[word.index(after: equals)...])
             }
             guard let option = spec.option(named: name) else {
-                throw UsageError(message: "unknown option '\(name)'")
+                throw UsageError(
+                    message: NearestName.message(
+                        "unknown option '\(name)'", for: name, among: spec.allOptions.map(\.name)))
             }
             if option.name == CommandSpec.help.spec.name {
                 parsed.wantsHelp = true

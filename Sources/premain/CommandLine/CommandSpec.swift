@@ -76,6 +76,14 @@ struct CommandSpec: Sendable {
         (["premain", name] + usageTerms.map(\.text)).joined(separator: " ")
     }
 
+    /// `Usage: premain audit [--format <format>] …` wrapped at `width` between its terms, later
+    /// lines indented under the first term after the command's name.
+    func usageLines(width: Int) -> [String] {
+        let first = "Usage: premain \(name)"
+        let indent = String(repeating: " ", count: first.count + 1 <= 40 ? first.count + 1 : 4)
+        return TextWrap.lines([first] + usageTerms.map(\.text), width: width, indent: indent)
+    }
+
     /// The `--help` text.
     func helpText() -> String {
         var out = Self.hanging("OVERVIEW: ", abstract) + "\n"

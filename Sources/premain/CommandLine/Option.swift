@@ -114,7 +114,8 @@ struct OptionSpec: Sendable {
             }
         case .choice(let words):
             guard words.contains(text) else {
-                return "\(name) must be one of \(words.joined(separator: ", ")), not '\(text)'"
+                return NearestName.message(
+                    "\(name) must be one of \(words.joined(separator: ", ")), not '\(text)'", for: text, among: words)
             }
         case .flag, .text, .path, .command:
             break

@@ -78,9 +78,9 @@ enum AuditCommand: Command {
         var tree = treeOptions(arguments)
         tree.width = width
         let progress = ProgressBar.onTerminal("auditing")
-        var onProgress: (@Sendable (Int, Int) -> Void)?
+        var onProgress: (@Sendable (AuditProgress) -> Void)?
         if let progress {
-            onProgress = { done, total in progress.update(done, total) }
+            onProgress = { step in progress.update(step) }
         }
         let report = batch.run(arguments.positionals, progress: onProgress)
         progress?.finish()

@@ -7,7 +7,11 @@ enum BenchmarkExports {
     /// One option per format, named by it (`--export-bmf`).
     static let exports: [(format: BenchmarkExportFormat, option: Option<String?>)] = BenchmarkExportFormat.allCases.map
     { format in
-        (format, Option<String?>(format.option, value: "file", kind: .path(.file), help: help(format)))
+        (
+            format,
+            Option<String?>(
+                format.option, value: "file", kind: .path(.file), help: help(format) + OutputOptions.dashHelp)
+        )
     }
 
     static let options: [any DeclaredOption] = exports.map(\.option)

@@ -79,10 +79,12 @@ enum CheckCommand: Command {
         let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         let config = try ConfigOptions.load(arguments)
         let failOn = ConfigOptions.failOn(arguments, config)
+        let progress = ProgressBar.onTerminal("reading")
         let loaded = RuleInputLoader(
             closures: ClosureSupport.options, includeObjects: arguments[FolderOptions.includeObjects]
         )
-        .load(arguments.positionals)
+        .load(arguments.positionals, progress: progress?.auditSteps)
+        progress?.finish()
         // Files of the folders and the libraries of the programs' closures.
         try OutputOptions.refuseConflicts(
             arguments, outputs: [OutputOptions.output], inputs: ClosureSupport.inputFiles(loaded.input))

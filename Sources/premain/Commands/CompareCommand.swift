@@ -80,24 +80,24 @@ enum CompareCommand: Command {
     static let format = OutputOptions.format(default: Format.text)
     static let thresholdMs = Option<Double>(
         "--threshold-ms", value: "ms", help: "Smallest difference that counts", default: CompareSettings().thresholdMs,
-        in: 0...1_000_000)
+        in: CompareSettings.Bounds.thresholdMs)
     static let thresholdPercent = Option<Double>(
         "--threshold-percent", value: "pct", help: "Smallest difference relative to the base median that counts",
-        default: CompareSettings().thresholdPercent, in: 0...1000)
+        default: CompareSettings().thresholdPercent, in: CompareSettings.Bounds.thresholdPercent)
     static let confidence = Option<Double>(
         "--confidence", value: "level", help: "Confidence level of the intervals",
         default: CompareSettings().confidence,
-        in: 0.5...0.9999)
+        in: CompareSettings.Bounds.confidence)
     static let minRuns = Option<Int>(
         "--min-runs", value: "n", help: "Runs of each build before a verdict may be drawn",
         default: CompareSettings().minRuns,
-        in: 2...100_000)
+        in: CompareSettings.Bounds.minRuns)
     static let maxRuns = Option<Int>(
         "--max-runs", value: "n", help: "Runs of each build at most", default: CompareSettings().maxRuns,
-        in: 2...100_000)
+        in: CompareSettings.Bounds.maxRuns)
     static let maxTime = Option<Double>(
         "--max-time", value: "seconds", help: "Seconds of launching at most", default: CompareSettings().maxSeconds,
-        in: 0...86_400)
+        in: CompareSettings.Bounds.maxSeconds)
     static let instructions = Option.flag(
         "--instructions",
         help:
@@ -106,7 +106,7 @@ enum CompareCommand: Command {
     static let instructionThreshold = Option<Double>(
         "--instruction-threshold", value: "pct",
         help: "Smallest change of an instruction count relative to the base that counts",
-        default: CompareSettings().instructionThresholdPercent, in: 0...1000)
+        default: CompareSettings().instructionThresholdPercent, in: CompareSettings.Bounds.instructionThresholdPercent)
     static let seed = Option<Int>(
         "--seed", value: "n", help: "Seed of the block order, to repeat a comparison",
         default: Int(CompareSettings().seed),

@@ -95,8 +95,12 @@ enum DiffCommand: Command {
         let failOn = ConfigOptions.failOn(arguments, config)
         let loader = RuleInputLoader(
             closures: ClosureSupport.options, includeObjects: arguments[FolderOptions.includeObjects])
-        let base = loader.load([arguments.positionals[0]])
-        let head = loader.load([arguments.positionals[1]])
+        let baseProgress = ProgressBar.onTerminal("reading base")
+        let base = loader.load([arguments.positionals[0]], progress: baseProgress?.auditSteps)
+        baseProgress?.finish()
+        let headProgress = ProgressBar.onTerminal("reading head")
+        let head = loader.load([arguments.positionals[1]], progress: headProgress?.auditSteps)
+        headProgress?.finish()
         try OutputOptions.refuseConflicts(
             arguments, outputs: [OutputOptions.output],
             inputs: ClosureSupport.inputFiles(base.input) + ClosureSupport.inputFiles(head.input))

@@ -59,7 +59,8 @@ enum HistoryCommand: Command {
     }
 
     static let addArgument = ArgumentSpec(
-        name: "\(Action.add.rawValue) <report>", help: "Store this report (a premain JSON report).", kind: .path(.file))
+        name: "\(Action.add.rawValue) <report>",
+        help: "Store this report (a premain JSON report; '-' reads it from stdin).", kind: .path(.file))
     static let showArgument = ArgumentSpec(name: Action.show.rawValue, help: "Print the series and their step changes.")
 
     enum Format: String, OptionChoice {
@@ -108,8 +109,11 @@ enum HistoryCommand: Command {
     }
 
     static func add(_ path: String, database: String, commit: String?) -> ExitCode {
-        guard let text = LocalFiles.read(path, limit: 256 << 20).map({ String(decoding: $0, as: UTF8.self) }) else {
-            Console.error("\(TextSafety.display(path)): cannot read the report")
+        let shown = path == "-" ? "stdin" : TextSafety.display(path)
+        let bytes =
+            path == "-" ? LocalFiles.readStandardInput(limit: 256 << 20) : LocalFiles.read(path, limit: 256 << 20)
+        guard let text = bytes.map({ String(decoding: $0, as: UTF8.self) }) else {
+            Console.error("\(shown): cannot read the report")
             return .inputError
         }
         do {
@@ -121,13 +125,13 @@ enum HistoryCommand: Command {
                 json: text, kind: read.kind.rawValue, metrics: read.metrics,
                 commit: sha.flatMap { $0.isEmpty ? nil : $0 }, recordedAt: MachineProbe.utcDate())
             Console.status(
-                "history: added \(read.kind.rawValue) report \(id) with \(read.metrics.count) metrics\(sha.map { " for \(TextSafety.display($0))" } ?? "") to \(TextSafety.display(database))"
+                "history: added \(read.kind.rawValue) report \(id) with \(Plural.count(read.metrics.count, "metric"))\(sha.map { " for \(TextSafety.display($0))" } ?? "") to \(TextSafety.display(database))"
             )
             return .success
         } catch {
             Console.error(
                 error.kind == .unreadableReport
-                    ? "\(TextSafety.display(path)): \(error.description)" : TextSafety.display(error.description))
+                    ? "\(shown): \(error.description)" : TextSafety.display(error.description))
             return exitCode(error)
         }
     }

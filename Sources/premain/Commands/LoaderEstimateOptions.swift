@@ -13,7 +13,8 @@ enum LoaderEstimateOptions {
     )
     static let saveModel = Option<String?>(
         "--save-model", value: "file", kind: .path(.file),
-        help: "Write the cost model fitted on the measure reports given to the estimate to this file (JSON)")
+        help: "Write the cost model fitted on the measure reports given to the estimate to this file (JSON)"
+            + OutputOptions.dashHelp)
 
     /// The files `--estimate` reads: a folder stands for the JSON files directly inside it.
     static func files(_ arguments: ParsedArguments) -> [String] {

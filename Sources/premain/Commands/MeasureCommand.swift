@@ -129,7 +129,7 @@ enum MeasureCommand: Command {
         if !arguments[showOutput] || arguments[discardOutput] {
             handling = .discard
         } else {
-            let stdoutTarget: Int32 = (format == .json && reportOnStdout) ? 2 : 1
+            let stdoutTarget: Int32 = (format == .json && reportOnStdout) || Console.reportDescriptor == 2 ? 2 : 1
             handling = .forward { stream, bytes in
                 Console.raw(stream == .stdout ? stdoutTarget : 2, bytes)
             }

@@ -7,8 +7,12 @@ import PremainSystem
 enum OutputOptions {
     static let output = Option<String?>(
         "--output", short: "-o", value: "path", kind: .path(.file),
-        help: "Write the report to this file instead of stdout (whole or not at all: a failed write keeps the old file)"
+        help:
+            "Write the report to this file instead of stdout ('-': stdout), whole or not at all: a failed write keeps the old file"
     )
+
+    /// The end of the help of every other output: `-` and where the report then goes.
+    static let dashHelp = " ('-': stdout, and the report goes to stderr; one output at most may be '-')"
 
     static let formatName = "--format"
 
@@ -34,10 +38,19 @@ enum OutputOptions {
     /// ELF file below one of `folders` (the folders whose programs and libraries a command reads,
     /// before the walk; a report left there by an earlier run may be replaced).
     /// A folder among `inputs` is not a file; give its files after the walk. "-" (stdout) is not
-    /// a file.
+    /// a file: at most one output may be "-", and when it is another than `--output`, the
+    /// report that would have gone to stdout goes to stderr (`Console.sendReportToStderr`).
     static func refuseConflicts(
         _ arguments: ParsedArguments, outputs: [Option<String?>], inputs: [String], folders: [String] = []
     ) throws(UsageError) {
+        let toStdout = outputs.filter { arguments[$0] == "-" }
+        if toStdout.count > 1 {
+            throw UsageError(
+                message: toStdout.map(\.description).joined(separator: " and ")
+                    + (toStdout.count == 2 ? " both" : " all")
+                    + " write to stdout ('-'); at most one output may be '-', give the others files")
+        }
+        if let only = toStdout.first, only.spec.name != output.spec.name { Console.sendReportToStderr() }
         let given = outputs.compactMap { option in
             arguments[option].flatMap { $0 == "-" ? nil : (option: option, path: $0) }
         }

@@ -92,19 +92,23 @@ enum PullRequestCommand: Command {
             "With \(commits): keep each built commit's artifact folder in FOLDER/<commit SHA> and take it from there next time"
     )
     static let markdown = Option<String?>(
-        "--markdown", value: "file", kind: .path(.file), help: "Write the pull-request comment (Markdown) here")
+        "--markdown", value: "file", kind: .path(.file),
+        help: "Write the pull-request comment (Markdown) here" + OutputOptions.dashHelp)
     static let sarif = Option<String?>(
-        "--sarif", value: "file", kind: .path(.file), help: "Write the findings as SARIF 2.1.0 here")
+        "--sarif", value: "file", kind: .path(.file),
+        help: "Write the findings as SARIF 2.1.0 here" + OutputOptions.dashHelp)
     static let json = Option<String?>(
-        "--json", value: "file", kind: .path(.file), help: "Write the whole report as JSON here")
+        "--json", value: "file", kind: .path(.file),
+        help: "Write the whole report as JSON here" + OutputOptions.dashHelp)
     static let github = Option<String?>(
         "--github", value: "file", kind: .path(.file),
         help:
-            "Write GitHub workflow commands here ('-' for stdout): an annotation per finding and per start-up cause, at its line"
+            "Write GitHub workflow commands here, an annotation per finding and per start-up cause, at its line"
+            + OutputOptions.dashHelp
     )
     static let codequality = Option<String?>(
         "--codequality", value: "file", kind: .path(.file),
-        help: "Write the findings and start-up causes as a GitLab Code Quality report here")
+        help: "Write the findings and start-up causes as a GitLab Code Quality report here" + OutputOptions.dashHelp)
 
     /// The options that go only with `--commits`.
     static let commitOptions: [any DeclaredOption] = [build, artifact, cacheDir, buildTimeout]
@@ -192,7 +196,7 @@ enum PullRequestCommand: Command {
         }
         if let path = arguments[github] {
             written =
-                Console.emit(to: path == "-" ? nil : path) {
+                Console.emit(to: path) {
                     GitHubAnnotationRenderer.render(diff, causes: causes, scope: locator.scope)
                 } && written
         }
@@ -215,7 +219,7 @@ enum PullRequestCommand: Command {
         return report.verdict.status.exitCode(failOn: failOn)
     }
 
-    /// Every file pr writes; `--github -` goes to stdout.
+    /// Every file pr writes; one of them may be "-" (stdout, the text report then on stderr).
     static let outputs = [markdown, sarif, json, github, codequality] + BenchmarkExports.exports.map(\.option)
 
     /// The two sides from `--base`/`--head` or `--commits` with `--build` and `--artifact`.

@@ -5,6 +5,7 @@ enum TraceExport {
         "--export-trace", value: "path", kind: .path(.file),
         help:
             "Also write the runs as Chrome/Perfetto trace-event JSON (opens in ui.perfetto.dev, chrome://tracing, speedscope)"
+            + OutputOptions.dashHelp
     )
 
     /// The file asked for, or `nil` when the option is absent.

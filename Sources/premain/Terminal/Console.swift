@@ -81,6 +81,22 @@ enum Console {
 
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
+    /// Where a report with no path of its own goes (`emit(to: nil)`, `--output` not given):
+    /// stdout, or stderr once another output was given as "-" (`sendReportToStderr`), so
+    /// stdout carries one document that parses.
+    static var reportDescriptor: Int32 { reportToStderr.load(ordering: .relaxed) ? 2 : 1 }
+
+    /// Another output (`--json -`, `--export-bmf -`) has stdout: the report goes to stderr.
+    static func sendReportToStderr() { reportToStderr.store(true, ordering: .relaxed) }
+
+    private static let reportToStderr = Atomic<Bool>(false)
+
+    /// The descriptor of `path`: stdout for "-", `reportDescriptor` for nil, else nil (a file).
+    private static func descriptor(_ path: String?) -> Int32? {
+        guard let path else { return reportDescriptor }
+        return path == "-" ? 1 : nil
+    }
+
     /// Writes all of `text`; the `errno` of the failure, or `nil`.
     private static func write(_ fd: Int32, _ text: String) -> Int32? {
         var text = text
@@ -93,8 +109,8 @@ enum Console {
         outputFile.writeAll(fd, buffer)
     }
 
-    /// Renders a report with `render` and writes it to `path` (stdout when `path` is nil or
-    /// "-"). Returns `false` after one `Error:` line on stderr when either step fails.
+    /// Renders a report with `render` and writes it to `path` (stdout when `path` is "-";
+    /// `reportDescriptor` when it is nil). Returns `false` after one `Error:` line on stderr when either step fails.
     static func emit(to path: String?, _ render: () throws -> String) -> Bool {
         let text: String
         do {
@@ -110,17 +126,17 @@ enum Console {
         return true
     }
 
-    /// Writes a report in pieces as `produce` hands them over (to `path`, or stdout when `path`
-    /// is nil or "-"): a report that runs to megabytes is never whole in memory. Returns `false`
+    /// Writes a report in pieces as `produce` hands them over (to `path`, or as `emit` when
+    /// `path` is nil or "-"): a report that runs to megabytes is never whole in memory. Returns `false`
     /// after one `Error:` line on stderr when encoding or writing fails; a file is then left as
     /// it was (`outputFile`), while what went to stdout stays.
     static func emitStream(to path: String?, _ produce: (_ write: ([UInt8]) -> Bool) throws -> Bool) -> Bool {
-        guard let path, path != "-" else {
+        if let fd = descriptor(path) {
             var failure: Int32?
             let finished: Bool
             do {
                 finished = try produce { bytes in
-                    failure = bytes.withUnsafeBytes { writeAll(1, $0) }
+                    failure = bytes.withUnsafeBytes { writeAll(fd, $0) }
                     return failure == nil
                 }
             } catch {
@@ -128,11 +144,12 @@ enum Console {
                 return false
             }
             if let failure {
-                Console.error("cannot write to standard output: \(String(cString: strerror(failure)).lowercased())")
+                Console.error(streamFailure(fd, failure))
                 return false
             }
             return finished
         }
+        guard let path else { return false }
         let failure = outputFile.write(to: path) { write in
             try withoutActuallyEscaping(write) { write in
                 try produce { bytes in bytes.withUnsafeBytes { write($0) } }
@@ -151,6 +168,11 @@ enum Console {
     /// when premain is interrupted (`ReplacedFile`, `LaunchGuard.removeOnSignal`).
     static let outputFile = ReplacedFile(guardTemporary: { LaunchGuard.removeOnSignal(temporary: $0) })
 
+    /// "cannot write to standard output: REASON" (or standard error).
+    private static func streamFailure(_ fd: Int32, _ code: Int32) -> String {
+        "cannot write to standard \(fd == 2 ? "error" : "output"): \(String(cString: strerror(code)).lowercased())"
+    }
+
     /// "cannot write PATH: REASON", the one line of a file that could not be written.
     private static func writeFailure(_ path: String, _ code: Int32) -> String {
         "cannot write \(TextSafety.display(path)): \(String(cString: strerror(code)).lowercased())"
@@ -168,14 +190,12 @@ enum Console {
     }
 
     /// Writes `text` to `path` (through `outputFile`: the previous file stays when the write
-    /// fails), or stdout when `path` is nil or "-". Returns an error message when the file
-    /// cannot be made, or the text cannot all be written and flushed (a full disk, `/dev/full`).
+    /// fails), or stdout when `path` is "-", `reportDescriptor` when it is nil. Returns an error
+    /// message when the file cannot be made, or the text cannot all be written and flushed (a
+    /// full disk, `/dev/full`).
     static func write(_ text: String, to path: String?) -> String? {
-        guard let path, path != "-" else {
-            return write(1, text).map {
-                "cannot write to standard output: \(String(cString: strerror($0)).lowercased())"
-            }
-        }
+        if let fd = descriptor(path) { return write(fd, text).map { streamFailure(fd, $0) } }
+        guard let path else { return nil }
         var text = text
         let failure = outputFile.write(to: path) { write in
             text.withUTF8 { write(UnsafeRawBufferPointer($0)) }

@@ -20,20 +20,29 @@ enum OutputWidth {
     /// Narrower terminals are treated as this wide: names need some room.
     static let minimum = 40
 
-    /// The width for a text report written to `output` (stdout when `nil` or "-").
+    /// The width for a text report written to `output` (stdout, or stderr when another output
+    /// has stdout, when `nil` or "-").
     static func resolve(_ arguments: ParsedArguments) -> Int {
         let toStdout = arguments[OutputOptions.output].map { $0 == "-" } ?? true
         let columns = PremainEnvironment.columns.value
-        return width(wide: arguments[option], terminal: toStdout ? terminalColumns(1) : nil, columns: columns)
+        return width(
+            wide: arguments[option], terminal: toStdout ? terminalColumns(Console.reportDescriptor) : nil,
+            columns: columns)
     }
 
     /// `TextFit.unlimited` when `wide`, else the terminal's columns, else `COLUMNS` when it is a
-    /// positive number, else `standard`; never under `minimum`.
-    static func width(wide: Bool, terminal: Int?, columns: String?) -> Int {
+    /// positive number, else `fallback`; never under `minimum`.
+    static func width(wide: Bool, terminal: Int?, columns: String?, fallback: Int = standard) -> Int {
         if wide { return TextFit.unlimited }
         if let terminal, terminal > 0 { return max(minimum, terminal) }
         if let columns, let value = Int(columns.trimmingSpaces), value > 0 { return max(minimum, min(value, 10_000)) }
-        return standard
+        return fallback
+    }
+
+    /// The width of messages on stderr (a usage line after an error): the terminal's when
+    /// stderr is one, else `COLUMNS`, else 80.
+    static func stderr() -> Int {
+        width(wide: false, terminal: terminalColumns(2), columns: PremainEnvironment.columns.value, fallback: 80)
     }
 
     /// The columns of the terminal on `fd` (ioctl `TIOCGWINSZ`), or `nil` when it is no terminal.

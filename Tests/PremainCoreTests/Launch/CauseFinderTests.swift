@@ -382,7 +382,7 @@ struct CauseFinderTests {
         #expect(markdown.contains("**Why** — first output +54.400 ms, explained 51."))
         #expect(
             markdown.contains(
-                "| `keywordTable` | new lazy global | &lt;executable&gt; | `Sources/Tool/Keywords.swift:12` |"))
+                "| `keywordTable` | new lazy global | tool | `Sources/Tool/Keywords.swift:12` |"))
         let html = HTMLReportRenderer.render(report)
         #expect(
             html.contains("<h2>Why</h2>")

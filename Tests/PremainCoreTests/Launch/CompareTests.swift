@@ -442,4 +442,43 @@ struct CompareTests {
         #expect(throws: ConfigError.self) { try ConfigParser.parse(#"{"compare": {"confidence": 1.5}}"#) }
         #expect(throws: ConfigError.self) { try ConfigParser.parse(#"{"compare": {"minRuns": 50, "maxRuns": 10}}"#) }
     }
+
+    /// Issue 36, item 17: premain.json's compare settings take what the command line takes
+    /// (`CompareSettings.Bounds`): a value just outside is refused, never raised; the bounds
+    /// themselves are accepted.
+    @Test func configTakesTheCommandLinesBounds() throws {
+        typealias Bounds = CompareSettings.Bounds
+        let doubles: [(String, ClosedRange<Double>)] = [
+            ("thresholdMs", Bounds.thresholdMs), ("thresholdPercent", Bounds.thresholdPercent),
+            ("instructionThresholdPercent", Bounds.instructionThresholdPercent), ("confidence", Bounds.confidence),
+            ("maxSeconds", Bounds.maxSeconds),
+        ]
+        for (key, range) in doubles {
+            for inside in [range.lowerBound, range.upperBound] {
+                #expect(throws: Never.self, "\(key) \(inside)") {
+                    try ConfigParser.parse(#"{"compare": {"\#(key)": \#(inside)}}"#)
+                }
+            }
+            for outside in [range.lowerBound - 0.00001, range.upperBound + 0.00001] {
+                #expect(throws: ConfigError.self, "\(key) \(outside)") {
+                    try ConfigParser.parse(#"{"compare": {"\#(key)": \#(outside)}}"#)
+                }
+            }
+        }
+        let minimum = try ConfigParser.parse(#"{"compare": {"minRuns": 2, "maxRuns": 2}}"#)
+        #expect(minimum.compare.minRuns == 2 && minimum.compare.maxRuns == 2)
+        for key in ["minRuns", "maxRuns"] {
+            for outside in [Bounds.minRuns.lowerBound - 1, Bounds.minRuns.upperBound + 1] {
+                #expect(throws: ConfigError.self, "\(key) \(outside)") {
+                    try ConfigParser.parse(#"{"compare": {"\#(key)": \#(outside), "maxRuns": 100000}}"#)
+                }
+            }
+        }
+        do {
+            _ = try ConfigParser.parse(#"{"compare": {"minRuns": 1}}"#)
+            Issue.record("compare.minRuns 1 was taken")
+        } catch {
+            #expect(error.description.contains("compare.minRuns: expected a whole number from 2 to 100000, found 1"))
+        }
+    }
 }

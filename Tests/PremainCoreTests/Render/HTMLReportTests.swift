@@ -118,3 +118,23 @@ struct HTMLReportTests {
         #expect(HTMLReferenceCheck.externalReferences(in: good).isEmpty)
     }
 }
+
+/// Issue 36, item 13: the waterfall's tooltips keep their line breaks (no literal `\x0a`), and
+/// every object's initializer bar is the legend's orange, whatever the object; the charts of a
+/// scripted measurement are held to a golden file.
+struct LaunchWaterfallTests {
+    @Test func tooltipsBreakLinesAndInitializersAreOrange() throws {
+        let report = try ReportFixtures.measure()
+        let page = HTMLReportRenderer.render(report)
+        #expect(!page.contains("\\x0a"))
+        #expect(page.contains("\ninitializers "))
+        let svg = LaunchWaterfall.charts(try #require(report.measurements.first)).joined(separator: "\n")
+        let bars = svg.split(separator: "<rect ").filter { $0.contains("<title>") && $0.contains("\ninitializers ") }
+        #expect(!bars.isEmpty)
+        for bar in bars { #expect(bar.contains("fill=\"\(ChartColors.initializers)\""), "\(bar)") }
+        #expect(LaunchWaterfall.legend.contains("background:\(ChartColors.initializers)\"></i>initializers"))
+        // A control character other than a line break is still shown escaped.
+        #expect(HTMLEscape.tooltip("a\nb\u{1b}c<") == "a\nb\\x1bc&lt;")
+        if let problem = try GoldenFiles.mismatch("waterfall.svg", svg + "\n") { Issue.record("\(problem)") }
+    }
+}

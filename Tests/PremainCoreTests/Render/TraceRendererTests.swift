@@ -56,7 +56,8 @@ struct TraceRendererTests {
 
     @Test func textHotList() {
         let expected = """
-            bias: 0.009 ms per breakpoint pair (measured, median of 270 calls of an empty function); each traced call costs the target about 0.057 ms
+            bias: 0.009 ms per breakpoint pair (measured, median of 270 calls of an empty function); each traced
+              call costs the target about 0.057 ms
 
             command: /app/app --flag
             runs: 3 (+1 warm-up), until first-output, max 100 calls per function
@@ -68,10 +69,16 @@ struct TraceRendererTests {
             milestone main: median 31.000 ms, p90 31.800 ms, max 32.000 ms
             milestone firstOutput: median 41.000 ms, p90 41.800 ms, max 42.000 ms
 
-                    MEDIAN        P90        MAX       SELF  CALLS  KIND                              OBJECT      SOURCE           FUNCTION
-                 20.200 ms  20.280 ms  20.300 ms  20.100 ms      1  C++ translation-unit initializer  libinit.so  registry.cpp:25  _GLOBAL__sub_I_registry.cpp
-                  5.000 ms   5.000 ms   5.000 ms          -  ≥ 100  Swift default argument            app         main.swift:96    `service` of App.Home.init(service:) (inlined into App.main() -> ())
-            did not return          -          -          -      1  constructor function              app         -                crash_ctor
+                    MEDIAN        P90        MAX       SELF  CALLS
+                 20.200 ms  20.280 ms  20.300 ms  20.100 ms      1
+                _GLOBAL__sub_I_registry.cpp
+                C++ translation-unit initializer in libinit.so (registry.cpp:25)
+                  5.000 ms   5.000 ms   5.000 ms          -  ≥ 100
+                `service` of App.Home.init(service:) (inlined into App.main() -> ())
+                Swift default argument in app (main.swift:96)
+            did not return          -          -          -      1
+                crash_ctor
+                constructor function in app
             (1 toolchain/static initializers under 0.010 ms not shown; --all shows them)
 
             not timed:
@@ -92,6 +99,19 @@ struct TraceRendererTests {
         #expect(wide.contains("`service` of App.Home.init(service:) (inlined into App.main() -> ())"))
         // At 60 columns the caller keeps its module, type, base name and labels.
         #expect(TraceTextRenderer.render(Self.report, width: 60).contains("App.main()"))
+    }
+
+    /// Issue 36, item 11: every line fits the width it is given (80 and 60 columns); a table that
+    /// cannot fit puts each function, its object and source under its row, and the wide output
+    /// still has one row per function.
+    @Test func everyLineFitsTheWidth() {
+        for width in [100, 80, 60] {
+            let text = TraceTextRenderer.render(Self.report, all: true, width: width)
+            let long = text.split(separator: "\n").filter { $0.count > width }
+            #expect(long.isEmpty, "\(width) columns:\n\(long.joined(separator: "\n"))")
+            #expect(text.contains("    C++ translation-unit initializer in libinit.so"), "\(text)")
+        }
+        #expect(TraceTextRenderer.render(Self.report, width: TextFit.unlimited).contains("FUNCTION"))
     }
 
     @Test func allShowsToolchainInitializers() {

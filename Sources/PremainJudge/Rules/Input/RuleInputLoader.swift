@@ -74,8 +74,9 @@ public struct RuleInputLoader: Sendable {
     /// reports; JSON files in it that are not premain reports (SwiftPM's
     /// `output-file-map.json`) are skipped and counted, not errors. The ELF files are audited
     /// together through `BatchAudit` (on all cores, each program's closure with them); what
-    /// they give is added in the order the paths name them.
-    public func load(_ paths: [String]) -> Loaded {
+    /// they give is added in the order the paths name them. `progress` hears of each step from
+    /// the first folder walked to the last file audited (from worker threads).
+    public func load(_ paths: [String], progress: (@Sendable (AuditProgress) -> Void)? = nil) -> Loaded {
         var loaded = Loaded(input: RuleInput(), errors: [])
         var steps: [Step] = []
         var files: [String] = []
@@ -90,7 +91,7 @@ public struct RuleInputLoader: Sendable {
                 steps.append(.error(FileError(path: path, reason: .missing, message: "no such file or folder")))
             case .folder:
                 let collected = FileCollector.collect(
-                    [path], options: .init(includeObjects: includeObjects, reports: true))
+                    [path], options: .init(includeObjects: includeObjects, reports: true), progress: progress)
                 steps += collected.unreadable.map(Step.error)
                 loaded.skipped.add(collected.skipped)
                 sizes.merge(collected.sizes) { first, _ in first }
@@ -116,7 +117,12 @@ public struct RuleInputLoader: Sendable {
         let batch = BatchAudit(
             inventory: InventoryOptions(symbolLists: true, demangle: true), closure: closures,
             workers: workers, closureScope: .programs)
-        let outcomes = files.isEmpty ? [] : batch.audit(files, sizes: sizes, resolver: resolver)
+        var counted: (@Sendable (Int, Int) -> Void)?
+        if let progress {
+            progress(.auditing(done: 0, total: files.count))
+            counted = { done, total in progress(.auditing(done: done, total: total)) }
+        }
+        let outcomes = files.isEmpty ? [] : batch.audit(files, sizes: sizes, resolver: resolver, progress: counted)
         for step in steps {
             switch step {
             case .error(let error):
