@@ -127,9 +127,11 @@ enum FieldCommand: Command {
             }
             return FieldLauncher.run(arguments.passthrough)
         case .report:
-            try OutputOptions.refuseInputAsOutput(arguments, inputs: rest)
+            let inputs = rest.isEmpty ? [PremainEnvironment.fieldDirectory()] : rest
+            try OutputOptions.refuseConflicts(
+                arguments, outputs: [OutputOptions.output], inputs: inputs + spoolFiles(inputs))
             return report(
-                rest.isEmpty ? [PremainEnvironment.fieldDirectory()] : rest, format: arguments[format],
+                inputs, format: arguments[format],
                 output: arguments[OutputOptions.output])
         case .compare:
             guard !rest.isEmpty else { throw UsageError(message: "missing expected argument '<old>'") }
@@ -140,8 +142,17 @@ enum FieldCommand: Command {
             guard arguments[format] != .html else {
                 throw UsageError(message: "field compare writes text, json or markdown, not html")
             }
-            try OutputOptions.refuseInputAsOutput(arguments, inputs: rest)
+            try OutputOptions.refuseConflicts(
+                arguments, outputs: [OutputOptions.output], inputs: rest + spoolFiles(rest))
             return compare(rest, arguments)
+        }
+    }
+
+    /// The files in the folders among `inputs` (a spool's records and drops), which an output
+    /// may not replace either.
+    static func spoolFiles(_ inputs: [String]) -> [String] {
+        inputs.filter { LocalFiles.kind($0) == .folder }.flatMap { folder in
+            ((try? LocalFiles.entries(of: folder).get()) ?? []).map { folder + "/" + $0 }
         }
     }
 
