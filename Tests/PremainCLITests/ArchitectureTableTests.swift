@@ -9,7 +9,7 @@ import Testing
     static let short = [
         "PremainModel": "Model", "PremainSystem": "System", "PremainAudit": "Audit", "PremainLaunch": "Launch",
         "PremainJudge": "Judge", "PremainHistory": "History", "PremainPullRequest": "PullRequest",
-        "PremainRender": "Render",
+        "PremainRender": "Render", "PremainField": "Field",
     ]
 
     /// Package.swift's targets (not system libraries, test targets or the tests' support

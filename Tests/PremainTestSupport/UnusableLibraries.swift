@@ -23,7 +23,9 @@ public enum UnusableLibraries {
     /// The libm beside the libc this process runs with (found in /proc/self/maps): a real
     /// shared library that is neither libdw nor SQLite.
     static func libm() throws -> String {
-        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        // Read to the end: /proc files have no size, and a read sized by it may stop early.
+        let data = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd() ?? Data()
+        let maps = String(decoding: data, as: UTF8.self)
         for line in maps.split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/") else { continue }
             let path = String(line[slash...])

@@ -28,6 +28,6 @@ enum FieldSetup {
 
     /// `'text'` for sh, a `'` inside written `'\''`.
     static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacing("'", with: "'\\''") + "'"
     }
 }
