@@ -22,6 +22,12 @@ public enum HTTPPost {
         public var port: UInt16
         public var path: String
 
+        public init(host: String, port: UInt16, path: String) {
+            self.host = host
+            self.port = port
+            self.path = path
+        }
+
         /// Parses `url`; throws for another scheme (naming it), a missing host or a bad port.
         public init(_ url: String, defaultPath: String = "/") throws(Failure) {
             func fail(_ message: String) -> Failure { Failure(url: url, message: message) }
@@ -44,7 +50,9 @@ public enum HTTPPost {
             if host.hasPrefix("[") {  // [::1]:4318
                 guard let close = host.firstIndex(of: "]") else { throw fail("unclosed [ in the host") }
                 let after = host[host.index(after: close)...]
-                if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty {
+                if after.hasPrefix(":") {
+                    portText = after.dropFirst()
+                } else if !after.isEmpty {
                     throw fail("bad port")
                 }
                 host = host[host.index(after: host.startIndex)..<close]
@@ -127,7 +135,8 @@ public enum HTTPPost {
         while let address = entry {
             entry = address.pointee.ai_next
             let fd = socket(
-                address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue)
+                address.pointee.ai_family,
+                address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue)
                     | Int32(SOCK_NONBLOCK.rawValue), address.pointee.ai_protocol)
             guard fd >= 0 else {
                 lastError = errno
@@ -179,7 +188,8 @@ public enum HTTPPost {
             if count > 0 {
                 received += chunk[0..<count]
             } else if count == 0 {
-                throw fail(received.isEmpty ? "the server closed the connection without a response" : "truncated response")
+                throw fail(
+                    received.isEmpty ? "the server closed the connection without a response" : "truncated response")
             } else if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
                 try wait(fd, Int16(POLLIN), deadline: deadline, fail)
             } else {

@@ -78,7 +78,7 @@ public enum NodeExporterTextfile {
     /// `\\`, `"` as `\"`, a line feed as `\n`, after `ExportLabel.text` wrote each byte that is
     /// not UTF-8 as `\xNN`. Scalar by scalar, not by `Character`: "\r\n" is one `Character` that
     /// is not "\n".
-    static func escape(_ text: String, quotes: Bool = true) -> String {
+    public static func escape(_ text: String, quotes: Bool = true) -> String {
         var out = ""
         for scalar in ExportLabel.text(text).unicodeScalars {
             switch scalar {
