@@ -221,4 +221,20 @@ import Testing
             #expect(error.description == url + ": connection refused")
         }
     }
+
+    @Test func theTextfileIsReplacedWholeAndAFailureLeavesTheOldOne() throws {
+        let folder = try TemporaryFolders.make("atomic")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/premain.prom"
+        #expect(AtomicFile.replace(path, with: Array("one\n".utf8)) == nil)
+        #expect(AtomicFile.replace(path, with: Array("two\n".utf8)) == nil)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "two\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["premain.prom"])
+        // The temporary name taken by a folder: nothing can be written, the old file stays.
+        try FileManager.default.createDirectory(atPath: path + ".tmp-\(getpid())", withIntermediateDirectories: false)
+        let problem = try #require(AtomicFile.replace(path, with: Array("three\n".utf8)))
+        #expect(problem.hasPrefix("cannot write " + path + ": "), "\(problem)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "two\n")
+        #expect(AtomicFile.replace(folder, with: []) == "cannot write \(folder): is a directory")
+    }
 }
