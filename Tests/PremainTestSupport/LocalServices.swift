@@ -49,9 +49,20 @@ public final class LocalService: @unchecked Sendable {
     /// caller hands it to a server at once; another process could take it in between, which
     /// shows as that server failing to start, never as a wrong result.
     public static func freePort() throws -> UInt16 {
+        let (fd, port) = try boundSocket(listening: false)
+        close(fd)
+        return port
+    }
+
+    /// A socket on 127.0.0.1 that listens and never accepts nor answers: a connection to it
+    /// completes (the kernel's backlog) and then waits forever. The caller closes `fd`.
+    public static func silentListener() throws -> (fd: Int32, port: UInt16) {
+        try boundSocket(listening: true)
+    }
+
+    static func boundSocket(listening: Bool) throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -62,8 +73,12 @@ public final class LocalService: @unchecked Sendable {
                 bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
             }
         }
-        guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        return UInt16(bigEndian: address.sin_port)
+        guard bound, !listening || listen(fd, 4) == 0 else {
+            let code = errno
+            close(fd)
+            throw POSIXError(.init(rawValue: code) ?? .EIO)
+        }
+        return (fd, UInt16(bigEndian: address.sin_port))
     }
 
     /// The body of a GET of `url` (through Python's urllib, which every test machine has), or

@@ -222,6 +222,19 @@ import Testing
         }
     }
 
+    @Test func aCollectorThatNeverAnswersTimesOut() throws {
+        let (fd, port) = try LocalService.silentListener()
+        defer { close(fd) }
+        let url = "http://127.0.0.1:\(port)/v1/metrics"
+        do {
+            let answer = try HTTPPost.send(
+                Array("{}".utf8), to: url, contentType: "application/json", timeoutSeconds: 0.3)
+            Issue.record("a server that never answers answered \(answer)")
+        } catch {
+            #expect(error.description == url + ": timed out")
+        }
+    }
+
     @Test func theTextfileIsReplacedWholeAndAFailureLeavesTheOldOne() throws {
         let folder = try TemporaryFolders.make("atomic")
         defer { try? FileManager.default.removeItem(atPath: folder) }
