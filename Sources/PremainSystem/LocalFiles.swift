@@ -160,6 +160,14 @@ public enum LocalFiles {
         return true
     }
 
+    /// This machine's name (`gethostname`), or `nil` when it has none.
+    public static func hostName() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? nil : name
+    }
+
     /// `path` with symlinks, `.` and `..` resolved; `nil` when it does not exist.
     public static func realPath(_ path: String) -> String? {
         guard let resolved = LosslessUTF8.withCString(path, { realpath($0, nil) }) else { return nil }

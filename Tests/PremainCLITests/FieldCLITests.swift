@@ -176,6 +176,53 @@ struct FieldCLITests {
         #expect(show.stdout.contains("field./usr/bin/tool[serve].warm.main.p90"))
     }
 
+    /// `field export --textfile`: node_exporter's file holds the report's counts bucket by bucket
+    /// (its quantile as Prometheus computes it is within 10 % of the report's exact p90), is
+    /// refused when it names a spool file, and is written even when the collector cannot be
+    /// reached (that destination fails alone, exit 70).
+    @Test func exportWritesTheReportsCountsAndOneFailedDestinationLosesNoOther() throws {
+        let folder = try Self.spool("field-export")
+        let textfile = folder + "/../field-export.prom"
+        let written = try CLI.run(["field", "export", folder, "--textfile", textfile])
+        #expect(written.status == 0 && written.stderr.isEmpty, "\(written.stderr)")
+        let lines = try String(contentsOfFile: textfile, encoding: .utf8).split(separator: "\n")
+        let toMain = lines.filter { $0.hasPrefix("premain_launch_to_main_seconds_bucket{") }
+        #expect(lines.contains { $0.hasPrefix("premain_launch_to_main_seconds_count{") && $0.hasSuffix("} 400") })
+        #expect(
+            lines.contains { $0.hasPrefix("premain_launch_to_mark_seconds_count{") && $0.contains("mark=\"ready\"") })
+        #expect(lines.contains { $0.hasPrefix("premain_field_excluded_records{reason=\"malformed\"} 1") })
+        // Prometheus' histogram_quantile(0.9) over the cumulative buckets.
+        let buckets: [(le: Double, count: Double)] = toMain.compactMap { line in
+            guard let le = line.range(of: ",le=\""), let end = line[le.upperBound...].firstIndex(of: "\""),
+                let count = Double(line.split(separator: " ").last ?? "")
+            else { return nil }
+            let bound = String(line[le.upperBound..<end])
+            return (bound == "+Inf" ? .infinity : Double(bound) ?? .nan, count)
+        }
+        let rank = 0.9 * 400
+        let index = try #require(buckets.firstIndex { $0.count >= rank })
+        let lower = index == 0 ? 0 : buckets[index - 1].le
+        let below = index == 0 ? 0 : buckets[index - 1].count
+        let quantile = lower + (buckets[index].le - lower) * (rank - below) / (buckets[index].count - below)
+        #expect(abs(quantile * 1000 - 2.359) / 2.359 < 0.1, "histogram_quantile \(quantile * 1000) ms, exact 2.359 ms")
+
+        let onInput = try CLI.run(["field", "export", folder, "--textfile", folder + "/1000.records"])
+        #expect(onInput.status == 64 && onInput.stderr.contains("is also an input"), "\(onInput.stderr)")
+        let nowhere = try CLI.run(["field", "export", folder])
+        #expect(nowhere.status == 64 && nowhere.stderr.contains("--textfile"))
+        let https = try CLI.run(["field", "export", folder, "--otlp", "https://collector.example/v1/metrics"])
+        #expect(https.status == 64, "\(https.stderr)")
+
+        try FileManager.default.removeItem(atPath: textfile)
+        let port = try LocalService.freePort()
+        let refused = try CLI.run([
+            "field", "export", folder, "--textfile", textfile, "--otlp", "http://127.0.0.1:\(port)", "--timeout", "2",
+        ])
+        #expect(refused.status == 70, "\(refused.stderr)")
+        #expect(refused.stderr.hasPrefix("Error: http://127.0.0.1:\(port)"), "\(refused.stderr)")
+        #expect(FileManager.default.fileExists(atPath: textfile))
+    }
+
     @Test func compareGivesTheVerdictAndItsExitCode() throws {
         let old = try Self.spool("field-old", buildId: "aaaa1111")
         let slower = try Self.spool("field-slower", buildId: "bbbb2222", baseNs: 3_000_000)

@@ -23,9 +23,16 @@ public enum FieldBuckets {
     /// The upper bounds in nanoseconds, `finiteCount` of them, ascending.
     public static let boundsNs: [Double] = (0..<finiteCount).map { upperBoundNs($0) }
 
-    /// `10 µs × 2^(index/10)` in nanoseconds; `.infinity` for `finiteCount` and above.
+    /// The upper bounds in seconds (Prometheus' `le`, OTLP's `explicitBounds`), ascending.
+    public static let boundsSeconds: [Double] = boundsNs.map { $0 / 1e9 }
+
+    /// `10 µs × 2^(index/10)` in nanoseconds, rounded down to a whole nanosecond (records hold
+    /// whole nanoseconds, so no value falls between the exact bound and this one: every bucket
+    /// holds what it held, and an export's `le` is a whole number of nanoseconds);
+    /// `.infinity` for `finiteCount` and above.
     public static func upperBoundNs(_ index: Int) -> Double {
-        index >= finiteCount ? .infinity : firstBoundNs * pow(2, Double(index) / Double(perDoubling))
+        index >= finiteCount
+            ? .infinity : (firstBoundNs * pow(2, Double(index) / Double(perDoubling))).rounded(.down)
     }
 
     /// The upper bound in seconds (Prometheus' `le`, OTLP's `explicit_bounds`); `.infinity` for

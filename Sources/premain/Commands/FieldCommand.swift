@@ -9,7 +9,7 @@ import PremainSystem
     import Glibc
 #endif
 
-/// `premain field path|env|run|report|compare`: start-up as users live it, from the launch
+/// `premain field path|env|run|report|compare|export`: start-up as users live it, from the launch
 /// records that the rtld-audit recorder (libpremain-record.so) writes on real machines.
 enum FieldCommand: Command {
     static let recorderName = "libpremain-record.so"
@@ -46,8 +46,17 @@ enum FieldCommand: Command {
             wholly below −threshold, no change when wholly inside, inconclusive otherwise; the \
             threshold is the larger of \(thresholdMs) and \(thresholdPercent) of the old value. Exit status \
             \(VerdictStatus.regression.exitCode) for a regression, \(VerdictStatus.inconclusive.exitCode) when inconclusive, 0 otherwise; \(ExitCode.inputError) when an input cannot be read.
+
+            'export [DIR...]' gives what 'report' reads to the monitoring a fleet already runs: \
+            \(FieldExportOptions.textfile) writes node_exporter's textfile (Prometheus text format: \
+            histograms premain_launch_to_main_seconds, premain_loader_to_main_seconds and \
+            premain_launch_to_mark_seconds per executable, version, scenario and temperature, in \
+            seconds, over fixed buckets 10 µs × 2^(i/10), and the exclusions), \(FieldExportOptions.otlp) POSTs \
+            the same histograms as OTLP/HTTP JSON to an OpenTelemetry collector (cumulative, the \
+            window of the spool files' writes). Exit status \(ExitCode.internalError) after one Error: line per \
+            destination that failed.
             """,
-        arguments: [pathArgument, envArgument, runArgument, reportArgument, compareArgument],
+        arguments: [pathArgument, envArgument, runArgument, reportArgument, compareArgument, exportArgument],
         usageTerms: [
             .alternatives([
                 [.argument(pathArgument)],
@@ -62,14 +71,20 @@ enum FieldCommand: Command {
                     .option(newVersion),
                     .option(thresholdMs), .option(thresholdPercent), .option(format), .option(OutputOptions.output),
                 ],
+                [
+                    .argument(exportArgument), .word("[<folder-or-report>...]"), .option(FieldExportOptions.textfile),
+                    .option(FieldExportOptions.otlp), .option(FieldExportOptions.serviceName),
+                    .option(FieldExportOptions.hostName), .option(FieldExportOptions.timeout),
+                ],
             ])
         ],
-        options: [format, OutputOptions.output, oldVersion, newVersion, thresholdMs, thresholdPercent],
+        options: [format, OutputOptions.output, oldVersion, newVersion, thresholdMs, thresholdPercent]
+            + FieldExportOptions.options,
         acceptsPassthrough: true)
 
     /// What `field` does: its first argument.
     enum Action: String, CaseIterable {
-        case path, env, run, report, compare
+        case path, env, run, report, compare, export
     }
 
     static let pathArgument = ArgumentSpec(name: Action.path.rawValue, help: "Print the recorder's path.")
@@ -84,6 +99,11 @@ enum FieldCommand: Command {
         kind: .path(.any))
     static let compareArgument = ArgumentSpec(
         name: Action.compare.rawValue, help: "Compare two versions' percentiles of time to main, with a verdict.",
+        kind: .path(.any))
+
+    static let exportArgument = ArgumentSpec(
+        name: Action.export.rawValue,
+        help: "Export the histograms to node_exporter's textfile collector or an OTLP/HTTP collector.",
         kind: .path(.any))
 
     enum Format: String, OptionChoice {
@@ -145,6 +165,13 @@ enum FieldCommand: Command {
             try OutputOptions.refuseConflicts(
                 arguments, outputs: [OutputOptions.output], inputs: rest + spoolFiles(rest))
             return compare(rest, arguments)
+        case .export:
+            try FieldExportOptions.validate(arguments)
+            let inputs = rest.isEmpty ? [PremainEnvironment.fieldDirectory()] : rest
+            try OutputOptions.refuseConflicts(
+                arguments, outputs: [FieldExportOptions.textfile], inputs: inputs + spoolFiles(inputs))
+            guard let report = load(inputs) else { return .inputError }
+            return FieldExportOptions.write(report, arguments)
         }
     }
 
