@@ -184,7 +184,7 @@ final class RecorderTests: XCTestCase {
     func testConcurrentLaunchesGiveExactlyThatManyWholeRecords() throws {
         let program = try Samples.path("c-hello/c-hello")
         let spool = try TemporaryFolders.make("recorder-concurrent")
-        let count = 320
+        let count = 500  // issue 33: 500 concurrent launches, 500 whole records
         let result = try Self.recorded(
             "for i in $(seq \(count)); do \"\(program)\" >/dev/null & done; wait", spool: spool)
         XCTAssertEqual(result.status, 0, result.stderr)
