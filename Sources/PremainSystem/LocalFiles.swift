@@ -81,24 +81,28 @@ public enum LocalFiles {
         _ = LosslessUTF8.withCString(folder) { rmdir($0) }
     }
 
-    /// Makes a new folder `PARENT/premain-NAME-XXXXXX` (`mkdtemp(3)`, mode 0700) in `parent`,
+    /// Makes a new folder `PARENT/premain-NAME-XXXXXX` (mode 0700, six random letters and digits,
+    /// made with `mkdir`, which fails on a name that exists, as `mkdtemp(3)` does) in `parent`,
     /// `$TMPDIR` (or `/tmp` when it is unset or not absolute) unless given: the one maker of
-    /// premain's temporary folders. A failure says where and why ("cannot create a temporary
-    /// folder in /tmp: no space left on device").
+    /// premain's temporary folders. `beforeMaking` is told each name before it is made, so a
+    /// guard that removes the folder when premain is killed knows it before it exists (with
+    /// `mkdtemp` a kill between the making and the telling left the folder behind). A failure
+    /// says where and why ("cannot create a temporary folder in /tmp: no space left on device").
     public static func makeTemporaryFolder(
-        _ name: String, in parent: String = PremainEnvironment.temporaryDirectory()
+        _ name: String, in parent: String = PremainEnvironment.temporaryDirectory(),
+        beforeMaking: (String) -> Void = { _ in }
     ) -> Result<String, DirectoryError> {
-        var template = Array(LosslessUTF8.bytes(parent + "/premain-\(name)-XXXXXX").map { CChar(bitPattern: $0) })
-        template.append(0)
-        let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return false }
-            return mkdtemp(base) != nil
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<100 {
+            let suffix = String((0..<6).map { _ in letters[Int(generator.next(upperBound: UInt64(letters.count)))] })
+            let path = parent + "/premain-\(name)-" + suffix
+            beforeMaking(path)
+            if LosslessUTF8.withCString(path, { mkdir($0, 0o700) }) == 0 { return .success(path) }
+            guard errno == EEXIST else { break }
         }
-        guard made else {
-            let reason = String(cString: strerror(errno)).lowercased()
-            return .failure(DirectoryError(message: "cannot create a temporary folder in \(parent): \(reason)"))
-        }
-        return .success(LosslessUTF8.string(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }))
+        let reason = String(cString: strerror(errno)).lowercased()
+        return .failure(DirectoryError(message: "cannot create a temporary folder in \(parent): \(reason)"))
     }
 
     /// `lstat(2)` of `path` (a symlink itself); `nil` with `errno` set when it fails.

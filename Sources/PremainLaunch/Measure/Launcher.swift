@@ -144,18 +144,21 @@ public struct ProcessLauncher: Launcher {
             !$0.hasPrefix("LD_DEBUG=") && !$0.hasPrefix("LD_DEBUG_OUTPUT=")
         }
         let folder: String
-        switch LocalFiles.makeTemporaryFolder("measure") {
+        // The guard knows the folder before it exists, and forgets it after it is gone: a kill
+        // at any moment leaves nothing (the watchdog removes what it was told).
+        switch LocalFiles.makeTemporaryFolder("measure", beforeMaking: { ctrace_guard_folder($0) }) {
         case .success(let made): folder = made
-        case .failure(let error): throw LaunchError(error.message)
+        case .failure(let error):
+            ctrace_guard_folder(nil)
+            throw LaunchError(error.message)
         }
+        defer { ctrace_guard_folder(nil) }
         if request.instrumented {
             environment.append(LoaderDebugChannels.environmentEntry)
             environment.append("LD_DEBUG_OUTPUT=\(folder)/ld-debug")
         }
         // The target's own children inherit LD_DEBUG and make regular files NAME.THEIRPID here.
         defer { LocalFiles.removeFolderAndFiles(folder) }
-        ctrace_guard_folder(folder)
-        defer { ctrace_guard_folder(nil) }
 
         let needBytes: Bool
         switch (request.output, request.stop) {

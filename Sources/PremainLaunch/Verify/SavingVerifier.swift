@@ -1,5 +1,6 @@
 import ELFKit
 import Glibc
+import LosslessText
 import PremainModel
 import PremainSystem
 
@@ -73,21 +74,43 @@ public struct SavingVerifier: Sendable {
         var result = SavingVerification(
             change: "removed DT_NEEDED " + libraries.joined(separator: ", "),
             estimateMs: estimateMs)
+        let name = ObjectName.fileName(program)
+        guard let file = try? ELFFile(path: program) else {
+            result.error = "\(program): cannot read it as an ELF file"
+            return result
+        }
+        switch file.objectKind {
+        case .executable, .pieExecutable: break
+        default:
+            result.error =
+                "\(name) is a library, not a program: only a program is launched (verify a program that needs it)"
+            return result
+        }
         let folder: String
-        switch LocalFiles.makeTemporaryFolder("verify", in: temporaryRoot) {
+        // Removed on SIGINT, SIGTERM, SIGHUP and SIGQUIT, and by the watchdog when premain is
+        // killed outright (the copies are in folders of their own, which the launch guard's flat
+        // folder removal would leave); the watchdog is told the name before the folder exists.
+        switch LocalFiles.makeTemporaryFolder(
+            "verify", in: temporaryRoot, beforeMaking: { _ = LaunchGuard.cleanUpAtExit(["/bin/rm", "-rf", "--", $0]) })
+        {
         case .success(let made): folder = made
         case .failure(let error):
+            _ = LaunchGuard.cleanUpAtExit([])
             result.error = error.message
             return result
         }
-        defer { Self.remove(folder) }
-        let name = ObjectName.fileName(program)
+        defer {
+            Self.remove(folder)
+            _ = LaunchGuard.cleanUpAtExit([])
+        }
         let base = folder + "/base/" + name
         let head = folder + "/head/" + name
         mkdir(folder + "/base", 0o700)
         mkdir(folder + "/head", 0o700)
         var copy = [patchelf]
-        if let paths = Self.absoluteRunPaths(of: program) { copy += ["--set-rpath", paths] }
+        if let runPath = Self.copiedRunPath(of: file, program: program, folder: folder) {
+            copy += ["--set-rpath", runPath.paths] + (runPath.keepRPATH ? ["--force-rpath"] : [])
+        }
         copy += ["--output", base, program]
         if let error = run(copy) {
             result.error = error
@@ -124,17 +147,33 @@ public struct SavingVerifier: Sendable {
         return result
     }
 
-    /// The program's run paths with `$ORIGIN` (`${ORIGIN}`) replaced by its folder, joined by
-    /// ':'; `nil` when none holds `$ORIGIN` (the copy finds what the original finds).
-    static func absoluteRunPaths(of program: String) -> String? {
-        guard let file = try? ELFFile(path: program) else { return nil }
-        let paths = file.runpath.isEmpty ? file.rpath : file.runpath
+    /// The run path of the copies when the program's holds `$ORIGIN` (`${ORIGIN}`); `nil` when
+    /// it holds none (the copy finds what the original finds). `$ORIGIN` stays `$ORIGIN`, led
+    /// to the program's folder through `FOLDER/origin`, a link to the folder of the program's
+    /// real file (the loader takes `$ORIGIN` from the executable's real path, links resolved),
+    /// so no folder name is written into the run path: one holding ':' would be split there.
+    /// DT_RPATH stays DT_RPATH (`--force-rpath`): patchelf would write DT_RUNPATH, which the
+    /// libraries do not inherit.
+    static func copiedRunPath(of file: ELFFile, program: String, folder: String) -> (paths: String, keepRPATH: Bool)? {
+        let keepRPATH = file.runpath.isEmpty && !file.rpath.isEmpty
+        let paths = keepRPATH ? file.rpath : file.runpath
         guard paths.contains(where: { $0.contains("$ORIGIN") || $0.contains("${ORIGIN}") }) else { return nil }
-        let slash = program.lastIndex(of: "/")
-        let folder = slash.map { String(program[..<$0]) } ?? "."
-        let absolute = folder.hasPrefix("/") ? folder : (Self.workingDirectory() + "/" + folder)
-        return paths.map { $0.replacing("${ORIGIN}", with: absolute).replacing("$ORIGIN", with: absolute) }
-            .joined(separator: ":")
+        let real = LocalFiles.realPath(program) ?? program
+        let slash = real.lastIndex(of: "/")
+        let origin = slash.map { String(real[..<$0]) } ?? "."
+        let absolute = origin.hasPrefix("/") ? origin : (Self.workingDirectory() + "/" + origin)
+        guard
+            LosslessUTF8.withCString(
+                absolute,
+                { target in
+                    LosslessUTF8.withCString(folder + "/origin") { symlink(target, $0) }
+                }) == 0
+        else { return nil }
+        let led = "$ORIGIN/../origin"
+        return (
+            paths.map { $0.replacing("${ORIGIN}", with: led).replacing("$ORIGIN", with: led) }.joined(separator: ":"),
+            keepRPATH
+        )
     }
 
     static func workingDirectory() -> String {
@@ -152,6 +191,7 @@ public struct SavingVerifier: Sendable {
 
     static func remove(_ folder: String) {
         for side in ["base", "head"] { LocalFiles.removeFolderAndFiles(folder + "/" + side) }
+        // The link to the program's folder is unlinked, never followed.
         LocalFiles.removeFolderAndFiles(folder)
     }
 }

@@ -214,6 +214,12 @@ public struct LoaderEstimate: Equatable, Sendable {
     public var objects: Int
     /// Objects of the closure without counts (not read), left out of `ms`.
     public var uncounted: Int
+
+    public init(ms: Double, objects: Int, uncounted: Int) {
+        self.ms = ms
+        self.objects = objects
+        self.uncounted = uncounted
+    }
 }
 
 extension LoaderCostModel {

@@ -99,6 +99,9 @@ enum CheckCommand: Command {
                         "\(verify) needs the program's measure report among the inputs (premain measure \(OutputOptions.formatName) json)"
                 )
             }
+            // The copies and their launches are removed and ended on SIGINT, SIGTERM, SIGHUP and
+            // SIGQUIT, and by the watchdog when premain is killed (issue 34, defect 8).
+            if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
             let verifier = SavingVerifier(
                 launcher: ProcessLauncher(),
                 temporaryRoot: PremainEnvironment.temporaryDirectory())

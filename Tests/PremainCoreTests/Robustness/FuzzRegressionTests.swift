@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func everyTargetHasKeptInputs() {
-        for target in ["elf-audit", "report", "config", "dwarf", "ready", "history", "field"] {
+        for target in ["elf-audit", "report", "config", "dwarf", "ready", "history", "field", "model"] {
             #expect(!Self.inputs(target).isEmpty, "\(target)")
         }
     }
@@ -170,5 +170,26 @@ import Testing
             old: report, new: report, oldSource: "a", newSource: "a", oldVersion: nil, newVersion: nil,
             settings: settings)
         #expect(comparison.verdict != .regression && comparison.verdict != .improvement)
+    }
+
+    /// As Fuzz/ModelFuzz.swift: a cost model read, or a model fitted on a measure report, has
+    /// finite, non-negative coefficients; a model with a number out of range is refused.
+    @Test(arguments: inputs("model")) func keptModelInputIsReadInRangeOrRefused(_ path: String) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        var models: [LoaderCostModel] = []
+        if let model = try? JSONDecoder().decode(LoaderCostModel.self, from: bytes) { models.append(model) }
+        if let report = try? JSONDecoder().decode(MeasureReport.self, from: bytes),
+            let fitted = LoaderCostModel.fit(report.measurements)
+        {
+            models.append(fitted)
+        }
+        if path.hasSuffix("negative-coefficient.json") || path.hasSuffix("schema-version-99.json") {
+            #expect(models.isEmpty)
+        }
+        for model in models {
+            for coefficient in [model.nsPerObject, model.nsPerRelativeRelocation, model.nsPerSymbolRelocation] {
+                #expect(coefficient.isFinite && coefficient >= 0)
+            }
+        }
     }
 }
