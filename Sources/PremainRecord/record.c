@@ -89,13 +89,16 @@ __attribute__((visibility("hidden"))) void *memset(void *to, int byte, unsigned 
 typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
 static clock_gettime_fn vdso_clock_gettime;
 
-static uint64_t now(void) {
+/* A clock in nanoseconds through the vDSO (a system call when it has none); 0 when unreadable. */
+static uint64_t clock_ns(clockid_t clock) {
     struct timespec ts = {0, 0};
-    if (vdso_clock_gettime == 0 || vdso_clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
-        if (sys4(SYS_clock_gettime, CLOCK_MONOTONIC, (long)&ts, 0, 0) != 0) return 0;
+    if (vdso_clock_gettime == 0 || vdso_clock_gettime(clock, &ts) != 0) {
+        if (sys4(SYS_clock_gettime, clock, (long)&ts, 0, 0) != 0) return 0;
     }
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
+
+static uint64_t now(void) { return clock_ns(CLOCK_MONOTONIC); }
 
 static int same_string(const char *a, const char *b) {
     while (*a && *a == *b) a++, b++;
@@ -182,7 +185,10 @@ static void find_vdso_clock(uintptr_t base) {
 
 /* --- what the hooks collect --------------------------------------------------------------- */
 
-#define OBJECTS_MAX 256
+/* Objects whose mapping time is kept: a record holds at most 4096 bytes, about 80 of them
+ * (" o=TIME,PATH" each); the rest are counted (objects=) and said omitted. Small, so the state the
+ * hooks write fits in one page (each page the recorder touches is a page fault of 1-3 us). */
+#define OBJECTS_MAX 96
 #define ARG_MAX_KEPT 256
 
 static struct {
@@ -194,16 +200,24 @@ static struct {
     int env0;
     long pid;
     uintptr_t phdr, phnum, main_bias;
+    const char *execfn; /* AT_EXECFN: the path execve was given */
     int have_main_bias;
     uint32_t objects;
     uint64_t object_time[OBJECTS_MAX];
     const char *object_name[OBJECTS_MAX];
-    char dir[PREMAIN_PATH_MAX + 1];
+    const char *dir; /* the spool folder, NUL-terminated: in the environment's own memory */
     uint64_t max_bytes;
-    uint32_t args;                          /* arguments kept (at most 2) */
+    uint32_t args; /* arguments kept (at most 2), in argv's own memory */
     uint32_t arg_length[2];
-    char arg[2][ARG_MAX_KEPT];
+    const char *arg[2];
+    char line[PREMAIN_LINE_MAX]; /* the record: beside the rest, two pages in all */
 } state;
+
+/* Copies of the spool folder and the arguments when they were read from /proc (a buffer that is
+ * reused); from the initial stack the record points at the strings themselves, so a launch
+ * touches no page for them. */
+static char dir_copy[PREMAIN_PATH_MAX + 1];
+static char arg_copy[2][ARG_MAX_KEPT];
 
 static int has_prefix(const char *text, uint32_t length, const char *prefix, uint32_t *skip) {
     uint32_t n = premain_strlen(prefix, 64);
@@ -220,12 +234,18 @@ struct environment {
     uint32_t t0_length;
 };
 
-static void environment_entry(const char *text, uint32_t length, int cut, struct environment *env) {
+/* One environment entry; `stable` when `text` is the process's own NUL-terminated string. */
+static void environment_entry(const char *text, uint32_t length, int cut, struct environment *env, int stable) {
     uint32_t skip;
     if (has_prefix(text, length, "PREMAIN_FIELD_DIR=", &skip)) {
         if (cut || length - skip == 0 || length - skip > PREMAIN_PATH_MAX) return;
-        for (uint32_t i = skip; i < length; i++) state.dir[i - skip] = text[i];
-        state.dir[length - skip] = 0;
+        if (stable) {
+            state.dir = text + skip;
+            return;
+        }
+        for (uint32_t i = skip; i < length; i++) dir_copy[i - skip] = text[i];
+        dir_copy[length - skip] = 0;
+        state.dir = dir_copy;
     } else if (has_prefix(text, length, "PREMAIN_FIELD_MAX_BYTES=", &skip)) {
         uint64_t value;
         if (!cut && premain_parse_u64(text + skip, length - skip, &value)) state.max_bytes = value;
@@ -241,10 +261,15 @@ static void environment_entry(const char *text, uint32_t length, int cut, struct
     }
 }
 
-static void argument_entry(const char *text, uint32_t length) {
+static void argument_entry(const char *text, uint32_t length, int stable) {
     if (state.args >= 2) return;
     uint32_t kept = length < ARG_MAX_KEPT ? length : ARG_MAX_KEPT;
-    for (uint32_t i = 0; i < kept; i++) state.arg[state.args][i] = text[i];
+    if (stable) {
+        state.arg[state.args] = text;
+    } else {
+        for (uint32_t i = 0; i < kept; i++) arg_copy[state.args][i] = text[i];
+        state.arg[state.args] = arg_copy[state.args];
+    }
     state.arg_length[state.args++] = kept;
 }
 
@@ -293,6 +318,7 @@ static int auxv_entry(const ElfW(auxv_t) *entry) {
     case AT_SYSINFO_EHDR: find_vdso_clock(entry->a_un.a_val); break;
     case AT_PHDR: state.phdr = entry->a_un.a_val; break;
     case AT_PHNUM: state.phnum = entry->a_un.a_val; break;
+    case AT_EXECFN: state.execfn = (const char *)entry->a_un.a_val; break;
     case AT_SECURE: return entry->a_un.a_val == 0;
     }
     return 1;
@@ -311,12 +337,12 @@ static int read_stack(uintptr_t stack_end, struct environment *env, int *secure)
     while (envp[count] != 0)
         if (++count > (1 << 20)) return 0;
     const ElfW(auxv_t) *auxv = (const ElfW(auxv_t) *)(envp + count + 1);
-    for (long i = 0; i < argc && i < 2; i++) argument_entry(argv[i], premain_strlen(argv[i], ARG_MAX_KEPT));
+    for (long i = 0; i < argc && i < 2; i++) argument_entry(argv[i], premain_strlen(argv[i], ARG_MAX_KEPT), 1);
     for (uint32_t i = 0; i < count; i++) {
         const char *entry = envp[i];
         if (entry[0] != 'P' || entry[1] != 'R') continue; /* PREMAIN_... only */
         uint32_t length = premain_strlen(entry, PREMAIN_PATH_MAX + 64);
-        environment_entry(entry, length, length == PREMAIN_PATH_MAX + 64, env);
+        environment_entry(entry, length, length == PREMAIN_PATH_MAX + 64, env, 1);
     }
     for (int i = 0; auxv[i].a_type != AT_NULL && i < 256; i++)
         if (!auxv_entry(&auxv[i])) *secure = 1;
@@ -344,8 +370,8 @@ static int each_entry(const char *path, struct environment *env) {
                 continue;
             }
             if (i == got) break;
-            if (env != 0) environment_entry(entry_buffer, length, cut, env);
-            else argument_entry(entry_buffer, length);
+            if (env != 0) environment_entry(entry_buffer, length, cut, env, 0);
+            else argument_entry(entry_buffer, length, 0);
             length = 0;
             cut = 0;
         }
@@ -371,10 +397,7 @@ static void setup(uintptr_t stack_end) {
     struct environment env = {0, {0}, 0};
     int secure = 0;
     if (!(stack_end != 0 ? read_stack(stack_end, &env, &secure) : read_proc(&env, &secure)) || secure) return;
-    if (state.dir[0] == 0) {
-        const char *fallback = PREMAIN_DEFAULT_DIR;
-        for (uint32_t i = 0; fallback[i]; i++) state.dir[i] = fallback[i];
-    }
+    if (state.dir == 0) state.dir = PREMAIN_DEFAULT_DIR;
     if (env.have_t0 && accept_t0(&env)) {
         state.t0src = "env";
     } else {
@@ -395,6 +418,9 @@ static void setup(uintptr_t stack_end) {
 /* --- the hooks --------------------------------------------------------------------------------- */
 
 EXPORT unsigned int la_version(unsigned int version) {
+    /* Written before any read: a first read of a zero page maps the shared zero page and the
+     * first write then faults a second time. */
+    state.setup = 0;
     /* The version glibc passes is the highest it supports; answer it when it is older than ours,
      * else ours (glibc ignores an auditor that answers 0 or a higher version). */
     unsigned int answer = version < LAV_CURRENT ? version : LAV_CURRENT;
@@ -437,7 +463,6 @@ EXPORT void la_activity(uintptr_t *cookie, unsigned int flag) {
 
 /* --- the record, at main ------------------------------------------------------------------ */
 
-static char line_buffer[PREMAIN_LINE_MAX];
 
 static void put_build_id(premain_line *line) {
     if (state.phdr == 0 || state.phnum == 0 || state.phnum > 256) return;
@@ -477,6 +502,35 @@ static void put_build_id(premain_line *line) {
     }
 }
 
+/* `exe=`: the path execve was given (AT_EXECFN), made absolute with the working folder when it
+ * is relative (no /proc access: the first one of a new process costs about 10 us); a script
+ * is named as it was run, not as its interpreter. /proc/self/exe when there is no AT_EXECFN. */
+
+static void put_executable(premain_line *line) {
+    char exe_buffer[PREMAIN_PATH_MAX]; /* touched only for a relative path or without AT_EXECFN */
+    premain_put_key(line, "exe");
+    const char *given = state.execfn;
+    uint32_t length = given ? premain_strlen(given, PREMAIN_PATH_MAX) : 0;
+    if (length > 0 && given[0] == '/') {
+        premain_put_escaped(line, given, length);
+        return;
+    }
+    if (length > 0) {
+        long folder = sys4(SYS_getcwd, (long)exe_buffer, sizeof exe_buffer, 0, 0);
+        if (folder > 1 && exe_buffer[0] == '/') {
+            uint32_t at = 0;
+            while (at + 1 < length && given[at] == '.' && given[at + 1] == '/') at += 2;
+            /* getcwd's length counts the NUL; "/" alone needs no second slash. */
+            premain_put_escaped(line, exe_buffer, (uint32_t)folder - 1);
+            if (folder > 2) premain_put_bytes(line, "/", 1);
+            premain_put_escaped(line, given + at, length - at);
+            return;
+        }
+    }
+    long exe_length = sys4(SYS_readlinkat, AT_FDCWD_, (long)"/proc/self/exe", (long)exe_buffer, sizeof exe_buffer);
+    if (exe_length > 0) premain_put_escaped(line, exe_buffer, (uint32_t)exe_length);
+}
+
 EXPORT void la_preinit(uintptr_t *cookie) {
     (void)cookie;
     if (state.done) return;
@@ -494,7 +548,7 @@ EXPORT void la_preinit(uintptr_t *cookie) {
         premain_count_drop(state.dir, uid);
         return;
     }
-    premain_line line = {line_buffer, 0, PREMAIN_LINE_MAX, 0};
+    premain_line line = {state.line, 0, PREMAIN_LINE_MAX, 0};
     premain_put(&line, "premain-record/1 kind=launch");
     premain_put_key(&line, "pid");
     premain_put_u64(&line, (uint64_t)state.pid);
@@ -503,11 +557,8 @@ EXPORT void la_preinit(uintptr_t *cookie) {
     premain_put_key(&line, "host");
     premain_put_hex64(&line, premain_hash_file("/etc/machine-id"));
     premain_put_key(&line, "boot");
-    premain_put_hex64(&line, premain_hash_file("/proc/sys/kernel/random/boot_id"));
-    char exe[PREMAIN_PATH_MAX];
-    long exe_length = sys4(SYS_readlinkat, AT_FDCWD_, (long)"/proc/self/exe", (long)exe, sizeof exe);
-    premain_put_key(&line, "exe");
-    if (exe_length > 0) premain_put_escaped(&line, exe, (uint32_t)exe_length);
+    premain_put_hex64(&line, premain_boot_hash(clock_ns(CLOCK_REALTIME), clock_ns(CLOCK_BOOTTIME)));
+    put_executable(&line);
     put_build_id(&line);
     for (uint32_t i = 0; i < state.args; i++) {
         premain_put_key(&line, i == 0 ? "arg0" : "arg1");

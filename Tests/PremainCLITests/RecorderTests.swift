@@ -184,7 +184,7 @@ final class RecorderTests: XCTestCase {
     func testConcurrentLaunchesGiveExactlyThatManyWholeRecords() throws {
         let program = try Samples.path("c-hello/c-hello")
         let spool = try TemporaryFolders.make("recorder-concurrent")
-        let count = 320
+        let count = 500  // issue 33: 500 concurrent launches, 500 whole records
         let result = try Self.recorded(
             "for i in $(seq \(count)); do \"\(program)\" >/dev/null & done; wait", spool: spool)
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -311,13 +311,35 @@ final class RecorderTests: XCTestCase {
         XCTAssertEqual(records.count, 2, records.map(\.line).joined(separator: "\n"))
         guard records.count == 2 else { return }
         XCTAssertEqual(records[0]["pid"], records[1]["pid"])
-        XCTAssertEqual(records[0]["exe"], URL(fileURLWithPath: "/bin/sh").resolvingSymlinksInPath().path)
+        // The path execve was given (AT_EXECFN), not the link's target (/usr/bin/dash).
+        XCTAssertEqual(records[0]["exe"], "/bin/sh")
         XCTAssertEqual(records[1]["exe"], program)
         XCTAssertLessThan(records[0].number("main") ?? .max, records[1].number("version") ?? 0)
         XCTAssertNotEqual(records[0]["t0src"], "env")
         XCTAssertEqual(records[1]["t0src"], "env")
         XCTAssertEqual(records[1].number("t0"), stamp)
         XCTAssertNil(records[1]["env0"])
+    }
+
+    /// A program run by a relative path is named by the working folder and that path (without
+    /// its "./"), read without /proc: `cd FOLDER && ./c-hello`, and `NAME/c-hello` from FOLDER's
+    /// parent, both give FOLDER/c-hello (FOLDER as getcwd says it: links resolved).
+    func testARelativeProgramPathIsMadeAbsoluteWithTheWorkingFolder() throws {
+        let spool = try TemporaryFolders.make("recorder-relative")
+        let program = try Samples.path("c-hello/c-hello")
+        let folder = (program as NSString).deletingLastPathComponent
+        let name = (folder as NSString).lastPathComponent
+        let run = try Shell.run(
+            [
+                "bash", "-c",
+                "export LD_AUDIT=\"$2\"; cd \"$0\" && ./c-hello >/dev/null && cd .. && \"$1\"/c-hello >/dev/null",
+                folder, name, Self.recorder,
+            ],
+            environment: ["PREMAIN_FIELD_DIR": spool])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let records = Self.spoolRecords(spool)
+        let real = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+        XCTAssertEqual(records.map { $0["exe"] }, [real + "/c-hello", real + "/c-hello"])
     }
 
     /// A birth stamp naming another pid (a child inheriting its parent's) is refused: env0=1,

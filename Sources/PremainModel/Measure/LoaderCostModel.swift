@@ -21,6 +21,49 @@ public struct LoaderCostModel: Codable, Equatable, Sendable, KindedReport {
     public var machine: String
     public var date: String
 
+    enum CodingKeys: String, CodingKey {
+        case kind, schemaVersion, nsPerObject, nsPerRelativeRelocation, nsPerSymbolRelocation, objects, programs
+        case heldOutMedianErrorPercent, heldOutMaxErrorPercent, machine, date
+    }
+
+    public init(
+        nsPerObject: Double, nsPerRelativeRelocation: Double, nsPerSymbolRelocation: Double, objects: Int,
+        programs: Int, heldOutMedianErrorPercent: Double? = nil, heldOutMaxErrorPercent: Double? = nil,
+        machine: String, date: String
+    ) {
+        self.nsPerObject = nsPerObject
+        self.nsPerRelativeRelocation = nsPerRelativeRelocation
+        self.nsPerSymbolRelocation = nsPerSymbolRelocation
+        self.objects = objects
+        self.programs = programs
+        self.heldOutMedianErrorPercent = heldOutMedianErrorPercent
+        self.heldOutMaxErrorPercent = heldOutMaxErrorPercent
+        self.machine = machine
+        self.date = date
+    }
+
+    /// The versions of the model file this premain reads.
+    public static let readableVersions = 1...1
+
+    /// Reads a model file, every number range-checked (`CheckedDecoding`): a coefficient is
+    /// from 0 to 100 ms per object and 1 ms per relocation (a fitted model is never negative),
+    /// counts from 1, errors from 0 %; an unknown `schemaVersion` is refused.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(ReportKindField<LoaderCostModel>.self, forKey: .kind)
+        schemaVersion = try container.decodeChecked(
+            .schemaVersion, in: Self.readableVersions.lowerBound...Self.readableVersions.upperBound)
+        nsPerObject = try container.decodeChecked(.nsPerObject, in: 0...1e8)
+        nsPerRelativeRelocation = try container.decodeChecked(.nsPerRelativeRelocation, in: 0...1e6)
+        nsPerSymbolRelocation = try container.decodeChecked(.nsPerSymbolRelocation, in: 0...1e6)
+        objects = try container.decodeChecked(.objects, in: 1...100_000_000)
+        programs = try container.decodeChecked(.programs, in: 1...objects)
+        heldOutMedianErrorPercent = try container.decodeCheckedIfPresent(.heldOutMedianErrorPercent, in: 0...1e6)
+        heldOutMaxErrorPercent = try container.decodeCheckedIfPresent(.heldOutMaxErrorPercent, in: 0...1e6)
+        machine = try container.decode(String.self, forKey: .machine)
+        date = try container.decode(String.self, forKey: .date)
+    }
+
     /// One object's counts as the model reads them.
     public struct Input: Equatable, Sendable {
         /// Mapped by the loader (a library); false for the executable and the loader itself.
@@ -200,9 +243,12 @@ extension LoaderCostModel {
 
     /// "≈ 6.1 ms of loading and relocation on this machine (model from 210 objects of 12
     /// programs, held-out error ±18 % median, 40 % max)".
-    public func sentence(_ estimate: LoaderEstimate) -> String {
+    /// `thisMachine` is false when the model was fitted on another CPU than the one premain
+    /// runs on: the estimate is then said to be for the model's machine.
+    public func sentence(_ estimate: LoaderEstimate, thisMachine: Bool = true) -> String {
         var text =
-            "≈ \(Milliseconds.number(estimate.ms, decimals: 2)) ms of loading and relocation for \(estimate.objects) objects on this machine "
+            "≈ \(Milliseconds.number(estimate.ms, decimals: 2)) ms of loading and relocation for \(estimate.objects) objects "
+            + (thisMachine ? "on this machine " : "on the model's machine, not this one ")
         text += "(model from \(objects) objects of \(programs) programs on \(machine)"
         if let median = heldOutMedianErrorPercent, let max = heldOutMaxErrorPercent {
             text +=

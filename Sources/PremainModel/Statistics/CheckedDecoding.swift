@@ -6,6 +6,11 @@ public enum ReportLimits {
     public static let maxMilliseconds = 1e9
     /// Most runs, samples or entries of one series.
     public static let maxRuns = 1_000_000
+
+    /// A number as an error message shows it: whole numbers without ".0" (`1000000000`).
+    static func text(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+    }
 }
 
 extension KeyedDecodingContainer {
@@ -46,6 +51,56 @@ extension KeyedDecodingContainer {
         }
         for value in values { _ = try checkedMilliseconds(value, key) }
         return values
+    }
+
+    /// A number in `range` (finite); throws `DecodingError.dataCorrupted` naming the key otherwise.
+    public func decodeChecked(_ key: Key, in range: ClosedRange<Double>) throws -> Double {
+        let value = try decode(Double.self, forKey: key)
+        guard value.isFinite, range.contains(value) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription:
+                    "expected a number from \(ReportLimits.text(range.lowerBound)) to \(ReportLimits.text(range.upperBound)), found \(ReportLimits.text(value))"
+            )
+        }
+        return value
+    }
+
+    /// `decodeChecked(_:in:)` (a number) for an optional key; `nil` when absent.
+    public func decodeCheckedIfPresent(_ key: Key, in range: ClosedRange<Double>) throws -> Double? {
+        try contains(key) && !decodeNil(forKey: key) ? decodeChecked(key, in: range) as Double : nil
+    }
+
+    /// A duration: a finite time from 0 to `ReportLimits.maxMilliseconds` (what a measured
+    /// time can be; a negative one would price a finding at "-4.90 ms").
+    public func decodeDuration(_ key: Key) throws -> Double {
+        try checkedDuration(decode(Double.self, forKey: key), key)
+    }
+
+    /// `decodeDuration(_:)` for an optional key; `nil` when absent.
+    public func decodeDurationIfPresent(_ key: Key) throws -> Double? {
+        try decodeIfPresent(Double.self, forKey: key).map { try checkedDuration($0, key) }
+    }
+
+    /// A list of durations, each checked as `decodeDuration(_:)`, at most `ReportLimits.maxRuns`.
+    public func decodeDurationList(_ key: Key) throws -> [Double]? {
+        guard let values = try decodeIfPresent([Double].self, forKey: key) else { return nil }
+        guard values.count <= ReportLimits.maxRuns else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "more than \(ReportLimits.maxRuns) values")
+        }
+        for value in values { _ = try checkedDuration(value, key) }
+        return values
+    }
+
+    private func checkedDuration(_ value: Double, _ key: Key) throws -> Double {
+        guard value.isFinite, value >= 0, value <= ReportLimits.maxMilliseconds else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "expected milliseconds from 0 to 1e9, found \(ReportLimits.text(value))")
+        }
+        return value
     }
 
     private func checkedMilliseconds(_ value: Double, _ key: Key) throws -> Double {

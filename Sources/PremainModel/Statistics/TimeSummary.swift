@@ -50,14 +50,15 @@ public struct TimeSummary: Codable, Equatable, Sendable {
     /// Reads a summary as reports write it. Only `medianMs` is required: what is absent (a
     /// hand-written report, or `diff`'s JSON, which keeps no MAD or outliers) is computed from
     /// `samplesMs`, or is the median (MAD 0, no outliers) when there are no samples either.
-    /// Every time must be finite and within ±`ReportLimits.maxMilliseconds`, and every outlier
+    /// Every time is a duration (finite, from 0 to `ReportLimits.maxMilliseconds`: the one
+    /// range check of every measured time premain reads, `CheckedDecoding`), and every outlier
     /// an index of `samplesMs`; else the decoding fails naming the key.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let median = try container.decodeMilliseconds(.medianMs)
-        let samples = try container.decodeMillisecondsList(.samplesMs) ?? []
+        let median = try container.decodeDuration(.medianMs)
+        let samples = try container.decodeDurationList(.samplesMs) ?? []
         func value(_ key: CodingKeys, _ computed: @autoclosure () -> Double?) throws -> Double {
-            try container.decodeMillisecondsIfPresent(key) ?? computed() ?? (key == .madMs ? 0 : median)
+            try container.decodeDurationIfPresent(key) ?? computed() ?? (key == .madMs ? 0 : median)
         }
         let outliers = try container.decodeIfPresent([Int].self, forKey: .outliers)
         if let outliers, let wrong = outliers.first(where: { !samples.indices.contains($0) }) {

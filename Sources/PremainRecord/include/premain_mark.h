@@ -47,7 +47,12 @@ static inline void premain_mark(const char *name) {
         premain_put_key(&line, "pid");
         premain_put_u64(&line, (uint64_t)getpid());
         premain_put_key(&line, "boot");
-        premain_put_hex64(&line, premain_hash_file("/proc/sys/kernel/random/boot_id"));
+        struct timespec realtime = {0, 0}, boottime = {0, 0};
+        (void)clock_gettime(CLOCK_REALTIME, &realtime);
+        (void)clock_gettime(CLOCK_BOOTTIME, &boottime);
+        premain_put_hex64(&line, premain_boot_hash(
+                                     (uint64_t)realtime.tv_sec * 1000000000ULL + (uint64_t)realtime.tv_nsec,
+                                     (uint64_t)boottime.tv_sec * 1000000000ULL + (uint64_t)boottime.tv_nsec));
         premain_put_key(&line, "t");
         premain_put_u64(&line, (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec);
         premain_put_key(&line, "name");

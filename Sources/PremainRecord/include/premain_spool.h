@@ -123,6 +123,21 @@ static inline uint32_t premain_read_small(const char *path, char *buffer, uint32
     return got > 0 ? (uint32_t)got : 0;
 }
 
+/* The boot's identity without reading a file: the wall-clock time the machine booted, in whole
+ * seconds (CLOCK_REALTIME - CLOCK_BOOTTIME, rounded; both clocks move together except when the
+ * wall clock is stepped), as FNV-1a 64 of its 8 bytes. The recorder and premain_mark compute
+ * it alike, so a mark joins its launch; 0 when either clock is unreadable (0). */
+static inline uint64_t premain_boot_hash(uint64_t realtime_ns, uint64_t boottime_ns) {
+    if (realtime_ns == 0 || boottime_ns == 0 || realtime_ns < boottime_ns) return 0;
+    uint64_t seconds = (realtime_ns - boottime_ns + 500000000ULL) / 1000000000ULL;
+    uint64_t hash = 0xcbf29ce484222325ULL;
+    for (int i = 0; i < 8; i++) {
+        hash ^= (seconds >> (8 * i)) & 0xff;
+        hash *= 0x100000001b3ULL;
+    }
+    return hash;
+}
+
 /* The hash of a small identity file (/etc/machine-id, boot_id); 0 when unreadable. */
 static inline uint64_t premain_hash_file(const char *path) {
     char buffer[128];

@@ -70,7 +70,9 @@ enum AuditCommand: Command {
             arguments, outputs: outputs, inputs: arguments.positionals + LoaderEstimateOptions.files(arguments))
         let options = InventoryOptions(symbolLists: arguments[symbols], demangle: !arguments[noDemangle])
         let workers = arguments[jobs]
-        let costModel = try LoaderEstimateOptions.model(arguments)
+        let estimate = try LoaderEstimateOptions.model(arguments)
+        guard LoaderEstimateOptions.report(estimate, arguments) else { return .inputError }
+        let costModel = estimate.model
         let batch = BatchAudit(
             inventory: options, closure: try closureOptions(arguments), workers: workers,
             includeObjects: arguments[FolderOptions.includeObjects])
@@ -110,7 +112,9 @@ enum AuditCommand: Command {
                         AuditTextRenderer.render(binary, width: width)
                             + ClosureTextRenderer.render(binary, options: tree)
                             + (costModel.flatMap { model in
-                                model.estimate(binary).map { "  loader estimate: " + model.sentence($0) + "\n" }
+                                model.estimate(binary).map {
+                                    "  loader estimate: " + model.sentence($0, thisMachine: !estimate.foreign) + "\n"
+                                }
                             } ?? "")
                     }
                     .joined(separator: "\n")

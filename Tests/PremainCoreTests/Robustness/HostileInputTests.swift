@@ -180,11 +180,16 @@ import Testing
             try load { $0["runs"] = 1e300 } == "not a measure report of this premain version: a number out of range")
         #expect(
             try load(milestone(["medianMs": 1e300]))
-                == "not a measure report of this premain version: measurements[0].milestones.main.medianMs: expected milliseconds from -1e9 to 1e9, found 1e+300"
+                == "not a measure report of this premain version: measurements[0].milestones.main.medianMs: expected milliseconds from 0 to 1e9, found 1e+300"
         )
         #expect(
             try load(milestone(["medianMs": 1, "samplesMs": [1, 1e308, -1e308]]))
-                == "not a measure report of this premain version: measurements[0].milestones.main.samplesMs: expected milliseconds from -1e9 to 1e9, found 1e+308"
+                == "not a measure report of this premain version: measurements[0].milestones.main.samplesMs: expected milliseconds from 0 to 1e9, found 1e+308"
+        )
+        // A measured time is a duration (issue 34, defect 10: a mapping of -5 ms was priced).
+        #expect(
+            try load(milestone(["medianMs": -5]))
+                == "not a measure report of this premain version: measurements[0].milestones.main.medianMs: expected milliseconds from 0 to 1e9, found -5"
         )
         #expect(
             try load(milestone(["medianMs": 1, "samplesMs": [1, 2], "outliers": [7]]))

@@ -250,7 +250,7 @@ public struct RuleInputLoader: Sendable {
     }
 
     /// A decoding error in one line: where (`measurements[0].milestones`) and what.
-    static func describe(_ error: any Error) -> String {
+    public static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else {
             // Foundation's parser reports a number it cannot hold (1e300 as an Int) by the
             // name of its own internal error.
