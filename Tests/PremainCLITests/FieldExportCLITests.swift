@@ -62,6 +62,7 @@ struct FieldExportCLITests {
 
     @Test func prometheusReadsTheExportOfRealLaunchesWithinTenPercentOfTheReportsP90() throws {
         let (spool, rows) = try Self.recordedSpool("field-export-prometheus")
+        defer { try? FileManager.default.removeItem(atPath: spool) }
         let work = try TemporaryFolders.make("field-export-prometheus-work")
         defer { try? FileManager.default.removeItem(atPath: work) }
         let textfiles = work + "/textfile"
@@ -96,6 +97,7 @@ struct FieldExportCLITests {
 
     @Test func anOTLPReceiverDecodesTheExportOfRealLaunchesWithTheReportsCounts() throws {
         let (spool, rows) = try Self.recordedSpool("field-export-otlp")
+        defer { try? FileManager.default.removeItem(atPath: spool) }
         let work = try TemporaryFolders.make("field-export-otlp-work")
         defer { try? FileManager.default.removeItem(atPath: work) }
         let receiver = try OTLPReceiver(work: work)
