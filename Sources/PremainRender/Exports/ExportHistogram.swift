@@ -65,18 +65,6 @@ public struct ExportHistogram: Equatable, Sendable {
         self.sum = sum
     }
 
-    /// The histogram of `samples` (seconds) over `upperBounds`. Samples that are not finite
-    /// are left out of every figure.
-    public init(name: String, help: String, labels: [ExportLabel], upperBounds: [Double], samples: [Double]) {
-        var counts = [UInt64](repeating: 0, count: upperBounds.count + 1)
-        var sum = 0.0
-        for sample in samples where sample.isFinite {
-            counts[Self.bucket(of: sample, in: upperBounds)] += 1
-            sum += sample
-        }
-        self.init(name: name, help: help, labels: labels, upperBounds: upperBounds, bucketCounts: counts, sum: sum)
-    }
-
     /// The number of samples: the sum of the bucket counts.
     public var count: UInt64 { bucketCounts.reduce(0, &+) }
 
@@ -88,18 +76,6 @@ public struct ExportHistogram: Equatable, Sendable {
             total &+= count
             return total
         }
-    }
-
-    /// The index of the bucket that holds `value`: the first bound at or above it, or
-    /// `bounds.count` (the `+Inf` bucket) when it is above them all. Binary search.
-    public static func bucket(of value: Double, in bounds: [Double]) -> Int {
-        var low = 0
-        var high = bounds.count
-        while low < high {
-            let middle = (low + high) / 2
-            if bounds[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 
     /// Prometheus' `histogram_quantile(q, …)` of this histogram: the bucket where the rank

@@ -30,12 +30,21 @@ import Testing
         return sorted[max(0, Int((q * Double(sorted.count)).rounded(.up)) - 1)]
     }
 
+    /// `samples` (seconds) counted as a field report counts them: each rounded to a whole
+    /// nanosecond, in `FieldBuckets`' bucket of it.
     static func histogram(_ samples: [Double], labels: [ExportLabel] = [ExportLabel("executable", "/usr/bin/tool")])
         -> ExportHistogram
     {
-        ExportHistogram(
+        var counts = [UInt64](repeating: 0, count: FieldBuckets.count)
+        for sample in samples { counts[bucket(sample)] += 1 }
+        return ExportHistogram(
             name: "premain_launch_to_main_seconds", help: "Time from exec to main", labels: labels,
-            upperBounds: FieldBuckets.boundsSeconds, samples: samples)
+            upperBounds: FieldBuckets.boundsSeconds, bucketCounts: counts, sum: samples.reduce(0, +))
+    }
+
+    /// `FieldBuckets`' bucket of `seconds`.
+    static func bucket(_ seconds: Double) -> Int {
+        FieldBuckets.index(ofNanoseconds: Int64((seconds * 1e9).rounded()))
     }
 
     @Test func layoutIsTenMicrosecondsTimesTwoToTheITenthsUpToFiveMinutes() {
@@ -66,12 +75,13 @@ import Testing
 
     @Test func aSampleOnABoundCountsInThatBucket() {
         let bounds = FieldBuckets.boundsSeconds
-        #expect(ExportHistogram.bucket(of: bounds[5], in: bounds) == 5)
-        #expect(ExportHistogram.bucket(of: bounds[5].nextUp, in: bounds) == 6)
-        #expect(ExportHistogram.bucket(of: 0, in: bounds) == 0)
-        #expect(ExportHistogram.bucket(of: 1_000, in: bounds) == bounds.count)
-        let histogram = Self.histogram([1_000, .nan, 0.001])
+        #expect(Self.bucket(bounds[5]) == 5)
+        #expect(Self.bucket(bounds[5] + 1e-9) == 6)
+        #expect(Self.bucket(0) == 0)
+        #expect(Self.bucket(1_000) == bounds.count)
+        let histogram = Self.histogram([1_000, 0.001])
         #expect(histogram.count == 2 && histogram.bucketCounts.last == 1 && histogram.sum == 1_000.001)
+        #expect(histogram.cumulativeCounts.dropLast().last == 1)
     }
 
     @Test func textfileWritesBucketsUpToTheHighestNonEmptyThenInfSumAndCount() throws {
@@ -94,7 +104,7 @@ import Testing
         #expect(lines.filter { $0.hasPrefix("# TYPE premain_launch_to_main_seconds") }.count == 1)
         let bucketsOfA = lines.filter { $0.hasPrefix("premain_launch_to_main_seconds_bucket{executable=\"/bin/a\"") }
         // 2 ms is in the bucket of bound index 77 (10 µs × 2^7.7 = 2.08 ms): 78 finite buckets and +Inf.
-        let highest = ExportHistogram.bucket(of: 0.002, in: FieldBuckets.boundsSeconds)
+        let highest = Self.bucket(0.002)
         #expect(bucketsOfA.count == highest + 2)
         #expect(
             bucketsOfA.first
