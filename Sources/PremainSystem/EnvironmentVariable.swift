@@ -66,8 +66,14 @@ public enum PremainEnvironment {
         name: "LD_AUDIT", readBy: "field run",
         effect: "kept after the recorder in the LD_AUDIT the command gets (the recorder is put first, once)")
 
+    public static let notifySocket = EnvironmentVariable(
+        name: "NOTIFY_SOCKET", readBy: "field run",
+        effect:
+            "a service manager waits for READY=1 there: field run stays the command's parent, passes its notifications on and records READY=1 as a 'ready' mark"
+    )
+
     /// In the order the man page and docs/environment.md list them.
-    public static let all = [columns, path, libraryPath, temporaryFolder, commit, fieldFolder, audit]
+    public static let all = [columns, path, libraryPath, temporaryFolder, commit, fieldFolder, audit, notifySocket]
 
     /// `$PREMAIN_FIELD_DIR`, else `/var/tmp/premain-field` (docs/field-record.md).
     public static func fieldDirectory() -> String { fieldFolder.value ?? "/var/tmp/premain-field" }

@@ -129,7 +129,7 @@ struct FieldCLITests {
             executable: installed.premain)
         #expect(again.stdout.split(separator: "\n").contains("LD_AUDIT=\(recorder):\(other)"[...]))
 
-        // The pid in PREMAIN_T0 is the command's own: premain became the command.
+        // The pid in PREMAIN_T0 is the command's own (the child writes it before execve).
         let shell = try CLI.run(
             ["field", "run", "--", "/bin/sh", "-c", "echo \"$$ $PREMAIN_T0\""], executable: installed.premain)
         let words = shell.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ":" })
@@ -221,6 +221,68 @@ struct FieldCLITests {
         #expect(refused.status == 70, "\(refused.stderr)")
         #expect(refused.stderr.hasPrefix("Error: http://127.0.0.1:\(port)"), "\(refused.stderr)")
         #expect(FileManager.default.fileExists(atPath: textfile))
+    }
+
+    /// Issue 33: a service that says READY=1 through sd_notify gets a `ready` mark with no code
+    /// change where premain is its launcher. `field run --notify` records it; with NOTIFY_SOCKET
+    /// set (a service manager waiting), every message is passed on to it unchanged, and premain
+    /// exits with the command's status.
+    @Test func runRecordsSdNotifyReadyAsAMarkAndPassesTheMessagesOn() throws {
+        let program = try Samples.path("field-mark/field-notify")
+        let spool = try TemporaryFolders.make("field-notify")
+        let forced = try CLI.run(
+            ["field", "run", "--notify", "--", program, "3"], environment: ["PREMAIN_FIELD_DIR": spool])
+        #expect(forced.status == 3, "\(forced.stderr)")
+        #expect(forced.stdout == "served\n")
+
+        // A service manager's socket: a datagram socket at a path, read after the run.
+        let upstream = spool + "/../notify-\(getpid()).sock"
+        unlink(upstream)
+        let receiver = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        try #require(receiver >= 0)
+        defer {
+            close(receiver)
+            unlink(upstream)
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in upstream.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(receiver, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        try #require(bound == 0, "bind \(upstream): errno \(errno)")
+        let managed = try CLI.run(
+            ["field", "run", "--", program], environment: ["PREMAIN_FIELD_DIR": spool, "NOTIFY_SOCKET": upstream])
+        #expect(managed.status == 0, "\(managed.stderr)")
+        var received: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(receiver, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard count > 0 else { break }
+            received.append(String(decoding: buffer[0..<count], as: UTF8.self))
+        }
+        #expect(received == ["STATUS=starting", "READY=1\nSTATUS=serving"])
+
+        let records = try String(contentsOfFile: spool + "/\(getuid()).records", encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        func value(_ line: String, _ key: String) -> String? {
+            line.split(separator: " ").first { $0.hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)) }
+        }
+        let launches = records.filter { $0.contains(" kind=launch ") && $0.contains("field-notify") }
+        let marks = records.filter { $0.contains(" kind=mark ") }
+        #expect(launches.count == 2 && marks.count == 2, "\(records)")
+        for (launch, mark) in zip(launches, marks) {
+            #expect(value(launch, "t0src") == "env")
+            #expect(value(launch, "pid") == value(mark, "pid") && value(launch, "boot") == value(mark, "boot"))
+            #expect(value(mark, "name") == "ready")
+            #expect((Int(value(mark, "t") ?? "") ?? 0) > (Int(value(launch, "main") ?? "") ?? .max))
+        }
+        let report = try CLI.run(["field", "report", spool])
+        #expect(report.stdout.contains("time to mark 'ready'"), "\(report.stdout)")
     }
 
     @Test func compareGivesTheVerdictAndItsExitCode() throws {

@@ -7,6 +7,7 @@
 
 #include "CTraceGuard.h"   // interrupt guard: kill traced process groups when premain is interrupted
 #include "CTraceThread.h"  // tracer thread id, tgkill
+#include "CTraceField.h"   // field run as a parent: spawn with PREMAIN_T0, signals, the ready mark
 
 /// How the child is set up between vfork and exec.
 typedef struct {

@@ -22,10 +22,14 @@ enum FieldCommand: Command {
             from it (exit status \(ExitCode.inputError), naming both, when neither exists). 'env' prints what to set: \
             a shell profile snippet and a systemd drop-in with LD_AUDIT and \(PremainEnvironment.fieldFolder.name), and \
             how to make the spool folder (the recorder never creates it). 'run -- COMMAND' runs \
-            one command under the recorder with an exact birth time: it sets PREMAIN_T0 to \
-            CLOCK_MONOTONIC (ns) and its own pid, prepends the recorder to LD_AUDIT and execs the \
-            command in its own process, so the command's pid is premain's (exit status \(ExitCode.inputError) when \
-            the command or the recorder cannot be found).
+            one command under the recorder with an exact birth time: it prepends the recorder to \
+            LD_AUDIT and starts the command (vfork + execve: premain's own address space is not torn \
+            down inside the command's time), which sets PREMAIN_T0 to CLOCK_MONOTONIC (ns) and its own \
+            pid just before execve; premain passes signals on and exits with the command's status \
+            (exit status \(ExitCode.inputError) when the command or the recorder cannot be found). With \(notify), or \
+            when NOTIFY_SOCKET is set (a service manager waits for READY=1), the command gets its own \
+            NOTIFY_SOCKET, each message is passed on unchanged, and the first READY=1 is recorded as a \
+            'ready' mark.
 
             'report [DIR...]' reads the spool folders (default $\(PremainEnvironment.fieldFolder.name), else \
             /var/tmp/premain-field), or one field report JSON to render again, and gives per \
@@ -61,7 +65,10 @@ enum FieldCommand: Command {
             .alternatives([
                 [.argument(pathArgument)],
                 [.argument(envArgument)],
-                [.argument(runArgument), .word("--"), .word("<command>"), .word("[<argument>...]")],
+                [
+                    .argument(runArgument), .option(notify), .word("--"), .word("<command>"),
+                    .word("[<argument>...]"),
+                ],
                 [
                     .argument(reportArgument), .word("[<folder-or-report>...]"), .option(format),
                     .option(OutputOptions.output),
@@ -78,7 +85,7 @@ enum FieldCommand: Command {
                 ],
             ])
         ],
-        options: [format, OutputOptions.output, oldVersion, newVersion, thresholdMs, thresholdPercent]
+        options: [notify, format, OutputOptions.output, oldVersion, newVersion, thresholdMs, thresholdPercent]
             + FieldExportOptions.options,
         acceptsPassthrough: true)
 
@@ -113,6 +120,11 @@ enum FieldCommand: Command {
     }
 
     static let format = OutputOptions.format(default: Format.text, help: "report, compare: output format")
+    static let notify = Option.flag(
+        "--notify",
+        help:
+            "run: stay the command's parent, pass its sd_notify messages on and record READY=1 as a 'ready' mark (on by itself when NOTIFY_SOCKET is set)"
+    )
     static let oldVersion = Option<String?>(
         "--old-version", value: "build-id", help: "compare: the old version's build ID (or a prefix)")
     static let newVersion = Option<String?>(
@@ -145,7 +157,7 @@ enum FieldCommand: Command {
             guard !arguments.passthrough.isEmpty else {
                 throw UsageError(message: "missing the command to run: premain field run -- COMMAND [ARGS...]")
             }
-            return FieldLauncher.run(arguments.passthrough)
+            return FieldLauncher.run(arguments.passthrough, notify: arguments[notify])
         case .report:
             let inputs = rest.isEmpty ? [PremainEnvironment.fieldDirectory()] : rest
             try OutputOptions.refuseConflicts(
