@@ -59,7 +59,7 @@ let package = Package(
                 .unsafeFlags([
                     "-nostartfiles", "-no-toolchain-stdlib-rpath", "-resource-dir",
                     Context.packageDirectory + "/Sources/PremainRecord/Link", "-Xclang-linker", "-nostdlib",
-                    "-Xlinker", "-z", "-Xlinker", "defs",
+                    "-Xlinker", "-z", "-Xlinker", "defs", "-Xlinker", "-z", "-Xlinker", "now",
                 ])
             ]),
         // Bytes that need not be UTF-8 (file names, DT_NEEDED names, argv) kept losslessly in a String.
@@ -118,8 +118,13 @@ let package = Package(
                 // libstdc++ development package installs beside the shared library). No
                 // `-export-dynamic` (which the static Swift runtime's arguments ask for): a
                 // 10,000-symbol dynamic table made the runtime's `dladdr` at start scan it all.
+                // -z now, -z relro: bound at start and read-only after relocation (Debian's hardening,
+                // lintian's hardening-no-bindnow).
                 .unsafeFlags(
-                    ["-L", Context.packageDirectory + "/Sources/premain/Link", "-Xlinker", "--no-export-dynamic"],
+                    [
+                        "-L", Context.packageDirectory + "/Sources/premain/Link", "-Xlinker", "--no-export-dynamic",
+                        "-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "relro",
+                    ],
                     .when(platforms: [.linux], configuration: .release))
             ]),
         // Helpers both test targets use: the samples built once per test run, running programs

@@ -125,11 +125,18 @@ public enum CompareMarkdownRenderer {
     /// "❌ **Start-up regressed** for `app --version`: first output +54.4 ms (+358 %) —
     /// `Tool.keywordTable` (new lazy global, Keywords.swift:12) takes 51.7 ms · 40 runs per side, paired".
     static func headline(_ report: CompareReport, scope: SourceScope? = nil) -> String {
-        let icon: String
+        var icon: String
         switch report.verdict {
         case .regression: icon = "❌ **Start-up regressed**"
         case .improvement: icon = "🟢 **Start-up improved**"
-        case .noChange, .pass: icon = "✅ **No start-up change**"
+        case .noChange, .pass:
+            // A change seen but under the floor is said as seen (issue 36, item 2): a sub-ms
+            // program's +57 % is not "no change".
+            if let seen = underThreshold(report) {
+                icon = "✅ **No change beyond the ±\(Milliseconds.text(seen.thresholdMs)) threshold** (detected \(seen.change))"
+            } else {
+                icon = "✅ **No start-up change**"
+            }
         // compare writes only the four above; the rest are read as undecided.
         case .inconclusive, .runFailed, .findings, .notMeasured, .unconfirmed: icon = "⚠️ **Inconclusive**"
         }
@@ -150,6 +157,20 @@ public enum CompareMarkdownRenderer {
         }
         text += " · \(report.runs.perSide) runs per side, paired and interleaved"
         return text
+    }
+
+    /// The first gated quantity whose change was detected but stayed under its threshold:
+    /// "+0.37 ms, +57 %, time to main".
+    static func underThreshold(_ report: CompareReport) -> (thresholdMs: Double, change: String)? {
+        guard let time = report.times.first(where: { $0.gated && $0.detectedUnderThreshold == true }),
+            let difference = time.difference
+        else { return nil }
+        var change = Milliseconds.signed(difference.medianMs)
+        if time.base.medianMs > 0 {
+            let percent = difference.medianMs / time.base.medianMs * 100
+            change += ", \(percent >= 0 ? "+" : "−")\(Milliseconds.number(abs(percent), decimals: 0)) %"
+        }
+        return (time.thresholdMs, change + ", " + time.quantity.title)
     }
 
     /// A function's name as code: "`keywordTable`"; a default argument's parameter and

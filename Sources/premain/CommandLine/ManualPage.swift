@@ -24,7 +24,8 @@ enum ManualPage {
         out.macro("Os")
         out.macro("Sh", "NAME")
         out.macro("Nm", "premain")
-        out.macro("Nd", "what binaries cost before main and on the way to first output")
+        // Unquoted: .Nd takes the rest of its line, and whatis would show a quote (issue 36, item 8).
+        out.raw(".Nd what binaries cost before main and on the way to first output")
 
         out.macro("Sh", "SYNOPSIS")
         out.macro("Nm")

@@ -447,6 +447,11 @@ struct CauseFinderTests {
             })
         #expect(CompareTextRenderer.render(report).contains("no change (detected, under threshold)"))
         #expect(CompareMarkdownRenderer.render(report).contains("no change (detected, under the threshold)"))
+        // Issue 36, item 2: the headline says what was seen, not "No start-up change".
+        let headline = CompareMarkdownRenderer.render(report)
+        #expect(
+            headline.contains("✅ **No change beyond the ±0.500 ms threshold** (detected +0.29"), "\(headline)")
+        #expect(headline.contains(" %, time to main)") && !headline.contains("No start-up change"), "\(headline)")
         #expect(try JSONRenderer.render(report).contains("\"detectedUnderThreshold\" : true"))
         #expect(CauseText.claimed(report).isEmpty)
     }
