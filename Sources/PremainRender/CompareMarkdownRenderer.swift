@@ -133,7 +133,9 @@ public enum CompareMarkdownRenderer {
             // A change seen but under the floor is said as seen (issue 36, item 2): a sub-ms
             // program's +57 % is not "no change".
             if let seen = underThreshold(report) {
-                icon = "✅ **No change beyond the ±\(Milliseconds.text(seen.thresholdMs)) threshold** (detected \(seen.change))"
+                icon =
+                    "✅ **No change beyond the ±\(Milliseconds.text(seen.thresholdMs)) threshold**"
+                    + " (detected \(seen.change))"
             } else {
                 icon = "✅ **No start-up change**"
             }
