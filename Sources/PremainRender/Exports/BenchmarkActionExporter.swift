@@ -1,8 +1,12 @@
 import PremainModel
 
 /// github-action-benchmark's `customSmallerIsBetter` input: a JSON array of `{name, unit, value,
-/// range, extra}`. `name` is `benchmark: measure`; `range` is the bounds as text (`0.912 … 1.204`),
-/// `extra` what they are. Every premain quantity is smaller-is-better.
+/// range, extra}`, as the action's custom tools take it. `name` is `benchmark: measure`;
+/// `range` is `± x` (the larger distance from the value to its bounds: the form the action's
+/// chart shows, as benchmark.js writes `±3.81%`), `extra` what the bounds are. Every premain
+/// quantity is smaller-is-better. A head − base `.change` is left out: the action compares each
+/// entry with its previous value by ratio, and a change near zero is no benchmark of its own
+/// (issue 36, item 15).
 enum BenchmarkActionExporter: BenchmarkExporter {
     struct Entry: Encodable {
         var name: String
@@ -14,11 +18,13 @@ enum BenchmarkActionExporter: BenchmarkExporter {
 
     static func render(_ metrics: [BenchmarkMetric]) throws -> String {
         try JSONRenderer.render(
-            metrics.map { metric in
+            metrics.filter { !$0.measure.hasSuffix(".change") }.map { metric in
                 Entry(
                     name: "\(metric.benchmark): \(metric.measure)", unit: metric.unit.rawValue, value: metric.value,
                     range: metric.lower.flatMap { lower in
-                        metric.upper.map { "\(OpenMetricsExporter.number(lower)) … \(OpenMetricsExporter.number($0))" }
+                        metric.upper.map { upper in
+                            "± " + OpenMetricsExporter.number(max(metric.value - lower, upper - metric.value, 0))
+                        }
                     },
                     extra: metric.note)
             })

@@ -64,11 +64,19 @@ import Testing
         let metrics = BenchmarkMetrics.of(PullRequestTests.regression)
         let entries = try #require(
             try Self.json(try BenchmarkExportFormat.benchmarkAction.render(metrics)) as? [[String: Any]])
-        #expect(entries.count == metrics.count)
+        // The head − base changes are not benchmarks the action should compare by ratio.
+        #expect(entries.count == metrics.filter { !$0.measure.hasSuffix(".change") }.count)
+        #expect(metrics.contains { $0.measure.hasSuffix(".change") })
+        #expect(!entries.contains { ($0["name"] as? String)?.hasSuffix(".change") == true })
         for entry in entries {
             #expect(Set(entry.keys).isSubset(of: ["name", "unit", "value", "range", "extra"]), "\(entry)")
             #expect(entry["name"] is String && entry["unit"] is String && entry["value"] is Double, "\(entry)")
-            if let range = entry["range"] { #expect(range is String) }
+            // The action shows `range` as written; its own tools write `±3.81%` or `± 0.5`.
+            if let range = entry["range"] as? String {
+                #expect(range.hasPrefix("± ") && Double(range.dropFirst(2)) != nil, "\(range)")
+            } else {
+                #expect(entry["range"] == nil)
+            }
             if let extra = entry["extra"] { #expect(extra is String) }
         }
         #expect(entries.contains { $0["name"] as? String == "app --version: main" && $0["unit"] as? String == "ms" })
