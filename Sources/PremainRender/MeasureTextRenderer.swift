@@ -11,7 +11,8 @@ public enum MeasureTextRenderer {
 
     public static func render(_ m: LaunchMeasurement, width: Int = 100) -> String {
         let wrap = { (line: String) in Self.wrap(line, width: width) }
-        var out = "premain measure: \(TextSafety.display(m.command.joined(separator: " ")))\n"
+        let row = m.launch.map { "launch '\(TextSafety.display($0))' (\(m.cold ? "cold" : "warm")): " } ?? ""
+        var out = "premain measure: \(row)\(TextSafety.display(m.command.joined(separator: " ")))\n"
         let temperature = m.cold ? "cold (page cache evicted before every run)" : "warm"
         out +=
             "  \(m.runs) run\(m.runs == 1 ? "" : "s") after \(m.warmup) warm-up\(m.warmup == 1 ? "" : "s"), \(temperature); "

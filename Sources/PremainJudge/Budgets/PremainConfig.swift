@@ -21,6 +21,8 @@ public struct PremainConfig: Sendable, Equatable {
     public var failOn: Severity?
     /// `"failOn": "never"`: findings never fail (as `--fail-on never`); `--fail-on` still wins.
     public var failNever = false
+    /// The launches that matter (`launches`), in the order declared; names are unique.
+    public var launches: [LaunchDeclaration] = []
 
     public init() {}
 

@@ -10,6 +10,9 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
         case failed
     }
 
+    /// The declared launch (premain.json's `launches`) this row measures; `nil` for a command
+    /// given on the command line.
+    public var launch: String?
     public var command: [String]
     /// Counted runs of the instrumented series.
     public var runs: Int
@@ -96,7 +99,8 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case command, runs, warmup, cold, conditions, status, failures, outcomes, milestones, targetCPUTime, objects,
+        case launch, command, runs, warmup, cold, conditions, status, failures, outcomes, milestones, targetCPUTime,
+            objects,
             loaderCounts, loaderPhasesMissing, uninstrumented, observerEffect, coldResidency, warnings, medianRun,
             medianRunTimeline, rawSamples, instructions, loadedAfterMain, execImages, childProcessesWithLoaderOutput,
             outputCapture, breakdown
@@ -134,6 +138,7 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
         childProcessesWithLoaderOutput = try container.decodeIfPresent(
             Int.self, forKey: .childProcessesWithLoaderOutput)
         outputCapture = try container.decodeIfPresent(String.self, forKey: .outputCapture)
+        launch = try container.decodeIfPresent(String.self, forKey: .launch)
         breakdown = try container.decodeIfPresent(LaunchBreakdown.self, forKey: .breakdown)
     }
 }

@@ -46,6 +46,13 @@ enum MeasureCommand: Command {
             the same machine and environment. A command that execs another (sh -c 'exec ./app') is \
             followed: its last image is counted, with a note. Exit status \(ExitCode.inputError) when valgrind is \
             missing, \(ExitCode.targetFailed) when the counted run failed.
+
+            Without a command, measure runs the launches premain.json declares (its "launches": a \
+            name, the program and arguments, until, temperature warm and/or cold, env, timeout, \
+            budgets), or those \(launch) names: one row per launch and temperature, each with its \
+            name in the report ("launch" in JSON). Cold rows evict the files first, as \(cold) does. \
+            Exit status \(ExitCode.findings) when a row's median went over one of its launch's budgets \
+            (maxMedianMsToMain, maxMedianMsToFirstOutput, maxMedianMsToExit). docs/config.md.
             """,
         arguments: [command],
         usageTerms: [
@@ -53,7 +60,7 @@ enum MeasureCommand: Command {
             .option(LaunchSettingsOptions.timeout), .option(until), .option(ready), .option(format),
             .option(OutputOptions.output), .option(TraceExport.option),
         ] + BenchmarkExports.exports.map { .option($0.option) } + [
-            .word("--"), .argument(command), .word("[<argument>...]"),
+            .alternatives([[.word("--"), .argument(command), .word("[<argument>...]")], [.option(launch)]])
         ],
         options: [
             runs, LaunchSettingsOptions.warmup, cold, LaunchSettingsOptions.timeout, until, ready,
@@ -61,10 +68,16 @@ enum MeasureCommand: Command {
             format, OutputOptions.output, OutputWidth.option, showOutput, discardOutput, noObserver,
             LaunchSettingsOptions.noPin, LaunchSettingsOptions.noRealtime, LaunchSettingsOptions.allowIdle, raw,
             instructions,
-            TraceExport.option,
+            TraceExport.option, launch, ConfigOptions.config, ConfigOptions.noConfig,
         ] + BenchmarkExports.options,
         exclusive: [[ready, until]],
         acceptsPassthrough: true)
+
+    static let launch = Option<[String]>.repeating(
+        "--launch", value: "name",
+        help:
+            "Measure this launch of premain.json's launches (repeatable); without a command and without it, every declared launch"
+    )
 
     static let command = ArgumentSpec(
         name: "<command>", help: "The program to launch (looked up in PATH), after '--'.", kind: .command)
@@ -117,12 +130,26 @@ enum MeasureCommand: Command {
         if let stray = arguments.positionals.first {
             throw UsageError(message: "unexpected argument '\(stray)'; put the command after '--'")
         }
-        guard !arguments.passthrough.isEmpty else {
-            throw UsageError(message: "missing expected argument '<command>' after '--'")
-        }
         let environment = ProcessEnvironment.current()
+        // Without a command: the launches premain.json declares (all, or those --launch names).
+        var launches: [LaunchDeclaration] = []
+        if arguments.passthrough.isEmpty {
+            let config = try ConfigOptions.load(arguments)
+            launches = try Self.selected(config.launches, arguments[launch])
+            guard !launches.isEmpty else {
+                throw UsageError(
+                    message:
+                        "missing expected argument '<command>' after '--' (or declare launches in premain.json: docs/config.md)"
+                )
+            }
+        } else if !arguments[launch].isEmpty {
+            throw UsageError(message: "\(launch) measures declared launches; give it or a command after '--', not both")
+        }
+        let commands = launches.isEmpty ? [arguments.passthrough] : launches.map(\.run)
         try OutputOptions.refuseConflicts(
-            arguments, outputs: outputs, inputs: OutputOptions.commandFiles(arguments.passthrough, environment))
+            arguments, outputs: outputs,
+            inputs: commands.flatMap { OutputOptions.commandFiles($0, environment) }
+                + [ConfigOptions.file(arguments)].compactMap { $0 })
         let output = arguments[OutputOptions.output]
         let reportOnStdout = output == nil || output == "-"
         let handling: LaunchRequest.OutputHandling
@@ -159,46 +186,85 @@ enum MeasureCommand: Command {
             }
         }
         options.holdIdleLatency = !arguments[LaunchSettingsOptions.allowIdle]
-        if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
-        if arguments[instructions] { options.instructionCounter = InstructionCounter() }
-        let progress = ProgressBar.onTerminal("measure")
-        let outcome: MeasureSession.Outcome
-        do {
-            outcome = try MeasureSession(launcher: ProcessLauncher()).run(
-                command: arguments.passthrough, environment: environment, options: options
-            ) { step in
-                progress?.update(step)
+        // Each row: a command (or a declared launch at one temperature) and its options.
+        var rows: [(launch: String?, command: [String], environment: [String], options: MeasureOptions)] = []
+        if launches.isEmpty {
+            rows.append((nil, arguments.passthrough, environment, options))
+        }
+        for declared in launches {
+            var row = options
+            if let seconds = declared.timeoutSeconds { row.timeoutSeconds = seconds }
+            switch declared.end {
+            case .main: row.stop = .main
+            case .firstOutput: row.stop = .firstOutput
+            case .exit: row.stop = nil
+            case .function(let name): row.stop = .symbol(name)
+            case .ready(let pattern):
+                do {
+                    row.stop = .ready(try OutputPattern(pattern))
+                } catch {
+                    throw UsageError(message: "premain.json: launch '\(declared.name)': until.ready: \(error.message)")
+                }
             }
-        } catch {
-            progress?.finish()
-            switch error {
-            case .instructionCountFailed(let failure):
-                Console.error(failure.description)
-                return Self.exitCode(failure)
-            case .noCommand, .commandNotFound, .cannotStop:
-                Console.error(error.description)
-                return .inputError
-            case .launchFailed:
-                Console.error(error.description)
-                return .internalError
+            let added = declared.environment.map { "\($0.name)=\($0.value)" }
+            let names = Set(declared.environment.map { $0.name + "=" })
+            let merged = environment.filter { entry in !names.contains { entry.hasPrefix($0) } } + added
+            for temperature in declared.temperatures {
+                row.cold = temperature == .cold
+                rows.append((declared.name, declared.run, merged, row))
             }
         }
-        progress?.finish()
-        var measurement = outcome.measurement
-        let countFailure = outcome.instructionFailure
-        // The libraries the program loaded, known now.
-        try OutputOptions.refuseConflicts(arguments, outputs: outputs, inputs: measurement.objects.map(\.path))
+        if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
+        var measurements: [LaunchMeasurement] = []
+        var countFailures: [InstructionCountError] = []
+        for row in rows {
+            var rowOptions = row.options
+            if arguments[instructions] { rowOptions.instructionCounter = InstructionCounter() }
+            let progress = ProgressBar.onTerminal(row.launch.map { "measure \($0)" } ?? "measure")
+            let outcome: MeasureSession.Outcome
+            do {
+                outcome = try MeasureSession(launcher: ProcessLauncher()).run(
+                    command: row.command, environment: row.environment, options: rowOptions
+                ) { step in
+                    progress?.update(step)
+                }
+            } catch {
+                progress?.finish()
+                let name = row.launch.map { "launch '\($0)': " } ?? ""
+                switch error {
+                case .instructionCountFailed(let failure):
+                    Console.error(name + failure.description)
+                    return Self.exitCode(failure)
+                case .noCommand, .commandNotFound, .cannotStop:
+                    Console.error(name + error.description)
+                    return .inputError
+                case .launchFailed:
+                    Console.error(name + error.description)
+                    return .internalError
+                }
+            }
+            progress?.finish()
+            var measurement = outcome.measurement
+            measurement.launch = row.launch
+            if let failure = outcome.instructionFailure { countFailures.append(failure) }
+            measurements.append(measurement)
+        }
+        // The libraries the programs loaded, known now.
+        try OutputOptions.refuseConflicts(
+            arguments, outputs: outputs, inputs: measurements.flatMap { $0.objects.map(\.path) })
         // Every output that can be written is, whichever fails.
         var written = TraceExport.write(
             arguments,
             { () throws -> String in
-                try TraceEventRenderer.render(MeasureReport(measurements: [measurement]))
+                try TraceEventRenderer.render(MeasureReport(measurements: measurements))
             })
         written =
-            BenchmarkExports.write(arguments, { BenchmarkMetrics.of(MeasureReport(measurements: [measurement])) })
+            BenchmarkExports.write(arguments, { BenchmarkMetrics.of(MeasureReport(measurements: measurements)) })
             && written
-        if !arguments[raw] && format != .html { measurement.rawSamples = nil }
-        let report = MeasureReport(measurements: [measurement])
+        if !arguments[raw] && format != .html {
+            for index in measurements.indices { measurements[index].rawSamples = nil }
+        }
+        let report = MeasureReport(measurements: measurements)
         let reportWritten = Console.emit(to: output) { () throws -> String in
             switch format {
             case .json: return try JSONRenderer.render(report)
@@ -208,12 +274,53 @@ enum MeasureCommand: Command {
             }
         }
         guard written, reportWritten else { return .internalError }
-        for failure in measurement.failures { Console.error("\(measurement.command[0]): \(failure)") }
-        if let countFailure {
+        for measurement in measurements {
+            for failure in measurement.failures { Console.error("\(measurement.command[0]): \(failure)") }
+        }
+        if let countFailure = countFailures.first {
             Console.error("instructions: \(countFailure.description)")
             return Self.exitCode(countFailure)
         }
-        return measurement.status == .ok ? .success : .targetFailed
+        if measurements.contains(where: { $0.status != .ok }) { return .targetFailed }
+        // A declared launch's budgets: the median at each milestone it names.
+        let exceeded = Self.budgetsExceeded(launches, measurements)
+        for line in exceeded { Console.error(line) }
+        return exceeded.isEmpty ? .success : .findings
+    }
+
+    /// The launches `names` asks for (`--launch`, repeatable), in the order declared; all of
+    /// them when none is named. A name nothing declares is a usage error naming those that are.
+    static func selected(_ declared: [LaunchDeclaration], _ names: [String]) throws(UsageError) -> [LaunchDeclaration] {
+        guard !names.isEmpty else { return declared }
+        for name in names where !declared.contains(where: { $0.name == name }) {
+            let known = declared.map(\.name).joined(separator: ", ")
+            throw UsageError(
+                message:
+                    "no launch '\(name)' in premain.json\(declared.isEmpty ? " (it declares none)" : "; it declares \(known)")"
+            )
+        }
+        return declared.filter { names.contains($0.name) }
+    }
+
+    /// "launch 'version' (warm): median main 4.210 ms over its budget of 4.000 ms", one line per
+    /// budget a row's median went over.
+    static func budgetsExceeded(_ launches: [LaunchDeclaration], _ measurements: [LaunchMeasurement]) -> [String] {
+        var lines: [String] = []
+        for measurement in measurements {
+            guard let name = measurement.launch, let declared = launches.first(where: { $0.name == name }) else {
+                continue
+            }
+            for milestone in LaunchDeclaration.budgetMilestones {
+                guard let limit = declared.maxMedianMs[milestone] else { continue }
+                guard let named = Milestone(rawValue: milestone), let median = measurement.milestones[named]?.medianMs,
+                    median > limit
+                else { continue }
+                lines.append(
+                    "launch '\(name)' (\(measurement.cold ? "cold" : "warm")): median \(milestone) \(Milliseconds.text(median)) over its budget of \(Milliseconds.text(limit))"
+                )
+            }
+        }
+        return lines
     }
 
     /// Every file measure writes: the report and the exports.
