@@ -5,7 +5,9 @@ import PremainSystem
 /// Reads premain.json by hand, so every mistake names its key and unknown keys are errors
 /// (a misspelt budget would otherwise be ignored silently).
 public enum ConfigParser {
-    static let topKeys = ["rules", "budgets", "allowlist", "diff", "compare", "failOn", "$schema", "comment"]
+    static let topKeys = [
+        "rules", "budgets", "allowlist", "diff", "compare", "launches", "failOn", "$schema", "comment",
+    ]
     static let budgetKeys = [
         "maxInitializersPerObject", "maxClosureObjects", "maxMedianMsToMain", "maxMedianMsToFirstOutput",
         "maxMsPerFunction", "maxMsPerFunctionKind", "functions",
@@ -167,6 +169,7 @@ public enum ConfigParser {
             if let number = fields["seed"] { config.diff.seed = UInt64(try reader.whole(number, "diff.seed")) }
         }
         if let value = top["compare"] { config.compare = try compareSettings(value, reader) }
+        if let value = top["launches"] { config.launches = try LaunchesParser(reader: reader).launches(value) }
         return config
     }
 
