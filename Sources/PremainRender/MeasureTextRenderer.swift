@@ -6,12 +6,14 @@ import PremainModel
 /// `width` columns (100 by default; `TextFit.unlimited` shortens and wraps nothing).
 public enum MeasureTextRenderer {
     public static func render(_ report: MeasureReport, width: Int = 100) -> String {
-        report.measurements.map { render($0, width: width) }.joined(separator: "\n")
+        MatrixText.measureText(report, width: width)
+            + report.measurements.map { render($0, width: width) }.joined(separator: "\n")
     }
 
     public static func render(_ m: LaunchMeasurement, width: Int = 100) -> String {
         let wrap = { (line: String) in Self.wrap(line, width: width) }
-        var out = "premain measure: \(TextSafety.display(m.command.joined(separator: " ")))\n"
+        let row = m.launch == nil ? "" : "\(TextSafety.display(m.rowLabel)): "
+        var out = "premain measure: \(row)\(TextSafety.display(m.command.joined(separator: " ")))\n"
         let temperature = m.cold ? "cold (page cache evicted before every run)" : "warm"
         out +=
             "  \(m.runs) run\(m.runs == 1 ? "" : "s") after \(m.warmup) warm-up\(m.warmup == 1 ? "" : "s"), \(temperature); "

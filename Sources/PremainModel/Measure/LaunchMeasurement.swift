@@ -10,6 +10,9 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
         case failed
     }
 
+    /// The declared launch (premain.json's `launches`) this row of the matrix measures, at the
+    /// temperature `cold` says; `nil` for the command line's unnamed launch.
+    public var launch: String?
     public var command: [String]
     /// Counted runs of the instrumented series.
     public var runs: Int
@@ -96,7 +99,8 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case command, runs, warmup, cold, conditions, status, failures, outcomes, milestones, targetCPUTime, objects,
+        case launch, command, runs, warmup, cold, conditions, status, failures, outcomes, milestones, targetCPUTime,
+            objects,
             loaderCounts, loaderPhasesMissing, uninstrumented, observerEffect, coldResidency, warnings, medianRun,
             medianRunTimeline, rawSamples, instructions, loadedAfterMain, execImages, childProcessesWithLoaderOutput,
             outputCapture, breakdown
@@ -129,6 +133,7 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
             medianRunTimeline: try container.decodeIfPresent(LoaderTimeline.self, forKey: .medianRunTimeline),
             rawSamples: try container.decodeIfPresent([LaunchSample].self, forKey: .rawSamples),
             instructions: try container.decodeIfPresent(InstructionCounts.self, forKey: .instructions))
+        launch = try container.decodeIfPresent(String.self, forKey: .launch)
         loadedAfterMain = try container.decodeIfPresent([LateObjectMeasurement].self, forKey: .loadedAfterMain)
         execImages = try container.decodeIfPresent([ImageMeasurement].self, forKey: .execImages)
         childProcessesWithLoaderOutput = try container.decodeIfPresent(
@@ -355,6 +360,8 @@ public struct ResidencySummary: Codable, Equatable, Sendable {
 
 /// The result of `premain measure`: one `LaunchMeasurement` per command. Codable; JSON
 /// `schemaVersion` 1, read by `premain diff` and other tools.
+/// With declared launches (premain.json's `launches`), one measurement per row of the matrix,
+/// launch × temperature, each naming its `launch` and saying `cold`.
 public struct MeasureReport: Codable, Equatable, Sendable, KindedReport {
     public static let kind = ReportKind.measure
     public var schemaVersion: Int
@@ -364,5 +371,15 @@ public struct MeasureReport: Codable, Equatable, Sendable, KindedReport {
     public init(measurements: [LaunchMeasurement]) {
         self.schemaVersion = 1
         self.measurements = measurements
+    }
+
+    /// True when the measurements are rows of the declared launch matrix.
+    public var isMatrix: Bool { measurements.contains { $0.launch != nil } }
+}
+
+extension LaunchMeasurement {
+    /// Its row's name: "version", "format (cold)"; "launch" for the command line's.
+    public var rowLabel: String {
+        LaunchRow.label(name: launch, temperature: LaunchTemperature(cold: cold))
     }
 }

@@ -49,14 +49,16 @@ enum MeasureCommand: Command {
             """,
         arguments: [command],
         usageTerms: [
-            .option(runs), .option(LaunchSettingsOptions.warmup), .option(cold), .option(instructions),
+            .option(MatrixOptions.launch), .option(runs), .option(LaunchSettingsOptions.warmup), .option(cold),
+            .option(instructions),
             .option(LaunchSettingsOptions.timeout), .option(until), .option(ready), .option(format),
             .option(OutputOptions.output), .option(TraceExport.option),
         ] + BenchmarkExports.exports.map { .option($0.option) } + [
-            .word("--"), .argument(command), .word("[<argument>...]"),
+            .word("[--"), .argument(command), .word("[<argument>...]]"),
         ],
         options: [
-            runs, LaunchSettingsOptions.warmup, cold, LaunchSettingsOptions.timeout, until, ready,
+            MatrixOptions.launch, ConfigOptions.config, ConfigOptions.noConfig, runs, LaunchSettingsOptions.warmup,
+            cold, LaunchSettingsOptions.timeout, until, ready,
             LaunchSettingsOptions.inheritStdin,
             format, OutputOptions.output, OutputWidth.option, showOutput, discardOutput, noObserver,
             LaunchSettingsOptions.noPin, LaunchSettingsOptions.noRealtime, LaunchSettingsOptions.allowIdle, raw,
@@ -67,7 +69,9 @@ enum MeasureCommand: Command {
         acceptsPassthrough: true)
 
     static let command = ArgumentSpec(
-        name: "<command>", help: "The program to launch (looked up in PATH), after '--'.", kind: .command)
+        name: "<command>",
+        help: "The program to launch (looked up in PATH), after '--'; without it, premain.json's launches.",
+        kind: .command)
 
     enum Format: String, OptionChoice {
         case text, json, markdown, html
@@ -117,12 +121,14 @@ enum MeasureCommand: Command {
         if let stray = arguments.positionals.first {
             throw UsageError(message: "unexpected argument '\(stray)'; put the command after '--'")
         }
-        guard !arguments.passthrough.isEmpty else {
-            throw UsageError(message: "missing expected argument '<command>' after '--'")
-        }
+        let rows = try MatrixOptions.rows(
+            arguments, commandLine: arguments.passthrough, perLaunch: [until, ready, cold])
         let environment = ProcessEnvironment.current()
+        let commands = rows.map { $0.map(\.row.launch.run) } ?? [arguments.passthrough]
         try OutputOptions.refuseConflicts(
-            arguments, outputs: outputs, inputs: OutputOptions.commandFiles(arguments.passthrough, environment))
+            arguments, outputs: outputs,
+            inputs: commands.flatMap { OutputOptions.commandFiles($0, environment) }
+                + [rows == nil ? nil : ConfigOptions.file(arguments)].compactMap { $0 })
         let output = arguments[OutputOptions.output]
         let reportOnStdout = output == nil || output == "-"
         let handling: LaunchRequest.OutputHandling
@@ -162,12 +168,18 @@ enum MeasureCommand: Command {
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
         if arguments[instructions] { options.instructionCounter = InstructionCounter() }
         let progress = ProgressBar.onTerminal("measure")
-        let outcome: MeasureSession.Outcome
+        let outcomes: [MeasureSession.Outcome]
         do {
-            outcome = try MeasureSession(launcher: ProcessLauncher()).run(
-                command: arguments.passthrough, environment: environment, options: options
-            ) { step in
-                progress?.update(step)
+            if let rows {
+                outcomes = try MatrixMeasureSession(launcher: ProcessLauncher()).run(
+                    rows: rows, environment: environment, options: options
+                ) { step in progress?.update(step) }
+            } else {
+                outcomes = [
+                    try MeasureSession(launcher: ProcessLauncher()).run(
+                        command: arguments.passthrough, environment: environment, options: options
+                    ) { step in progress?.update(step) }
+                ]
             }
         } catch {
             progress?.finish()
@@ -184,21 +196,19 @@ enum MeasureCommand: Command {
             }
         }
         progress?.finish()
-        var measurement = outcome.measurement
-        let countFailure = outcome.instructionFailure
-        // The libraries the program loaded, known now.
-        try OutputOptions.refuseConflicts(arguments, outputs: outputs, inputs: measurement.objects.map(\.path))
+        var measurements = outcomes.map(\.measurement)
+        let countFailure = outcomes.lazy.compactMap(\.instructionFailure).first
+        // The libraries the programs loaded, known now.
+        try OutputOptions.refuseConflicts(
+            arguments, outputs: outputs, inputs: measurements.flatMap { $0.objects.map(\.path) })
         // Every output that can be written is, whichever fails.
-        var written = TraceExport.write(
-            arguments,
-            { () throws -> String in
-                try TraceEventRenderer.render(MeasureReport(measurements: [measurement]))
-            })
-        written =
-            BenchmarkExports.write(arguments, { BenchmarkMetrics.of(MeasureReport(measurements: [measurement])) })
-            && written
-        if !arguments[raw] && format != .html { measurement.rawSamples = nil }
-        let report = MeasureReport(measurements: [measurement])
+        let full = MeasureReport(measurements: measurements)
+        var written = TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(full) })
+        written = BenchmarkExports.write(arguments, { BenchmarkMetrics.of(full) }) && written
+        if !arguments[raw] && format != .html {
+            for index in measurements.indices { measurements[index].rawSamples = nil }
+        }
+        let report = MeasureReport(measurements: measurements)
         let reportWritten = Console.emit(to: output) { () throws -> String in
             switch format {
             case .json: return try JSONRenderer.render(report)
@@ -208,12 +218,17 @@ enum MeasureCommand: Command {
             }
         }
         guard written, reportWritten else { return .internalError }
-        for failure in measurement.failures { Console.error("\(measurement.command[0]): \(failure)") }
+        for measurement in measurements {
+            let who = measurement.launch.map { _ in "\(measurement.rowLabel): " } ?? ""
+            for failure in measurement.failures {
+                Console.error("\(who)\(measurement.command.first ?? ""): \(failure)")
+            }
+        }
         if let countFailure {
             Console.error("instructions: \(countFailure.description)")
             return Self.exitCode(countFailure)
         }
-        return measurement.status == .ok ? .success : .targetFailed
+        return measurements.allSatisfy { $0.status == .ok } ? .success : .targetFailed
     }
 
     /// Every file measure writes: the report and the exports.
