@@ -43,3 +43,48 @@ public enum MatrixText {
             "\(Plural.count(report.measurements.count, "row")) of \(Plural.count(launches, "launch", "launches")) (launch × temperature)"
     }
 }
+
+extension MatrixText {
+    /// The cells of one compared row: row, verdict, the deciding time, its Δ with interval, runs.
+    static func cells(_ r: CompareReport) -> [String] {
+        let deciding = r.decidingTime
+        let delta = deciding?.difference.map {
+            "\(Milliseconds.signed($0.medianMs)) [\(Milliseconds.signed($0.lowMs)), \(Milliseconds.signed($0.highMs))]"
+        }
+        return [
+            r.rowLabel, r.outcome.title, deciding?.quantity.title ?? "–", delta ?? "–", "\(r.runs.perSide)",
+        ]
+    }
+
+    static let compareHeaders = ["row", "verdict", "decided on", "Δ ms [interval]", "runs"]
+
+    /// "compare-matrix: regression (worst of 3 rows)", the rows' table, then each row's report.
+    public static func compareText(_ report: CompareMatrixReport, width: Int, scope: SourceScope? = nil) -> String {
+        var table = TextTable(
+            headers: compareHeaders, alignments: [.left, .left, .left, .right, .right], maxWidth: width)
+        for row in report.launches { table.add(cells(row)) }
+        var out =
+            "premain compare: \(report.verdict.title) (the worst of \(Plural.count(report.launches.count, "row")))\n"
+        out += table.render() + "\n"
+        for row in report.launches {
+            out += "\n── \(TextSafety.display(row.rowLabel)) ──\n"
+            out += CompareTextRenderer.render(row, width: width, scope: scope)
+        }
+        return out
+    }
+
+    /// The same in Markdown: the rows' table, then each row's report folded.
+    public static func compareMarkdown(_ report: CompareMatrixReport, scope: SourceScope? = nil) -> String {
+        var out =
+            "## premain compare: \(report.verdict.title) (the worst of \(Plural.count(report.launches.count, "row")))\n\n"
+        out += "| " + compareHeaders.joined(separator: " | ") + " |\n|---|---|---|---:|---:|\n"
+        for row in report.launches {
+            out += "| " + cells(row).map { MarkdownEscape.text($0) }.joined(separator: " | ") + " |\n"
+        }
+        for row in report.launches {
+            out += "\n<details><summary>\(MarkdownEscape.text(row.rowLabel)): \(row.outcome.title)</summary>\n\n"
+            out += CompareMarkdownRenderer.render(row, scope: scope) + "\n</details>\n"
+        }
+        return out
+    }
+}

@@ -17,10 +17,11 @@ enum MatrixOptions {
     /// `--launch` names). Options that a declared launch sets itself (`perLaunch`: `--until`,
     /// `--ready`, `--cold`) are refused with the matrix. Usage errors: a broken premain.json
     /// (naming the key), `--launch` with a command, an unknown name, a `ready` pattern premain
-    /// cannot match, or nothing to run.
+    /// cannot match, or nothing to run (`missing`; `nil`: the command line's launch, with no
+    /// arguments).
     static func rows(
         _ arguments: ParsedArguments, commandLine: [String], perLaunch: [any DeclaredOption] = [],
-        missing: String = "missing expected argument '<command>' after '--', and premain.json declares no launches"
+        missing: String? = "missing expected argument '<command>' after '--', and premain.json declares no launches"
     ) throws(UsageError) -> [PlannedRow]? {
         let names = arguments[launch]
         if !commandLine.isEmpty {
@@ -31,6 +32,7 @@ enum MatrixOptions {
         }
         let declared = try ConfigOptions.load(arguments).launches
         guard !declared.isEmpty || !names.isEmpty else {
+            guard let missing else { return nil }
             throw UsageError(message: missing)
         }
         if let given = perLaunch.first(where: { arguments.has($0) }) {
