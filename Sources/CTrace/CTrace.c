@@ -73,6 +73,10 @@ pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
         if (options->stdinFD >= 0) dup2(options->stdinFD, 0);
         if (options->stdoutFD >= 0) dup2(options->stdoutFD, 1);
         if (options->stderrFD >= 0) dup2(options->stderrFD, 2);
+        if (options->cwdFD >= 0 && fchdir(options->cwdFD) != 0) {
+            execErrno = errno;
+            _exit(127);
+        }
         if (options->fifoPrefix) {
             // glibc's loader opens LD_DEBUG_OUTPUT.PID: it must be our FIFO, not a new file.
             char *end = append_decimal(fifoPath + prefixLength, fifoPath + sizeof fifoPath - 1, (long)getpid());

@@ -68,7 +68,7 @@ public enum ReportMetrics {
     static func metrics(_ kind: ReportKind, _ data: Data) throws -> [HistoryMetric]? {
         let decoder = JSONDecoder()
         switch kind {
-        case .history, .loaderCostModel, .fieldCompare: return nil
+        case .history, .loaderCostModel, .fieldCompare, .compareMatrix: return nil
         case .field: return field(try decoder.decode(FieldReport.self, from: data))
         case .measure: return measure(try decoder.decode(MeasureReport.self, from: data))
         case .trace: return trace(try decoder.decode(TraceReport.self, from: data))

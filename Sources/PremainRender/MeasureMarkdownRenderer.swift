@@ -5,12 +5,13 @@ import PremainModel
 /// `MarkdownEscape`. Pure.
 public enum MeasureMarkdownRenderer {
     public static func render(_ report: MeasureReport, top: Int = 15) -> String {
-        report.measurements.map { render($0, top: top) }.joined(separator: "\n")
+        MatrixText.measureMarkdown(report)
+            + report.measurements.map { render($0, top: top) }.joined(separator: "\n")
     }
 
     public static func render(_ m: LaunchMeasurement, top: Int = 15) -> String {
         let e = { (text: String) in MarkdownEscape.text(text, limit: 200) }
-        let row = m.launch.map { "launch `\(MarkdownEscape.code($0))` (\(m.cold ? "cold" : "warm")): " } ?? ""
+        let row = m.launch == nil ? "" : "\(e(m.rowLabel)): "
         var out = "## premain measure: \(row)\(MarkdownEscape.code(m.command.joined(separator: " ")))\n\n"
         out += "\(m.runs) runs after \(m.warmup) warm-up, \(m.cold ? "cold" : "warm"); status \(m.status.rawValue); "
         out +=

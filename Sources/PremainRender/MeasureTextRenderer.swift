@@ -6,12 +6,13 @@ import PremainModel
 /// `width` columns (100 by default; `TextFit.unlimited` shortens and wraps nothing).
 public enum MeasureTextRenderer {
     public static func render(_ report: MeasureReport, width: Int = 100) -> String {
-        report.measurements.map { render($0, width: width) }.joined(separator: "\n")
+        MatrixText.measureText(report, width: width)
+            + report.measurements.map { render($0, width: width) }.joined(separator: "\n")
     }
 
     public static func render(_ m: LaunchMeasurement, width: Int = 100) -> String {
         let wrap = { (line: String) in Self.wrap(line, width: width) }
-        let row = m.launch.map { "launch '\(TextSafety.display($0))' (\(m.cold ? "cold" : "warm")): " } ?? ""
+        let row = m.launch == nil ? "" : "\(TextSafety.display(m.rowLabel)): "
         var out = "premain measure: \(row)\(TextSafety.display(m.command.joined(separator: " ")))\n"
         let temperature = m.cold ? "cold (page cache evicted before every run)" : "warm"
         out +=

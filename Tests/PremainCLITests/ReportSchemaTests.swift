@@ -48,7 +48,8 @@ import Testing
     @Test func everyReportSchemaIsPublishedAndDocumented() throws {
         #expect(
             ReportSchemas.names == [
-                "audit", "check", "compare", "diff", "field", "field-compare", "history", "measure", "pr", "rules",
+                "audit", "check", "compare", "compare-matrix", "diff", "field", "field-compare", "history", "measure",
+                "pr", "rules",
                 "trace",
             ])
         let guide = try String(contentsOfFile: Repository.root + "/docs/json.md", encoding: .utf8)

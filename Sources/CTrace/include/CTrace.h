@@ -20,6 +20,7 @@ typedef struct {
                              ///< before execve, so glibc's LD_DEBUG_OUTPUT.PID is a FIFO.
     int cgroupProcsFD;  ///< A cgroup v2 `cgroup.procs` open for writing, or -1: the child joins
                         ///< that cgroup before execve.
+    int cwdFD;          ///< A folder open for fchdir before execve, or -1 to keep premain's.
 } ctrace_spawn_options;
 
 /// What a spawn did.

@@ -6,9 +6,8 @@ import PremainSystem
 /// (a misspelt budget would otherwise be ignored silently).
 public enum ConfigParser {
     static let topKeys = [
-        "rules", "budgets", "allowlist", "diff", "compare", "failOn", "launches", "$schema", "comment",
+        "rules", "budgets", "allowlist", "diff", "compare", "launches", "failOn", "$schema", "comment",
     ]
-    static let launchKeys = ["name", "run", "until", "temperature", "env", "timeout", "budgets", "comment"]
     static let budgetKeys = [
         "maxInitializersPerObject", "maxClosureObjects", "maxMedianMsToMain", "maxMedianMsToFirstOutput",
         "maxMsPerFunction", "maxMsPerFunctionKind", "functions",
@@ -170,129 +169,11 @@ public enum ConfigParser {
             if let number = fields["seed"] { config.diff.seed = UInt64(try reader.whole(number, "diff.seed")) }
         }
         if let value = top["compare"] { config.compare = try compareSettings(value, reader) }
-        if let value = top["launches"] { config.launches = try launches(value, reader) }
+        if let value = top["launches"] { config.launches = try LaunchesParser(reader: reader).launches(value) }
         return config
     }
 
     /// premain.json's `compare` section over the defaults.
-    /// `launches`: an array of {name, run, until, temperature, env, timeout, budgets}; every
-    /// mistake names its key (`launches[1].run`), a name declared twice too.
-    static func launches(_ value: JSONValue, _ reader: Reader) throws(ConfigError) -> [LaunchDeclaration] {
-        let file = reader.file
-        guard case .array(let entries) = value else {
-            throw ConfigError(
-                file: file, key: "launches", message: "expected an array of {name, run, …}, found \(value.kindName)")
-        }
-        var declared: [LaunchDeclaration] = []
-        for (index, entry) in entries.enumerated() {
-            let key = "launches[\(index)]"
-            let fields = try reader.object(entry, key)
-            try reader.onlyKnown(fields, launchKeys, key)
-            let name = try reader.string(fields["name"], key + ".name")
-            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-                throw ConfigError(
-                    file: file, key: key + ".name",
-                    message: "expected a name of letters, digits, '-', '_' or '.', found '\(name)'")
-            }
-            if let earlier = declared.firstIndex(where: { $0.name == name }) {
-                throw ConfigError(
-                    file: file, key: key + ".name", message: "'\(name)' is declared twice (launches[\(earlier)])")
-            }
-            guard case .array(let words)? = fields["run"], !words.isEmpty else {
-                throw ConfigError(
-                    file: file, key: key + ".run",
-                    message: fields["run"] == nil
-                        ? "missing; give the program and its arguments: [\"app\", \"--version\"]"
-                        : "expected a non-empty array of strings, found \(fields["run"]?.kindName ?? "nothing")")
-            }
-            var run: [String] = []
-            for (position, word) in words.enumerated() {
-                run.append(try reader.string(word, "\(key).run[\(position)]"))
-            }
-            guard !run[0].isEmpty else {
-                throw ConfigError(file: file, key: key + ".run[0]", message: "the program is empty")
-            }
-            var launch = LaunchDeclaration(name: name, run: run)
-            if let until = fields["until"] { launch.end = try end(until, key + ".until", reader) }
-            if let temperature = fields["temperature"] {
-                launch.temperatures = try temperatures(temperature, key + ".temperature", reader)
-            }
-            if let env = fields["env"] {
-                launch.environment = try reader.object(env, key + ".env").sorted { $0.key < $1.key }.map {
-                    (name, value) throws(ConfigError) in
-                    (name, try reader.string(value, "\(key).env.\(name)"))
-                }
-            }
-            if let timeout = fields["timeout"] {
-                launch.timeoutSeconds = try reader.number(timeout, key + ".timeout", in: 0.001...86_400)
-            }
-            if let budgets = fields["budgets"] {
-                let limits = try reader.object(budgets, key + ".budgets")
-                let known = LaunchDeclaration.budgetMilestones.map {
-                    "maxMedianMsTo" + $0.prefix(1).uppercased() + $0.dropFirst()
-                }
-                try reader.onlyKnown(limits, known, key + ".budgets")
-                for (milestone, budgetKey) in zip(LaunchDeclaration.budgetMilestones, known) {
-                    if let number = limits[budgetKey] {
-                        launch.maxMedianMs[milestone] = try reader.number(
-                            number, "\(key).budgets.\(budgetKey)", minimum: 0)
-                    }
-                }
-            }
-            declared.append(launch)
-        }
-        return declared
-    }
-
-    /// `until`: "main", "first-output", "exit", {"ready": PATTERN} or {"function": NAME}.
-    static func end(_ value: JSONValue, _ key: String, _ reader: Reader) throws(ConfigError) -> LaunchDeclaration.End {
-        if case .string(let word) = value {
-            switch word {
-            case "main": return .main
-            case "first-output": return .firstOutput
-            case "exit": return .exit
-            default:
-                throw ConfigError(
-                    file: reader.file, key: key,
-                    message:
-                        "expected main, first-output, exit, {\"ready\": PATTERN} or {\"function\": NAME}, found '\(word)'"
-                )
-            }
-        }
-        let fields = try reader.object(value, key)
-        try reader.onlyKnown(fields, ["ready", "function"], key)
-        guard fields.count == 1 else {
-            throw ConfigError(file: reader.file, key: key, message: "give one of ready or function")
-        }
-        if let pattern = fields["ready"] { return .ready(try reader.string(pattern, key + ".ready")) }
-        return .function(try reader.string(fields["function"], key + ".function"))
-    }
-
-    /// `temperature`: "warm", "cold" or an array of them (each once).
-    static func temperatures(_ value: JSONValue, _ key: String, _ reader: Reader) throws(ConfigError)
-        -> [LaunchDeclaration.Temperature]
-    {
-        let words: [JSONValue]
-        if case .array(let list) = value { words = list } else { words = [value] }
-        var temperatures: [LaunchDeclaration.Temperature] = []
-        for (index, word) in words.enumerated() {
-            let place: String
-            if case .array = value { place = "\(key)[\(index)]" } else { place = key }
-            let text = try reader.string(word, place)
-            guard let temperature = LaunchDeclaration.Temperature(rawValue: text) else {
-                throw ConfigError(file: reader.file, key: place, message: "expected warm or cold, found '\(text)'")
-            }
-            guard !temperatures.contains(temperature) else {
-                throw ConfigError(file: reader.file, key: place, message: "'\(text)' is given twice")
-            }
-            temperatures.append(temperature)
-        }
-        guard !temperatures.isEmpty else {
-            throw ConfigError(file: reader.file, key: key, message: "expected warm, cold or both, found an empty array")
-        }
-        return temperatures
-    }
-
     static func compareSettings(_ value: JSONValue, _ reader: Reader) throws(ConfigError) -> CompareSettings {
         let fields = try reader.object(value, "compare")
         try reader.onlyKnown(fields, compareKeys, "compare")

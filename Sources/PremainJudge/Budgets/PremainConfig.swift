@@ -21,8 +21,9 @@ public struct PremainConfig: Sendable, Equatable {
     public var failOn: Severity?
     /// `"failOn": "never"`: findings never fail (as `--fail-on never`); `--fail-on` still wins.
     public var failNever = false
-    /// The launches that matter (`launches`), in the order declared; names are unique.
-    public var launches: [LaunchDeclaration] = []
+    /// premain.json's `launches`: the launch matrix every launching command takes; `[]` when
+    /// none is declared (the command line's launch is then the only one).
+    public var launches: [DeclaredLaunch] = []
 
     public init() {}
 

@@ -39,96 +39,55 @@ public struct CompareSession: Sendable {
         base: String, head: String, arguments: [String], environment: [String], options: CompareOptions,
         progress: (LaunchProgress) -> Void = { _ in }
     ) throws(MeasureError) -> CompareReport {
+        let row = CompareRowRequest(base: base, head: head, arguments: arguments, environment: environment)
+        let reports = try compare(rows: [row], options: options, progress: progress)
+        return reports[0]
+    }
+
+    /// Compares every row of the launch matrix: the rows' blocks interleaved with one another
+    /// (one block of each undecided row in turn) as well as base with head, so drift falls on
+    /// all rows alike and the runs go to the rows still undecided. `options.settings.maxSeconds`
+    /// is one budget for all rows: a row it leaves undecided stops with `maxTime` (inconclusive).
+    /// One report per row, in `rows`' order.
+    public func compare(
+        rows: [CompareRowRequest], options: CompareOptions, progress: (LaunchProgress) -> Void = { _ in }
+    ) throws(MeasureError) -> [CompareReport] {
         let started = clock()
-        var instructions: InstructionComparison?
-        if let counter = options.instructionCounter {
-            do {
-                let before = try counter.count(
-                    command: [base] + arguments, environment: environment,
-                    timeoutSeconds: options.timeoutSeconds)
-                let after = try counter.count(
-                    command: [head] + arguments, environment: environment,
-                    timeoutSeconds: options.timeoutSeconds)
-                instructions = InstructionComparison(
-                    base: before, head: after,
-                    thresholdPercent: options.settings.instructionThresholdPercent,
-                    baseExecutable: base, headExecutable: head)
-            } catch {
-                throw .instructionCountFailed(error)
-            }
-        }
         let settings = options.settings
-        let builder = CompareBuilder(settings: settings)
-        let baseTarget = TargetProbe.probe(base)
-        let headTarget = TargetProbe.probe(head)
-        // Both with LD_DEBUG (time to main, loader counts) only when both use glibc's loader;
-        // else both without, so the observer effect is the same on both sides.
-        let instrumented = baseTarget.glibcLoader && headTarget.glibcLoader
+        var states: [CompareRowState] = []
+        for row in rows {
+            states.append(try CompareRowState(row: row, options: options, launcher: launcher))
+        }
         let pinning = CPUPinning.plan(requested: options.pin)
         let warmup = max(0, options.warmup)
         let maxBlocks = max(1, (settings.maxRuns + 1) / 2)
-        let minBlocks = min(maxBlocks, max(1, (settings.minRuns + 1) / 2))
-        let total = 2 * warmup + 4 * maxBlocks
+        let total = states.count * (2 * warmup + 4 * maxBlocks)
         var loads: [Double] = []
         if let load = loadAverage() { loads.append(load) }
         let throttledBefore = throttleEvents()
-
-        func request(_ path: String) -> LaunchRequest {
-            LaunchRequest(
-                executablePath: path, arguments: [path] + arguments, environment: environment,
-                instrumented: instrumented, targetCPU: pinning.targetCPU, timeoutSeconds: options.timeoutSeconds)
-        }
         var done = 0
-        var blocks: [PairedBlock] = []
-        var stop = CompareReport.Runs.Stop.maxRuns
-        var orders = BlockOrders(seed: settings.seed)
-        var nextLook = minBlocks
 
         let ((_, scheduling), idleLatency) = try IdleLatencyGuard.run(requested: options.holdIdleLatency) {
             () throws(MeasureError) in
             try MeasurerScheduling.run(requested: options.realtimeMeasurer) { () throws(MeasureError) in
                 try pinning.withMeasurerPinned { () throws(MeasureError) in
-                    func launch(_ path: String) throws(MeasureError) -> LaunchSample {
-                        let sample: LaunchSample
-                        do {
-                            sample = try launcher.launch(request(path))
-                        } catch {
-                            throw .launchFailed(command: path, error)
-                        }
+                    let count = { () in
                         done += 1
                         progress(LaunchProgress(completed: done, total: total))
-                        return sample
                     }
-                    for _ in 0..<warmup {
-                        _ = try launch(base)
-                        _ = try launch(head)
+                    for index in states.indices {
+                        try states[index].warmUp(warmup, launcher: launcher, cpu: pinning.targetCPU, counted: count)
                     }
-                    while blocks.count < maxBlocks {
-                        let baseFirst = orders.next()
-                        var block = PairedBlock(baseFirst: baseFirst, base: [], head: [])
-                        for isBase in baseFirst ? [true, false, false, true] : [false, true, true, false] {
-                            let sample = try launch(isBase ? base : head)
-                            if isBase { block.base.append(sample) } else { block.head.append(sample) }
-                        }
-                        blocks.append(block)
-                        if block.base.contains(where: { !$0.outcome.succeeded })
-                            || block.head.contains(where: { !$0.outcome.succeeded })
-                        {
-                            stop = .failed
-                            break
-                        }
-                        // Looks at the intervals at geometrically spaced run counts (each a quarter more
-                        // than the last), so the chance of stopping on a fluke grows slowly with the runs.
-                        if blocks.count >= minBlocks && blocks.count >= nextLook {
-                            nextLook = max(blocks.count + 1, (blocks.count * 5 + 3) / 4)
-                            if builder.isSettled(builder.assess(blocks), instructions: instructions) {
-                                stop = .decided
-                                break
-                            }
+                    while let next = states.indices.first(where: { states[$0].stop == nil }) {
+                        for index in states.indices[next...] where states[index].stop == nil {
+                            try states[index].launchBlock(
+                                launcher: launcher, cpu: pinning.targetCPU, builder: CompareBuilder(settings: settings),
+                                counted: count)
                         }
                         if Double(clock() &- started) / 1e9 >= settings.maxSeconds {
-                            stop = .maxTime
-                            break
+                            for index in states.indices where states[index].stop == nil {
+                                states[index].stop = .maxTime
+                            }
                         }
                     }
                 }
@@ -136,36 +95,50 @@ public struct CompareSession: Sendable {
         }
         if let load = loadAverage() { loads.append(load) }
         let throttled = throttledBefore.flatMap { before in throttleEvents().map { $0 - before } } ?? 0
-        let perSide = blocks.count * 2
-        var conditions = MachineProbe.conditions(
-            pinning: pinning, runs: perSide, warmup: warmup, cold: false, binaryPath: base, buildID: baseTarget.buildID,
-            environmentOverrides: instrumented
-                ? [
-                    LoaderDebugChannels.environmentEntry,
-                    "LD_DEBUG_OUTPUT=<private folder>/ld-debug (a FIFO; glibc appends .PID)",
-                ] : [])
-        conditions.measurerScheduling = scheduling
-        conditions.cpuIdleLatency = idleLatency
         let seconds = Double(clock() &- started) / 1e9
-        var report = builder.report(
-            blocks: blocks,
-            base: .init(
-                label: options.baseLabel ?? base, path: base, buildID: baseTarget.buildID,
-                failures: Self.failures(blocks.flatMap(\.base))),
-            head: .init(
-                label: options.headLabel ?? head, path: head, buildID: headTarget.buildID,
-                failures: Self.failures(blocks.flatMap(\.head))),
-            arguments: arguments, warmup: warmup, seconds: seconds, stop: stop, conditions: conditions,
-            loadAverages: loads,
-            throttleEvents: throttled, instructions: instructions)
-        explain(
-            &report, blocks: blocks, base: base, head: head, arguments: arguments, environment: environment,
-            options: options, progress: progress)
-        if options.keepRawSamples {
-            report.base.samples = blocks.flatMap(\.base)
-            report.head.samples = blocks.flatMap(\.head)
+        var reports: [CompareReport] = []
+        for state in states {
+            var conditions = MachineProbe.conditions(
+                pinning: pinning, runs: state.blocks.count * 2, warmup: warmup, cold: state.row.cold,
+                binaryPath: state.row.base, buildID: state.baseTarget.buildID,
+                environmentOverrides: state.instrumented
+                    ? [
+                        LoaderDebugChannels.environmentEntry,
+                        "LD_DEBUG_OUTPUT=<private folder>/ld-debug (a FIFO; glibc appends .PID)",
+                    ] : [],
+                stdin: state.row.stdinPath ?? "/dev/null")
+            conditions.measurerScheduling = scheduling
+            conditions.cpuIdleLatency = idleLatency
+            let builder = CompareBuilder(settings: settings)
+            var report = builder.report(
+                blocks: state.blocks,
+                base: .init(
+                    label: options.baseLabel ?? state.row.base, path: state.row.base,
+                    buildID: state.baseTarget.buildID, failures: Self.failures(state.blocks.flatMap(\.base))),
+                head: .init(
+                    label: options.headLabel ?? state.row.head, path: state.row.head,
+                    buildID: state.headTarget.buildID, failures: Self.failures(state.blocks.flatMap(\.head))),
+                arguments: state.row.arguments, warmup: warmup, seconds: seconds, stop: state.stop ?? .maxRuns,
+                conditions: conditions, loadAverages: loads, throttleEvents: throttled,
+                instructions: state.instructions)
+            report.launch = state.row.launch
+            if state.row.cold {
+                report.temperature = .cold
+                report.coldResidency = MeasurementBuilder.residency(state.residency)
+            } else if state.row.launch != nil {
+                report.temperature = .warm
+            }
+            explain(
+                &report, blocks: state.blocks, base: state.row.base, head: state.row.head,
+                arguments: state.row.arguments, environment: state.row.environment, options: options,
+                progress: progress)
+            if options.keepRawSamples {
+                report.base.samples = state.blocks.flatMap(\.base)
+                report.head.samples = state.blocks.flatMap(\.head)
+            }
+            reports.append(report)
         }
-        return report
+        return reports
     }
 
     /// Adds the causes of the decided quantity's change (`CauseFinder`) when `options.explain`
@@ -219,6 +192,153 @@ public struct CompareSession: Sendable {
     /// One line per distinct failure message: "2 of 4 runs: exited with status 1".
     static func failures(_ samples: [LaunchSample]) -> [String] {
         MeasurementBuilder.failures(samples.map(\.outcome)) { !$0.succeeded }
+    }
+}
+
+/// One row of a comparison: both builds' executables and how each run of them is launched.
+public struct CompareRowRequest: Sendable {
+    public var base: String
+    public var head: String
+    /// After `argv[0]`.
+    public var arguments: [String]
+    public var environment: [String]
+    /// Where each run ends and counts as good; `nil`: at exit.
+    public var stop: StopCondition?
+    /// Evict each build's program, loader and closure before each of its launches.
+    public var cold = false
+    public var stdinPath: String?
+    public var workingDirectory: String?
+    /// Seconds before a run is killed; `nil`: `CompareOptions.timeoutSeconds`.
+    public var timeoutSeconds: Double?
+    /// The declared launch this row compares; `nil` for the command line's.
+    public var launch: String?
+
+    public init(base: String, head: String, arguments: [String], environment: [String]) {
+        self.base = base
+        self.head = head
+        self.arguments = arguments
+        self.environment = environment
+    }
+}
+
+/// A row being compared: its blocks so far and whether it has stopped (decided, out of runs,
+/// a run failed, or out of the shared time).
+struct CompareRowState {
+    let row: CompareRowRequest
+    let options: CompareOptions
+    let baseTarget: TargetProbe
+    let headTarget: TargetProbe
+    /// Both with LD_DEBUG (time to main, loader counts) only when both use glibc's loader;
+    /// else both without, so the observer effect is the same on both sides.
+    let instrumented: Bool
+    let instructions: InstructionComparison?
+    /// Cold rows: what each build's eviction covers.
+    let coldObjects: (base: [String], head: [String])
+    var blocks: [PairedBlock] = []
+    var residency: [[PageCacheEvictor.Residency]] = []
+    var stop: CompareReport.Runs.Stop?
+    var orders: BlockOrders
+    var nextLook: Int
+    let minBlocks: Int
+    let maxBlocks: Int
+
+    init(row: CompareRowRequest, options: CompareOptions, launcher: any Launcher) throws(MeasureError) {
+        self.row = row
+        self.options = options
+        let settings = options.settings
+        if let counter = options.instructionCounter {
+            do {
+                let before = try counter.count(
+                    command: [row.base] + row.arguments, environment: row.environment,
+                    timeoutSeconds: row.timeoutSeconds ?? options.timeoutSeconds)
+                let after = try counter.count(
+                    command: [row.head] + row.arguments, environment: row.environment,
+                    timeoutSeconds: row.timeoutSeconds ?? options.timeoutSeconds)
+                instructions = InstructionComparison(
+                    base: before, head: after, thresholdPercent: settings.instructionThresholdPercent,
+                    baseExecutable: row.base, headExecutable: row.head)
+            } catch {
+                throw .instructionCountFailed(error)
+            }
+        } else {
+            instructions = nil
+        }
+        baseTarget = TargetProbe.probe(row.base)
+        headTarget = TargetProbe.probe(row.head)
+        instrumented = baseTarget.glibcLoader && headTarget.glibcLoader
+        func objects(_ path: String, _ target: TargetProbe) -> [String] {
+            guard row.cold else { return [] }
+            return LoadedObjectDiscovery.objects(
+                executable: path, interpreter: target.interpreter, glibcLoader: target.glibcLoader,
+                environment: row.environment, launcher: launcher)
+        }
+        coldObjects = (objects(row.base, baseTarget), objects(row.head, headTarget))
+        orders = BlockOrders(seed: settings.seed)
+        maxBlocks = max(1, (settings.maxRuns + 1) / 2)
+        minBlocks = min(maxBlocks, max(1, (settings.minRuns + 1) / 2))
+        nextLook = minBlocks
+    }
+
+    func request(_ path: String, cpu: Int?) -> LaunchRequest {
+        LaunchRequest(
+            executablePath: path, arguments: [path] + row.arguments, environment: row.environment,
+            instrumented: instrumented, targetCPU: cpu, timeoutSeconds: row.timeoutSeconds ?? options.timeoutSeconds,
+            stop: row.stop, stdinPath: row.stdinPath, workingDirectory: row.workingDirectory)
+    }
+
+    /// One launch of a build, evicted first on a cold row.
+    mutating func launch(
+        base isBase: Bool, launcher: any Launcher, cpu: Int?, counted: () -> Void
+    ) throws(MeasureError) -> LaunchSample {
+        let path = isBase ? row.base : row.head
+        let evicted = row.cold ? PageCacheEvictor.evict(isBase ? coldObjects.base : coldObjects.head) : []
+        let sample: LaunchSample
+        do {
+            sample = try launcher.launch(request(path, cpu: cpu))
+        } catch {
+            throw .launchFailed(command: path, error)
+        }
+        if row.cold { residency.append(evicted) }
+        counted()
+        return sample
+    }
+
+    mutating func warmUp(_ runs: Int, launcher: any Launcher, cpu: Int?, counted: () -> Void) throws(MeasureError) {
+        for _ in 0..<runs {
+            _ = try launch(base: true, launcher: launcher, cpu: cpu, counted: counted)
+            _ = try launch(base: false, launcher: launcher, cpu: cpu, counted: counted)
+        }
+        residency = []
+    }
+
+    /// One block, ABBA or BAAB; then `stop` is set when a run failed, the intervals decided
+    /// or the runs are spent.
+    mutating func launchBlock(
+        launcher: any Launcher, cpu: Int?, builder: CompareBuilder, counted: () -> Void
+    ) throws(MeasureError) {
+        let baseFirst = orders.next()
+        var block = PairedBlock(baseFirst: baseFirst, base: [], head: [])
+        for isBase in baseFirst ? [true, false, false, true] : [false, true, true, false] {
+            let sample = try launch(base: isBase, launcher: launcher, cpu: cpu, counted: counted)
+            if isBase { block.base.append(sample) } else { block.head.append(sample) }
+        }
+        blocks.append(block)
+        if block.base.contains(where: { !$0.outcome.succeeded })
+            || block.head.contains(where: { !$0.outcome.succeeded })
+        {
+            stop = .failed
+            return
+        }
+        // Looks at the intervals at geometrically spaced run counts (each a quarter more than
+        // the last), so the chance of stopping on a fluke grows slowly with the runs.
+        if blocks.count >= minBlocks && blocks.count >= nextLook {
+            nextLook = max(blocks.count + 1, (blocks.count * 5 + 3) / 4)
+            if builder.isSettled(builder.assess(blocks), instructions: instructions) {
+                stop = .decided
+                return
+            }
+        }
+        if blocks.count >= maxBlocks { stop = .maxRuns }
     }
 }
 

@@ -40,12 +40,20 @@ public struct LaunchRequest: Sendable {
     public var stop: StopCondition?
     /// True to hand premain's own stdin to the target; by default it reads /dev/null.
     public var inheritStdin: Bool
+    /// A file the target reads as stdin instead of /dev/null (a declared launch's `stdin`);
+    /// `nil`: /dev/null (or premain's own with `inheritStdin`).
+    public var stdinPath: String?
+    /// The folder the target starts in (a declared launch's `cwd`); `nil`: premain's own.
+    public var workingDirectory: String?
 
     public init(
         executablePath: String, arguments: [String], environment: [String],
         instrumented: Bool, targetCPU: Int? = nil, timeoutSeconds: Double? = nil,
-        output: OutputHandling = .discard, stop: StopCondition? = nil, inheritStdin: Bool = false
+        output: OutputHandling = .discard, stop: StopCondition? = nil, inheritStdin: Bool = false,
+        stdinPath: String? = nil, workingDirectory: String? = nil
     ) {
+        self.stdinPath = stdinPath
+        self.workingDirectory = workingDirectory
         self.executablePath = executablePath
         self.arguments = arguments
         self.environment = environment
@@ -167,15 +175,25 @@ public struct ProcessLauncher: Launcher {
         }
         var capture = try OutputCapture(shared: nullDevice, folder: folder, needBytes: needBytes)
         defer { capture.closeAll() }
-        let stdinFD = request.inheritStdin ? Int32(-1) : open("/dev/null", O_RDONLY | O_CLOEXEC)
+        let stdinFD =
+            request.inheritStdin && request.stdinPath == nil
+            ? Int32(-1) : open(request.stdinPath ?? "/dev/null", O_RDONLY | O_CLOEXEC)
         defer { if stdinFD >= 0 { close(stdinFD) } }
+        if let path = request.stdinPath, stdinFD < 0 {
+            throw LaunchError("cannot open \(path) for stdin: \(Self.errorText(errno))")
+        }
+        let cwdFD = request.workingDirectory.map { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1
+        defer { if cwdFD >= 0 { close(cwdFD) } }
+        if let folder = request.workingDirectory, cwdFD < 0 {
+            throw LaunchError("cannot open the folder \(folder) to start in: \(Self.errorText(errno))")
+        }
         let fifoPrefix = request.instrumented ? "\(folder)/ld-debug." : nil
         let cgroup = TargetCgroup.make()
         defer { cgroup?.remove() }
         if case .symbol(let name) = request.stop {
             return try launchTraced(
                 request, until: name, environment: environment, fifoPrefix: fifoPrefix,
-                capture: &capture, stdinFD: stdinFD, cgroup: cgroup)
+                capture: &capture, stdinFD: stdinFD, cwdFD: cwdFD, cgroup: cgroup)
         }
         var result = ctrace_spawn_result()
         let pid = CStringArray.with(request.arguments) { argv in
@@ -185,7 +203,7 @@ public struct ProcessLauncher: Launcher {
                         cpu: Int32(request.targetCPU ?? -1), traceme: 0,
                         stdinFD: stdinFD, stdoutFD: capture.stdoutWrite,
                         stderrFD: capture.stderrWrite, fifoPrefix: prefix,
-                        cgroupProcsFD: cgroup?.procsFD ?? -1)
+                        cgroupProcsFD: cgroup?.procsFD ?? -1, cwdFD: cwdFD)
                     return LosslessUTF8.withCString(request.executablePath) { path in
                         ctrace_spawn(path, argv, envp, &options, &result)
                     }

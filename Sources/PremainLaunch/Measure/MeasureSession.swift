@@ -84,7 +84,7 @@ public struct MeasureSession: Sendable {
         let baseConditions = MachineProbe.conditions(
             pinning: pinning, runs: runs, warmup: warmup, cold: options.cold, binaryPath: executable,
             buildID: target.buildID, environmentOverrides: overrides,
-            stdin: options.inheritStdin ? "premain's own (--inherit-stdin)" : "/dev/null")
+            stdin: options.stdinPath ?? (options.inheritStdin ? "premain's own (--inherit-stdin)" : "/dev/null"))
 
         let coldObjects =
             options.cold
@@ -97,7 +97,8 @@ public struct MeasureSession: Sendable {
                 executablePath: executable, arguments: command, environment: environment,
                 instrumented: instrumented, targetCPU: pinning.targetCPU,
                 timeoutSeconds: options.timeoutSeconds, output: options.output, stop: options.stop,
-                inheritStdin: options.inheritStdin)
+                inheritStdin: options.inheritStdin, stdinPath: options.stdinPath,
+                workingDirectory: options.workingDirectory)
         }
         let perRound = withPlain ? 2 : 1
         let total = (warmup + runs) * perRound
@@ -148,6 +149,7 @@ public struct MeasureSession: Sendable {
             command: command, executablePath: executable, warmup: warmup, cold: options.cold,
             conditions: conditions, loaderPhasesMissing: target.loaderPhasesMissing,
             samples: samples, plain: plain, residency: residency)
+        measurement.launch = options.launch
         if options.keepRawSamples { measurement.rawSamples = samples }
         if options.objectFacts {
             measurement.attach(facts: ObjectFactsReader.facts(for: measurement.objects.map(\.path)))
@@ -183,6 +185,13 @@ public struct MeasureOptions: Sendable {
     public var stop: StopCondition?
     /// Hand premain's stdin to the target instead of /dev/null (`--inherit-stdin`).
     public var inheritStdin: Bool = false
+    /// A file the target reads as stdin (a declared launch's `stdin`); `nil`: /dev/null.
+    public var stdinPath: String?
+    /// The folder the target starts in (a declared launch's `cwd`); `nil`: premain's own.
+    public var workingDirectory: String?
+    /// The declared launch this series measures, written as `LaunchMeasurement.launch`;
+    /// `nil` for the command line's unnamed launch.
+    public var launch: String?
     /// Read each measured object's relocation and symbol counts from its file (`ObjectFactsReader`).
     public var objectFacts: Bool = true
     /// Count instructions in one more run under callgrind (`--instructions`); `nil`: none.

@@ -12,7 +12,7 @@ import Synchronization
 extension ProcessLauncher {
     func launchTraced(
         _ request: LaunchRequest, until symbol: String, environment: [String], fifoPrefix: String?,
-        capture: inout OutputCapture, stdinFD: Int32, cgroup: TargetCgroup?
+        capture: inout OutputCapture, stdinFD: Int32, cwdFD: Int32, cgroup: TargetCgroup?
     ) throws(LaunchError) -> LaunchSample {
         #if arch(x86_64)
             var options = TraceOptions(command: request.arguments, environment: environment)
@@ -26,6 +26,7 @@ extension ProcessLauncher {
             options.stdinFD = stdinFD
             options.fifoPrefix = fifoPrefix
             options.cgroupProcsFD = cgroup?.procsFD ?? -1
+            options.cwdFD = cwdFD
             options.holdIdleLatency = false
             let started = TracedStart()
             options.spawned = { pid, birth in started.set(pid: pid, birthNs: birth) }

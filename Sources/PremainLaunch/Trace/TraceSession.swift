@@ -161,7 +161,7 @@ import PremainModel
             var spawnOptions = ctrace_spawn_options(
                 cpu: options.cpu ?? -1, traceme: 1, stdinFD: options.stdinFD,
                 stdoutFD: options.outputFD, stderrFD: stderrFD, fifoPrefix: nil,
-                cgroupProcsFD: options.cgroupProcsFD)
+                cgroupProcsFD: options.cgroupProcsFD, cwdFD: options.cwdFD)
             var result = ctrace_spawn_result()
             let pid = CStringArray.with(options.command) { argv in
                 CStringArray.with(options.environment) { envp in

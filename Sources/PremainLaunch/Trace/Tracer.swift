@@ -194,6 +194,8 @@ public struct TraceOptions: Sendable {
     public var fifoPrefix: String?
     /// `measure --until SYMBOL`: the target cgroup's `cgroup.procs` (-1: none).
     public var cgroupProcsFD: Int32 = -1
+    /// A folder open for the target to start in (`fchdir` before exec), or -1 for premain's own.
+    public var cwdFD: Int32 = -1
     /// Told the pid and the birth time (CLOCK_MONOTONIC ns) once the target has exec'd.
     public var spawned: (@Sendable (Int32, UInt64) -> Void)?
     /// Descriptor for the target's stdin (-1: premain's own, `--inherit-stdin`); the CLI

@@ -5,6 +5,13 @@ public struct CompareReport: Codable, Equatable, Sendable, KindedReport {
     public static let kind = ReportKind.compare
     public var schemaVersion: Int = 1
     public var kind = ReportKindField<CompareReport>()
+    /// The declared launch (premain.json `launches`) this comparison is the row of; `nil` for
+    /// the command line's unnamed launch.
+    public var launch: String?
+    /// The row's temperature; `nil` for the command line's launch (warm).
+    public var temperature: LaunchTemperature?
+    /// Cold rows: what stayed in the page cache after each eviction, both builds' files.
+    public var coldResidency: [ResidencySummary]?
     public var tool: ToolInfo
     public var verdict: CompareVerdict
     /// Why, most important first; never empty.

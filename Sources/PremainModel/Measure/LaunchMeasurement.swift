@@ -10,8 +10,8 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
         case failed
     }
 
-    /// The declared launch (premain.json's `launches`) this row measures; `nil` for a command
-    /// given on the command line.
+    /// The declared launch (premain.json's `launches`) this row of the matrix measures, at the
+    /// temperature `cold` says; `nil` for the command line's unnamed launch.
     public var launch: String?
     public var command: [String]
     /// Counted runs of the instrumented series.
@@ -133,12 +133,12 @@ public struct LaunchMeasurement: Codable, Equatable, Sendable {
             medianRunTimeline: try container.decodeIfPresent(LoaderTimeline.self, forKey: .medianRunTimeline),
             rawSamples: try container.decodeIfPresent([LaunchSample].self, forKey: .rawSamples),
             instructions: try container.decodeIfPresent(InstructionCounts.self, forKey: .instructions))
+        launch = try container.decodeIfPresent(String.self, forKey: .launch)
         loadedAfterMain = try container.decodeIfPresent([LateObjectMeasurement].self, forKey: .loadedAfterMain)
         execImages = try container.decodeIfPresent([ImageMeasurement].self, forKey: .execImages)
         childProcessesWithLoaderOutput = try container.decodeIfPresent(
             Int.self, forKey: .childProcessesWithLoaderOutput)
         outputCapture = try container.decodeIfPresent(String.self, forKey: .outputCapture)
-        launch = try container.decodeIfPresent(String.self, forKey: .launch)
         breakdown = try container.decodeIfPresent(LaunchBreakdown.self, forKey: .breakdown)
     }
 }
@@ -360,6 +360,8 @@ public struct ResidencySummary: Codable, Equatable, Sendable {
 
 /// The result of `premain measure`: one `LaunchMeasurement` per command. Codable; JSON
 /// `schemaVersion` 1, read by `premain diff` and other tools.
+/// With declared launches (premain.json's `launches`), one measurement per row of the matrix,
+/// launch × temperature, each naming its `launch` and saying `cold`.
 public struct MeasureReport: Codable, Equatable, Sendable, KindedReport {
     public static let kind = ReportKind.measure
     public var schemaVersion: Int
@@ -369,5 +371,15 @@ public struct MeasureReport: Codable, Equatable, Sendable, KindedReport {
     public init(measurements: [LaunchMeasurement]) {
         self.schemaVersion = 1
         self.measurements = measurements
+    }
+
+    /// True when the measurements are rows of the declared launch matrix.
+    public var isMatrix: Bool { measurements.contains { $0.launch != nil } }
+}
+
+extension LaunchMeasurement {
+    /// Its row's name: "version", "format (cold)"; "launch" for the command line's.
+    public var rowLabel: String {
+        LaunchRow.label(name: launch, temperature: LaunchTemperature(cold: cold))
     }
 }

@@ -3,6 +3,8 @@
 /// told by their top-level keys, by one rule (`guess`); `ReportHeader` reads either.
 public enum ReportKind: String, Codable, Sendable, CaseIterable {
     case audit, measure, trace, compare, diff, check, pr, history
+    /// `premain compare` over the launch matrix: one compare report per row.
+    case compareMatrix = "compare-matrix"
     /// `premain field report`: launches recorded in the field, percentiles per version.
     case field
     /// `premain field compare`: two versions' field percentiles and their differences.

@@ -65,6 +65,7 @@ public enum VerdictStatus: String, Codable, Sendable, CaseIterable {
     public static func written(by kind: ReportKind) -> [VerdictStatus] {
         switch kind {
         case .compare, .fieldCompare: return [.regression, .inconclusive, .improvement, .noChange]
+        case .compareMatrix: return [.runFailed, .regression, .inconclusive, .improvement, .noChange]
         case .diff: return [.regression, .findings, .unconfirmed, .pass]
         case .pr: return [.runFailed, .regression, .findings, .inconclusive, .notMeasured, .pass]
         case .audit, .measure, .trace, .check, .history, .field, .loaderCostModel: return []

@@ -37,7 +37,8 @@ enum CompareCommand: Command {
             """,
         arguments: [base, head, passedArguments],
         usageTerms: [
-            .option(BuildExecutable.run), .option(instructions), .option(thresholdMs), .option(thresholdPercent),
+            .option(BuildExecutable.run), .option(MatrixOptions.launch), .option(instructions), .option(thresholdMs),
+            .option(thresholdPercent),
             .option(minRuns),
             .option(maxRuns), .option(maxTime), .either([explain, noExplain]), .option(explainRuns),
             .option(explainTime),
@@ -46,7 +47,8 @@ enum CompareCommand: Command {
             .argument(base), .argument(head),
             .word("[-- \(passedArguments.usage)]"),
         ],
-        options: [BuildExecutable.run] + comparisonOptions + [format, OutputOptions.output] + LaunchSettingsOptions.all
+        options: [BuildExecutable.run, MatrixOptions.launch] + comparisonOptions + [format, OutputOptions.output]
+            + LaunchSettingsOptions.all
             + [
                 OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig, TraceExport.option,
                 SourceRootOptions.sourceRoot,
@@ -151,6 +153,9 @@ enum CompareCommand: Command {
         guard addInstructionCounter(arguments, to: &options) else { return .inputError }
         let run = arguments[BuildExecutable.run]
         if let run { try BuildExecutable.checkInsideFolder(run) }
+        if let rows = try MatrixOptions.rows(arguments, commandLine: arguments.passthrough, missing: nil) {
+            return try runMatrix(arguments, rows: rows, options: options, format: format, locator: locator)
+        }
         var executables: [String] = []
         for side in arguments.positionals {
             switch ArtifactProgram.resolve(side, run: run) {
@@ -202,6 +207,84 @@ enum CompareCommand: Command {
         }
         guard written, reportWritten else { return .internalError }
         return report.outcome.exitCode
+    }
+
+    /// `compare BASE HEAD` over premain.json's launches: one row per launch × temperature, the
+    /// program of each launch found in each artifact folder (or BASE and HEAD themselves when
+    /// they are executables), the rows interleaved; the exit code is the worst row's.
+    static func runMatrix(
+        _ arguments: ParsedArguments, rows: [PlannedRow], options: CompareOptions, format: Format,
+        locator: SourceLocator
+    ) throws(UsageError) -> ExitCode {
+        guard [.text, .json, .markdown].contains(format) else {
+            throw UsageError(
+                message:
+                    "--format \(format.rawValue) shows one launch; with premain.json's launches use text, json or markdown, or give the command after '--'"
+            )
+        }
+        if let export = ([TraceExport.option] + BenchmarkExports.exports.map(\.option)).first(where: {
+            arguments.has($0)
+        }) {
+            throw UsageError(message: "\(export) writes one launch; give the command after '--'")
+        }
+        let environment = ProcessEnvironment.current()
+        var requests: [CompareRowRequest] = []
+        for planned in rows {
+            let launch = planned.row.launch
+            var paths: [String] = []
+            for side in arguments.positionals {
+                let program = LocalFiles.kind(side) == .folder ? launch.run[0] : nil
+                if let program { try BuildExecutable.checkInsideFolder(program) }
+                switch ArtifactProgram.resolve(side, run: program) {
+                case .success(let path): paths.append(path)
+                case .failure(let problem):
+                    Console.error("launch '\(launch.name)': \(problem.message)")
+                    return problem.isUsage ? .usage : .inputError
+                }
+            }
+            var request = CompareRowRequest(
+                base: paths[0], head: paths[1], arguments: Array(launch.run.dropFirst()),
+                environment: launch.environment(over: environment))
+            request.stop = planned.stop
+            request.cold = planned.cold
+            request.stdinPath = launch.stdin
+            request.workingDirectory = launch.workingDirectory
+            request.timeoutSeconds = launch.timeoutSeconds
+            request.launch = launch.name
+            requests.append(request)
+        }
+        try OutputOptions.refuseConflicts(
+            arguments, outputs: outputs,
+            inputs: arguments.positionals + requests.flatMap { [$0.base, $0.head] }
+                + [ConfigOptions.file(arguments)].compactMap { $0 })
+        if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
+        let progress = ProgressBar.onTerminal("compare")
+        var rowsCompared: [CompareReport]
+        do {
+            rowsCompared = try CompareSession(launcher: ProcessLauncher()).compare(rows: requests, options: options) {
+                step in progress?.update(step)
+            }
+        } catch {
+            progress?.finish()
+            Console.error(error.description)
+            if case .instructionCountFailed(.runFailed) = error { return .targetFailed }
+            return .internalError
+        }
+        progress?.finish()
+        for index in rowsCompared.indices {
+            rowsCompared[index].base.samples = nil
+            rowsCompared[index].head.samples = nil
+        }
+        let report = CompareMatrixReport(launches: rowsCompared)
+        let written = Console.emit(to: arguments[OutputOptions.output]) { () throws -> String in
+            switch format {
+            case .json: return try JSONRenderer.render(report)
+            case .markdown: return MatrixText.compareMarkdown(report, scope: locator.scope)
+            case .text, .html, .sarif, .github:  // html, sarif and github are refused above
+                return MatrixText.compareText(report, width: OutputWidth.resolve(arguments), scope: locator.scope)
+            }
+        }
+        return written ? report.exitCode : .internalError
     }
 
     /// `comparisonOptions` and `launchOptions` from the command line, over premain.json's

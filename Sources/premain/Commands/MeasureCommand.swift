@@ -46,41 +46,32 @@ enum MeasureCommand: Command {
             the same machine and environment. A command that execs another (sh -c 'exec ./app') is \
             followed: its last image is counted, with a note. Exit status \(ExitCode.inputError) when valgrind is \
             missing, \(ExitCode.targetFailed) when the counted run failed.
-
-            Without a command, measure runs the launches premain.json declares (its "launches": a \
-            name, the program and arguments, until, temperature warm and/or cold, env, timeout, \
-            budgets), or those \(launch) names: one row per launch and temperature, each with its \
-            name in the report ("launch" in JSON). Cold rows evict the files first, as \(cold) does. \
-            Exit status \(ExitCode.findings) when a row's median went over one of its launch's budgets \
-            (maxMedianMsToMain, maxMedianMsToFirstOutput, maxMedianMsToExit). docs/config.md.
             """,
         arguments: [command],
         usageTerms: [
-            .option(runs), .option(LaunchSettingsOptions.warmup), .option(cold), .option(instructions),
+            .option(MatrixOptions.launch), .option(runs), .option(LaunchSettingsOptions.warmup), .option(cold),
+            .option(instructions),
             .option(LaunchSettingsOptions.timeout), .option(until), .option(ready), .option(format),
             .option(OutputOptions.output), .option(TraceExport.option),
         ] + BenchmarkExports.exports.map { .option($0.option) } + [
-            .alternatives([[.word("--"), .argument(command), .word("[<argument>...]")], [.option(launch)]])
+            .word("[--"), .argument(command), .word("[<argument>...]]"),
         ],
         options: [
-            runs, LaunchSettingsOptions.warmup, cold, LaunchSettingsOptions.timeout, until, ready,
+            MatrixOptions.launch, ConfigOptions.config, ConfigOptions.noConfig, runs, LaunchSettingsOptions.warmup,
+            cold, LaunchSettingsOptions.timeout, until, ready,
             LaunchSettingsOptions.inheritStdin,
             format, OutputOptions.output, OutputWidth.option, showOutput, discardOutput, noObserver,
             LaunchSettingsOptions.noPin, LaunchSettingsOptions.noRealtime, LaunchSettingsOptions.allowIdle, raw,
             instructions,
-            TraceExport.option, launch, ConfigOptions.config, ConfigOptions.noConfig,
+            TraceExport.option,
         ] + BenchmarkExports.options,
         exclusive: [[ready, until]],
         acceptsPassthrough: true)
 
-    static let launch = Option<[String]>.repeating(
-        "--launch", value: "name",
-        help:
-            "Measure this launch of premain.json's launches (repeatable); without a command and without it, every declared launch"
-    )
-
     static let command = ArgumentSpec(
-        name: "<command>", help: "The program to launch (looked up in PATH), after '--'.", kind: .command)
+        name: "<command>",
+        help: "The program to launch (looked up in PATH), after '--'; without it, premain.json's launches.",
+        kind: .command)
 
     enum Format: String, OptionChoice {
         case text, json, markdown, html
@@ -130,26 +121,14 @@ enum MeasureCommand: Command {
         if let stray = arguments.positionals.first {
             throw UsageError(message: "unexpected argument '\(stray)'; put the command after '--'")
         }
+        let rows = try MatrixOptions.rows(
+            arguments, commandLine: arguments.passthrough, perLaunch: [until, ready, cold])
         let environment = ProcessEnvironment.current()
-        // Without a command: the launches premain.json declares (all, or those --launch names).
-        var launches: [LaunchDeclaration] = []
-        if arguments.passthrough.isEmpty {
-            let config = try ConfigOptions.load(arguments)
-            launches = try Self.selected(config.launches, arguments[launch])
-            guard !launches.isEmpty else {
-                throw UsageError(
-                    message:
-                        "missing expected argument '<command>' after '--' (or declare launches in premain.json: docs/config.md)"
-                )
-            }
-        } else if !arguments[launch].isEmpty {
-            throw UsageError(message: "\(launch) measures declared launches; give it or a command after '--', not both")
-        }
-        let commands = launches.isEmpty ? [arguments.passthrough] : launches.map(\.run)
+        let commands = rows.map { $0.map(\.row.launch.run) } ?? [arguments.passthrough]
         try OutputOptions.refuseConflicts(
             arguments, outputs: outputs,
             inputs: commands.flatMap { OutputOptions.commandFiles($0, environment) }
-                + [ConfigOptions.file(arguments)].compactMap { $0 })
+                + [rows == nil ? nil : ConfigOptions.file(arguments)].compactMap { $0 })
         let output = arguments[OutputOptions.output]
         let reportOnStdout = output == nil || output == "-"
         let handling: LaunchRequest.OutputHandling
@@ -186,81 +165,46 @@ enum MeasureCommand: Command {
             }
         }
         options.holdIdleLatency = !arguments[LaunchSettingsOptions.allowIdle]
-        // Each row: a command (or a declared launch at one temperature) and its options.
-        var rows: [(launch: String?, command: [String], environment: [String], options: MeasureOptions)] = []
-        if launches.isEmpty {
-            rows.append((nil, arguments.passthrough, environment, options))
-        }
-        for declared in launches {
-            var row = options
-            if let seconds = declared.timeoutSeconds { row.timeoutSeconds = seconds }
-            switch declared.end {
-            case .main: row.stop = .main
-            case .firstOutput: row.stop = .firstOutput
-            case .exit: row.stop = nil
-            case .function(let name): row.stop = .symbol(name)
-            case .ready(let pattern):
-                do {
-                    row.stop = .ready(try OutputPattern(pattern))
-                } catch {
-                    throw UsageError(message: "premain.json: launch '\(declared.name)': until.ready: \(error.message)")
-                }
-            }
-            let added = declared.environment.map { "\($0.name)=\($0.value)" }
-            let names = Set(declared.environment.map { $0.name + "=" })
-            let merged = environment.filter { entry in !names.contains { entry.hasPrefix($0) } } + added
-            for temperature in declared.temperatures {
-                row.cold = temperature == .cold
-                rows.append((declared.name, declared.run, merged, row))
-            }
-        }
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
-        var measurements: [LaunchMeasurement] = []
-        var countFailures: [InstructionCountError] = []
-        for row in rows {
-            var rowOptions = row.options
-            if arguments[instructions] { rowOptions.instructionCounter = InstructionCounter() }
-            let progress = ProgressBar.onTerminal(row.launch.map { "measure \($0)" } ?? "measure")
-            let outcome: MeasureSession.Outcome
-            do {
-                outcome = try MeasureSession(launcher: ProcessLauncher()).run(
-                    command: row.command, environment: row.environment, options: rowOptions
-                ) { step in
-                    progress?.update(step)
-                }
-            } catch {
-                progress?.finish()
-                let name = row.launch.map { "launch '\($0)': " } ?? ""
-                switch error {
-                case .instructionCountFailed(let failure):
-                    Console.error(name + failure.description)
-                    return Self.exitCode(failure)
-                case .noCommand, .commandNotFound, .cannotStop:
-                    Console.error(name + error.description)
-                    return .inputError
-                case .launchFailed:
-                    Console.error(name + error.description)
-                    return .internalError
-                }
+        if arguments[instructions] { options.instructionCounter = InstructionCounter() }
+        let progress = ProgressBar.onTerminal("measure")
+        let outcomes: [MeasureSession.Outcome]
+        do {
+            if let rows {
+                outcomes = try MatrixMeasureSession(launcher: ProcessLauncher()).run(
+                    rows: rows, environment: environment, options: options
+                ) { step in progress?.update(step) }
+            } else {
+                outcomes = [
+                    try MeasureSession(launcher: ProcessLauncher()).run(
+                        command: arguments.passthrough, environment: environment, options: options
+                    ) { step in progress?.update(step) }
+                ]
             }
+        } catch {
             progress?.finish()
-            var measurement = outcome.measurement
-            measurement.launch = row.launch
-            if let failure = outcome.instructionFailure { countFailures.append(failure) }
-            measurements.append(measurement)
+            switch error {
+            case .instructionCountFailed(let failure):
+                Console.error(failure.description)
+                return Self.exitCode(failure)
+            case .noCommand, .commandNotFound, .cannotStop:
+                Console.error(error.description)
+                return .inputError
+            case .launchFailed:
+                Console.error(error.description)
+                return .internalError
+            }
         }
+        progress?.finish()
+        var measurements = outcomes.map(\.measurement)
+        let countFailure = outcomes.lazy.compactMap(\.instructionFailure).first
         // The libraries the programs loaded, known now.
         try OutputOptions.refuseConflicts(
             arguments, outputs: outputs, inputs: measurements.flatMap { $0.objects.map(\.path) })
         // Every output that can be written is, whichever fails.
-        var written = TraceExport.write(
-            arguments,
-            { () throws -> String in
-                try TraceEventRenderer.render(MeasureReport(measurements: measurements))
-            })
-        written =
-            BenchmarkExports.write(arguments, { BenchmarkMetrics.of(MeasureReport(measurements: measurements)) })
-            && written
+        let full = MeasureReport(measurements: measurements)
+        var written = TraceExport.write(arguments, { () throws -> String in try TraceEventRenderer.render(full) })
+        written = BenchmarkExports.write(arguments, { BenchmarkMetrics.of(full) }) && written
         if !arguments[raw] && format != .html {
             for index in measurements.indices { measurements[index].rawSamples = nil }
         }
@@ -275,52 +219,16 @@ enum MeasureCommand: Command {
         }
         guard written, reportWritten else { return .internalError }
         for measurement in measurements {
-            for failure in measurement.failures { Console.error("\(measurement.command[0]): \(failure)") }
+            let who = measurement.launch.map { _ in "\(measurement.rowLabel): " } ?? ""
+            for failure in measurement.failures {
+                Console.error("\(who)\(measurement.command.first ?? ""): \(failure)")
+            }
         }
-        if let countFailure = countFailures.first {
+        if let countFailure {
             Console.error("instructions: \(countFailure.description)")
             return Self.exitCode(countFailure)
         }
-        if measurements.contains(where: { $0.status != .ok }) { return .targetFailed }
-        // A declared launch's budgets: the median at each milestone it names.
-        let exceeded = Self.budgetsExceeded(launches, measurements)
-        for line in exceeded { Console.error(line) }
-        return exceeded.isEmpty ? .success : .findings
-    }
-
-    /// The launches `names` asks for (`--launch`, repeatable), in the order declared; all of
-    /// them when none is named. A name nothing declares is a usage error naming those that are.
-    static func selected(_ declared: [LaunchDeclaration], _ names: [String]) throws(UsageError) -> [LaunchDeclaration] {
-        guard !names.isEmpty else { return declared }
-        for name in names where !declared.contains(where: { $0.name == name }) {
-            let known = declared.map(\.name).joined(separator: ", ")
-            throw UsageError(
-                message:
-                    "no launch '\(name)' in premain.json\(declared.isEmpty ? " (it declares none)" : "; it declares \(known)")"
-            )
-        }
-        return declared.filter { names.contains($0.name) }
-    }
-
-    /// "launch 'version' (warm): median main 4.210 ms over its budget of 4.000 ms", one line per
-    /// budget a row's median went over.
-    static func budgetsExceeded(_ launches: [LaunchDeclaration], _ measurements: [LaunchMeasurement]) -> [String] {
-        var lines: [String] = []
-        for measurement in measurements {
-            guard let name = measurement.launch, let declared = launches.first(where: { $0.name == name }) else {
-                continue
-            }
-            for milestone in LaunchDeclaration.budgetMilestones {
-                guard let limit = declared.maxMedianMs[milestone] else { continue }
-                guard let named = Milestone(rawValue: milestone), let median = measurement.milestones[named]?.medianMs,
-                    median > limit
-                else { continue }
-                lines.append(
-                    "launch '\(name)' (\(measurement.cold ? "cold" : "warm")): median \(milestone) \(Milliseconds.text(median)) over its budget of \(Milliseconds.text(limit))"
-                )
-            }
-        }
-        return lines
+        return measurements.allSatisfy { $0.status == .ok } ? .success : .targetFailed
     }
 
     /// Every file measure writes: the report and the exports.

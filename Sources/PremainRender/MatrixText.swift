@@ -1,0 +1,90 @@
+import PremainModel
+
+/// The launch matrix's leading table in text and Markdown: one line per row (launch ×
+/// temperature) with its status and its median at each milestone it reached, before each row's
+/// own report. Pure.
+public enum MatrixText {
+    /// The milestones in the table, in launch order.
+    static let milestones: [Milestone] = [.main, .firstOutput, .ready, .exit]
+
+    /// The cells of one measured row: row, status, then each milestone's median ("–" unreached).
+    static func cells(_ m: LaunchMeasurement) -> [String] {
+        [m.rowLabel, m.status.rawValue]
+            + milestones.map { m.milestones[$0].map { Milliseconds.number($0.medianMs) } ?? "–" }
+    }
+
+    static let headers = ["row", "status"] + milestones.map { "\($0.title) ms" }
+
+    /// "premain measure: 3 rows (2 launches)" and the table; "" unless `report` is a matrix.
+    public static func measureText(_ report: MeasureReport, width: Int) -> String {
+        guard report.isMatrix else { return "" }
+        var table = TextTable(
+            headers: headers, alignments: [.left, .left] + milestones.map { _ in .right }, maxWidth: width)
+        for m in report.measurements { table.add(cells(m)) }
+        return "premain measure: \(summary(report))\n" + table.render() + "\n"
+    }
+
+    /// The same as a Markdown table under a heading; "" unless `report` is a matrix.
+    public static func measureMarkdown(_ report: MeasureReport) -> String {
+        guard report.isMatrix else { return "" }
+        var out = "## premain measure: \(summary(report))\n\n"
+        out += "| " + headers.joined(separator: " | ") + " |\n"
+        out += "|" + headers.indices.map { $0 < 2 ? "---|" : "---:|" }.joined() + "\n"
+        for m in report.measurements {
+            out += "| " + cells(m).map { MarkdownEscape.text($0) }.joined(separator: " | ") + " |\n"
+        }
+        return out + "\n"
+    }
+
+    /// "3 rows of 2 launches".
+    static func summary(_ report: MeasureReport) -> String {
+        let launches = Set(report.measurements.map { $0.launch ?? "" }).count
+        return
+            "\(Plural.count(report.measurements.count, "row")) of \(Plural.count(launches, "launch", "launches")) (launch × temperature)"
+    }
+}
+
+extension MatrixText {
+    /// The cells of one compared row: row, verdict, the deciding time, its Δ with interval, runs.
+    static func cells(_ r: CompareReport) -> [String] {
+        let deciding = r.decidingTime
+        let delta = deciding?.difference.map {
+            "\(Milliseconds.signed($0.medianMs)) [\(Milliseconds.signed($0.lowMs)), \(Milliseconds.signed($0.highMs))]"
+        }
+        return [
+            r.rowLabel, r.outcome.title, deciding?.quantity.title ?? "–", delta ?? "–", "\(r.runs.perSide)",
+        ]
+    }
+
+    static let compareHeaders = ["row", "verdict", "decided on", "Δ ms [interval]", "runs"]
+
+    /// "compare-matrix: regression (worst of 3 rows)", the rows' table, then each row's report.
+    public static func compareText(_ report: CompareMatrixReport, width: Int, scope: SourceScope? = nil) -> String {
+        var table = TextTable(
+            headers: compareHeaders, alignments: [.left, .left, .left, .right, .right], maxWidth: width)
+        for row in report.launches { table.add(cells(row)) }
+        var out =
+            "premain compare: \(report.verdict.title) (the worst of \(Plural.count(report.launches.count, "row")))\n"
+        out += table.render() + "\n"
+        for row in report.launches {
+            out += "\n── \(TextSafety.display(row.rowLabel)) ──\n"
+            out += CompareTextRenderer.render(row, width: width, scope: scope)
+        }
+        return out
+    }
+
+    /// The same in Markdown: the rows' table, then each row's report folded.
+    public static func compareMarkdown(_ report: CompareMatrixReport, scope: SourceScope? = nil) -> String {
+        var out =
+            "## premain compare: \(report.verdict.title) (the worst of \(Plural.count(report.launches.count, "row")))\n\n"
+        out += "| " + compareHeaders.joined(separator: " | ") + " |\n|---|---|---|---:|---:|\n"
+        for row in report.launches {
+            out += "| " + cells(row).map { MarkdownEscape.text($0) }.joined(separator: " | ") + " |\n"
+        }
+        for row in report.launches {
+            out += "\n<details><summary>\(MarkdownEscape.text(row.rowLabel)): \(row.outcome.title)</summary>\n\n"
+            out += CompareMarkdownRenderer.render(row, scope: scope) + "\n</details>\n"
+        }
+        return out
+    }
+}
