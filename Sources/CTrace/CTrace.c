@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CTrace.h"
+#include "child.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,18 +23,6 @@ static int pin(pid_t pid, int cpu) {
     return sched_setaffinity(pid, sizeof set, &set) == 0 ? 0 : -errno;
 }
 
-// Appends the decimal `value` to `to` (which ends at `end`); async-signal-safe.
-static char *append_decimal(char *to, char *end, long value) {
-    char digits[24];
-    int count = 0;
-    do {
-        digits[count++] = (char)('0' + value % 10);
-        value /= 10;
-    } while (value > 0 && count < 24);
-    while (count > 0 && to < end) *to++ = digits[--count];
-    return to;
-}
-
 pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
                    const ctrace_spawn_options *options, ctrace_spawn_result *result) {
     // The child shares our memory until it execs (vfork): it writes its errors here.
@@ -54,14 +43,7 @@ pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
     pid_t pid = vfork();
     if (pid == 0) {
         // Child, on our memory: system calls only, no allocation, no lock.
-        for (int sig = 1; sig < NSIG; sig++) {
-            struct sigaction action;
-            if (sigaction(sig, 0, &action) == 0 && action.sa_handler != SIG_IGN && action.sa_handler != SIG_DFL) {
-                action.sa_handler = SIG_DFL;
-                action.sa_flags = 0;
-                sigaction(sig, &action, 0);
-            }
-        }
+        ctrace_child_default_signals();
         setpgid(0, 0);
         if (options->cgroupProcsFD >= 0) {
             ssize_t joined = write(options->cgroupProcsFD, "0", 1);
@@ -79,7 +61,7 @@ pid_t ctrace_spawn(const char *path, char *const argv[], char *const envp[],
         }
         if (options->fifoPrefix) {
             // glibc's loader opens LD_DEBUG_OUTPUT.PID: it must be our FIFO, not a new file.
-            char *end = append_decimal(fifoPath + prefixLength, fifoPath + sizeof fifoPath - 1, (long)getpid());
+            char *end = ctrace_append_decimal(fifoPath + prefixLength, fifoPath + sizeof fifoPath - 1, (long)getpid());
             *end = 0;
             if (mkfifo(fifoPath, 0600) != 0) {
                 fifoErrno = errno;

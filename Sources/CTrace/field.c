@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CTraceField.h"
+#include "child.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,17 +20,6 @@
 #define PREMAIN_SYS_CLOSE(fd) ((void)close(fd))
 #include "../PremainRecord/include/premain_spool.h"
 
-static char *put_decimal(char *to, char *end, unsigned long long value) {
-    char digits[24];
-    int count = 0;
-    do {
-        digits[count++] = (char)('0' + value % 10);
-        value /= 10;
-    } while (value > 0 && count < 24);
-    while (count > 0 && to < end) *to++ = digits[--count];
-    return to;
-}
-
 pid_t ctrace_field_spawn(const char *path, char *const argv[], char *const envp[], char *t0Value,
                          int t0Capacity, int *execErrno) {
     volatile int failed = 0;
@@ -39,14 +29,7 @@ pid_t ctrace_field_spawn(const char *path, char *const argv[], char *const envp[
     pid_t pid = vfork();
     if (pid == 0) {
         // On our memory until execve: system calls only.
-        for (int sig = 1; sig < NSIG; sig++) {
-            struct sigaction action;
-            if (sigaction(sig, 0, &action) == 0 && action.sa_handler != SIG_IGN && action.sa_handler != SIG_DFL) {
-                action.sa_handler = SIG_DFL;
-                action.sa_flags = 0;
-                sigaction(sig, &action, 0);
-            }
-        }
+        ctrace_child_default_signals();
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, 0);
@@ -54,10 +37,10 @@ pid_t ctrace_field_spawn(const char *path, char *const argv[], char *const envp[
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (t0Value && t0Capacity > 1) {
             char *end = t0Value + t0Capacity - 1;
-            char *at = put_decimal(t0Value, end, (unsigned long long)now.tv_sec * 1000000000ull +
+            char *at = ctrace_append_decimal(t0Value, end, (unsigned long long)now.tv_sec * 1000000000ull +
                                                      (unsigned long long)now.tv_nsec);
             if (at < end) *at++ = ':';
-            at = put_decimal(at, end, (unsigned long long)getpid());
+            at = ctrace_append_decimal(at, end, (unsigned long long)getpid());
             *at = 0;
         }
         execve(path, argv, envp);

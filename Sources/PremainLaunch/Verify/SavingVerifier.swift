@@ -158,27 +158,17 @@ public struct SavingVerifier: Sendable {
         let keepRPATH = file.runpath.isEmpty && !file.rpath.isEmpty
         let paths = keepRPATH ? file.rpath : file.runpath
         guard paths.contains(where: { $0.contains("$ORIGIN") || $0.contains("${ORIGIN}") }) else { return nil }
-        let real = LocalFiles.realPath(program) ?? program
-        let slash = real.lastIndex(of: "/")
-        let origin = slash.map { String(real[..<$0]) } ?? "."
-        let absolute = origin.hasPrefix("/") ? origin : (Self.workingDirectory() + "/" + origin)
-        guard
+        // realpath(3): absolute, links resolved, as the loader's $ORIGIN of an executable.
+        guard let real = LocalFiles.realPath(program),
             LosslessUTF8.withCString(
-                absolute,
-                { target in
-                    LosslessUTF8.withCString(folder + "/origin") { symlink(target, $0) }
-                }) == 0
+                LocalFiles.directory(of: real),
+                { target in LosslessUTF8.withCString(folder + "/origin") { symlink(target, $0) } }) == 0
         else { return nil }
         let led = "$ORIGIN/../origin"
         return (
             paths.map { $0.replacing("${ORIGIN}", with: led).replacing("$ORIGIN", with: led) }.joined(separator: ":"),
             keepRPATH
         )
-    }
-
-    static func workingDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        return getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? "."
     }
 
     /// Runs a patchelf step; the error line when it fails.
