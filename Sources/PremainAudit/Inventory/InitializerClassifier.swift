@@ -126,10 +126,15 @@ public enum InitializerClassifier {
                 kind = .constructorFunction
             }
         }
-        return InitializerInfo(
+        var info = InitializerInfo(
             source: entry.source, index: entry.index, address: entry.target.map(hex),
             resolution: entry.resolution, symbol: symbol,
             demangled: demangle ? symbol.flatMap(Demangler.demangle) : nil,
             translationUnit: unit, kind: kind, toolchain: toolchain)
+        if kind == .cxxTranslationUnit {
+            info.name = TranslationUnitName.name(
+                sourceFile: nil, keyedName: unit, demangle: demangle ? Demangler.demangle : { _ in nil })
+        }
+        return info
     }
 }

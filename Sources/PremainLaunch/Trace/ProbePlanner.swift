@@ -101,11 +101,16 @@ final class ProbePlanner {
                 symbol = "_init"
             }
             let label = symbol ?? "\(entry.source.rawValue)[\(entry.index)]"
-            if probes[target] == nil {
+            guard probes[target] == nil else { continue }
+            let kind = Self.initializerKind(symbol)
+            if kind == .cxxTranslationUnitInitializer, let symbol {
+                for probe in translationUnitProbes(file, symbol: symbol, at: target) where probes[probe.entry] == nil {
+                    probes[probe.entry] = probe
+                }
+            } else {
                 probes[target] = TraceProbe(
-                    object: path, entry: target, symbol: label,
-                    demangled: symbol.flatMap(Demangler.demangle),
-                    kind: Self.initializerKind(symbol))
+                    object: path, entry: target, symbol: label, demangled: symbol.flatMap(Demangler.demangle),
+                    kind: kind)
             }
         }
 
@@ -205,6 +210,37 @@ final class ProbePlanner {
             path: path, probes: probes.values.sorted { $0.entry < $1.entry },
             markers: markers.mapValues { $0.sorted() }, loadSegments: loads,
             untimed: untimed, isPositionIndependent: file.type == 3)
+    }
+
+    /// The probe of a C++ translation unit's initializer `symbol` at `address`, named by its
+    /// source file (`TranslationUnitName`; the DWARF compile unit's, else the symbol's) and
+    /// placed at its first global's definition, then one probe per global it constructs that
+    /// DWARF shows inlined into it (timed from its first instruction to the end of its code).
+    private func translationUnitProbes(_ file: ELFFile, symbol: String, at address: UInt64) -> [TraceProbe] {
+        let info = debugInfo(for: file.path, file: file)
+        let unit = info?.compileUnit(containing: address)
+        let name =
+            TranslationUnitName.name(
+                sourceFile: unit?.relativeName, keyedName: InitializerClassifier.translationUnit(of: symbol),
+                demangle: Demangler.demangle) ?? symbol
+        let constructions = info?.constructions(ofInitializerAt: address) ?? []
+        let own = constructions.first { $0.location.file == unit?.path } ?? constructions.first
+        var probes = [
+            TraceProbe(
+                object: file.path, entry: address, symbol: symbol, demangled: name,
+                kind: .cxxTranslationUnitInitializer, source: own?.location)
+        ]
+        for construction in constructions where !construction.exits.isEmpty && construction.address != address {
+            // The symbol is what pairs it across builds: the variable, else its constructor.
+            let constructor = construction.callee.map { Demangler.demangle($0) ?? $0 }
+            guard let global = construction.variable ?? constructor else { continue }
+            let readable = constructor.map { construction.variable != nil ? "\(global) (\($0))" : $0 } ?? global
+            probes.append(
+                TraceProbe(
+                    object: file.path, entry: construction.address, symbol: global, demangled: readable,
+                    kind: .cxxGlobal, exits: construction.exits, inlinedInto: name, source: construction.location))
+        }
+        return probes
     }
 
     /// `true` when the mangled `name` is what one of `functionQueries` asks for (`matches`),
