@@ -29,14 +29,23 @@ extension DebugInfo {
         /// The constructor's (or called function's) linkage name, else its name; `nil` when
         /// DWARF names none.
         public var callee: String?
+        /// `callee` as people read it: demangled, and a constructor DWARF names by its class
+        /// alone (its symbols are C1 and C2) with "()": "StartupAliases()". `nil` without callee.
+        public var constructor: String? {
+            callee.map { Demangler.demangle($0) ?? ($0.hasPrefix("_Z") || $0.contains("(") ? $0 : $0 + "()") }
+        }
         /// The name of the variable declared at `location`; `nil` when none is.
         public var variable: String?
         /// Its first instruction in the initializer: an inlined constructor's entry, else the
         /// lowest address of its code (the order the globals run in).
         public var address: UInt64
-        /// For a constructor inlined into the initializer: where its code ends (the end of each
-        /// of its ranges), so it can be timed apart; `[]` otherwise.
+        /// For a constructor inlined into the initializer: where its global is built (see
+        /// `setExits`), so it can be timed apart; `[]` when that is not known.
         public var exits: [UInt64] = []
+        /// The first instruction of the registration of its destructor (`__cxa_atexit`), run
+        /// once right after it is built: where the next global's code starts; `nil` when none
+        /// is known (a trivially destructible global).
+        public var registered: UInt64? = nil
     }
 
     /// The compile unit holding `address`, or `nil` when none does or it has no name.
@@ -81,6 +90,8 @@ extension DebugInfo {
         // The unit's own file as its line table names it (file 0 in DWARF 5, else the unit's name).
         let unitFile = compileUnit(containing: address).map(\.path)
         var found: [Construction] = []
+        // Return addresses of the calls registering a global's destructor, run right after it is built.
+        var registrations: [UInt64] = []
         var pending: [(die: Dwarf_Die, depth: Int)] = []
         var followed: Set<String> = []
         func pushChildren(_ die: inout Dwarf_Die, depth: Int) {
@@ -119,12 +130,22 @@ extension DebugInfo {
                             exits: Array(Set(ranges.map(\.1))).sorted()))
                 }
             case Self.tagCallSite, Self.tagGNUCallSite:
-                guard let callee = calledFunction(&die), let returnAddress = returnAddress(&die) else { continue }
+                guard let returnAddress = returnAddress(&die) else { continue }
+                // GCC's calls of __cxa_atexit name no callee: at this level (outside every
+                // constructor) a call without one registers a destructor.
+                guard let callee = calledFunction(&die) else {
+                    registrations.append(returnAddress)
+                    continue
+                }
+                if Self.destructorRegistration.contains(callee) {
+                    registrations.append(returnAddress)
+                    continue
+                }
                 if Self.isWrapper(callee) {
                     if followed.insert(callee).inserted, var body = wrappers[callee] {
                         pushChildren(&body, depth: next.depth)
                     }
-                } else if !Self.destructorRegistration.contains(callee), returnAddress > 0,
+                } else if returnAddress > 0,
                     let site = sourceLocation(of: returnAddress - 1), variables[site] != nil
                 {
                     found.append(
@@ -146,6 +167,7 @@ extension DebugInfo {
         for construction in found.sorted(by: { $0.address < $1.address }) {
             if let index = byPlace[construction.location] {
                 merged[index].callee = merged[index].callee ?? construction.callee
+                if merged[index].exits.isEmpty { merged[index].exits = construction.exits }
                 continue
             }
             var named = construction
@@ -153,7 +175,52 @@ extension DebugInfo {
             byPlace[construction.location] = merged.count
             merged.append(named)
         }
+        // A registration's call may be a tail call (`jmp __cxa_atexit`) whose return address is
+        // never reached: the boundary is the first instruction of the row holding the call.
+        let boundaries = registrations.map { returnAddress in
+            returnAddress > 0 ? rowStart(containing: returnAddress - 1, in: &cu) ?? returnAddress : returnAddress
+        }
+        Self.setExits(&merged, registrations: boundaries)
         return merged
+    }
+
+    /// Where each inlined constructor's global is built: at the registration of its destructor
+    /// (the first `__cxa_atexit` call after it and before the next global), or where the next
+    /// global's code starts; an inlined constructor in one contiguous range also ends at that
+    /// range's end. Optimized code scatters a constructor's ranges, so the end of one of several
+    /// ranges is not where it is done: such a constructor without either boundary is not timed
+    /// apart (`exits` `[]`).
+    static func setExits(_ constructions: inout [Construction], registrations: [UInt64]) {
+        for index in constructions.indices where !constructions[index].exits.isEmpty {
+            let start = constructions[index].address
+            let next = index + 1 < constructions.count ? constructions[index + 1].address : nil
+            var exits: [UInt64] = []
+            if let registered = registrations.filter({ $0 > start && $0 < next ?? UInt64.max }).min() {
+                exits.append(registered)
+                constructions[index].registered = registered
+            }
+            if let next { exits.append(next) }
+            if exits.isEmpty, constructions[index].exits.count == 1 { exits = constructions[index].exits }
+            constructions[index].exits = exits
+        }
+    }
+
+    /// The address of the line-table row holding `address` (the highest row address at or below
+    /// it) in the unit `cu`; `nil` when no row is.
+    private func rowStart(containing address: UInt64, in cu: inout Dwarf_Die) -> UInt64? {
+        var lines: OpaquePointer?
+        var count = 0
+        guard dwarf_getsrclines(&cu, &lines, &count) == 0, let lines else { return nil }
+        var best: UInt64?
+        for index in 0..<count {
+            guard let row = dwarf_onesrcline(lines, index) else { continue }
+            var rowAddress: Dwarf_Addr = 0
+            guard dwarf_lineaddr(row, &rowAddress) == 0, rowAddress <= address, address - rowAddress < 4096 else {
+                continue
+            }
+            if rowAddress > best ?? 0 { best = rowAddress }
+        }
+        return best
     }
 
     /// Each line of `functions`' code (the initializer and the wrappers it calls) where a

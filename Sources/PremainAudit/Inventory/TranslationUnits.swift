@@ -6,8 +6,9 @@ import PremainSystem
 /// (`std::__ioinit` of <iostream>) by reading the unit's source when it is on this machine.
 enum TranslationUnits {
     /// Sets `sourceFile`, `name` and `globals` of every C++ translation-unit entry of `census`
-    /// from `debug`'s DWARF; leaves them as `classify` set them when there is no DWARF for the
-    /// entry's address.
+    /// from `debug`'s DWARF, and its `location` to its first own global's definition (else the
+    /// `#include` of a header defining one); leaves them as `classify` set them when there is no
+    /// DWARF for the entry's address.
     static func describe(_ census: inout InitializerCensus, debug: DebugLookup, demangle: Bool) {
         let units = census.entries.indices.filter { census.entries[$0].kind == .cxxTranslationUnit }
         guard !units.isEmpty, let info = debug.info else { return }
@@ -24,11 +25,7 @@ enum TranslationUnits {
             entry.globals = info.constructions(ofInitializerAt: address).map { construction in
                 var global = ConstructedGlobal(
                     variable: construction.variable,
-                    constructor: construction.callee.map { callee in
-                        // A constructor's DWARF has its name only (its symbols are C1 and C2).
-                        (demangle ? Demangler.demangle(callee) : nil)
-                            ?? (callee.hasPrefix("_Z") || callee.contains("(") ? callee : callee + "()")
-                    },
+                    constructor: demangle ? construction.constructor : construction.callee,
                     location: construction.location)
                 if construction.location.file != unit.path {
                     global.includedAt = source.includeLine(of: construction.location.file).map {
@@ -36,6 +33,13 @@ enum TranslationUnits {
                     }
                 }
                 return global
+            }
+            // Where to look for the unit: its first own global, else the include that brings one.
+            let globals = entry.globals ?? []
+            if let own = globals.first(where: { $0.location.file == unit.path })?.location
+                ?? globals.lazy.compactMap(\.includedAt).first
+            {
+                entry.location = own
             }
             census.entries[index] = entry
         }

@@ -80,6 +80,9 @@ final class ProbePlanner {
         var markers: [TraceMarker: Set<UInt64>] = [:]
         var untimed: [UntimedFunction] = []
         var defaultArguments: [String: UInt64] = [:]
+        // Globals of C++ units, timed inside their unit's initializer (the engine starts every
+        // probe of an address, in plan order: the unit's first).
+        var globals: [TraceProbe] = []
 
         // A stripped file: its separate debug file (build-id, debuglink) has the full symbol
         // table at the same link-time addresses.
@@ -104,9 +107,10 @@ final class ProbePlanner {
             guard probes[target] == nil else { continue }
             let kind = Self.initializerKind(symbol)
             if kind == .cxxTranslationUnitInitializer, let symbol {
-                for probe in translationUnitProbes(file, symbol: symbol, at: target) where probes[probe.entry] == nil {
-                    probes[probe.entry] = probe
-                }
+                // The unit's probe, then its globals' (one may share its first instruction).
+                let unit = translationUnitProbes(file, symbol: symbol, at: target)
+                probes[target] = unit.first
+                globals += unit.dropFirst()
             } else {
                 probes[target] = TraceProbe(
                     object: path, entry: target, symbol: label, demangled: symbol.flatMap(Demangler.demangle),
@@ -207,7 +211,7 @@ final class ProbePlanner {
         let loads = file.segments.filter { $0.type == ELFSegment.load }
             .map { (virtualAddress: $0.virtualAddress, offset: $0.offset) }
         return ProbePlan(
-            path: path, probes: probes.values.sorted { $0.entry < $1.entry },
+            path: path, probes: probes.values.sorted { $0.entry < $1.entry } + globals,
             markers: markers.mapValues { $0.sorted() }, loadSegments: loads,
             untimed: untimed, isPositionIndependent: file.type == 3)
     }
@@ -230,14 +234,22 @@ final class ProbePlanner {
                 object: file.path, entry: address, symbol: symbol, demangled: name,
                 kind: .cxxTranslationUnitInitializer, source: own?.location)
         ]
-        for construction in constructions where !construction.exits.isEmpty && construction.address != address {
+        // Each global is timed from where the previous one was done (the registration of its
+        // destructor), the first from the initializer's first instruction: addresses run once,
+        // unlike the first address of optimized constructor code (often a loop's head).
+        var start: UInt64? = address
+        for construction in constructions {
+            let entry = start ?? construction.address
+            start = construction.registered
             // The symbol is what pairs it across builds: the variable, else its constructor.
-            let constructor = construction.callee.map { Demangler.demangle($0) ?? $0 }
-            guard let global = construction.variable ?? constructor else { continue }
+            let constructor = construction.constructor
+            guard !construction.exits.isEmpty, !construction.exits.contains(entry),
+                let global = construction.variable ?? constructor
+            else { continue }
             let readable = constructor.map { construction.variable != nil ? "\(global) (\($0))" : $0 } ?? global
             probes.append(
                 TraceProbe(
-                    object: file.path, entry: construction.address, symbol: global, demangled: readable,
+                    object: file.path, entry: entry, symbol: global, demangled: readable,
                     kind: .cxxGlobal, exits: construction.exits, inlinedInto: name, source: construction.location))
         }
         return probes

@@ -264,8 +264,10 @@ public struct InitializerInfo: Codable, JSONKeyed, Sendable, Equatable {
     public var translationUnit: String?
     public var kind: Kind
     public var toolchain: Bool
-    /// The function's first line from DWARF (the object's own or its debug file's); `nil` for
-    /// toolchain entries, unresolved entries and objects without DWARF (key left out).
+    /// The function's first line from DWARF (the object's own or its debug file's); for a C++
+    /// translation unit's initializer with `globals`, its first own global's definition (else the
+    /// `#include` bringing one); `nil` for toolchain entries, unresolved entries and objects
+    /// without DWARF (key left out).
     public var location: SourceLocation? = nil
     /// For a C++ translation unit's initializer: its source file, the DWARF compile unit's
     /// `DW_AT_name` relative to its `DW_AT_comp_dir` (`TranslationUnitName.relative`); `nil`

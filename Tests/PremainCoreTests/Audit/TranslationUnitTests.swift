@@ -23,7 +23,7 @@ import Testing
         #expect(startup.displayName == startup.sourceFile)
         let globals = try #require(startup.globals)
         #expect(globals.map(\.variable) == ["startupAliases"])
-        #expect(globals.first?.location.shortText == "startup.cpp:37")
+        #expect(globals.first?.location.shortText == "startup.cpp:38")
         #expect(globals.first?.constructor == "StartupAliases()")
         #expect(globals.first?.includedAt == nil)
     }
@@ -33,11 +33,11 @@ import Testing
         #expect(startup.name?.hasSuffix("cxx-static-init/startup.cpp") == true)
         let global = try #require(startup.globals?.first)
         #expect(global.variable == "startupAliases")
-        #expect(global.location.shortText == "startup.cpp:37")
+        #expect(global.location.shortText == "startup.cpp:38")
         #expect(global.constructor == "(anonymous namespace)::StartupAliases::StartupAliases()")
         #expect(
             startup.globals?.map(\.text)
-                == ["`startupAliases` ((anonymous namespace)::StartupAliases::StartupAliases(), startup.cpp:37)"])
+                == ["`startupAliases` ((anonymous namespace)::StartupAliases::StartupAliases(), startup.cpp:38)"])
     }
 
     @Test func withoutDWARFTheUnitIsNamedByItsFirstFunctionOrTheFileItsSymbolNames() throws {

@@ -153,12 +153,12 @@ extension TraceTests {
                     m.functions.first { $0.kind == .cxxTranslationUnitInitializer }, "\(sample): \(m.functions)")
                 #expect(unit.symbol.hasPrefix("_GLOBAL__sub_I_"))
                 #expect(unit.demangled?.hasSuffix("cxx-static-init/startup.cpp") == true, "\(sample)")
-                #expect(unit.source?.shortText == "startup.cpp:37", "\(sample)")
+                #expect(unit.source?.shortText == "startup.cpp:38", "\(sample)")
                 let global = try #require(m.functions.first { $0.kind == .cxxGlobal }, "\(sample): \(m.functions)")
                 #expect(global.symbol == "startupAliases")
                 #expect(global.demangled?.hasPrefix("startupAliases (") == true, "\(sample)")
                 #expect(global.inlinedInto == unit.demangled)
-                #expect(global.source?.shortText == "startup.cpp:37")
+                #expect(global.source?.shortText == "startup.cpp:38")
                 expectTimedInEveryRun(global, runs: 2)
             }
         }
