@@ -318,6 +318,11 @@ struct AuditJSONWriter {
                     key(name)
                     string(text)
                 }
+            case .priority:
+                if let priority = entry.pointee.priority {
+                    key(name)
+                    number(priority)
+                }
             case .sourceFile:
                 if let file = entry.pointee.sourceFile {
                     key(name)

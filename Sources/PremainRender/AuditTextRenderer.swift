@@ -119,7 +119,7 @@ public enum AuditTextRenderer {
             for entry in i.entries.prefix(maxInitializers) {
                 table.add([
                     entry.source.rawValue, "\(entry.index)", entry.address ?? "unresolved", entry.displayName,
-                    kindName(entry.kind),
+                    kindName(entry.kind) + (entry.priority.map { ", priority \($0)" } ?? ""),
                 ])
             }
             out += table.render()

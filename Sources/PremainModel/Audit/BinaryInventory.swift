@@ -281,11 +281,15 @@ public struct InitializerInfo: Codable, JSONKeyed, Sendable, Equatable {
     /// For a C++ translation unit's initializer with DWARF: the globals it constructs, in the
     /// order it runs them; `nil` without DWARF or for other entries (key left out).
     public var globals: [ConstructedGlobal]? = nil
+    /// The priority its symbol carries (`init_priority(101)`: GCC's `_GLOBAL__sub_I.00101_…`,
+    /// Clang's `_GLOBAL__I_000101`); `nil` otherwise (key left out), also for
+    /// `constructor(N)` functions, whose priority a linked file does not keep.
+    public var priority: Int? = nil
 
     /// The JSON keys, in the JSON's order (`JSONKeyed`).
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case address, demangled, globals, index, kind, location, name, resolution, source, sourceFile, symbol
-        case toolchain, translationUnit
+        case address, demangled, globals, index, kind, location, name, priority, resolution, source, sourceFile
+        case symbol, toolchain, translationUnit
     }
 
     /// What reports call the entry: the unit's `name`, else the demangled symbol, the symbol,

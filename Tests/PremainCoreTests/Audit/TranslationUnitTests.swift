@@ -79,6 +79,16 @@ import Testing
             ) == true)
     }
 
+    @Test func prioritiesAreReadFromGCCAndClangNames() {
+        #expect(InitializerClassifier.priority(of: "_GLOBAL__sub_I.00101_early") == 101)
+        #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_I.00101_early") == "early")
+        #expect(InitializerClassifier.priority(of: "_GLOBAL__sub_I_00101_0_main.cpp") == 101)
+        #expect(InitializerClassifier.priority(of: "_GLOBAL__I_000101") == 101)
+        #expect(InitializerClassifier.priority(of: "_GLOBAL__sub_I_main.cpp") == nil)
+        #expect(InitializerClassifier.priority(of: "_GLOBAL__I_0001x1") == nil)
+        #expect(InitializerClassifier.priority(of: "_GLOBAL__sub_I.001_x") == nil)
+    }
+
     @Test func unitNamesAreShownRelativeToTheCompileDirectory() {
         #expect(TranslationUnitName.relative("/w/ninja/src/util.cc", to: "/w/ninja/build") == "src/util.cc")
         #expect(TranslationUnitName.relative("/w/ninja/src/util.cc", to: "/w/ninja") == "src/util.cc")

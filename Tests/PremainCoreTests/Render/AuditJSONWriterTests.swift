@@ -107,6 +107,7 @@ import Testing
         entry.location = SourceLocation(file: "src/a.cpp", line: 12)
         entry.sourceFile = "src/a.cpp"
         entry.name = "src/a.cpp"
+        entry.priority = 101
         entry.globals = [
             ConstructedGlobal(
                 variable: "std::__ioinit", constructor: "std::ios_base::Init::Init()",
