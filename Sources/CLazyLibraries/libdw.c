@@ -18,6 +18,8 @@
     F(int, dwarf_entrypc, (Dwarf_Die *die, Dwarf_Addr *address), (die, address))                                        \
     F(const char *, dwarf_filesrc, (Dwarf_Files *file, size_t index, Dwarf_Word *mtime, Dwarf_Word *length),            \
       (file, index, mtime, length))                                                                                     \
+    F(int, dwarf_formaddr, (Dwarf_Attribute *attribute, Dwarf_Addr *address), (attribute, address))                    \
+    F(Dwarf_Die *, dwarf_formref_die, (Dwarf_Attribute *attribute, Dwarf_Die *result), (attribute, result))             \
     F(const char *, dwarf_formstring, (Dwarf_Attribute *attribute), (attribute))                                        \
     F(int, dwarf_formudata, (Dwarf_Attribute *attribute, Dwarf_Word *value), (attribute, value))                        \
     F(Dwarf_Line *, dwarf_getsrc_die, (Dwarf_Die *cu, Dwarf_Addr address), (cu, address))                               \
@@ -27,6 +29,7 @@
     F(int, dwarf_haspc, (Dwarf_Die *die, Dwarf_Addr pc), (die, pc))                                                     \
     F(int, dwarf_lineaddr, (Dwarf_Line *line, Dwarf_Addr *address), (line, address))                                    \
     F(int, dwarf_lineno, (Dwarf_Line *line, int *number), (line, number))                                               \
+    F(int, dwarf_lowpc, (Dwarf_Die *die, Dwarf_Addr *address), (die, address))                                          \
     F(const char *, dwarf_linesrc, (Dwarf_Line *line, Dwarf_Word *mtime, Dwarf_Word *length), (line, mtime, length))    \
     F(int, dwarf_nextcu,                                                                                                \
       (Dwarf *dwarf, Dwarf_Off offset, Dwarf_Off *next, size_t *headerSize, Dwarf_Off *abbrevOffset,                    \

@@ -292,6 +292,16 @@ struct AuditJSONWriter {
                     key(name)
                     string(demangled)
                 }
+            case .globals:
+                if let globals = entry.pointee.globals {
+                    key(name)
+                    beginArray()
+                    for global in globals {
+                        element()
+                        write(global)
+                    }
+                    endArray()
+                }
             case .index:
                 key(name)
                 number(entry.pointee.index)
@@ -302,6 +312,21 @@ struct AuditJSONWriter {
                 if let location = entry.pointee.location {
                     key(name)
                     write(location)
+                }
+            case .name:
+                if let text = entry.pointee.name {
+                    key(name)
+                    string(text)
+                }
+            case .priority:
+                if let priority = entry.pointee.priority {
+                    key(name)
+                    number(priority)
+                }
+            case .sourceFile:
+                if let file = entry.pointee.sourceFile {
+                    key(name)
+                    string(file)
                 }
             case .resolution:
                 key(name)
@@ -321,6 +346,33 @@ struct AuditJSONWriter {
                 if let unit = entry.pointee.translationUnit {
                     key(name)
                     string(unit)
+                }
+            }
+        }
+        endObject()
+    }
+
+    private mutating func write(_ global: ConstructedGlobal) {
+        beginObject()
+        for (field, name) in Keys.constructedGlobal.entries {
+            switch field {
+            case .constructor:
+                if let constructor = global.constructor {
+                    key(name)
+                    string(constructor)
+                }
+            case .includedAt:
+                if let included = global.includedAt {
+                    key(name)
+                    write(included)
+                }
+            case .location:
+                key(name)
+                write(global.location)
+            case .variable:
+                if let variable = global.variable {
+                    key(name)
+                    string(variable)
                 }
             }
         }
@@ -691,6 +743,7 @@ struct AuditJSONWriter {
         static let symbolsByType = JSONKeys(SymbolCensus.ByType.CodingKeys.self)
         static let initializers = JSONKeys(InitializerCensus.CodingKeys.self)
         static let initializer = JSONKeys(InitializerInfo.CodingKeys.self)
+        static let constructedGlobal = JSONKeys(ConstructedGlobal.CodingKeys.self)
         static let location = JSONKeys(SourceLocation.CodingKeys.self)
         static let swift = JSONKeys(SwiftCensus.CodingKeys.self)
         static let swiftSuspect = JSONKeys(SwiftSuspect.CodingKeys.self)

@@ -117,16 +117,16 @@ public enum AuditTextRenderer {
                 alignments: [.left, .right, .left, .left, .left],
                 kinds: [.plain, .plain, .plain, .symbol, .plain], maxWidth: width)
             for entry in i.entries.prefix(maxInitializers) {
-                let name =
-                    entry.translationUnit != nil ? (entry.symbol ?? "?") : (entry.demangled ?? entry.symbol ?? "?")
                 table.add([
-                    entry.source.rawValue, "\(entry.index)", entry.address ?? "unresolved", name, kindName(entry.kind),
+                    entry.source.rawValue, "\(entry.index)", entry.address ?? "unresolved", entry.displayName,
+                    kindName(entry.kind) + (entry.priority.map { ", priority \($0)" } ?? ""),
                 ])
             }
             out += table.render()
             if i.entries.count > maxInitializers {
                 out += "  …and \(i.entries.count - maxInitializers) more (all of them with --format json)\n"
             }
+            out += globalsLines(i.entries.prefix(maxInitializers))
         }
 
         if let swift = binary.swift {
@@ -201,6 +201,25 @@ public enum AuditTextRenderer {
         case .core: "core file"
         case .unknown: "unknown"
         }
+    }
+
+    /// "C++ globals constructed before main", one block per translation unit whose globals
+    /// DWARF lists: the unit's name and symbol, then each global with its line; "" when none.
+    private static func globalsLines(_ entries: ArraySlice<InitializerInfo>) -> String {
+        let units = entries.filter { !($0.globals ?? []).isEmpty }
+        guard !units.isEmpty else { return "" }
+        var out = "\nC++ globals constructed before main\n"
+        for unit in units {
+            out += "  " + TextSafety.display(unit.displayName)
+            if let symbol = unit.symbol, symbol != unit.displayName { out += " (" + TextSafety.display(symbol) + ")" }
+            out += "\n"
+            for global in unit.globals ?? [] {
+                var line = global.text
+                if let included = global.includedAt { line += ", included at " + included.shortText }
+                out += "    " + TextSafety.display(line) + "\n"
+            }
+        }
+        return out
     }
 
     static func kindName(_ kind: InitializerInfo.Kind) -> String {

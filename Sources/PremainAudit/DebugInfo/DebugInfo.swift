@@ -33,7 +33,7 @@ public final class DebugInfo {
     /// The SIGBUS guard's slot for the file's mapping (`ELFMapping`), or -1.
     private let guardSlot: Int32
     private let elf: OpaquePointer
-    private let dwarf: OpaquePointer
+    let dwarf: OpaquePointer
     /// Per compile unit (by its DIE offset), the declared Swift entities: linkage name, place,
     /// and whether it is a variable; filled on the first look-up in that unit.
     private var declarations: [Dwarf_Off: [(name: String, location: SourceLocation, isVariable: Bool)]] = [:]
@@ -193,9 +193,9 @@ public final class DebugInfo {
         return found
     }
 
-    private static let tagVariable: Int32 = 0x34
+    static let tagVariable: Int32 = 0x34
 
-    private static func location(of line: OpaquePointer) -> SourceLocation? {
+    static func location(of line: OpaquePointer) -> SourceLocation? {
         guard let file = dwarf_linesrc(line, nil, nil) else { return nil }
         var number: Int32 = 0
         guard dwarf_lineno(line, &number) == 0 else { return nil }
@@ -204,7 +204,7 @@ public final class DebugInfo {
 
     /// Finds the compile unit whose ranges hold `address` by walking every unit: for files
     /// without `.debug_aranges` (swiftc emits none), where `dwarf_addrdie` finds nothing.
-    private func findUnit(containing address: UInt64, into cu: inout Dwarf_Die) -> Bool {
+    func findUnit(containing address: UInt64, into cu: inout Dwarf_Die) -> Bool {
         var offset: Dwarf_Off = 0
         var next: Dwarf_Off = 0
         var headerSize: Int = 0
@@ -237,12 +237,12 @@ public final class DebugInfo {
         return copies
     }
 
-    private static let tagSubprogram: Int32 = 0x2e
-    private static let tagInlinedSubroutine: Int32 = 0x1d
-    private static let attributeLinkageName: UInt32 = 0x6e
-    private static let attributeMIPSLinkageName: UInt32 = 0x2007
-    private static let attributeCallFile: UInt32 = 0x58
-    private static let attributeCallLine: UInt32 = 0x59
+    static let tagSubprogram: Int32 = 0x2e
+    static let tagInlinedSubroutine: Int32 = 0x1d
+    static let attributeLinkageName: UInt32 = 0x6e
+    static let attributeMIPSLinkageName: UInt32 = 0x2007
+    static let attributeCallFile: UInt32 = 0x58
+    static let attributeCallLine: UInt32 = 0x59
 
     /// Deepest DIE nesting walked (real DWARF nests a few dozen levels); below it DIEs are
     /// skipped, so a crafted `.debug_info` of 25,000 nested blocks costs at most
@@ -293,27 +293,29 @@ public final class DebugInfo {
         if dwarf_entrypc(&die, &entry) != 0 || !ranges.contains(where: { entry >= $0.0 && entry < $0.1 }) {
             entry = lowest
         }
-        var callSite: SourceLocation?
+        return InlinedCopy(
+            symbol: symbol, entry: entry, exits: Array(Set(ranges.map(\.1))).sorted(),
+            caller: caller, callSite: callSite(&die, cu: &cu))
+    }
+
+    /// An inlined subroutine's call site (`DW_AT_call_file`, `DW_AT_call_line`); `nil` when
+    /// either is missing or the file index is not in the unit's file table.
+    func callSite(_ die: inout Dwarf_Die, cu: inout Dwarf_Die) -> SourceLocation? {
         var attribute = Dwarf_Attribute()
         var fileIndex: Dwarf_Word = 0
         var lineNumber: Dwarf_Word = 0
-        if dwarf_attr(&die, Self.attributeCallFile, &attribute) != nil, dwarf_formudata(&attribute, &fileIndex) == 0,
+        guard dwarf_attr(&die, Self.attributeCallFile, &attribute) != nil, dwarf_formudata(&attribute, &fileIndex) == 0,
             dwarf_attr(&die, Self.attributeCallLine, &attribute) != nil, dwarf_formudata(&attribute, &lineNumber) == 0
-        {
-            var files: OpaquePointer?
-            var count: Int = 0
-            if dwarf_getsrcfiles(&cu, &files, &count) == 0, let files, Int(fileIndex) < count,
-                let name = dwarf_filesrc(files, Int(fileIndex), nil, nil)
-            {
-                callSite = SourceLocation(file: String(cString: name), line: Int(lineNumber))
-            }
-        }
-        return InlinedCopy(
-            symbol: symbol, entry: entry, exits: Array(Set(ranges.map(\.1))).sorted(),
-            caller: caller, callSite: callSite)
+        else { return nil }
+        var files: OpaquePointer?
+        var count: Int = 0
+        guard dwarf_getsrcfiles(&cu, &files, &count) == 0, let files, fileIndex < UInt64(count),
+            lineNumber <= UInt64(Int32.max), let name = dwarf_filesrc(files, Int(fileIndex), nil, nil)
+        else { return nil }
+        return SourceLocation(file: String(cString: name), line: Int(lineNumber))
     }
 
-    private static func linkageName(_ die: inout Dwarf_Die) -> String? {
+    static func linkageName(_ die: inout Dwarf_Die) -> String? {
         var attribute = Dwarf_Attribute()
         for code in [attributeLinkageName, attributeMIPSLinkageName] {
             if dwarf_attr_integrate(&die, code, &attribute) != nil, let text = dwarf_formstring(&attribute) {

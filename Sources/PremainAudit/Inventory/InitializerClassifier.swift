@@ -82,12 +82,39 @@ public enum InitializerClassifier {
     /// The translation unit named by a GCC/Clang `_GLOBAL__sub_I_[prio_]<file>` function, or
     /// `nil` for other names.
     public static func translationUnit(of symbol: String) -> String? {
+        // GCC 12's prioritized form: _GLOBAL__sub_I.00101_<name>.
+        if symbol.hasPrefix("_GLOBAL__sub_I."), priority(of: symbol) != nil {
+            let rest = symbol.utf8.dropFirst("_GLOBAL__sub_I.00101_".utf8.count)
+            return rest.isEmpty ? nil : String(decoding: rest, as: UTF8.self)
+        }
         let prefix = "_GLOBAL__sub_I_".utf8
         guard symbol.utf8.starts(with: prefix) else { return nil }
         if let unit = symbol.utf8.withContiguousStorageIfAvailable({ unitName(in: $0[prefix.count...]) }) {
             return unit
         }
         return unitName(in: Array(symbol.utf8.dropFirst(prefix.count))[...])
+    }
+
+    /// The priority a C++ initializer's symbol carries (`init_priority(101)`): GCC's
+    /// `_GLOBAL__sub_I.00101_early` and `_GLOBAL__sub_I_00101_0_file.cpp`, Clang's
+    /// `_GLOBAL__I_000101`; `nil` for other names. (`__attribute__((constructor(N)))` leaves no
+    /// trace in a linked file: the linker sorts `.init_array.N` sections and drops their names.)
+    public static func priority(of symbol: String) -> Int? {
+        func digits(_ text: Substring, count: Int) -> Int? {
+            guard text.utf8.count >= count, text.utf8.prefix(count).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                return nil
+            }
+            return Int(text.prefix(count))
+        }
+        for (prefix, count, separator) in [
+            ("_GLOBAL__sub_I.", 5, "_"), ("_GLOBAL__sub_I_", 5, "_"), ("_GLOBAL__I_", 6, ""),
+        ] where symbol.hasPrefix(prefix) {
+            let rest = symbol.dropFirst(prefix.count)
+            guard let value = digits(rest, count: count) else { continue }
+            let after = rest.dropFirst(count)
+            if separator.isEmpty ? after.isEmpty : after.hasPrefix(separator) { return value }
+        }
+        return nil
     }
 
     /// The file name after `_GLOBAL__sub_I_` (`rest`), past a priority prefix
@@ -118,6 +145,8 @@ public enum InitializerClassifier {
             } else if let tu = translationUnit(of: symbol) {
                 kind = .cxxTranslationUnit
                 unit = tu
+            } else if symbol.hasPrefix("_GLOBAL__I_") {
+                kind = .cxxTranslationUnit  // Clang's per-priority initializer: no name in it
             } else if Demangler.isSwift(symbol) || symbol.hasPrefix("swift_")
                 || symbol.hasPrefix("_ZL23swift_image_constructor")
             {
@@ -126,10 +155,16 @@ public enum InitializerClassifier {
                 kind = .constructorFunction
             }
         }
-        return InitializerInfo(
+        var info = InitializerInfo(
             source: entry.source, index: entry.index, address: entry.target.map(hex),
             resolution: entry.resolution, symbol: symbol,
             demangled: demangle ? symbol.flatMap(Demangler.demangle) : nil,
             translationUnit: unit, kind: kind, toolchain: toolchain)
+        info.priority = symbol.flatMap(priority(of:))
+        if kind == .cxxTranslationUnit {
+            info.name = TranslationUnitName.name(
+                sourceFile: nil, keyedName: unit, demangle: demangle ? Demangler.demangle : { _ in nil })
+        }
+        return info
     }
 }

@@ -73,7 +73,10 @@ public enum InventoryBuilder {
         // One debug file search and one DWARF read for the names and lines below.
         let debug = options.sourceLines ? DebugLookup(file, locator: options.debugLocator) : nil
         var initializers = InitializerClassifier.census(file, demangle: options.demangle, debug: debug)
-        if let debug { InitializerClassifier.locate(&initializers, debug: debug) }
+        if let debug {
+            InitializerClassifier.locate(&initializers, debug: debug)
+            TranslationUnits.describe(&initializers, debug: debug, demangle: options.demangle)
+        }
         releasePagesIfLarge(file)
         var swift: SwiftCensus?
         if let counted {

@@ -36,7 +36,7 @@ public enum BudgetChecker {
             let name = SwiftName.display(symbol: function.symbol, demangled: function.demangled)
             return Finding(
                 rule: "budget_function_time", severity: .error,
-                subject: RuleInput.subject(path: function.object, symbol: function.displayName),
+                subject: RuleInput.subject(path: function.object, symbol: function.subjectName),
                 figure: function.inclusive.medianMs, threshold: limit, unit: "ms",
                 message:
                     "\(name) (\(function.kind.title)) takes \(Milliseconds.text(function.inclusive.medianMs)) on the start-up path (median of \(function.inclusive.samplesMs.count) \(source) runs), the budget is \(Milliseconds.text(limit)) (\(key))",

@@ -54,7 +54,7 @@ public struct PremainConfig: Sendable, Equatable {
         /// Swift lazy global or default argument), in ms.
         public var maxMsPerFunction: Double?
         /// The same per kind (`swiftLazyGlobal`, `swiftDefaultArgument`,
-        /// `cxxTranslationUnitInitializer`, `constructorFunction`, `staticInitializer`); a kind's
+        /// `cxxTranslationUnitInitializer`, `cxxGlobal`, `constructorFunction`, `staticInitializer`); a kind's
         /// limit wins over `maxMsPerFunction`.
         public var maxMsPerFunctionKind: [TracedFunctionKind: Double] = [:]
         /// Named functions with a limit of their own, which wins over both.

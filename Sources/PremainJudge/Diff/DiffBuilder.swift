@@ -62,7 +62,9 @@ public struct DiffBuilder: Sendable {
             CountDelta(name: key, base: base.map(value), head: head.map(value))
         }
         func names(_ binary: BinaryInventory?) -> [String] {
-            binary?.initializers.entries.filter { !$0.toolchain }.map { $0.demangled ?? $0.symbol ?? $0.address ?? "?" }
+            binary?.initializers.entries.filter { !$0.toolchain }.map {
+                $0.name ?? $0.demangled ?? $0.symbol ?? $0.address ?? "?"
+            }
                 ?? []
         }
         func suspects(_ binary: BinaryInventory?) -> [String] {

@@ -150,7 +150,7 @@ public struct FindingPricer: Sendable {
 
     func traced(object: String, symbol: String) -> TracedFunction? {
         input.functions.first { function in
-            (function.displayName == symbol || function.symbol == symbol)
+            (function.displayName == symbol || function.subjectName == symbol || function.symbol == symbol)
                 && (Self.key(function.object) == Self.key(object) || function.object == object)
         }
     }

@@ -19,7 +19,7 @@ public struct HeavyStaticInitializerRule: Rule {
         ])
 
     static let initializerKinds: Set<TracedFunctionKind> = [
-        .staticInitializer, .cxxTranslationUnitInitializer, .constructorFunction,
+        .staticInitializer, .cxxTranslationUnitInitializer, .cxxGlobal, .constructorFunction,
     ]
 
     public init() {}
@@ -27,15 +27,37 @@ public struct HeavyStaticInitializerRule: Rule {
     public func check(_ input: RuleInput, _ config: RuleConfig) -> [Finding] {
         var findings: [Finding] = []
         let threshold = config["thresholdMs"]
+        // Units whose globals were timed apart: the unit is judged on the rest (its own time),
+        // each global on its own at its definition.
+        let unitsWithGlobals = Set(
+            input.functions.filter { $0.kind == .cxxGlobal }.compactMap { global in
+                global.inlinedInto.map { [global.object, $0] }
+            })
         for function in input.functions where Self.initializerKinds.contains(function.kind) {
-            let median = function.inclusive.medianMs
-            guard median >= threshold else { continue }
+            let apart =
+                function.kind == .cxxTranslationUnitInitializer
+                && unitsWithGlobals.contains([function.object, function.displayName])
+            guard let median = apart ? function.exclusive?.medianMs : function.inclusive.medianMs,
+                median >= threshold
+            else { continue }
+            let object = ObjectName.fileName(function.object)
+            let what: String
+            switch function.kind {
+            case .cxxTranslationUnitInitializer:
+                what =
+                    "The static initializers of \(function.displayName) in \(object) take"
+                    + (apart ? " (besides its globals timed apart)" : "")
+            case .cxxGlobal:
+                what = "The C++ global \(function.displayName) of \(function.inlinedInto ?? "?") in \(object) takes"
+            default:
+                what = "Static initializer \(function.displayName) in \(object) takes"
+            }
             findings.append(
                 finding(
-                    config, RuleInput.subject(path: function.object, symbol: function.displayName),
+                    config, RuleInput.subject(path: function.object, symbol: function.subjectName),
                     figure: median, threshold: threshold, unit: "ms",
                     message:
-                        "Static initializer \(function.displayName) in \(ObjectName.fileName(function.object)) takes \(Milliseconds.text(median)) (median), threshold \(Milliseconds.text(threshold))",
+                        "\(what) \(Milliseconds.text(median)) (median), threshold \(Milliseconds.text(threshold))",
                     advice: Self.description.advice, location: function.location))
         }
         let objectThreshold = config["objectThresholdMs"]

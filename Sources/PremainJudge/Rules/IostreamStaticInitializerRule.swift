@@ -18,18 +18,36 @@ public struct IostreamStaticInitializerRule: Rule {
     public init() {}
 
     public func check(_ input: RuleInput, _ config: RuleConfig) -> [Finding] {
-        input.objects.compactMap { binary in
+        input.objects.flatMap { binary -> [Finding] in
             guard let imported = binary.symbols.importedNames,
                 imported.contains(where: { $0 == Self.constructor || $0.hasPrefix(Self.constructor + "@") })
-            else { return nil }
+            else { return [] }
             let units = binary.initializers.entries.filter { $0.kind == .cxxTranslationUnit }
-            guard !units.isEmpty else { return nil }
-            let names = units.map { $0.translationUnit ?? $0.symbol ?? "?" }
-            return finding(
-                config, RuleInput.subject(binary, symbol: "std::ios_base::Init::Init()"),
-                message:
-                    "\(ObjectName.of(binary)) constructs std::ios_base::Init in a static initializer (one of the translation units \(names.joined(separator: ", ")) includes <iostream>)",
-                advice: Self.description.advice, location: units.firstLocation)
+            guard !units.isEmpty else { return [] }
+            // With DWARF: one finding per unit that constructs std::ios_base::Init, at its
+            // #include <iostream> (else at the object's definition in <iostream>).
+            let located = units.compactMap { unit in
+                unit.globals?.first(where: \.isIostreamInit).map { (unit, $0) }
+            }
+            if !located.isEmpty || units.allSatisfy({ $0.globals != nil }) {
+                return located.map { unit, global in
+                    finding(
+                        config,
+                        RuleInput.subject(
+                            binary, symbol: "#include <iostream> in \(RuleInput.unitSubject(unit.displayName))"),
+                        message:
+                            "\(unit.displayName) includes <iostream>, so \(ObjectName.of(binary)) constructs std::ios_base::Init in its static initializers",
+                        advice: Self.description.advice, location: global.includedAt ?? global.location)
+                }
+            }
+            let names = units.map(\.displayName)
+            return [
+                finding(
+                    config, RuleInput.subject(binary, symbol: ConstructedGlobal.iostreamInitConstructor),
+                    message:
+                        "\(ObjectName.of(binary)) constructs std::ios_base::Init in a static initializer (one of the translation units \(names.joined(separator: ", ")) includes <iostream>)",
+                    advice: Self.description.advice, location: units.firstLocation)
+            ]
         }
     }
 }

@@ -21,7 +21,7 @@ public struct ManyStaticInitializersRule: Rule {
         return input.objects.compactMap { binary in
             let own = binary.initializers.entries.filter { !$0.toolchain }
             guard Double(own.count) > limit else { return nil }
-            let names = own.map { $0.demangled ?? $0.symbol ?? $0.address ?? "?" }
+            let names = own.map { $0.name ?? $0.demangled ?? $0.symbol ?? $0.address ?? "?" }
             return finding(
                 config, RuleInput.subject(binary), figure: Double(own.count), threshold: limit, unit: "initializers",
                 message:

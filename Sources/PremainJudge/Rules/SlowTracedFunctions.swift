@@ -10,7 +10,7 @@ extension Rule {
         return input.functions.compactMap { function in
             guard function.kind == kind, function.inclusive.medianMs >= threshold else { return nil }
             return finding(
-                config, RuleInput.subject(path: function.object, symbol: function.displayName),
+                config, RuleInput.subject(path: function.object, symbol: function.subjectName),
                 figure: function.inclusive.medianMs, threshold: threshold, unit: "ms",
                 message:
                     "\(SwiftName.display(symbol: function.symbol, demangled: function.demangled)) takes \(Milliseconds.text(function.inclusive.medianMs)) (median) on the start-up path, threshold \(Milliseconds.text(threshold))",

@@ -80,6 +80,9 @@ final class ProbePlanner {
         var markers: [TraceMarker: Set<UInt64>] = [:]
         var untimed: [UntimedFunction] = []
         var defaultArguments: [String: UInt64] = [:]
+        // Globals of C++ units, timed inside their unit's initializer (the engine starts every
+        // probe of an address, in plan order: the unit's first).
+        var globals: [TraceProbe] = []
 
         // A stripped file: its separate debug file (build-id, debuglink) has the full symbol
         // table at the same link-time addresses.
@@ -101,11 +104,17 @@ final class ProbePlanner {
                 symbol = "_init"
             }
             let label = symbol ?? "\(entry.source.rawValue)[\(entry.index)]"
-            if probes[target] == nil {
+            guard probes[target] == nil else { continue }
+            let kind = Self.initializerKind(symbol)
+            if kind == .cxxTranslationUnitInitializer, let symbol {
+                // The unit's probe, then its globals' (one may share its first instruction).
+                let unit = translationUnitProbes(file, symbol: symbol, at: target)
+                probes[target] = unit.first
+                globals += unit.dropFirst()
+            } else {
                 probes[target] = TraceProbe(
-                    object: path, entry: target, symbol: label,
-                    demangled: symbol.flatMap(Demangler.demangle),
-                    kind: Self.initializerKind(symbol))
+                    object: path, entry: target, symbol: label, demangled: symbol.flatMap(Demangler.demangle),
+                    kind: kind)
             }
         }
 
@@ -202,9 +211,48 @@ final class ProbePlanner {
         let loads = file.segments.filter { $0.type == ELFSegment.load }
             .map { (virtualAddress: $0.virtualAddress, offset: $0.offset) }
         return ProbePlan(
-            path: path, probes: probes.values.sorted { $0.entry < $1.entry },
+            path: path, probes: probes.values.sorted { $0.entry < $1.entry } + globals,
             markers: markers.mapValues { $0.sorted() }, loadSegments: loads,
             untimed: untimed, isPositionIndependent: file.type == 3)
+    }
+
+    /// The probe of a C++ translation unit's initializer `symbol` at `address`, named by its
+    /// source file (`TranslationUnitName`; the DWARF compile unit's, else the symbol's) and
+    /// placed at its first global's definition, then one probe per global it constructs that
+    /// DWARF shows inlined into it (timed from its first instruction to the end of its code).
+    private func translationUnitProbes(_ file: ELFFile, symbol: String, at address: UInt64) -> [TraceProbe] {
+        let info = debugInfo(for: file.path, file: file)
+        let unit = info?.compileUnit(containing: address)
+        let name =
+            TranslationUnitName.name(
+                sourceFile: unit?.relativeName, keyedName: InitializerClassifier.translationUnit(of: symbol),
+                demangle: Demangler.demangle) ?? symbol
+        let constructions = info?.constructions(ofInitializerAt: address) ?? []
+        let own = constructions.first { $0.location.file == unit?.path } ?? constructions.first
+        var probes = [
+            TraceProbe(
+                object: file.path, entry: address, symbol: symbol, demangled: name,
+                kind: .cxxTranslationUnitInitializer, source: own?.location)
+        ]
+        // Each global is timed from where the previous one was done (the registration of its
+        // destructor), the first from the initializer's first instruction: addresses run once,
+        // unlike the first address of optimized constructor code (often a loop's head).
+        var start: UInt64? = address
+        for construction in constructions {
+            let entry = start ?? construction.address
+            start = construction.registered
+            // The symbol is what pairs it across builds: the variable, else its constructor.
+            let constructor = construction.constructor
+            guard !construction.exits.isEmpty, !construction.exits.contains(entry),
+                let global = construction.variable ?? constructor
+            else { continue }
+            let readable = constructor.map { construction.variable != nil ? "\(global) (\($0))" : $0 } ?? global
+            probes.append(
+                TraceProbe(
+                    object: file.path, entry: entry, symbol: global, demangled: readable,
+                    kind: .cxxGlobal, exits: construction.exits, inlinedInto: name, source: construction.location))
+        }
+        return probes
     }
 
     /// `true` when the mangled `name` is what one of `functionQueries` asks for (`matches`),

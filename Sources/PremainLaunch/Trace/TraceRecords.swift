@@ -180,7 +180,7 @@ struct TraceAggregator {
                 TracedFunction(
                     object: key.object, symbol: key.symbol, demangled: probe.demangled, kind: probe.kind,
                     calls: calls[key] ?? 0, callsCapped: capped[key] ?? false,
-                    inclusive: .zero, source: planner.debugInfo(for: probe.object)?.sourceLocation(of: probe.entry),
+                    inclusive: .zero, source: planner.sourceLocation(of: probe),
                     inlinedInto: probe.inlinedInto, unfinishedCalls: count))
             functions[functions.count - 1].address = Self.hex(key.entry)
             functions[functions.count - 1].ifuncResolver = probe.isIFuncResolver ? true : nil

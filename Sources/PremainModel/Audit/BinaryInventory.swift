@@ -258,19 +258,43 @@ public struct InitializerInfo: Codable, JSONKeyed, Sendable, Equatable {
     public var resolution: InitializerResolution
     public var symbol: String?
     public var demangled: String?
-    /// For `_GLOBAL__sub_I_<file>`: the translation unit's file name.
+    /// For `_GLOBAL__sub_I_<name>`: the name after the prefix (and a priority): a file
+    /// ("registry.cpp": Clang, or GCC for a unit without a global function) or the symbol of the
+    /// unit's first global function ("_Z5FatalPKcz": GCC).
     public var translationUnit: String?
     public var kind: Kind
     public var toolchain: Bool
-    /// The function's first line from DWARF (the object's own or its debug file's); `nil` for
-    /// toolchain entries, unresolved entries and objects without DWARF (key left out).
+    /// The function's first line from DWARF (the object's own or its debug file's); for a C++
+    /// translation unit's initializer with `globals`, its first own global's definition (else the
+    /// `#include` bringing one); `nil` for toolchain entries, unresolved entries and objects
+    /// without DWARF (key left out).
     public var location: SourceLocation? = nil
+    /// For a C++ translation unit's initializer: its source file, the DWARF compile unit's
+    /// `DW_AT_name` relative to its `DW_AT_comp_dir` (`TranslationUnitName.relative`); `nil`
+    /// without DWARF (key left out).
+    public var sourceFile: String? = nil
+    /// For a C++ translation unit's initializer: the name people know it by
+    /// (`TranslationUnitName`): `sourceFile`, else the file the symbol names, else "the
+    /// translation unit whose first function is `Fatal(const char*, ...)`"; `nil` for other
+    /// entries (key left out). `symbol` keeps the symbol.
+    public var name: String? = nil
+    /// For a C++ translation unit's initializer with DWARF: the globals it constructs, in the
+    /// order it runs them; `nil` without DWARF or for other entries (key left out).
+    public var globals: [ConstructedGlobal]? = nil
+    /// The priority its symbol carries (`init_priority(101)`: GCC's `_GLOBAL__sub_I.00101_…`,
+    /// Clang's `_GLOBAL__I_000101`); `nil` otherwise (key left out), also for
+    /// `constructor(N)` functions, whose priority a linked file does not keep.
+    public var priority: Int? = nil
 
     /// The JSON keys, in the JSON's order (`JSONKeyed`).
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case address, demangled, index, kind, location, resolution, source, symbol, toolchain
-        case translationUnit
+        case address, demangled, globals, index, kind, location, name, priority, resolution, source, sourceFile
+        case symbol, toolchain, translationUnit
     }
+
+    /// What reports call the entry: the unit's `name`, else the demangled symbol, the symbol,
+    /// or "?" for an unnamed entry.
+    public var displayName: String { name ?? demangled ?? symbol ?? "?" }
 
     /// What kind of function the entry runs.
     public enum Kind: String, Codable, Sendable {

@@ -11,6 +11,8 @@ public struct StartupCause: Codable, Equatable, Sendable {
         case swiftDefaultArgument
         /// A C++ translation unit's global constructors (`_GLOBAL__sub_I_<file>`).
         case cxxTranslationUnitInitializer
+        /// One global of a C++ translation unit, its constructor inlined in the unit's initializer.
+        case cxxGlobal
         /// A function in an initializer array (`__attribute__((constructor))`).
         case constructorFunction
         /// Another static initializer entry (toolchain code, an unnamed entry).
@@ -28,6 +30,7 @@ public struct StartupCause: Codable, Equatable, Sendable {
             case .swiftLazyGlobal: return "lazy global"
             case .swiftDefaultArgument: return "default argument"
             case .cxxTranslationUnitInitializer: return "C++ global constructors"
+            case .cxxGlobal: return "C++ global"
             case .constructorFunction: return "constructor"
             case .staticInitializer: return "static initializer"
             case .namedFunction: return "function"
@@ -40,7 +43,7 @@ public struct StartupCause: Codable, Equatable, Sendable {
         /// conversions read it.
         static let traced: [(traced: TracedFunctionKind, cause: Kind)] = [
             (.swiftLazyGlobal, .swiftLazyGlobal), (.swiftDefaultArgument, .swiftDefaultArgument),
-            (.cxxTranslationUnitInitializer, .cxxTranslationUnitInitializer),
+            (.cxxTranslationUnitInitializer, .cxxTranslationUnitInitializer), (.cxxGlobal, .cxxGlobal),
             (.constructorFunction, .constructorFunction),
             (.staticInitializer, .staticInitializer), (.named, .namedFunction),
         ]

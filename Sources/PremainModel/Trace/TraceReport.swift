@@ -160,6 +160,9 @@ public enum TracedFunctionKind: String, Codable, Sendable, CaseIterable {
     case staticInitializer
     /// A GCC/Clang `_GLOBAL__sub_I_<file>` function: every global constructor of one file.
     case cxxTranslationUnitInitializer
+    /// One global a C++ translation unit's initializer constructs, its constructor inlined
+    /// there: timed apart inside the unit's initializer, at the global's definition.
+    case cxxGlobal
     /// A named function in an initializer array: `__attribute__((constructor))` and the like.
     case constructorFunction
     /// A Swift global's one-time initializer (`…WZ`), run on first use.
@@ -174,6 +177,7 @@ public enum TracedFunctionKind: String, Codable, Sendable, CaseIterable {
         switch self {
         case .staticInitializer: return "static initializer"
         case .cxxTranslationUnitInitializer: return "C++ translation-unit initializer"
+        case .cxxGlobal: return "C++ global"
         case .constructorFunction: return "constructor function"
         case .swiftLazyGlobal: return "Swift lazy global"
         case .swiftDefaultArgument: return "Swift default argument"

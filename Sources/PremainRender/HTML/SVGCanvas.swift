@@ -160,6 +160,7 @@ enum ChartColors {
         switch kind {
         case .staticInitializer: return "#9aa5b1"
         case .cxxTranslationUnitInitializer: return "#5c8dd6"
+        case .cxxGlobal: return "#3f6fb8"
         case .constructorFunction: return "#7b6cc4"
         case .swiftLazyGlobal: return "#e08a2e"
         case .swiftDefaultArgument: return "#d4b02a"

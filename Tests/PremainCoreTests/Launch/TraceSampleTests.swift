@@ -144,6 +144,25 @@ extension TraceTests {
             #expect(TraceSamples.leftovers().isEmpty)
         }
 
+        /// A unit GCC names after `Fatal(const char*, ...)` and Clang after its file: both traced
+        /// under the unit's source file, and its global timed apart at its definition line.
+        @Test func cxxUnitIsNamedByItsFileAndItsGlobalTimedApart() throws {
+            for sample in ["cxx-static-init/cxx-units", "cxx-static-init/cxx-units-clang"] {
+                let m = try trace(sample, runs: 2, until: .exit).measurement
+                let unit = try #require(
+                    m.functions.first { $0.kind == .cxxTranslationUnitInitializer }, "\(sample): \(m.functions)")
+                #expect(unit.symbol.hasPrefix("_GLOBAL__sub_I_"))
+                #expect(unit.demangled?.hasSuffix("cxx-static-init/startup.cpp") == true, "\(sample)")
+                #expect(unit.source?.shortText == "startup.cpp:38", "\(sample)")
+                let global = try #require(m.functions.first { $0.kind == .cxxGlobal }, "\(sample): \(m.functions)")
+                #expect(global.symbol == "startupAliases")
+                #expect(global.demangled?.hasPrefix("startupAliases (") == true, "\(sample)")
+                #expect(global.inlinedInto == unit.demangled)
+                #expect(global.source?.shortText == "startup.cpp:38")
+                expectTimedInEveryRun(global, runs: 2)
+            }
+        }
+
         @Test func untilMainStopsBeforeMain() throws {
             let traced = try trace("cxx-static-init/cxx-static-init", runs: 1, until: .main)
             #expect(traced.measurement.outcomes == [.milestoneReached("main")])

@@ -105,6 +105,16 @@ import Testing
             symbol: "_GLOBAL__sub_I_a.cpp", demangled: odd, translationUnit: "a.cpp",
             kind: .cxxTranslationUnit, toolchain: false)
         entry.location = SourceLocation(file: "src/a.cpp", line: 12)
+        entry.sourceFile = "src/a.cpp"
+        entry.name = "src/a.cpp"
+        entry.priority = 101
+        entry.globals = [
+            ConstructedGlobal(
+                variable: "std::__ioinit", constructor: "std::ios_base::Init::Init()",
+                location: SourceLocation(file: "/usr/include/c++/12/iostream", line: 74),
+                includedAt: SourceLocation(file: "/src/a.cpp", line: 2)),
+            ConstructedGlobal(variable: nil, constructor: nil, location: SourceLocation(file: "/src/a.cpp", line: 9)),
+        ]
         initializers.entries = [
             entry,
             InitializerInfo(

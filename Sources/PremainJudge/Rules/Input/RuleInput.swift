@@ -180,9 +180,29 @@ public struct ProgramClosure: Sendable, Equatable {
     }
 }
 
+extension RuleInput {
+    /// A C++ translation unit's name as a finding's subject: its file name ("util.cc" for
+    /// "src/util.cc"), so the fingerprint holds no path and survives moving the build folder.
+    static func unitSubject(_ name: String) -> String {
+        guard TranslationUnitName.isFileName(name) || name.contains("/") else { return name }
+        let file = ObjectName.fileName(name)
+        return file.isEmpty ? name : file
+    }
+}
+
 extension TracedFunction {
     /// The name shown to people: demangled when known.
     var displayName: String { demangled ?? symbol }
+
+    /// The name in a finding's subject: `displayName`, a translation unit's by its file name
+    /// (`RuleInput.unitSubject`), a global's with its unit's.
+    var subjectName: String {
+        switch kind {
+        case .cxxTranslationUnitInitializer: return RuleInput.unitSubject(displayName)
+        case .cxxGlobal: return displayName + " of " + RuleInput.unitSubject(inlinedInto ?? "?")
+        default: return displayName
+        }
+    }
 
     /// Its DWARF line; `nil` when trace found none or only line 0.
     var location: SourceLocation? { source.flatMap { $0.line > 0 ? $0 : nil } }
