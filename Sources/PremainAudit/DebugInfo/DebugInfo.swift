@@ -141,6 +141,18 @@ public final class DebugInfo {
         return best?.1 ?? Self.location(of: line)
     }
 
+    /// `location` with a relative file name made a path inside the unit's `DW_AT_comp_dir`:
+    /// libdw joins a file name to its line-table directory only, and GCC records the source's
+    /// own directory relative to the compilation folder (`src` of `src/util.cc`), so the
+    /// name alone would not say which checkout it is in. (`sourceLocation(of:)` keeps libdw's
+    /// name: the audit's own line reader, `LineTable`, answers as libdw does.)
+    func inUnit(_ location: SourceLocation, cu: inout Dwarf_Die) -> SourceLocation {
+        guard !location.file.hasPrefix("/"), let directory = Self.string(&cu, Self.attributeCompDir),
+            directory.hasPrefix("/")
+        else { return location }
+        return SourceLocation(file: directory + "/" + location.file, line: location.line)
+    }
+
     /// Where a Swift global is declared, for its one-time initializer `onceSymbol`
     /// (`$s4Tool12keywordTable_WZ`) at `address`: in the compile unit holding `address`, the
     /// `DW_AT_decl_file` and `DW_AT_decl_line` of its `DW_TAG_variable` (linkage name the
@@ -312,7 +324,7 @@ public final class DebugInfo {
         guard dwarf_getsrcfiles(&cu, &files, &count) == 0, let files, fileIndex < UInt64(count),
             lineNumber <= UInt64(Int32.max), let name = dwarf_filesrc(files, Int(fileIndex), nil, nil)
         else { return nil }
-        return SourceLocation(file: String(cString: name), line: Int(lineNumber))
+        return inUnit(SourceLocation(file: String(cString: name), line: Int(lineNumber)), cu: &cu)
     }
 
     static func linkageName(_ die: inout Dwarf_Die) -> String? {

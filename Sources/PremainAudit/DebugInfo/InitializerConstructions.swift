@@ -239,8 +239,10 @@ extension DebugInfo {
             var rowAddress: Dwarf_Addr = 0
             guard dwarf_lineaddr(row, &rowAddress) == 0,
                 ranges.contains(where: { rowAddress >= $0.0 && rowAddress < $0.1 }),
-                let location = Self.location(of: row), variables[location] != nil
+                let written = Self.location(of: row)
             else { continue }
+            let location = inUnit(written, cu: &cu)
+            guard variables[location] != nil else { continue }
             found.append(Construction(location: location, callee: nil, variable: nil, address: rowAddress))
         }
         return found
@@ -294,7 +296,7 @@ extension DebugInfo {
         guard dwarf_getsrcfiles(&cu, &files, &count) == 0, let files, fileIndex < UInt64(count),
             let name = dwarf_filesrc(files, Int(fileIndex), nil, nil)
         else { return nil }
-        return SourceLocation(file: String(cString: name), line: Int(lineNumber))
+        return inUnit(SourceLocation(file: String(cString: name), line: Int(lineNumber)), cu: &cu)
     }
 
     /// The function a call site calls (`DW_AT_call_origin`, GNU's `DW_AT_abstract_origin`):

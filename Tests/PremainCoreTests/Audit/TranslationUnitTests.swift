@@ -79,6 +79,36 @@ import Testing
             ) == true)
     }
 
+    /// GCC records `src/unit.cc` compiled from its checkout as file `unit.cc` in directory
+    /// `src`, relative to `DW_AT_comp_dir`: the global's place is a path in the checkout, so
+    /// SARIF and annotations can put the finding at its line (found on ninja's src/util.cc).
+    @Test func aGlobalInASubfolderIsLocatedInTheCompilationFolder() throws {
+        let folder = try TemporaryFolders.make("cxx-subfolder")
+        try FileManager.default.createDirectory(atPath: folder + "/src", withIntermediateDirectories: true)
+        let source = """
+            #include <map>
+            int First(int x) { return x + 1; }
+            namespace {
+            struct Table {
+              Table() { for (int i = 0; i < 1000; ++i) entries[i * 7 % 1009] = i; }
+              std::map<int, int> entries;
+            };
+            Table table;
+            }  // namespace
+            int main() { return First(0) - 1; }
+            """
+        try source.write(toFile: folder + "/src/unit.cc", atomically: true, encoding: .utf8)
+        let built = try Shell.run(["g++", "-g", "-O1", "src/unit.cc", "-o", "tool"], in: folder)
+        try #require(built.status == 0, "g++: \(built.stderr)")
+        let binary = try InventoryBuilder.audit(path: folder + "/tool", options: InventoryOptions(sourceLines: true))
+        let entry = try #require(binary.initializers.entries.first { $0.kind == .cxxTranslationUnit })
+        #expect(entry.sourceFile == "src/unit.cc")
+        let global = try #require(entry.globals?.first)
+        #expect(global.variable == "(anonymous namespace)::table" || global.variable == "table")
+        #expect(global.location.file == folder + "/src/unit.cc")
+        #expect(global.location.line == 8)
+    }
+
     @Test func prioritiesAreReadFromGCCAndClangNames() {
         #expect(InitializerClassifier.priority(of: "_GLOBAL__sub_I.00101_early") == 101)
         #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_I.00101_early") == "early")
