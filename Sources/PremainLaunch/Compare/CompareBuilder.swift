@@ -33,12 +33,70 @@ public struct CompareBuilder: Sendable {
         public var times: [TimeComparison]
         public var counts: [CountComparison]
 
+        /// Gated quantities that moved far beyond their threshold (`CompareBuilder.decisive`),
+        /// with their interval at the stricter level of that test.
+        public var decisive: [DecisiveMove] = []
+
         public var gated: [TimeComparison] { times.filter(\.gated) }
 
         /// True when every gated quantity's interval has decided (regression, improvement or
         /// no change); false when there is none.
         public var decided: Bool {
             !gated.isEmpty && gated.allSatisfy { $0.result != .undecided }
+        }
+
+        /// The direction of a decisive move no further run can overturn: a regression (the
+        /// verdict's first direction, whatever the other quantities do), or an improvement
+        /// while every other gated quantity's interval stays at or below its threshold (none can
+        /// become the regression that would outrank it). `nil` when there is none.
+        public var decisiveDirection: QuantityResult? {
+            if decisive.contains(where: { $0.direction == .regression }) { return .regression }
+            guard let improved = decisive.first(where: { $0.direction == .improvement }) else { return nil }
+            let others = gated.filter { $0.quantity != improved.quantity }
+            let bounded = others.allSatisfy { time in
+                time.result == .noChange || time.result == .improvement
+                    || (time.difference.map { $0.highMs <= time.thresholdMs } ?? false)
+            }
+            return bounded ? .improvement : nil
+        }
+    }
+
+    /// A gated quantity that moved so far that more runs cannot reverse it: its interval at
+    /// `CompareBuilder.decisiveLevel` lies beyond `CompareBuilder.decisiveFactor` thresholds.
+    public struct DecisiveMove: Equatable, Sendable {
+        public var quantity: TimeComparison.Quantity
+        public var direction: QuantityResult
+        public var interval: PairedInterval
+        public var thresholdMs: Double
+    }
+
+    /// How far beyond its threshold a gated quantity's strict interval must lie for the
+    /// session to stop before the other gated quantities decide (issue 37): its near end at
+    /// least 5 thresholds from zero (2.5 ms at the default 0.5 ms), so a +1 ms change never
+    /// qualifies and the catch rate of small changes is the adaptive design's own.
+    public static let decisiveFactor = 5.0
+
+    /// The level of the decisive test: the error the regular interval allows, shared out over
+    /// up to 20 looks (Bonferroni: 1 − 0.05 / 20 = 99.75 % at the default 95 %). The session
+    /// looks at most about 17 times between the 16-run minimum and the 200-run limit (each look
+    /// a quarter more runs than the last), so the early stop adds at most (1 − confidence)
+    /// to a verdict's error, and far less in practice: on an A/A pair the strict interval has
+    /// to clear 5 thresholds, not zero.
+    public var decisiveLevel: Double { 1 - (1 - settings.confidence) / 20 }
+
+    /// The gated quantities among `times` that moved decisively (see `decisiveFactor`).
+    func decisive(_ times: [TimeComparison], _ blocks: [PairedBlock]) -> [DecisiveMove] {
+        times.compactMap { time in
+            guard time.gated, time.result == .regression || time.result == .improvement,
+                let strict = PairedInterval.of(
+                    Self.pairDifferences(blocks) { Self.time(time.quantity, $0) }, level: decisiveLevel)
+            else { return nil }
+            let margin = Self.decisiveFactor * time.thresholdMs
+            let clear = time.result == .regression ? strict.low > margin : strict.high < -margin
+            return clear
+                ? DecisiveMove(
+                    quantity: time.quantity, direction: time.result, interval: strict, thresholdMs: time.thresholdMs)
+                : nil
         }
     }
 
@@ -62,7 +120,7 @@ public struct CompareBuilder: Sendable {
         for index in times.indices { times[index].gated = gatedQuantities.contains(times[index].quantity) }
         times.sort { ($0.gated ? 0 : 1, Self.order($0.quantity)) < ($1.gated ? 0 : 1, Self.order($1.quantity)) }
         let counts = CountQuantity.compared.compactMap { compareCount($0, blocks) }
-        return Assessment(times: times, counts: counts)
+        return Assessment(times: times, counts: counts, decisive: decisive(times, blocks))
     }
 
     static func order(_ quantity: TimeComparison.Quantity) -> Int {
@@ -194,9 +252,14 @@ public struct CompareBuilder: Sendable {
     /// wall-time change whose CPU time was still inside its interval, and the verdict said
     /// "noise suspected" after 16 runs per side for a real 1 ms busy-wait under a switching
     /// load (issue 34, defect 0). With instruction counts only the counts can still move.
+    ///
+    /// A decisive move (`Assessment.decisiveDirection`) settles it before every gated quantity
+    /// has decided: a +30 ms change at first output under a switching load stopped at the first
+    /// look, where waiting for time to main's interval to fit inside ±0.5 ms took 110 runs per
+    /// side, or all 200 (issue 37). Backing is asked of it as of any move.
     public func isSettled(_ assessment: Assessment, instructions: InstructionComparison?) -> Bool {
-        guard assessment.decided else { return false }
-        if let instructions, instructions.result == .regression { return true }
+        guard assessment.decided || assessment.decisiveDirection != nil else { return false }
+        if assessment.decided, let instructions, instructions.result == .regression { return true }
         for direction in [QuantityResult.regression, .improvement]
         where assessment.gated.contains(where: { $0.result == direction }) {
             if !backing(assessment, direction: direction, instructions: instructions).isEmpty { return true }
@@ -260,6 +323,7 @@ public struct CompareBuilder: Sendable {
             if !backing.isEmpty {
                 reasons += described
                 reasons.append("backed by " + backing.joined(separator: ", "))
+                reasons += earlyStop(assessment, direction: direction, level: level)
                 return (direction == .regression ? .regression : .improvement, reasons, warnings)
             }
             let subject = moved.map(\.quantity.title).joined(separator: " and ")
@@ -322,6 +386,25 @@ public struct CompareBuilder: Sendable {
         return (
             .noChange, gated.map { describe($0, level: level) } + (instructions.map { [describe($0)] } ?? []), warnings
         )
+    }
+
+    /// Why the runs stopped with gated quantities undecided: "stopped early: time to first
+    /// output moved far beyond its threshold (99.75 % interval +28.1 … +31.9 ms, over 5 × 0.500
+    /// ms), so time to main cannot change the verdict: …". `[]` when every gated quantity decided.
+    func earlyStop(_ assessment: Assessment, direction: QuantityResult, level: Int) -> [String] {
+        let open = assessment.gated.filter { $0.result == .undecided }
+        guard !open.isEmpty, let move = assessment.decisive.first(where: { $0.direction == direction }),
+            let time = assessment.times.first(where: { $0.quantity == move.quantity })
+        else { return [] }
+        let strict = Milliseconds.number(decisiveLevel * 100, decimals: 2)
+        let factor = Milliseconds.number(Self.decisiveFactor, decimals: 0)
+        return [
+            "stopped early: \(time.quantity.title) moved far beyond its threshold (\(strict) % interval "
+                + "\(Milliseconds.signed(move.interval.low)) … \(Milliseconds.signed(move.interval.high)), "
+                + "beyond \(factor) × \(Milliseconds.text(move.thresholdMs))), so "
+                + open.map(\.quantity.title).joined(separator: " and ") + " cannot change the verdict: "
+                + open.map { describe($0, level: level) }.joined(separator: "; ")
+        ]
     }
 
     /// "time to main +1.021 ms (+23.1 %), 95 % interval +0.912 … +1.130 ms, above the 0.500 ms threshold".
