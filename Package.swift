@@ -49,7 +49,7 @@ let package = Package(
             exclude: ["Link"],
             cSettings: [
                 .unsafeFlags([
-                    "-O2", "-ffreestanding", "-fno-stack-protector", "-fvisibility=hidden", "-fno-builtin",
+                    "-Os", "-ffreestanding", "-fno-stack-protector", "-fvisibility=hidden", "-fno-builtin",
                 ])
             ],
             linkerSettings: [
@@ -59,7 +59,11 @@ let package = Package(
                 .unsafeFlags([
                     "-nostartfiles", "-no-toolchain-stdlib-rpath", "-resource-dir",
                     Context.packageDirectory + "/Sources/PremainRecord/Link", "-Xclang-linker", "-nostdlib",
-                    "-Xlinker", "-z", "-Xlinker", "defs", "-Xlinker", "-z", "-Xlinker", "now",
+                    "-Xlinker", "-z", "-Xlinker", "defs",
+                    // No RELRO: the recorder imports nothing, so it has no GOT to protect, and
+                    // ld.so maps it without the RELRO page's mprotect and the gap before it: about
+                    // 5 us per launch (scripts/bench-recorder, docs/performance.md).
+                    "-Xlinker", "-z", "-Xlinker", "norelro",
                 ])
             ]),
         // Bytes that need not be UTF-8 (file names, DT_NEEDED names, argv) kept losslessly in a String.

@@ -342,6 +342,39 @@ final class RecorderTests: XCTestCase {
         XCTAssertEqual(records.map { $0["exe"] }, [real + "/c-hello", real + "/c-hello"])
     }
 
+    /// PREMAIN_FIELD_HOST (the machine ID as `field env` and `field run` give it) is hashed as
+    /// /etc/machine-id's text is, so a record's host is the same with or without it; a value that
+    /// is not 32 hex digits is ignored and the file read.
+    func testTheHostFromTheEnvironmentIsTheFilesHashAndAnythingElseIsIgnored() throws {
+        let spool = try TemporaryFolders.make("recorder-host")
+        let program = try Samples.path("c-hello/c-hello")
+        let other = "0123456789abcdef0123456789abcdef"
+        var hosts: [String?] = []
+        for value in [nil, other, "not-a-machine-id", "0123456789ABCDEF0123456789ABCDEF"] as [String?] {
+            let before = Self.spoolRecords(spool).count
+            let result = try Self.recorded(
+                "\"\(program)\" >/dev/null", spool: spool,
+                environment: value.map { ["PREMAIN_FIELD_HOST": $0] } ?? [:])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let records = Self.spoolRecords(spool)
+            XCTAssertEqual(records.count, before + 1)
+            hosts.append(records.last?["host"])
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in other.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        XCTAssertEqual(hosts[1], String(hash, radix: 16).leftPadded(to: 16))
+        XCTAssertNotEqual(hosts[0], hosts[1])
+        XCTAssertEqual(hosts[2], hosts[0], "a malformed value is ignored")
+        XCTAssertEqual(hosts[3], hosts[0], "upper case is not /etc/machine-id's form: ignored")
+        if let id = try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8) {
+            let result = try Self.recorded(
+                "\"\(program)\" >/dev/null", spool: spool,
+                environment: ["PREMAIN_FIELD_HOST": id.trimmingCharacters(in: .whitespacesAndNewlines)])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(Self.spoolRecords(spool).last?["host"], hosts[0], "the same hash as the file's")
+        }
+    }
+
     /// A birth stamp naming another pid (a child inheriting its parent's) is refused: env0=1,
     /// and the estimate is used instead.
     func testABirthStampOfAnotherPidIsRefused() throws {
@@ -375,5 +408,12 @@ final class RecorderTests: XCTestCase {
         let off = try Self.recorded("\"\(program)\"", spool: quiet, recorder: false)
         XCTAssertEqual(off.stdout, "marked\n")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: quiet), [])
+    }
+}
+
+extension String {
+    /// The string with leading zeros up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -1,8 +1,9 @@
 /* recorder-driver ROUNDS PROGRAM EMPTY_AUDITOR RECORDER SPOOL: scripts/bench-recorder's driver.
  *
- * Each round launches PROGRAM four ways, plain (no LD_AUDIT), under EMPTY_AUDITOR, under
- * RECORDER (PREMAIN_FIELD_DIR=SPOOL), and under RECORDER with PREMAIN_T0 stamped just before the
- * spawn (as a launcher does: no birth estimate to make), in an order rotated each round; each
+ * Each round launches PROGRAM five ways, plain (no LD_AUDIT), under EMPTY_AUDITOR, under
+ * RECORDER (PREMAIN_FIELD_DIR=SPOOL), under RECORDER with PREMAIN_FIELD_HOST (the machine ID, as
+ * `premain field env` sets it up: no file to read), and with PREMAIN_T0 stamped just before the
+ * spawn too (as `premain field run` does: no birth estimate to make), in an order rotated each round; each
  * launch is timed from
  * before posix_spawn to waitpid's return. Prints the median of the paired differences against
  * plain with a distribution-free 95 % interval, and the bytes the program wrote to its stdout
@@ -21,7 +22,7 @@
 
 extern char **environ;
 
-#define WAYS 4
+#define WAYS 5
 
 static long long now_ns(void) {
     struct timespec ts;
@@ -86,11 +87,19 @@ int main(int argc, char **argv) {
     snprintf(recorder, sizeof recorder, "LD_AUDIT=%s", argv[4]);
     snprintf(spool, sizeof spool, "PREMAIN_FIELD_DIR=%s", argv[5]);
     static char stamp[64] = "PREMAIN_T0=0";
+    /* The machine ID as `premain field env` and `field run` pass it (PREMAIN_FIELD_HOST). */
+    char host[64] = "PREMAIN_FIELD_HOST=";
+    FILE *id = fopen("/etc/machine-id", "r");
+    if (id != NULL) {
+        if (fgets(host + 19, 40, id) != NULL) host[strcspn(host, "\n")] = 0;
+        fclose(id);
+    }
     char *empty_extra[] = {empty, NULL}, *recorder_extra[] = {recorder, spool, NULL};
-    char *stamped_extra[] = {recorder, spool, stamp, NULL};
+    char *hosted_extra[] = {recorder, spool, host, NULL};
+    char *stamped_extra[] = {recorder, spool, host, stamp, NULL};
     char **envs[WAYS] = {environment(NULL), environment(empty_extra), environment(recorder_extra),
-                         environment(stamped_extra)};
-    const char *names[WAYS] = {"plain", "empty", "recorder", "stamped"};
+                         environment(hosted_extra), environment(stamped_extra)};
+    const char *names[WAYS] = {"plain", "empty", "recorder", "hosted", "stamped"};
     int outs[WAYS];
     for (int w = 0; w < WAYS; w++) {
         char path[4300];
@@ -122,12 +131,13 @@ int main(int argc, char **argv) {
     summary("plain launch (exec to exit)", times[0], rounds);
     summary("empty auditor - plain", diff[1], rounds);
     summary("recorder - plain", diff[2], rounds);
-    summary("recorder, PREMAIN_T0 set - plain", diff[3], rounds);
+    summary("recorder, PREMAIN_FIELD_HOST set (field env) - plain", diff[3], rounds);
+    summary("recorder, PREMAIN_FIELD_HOST and PREMAIN_T0 set (field run) - plain", diff[4], rounds);
     struct stat st[WAYS];
     for (int w = 0; w < WAYS; w++) fstat(outs[w], &st[w]);
     printf("\nbytes the program wrote to stdout+stderr: plain %lld, empty auditor %lld, recorder %lld, "
-           "recorder with PREMAIN_T0 %lld (recorder - plain: %lld)\n",
+           "with PREMAIN_FIELD_HOST %lld, with PREMAIN_FIELD_HOST and PREMAIN_T0 %lld (recorder - plain: %lld)\n",
            (long long)st[0].st_size, (long long)st[1].st_size, (long long)st[2].st_size, (long long)st[3].st_size,
-           (long long)(st[2].st_size + st[3].st_size - 2 * st[0].st_size));
+           (long long)st[4].st_size, (long long)(st[2].st_size + st[3].st_size + st[4].st_size - 3 * st[0].st_size));
     return 0;
 }

@@ -145,6 +145,19 @@ static inline uint64_t premain_hash_file(const char *path) {
     return count == 0 ? 0 : premain_fnv1a_trimmed(buffer, count);
 }
 
+#define PREMAIN_MACHINE_ID_PATH "/etc/machine-id"
+
+/* The host's hash from PREMAIN_FIELD_HOST's value: the 32 lowercase hex digits of
+ * /etc/machine-id (systemd's %m), hashed as the file's text is. Returns 0 and leaves *hash alone
+ * for anything else (the caller then reads the file). */
+static inline int premain_host_hash_text(const char *text, uint32_t count, uint64_t *hash) {
+    if (count != 32) return 0;
+    for (uint32_t i = 0; i < count; i++)
+        if (!((text[i] >= '0' && text[i] <= '9') || (text[i] >= 'a' && text[i] <= 'f'))) return 0;
+    *hash = premain_fnv1a_trimmed(text, count);
+    return 1;
+}
+
 /* Opens DIR/<uid><suffix> by the spool's rules: a regular file owned by `uid`, else -1. Its
  * size goes to *size. */
 static inline long premain_spool_open(const char *dir, uint32_t uid, const char *suffix,

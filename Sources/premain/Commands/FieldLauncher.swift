@@ -70,6 +70,10 @@ enum FieldRunSupervisor {
             pointer += 1
         }
         if notify { entries.append("NOTIFY_SOCKET=@" + name) }
+        // The machine ID for the recorder, read here once rather than by the command at its start.
+        if PremainEnvironment.fieldHost.value == nil, let host = FieldSetup.machineID() {
+            entries.append(PremainEnvironment.fieldHost.name + "=" + host)
+        }
         entries.append(
             PremainEnvironment.audit.name + "="
                 + FieldLauncher.auditList(recorder: recorder, existing: PremainEnvironment.audit.value))
