@@ -176,6 +176,36 @@ struct FieldCLITests {
         #expect(show.stdout.contains("field./usr/bin/tool[serve].warm.main.p90"))
     }
 
+    /// Issue 35 item 5: with premain.json's launches the rows are named as measure, compare and
+    /// pr name theirs, in the report and in the export; a broken launches section is exit 64.
+    @Test func reportNamesRowsForTheDeclaredLaunches() throws {
+        let folder = try Self.spool("field-launches")
+        let config = folder + "/../premain.json"
+        try """
+        { "launches": [
+            { "name": "version", "run": ["tool", "--version"], "until": "first-output" },
+            { "name": "daemon", "run": ["bin/tool", "serve", "--port", "0"], "until": "main" } ] }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let text = try CLI.run(["field", "report", folder, "--config", config])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("daemon (serve)"), "\(text.stdout)")
+        let json = try CLI.run(["field", "report", folder, "--config", config, "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((document["rows"] as? [[String: Any]])?.first?["launch"] as? String == "daemon")
+        let plain = try CLI.run(["field", "report", folder, "--no-config", "--format", "json"])
+        #expect(!plain.stdout.contains("\"launch\""))
+        let textfile = folder + "/../field.prom"
+        let export = try CLI.run(["field", "export", folder, "--config", config, "--textfile", textfile])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(try String(contentsOfFile: textfile, encoding: .utf8).contains("launch=\"daemon\""))
+        try #"{ "launches": [ { "name": "x", "run": "tool" } ] }"#.write(
+            toFile: config, atomically: true, encoding: .utf8)
+        let broken = try CLI.run(["field", "report", folder, "--config", config])
+        #expect(broken.status == 64 && broken.stderr.contains("run"), "\(broken.stderr)")
+        let overwrite = try CLI.run(["field", "report", folder, "--config", config, "--output", config])
+        #expect(overwrite.status == 64)
+    }
+
     /// `field export --textfile`: node_exporter's file holds the report's counts bucket by bucket
     /// (its quantile as Prometheus computes it is within 10 % of the report's exact p90), is
     /// refused when it names a spool file, and is written even when the collector cannot be

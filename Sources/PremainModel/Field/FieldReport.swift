@@ -76,6 +76,10 @@ public struct FieldRow: Codable, Equatable, Sendable {
     public var buildId: String?
     /// The launch's scenario: its first argument for now; `nil` when launched without one.
     public var scenario: String?
+    /// The launch premain.json declares for these launches (`FieldLaunchTags`): the name its
+    /// rows have in `measure`, `compare` and `pr` over the launch matrix; `nil` when none matches
+    /// or nothing is declared.
+    public var launch: String? = nil
     public var temperature: FieldTemperature
     /// Launches in this row.
     public var samples: Int

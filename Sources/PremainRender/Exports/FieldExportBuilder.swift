@@ -14,10 +14,12 @@ public enum FieldExportBuilder {
     public static func export(_ report: FieldReport) -> FieldExport {
         var histograms: [ExportHistogram] = []
         for row in report.rows {
-            let labels = [
+            var labels = [
                 ExportLabel("executable", row.executable), ExportLabel("version", row.buildId ?? ""),
                 ExportLabel("scenario", row.scenario ?? ""), ExportLabel("temperature", row.temperature.rawValue),
             ]
+            // The declared launch's name, as measure, compare and pr name the row (issue 35).
+            if let launch = row.launch { labels.insert(ExportLabel("launch", launch), at: 3) }
             if let toMain = row.timeToMain {
                 histograms.append(
                     histogram(

@@ -18,7 +18,7 @@ public enum FieldHTMLRenderer {
             var groups: [(key: String, rows: [FieldRow])] = []
             for row in report.rows {
                 let key =
-                    "\(row.executable)\(row.scenario.map { " \($0)" } ?? "") (\(FieldFormat.version(row.buildId)))"
+                    "\(row.executable)\(FieldFormat.scenarioSuffix(row)) (\(FieldFormat.version(row.buildId)))"
                 if let index = groups.firstIndex(where: { $0.key == key }) {
                     groups[index].rows.append(row)
                 } else {

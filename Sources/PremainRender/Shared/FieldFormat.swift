@@ -19,6 +19,20 @@ enum FieldFormat {
 
     static func scenario(_ scenario: String?) -> String { scenario ?? "(no argument)" }
 
+    /// A row's scenario with the declared launch it matches: `version (--version)`, `serve`
+    /// when the launch is named as its first argument; the scenario alone when it matches none.
+    static func scenario(_ row: FieldRow) -> String {
+        guard let launch = row.launch, launch != row.scenario else { return scenario(row.scenario) }
+        return "\(launch) (\(scenario(row.scenario)))"
+    }
+
+    /// ` serve`, ` version (--version)` for a row that matches a declared launch; `` without
+    /// either.
+    static func scenarioSuffix(_ row: FieldRow) -> String {
+        if row.launch != nil { return " " + scenario(row) }
+        return row.scenario.map { " \($0)" } ?? ""
+    }
+
     /// The headline: `3 rows from 1,000 launches on 2 hosts (1 user, 1 boot)`.
     static func headline(_ report: FieldReport) -> String {
         let population = report.contract.population
@@ -36,7 +50,7 @@ enum FieldFormat {
 
     static func leadRow(_ row: FieldRow) -> [String] {
         [
-            row.executable, version(row.buildId), scenario(row.scenario), row.temperature.rawValue,
+            row.executable, version(row.buildId), scenario(row), row.temperature.rawValue,
             "\(row.timeToMain?.samples ?? 0)", quantile(row.timeToMain?[.p50]), quantile(row.timeToMain?[.p90]),
         ]
     }
@@ -60,7 +74,7 @@ enum FieldFormat {
 
     /// `/usr/bin/tool serve (warm, abc123def456)`.
     static func title(_ row: FieldRow) -> String {
-        "\(row.executable)\(row.scenario.map { " \($0)" } ?? "") (\(row.temperature.rawValue), \(version(row.buildId)))"
+        "\(row.executable)\(scenarioSuffix(row)) (\(row.temperature.rawValue), \(version(row.buildId)))"
     }
 
     /// The contract as (label, text) lines.

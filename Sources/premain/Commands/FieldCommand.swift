@@ -39,8 +39,11 @@ enum FieldCommand: Command {
             without enough launches says so. Temperature: warm when the launch took no major fault \
             and read < 64 KiB, cold from 1 MiB read or 4 major faults, mixed otherwise. The \
             measurement contract follows: population, start and end, clock sources, exclusions \
-            with counts, and the programs the recorder cannot see. docs/field-record.md has the \
-            record; docs/commands/field.md the rules.
+            with counts, and the programs the recorder cannot see. When premain.json (\(ConfigOptions.config), \
+            else the nearest one) declares launches, each row is named for the launch it matches \
+            (its program's file name is the executable's and its first argument the scenario), as \
+            measure, compare and pr name their rows; exports carry it as the label 'launch'. \
+            docs/field-record.md has the record; docs/commands/field.md the rules.
 
             'compare OLD NEW' compares time to main of two versions, row by row: two field report \
             JSON files or folders, or one with \(oldVersion) and \(newVersion) (a build ID or its prefix). Each \
@@ -71,7 +74,7 @@ enum FieldCommand: Command {
                 ],
                 [
                     .argument(reportArgument), .word("[<folder-or-report>...]"), .option(format),
-                    .option(OutputOptions.output),
+                    .option(OutputOptions.output), .option(ConfigOptions.config), .option(ConfigOptions.noConfig),
                 ],
                 [
                     .argument(compareArgument), .word("<old>"), .word("[<new>]"), .option(oldVersion),
@@ -82,11 +85,14 @@ enum FieldCommand: Command {
                     .argument(exportArgument), .word("[<folder-or-report>...]"), .option(FieldExportOptions.textfile),
                     .option(FieldExportOptions.otlp), .option(FieldExportOptions.serviceName),
                     .option(FieldExportOptions.hostName), .option(FieldExportOptions.timeout),
+                    .option(ConfigOptions.config), .option(ConfigOptions.noConfig),
                 ],
             ])
         ],
-        options: [notify, format, OutputOptions.output, oldVersion, newVersion, thresholdMs, thresholdPercent]
-            + FieldExportOptions.options,
+        options: [
+            notify, format, OutputOptions.output, oldVersion, newVersion, thresholdMs, thresholdPercent,
+            ConfigOptions.config, ConfigOptions.noConfig,
+        ] + FieldExportOptions.options,
         acceptsPassthrough: true)
 
     /// What `field` does: its first argument.
@@ -161,9 +167,11 @@ enum FieldCommand: Command {
         case .report:
             let inputs = rest.isEmpty ? [PremainEnvironment.fieldDirectory()] : rest
             try OutputOptions.refuseConflicts(
-                arguments, outputs: [OutputOptions.output], inputs: inputs + spoolFiles(inputs))
+                arguments, outputs: [OutputOptions.output],
+                inputs: inputs + spoolFiles(inputs) + [ConfigOptions.file(arguments)].compactMap { $0 })
+            let launches = try ConfigOptions.load(arguments).launches
             return report(
-                inputs, format: arguments[format],
+                inputs, launches: launches, format: arguments[format],
                 output: arguments[OutputOptions.output])
         case .compare:
             guard !rest.isEmpty else { throw UsageError(message: "missing expected argument '<old>'") }
@@ -181,8 +189,10 @@ enum FieldCommand: Command {
             try FieldExportOptions.validate(arguments)
             let inputs = rest.isEmpty ? [PremainEnvironment.fieldDirectory()] : rest
             try OutputOptions.refuseConflicts(
-                arguments, outputs: [FieldExportOptions.textfile], inputs: inputs + spoolFiles(inputs))
-            guard let report = load(inputs) else { return .inputError }
+                arguments, outputs: [FieldExportOptions.textfile],
+                inputs: inputs + spoolFiles(inputs) + [ConfigOptions.file(arguments)].compactMap { $0 })
+            let launches = try ConfigOptions.load(arguments).launches
+            guard let report = load(inputs, launches: launches) else { return .inputError }
             return FieldExportOptions.write(report, arguments)
         }
     }
@@ -225,6 +235,12 @@ enum FieldCommand: Command {
         return Console.out(FieldSetup.text(recorder: path, folder: folder)) ? .success : .internalError
     }
 
+    /// The field report of `inputs` (folders, or one report JSON), its rows named for the
+    /// declared `launches` they match.
+    static func load(_ inputs: [String], launches: [DeclaredLaunch]) -> FieldReport? {
+        load(inputs).map { FieldLaunchTags.tag($0, launches: launches) }
+    }
+
     /// The field report of `inputs`: folders, or one report JSON.
     static func load(_ inputs: [String]) -> FieldReport? {
         let files = inputs.filter { LocalFiles.kind($0) == .file }
@@ -254,8 +270,8 @@ enum FieldCommand: Command {
         }
     }
 
-    static func report(_ inputs: [String], format: Format, output: String?) -> ExitCode {
-        guard let report = load(inputs) else { return .inputError }
+    static func report(_ inputs: [String], launches: [DeclaredLaunch], format: Format, output: String?) -> ExitCode {
+        guard let report = load(inputs, launches: launches) else { return .inputError }
         let written = Console.emit(to: output) { () throws -> String in
             switch format {
             case .json: return try JSONRenderer.render(report)
