@@ -31,8 +31,11 @@ public struct PullRequestSession: Sendable {
     /// What to compare and how.
     public struct Request: Sendable {
         public var sides: Sides
-        /// The program in each folder to compare; `nil`: not measured.
+        /// The program in each folder to compare; `nil`: not measured (unless `rows`).
         public var run: String?
+        /// premain.json's launch matrix (rows of launch × temperature) to compare instead of
+        /// `run`: each launch's program found in each folder, the rows interleaved; `nil`: `run`.
+        public var rows: [PlannedRow]?
         /// Its arguments.
         public var arguments: [String] = []
         /// Its environment, as `NAME=value`.
@@ -145,7 +148,7 @@ public struct PullRequestSession: Sendable {
         let report = PullRequestBuilder.report(
             diff: diff, measured: measured, command: request.run.map { [$0] + request.arguments },
             skipped: .init(base: base.skipped, head: head.skipped), commits: sides.commits,
-            budgets: request.config.budgets)
+            budgets: request.config.budgets, launches: (request.rows ?? []).map(\.row.launch))
         var outcome = Outcome(report: report, diff: diff, locator: locator, problems: problems)
         if case .notMeasured(_, .missingExecutable) = measured { outcome.programMissing = true }
         return outcome
@@ -158,6 +161,9 @@ public struct PullRequestSession: Sendable {
         _ request: Request, sides: PreparedSides, problems: inout [String],
         progress: (LaunchProgress) -> Void
     ) -> PullRequestBuilder.Measured {
+        if let rows = request.rows {
+            return measureMatrix(request, rows: rows, sides: sides, problems: &problems, progress: progress)
+        }
         guard let run = request.run else { return .notMeasured("no --run given", .noRun) }
         var executables: [String] = []
         for (name, folder) in [("base", sides.base), ("head", sides.head)] {
@@ -178,6 +184,47 @@ public struct PullRequestSession: Sendable {
                 base: executables[0], head: executables[1], arguments: request.arguments,
                 environment: request.environment, options: options, progress: progress)
             return .compared(report)
+        } catch {
+            problems.append(error.description)
+            return .notMeasured(error.description, .launchFailed)
+        }
+    }
+
+    /// The paired comparison of every row of the launch matrix, each launch's program resolved
+    /// inside each folder (never in PATH; a missing one is named with its launch and folder).
+    func measureMatrix(
+        _ request: Request, rows: [PlannedRow], sides: PreparedSides, problems: inout [String],
+        progress: (LaunchProgress) -> Void
+    ) -> PullRequestBuilder.Measured {
+        var requests: [CompareRowRequest] = []
+        for planned in rows {
+            let launch = planned.row.launch
+            var paths: [String] = []
+            for (name, folder) in [("base", sides.base), ("head", sides.head)] {
+                switch ArtifactProgram.resolve(folder, run: launch.run[0]) {
+                case .success(let path): paths.append(path)
+                case .failure(let problem):
+                    let message = "launch '\(launch.name)', \(name): \(problem.message)"
+                    problems.append(message)
+                    return .notMeasured(message, .missingExecutable)
+                }
+            }
+            var row = CompareRowRequest(
+                base: paths[0], head: paths[1], arguments: Array(launch.run.dropFirst()),
+                environment: launch.environment(over: request.environment))
+            row.stop = planned.stop
+            row.cold = planned.cold
+            row.stdinPath = launch.stdin
+            row.workingDirectory = launch.workingDirectory
+            row.timeoutSeconds = launch.timeoutSeconds
+            row.launch = launch.name
+            requests.append(row)
+        }
+        var options = request.compare
+        options.baseLabel = sides.baseLabel
+        options.headLabel = sides.headLabel
+        do {
+            return .matrix(try compareSession(launcher).compare(rows: requests, options: options, progress: progress))
         } catch {
             problems.append(error.description)
             return .notMeasured(error.description, .launchFailed)

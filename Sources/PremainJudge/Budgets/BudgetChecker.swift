@@ -16,6 +16,10 @@ public enum BudgetChecker {
         ("budget_time_to_first_output", "The median time to first output exceeds budgets.maxMedianMsToFirstOutput"),
         ("initializer_allowlist", "An object's static initializers differ from the allowlist in premain.json"),
         (
+            "budget_launch_median",
+            "A declared launch's median at a milestone exceeds its launches[].budgets.maxMedianMs"
+        ),
+        (
             "budget_function_time",
             "A function on the start-up path takes longer than its budget (budgets.functions, maxMsPerFunctionKind, maxMsPerFunction)"
         ),
@@ -43,6 +47,37 @@ public enum BudgetChecker {
                 advice: "Make it cheaper or move it off the start-up path, or raise \(key) in premain.json",
                 location: function.location)
         }
+    }
+
+    /// One row of the launch matrix against its launch's own budgets (`launches[].budgets.
+    /// maxMedianMs`): each milestone whose median (`medians`, in ms, of `runs` runs: measure's,
+    /// or head's in compare and pr) is over its limit. A milestone the row did not reach is not
+    /// judged here: the row's own status says so.
+    public static func launchBudgets(
+        _ launch: DeclaredLaunch, row: String, medians: [Milestone: Double], runs: Int, side: String? = nil
+    ) -> [Finding] {
+        launch.budgets.sorted { $0.key.rawValue < $1.key.rawValue }.compactMap { milestone, limit in
+            guard let median = medians[milestone], median > limit else { return nil }
+            let whose = side.map { " in \($0)" } ?? ""
+            return Finding(
+                rule: "budget_launch_median", severity: .error,
+                subject: Finding.Subject(object: ObjectName.fileName(launch.run.first ?? ""), symbol: row),
+                figure: median, threshold: limit, unit: "ms",
+                message:
+                    "launch \(row) reaches \(milestone.rawValue) after \(Milliseconds.text(median))\(whose) (median of \(runs) runs), the budget is \(Milliseconds.text(limit))",
+                advice:
+                    "Run premain trace on this launch to find the slow start-up work, or raise launches[].budgets.maxMedianMs.\(milestone.rawValue) in premain.json"
+            )
+        }
+    }
+
+    /// Head's medians of a compared row of the launch matrix, by milestone.
+    public static func headMedians(_ report: CompareReport) -> [Milestone: Double] {
+        var medians: [Milestone: Double] = [:]
+        for time in report.times {
+            if case .milestone(let milestone) = time.quantity { medians[milestone] = time.head.medianMs }
+        }
+        return medians
     }
 
     /// The functions a comparison traced in head that moved (`compare`'s causes), as traced

@@ -8,6 +8,9 @@ public enum PullRequestBuilder {
     public enum Measured: Sendable, Equatable {
         /// `premain compare` ran (its runs may still have failed: `runs.stop == .failed`).
         case compared(CompareReport)
+        /// `premain compare` over premain.json's launches ran: one report per row (launch ×
+        /// temperature), in declaration order.
+        case matrix([CompareReport])
         /// Nothing was measured, and why.
         case notMeasured(String, NotMeasured)
     }
@@ -27,18 +30,41 @@ public enum PullRequestBuilder {
     public static func report(
         diff: DiffReport, measured: Measured, command: [String]?,
         skipped: PullRequestReport.SkippedSides, commits: PullRequestReport.Commits? = nil,
-        budgets: PremainConfig.Budgets = .init()
+        budgets: PremainConfig.Budgets = .init(), launches: [DeclaredLaunch] = []
     ) -> PullRequestReport {
         var diff = diff
         var measured = measured
-        if case .compared(var report) = measured, let causes = report.causes {
-            report.causes = causes.map { staticChange(of: $0, in: diff) }
-            measured = .compared(report)
+        func placed(_ report: CompareReport) -> CompareReport {
+            var report = report
+            report.causes = report.causes.map { $0.map { staticChange(of: $0, in: diff) } }
+            return report
         }
-        if case .compared(let report) = measured {
-            let over = BudgetChecker.functionBudgets(
-                BudgetChecker.tracedFunctions(of: report.causes ?? []), budgets,
-                measuredBy: "traced head")
+        switch measured {
+        case .compared(let report): measured = .compared(placed(report))
+        case .matrix(let rows): measured = .matrix(rows.map(placed))
+        case .notMeasured: break
+        }
+        let explained: [CompareReport]
+        switch measured {
+        case .compared(let report): explained = [report]
+        case .matrix(let rows): explained = rows
+        case .notMeasured: explained = []
+        }
+        // Each row of the launch matrix against its own launch's budgets, on head's medians.
+        var rowBudgets: [Finding] = []
+        if case .matrix(let rows) = measured {
+            for row in rows {
+                guard let launch = launches.first(where: { $0.name == row.launch }) else { continue }
+                rowBudgets += BudgetChecker.launchBudgets(
+                    launch, row: row.rowLabel, medians: BudgetChecker.headMedians(row), runs: row.runs.perSide,
+                    side: "head")
+            }
+        }
+        if !explained.isEmpty {
+            let over =
+                BudgetChecker.functionBudgets(
+                    BudgetChecker.tracedFunctions(of: explained.flatMap { $0.causes ?? [] }), budgets,
+                    measuredBy: "traced head") + rowBudgets
             if !over.isEmpty {
                 diff.findings.new += over
                 diff.verdict.reasons += over.prefix(2).map(\.message)
@@ -49,19 +75,46 @@ public enum PullRequestBuilder {
         }
         var compare: CompareReport?
         var notMeasured: String?
+        var launches: [CompareReport]?
         switch measured {
         case .compared(let report):
             compare = report
-            if report.runs.stop == .failed {
-                // Nothing to compare once a build's program fails: say so, with the failures.
-                let failures = report.base.failures.map { "base: " + $0 } + report.head.failures.map { "head: " + $0 }
-                notMeasured = "a run failed" + (failures.isEmpty ? "" : " (" + failures.joined(separator: "; ") + ")")
+            notMeasured = failedRuns(report)
+        case .matrix(let rows):
+            launches = rows
+            compare = leading(rows)
+            if let failed = rows.first(where: { $0.runs.stop == .failed }), let reason = failedRuns(failed) {
+                notMeasured = reason + " in launch '\(failed.rowLabel)'"
             }
         case .notMeasured(let reason, _): notMeasured = reason
         }
-        return PullRequestReport(
+        var report = PullRequestReport(
             verdict: verdict(diff: diff, measured: measured), command: command, compare: compare,
             notMeasured: notMeasured, diff: diff, skipped: skipped, commits: commits)
+        if let launches {
+            report.launches = launches
+            report.causes = launches.flatMap { $0.causes ?? [] }.sorted { abs($0.share) > abs($1.share) }
+            if report.causes?.isEmpty == true { report.causes = nil }
+        }
+        return report
+    }
+
+    /// "a run failed (base: exited with status 3)" when `report`'s runs failed; else `nil`.
+    /// Nothing is compared once a build's program fails: the failures are said.
+    static func failedRuns(_ report: CompareReport) -> String? {
+        guard report.runs.stop == .failed else { return nil }
+        let failures = report.base.failures.map { "base: " + $0 } + report.head.failures.map { "head: " + $0 }
+        return "a run failed" + (failures.isEmpty ? "" : " (" + failures.joined(separator: "; ") + ")")
+    }
+
+    /// The row a matrix's comment leads with: the worst outcome, and among rows alike the
+    /// largest change of the quantity that decided; the first row when all are alike.
+    public static func leading(_ rows: [CompareReport]) -> CompareReport? {
+        let worst = rows.map(\.outcome).reduce(VerdictStatus.noChange) { $0.worse($1) }
+        let candidates = rows.filter { $0.outcome == worst }
+        return candidates.max { a, b in
+            abs(a.decidingTime?.difference?.medianMs ?? 0) < abs(b.decidingTime?.difference?.medianMs ?? 0)
+        } ?? rows.first
     }
 
     /// `cause` with the static change of its object from `diff`: a new or removed object's
@@ -117,6 +170,18 @@ public enum PullRequestBuilder {
             // A failed run is `runFailed`; the comparison's reasons name the failures.
             measuredStatus = passing(report.outcome)
             reasons += report.reasons
+        case .matrix(let rows):
+            // The worst row's; each row that did not stay the same says why, in its own words.
+            measuredStatus = rows.map { passing($0.outcome) }.reduce(VerdictStatus.pass) { $0.worse($1) }
+            let changed = rows.filter { $0.outcome != .noChange }
+            for row in changed {
+                reasons.append(
+                    "launch \(row.rowLabel): \(row.outcome.title)" + (row.reasons.first.map { ": " + $0 } ?? ""))
+            }
+            let unchanged = rows.count - changed.count
+            if unchanged > 0 {
+                reasons.append("\(unchanged) of \(rows.count) launch rows unchanged")
+            }
         case .notMeasured(let reason, let why):
             measuredStatus = why == .launchFailed ? .runFailed : .notMeasured
             reasons.append("not measured: " + reason)

@@ -24,9 +24,13 @@ public struct PullRequestReport: Codable, Sendable, Equatable, KindedReport {
     public var skipped: SkippedSides
     /// The commits built with `--commits`, as full SHAs; `nil` for `--base`/`--head` folders.
     public var commits: Commits?
-    /// What made start-up change, largest share first (the comparison's `causes`); `nil` when
-    /// nothing was explained.
+    /// What made start-up change, largest share first (the comparison's `causes`; over the
+    /// launch matrix, every row's); `nil` when nothing was explained.
     public var causes: [StartupCause]?
+    /// The paired comparison of each row of premain.json's launch matrix (launch ×
+    /// temperature), in declaration order, when pr compared the matrix; `compare` is then the
+    /// row the comment leads with (the worst). `nil` for one command (`--run`).
+    public var launches: [CompareReport]?
 
     public init(
         tool: ToolInfo = .current, verdict: Verdict, command: [String]?, compare: CompareReport?,

@@ -142,7 +142,12 @@ public enum CompareMarkdownRenderer {
         // compare writes only the four above; the rest are read as undecided.
         case .inconclusive, .runFailed, .findings, .notMeasured, .unconfirmed: icon = "⚠️ **Inconclusive**"
         }
-        let command = ([ObjectName.fileName(report.head.label)] + report.arguments).joined(separator: " ")
+        // A row of the launch matrix is named by its launch, its program by its file (the labels
+        // are the sides' folders then).
+        var command =
+            ([ObjectName.fileName(report.launch == nil ? report.head.label : report.head.path)]
+            + report.arguments).joined(separator: " ")
+        if report.launch != nil { command = "launch \(report.rowLabel) (\(command))" }
         var text = "\(icon) for " + MarkdownEscape.text(command)
         if let change = CauseText.decidingChange(report) {
             text += ": " + MarkdownEscape.text(change)

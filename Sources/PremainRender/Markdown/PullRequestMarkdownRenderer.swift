@@ -60,10 +60,22 @@ public enum PullRequestMarkdownRenderer {
 
     /// The comparison's section, or the sentence saying why nothing was measured.
     static func measuredSection(_ report: PullRequestReport, scope: SourceScope? = nil) -> String {
+        // Over the launch matrix: the rows that changed first, then the leading row in full.
+        let matrix = MatrixText.pullRequestMarkdown(report.launches ?? [], scope: scope)
         guard let reason = report.notMeasured else {
-            return report.compare.map { CompareMarkdownRenderer.section($0, scope: scope) } ?? ""
+            var section = matrix + (report.compare.map { CompareMarkdownRenderer.section($0, scope: scope) } ?? "")
+            let others = MatrixText.changed(report.launches ?? []).filter { $0 != report.compare }
+            for row in others {
+                section +=
+                    "\n\n<details><summary>\(MarkdownEscape.text(row.rowLabel)): \(row.outcome.title)</summary>\n\n"
+                    + CompareMarkdownRenderer.section(row, scope: scope) + "\n\n</details>"
+            }
+            return section
         }
         let icon = report.verdict.status == .runFailed ? "❌" : "⚠️"
+        if !matrix.isEmpty {
+            return matrix + "\(icon) **Not measured in full**: \(MarkdownEscape.text(reason, limit: 600))."
+        }
         let command = report.command.map { " " + MarkdownEscape.text($0.joined(separator: " "), limit: 200) } ?? ""
         var text =
             "\(icon) **Start-up\(command.isEmpty ? "" : " of" + command) not measured**: \(MarkdownEscape.text(reason, limit: 600)). "

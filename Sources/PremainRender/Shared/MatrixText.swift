@@ -88,3 +88,83 @@ extension MatrixText {
         return out
     }
 }
+
+extension MatrixText {
+    /// The rows of a pull request's launch matrix that changed (any verdict but no change), worst first.
+    static func changed(_ rows: [CompareReport]) -> [CompareReport] {
+        let order = VerdictStatus.allCases
+        return rows.enumerated().filter { $0.element.outcome != .noChange }
+            .sorted { a, b in
+                let (x, y) = (
+                    order.firstIndex(of: a.element.outcome) ?? 0, order.firstIndex(of: b.element.outcome) ?? 0
+                )
+                return x != y ? x < y : a.offset < b.offset
+            }.map(\.element)
+    }
+
+    /// One row that changed, as plain text: its verdict, the deciding quantity's Δ with its
+    /// interval, and its largest cause at its place.
+    static func changeLine(_ row: CompareReport, scope: SourceScope?) -> (verdict: String, delta: String, cause: String)
+    {
+        var delta = "–"
+        if let time = row.decidingTime, let difference = time.difference {
+            delta =
+                "\(CauseText.decidingChange(row) ?? time.quantity.shortTitle) "
+                + "(\(CauseText.interval(difference, level: row.settings.confidence)))"
+        }
+        let cause = CauseText.claimed(row).first.map {
+            CauseText.lead($0, scope: scope) + ", \(CauseText.share($0.share))"
+        }
+        return (row.outcome.title, delta, cause ?? "–")
+    }
+
+    /// The pull request comment's lead over the launch matrix: a line per row that changed
+    /// (verdict, Δ at its end with interval, cause at file:line and share), the unchanged rows
+    /// folded into one line naming them. "" for one launch (`--run`).
+    public static func pullRequestMarkdown(_ rows: [CompareReport], scope: SourceScope? = nil) -> String {
+        guard !rows.isEmpty else { return "" }
+        let changed = changed(rows)
+        var out =
+            "**Launch matrix**: \(Plural.count(changed.count, "row")) of \(rows.count) changed (launch × temperature, each compared paired and interleaved)\n\n"
+        if !changed.isEmpty {
+            out += "| launch | verdict | change (95 % interval) | cause | runs |\n|---|---|---|---|---:|\n"
+            for row in changed {
+                let line = changeLine(row, scope: scope)
+                out +=
+                    "| `\(MarkdownEscape.code(row.rowLabel))` | \(MarkdownEscape.text(line.verdict)) | \(MarkdownEscape.text(line.delta)) | \(MarkdownEscape.text(line.cause, limit: 300)) | \(row.runs.perSide) |\n"
+            }
+            out += "\n"
+        }
+        let unchanged = rows.filter { $0.outcome == .noChange }
+        if !unchanged.isEmpty {
+            let names = unchanged.map { "`\(MarkdownEscape.code($0.rowLabel))`" }.joined(separator: ", ")
+            out +=
+                "<sub>\(Plural.count(unchanged.count, "launch", "launches")) unchanged: \(names).</sub>\n\n"
+        }
+        return out
+    }
+
+    /// The same for a terminal: one line per row that changed, then the unchanged ones named.
+    public static func pullRequestText(_ rows: [CompareReport], width: Int, scope: SourceScope? = nil) -> String {
+        guard !rows.isEmpty else { return "" }
+        let changed = changed(rows)
+        var out = "launch matrix: \(Plural.count(changed.count, "row")) of \(rows.count) changed\n"
+        if !changed.isEmpty {
+            var table = TextTable(
+                headers: ["launch", "verdict", "change (95 % interval)", "cause", "runs"],
+                alignments: [.left, .left, .left, .left, .right], maxWidth: width)
+            for row in changed {
+                let line = changeLine(row, scope: scope)
+                table.add(
+                    [row.rowLabel, line.verdict, line.delta, line.cause, "\(row.runs.perSide)"].map(TextSafety.display))
+            }
+            out += table.render() + "\n"
+        }
+        let unchanged = rows.filter { $0.outcome == .noChange }.map { TextSafety.display($0.rowLabel) }
+        if !unchanged.isEmpty {
+            out +=
+                "\(Plural.count(unchanged.count, "launch", "launches")) unchanged: \(unchanged.joined(separator: ", "))\n"
+        }
+        return out
+    }
+}

@@ -16,9 +16,12 @@ public enum PullRequestTextRenderer {
         if let reason = report.notMeasured, report.compare != nil {
             out += "\nnot measured: \(TextSafety.display(reason))\n"
         }
+        if let rows = report.launches {
+            out += "\n" + MatrixText.pullRequestText(rows, width: width, scope: scope)
+        }
         if let compare = report.compare {
-            out +=
-                "\nmeasured: \(TextSafety.display((report.command ?? []).joined(separator: " "))), paired with premain compare\n"
+            let command = report.launches == nil ? (report.command ?? []).joined(separator: " ") : compare.rowLabel
+            out += "\nmeasured: \(TextSafety.display(command)), paired with premain compare\n"
             out += CompareTextRenderer.render(compare, width: width, scope: scope)
         } else {
             out += "\nnot measured: \(TextSafety.display(report.notMeasured ?? "unknown reason"))\n"

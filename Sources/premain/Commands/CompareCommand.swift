@@ -284,7 +284,18 @@ enum CompareCommand: Command {
                 return MatrixText.compareText(report, width: OutputWidth.resolve(arguments), scope: locator.scope)
             }
         }
-        return written ? report.exitCode : .internalError
+        guard written else { return .internalError }
+        // Each row against its launch's own budgets (head's medians): exit 1 when the rows
+        // themselves fail nothing worse.
+        var over: [Finding] = []
+        for (planned, row) in zip(rows, rowsCompared) {
+            over += BudgetChecker.launchBudgets(
+                planned.row.launch, row: row.rowLabel, medians: BudgetChecker.headMedians(row),
+                runs: row.runs.perSide, side: "head")
+        }
+        for finding in over { Console.error("budget: \(finding.message)") }
+        let exit = report.exitCode
+        return exit == .success && !over.isEmpty ? .findings : exit
     }
 
     /// `comparisonOptions` and `launchOptions` from the command line, over premain.json's

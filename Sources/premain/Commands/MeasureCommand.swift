@@ -1,3 +1,4 @@
+import PremainJudge
 import PremainLaunch
 import PremainModel
 import PremainRender
@@ -228,7 +229,19 @@ enum MeasureCommand: Command {
             Console.error("instructions: \(countFailure.description)")
             return Self.exitCode(countFailure)
         }
-        return measurements.allSatisfy { $0.status == .ok } ? .success : .targetFailed
+        guard measurements.allSatisfy({ $0.status == .ok }) else { return .targetFailed }
+        // Each row of the launch matrix against its launch's own budgets: exit 1 when over.
+        var over: [Finding] = []
+        for (planned, measurement) in zip(rows ?? [], measurements) {
+            var medians: [Milestone: Double] = [:]
+            for milestone in Milestone.allCases {
+                if let time = measurement.milestones[milestone] { medians[milestone] = time.medianMs }
+            }
+            over += BudgetChecker.launchBudgets(
+                planned.row.launch, row: measurement.rowLabel, medians: medians, runs: measurement.runs)
+        }
+        for finding in over { Console.error("budget: \(finding.message)") }
+        return over.isEmpty ? .success : .findings
     }
 
     /// Every file measure writes: the report and the exports.

@@ -28,8 +28,11 @@ enum PullRequestCommand: Command {
             With \(BuildExecutable.run) NAME (a file in each folder, or a path relative to it that stays inside it; \
             never looked up in PATH) the two programs, with the arguments after '--', are compared as premain compare \
             does: launched alternately in shuffled ABBA/BAAB blocks until the paired interval \
-            decides. Without \(BuildExecutable.run), or when a program is missing or cannot start, the report says \
-            'not measured' and why. \
+            decides. Without \(BuildExecutable.run), premain.json's launches are compared (those \(MatrixOptions.launch) \
+            names): each launch's program found in each folder, one row per launch × temperature, \
+            the rows interleaved; the comment leads with the rows that changed, the others folded, \
+            and the exit status is the worst row's. With neither, or when a program is missing or \
+            cannot start, the report says 'not measured' and why. \
             A regression or an improvement is explained as compare explains it: both builds traced \
             alternately, the causes (function or object, file:line, difference, share) lead the \
             comment and are SARIF and \(github) results at their lines. \
@@ -49,14 +52,15 @@ enum PullRequestCommand: Command {
             .alternatives([
                 [.required(base), .required(head)], [.required(commits), .required(build), .required(artifact)],
             ]),
-            .option(BuildExecutable.run), .option(markdown), .option(sarif), .option(json), .option(github),
+            .option(BuildExecutable.run), .option(MatrixOptions.launch), .option(markdown), .option(sarif),
+            .option(json), .option(github),
             .option(codequality),
             .option(BenchmarkExports.bmf), .otherOptions,
             .word("[-- \(passedArguments.usage)]"),
         ],
         options: [
-            base, head, commits, build, artifact, buildTimeout, cacheDir, BuildExecutable.run, markdown, sarif, json,
-            github, codequality,
+            base, head, commits, build, artifact, buildTimeout, cacheDir, BuildExecutable.run, MatrixOptions.launch,
+            markdown, sarif, json, github, codequality,
             DiffCommand.top, OutputWidth.option, FolderOptions.includeObjects,
         ] + CompareCommand.comparisonOptions + LaunchSettingsOptions.all + [
             ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
@@ -129,6 +133,11 @@ enum PullRequestCommand: Command {
                     "arguments after '--' are for the program of \(BuildExecutable.run); give \(BuildExecutable.run) NAME"
             )
         }
+        // premain.json's launches (or those --launch names) when no --run is given: every row
+        // compared, the comment leading with the matrix.
+        let rows = try MatrixOptions.rows(
+            arguments, commandLine: run.map { [$0] + arguments.passthrough } ?? [], missing: nil)
+        for planned in rows ?? [] { try BuildExecutable.checkInsideFolder(planned.row.launch.run[0]) }
         let sides = try sides(arguments)
         var folders: [String] = []
         if case .folders(let base, let head) = sides { folders = [base, head] }
@@ -137,6 +146,7 @@ enum PullRequestCommand: Command {
             inputs: [ConfigOptions.file(arguments), arguments[HistoryTrend.database]].compactMap { $0 },
             folders: folders)
         var request = PullRequestSession.Request(sides: sides, run: run)
+        request.rows = rows
         request.arguments = arguments.passthrough
         request.environment = ProcessEnvironment.current()
         request.includeObjects = arguments[FolderOptions.includeObjects]
@@ -146,7 +156,7 @@ enum PullRequestCommand: Command {
         request.sourceRoot = arguments[SourceRootOptions.sourceRoot]
         request.workingDirectory = ProcessEnvironment.currentDirectory() ?? "/"
         // Before any worktree, build or launch: an interrupted or killed premain must remove them.
-        var startsProcesses = run != nil
+        var startsProcesses = run != nil || rows != nil
         if case .commits = request.sides { startsProcesses = true }
         if startsProcesses, let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
         let outcome: PullRequestSession.Outcome
@@ -172,10 +182,10 @@ enum PullRequestCommand: Command {
         let locator = outcome.locator
         var written = true
         // The causes as findings located in the checkout, for SARIF and annotations at their lines.
-        let causes =
-            report.compare.map { compare in
-                locator.locate(CauseText.claimed(compare).map { CauseText.finding($0, report: compare) })
-            } ?? []
+        // Over the launch matrix, every row's causes.
+        let compared = report.launches ?? report.compare.map { [$0] } ?? []
+        let causes = locator.locate(
+            compared.flatMap { compare in CauseText.claimed(compare).map { CauseText.finding($0, report: compare) } })
         for option in outputs {
             if let path = arguments[option], path != "-" { Console.makeParentFolders(of: path) }
         }

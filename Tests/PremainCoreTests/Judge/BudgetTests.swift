@@ -85,4 +85,22 @@ final class BudgetTests: XCTestCase {
             #"{"budgets": {"maxInitializersPerObject": 3, "maxClosureObjects": 40, "maxMedianMsToMain": 15}}"#)
         XCTAssertEqual(BudgetChecker.check(input, relaxed), [])
     }
+
+    /// A launch's own budgets (issue 35): each milestone over its limit is one error finding
+    /// naming the row; one at its limit, or one the row did not reach, is not.
+    func testALaunchsOwnBudgetsAreCheckedPerMilestone() {
+        let launch = DeclaredLaunch(
+            name: "format", run: ["bin/tool", "format", "a.swift"], budgets: [.main: 2, .firstOutput: 5, .exit: 9])
+        let over = BudgetChecker.launchBudgets(
+            launch, row: "format (cold)", medians: [.main: 2.5, .firstOutput: 5], runs: 20)
+        XCTAssertEqual(over.map(\.rule), ["budget_launch_median"])
+        XCTAssertEqual(over.first?.subject.object, "tool")
+        XCTAssertEqual(over.first?.subject.symbol, "format (cold)")
+        XCTAssertEqual(over.first?.threshold, 2)
+        XCTAssertEqual(
+            over.first?.message,
+            "launch format (cold) reaches main after 2.500 ms (median of 20 runs), the budget is 2.000 ms")
+        XCTAssertEqual(BudgetChecker.launchBudgets(launch, row: "format", medians: [:], runs: 20), [])
+        XCTAssertTrue(BudgetChecker.descriptions.contains { $0.identifier == "budget_launch_median" })
+    }
 }

@@ -2,6 +2,7 @@ import PremainJudge
 import PremainLaunch
 import PremainModel
 import PremainPullRequest
+import PremainRender
 import PremainTestSupport
 import Testing
 
@@ -46,6 +47,53 @@ import Testing
                 })
                 == ["base", "head"])
         #expect(!outcome.report.diff.objects.isEmpty)
+    }
+
+    /// Issue 35: pr over three declared launches of one program, of which only `format` pays a
+    /// new cost in head: that row alone is a regression, the other two no change, the report
+    /// leads with it and its verdict is the pull request's.
+    @Test func overTheLaunchMatrixOnlyTheRowThatChangedIsARegression() throws {
+        let launcher = ScriptedLauncher(answering: { request in
+            let head = request.executablePath.contains("/head/")
+            let slower = head && request.arguments.dropFirst().first == "format"
+            return CompareTests.launch(mainMs: slower ? 9 : 5, cpuMs: slower ? 8 : 4)
+        })
+        var request = try Self.request(run: nil)
+        let launches = [
+            DeclaredLaunch(name: "version", run: ["app", "--version"], until: .firstOutput),
+            DeclaredLaunch(name: "format", run: ["app", "format", "big.swift"], until: .exit),
+            DeclaredLaunch(name: "serve", run: ["app", "serve"], until: .main, budgets: [.main: 4, .exit: 100]),
+        ]
+        request.rows = try launches.rows(named: []).map { try PlannedRow($0) }
+        let outcome = try Self.session(launcher).run(request)
+        let report = outcome.report
+        #expect(report.verdict.status == .regression, "\(report.verdict.reasons)")
+        #expect(report.launches?.map(\.launch) == ["version", "format", "serve"])
+        #expect(report.launches?.map(\.outcome) == [.noChange, .regression, .noChange])
+        #expect(report.compare?.launch == "format")
+        #expect(report.verdict.reasons.first?.hasPrefix("launch format: regression: ") == true)
+        #expect(report.verdict.reasons.contains("2 of 3 launch rows unchanged"))
+        // serve's own budget: main at 4 ms, head's median is 5 ms; its exit budget holds.
+        let budgets = report.diff.findings.new.filter { $0.rule == "budget_launch_median" }
+        #expect(budgets.map(\.subject.symbol) == ["serve"])
+        #expect(
+            budgets.first?.message.hasPrefix("launch serve reaches main after 5.000 ms in head (median of ") == true)
+        // Every row's launches are interleaved with the others' and each reached its own end.
+        let arguments = Set(launcher.requests.map { $0.arguments.dropFirst().first ?? "" })
+        #expect(arguments == ["--version", "format", "serve"])
+        let markdown = PullRequestMarkdownRenderer.render(report)
+        #expect(markdown.contains("**Launch matrix**: 1 row of 3 changed"), "\(markdown)")
+        #expect(markdown.contains("| `format` | regression |"))
+        #expect(markdown.contains("2 launches unchanged: `version`, `serve`."))
+        #expect(markdown.contains("**Start-up regressed** for launch format \\(app format big.swift\\)"))
+        #expect(PullRequestTextRenderer.render(report).contains("launch matrix: 1 row of 3 changed"))
+        // A launch whose program is in neither folder is named, nothing launched.
+        var missing = try Self.request(run: nil)
+        missing.rows = try [DeclaredLaunch(name: "gone", run: ["nope"])].rows(named: []).map { try PlannedRow($0) }
+        let none = ScriptedLauncher { _, _ in CompareTests.launch(mainMs: 5, cpuMs: 4) }
+        let refused = try Self.session(none).run(missing)
+        #expect(none.paths.isEmpty && refused.programMissing)
+        #expect(refused.problems.first?.hasPrefix("launch 'gone', base: nope in ") == true, "\(refused.problems)")
     }
 
     @Test func withoutRunNothingIsLaunched() throws {
