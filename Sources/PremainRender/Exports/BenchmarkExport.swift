@@ -76,7 +76,9 @@ public enum BenchmarkMetrics {
     /// instruction counts.
     public static func of(_ report: MeasureReport) -> [BenchmarkMetric] {
         report.measurements.flatMap { measurement -> [BenchmarkMetric] in
-            let name = benchmarkName(measurement.command)
+            // A row of the launch matrix is named by its launch and temperature ("format (cold)"),
+            // so two launches of one program, and its cold and warm rows, are series apart.
+            let name = measurement.launch == nil ? benchmarkName(measurement.command) : measurement.rowLabel
             var metrics = TimeQuantity.allCases.compactMap { quantity -> BenchmarkMetric? in
                 measurement[quantity].map { time(name, quantity.metricName, $0) }
             }
@@ -99,7 +101,7 @@ public enum BenchmarkMetrics {
     /// The head's medians (bounds: the head's min–max), the paired change head − base of each
     /// time (bounds: its interval), the head's median counts, and head's instruction counts.
     public static func of(_ report: CompareReport) -> [BenchmarkMetric] {
-        let name = benchmarkName([report.head.path] + report.arguments)
+        let name = report.launch == nil ? benchmarkName([report.head.path] + report.arguments) : report.rowLabel
         var metrics: [BenchmarkMetric] = []
         for time in report.times {
             metrics.append(self.time(name, time.quantity.metricName, time.head))
@@ -122,9 +124,14 @@ public enum BenchmarkMetrics {
         return metrics
     }
 
-    /// A pull request's comparison, when it measured one.
+    /// Every row of the launch matrix, each named by its row.
+    public static func of(_ report: CompareMatrixReport) -> [BenchmarkMetric] {
+        report.launches.flatMap(of)
+    }
+
+    /// A pull request's comparison, when it measured one; over the launch matrix, every row's.
     public static func of(_ report: PullRequestReport) -> [BenchmarkMetric] {
-        report.compare.map(of) ?? []
+        report.launches.map { $0.flatMap(of) } ?? report.compare.map(of) ?? []
     }
 
     /// `app add 1 2`: the file name of `command[0]` and the arguments, so two checkouts or

@@ -222,10 +222,8 @@ enum CompareCommand: Command {
                     "--format \(format.rawValue) shows one launch; with premain.json's launches use text, json or markdown, or give the command after '--'"
             )
         }
-        if let export = ([TraceExport.option] + BenchmarkExports.exports.map(\.option)).first(where: {
-            arguments.has($0)
-        }) {
-            throw UsageError(message: "\(export) writes one launch; give the command after '--'")
+        if arguments.has(TraceExport.option) {
+            throw UsageError(message: "\(TraceExport.option) writes one launch; give the command after '--'")
         }
         let environment = ProcessEnvironment.current()
         var requests: [CompareRowRequest] = []
@@ -276,14 +274,18 @@ enum CompareCommand: Command {
             rowsCompared[index].head.samples = nil
         }
         let report = CompareMatrixReport(launches: rowsCompared)
-        let written = Console.emit(to: arguments[OutputOptions.output]) { () throws -> String in
-            switch format {
-            case .json: return try JSONRenderer.render(report)
-            case .markdown: return MatrixText.compareMarkdown(report, scope: locator.scope)
-            case .text, .html, .sarif, .github:  // html, sarif and github are refused above
-                return MatrixText.compareText(report, width: OutputWidth.resolve(arguments), scope: locator.scope)
+        // The exports name each row's series by its launch and temperature.
+        let exported = BenchmarkExports.write(arguments) { BenchmarkMetrics.of(report) }
+        let written =
+            exported
+            && Console.emit(to: arguments[OutputOptions.output]) { () throws -> String in
+                switch format {
+                case .json: return try JSONRenderer.render(report)
+                case .markdown: return MatrixText.compareMarkdown(report, scope: locator.scope)
+                case .text, .html, .sarif, .github:  // html, sarif and github are refused above
+                    return MatrixText.compareText(report, width: OutputWidth.resolve(arguments), scope: locator.scope)
+                }
             }
-        }
         guard written else { return .internalError }
         // Each row against its launch's own budgets (head's medians): exit 1 when the rows
         // themselves fail nothing worse.

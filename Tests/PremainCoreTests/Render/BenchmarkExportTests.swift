@@ -33,6 +33,22 @@ import Testing
         #expect(BenchmarkMetrics.of(PullRequestTests.report(.notMeasured("no --run given", .noRun))).isEmpty)
     }
 
+    /// Issue 35: over the launch matrix each row is its own benchmark, named by its launch and
+    /// temperature, in compare's and pr's exports alike.
+    @Test func matrixRowsAreSeriesNamedByTheirLaunch() throws {
+        var version = PullRequestTests.regression
+        version.launch = "version"
+        var cold = PullRequestTests.regression
+        cold.launch = "format"
+        cold.temperature = .cold
+        let metrics = BenchmarkMetrics.of(CompareMatrixReport(launches: [version, cold]))
+        #expect(Set(metrics.map(\.benchmark)) == ["version", "format (cold)"])
+        #expect(metrics.count == 2 * BenchmarkMetrics.of(PullRequestTests.regression).count)
+        var pr = PullRequestTests.report(.compared(version))
+        pr.launches = [version, cold]
+        #expect(BenchmarkMetrics.of(pr) == metrics)
+    }
+
     /// `{"<benchmark>": {"<measure>": {"value": n, "lower_value": n, "upper_value": n}}}`.
     @Test func bmfHasBencherShape() throws {
         let metrics =
