@@ -68,7 +68,9 @@ public enum ReportMetrics {
     static func metrics(_ kind: ReportKind, _ data: Data) throws -> [HistoryMetric]? {
         let decoder = JSONDecoder()
         switch kind {
-        case .history, .loaderCostModel, .fieldCompare, .compareMatrix: return nil
+        case .history, .loaderCostModel, .fieldCompare: return nil
+        case .compareMatrix:
+            return try decoder.decode(CompareMatrixReport.self, from: data).launches.flatMap(row)
         case .field: return field(try decoder.decode(FieldReport.self, from: data))
         case .measure: return measure(try decoder.decode(MeasureReport.self, from: data))
         case .trace: return trace(try decoder.decode(TraceReport.self, from: data))
@@ -78,14 +80,39 @@ public enum ReportMetrics {
         case .check: return check(try decoder.decode(CheckReport.self, from: data))
         case .pr:
             let report = try decoder.decode(PullRequestReport.self, from: data)
-            return (report.compare.map(compare) ?? []) + diff(report.diff)
+            let measured = report.launches.map { $0.flatMap(row) } ?? report.compare.map(compare) ?? []
+            return measured + diff(report.diff)
         }
     }
 
+    /// `launch.format.cold.`: the prefix of a launch matrix row's series, one per launch ×
+    /// temperature × quantity (issue 35), so `history show` charts the rows side by side.
+    public static func rowPrefix(launch: String, temperature: LaunchTemperature) -> String {
+        "launch.\(launch).\(temperature.rawValue)."
+    }
+
+    /// A compared row of the launch matrix: `compare`'s metrics under its row's prefix; a
+    /// report of one command (no launch) as `compare`.
+    static func row(_ report: CompareReport) -> [HistoryMetric] {
+        guard let launch = report.launch else { return compare(report) }
+        let prefix = rowPrefix(launch: launch, temperature: report.temperature ?? .warm)
+        return compare(report).map { HistoryMetric(name: prefix + $0.name, unit: $0.unit, value: $0.value) }
+    }
+
     /// The medians of the times (`main`, `firstOutput`, …, `cpuTime`) and the loader's counts
-    /// (`count.symbolLookups`, …) of the first measured command.
+    /// (`count.symbolLookups`, …) of the first measured command; over the launch matrix, of
+    /// every row, each under its row's prefix (`launch.format.cold.main`).
     public static func measure(_ report: MeasureReport) -> [HistoryMetric] {
-        guard let measurement = report.measurements.first else { return [] }
+        guard let first = report.measurements.first else { return [] }
+        guard first.launch != nil else { return measurement(first) }
+        return report.measurements.flatMap { row -> [HistoryMetric] in
+            guard let launch = row.launch else { return [] }
+            let prefix = rowPrefix(launch: launch, temperature: LaunchTemperature(cold: row.cold))
+            return measurement(row).map { HistoryMetric(name: prefix + $0.name, unit: $0.unit, value: $0.value) }
+        }
+    }
+
+    static func measurement(_ measurement: LaunchMeasurement) -> [HistoryMetric] {
         var metrics = TimeQuantity.allCases.compactMap { quantity in
             measurement[quantity].map { HistoryMetric(quantity, $0.medianMs) }
         }

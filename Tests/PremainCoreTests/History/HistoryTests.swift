@@ -368,6 +368,35 @@ struct HistoryTests {
         }
     }
 
+    /// Issue 35: a launch matrix is one series per launch × temperature × quantity, from a
+    /// compare-matrix report and from a measure report of several rows alike.
+    @Test func launchMatrixRowsAreSeriesApart() throws {
+        var version = try ReportFixtures.compare()
+        version.launch = "version"
+        var cold = try ReportFixtures.compare()
+        cold.launch = "format"
+        cold.temperature = .cold
+        let matrix = try JSONEncoder().encode(CompareMatrixReport(launches: [version, cold]))
+        let read = try ReportMetrics.read(String(decoding: matrix, as: UTF8.self))
+        #expect(read.kind == .compareMatrix)
+        let names = Set(read.metrics.map(\.name))
+        #expect(names.contains("launch.version.warm.main") && names.contains("launch.format.cold.main"))
+        #expect(!names.contains("main"))
+        #expect(read.metrics.count == 2 * ReportMetrics.compare(version).count)
+
+        var measured = try ReportFixtures.measure()
+        let one = ReportMetrics.measure(measured)
+        #expect(one.contains { $0.name == "main" })
+        var second = measured.measurements[0]
+        measured.measurements[0].launch = "version"
+        second.launch = "format"
+        second.cold = true
+        measured.measurements.append(second)
+        let rows = Set(ReportMetrics.measure(measured).map(\.name))
+        #expect(rows.contains("launch.version.warm.main") && rows.contains("launch.format.cold.main"))
+        #expect(rows.count == 2 * Set(one.map(\.name)).count)
+    }
+
     @Test func renderersShowSparklineAndTheStep() throws {
         let points = HistoryData.series(stepAt: 17).enumerated().map { index, value in
             HistoryPoint(commit: HistoryData.commit(index + 1), report: index + 1, recordedAt: "t", value: value)
