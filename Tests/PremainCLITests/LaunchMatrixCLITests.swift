@@ -51,6 +51,35 @@ struct LaunchMatrixCLITests {
         #expect(none.status == 64 && none.stderr.contains("premain.json declares no launches"), "\(none.stderr)")
     }
 
+    /// `trace --launch NAME` follows one declared launch: its program, environment and end;
+    /// `measure` holds each row to its launch's budgets (exit 1, the row named).
+    @Test func traceFollowsOneDeclaredLaunchAndMeasureChecksItsBudgets() throws {
+        let hello = try Samples.path("c-hello/c-hello")
+        let folder = try Self.project(
+            #"""
+            [{"name": "hello", "run": ["\#(hello)"], "until": "main", "budgets": {"maxMedianMs": {"main": 0.000001}}},
+             {"name": "ready", "run": ["\#(hello)"], "until": {"ready": "hello"}}]
+            """#)
+        let json = try CLI.run(["trace", "--launch", "hello", "--runs", "2", "--format", "json"], in: folder)
+        #expect(json.status == 0, "\(json.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let measurement = try #require((document["measurements"] as? [[String: Any]])?.first)
+        #expect((measurement["command"] as? [String]) == [hello])
+        #expect("\(measurement["until"] ?? "")" == "main", "\(measurement.keys)")
+        for (arguments, message) in [
+            (["--launch", "ready"], "launch 'ready' ends at a ready line, which trace does not watch"),
+            (["--launch", "nope"], "no launch 'nope' in premain.json; it declares 'hello', 'ready'"),
+            (["--launch", "hello", "--launch", "ready"], "trace follows one launch at a time"),
+            (["--launch", "hello", "--", hello], "--launch picks premain.json's launches; drop the command"),
+        ] {
+            let refused = try CLI.run(["trace"] + arguments, in: folder)
+            #expect(refused.status == 64 && refused.stderr.contains(message), "\(refused.stderr)")
+        }
+        let measured = try CLI.run(["measure", "--runs", "2", "--warmup", "0", "--launch", "hello"], in: folder)
+        #expect(measured.status == 1, "\(measured.stderr)")
+        #expect(measured.stderr.contains("launch hello reaches main after "), "\(measured.stderr)")
+    }
+
     @Test func aConfigMistakeIsAUsageErrorNamingItsKey() throws {
         let hello = try Samples.path("c-hello/c-hello")
         let wrong = try Self.project(#"[{"name": "a", "run": ["\#(hello)"], "temperature": ["hot"]}]"#)

@@ -127,6 +127,17 @@ public enum BudgetChecker {
             }
         }
         findings += functionBudgets(input.functions, budgets)
+        // A measure report's rows of the launch matrix against their launches' own budgets.
+        for launch in input.launches {
+            guard let name = launch.launch, let declared = config.launches.first(where: { $0.name == name }) else {
+                continue
+            }
+            var medians: [Milestone: Double] = [:]
+            for milestone in Milestone.allCases {
+                if let time = launch.milestones[milestone] { medians[milestone] = time.medianMs }
+            }
+            findings += launchBudgets(declared, row: launch.rowLabel, medians: medians, runs: launch.runs)
+        }
         for launch in input.launches {
             let program = Finding.Subject(object: ObjectName.fileName(launch.command.first ?? ""))
             for (milestone, limit, rule, key) in [

@@ -26,19 +26,22 @@ enum TraceCommand: Command {
             resolver, and is marked so. Exit status \(ExitCode.inputError) when the command is not found, \(ExitCode.targetFailed) when a run \
             failed (each failure explained on stderr) or the command cannot be started. The ptrace engine knows \
             x86-64 only: on any other machine trace prints 'trace is supported on x86-64 only' and \
-            exits \(ExitCode.internalError).
+            exits \(ExitCode.internalError). \(MatrixOptions.launch) NAME traces one launch of premain.json's \
+            launches instead of a command: its program (looked up in PATH unless it holds a slash), \
+            arguments, environment and end (main, first-output, exit or a function).
             """,
         arguments: [command],
         usageTerms: [
-            .option(until), .option(function), .option(runs), .option(TraceExport.option), .otherOptions, .word("--"),
-            .argument(command), .word("[<argument>...]"),
+            .option(until), .option(function), .option(runs), .option(TraceExport.option),
+            .option(MatrixOptions.launch),
+            .otherOptions, .word("--"), .argument(command), .word("[<argument>...]"),
         ],
         options: [
             until, function, maxCalls, runs, LaunchSettingsOptions.warmup, cpu, LaunchSettingsOptions.allowIdle,
             debugDir, biasMs,
             LaunchSettingsOptions.timeout, showOutput, LaunchSettingsOptions.inheritStdin, all, format,
             OutputOptions.output,
-            OutputWidth.option, TraceExport.option,
+            OutputWidth.option, TraceExport.option, MatrixOptions.launch, ConfigOptions.config, ConfigOptions.noConfig,
         ],
         acceptsPassthrough: true)
 
@@ -77,12 +80,17 @@ enum TraceCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
-        let command = arguments.passthrough.isEmpty ? arguments.positionals : arguments.passthrough
+        let given = arguments.passthrough.isEmpty ? arguments.positionals : arguments.passthrough
+        let launch = try declaredLaunch(arguments, commandLine: given)
+        let command = launch?.run ?? given
         guard !command.isEmpty else { throw UsageError(message: "missing expected argument '<command>'") }
-        var options = TraceOptions(command: command, environment: ProcessEnvironment.current())
+        let environment = ProcessEnvironment.current()
+        var options = TraceOptions(command: command, environment: launch?.environment(over: environment) ?? environment)
         try OutputOptions.refuseConflicts(
-            arguments, outputs: outputs, inputs: OutputOptions.commandFiles(command, options.environment))
-        options.until = TraceWindowEnd(argument: arguments[until] ?? "first-output")
+            arguments, outputs: outputs,
+            inputs: OutputOptions.commandFiles(command, options.environment)
+                + [launch == nil ? nil : ConfigOptions.file(arguments)].compactMap { $0 })
+        options.until = TraceWindowEnd(argument: arguments[until] ?? launch.map(Self.end) ?? "first-output")
         if case .symbol(let name) = options.until, name.isEmpty {
             throw UsageError(message: "\(until) takes main, first-output, exit or a function name, not ''")
         }
@@ -156,5 +164,44 @@ enum TraceCommand: Command {
         }
         let failed = report.measurements.flatMap(\.outcomes).contains { !$0.succeeded }
         return failed ? .targetFailed : .success
+    }
+
+    /// The launch of premain.json that `--launch NAME` names; `nil` for a command. One launch
+    /// at a time (trace follows one process); `--until` still overrides its end.
+    static func declaredLaunch(_ arguments: ParsedArguments, commandLine: [String]) throws(UsageError)
+        -> DeclaredLaunch?
+    {
+        let names = arguments[MatrixOptions.launch]
+        guard !names.isEmpty else { return nil }
+        guard commandLine.isEmpty else {
+            throw UsageError(message: "\(MatrixOptions.launch) picks premain.json's launches; drop the command")
+        }
+        guard names.count == 1, let name = names.first else {
+            throw UsageError(message: "trace follows one launch at a time: give \(MatrixOptions.launch) once")
+        }
+        let declared = try ConfigOptions.load(arguments).launches
+        guard let launch = declared.first(where: { $0.name == name }) else {
+            let known = declared.map { "'\($0.name)'" }.joined(separator: ", ")
+            throw UsageError(
+                message: "no launch '\(name)' in premain.json"
+                    + (known.isEmpty ? " (it declares none)" : "; it declares \(known)"))
+        }
+        if case .ready = launch.until, arguments[until] == nil {
+            throw UsageError(
+                message:
+                    "launch '\(name)' ends at a ready line, which trace does not watch; give \(until) main, first-output, exit or a function"
+            )
+        }
+        return launch
+    }
+
+    /// `--until`'s word for a launch's end.
+    static func end(_ launch: DeclaredLaunch) -> String {
+        switch launch.until {
+        case .main: return "main"
+        case .firstOutput: return "first-output"
+        case .exit, .ready: return "exit"
+        case .function(let name): return name
+        }
     }
 }

@@ -103,4 +103,17 @@ final class BudgetTests: XCTestCase {
         XCTAssertEqual(BudgetChecker.launchBudgets(launch, row: "format", medians: [:], runs: 20), [])
         XCTAssertTrue(BudgetChecker.descriptions.contains { $0.identifier == "budget_launch_median" })
     }
+
+    /// `check` of a measure report over the launch matrix holds each row to its launch's budgets.
+    func testCheckHoldsAMeasuredRowToItsLaunchsBudgets() throws {
+        var measurement = try ReportFixtures.measure().measurements[0]
+        measurement.launch = "version"
+        let main = try XCTUnwrap(measurement.milestones[.main]?.medianMs)
+        var config = PremainConfig()
+        config.launches = [DeclaredLaunch(name: "version", run: ["true", "--version"], budgets: [.main: main / 2])]
+        let input = RuleInput(objects: [], closures: [], launches: [measurement])
+        XCTAssertEqual(BudgetChecker.check(input, config).map(\.rule), ["budget_launch_median"])
+        config.launches[0].budgets = [.main: main * 2]
+        XCTAssertEqual(BudgetChecker.check(input, config), [])
+    }
 }
