@@ -180,7 +180,9 @@ struct FieldCLITests {
     /// pr name theirs, in the report and in the export; a broken launches section is exit 64.
     @Test func reportNamesRowsForTheDeclaredLaunches() throws {
         let folder = try Self.spool("field-launches")
-        let config = folder + "/../premain.json"
+        // In a folder of its own: a premain.json in the shared temporary root would be found by
+        // every other test's commands there.
+        let config = try TemporaryFolders.make("field-launches-config") + "/premain.json"
         try """
         { "launches": [
             { "name": "version", "run": ["tool", "--version"], "until": "first-output" },
@@ -194,7 +196,7 @@ struct FieldCLITests {
         #expect((document["rows"] as? [[String: Any]])?.first?["launch"] as? String == "daemon")
         let plain = try CLI.run(["field", "report", folder, "--no-config", "--format", "json"])
         #expect(!plain.stdout.contains("\"launch\""))
-        let textfile = folder + "/../field.prom"
+        let textfile = (config as NSString).deletingLastPathComponent + "/field.prom"
         let export = try CLI.run(["field", "export", folder, "--config", config, "--textfile", textfile])
         #expect(export.status == 0, "\(export.stderr)")
         #expect(try String(contentsOfFile: textfile, encoding: .utf8).contains("launch=\"daemon\""))

@@ -93,6 +93,11 @@ struct SwiftStartup {
     static func main() {
         let now = monotonicNanoseconds()
         selfTimingLog("main", start: now, end: now)
+        // A second entry point that never builds the home model (the launch matrix's `version`).
+        if CommandLine.arguments.dropFirst().first == "--version" {
+            print("swift-startup 1.0")
+            return
+        }
         let model = HomeViewModel()
         print("swift-startup: home ready (\(model.itemCount) items)")
     }
