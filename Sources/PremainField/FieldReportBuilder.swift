@@ -48,12 +48,44 @@ public enum FieldReportBuilder {
     static func report(_ records: FieldRecords, thresholds: FieldThresholds, sources: [String], tool: ToolInfo)
         -> FieldReport
     {
-        let launches = records.launches
-        var excluded = [Bool](repeating: false, count: launches.count)
         var counts: [FieldExclusion: Int] = [.malformed: records.malformed, .otherKind: records.otherKind]
         counts[.dropped] = records.dropped
+        let chains = execChains(records.launches)
+        counts[.execdAway] = chains.execdAway
+        let marks = attachMarks(records)
+        counts[.marksWithoutLaunch] = marks.withoutLaunch
+        let sorted = sortIntoRows(records, excluded: chains.excluded, marks: marks, thresholds: thresholds)
+        counts[.clockInconsistent] = sorted.inconsistent
+        counts[.overSixtySeconds] = sorted.overLimit
+        counts[.t0Missing] = sorted.withoutBirth
+        let (built, withoutMark) = rows(sorted, records)
 
-        // Exec chains: records of one process with one birth; the last (latest main) is the launch.
+        let clocks: [FieldClockSource: Int] = [
+            .env: sorted.clockCounts[Int(FieldClockSourceByte.env.rawValue)],
+            .schedstat: sorted.clockCounts[Int(FieldClockSourceByte.schedstat.rawValue)],
+            .none: sorted.clockCounts[Int(FieldClockSourceByte.none.rawValue)],
+        ]
+        let writes = records.fileWrites.sorted()
+        let population = FieldPopulation(
+            launches: records.launches.count, hosts: sorted.hosts.count, users: sorted.users.count,
+            boots: sorted.boots.count, oldestFileWrite: writes.first.map(isoDate),
+            newestFileWrite: writes.last.map(isoDate))
+        let exclusions =
+            FieldExclusion.allCases.map { FieldExclusionCount($0, counts[$0] ?? 0) }
+            + withoutMark.map { (records.markNames[Int($0.key)], $0.value) }.sorted { $0.0 < $1.0 }
+            .map { FieldExclusionCount.withoutMark($0.0, $0.1) }
+        let contract = FieldContract(
+            population: population,
+            clockSources: FieldClockSource.allCases.map { FieldClockCount(source: $0, count: clocks[$0] ?? 0) },
+            exclusions: exclusions, thresholds: thresholds, sources: sources)
+        return FieldReport(tool: tool, rows: built, contract: contract)
+    }
+
+    /// Exec chains: records of one process with one birth; the last (latest main) is the
+    /// launch, the earlier ones are `excluded` and counted as exec'd away.
+    static func execChains(_ launches: [FieldLaunch]) -> (excluded: [Bool], execdAway: Int) {
+        var excluded = [Bool](repeating: false, count: launches.count)
+        var execdAway = 0
         var chains = FieldHashTable(capacity: launches.count)
         for index in launches.indices where launches[index].clock != .none {
             let launch = launches[index]
@@ -67,84 +99,109 @@ public enum FieldReportBuilder {
             if let previous = chains[slot].map(Int.init) {
                 let earlier = launches[previous].main <= launch.main ? previous : index
                 excluded[earlier] = true
-                counts[.execdAway, default: 0] += 1
+                execdAway += 1
                 chains[slot] = Int32(earlier == previous ? index : previous)
             } else {
                 chains[slot] = Int32(index)
             }
         }
+        return (excluded, execdAway)
+    }
 
-        // Marks to launches: the latest launch of the same boot and pid whose main is earlier.
-        // The marks of launch i: markHead[i], then markNext of each (indices into records.marks).
-        var markHead = [Int32](repeating: -1, count: records.marks.isEmpty ? 0 : launches.count)
-        var markNext = [Int32](repeating: -1, count: records.marks.count)
-        if !records.marks.isEmpty {
-            // Launches of one process chained through `next`, the table holding the first.
-            var processes = FieldHashTable(capacity: launches.count)
-            var next = [Int32](repeating: -1, count: launches.count)
-            func processHash(_ boot: UInt64, _ pid: Int64) -> UInt64 {
-                FieldHashTable.mix(boot ^ FieldHashTable.mix(UInt64(bitPattern: pid)))
-            }
-            for index in launches.indices {
-                let launch = launches[index]
-                let slot = processes.slot(hash: processHash(launch.boot, launch.pid)) { other in
-                    launches[Int(other)].boot == launch.boot && launches[Int(other)].pid == launch.pid
-                }
-                next[index] = processes[slot] ?? -1
-                processes[slot] = Int32(index)
-            }
-            for (markIndex, mark) in records.marks.enumerated() {
-                let slot = processes.slot(hash: processHash(mark.boot, mark.pid)) { other in
-                    launches[Int(other)].boot == mark.boot && launches[Int(other)].pid == mark.pid
-                }
-                var best: Int? = nil
-                var cursor = processes[slot] ?? -1
-                while cursor >= 0 {
-                    let index = Int(cursor)
-                    if launches[index].main <= mark.time, best.map({ launches[$0].main < launches[index].main }) ?? true
-                    {
-                        best = index
-                    }
-                    cursor = next[index]
-                }
-                guard let best else {
-                    counts[.marksWithoutLaunch, default: 0] += 1
-                    continue
-                }
-                markNext[markIndex] = markHead[best]
-                markHead[best] = Int32(markIndex)
-            }
+    /// Marks joined to launches: each to the latest launch of the same boot and pid whose main
+    /// is earlier. The marks of launch i are `head[i]`, then `next` of each (indices into
+    /// `records.marks`); `head` is empty when there are no marks.
+    struct MarkLinks {
+        var head: [Int32]
+        var next: [Int32]
+        var withoutLaunch = 0
+    }
+
+    static func attachMarks(_ records: FieldRecords) -> MarkLinks {
+        let launches = records.launches
+        var links = MarkLinks(
+            head: [Int32](repeating: -1, count: records.marks.isEmpty ? 0 : launches.count),
+            next: [Int32](repeating: -1, count: records.marks.count))
+        guard !records.marks.isEmpty else { return links }
+        // Launches of one process chained through `next`, the table holding the first.
+        var processes = FieldHashTable(capacity: launches.count)
+        var next = [Int32](repeating: -1, count: launches.count)
+        func processHash(_ boot: UInt64, _ pid: Int64) -> UInt64 {
+            FieldHashTable.mix(boot ^ FieldHashTable.mix(UInt64(bitPattern: pid)))
         }
+        for index in launches.indices {
+            let launch = launches[index]
+            let slot = processes.slot(hash: processHash(launch.boot, launch.pid)) { other in
+                launches[Int(other)].boot == launch.boot && launches[Int(other)].pid == launch.pid
+            }
+            next[index] = processes[slot] ?? -1
+            processes[slot] = Int32(index)
+        }
+        for (markIndex, mark) in records.marks.enumerated() {
+            let slot = processes.slot(hash: processHash(mark.boot, mark.pid)) { other in
+                launches[Int(other)].boot == mark.boot && launches[Int(other)].pid == mark.pid
+            }
+            var best: Int? = nil
+            var cursor = processes[slot] ?? -1
+            while cursor >= 0 {
+                let index = Int(cursor)
+                if launches[index].main <= mark.time, best.map({ launches[$0].main < launches[index].main }) ?? true {
+                    best = index
+                }
+                cursor = next[index]
+            }
+            guard let best else {
+                links.withoutLaunch += 1
+                continue
+            }
+            links.next[markIndex] = links.head[best]
+            links.head[best] = Int32(markIndex)
+        }
+        return links
+    }
 
-        // Row of group g and temperature t at rowOf[g × 3 + t].
-        let temperatures = FieldTemperature.allCases
-        var rowOf = [Int32](repeating: -1, count: records.groups.count * temperatures.count)
+    /// The launches sorted into rows (group × temperature), with what was left out and why,
+    /// and the distinct hosts, users and boots of every launch record.
+    struct SortedLaunches {
         var rows: [RowTimes] = []
         var keys: [RowKey] = []
         var clockCounts = [Int](repeating: 0, count: 3)
         var inconsistent = 0
         var overLimit = 0
         var withoutBirth = 0
-        var hosts = FieldDistinctCounter(capacity: launches.count)
-        var users = FieldDistinctCounter(capacity: launches.count)
-        var boots = FieldDistinctCounter(capacity: launches.count)
+        var hosts: FieldDistinctCounter
+        var users: FieldDistinctCounter
+        var boots: FieldDistinctCounter
+    }
+
+    static func sortIntoRows(
+        _ records: FieldRecords, excluded: [Bool], marks: MarkLinks, thresholds: FieldThresholds
+    ) -> SortedLaunches {
+        let launches = records.launches
+        // Row of group g and temperature t at rowOf[g × 3 + t].
+        let temperatures = FieldTemperature.allCases
+        var rowOf = [Int32](repeating: -1, count: records.groups.count * temperatures.count)
+        var sorted = SortedLaunches(
+            hosts: FieldDistinctCounter(capacity: launches.count),
+            users: FieldDistinctCounter(capacity: launches.count),
+            boots: FieldDistinctCounter(capacity: launches.count))
         for (index, launch) in launches.enumerated() {
-            hosts.insert(launch.host)
-            users.insert(UInt64(bitPattern: launch.uid))
-            boots.insert(launch.boot)
+            sorted.hosts.insert(launch.host)
+            sorted.users.insert(UInt64(bitPattern: launch.uid))
+            sorted.boots.insert(launch.boot)
             if excluded[index] { continue }
             let hasBirth = launch.clock != .none
             let loader = launch.main - launch.version
             let toMain = launch.main - launch.t0
             if loader < 0 || (hasBirth && launch.version < launch.t0) {
-                inconsistent += 1
+                sorted.inconsistent += 1
                 continue
             }
             if loader > limitNs || (hasBirth && toMain > limitNs) {
-                overLimit += 1
+                sorted.overLimit += 1
                 continue
             }
-            clockCounts[Int(launch.clock.rawValue)] += 1
+            sorted.clockCounts[Int(launch.clock.rawValue)] += 1
             let temperature = thresholds.temperature(
                 majorFaults: Int(launch.majorFaults), readBytes: launch.readBytes < 0 ? nil : Int(launch.readBytes))
             let slot = Int(launch.group) * temperatures.count + (temperatures.firstIndex(of: temperature) ?? 0)
@@ -152,43 +209,40 @@ public enum FieldReportBuilder {
             if rowOf[slot] >= 0 {
                 row = Int(rowOf[slot])
             } else {
-                row = rows.count
+                row = sorted.rows.count
                 rowOf[slot] = Int32(row)
-                rows.append(RowTimes())
-                keys.append(RowKey(group: launch.group, temperature: temperature))
+                sorted.rows.append(RowTimes())
+                sorted.keys.append(RowKey(group: launch.group, temperature: temperature))
             }
-            rows[row].launches += 1
-            if launch.clock == .schedstat { rows[row].estimated += 1 }
-            rows[row].loaderToMain.append(loader)
-            if hasBirth {
-                rows[row].toMain.append(toMain)
-                if !markHead.isEmpty && markHead[index] >= 0 {
-                    // The first mark of each name.
-                    var first: [Int32: Int64] = [:]
-                    var cursor = markHead[index]
-                    while cursor >= 0 {
-                        let mark = records.marks[Int(cursor)]
-                        if first[mark.name].map({ mark.time < $0 }) ?? true { first[mark.name] = mark.time }
-                        cursor = markNext[Int(cursor)]
-                    }
-                    for (name, time) in first { rows[row].marks[name, default: []].append(time - launch.t0) }
+            sorted.rows[row].launches += 1
+            if launch.clock == .schedstat { sorted.rows[row].estimated += 1 }
+            sorted.rows[row].loaderToMain.append(loader)
+            guard hasBirth else {
+                sorted.withoutBirth += 1
+                continue
+            }
+            sorted.rows[row].toMain.append(toMain)
+            if !marks.head.isEmpty && marks.head[index] >= 0 {
+                // The first mark of each name.
+                var first: [Int32: Int64] = [:]
+                var cursor = marks.head[index]
+                while cursor >= 0 {
+                    let mark = records.marks[Int(cursor)]
+                    if first[mark.name].map({ mark.time < $0 }) ?? true { first[mark.name] = mark.time }
+                    cursor = marks.next[Int(cursor)]
                 }
-            } else {
-                withoutBirth += 1
+                for (name, time) in first { sorted.rows[row].marks[name, default: []].append(time - launch.t0) }
             }
         }
+        return sorted
+    }
 
-        counts[.clockInconsistent] = inconsistent
-        counts[.overSixtySeconds] = overLimit
-        counts[.t0Missing] = withoutBirth
-        let clocks: [FieldClockSource: Int] = [
-            .env: clockCounts[Int(FieldClockSourceByte.env.rawValue)],
-            .schedstat: clockCounts[Int(FieldClockSourceByte.schedstat.rawValue)],
-            .none: clockCounts[Int(FieldClockSourceByte.none.rawValue)],
-        ]
+    /// The report's rows from the sorted launches, largest first, and per mark name the
+    /// launches (with a birth) that lack it.
+    static func rows(_ sorted: SortedLaunches, _ records: FieldRecords) -> ([FieldRow], [Int32: Int]) {
         var withoutMark: [Int32: Int] = [:]
         var built: [FieldRow] = []
-        for (key, times) in zip(keys, rows) {
+        for (key, times) in zip(sorted.keys, sorted.rows) {
             let group = records.groups[Int(key.group)]
             guard let loader = FieldDistribution(nanoseconds: times.loaderToMain) else { continue }
             var marks: [FieldMark] = []
@@ -207,20 +261,7 @@ public enum FieldReportBuilder {
                     marks: marks.sorted { $0.name < $1.name }))
         }
         built.sort(by: rowOrder)
-
-        let writes = records.fileWrites.sorted()
-        let population = FieldPopulation(
-            launches: launches.count, hosts: hosts.count, users: users.count, boots: boots.count,
-            oldestFileWrite: writes.first.map(isoDate), newestFileWrite: writes.last.map(isoDate))
-        let exclusions =
-            FieldExclusion.allCases.map { FieldExclusionCount($0, counts[$0] ?? 0) }
-            + withoutMark.map { (records.markNames[Int($0.key)], $0.value) }.sorted { $0.0 < $1.0 }
-            .map { FieldExclusionCount.withoutMark($0.0, $0.1) }
-        let contract = FieldContract(
-            population: population,
-            clockSources: FieldClockSource.allCases.map { FieldClockCount(source: $0, count: clocks[$0] ?? 0) },
-            exclusions: exclusions, thresholds: thresholds, sources: sources)
-        return FieldReport(tool: tool, rows: built, contract: contract)
+        return (built, withoutMark)
     }
 
     /// Largest sample first; then executable, version, scenario and temperature, so the order
