@@ -49,77 +49,13 @@ public struct MeasurementBuilder: Sendable {
         }
         let lateObjects = LateLoadAggregator.aggregate(loaderRuns.map { $0?.loadedAfterMain })
         let images = Self.execImages(samples)
-        if let images {
-            let names = images.map { $0.program.map(ObjectName.fileName) ?? "?" }.joined(separator: " → ")
-            let first =
-                medianRun.flatMap { samples[$0].loader?.program }.map(ObjectName.fileName)
-                ?? ObjectName.fileName(executablePath)
-            warnings.append(
-                MeasurementWarning(
-                    kind: .execChain, subject: "series",
-                    message: "the process exec'd: \(first) → \(names); the milestones before main are \(first)'s",
-                    advice: "each exec'd image is listed on its own; measure the last program directly to time it alone"
-                ))
-        }
         let children = samples.compactMap(\.childProcessesWithLoaderOutput).max()
-        if let children {
-            warnings.append(
-                MeasurementWarning(
-                    kind: .childProcesses, subject: "series",
-                    message:
-                        "up to \(children) child process\(children == 1 ? "" : "es") per run also ran with LD_DEBUG; their loader lines are not part of these figures",
-                    advice: "measure a child's program directly to see its start-up"))
-        }
         let throughPipe = samples.contains { $0.outputThroughPipe == true }
-        let continued = loaderRuns.compactMap { $0?.continuedLines }.max()
-        if let continued {
-            warnings.append(
-                MeasurementWarning(
-                    kind: .oddLoaderPaths, subject: "series",
-                    message:
-                        "up to \(continued) loader line\(continued == 1 ? "" : "s") per run lacked the process's pid prefix: a path held a newline; they were kept in that path, not read as loader lines",
-                    advice:
-                        "rename the directory or library whose path holds a newline; a path can forge LD_DEBUG lines"))
-        }
-        let closed = samples.filter { $0.loaderChannelClosedMs != nil }.count
-        if closed > 0 {
-            warnings.append(
-                MeasurementWarning(
-                    kind: .loaderChannelClosed, subject: "series",
-                    message:
-                        "in \(closed) of \(samples.count) runs the program closed the loader's channel after main: main is the loader's only if no constructor of the program wrote that line",
-                    advice:
-                        "a program that closes every descriptor early (closefrom) cannot be checked later; trace --until main stops at main by breakpoint"
-                ))
-        }
         let failures = Self.failures(samples.map(\.outcome))
-        if !failures.isEmpty {
-            warnings.append(
-                MeasurementWarning(
-                    kind: .failedRuns, subject: "series", message: failures.joined(separator: "; "),
-                    advice:
-                        "times include only the milestones each run reached; fix the failure before trusting the figures"
-                ))
-        }
-        if !conditions.pinning.pinned {
-            warnings.append(
-                MeasurementWarning(
-                    kind: .unpinned, subject: "series",
-                    message:
-                        "measurer and target were not pinned to different CPUs (\(conditions.pinning.reason ?? "no reason"))",
-                    advice: "loader lines may be stamped late; measure on a machine with two or more CPUs"))
-        }
         let residencySummary = cold ? Self.residency(residency) : nil
-        if let stayed = residencySummary?.filter({ $0.residentPagesMedian > 0 }), !stayed.isEmpty {
-            let names = stayed.map { ObjectName.fileName($0.path) }.joined(separator: ", ")
-            warnings.append(
-                MeasurementWarning(
-                    kind: .pagesStayedResident, subject: "series",
-                    message: "pages stayed in the page cache after eviction: \(names)",
-                    advice:
-                        "files mapped by running processes (libc, the loader) cannot be evicted; those reads stay warm")
-            )
-        }
+        warnings += seriesWarnings(
+            samples, executablePath: executablePath, medianRun: medianRun, images: images, children: children,
+            failures: failures, conditions: conditions, residency: residencySummary)
 
         let plainSeries: UninstrumentedSeries? =
             plain.isEmpty
@@ -176,6 +112,84 @@ public struct MeasurementBuilder: Sendable {
             measurement.outputCapture = throughPipe ? "pipe" : "null device"
         }
         return measurement
+    }
+
+    /// The series' own warnings: an exec chain, children that also wrote loader lines, loader
+    /// lines without the pid prefix, a closed loader channel, failed runs, no pinning, and pages
+    /// a cold run could not evict.
+    func seriesWarnings(
+        _ samples: [LaunchSample], executablePath: String, medianRun: Int?, images: [ImageMeasurement]?, children: Int?,
+        failures: [String], conditions: LaunchConditions, residency: [ResidencySummary]?
+    ) -> [MeasurementWarning] {
+        var warnings: [MeasurementWarning] = []
+        if let images {
+            let names = images.map { $0.program.map(ObjectName.fileName) ?? "?" }.joined(separator: " → ")
+            let first =
+                medianRun.flatMap { samples[$0].loader?.program }.map(ObjectName.fileName)
+                ?? ObjectName.fileName(executablePath)
+            warnings.append(
+                MeasurementWarning(
+                    kind: .execChain, subject: "series",
+                    message: "the process exec'd: \(first) → \(names); the milestones before main are \(first)'s",
+                    advice: "each exec'd image is listed on its own; measure the last program directly to time it alone"
+                ))
+        }
+        if let children {
+            warnings.append(
+                MeasurementWarning(
+                    kind: .childProcesses, subject: "series",
+                    message:
+                        "up to \(children) child process\(children == 1 ? "" : "es") per run also ran with LD_DEBUG; their loader lines are not part of these figures",
+                    advice: "measure a child's program directly to see its start-up"))
+        }
+        let continued = samples.compactMap { $0.loader?.continuedLines }.max()
+        if let continued {
+            warnings.append(
+                MeasurementWarning(
+                    kind: .oddLoaderPaths, subject: "series",
+                    message:
+                        "up to \(continued) loader line\(continued == 1 ? "" : "s") per run lacked the process's pid prefix: a path held a newline; they were kept in that path, not read as loader lines",
+                    advice:
+                        "rename the directory or library whose path holds a newline; a path can forge LD_DEBUG lines"))
+        }
+        let closed = samples.filter { $0.loaderChannelClosedMs != nil }.count
+        if closed > 0 {
+            warnings.append(
+                MeasurementWarning(
+                    kind: .loaderChannelClosed, subject: "series",
+                    message:
+                        "in \(closed) of \(samples.count) runs the program closed the loader's channel after main: main is the loader's only if no constructor of the program wrote that line",
+                    advice:
+                        "a program that closes every descriptor early (closefrom) cannot be checked later; trace --until main stops at main by breakpoint"
+                ))
+        }
+        if !failures.isEmpty {
+            warnings.append(
+                MeasurementWarning(
+                    kind: .failedRuns, subject: "series", message: failures.joined(separator: "; "),
+                    advice:
+                        "times include only the milestones each run reached; fix the failure before trusting the figures"
+                ))
+        }
+        if !conditions.pinning.pinned {
+            warnings.append(
+                MeasurementWarning(
+                    kind: .unpinned, subject: "series",
+                    message:
+                        "measurer and target were not pinned to different CPUs (\(conditions.pinning.reason ?? "no reason"))",
+                    advice: "loader lines may be stamped late; measure on a machine with two or more CPUs"))
+        }
+        if let stayed = residency?.filter({ $0.residentPagesMedian > 0 }), !stayed.isEmpty {
+            let names = stayed.map { ObjectName.fileName($0.path) }.joined(separator: ", ")
+            warnings.append(
+                MeasurementWarning(
+                    kind: .pagesStayedResident, subject: "series",
+                    message: "pages stayed in the page cache after eviction: \(names)",
+                    advice:
+                        "files mapped by running processes (libc, the loader) cannot be evicted; those reads stay warm")
+            )
+        }
+        return warnings
     }
 
     /// The loader's milestones of one image over the runs (`nil` entries: runs without it).
