@@ -41,136 +41,161 @@ public enum ConfigParser {
                 config.failOn = try reader.severity(value, "failOn", orNever: true)
             }
         }
-        if let value = top["rules"] {
-            let known = Dictionary(uniqueKeysWithValues: allRules.map { ($0.description.identifier, $0.description) })
-            for (identifier, entry) in try reader.object(value, "rules") {
-                let key = "rules.\(identifier)"
-                guard let description = known[identifier] else {
-                    throw ConfigError(file: file, key: key, message: "unknown rule; 'premain rules' lists the rules")
-                }
-                let fields = try reader.object(entry, key)
-                try reader.onlyKnown(fields, ["enabled", "severity"] + description.defaults.keys.sorted(), key)
-                var override = PremainConfig.RuleOverride()
-                if let flag = fields["enabled"] { override.enabled = try reader.bool(flag, key + ".enabled") }
-                if let level = fields["severity"] { override.severity = try reader.severity(level, key + ".severity") }
-                for name in description.defaults.keys {
-                    if let number = fields[name] {
-                        override.values[name] = try reader.number(number, "\(key).\(name)", minimum: 0)
-                    }
-                }
-                config.rules[identifier] = override
-            }
-        }
-        if let value = top["budgets"] {
-            let fields = try reader.object(value, "budgets")
-            try reader.onlyKnown(fields, budgetKeys, "budgets")
-            var budgets = PremainConfig.Budgets()
-            if let number = fields["maxInitializersPerObject"] {
-                budgets.maxInitializersPerObject = try reader.whole(number, "budgets.maxInitializersPerObject")
-            }
-            if let number = fields["maxClosureObjects"] {
-                budgets.maxClosureObjects = try reader.whole(number, "budgets.maxClosureObjects")
-            }
-            if let number = fields["maxMedianMsToMain"] {
-                budgets.maxMedianMsToMain = try reader.number(number, "budgets.maxMedianMsToMain", minimum: 0)
-            }
-            if let number = fields["maxMedianMsToFirstOutput"] {
-                budgets.maxMedianMsToFirstOutput = try reader.number(
-                    number, "budgets.maxMedianMsToFirstOutput", minimum: 0)
-            }
-            if let number = fields["maxMsPerFunction"] {
-                budgets.maxMsPerFunction = try reader.number(number, "budgets.maxMsPerFunction", minimum: 0)
-            }
-            if let value = fields["maxMsPerFunctionKind"] {
-                let kinds = try reader.object(value, "budgets.maxMsPerFunctionKind")
-                let known = TracedFunctionKind.allCases.filter { $0 != .named }.map(\.rawValue)
-                try reader.onlyKnown(kinds, known, "budgets.maxMsPerFunctionKind")
-                for (name, number) in kinds {
-                    guard let kind = TracedFunctionKind(rawValue: name) else { continue }
-                    budgets.maxMsPerFunctionKind[kind] = try reader.number(
-                        number, "budgets.maxMsPerFunctionKind.\(name)", minimum: 0)
-                }
-            }
-            if let value = fields["functions"] {
-                guard case .array(let entries) = value else {
-                    throw ConfigError(
-                        file: file, key: "budgets.functions",
-                        message: "expected an array of {name, maxMs}, found \(value.kindName)")
-                }
-                for (index, entry) in entries.enumerated() {
-                    let key = "budgets.functions[\(index)]"
-                    let fields = try reader.object(entry, key)
-                    try reader.onlyKnown(fields, ["name", "maxMs"], key)
-                    let name = try reader.string(fields["name"], key + ".name")
-                    guard let number = fields["maxMs"] else {
-                        throw ConfigError(file: file, key: key + ".maxMs", message: "missing; give the limit in ms")
-                    }
-                    budgets.functions.append(
-                        .init(name: name, maxMs: try reader.number(number, key + ".maxMs", minimum: 0)))
-                }
-            }
-            config.budgets = budgets
-        }
-        if let value = top["allowlist"] {
-            guard case .array(let entries) = value else {
-                throw ConfigError(
-                    file: file, key: "allowlist",
-                    message: "expected an array of {object, count, reason}, found \(value.kindName)")
-            }
-            for (index, entry) in entries.enumerated() {
-                let key = "allowlist[\(index)]"
-                let fields = try reader.object(entry, key)
-                try reader.onlyKnown(fields, allowKeys, key)
-                let object = try reader.string(fields["object"], key + ".object")
-                let count = try reader.whole(fields["count"], key + ".count")
-                let reason = try reader.string(fields["reason"], key + ".reason")
-                guard !reason.allSatisfy(\.isWhitespace) else {
-                    throw ConfigError(
-                        file: file, key: key + ".reason", message: "say why these initializers are accepted")
-                }
-                var symbols: [String]?
-                if let list = fields["symbols"] {
-                    guard case .array(let items) = list else {
-                        throw ConfigError(
-                            file: file, key: key + ".symbols",
-                            message: "expected an array of strings, found \(list.kindName)")
-                    }
-                    symbols = try items.enumerated().map { (i, item) throws(ConfigError) in
-                        try reader.string(item, "\(key).symbols[\(i)]")
-                    }
-                }
-                config.allowlist.append(.init(object: object, count: count, symbols: symbols, reason: reason))
-            }
-        }
-        if let value = top["diff"] {
-            let fields = try reader.object(value, "diff")
-            try reader.onlyKnown(fields, diffKeys, "diff")
-            if let number = fields["alpha"] {
-                let alpha = try reader.number(number, "diff.alpha", minimum: 0)
-                guard alpha > 0, alpha < 1 else {
-                    throw ConfigError(
-                        file: file, key: "diff.alpha", message: "expected a number between 0 and 1, found \(alpha)")
-                }
-                config.diff.alpha = alpha
-            }
-            if let number = fields["minEffectMs"] {
-                config.diff.minEffectMs = try reader.number(number, "diff.minEffectMs", minimum: 0)
-            }
-            if let number = fields["minEffectPercent"] {
-                config.diff.minEffectPercent = try reader.number(number, "diff.minEffectPercent", minimum: 0)
-            }
-            if let number = fields["bootstrapResamples"] {
-                config.diff.bootstrapResamples = max(
-                    100,
-                    try reader.whole(
-                        number, "diff.bootstrapResamples",
-                        maximum: ConfigParser.maxBootstrapResamples))
-            }
-            if let number = fields["seed"] { config.diff.seed = UInt64(try reader.whole(number, "diff.seed")) }
-        }
+        if let value = top["rules"] { config.rules = try rules(value, reader) }
+        if let value = top["budgets"] { config.budgets = try budgets(value, reader) }
+        if let value = top["allowlist"] { config.allowlist = try allowlist(value, reader) }
+        if let value = top["diff"] { config.diff = try diffSettings(value, reader) }
         if let value = top["compare"] { config.compare = try compareSettings(value, reader) }
         if let value = top["launches"] { config.launches = try LaunchesParser(reader: reader).launches(value) }
         return config
+    }
+
+    /// premain.json's `rules`: per rule identifier, enabled, severity and its numbers.
+    static func rules(_ value: JSONValue, _ reader: Reader) throws(ConfigError) -> [String: PremainConfig.RuleOverride]
+    {
+        let file = reader.file
+        var rules: [String: PremainConfig.RuleOverride] = [:]
+        let known = Dictionary(uniqueKeysWithValues: allRules.map { ($0.description.identifier, $0.description) })
+        for (identifier, entry) in try reader.object(value, "rules") {
+            let key = "rules.\(identifier)"
+            guard let description = known[identifier] else {
+                throw ConfigError(file: file, key: key, message: "unknown rule; 'premain rules' lists the rules")
+            }
+            let fields = try reader.object(entry, key)
+            try reader.onlyKnown(fields, ["enabled", "severity"] + description.defaults.keys.sorted(), key)
+            var override = PremainConfig.RuleOverride()
+            if let flag = fields["enabled"] { override.enabled = try reader.bool(flag, key + ".enabled") }
+            if let level = fields["severity"] { override.severity = try reader.severity(level, key + ".severity") }
+            for name in description.defaults.keys {
+                if let number = fields[name] {
+                    override.values[name] = try reader.number(number, "\(key).\(name)", minimum: 0)
+                }
+            }
+            rules[identifier] = override
+        }
+        return rules
+    }
+
+    /// premain.json's `budgets`.
+    static func budgets(_ value: JSONValue, _ reader: Reader) throws(ConfigError) -> PremainConfig.Budgets {
+        let file = reader.file
+        let fields = try reader.object(value, "budgets")
+        try reader.onlyKnown(fields, budgetKeys, "budgets")
+        var budgets = PremainConfig.Budgets()
+        if let number = fields["maxInitializersPerObject"] {
+            budgets.maxInitializersPerObject = try reader.whole(number, "budgets.maxInitializersPerObject")
+        }
+        if let number = fields["maxClosureObjects"] {
+            budgets.maxClosureObjects = try reader.whole(number, "budgets.maxClosureObjects")
+        }
+        if let number = fields["maxMedianMsToMain"] {
+            budgets.maxMedianMsToMain = try reader.number(number, "budgets.maxMedianMsToMain", minimum: 0)
+        }
+        if let number = fields["maxMedianMsToFirstOutput"] {
+            budgets.maxMedianMsToFirstOutput = try reader.number(
+                number, "budgets.maxMedianMsToFirstOutput", minimum: 0)
+        }
+        if let number = fields["maxMsPerFunction"] {
+            budgets.maxMsPerFunction = try reader.number(number, "budgets.maxMsPerFunction", minimum: 0)
+        }
+        if let value = fields["maxMsPerFunctionKind"] {
+            let kinds = try reader.object(value, "budgets.maxMsPerFunctionKind")
+            let known = TracedFunctionKind.allCases.filter { $0 != .named }.map(\.rawValue)
+            try reader.onlyKnown(kinds, known, "budgets.maxMsPerFunctionKind")
+            for (name, number) in kinds {
+                guard let kind = TracedFunctionKind(rawValue: name) else { continue }
+                budgets.maxMsPerFunctionKind[kind] = try reader.number(
+                    number, "budgets.maxMsPerFunctionKind.\(name)", minimum: 0)
+            }
+        }
+        if let value = fields["functions"] {
+            guard case .array(let entries) = value else {
+                throw ConfigError(
+                    file: file, key: "budgets.functions",
+                    message: "expected an array of {name, maxMs}, found \(value.kindName)")
+            }
+            for (index, entry) in entries.enumerated() {
+                let key = "budgets.functions[\(index)]"
+                let fields = try reader.object(entry, key)
+                try reader.onlyKnown(fields, ["name", "maxMs"], key)
+                let name = try reader.string(fields["name"], key + ".name")
+                guard let number = fields["maxMs"] else {
+                    throw ConfigError(file: file, key: key + ".maxMs", message: "missing; give the limit in ms")
+                }
+                budgets.functions.append(
+                    .init(name: name, maxMs: try reader.number(number, key + ".maxMs", minimum: 0)))
+            }
+        }
+        return budgets
+    }
+
+    /// premain.json's `allowlist`: each object's accepted initializers and why.
+    static func allowlist(_ value: JSONValue, _ reader: Reader) throws(ConfigError) -> [PremainConfig
+        .AllowedInitializers]
+    {
+        let file = reader.file
+        var allowlist: [PremainConfig.AllowedInitializers] = []
+        guard case .array(let entries) = value else {
+            throw ConfigError(
+                file: file, key: "allowlist",
+                message: "expected an array of {object, count, reason}, found \(value.kindName)")
+        }
+        for (index, entry) in entries.enumerated() {
+            let key = "allowlist[\(index)]"
+            let fields = try reader.object(entry, key)
+            try reader.onlyKnown(fields, allowKeys, key)
+            let object = try reader.string(fields["object"], key + ".object")
+            let count = try reader.whole(fields["count"], key + ".count")
+            let reason = try reader.string(fields["reason"], key + ".reason")
+            guard !reason.allSatisfy(\.isWhitespace) else {
+                throw ConfigError(
+                    file: file, key: key + ".reason", message: "say why these initializers are accepted")
+            }
+            var symbols: [String]?
+            if let list = fields["symbols"] {
+                guard case .array(let items) = list else {
+                    throw ConfigError(
+                        file: file, key: key + ".symbols",
+                        message: "expected an array of strings, found \(list.kindName)")
+                }
+                symbols = try items.enumerated().map { (i, item) throws(ConfigError) in
+                    try reader.string(item, "\(key).symbols[\(i)]")
+                }
+            }
+            allowlist.append(.init(object: object, count: count, symbols: symbols, reason: reason))
+        }
+        return allowlist
+    }
+
+    /// premain.json's `diff` section over the defaults.
+    static func diffSettings(_ value: JSONValue, _ reader: Reader) throws(ConfigError) -> DiffSettings {
+        let file = reader.file
+        var settings = DiffSettings()
+        let fields = try reader.object(value, "diff")
+        try reader.onlyKnown(fields, diffKeys, "diff")
+        if let number = fields["alpha"] {
+            let alpha = try reader.number(number, "diff.alpha", minimum: 0)
+            guard alpha > 0, alpha < 1 else {
+                throw ConfigError(
+                    file: file, key: "diff.alpha", message: "expected a number between 0 and 1, found \(alpha)")
+            }
+            settings.alpha = alpha
+        }
+        if let number = fields["minEffectMs"] {
+            settings.minEffectMs = try reader.number(number, "diff.minEffectMs", minimum: 0)
+        }
+        if let number = fields["minEffectPercent"] {
+            settings.minEffectPercent = try reader.number(number, "diff.minEffectPercent", minimum: 0)
+        }
+        if let number = fields["bootstrapResamples"] {
+            settings.bootstrapResamples = max(
+                100,
+                try reader.whole(
+                    number, "diff.bootstrapResamples",
+                    maximum: ConfigParser.maxBootstrapResamples))
+        }
+        if let number = fields["seed"] { settings.seed = UInt64(try reader.whole(number, "diff.seed")) }
+        return settings
     }
 
     /// premain.json's `compare` section over the defaults.
