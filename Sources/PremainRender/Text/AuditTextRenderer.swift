@@ -10,10 +10,25 @@ public enum AuditTextRenderer {
     }
 
     public static func render(_ binary: BinaryInventory, maxInitializers: Int = 40, width: Int = 100) -> String {
+        var out = TextSafety.display(binary.path) + "\n"
+        out += header(binary, width: width)
+        out += dynamicSection(binary, width: width)
+        out += relocationsSection(binary)
+        out += symbolsSection(binary)
+        out += initializersSection(binary, maxInitializers: maxInitializers, width: width)
+        if let swift = binary.swift { out += swiftSection(swift, maxInitializers: maxInitializers, width: width) }
+        if !binary.diagnostics.isEmpty {
+            out += "\nDiagnostics (tables skipped)\n"
+            for diagnostic in binary.diagnostics { out += "  " + TextSafety.display(diagnostic) + "\n" }
+        }
+        return out
+    }
+
+    /// The kind line, identity, sizes and toolchain under the path.
+    static func header(_ binary: BinaryInventory, width: Int) -> String {
         let wrapList = { (label: String, items: [String]) in Self.wrapList(label, items, width: width) }
         var out = ""
         let h = binary.header
-        out += TextSafety.display(binary.path) + "\n"
         var kindLine = "  \(h.elfClass.rawValue) \(h.endianness.rawValue)-endian \(h.machine), \(kindName(h.kind))"
         if let interpreter = h.interpreter { kindLine += ", interpreter \(TextSafety.display(interpreter))" }
         out +=
@@ -37,7 +52,13 @@ public enum AuditTextRenderer {
                 )
                 .joined(separator: "\n") + "\n"
         }
+        return out
+    }
 
+    /// "Dynamic": needed libraries, run paths, binding, hash tables, versioning.
+    static func dynamicSection(_ binary: BinaryInventory, width: Int) -> String {
+        let wrapList = { (label: String, items: [String]) in Self.wrapList(label, items, width: width) }
+        var out = ""
         out += "\nDynamic\n"
         var dynamic = TextTable(headers: ["", ""], alignments: [.left, .left], indent: 2, maxWidth: width)
         out += wrapList(
@@ -60,7 +81,12 @@ public enum AuditTextRenderer {
         if binary.dynamic.noDefaultLib { dynamic.add(["NODEFLIB", "yes"]) }
         out += dynamic.render()
         if let skipped = binary.closureSkipped { out += "  closure     none: \(skipped)\n" }
+        return out
+    }
 
+    /// "Relocations the loader applies": the count of each class and the tables.
+    static func relocationsSection(_ binary: BinaryInventory) -> String {
+        var out = ""
         let r = binary.relocations
         out += "\nRelocations the loader applies (\(r.total))\n"
         var relocations = TextTable(headers: ["class", "count", ""], alignments: [.left, .right, .left])
@@ -80,7 +106,12 @@ public enum AuditTextRenderer {
             }
             out += "  tables: " + tables.joined(separator: ", ") + "\n"
         }
+        return out
+    }
 
+    /// "Dynamic symbols": exported and imported by type, and their names when asked for.
+    static func symbolsSection(_ binary: BinaryInventory) -> String {
+        var out = ""
         let sym = binary.symbols
         out += "\nDynamic symbols\n"
         var symbols = TextTable(
@@ -100,7 +131,12 @@ public enum AuditTextRenderer {
             out += "  \(label) (\(names.count)):\n"
             for name in names { out += "    " + TextSafety.display(name) + "\n" }
         }
+        return out
+    }
 
+    /// "Static initializers": counts by source, the first `maxInitializers` entries and the globals they construct.
+    static func initializersSection(_ binary: BinaryInventory, maxInitializers: Int, width: Int) -> String {
+        var out = ""
         let i = binary.initializers
         out += "\nStatic initializers: \(i.total)\n"
         if i.total > 0 {
@@ -128,25 +164,24 @@ public enum AuditTextRenderer {
             }
             out += globalsLines(i.entries.prefix(maxInitializers))
         }
+        return out
+    }
 
-        if let swift = binary.swift {
-            out += "\nSwift start-up suspects\n"
-            out += "  lazy globals: \(swift.lazyGlobals.count), default arguments: \(swift.defaultArguments.count)\n"
-            for (label, list) in [("lazy global", swift.lazyGlobals), ("default argument", swift.defaultArguments)] {
-                for suspect in list.prefix(maxInitializers) {
-                    out += suspectLines(label, suspect, width: width)
-                }
-                if list.count > maxInitializers { out += "    …and \(list.count - maxInitializers) more\n" }
+    /// "Swift start-up suspects": lazy globals, default arguments and metadata sizes.
+    static func swiftSection(_ swift: SwiftCensus, maxInitializers: Int, width: Int) -> String {
+        let wrapList = { (label: String, items: [String]) in Self.wrapList(label, items, width: width) }
+        var out = ""
+        out += "\nSwift start-up suspects\n"
+        out += "  lazy globals: \(swift.lazyGlobals.count), default arguments: \(swift.defaultArguments.count)\n"
+        for (label, list) in [("lazy global", swift.lazyGlobals), ("default argument", swift.defaultArguments)] {
+            for suspect in list.prefix(maxInitializers) {
+                out += suspectLines(label, suspect, width: width)
             }
-            let sections = swift.metadataSections.filter { $0.value > 0 }.sorted { $0.key < $1.key }
-                .map { "\($0.key) \(formatBytes($0.value))" }
-            out += wrapList("metadata:", sections.isEmpty ? ["none"] : sections)
+            if list.count > maxInitializers { out += "    …and \(list.count - maxInitializers) more\n" }
         }
-
-        if !binary.diagnostics.isEmpty {
-            out += "\nDiagnostics (tables skipped)\n"
-            for diagnostic in binary.diagnostics { out += "  " + TextSafety.display(diagnostic) + "\n" }
-        }
+        let sections = swift.metadataSections.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+            .map { "\($0.key) \(formatBytes($0.value))" }
+        out += wrapList("metadata:", sections.isEmpty ? ["none"] : sections)
         return out
     }
 
