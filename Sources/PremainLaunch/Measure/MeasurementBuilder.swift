@@ -57,32 +57,8 @@ public struct MeasurementBuilder: Sendable {
             samples, executablePath: executablePath, medianRun: medianRun, images: images, children: children,
             failures: failures, conditions: conditions, residency: residencySummary)
 
-        let plainSeries: UninstrumentedSeries? =
-            plain.isEmpty
-            ? nil
-            : UninstrumentedSeries(
-                runs: plain.count, firstOutput: TimeSummary(samplesMs: plain.compactMap(\.firstOutputMs)),
-                exit: TimeSummary(samplesMs: plain.compactMap(\.exitMs)),
-                cpu: TimeSummary(samplesMs: plain.compactMap(\.cpuMs)),
-                outcomes: plain.map(\.outcome))
-        let effect = plainSeries.map { series in
-            ObserverEffect(
-                firstOutputRatio: Self.ratio(milestones[.firstOutput], series.firstOutput),
-                exitRatio: Self.ratio(milestones[.exit], series.exit),
-                cpuRatio: Self.ratio(cpuTime, series.cpu))
-        }
-        if let effect, let budget = advisor.observerEffectBudget,
-            let worst = [effect.exitRatio, effect.firstOutputRatio].compactMap({ $0 }).max(), worst > 1 + budget
-        {
-            warnings.append(
-                MeasurementWarning(
-                    kind: .observerEffect, subject: "series",
-                    message:
-                        "LD_DEBUG slowed the program ×\(Milliseconds.number(worst, decimals: 2)) (budget ×\(Milliseconds.number(1 + budget, decimals: 2)))",
-                    advice:
-                        "read the uninstrumented exit and first output for totals; the loader phases still rank the costs"
-                ))
-        }
+        let (plainSeries, effect, effectWarning) = observerEffect(plain, milestones: milestones, cpuTime: cpuTime)
+        if let effectWarning { warnings.append(effectWarning) }
         if throughPipe, plain.isEmpty || plain.contains(where: { $0.outputThroughPipe == true }) {
             warnings.append(
                 MeasurementWarning(
@@ -112,6 +88,41 @@ public struct MeasurementBuilder: Sendable {
             measurement.outputCapture = throughPipe ? "pipe" : "null device"
         }
         return measurement
+    }
+
+    /// The uninstrumented series (`nil` without one), the observer effect against it, and the
+    /// warning when LD_DEBUG slowed the program beyond the advisor's budget.
+    func observerEffect(_ plain: [LaunchSample], milestones: Milestones, cpuTime: TimeSummary?) -> (
+        UninstrumentedSeries?, ObserverEffect?, MeasurementWarning?
+    ) {
+        var warning: MeasurementWarning?
+        let plainSeries: UninstrumentedSeries? =
+            plain.isEmpty
+            ? nil
+            : UninstrumentedSeries(
+                runs: plain.count, firstOutput: TimeSummary(samplesMs: plain.compactMap(\.firstOutputMs)),
+                exit: TimeSummary(samplesMs: plain.compactMap(\.exitMs)),
+                cpu: TimeSummary(samplesMs: plain.compactMap(\.cpuMs)),
+                outcomes: plain.map(\.outcome))
+        let effect = plainSeries.map { series in
+            ObserverEffect(
+                firstOutputRatio: Self.ratio(milestones[.firstOutput], series.firstOutput),
+                exitRatio: Self.ratio(milestones[.exit], series.exit),
+                cpuRatio: Self.ratio(cpuTime, series.cpu))
+        }
+        if let effect, let budget = advisor.observerEffectBudget,
+            let worst = [effect.exitRatio, effect.firstOutputRatio].compactMap({ $0 }).max(), worst > 1 + budget
+        {
+            warning =
+                MeasurementWarning(
+                    kind: .observerEffect, subject: "series",
+                    message:
+                        "LD_DEBUG slowed the program ×\(Milliseconds.number(worst, decimals: 2)) (budget ×\(Milliseconds.number(1 + budget, decimals: 2)))",
+                    advice:
+                        "read the uninstrumented exit and first output for totals; the loader phases still rank the costs"
+                )
+        }
+        return (plainSeries, effect, warning)
     }
 
     /// The series' own warnings: an exec chain, children that also wrote loader lines, loader

@@ -230,18 +230,21 @@ enum MeasureCommand: Command {
             return Self.exitCode(countFailure)
         }
         guard measurements.allSatisfy({ $0.status == .ok }) else { return .targetFailed }
-        // Each row of the launch matrix against its launch's own budgets: exit 1 when over.
-        var over: [Finding] = []
-        for (planned, measurement) in zip(rows ?? [], measurements) {
+        let over = rowBudgets(rows ?? [], measurements)
+        for finding in over { Console.error("budget: \(finding.message)") }
+        return over.isEmpty ? .success : .findings
+    }
+
+    /// Each row of the launch matrix against its launch's own budgets (exit 1 when over).
+    static func rowBudgets(_ rows: [PlannedRow], _ measurements: [LaunchMeasurement]) -> [Finding] {
+        zip(rows, measurements).flatMap { planned, measurement -> [Finding] in
             var medians: [Milestone: Double] = [:]
             for milestone in Milestone.allCases {
                 if let time = measurement.milestones[milestone] { medians[milestone] = time.medianMs }
             }
-            over += BudgetChecker.launchBudgets(
+            return BudgetChecker.launchBudgets(
                 planned.row.launch, row: measurement.rowLabel, medians: medians, runs: measurement.runs)
         }
-        for finding in over { Console.error("budget: \(finding.message)") }
-        return over.isEmpty ? .success : .findings
     }
 
     /// Every file measure writes: the report and the exports.

@@ -177,6 +177,19 @@ enum PullRequestCommand: Command {
             }
         }
         for problem in outcome.problems { Console.error(problem) }
+        let written = write(outcome, arguments, config: config, top: top, trend: trend)
+        guard written else { return .internalError }
+        if outcome.programMissing { return .inputError }
+        return outcome.report.verdict.status.exitCode(failOn: failOn)
+    }
+
+    /// Every output pr was asked for, each written whichever fails: the comment, SARIF,
+    /// annotations, JSON, Code Quality, the exports, and the text on stdout. `false` when one
+    /// could not be written.
+    static func write(
+        _ outcome: PullRequestSession.Outcome, _ arguments: ParsedArguments, config: PremainConfig, top: Int,
+        trend: HistoryTrend.Loaded
+    ) -> Bool {
         let report = outcome.report
         let diff = outcome.diff
         let locator = outcome.locator
@@ -224,9 +237,7 @@ enum PullRequestCommand: Command {
             Console.emit(to: nil) {
                 PullRequestTextRenderer.render(report, width: OutputWidth.resolve(arguments), scope: locator.scope)
             } && written
-        guard written else { return .internalError }
-        if outcome.programMissing { return .inputError }
-        return report.verdict.status.exitCode(failOn: failOn)
+        return written
     }
 
     /// Every file pr writes; one of them may be "-" (stdout, the text report then on stderr).
