@@ -91,32 +91,7 @@ final class ProbePlanner {
             ? debugLocator.debugFile(for: file).flatMap { try? ELFFile(path: $0) } : nil
 
         // 1. Initializer entries.
-        let entries = markersOnly ? [] : file.initializerEntries
-        let targets = Set(entries.compactMap(\.target))
-        var names = file.symbolNames(at: targets)
-        if let debugFile {
-            names.merge(debugFile.symbolNames(at: targets.subtracting(names.keys))) { first, _ in first }
-        }
-        for entry in entries {
-            guard let target = entry.target, target != 0, target != UInt64.max else { continue }
-            var symbol = names[target] ?? entry.relocationSymbol
-            if symbol == nil, entry.source == .dtInit, file.section(named: ".init")?.address == target {
-                symbol = "_init"
-            }
-            let label = symbol ?? "\(entry.source.rawValue)[\(entry.index)]"
-            guard probes[target] == nil else { continue }
-            let kind = Self.initializerKind(symbol)
-            if kind == .cxxTranslationUnitInitializer, let symbol {
-                // The unit's probe, then its globals' (one may share its first instruction).
-                let unit = translationUnitProbes(file, symbol: symbol, at: target)
-                probes[target] = unit.first
-                globals += unit.dropFirst()
-            } else {
-                probes[target] = TraceProbe(
-                    object: path, entry: target, symbol: label, demangled: symbol.flatMap(Demangler.demangle),
-                    kind: kind)
-            }
-        }
+        if !markersOnly { initializerProbes(file, debugFile: debugFile, into: &probes, globals: &globals) }
 
         // 2. Symbols: Swift suspects, --function, markers.
         var pendingQueries = Set(functionQueries)
@@ -175,31 +150,7 @@ final class ProbePlanner {
 
         // 3. Inlined copies (DWARF) of default-argument generators and named functions.
         if !markersOnly, isSwiftObject(file) || !functionQueries.isEmpty {
-            let info = debugInfo(for: path, file: file)
-            let copies =
-                info?.inlinedCopies { name in
-                    SwiftSuspects.kind(of: name) == .defaultArgument || self.isQueried(name)
-                } ?? []
-            for copy in copies where probes[copy.entry] == nil {
-                let isDefault = SwiftSuspects.kind(of: copy.symbol) == .defaultArgument
-                probes[copy.entry] = TraceProbe(
-                    object: path, entry: copy.entry, symbol: copy.symbol, demangled: Demangler.demangle(copy.symbol),
-                    kind: isDefault ? .swiftDefaultArgument : .named, exits: copy.exits,
-                    inlinedInto: copy.caller.map { Demangler.demangle($0) ?? $0 }, source: copy.callSite)
-            }
-            if info == nil {
-                // The file's DWARF may be there and unread: libdw is this machine's problem, not the file's.
-                let reason =
-                    DebugInfo.libraryFailure != nil && debugLocator.debugFile(for: file) != nil
-                    ? "libdw.so.1 cannot be used (see the notes), so this object's DWARF was not read: copies inlined into callers cannot be found or timed; only calls to the out-of-line function are timed"
-                    : "no DWARF for this object: copies inlined into callers cannot be found or timed; only calls to the out-of-line function are timed"
-                for (name, _) in defaultArguments.sorted(by: { $0.key < $1.key }) {
-                    untimed.append(
-                        UntimedFunction(
-                            object: path, symbol: name, demangled: Demangler.demangle(name),
-                            kind: .swiftDefaultArgument, reason: reason))
-                }
-            }
+            untimed += inlinedCopyProbes(file, defaultArguments: defaultArguments, into: &probes)
         }
         for query in pendingQueries.sorted() where isMainExecutable {
             untimed.append(
@@ -214,6 +165,76 @@ final class ProbePlanner {
             path: path, probes: probes.values.sorted { $0.entry < $1.entry } + globals,
             markers: markers.mapValues { $0.sorted() }, loadSegments: loads,
             untimed: untimed, isPositionIndependent: file.type == 3)
+    }
+
+    /// Step 1 of a plan: a probe on every initializer entry (a C++ unit's initializer with its
+    /// globals' probes after it, in `globals`).
+    private func initializerProbes(
+        _ file: ELFFile, debugFile: ELFFile?, into probes: inout [UInt64: TraceProbe], globals: inout [TraceProbe]
+    ) {
+        let path = file.path
+        let entries = file.initializerEntries
+        let targets = Set(entries.compactMap(\.target))
+        var names = file.symbolNames(at: targets)
+        if let debugFile {
+            names.merge(debugFile.symbolNames(at: targets.subtracting(names.keys))) { first, _ in first }
+        }
+        for entry in entries {
+            guard let target = entry.target, target != 0, target != UInt64.max else { continue }
+            var symbol = names[target] ?? entry.relocationSymbol
+            if symbol == nil, entry.source == .dtInit, file.section(named: ".init")?.address == target {
+                symbol = "_init"
+            }
+            let label = symbol ?? "\(entry.source.rawValue)[\(entry.index)]"
+            guard probes[target] == nil else { continue }
+            let kind = Self.initializerKind(symbol)
+            if kind == .cxxTranslationUnitInitializer, let symbol {
+                // The unit's probe, then its globals' (one may share its first instruction).
+                let unit = translationUnitProbes(file, symbol: symbol, at: target)
+                probes[target] = unit.first
+                globals += unit.dropFirst()
+            } else {
+                probes[target] = TraceProbe(
+                    object: path, entry: target, symbol: label, demangled: symbol.flatMap(Demangler.demangle),
+                    kind: kind)
+            }
+        }
+    }
+
+    /// Step 3 of a plan: probes on the copies of default-argument generators and named
+    /// functions that DWARF says were inlined into their callers; the functions whose copies
+    /// cannot be found (no DWARF, or libdw unusable) come back untimed, with why.
+    private func inlinedCopyProbes(
+        _ file: ELFFile, defaultArguments: [String: UInt64], into probes: inout [UInt64: TraceProbe]
+    ) -> [UntimedFunction] {
+        let path = file.path
+        var untimed: [UntimedFunction] = []
+        let info = debugInfo(for: path, file: file)
+        let copies =
+            info?.inlinedCopies { name in
+                SwiftSuspects.kind(of: name) == .defaultArgument || self.isQueried(name)
+            } ?? []
+        for copy in copies where probes[copy.entry] == nil {
+            let isDefault = SwiftSuspects.kind(of: copy.symbol) == .defaultArgument
+            probes[copy.entry] = TraceProbe(
+                object: path, entry: copy.entry, symbol: copy.symbol, demangled: Demangler.demangle(copy.symbol),
+                kind: isDefault ? .swiftDefaultArgument : .named, exits: copy.exits,
+                inlinedInto: copy.caller.map { Demangler.demangle($0) ?? $0 }, source: copy.callSite)
+        }
+        if info == nil {
+            // The file's DWARF may be there and unread: libdw is this machine's problem, not the file's.
+            let reason =
+                DebugInfo.libraryFailure != nil && debugLocator.debugFile(for: file) != nil
+                ? "libdw.so.1 cannot be used (see the notes), so this object's DWARF was not read: copies inlined into callers cannot be found or timed; only calls to the out-of-line function are timed"
+                : "no DWARF for this object: copies inlined into callers cannot be found or timed; only calls to the out-of-line function are timed"
+            for (name, _) in defaultArguments.sorted(by: { $0.key < $1.key }) {
+                untimed.append(
+                    UntimedFunction(
+                        object: path, symbol: name, demangled: Demangler.demangle(name),
+                        kind: .swiftDefaultArgument, reason: reason))
+            }
+        }
+        return untimed
     }
 
     /// The probe of a C++ translation unit's initializer `symbol` at `address`, named by its
