@@ -61,22 +61,7 @@ enum FieldRunSupervisor {
             }
         }
         defer { if socketFD >= 0 { close(socketFD) } }
-        var entries: [String] = []
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = LosslessUTF8.string(UnsafeRawBufferPointer(start: entry, count: strlen(entry)))
-            let replaced = ["PREMAIN_T0=", PremainEnvironment.audit.name + "="] + (notify ? ["NOTIFY_SOCKET="] : [])
-            if !replaced.contains(where: text.hasPrefix) { entries.append(text) }
-            pointer += 1
-        }
-        if notify { entries.append("NOTIFY_SOCKET=@" + name) }
-        // The machine ID for the recorder, read here once rather than by the command at its start.
-        if PremainEnvironment.fieldHost.value == nil, let host = FieldSetup.machineID() {
-            entries.append(PremainEnvironment.fieldHost.name + "=" + host)
-        }
-        entries.append(
-            PremainEnvironment.audit.name + "="
-                + FieldLauncher.auditList(recorder: recorder, existing: PremainEnvironment.audit.value))
+        let entries = childEnvironment(recorder: recorder, notifySocket: notify ? "@" + name : nil)
         // PREMAIN_T0's value is written by the child just before execve (its pid and clock).
         let t0Entry = UnsafeMutablePointer<CChar>.allocate(capacity: 11 + Int(t0Room))
         defer { t0Entry.deallocate() }
@@ -153,6 +138,30 @@ enum FieldRunSupervisor {
         // The command's own status: what the service manager and a shell see.
         if status & 0x7f == 0 { exit((status >> 8) & 0xff) }
         exit(128 + (status & 0x7f))
+    }
+
+    /// The command's environment: premain's own without PREMAIN_T0 and LD_AUDIT (and
+    /// NOTIFY_SOCKET when it gets its own, `notifySocket`), the machine ID for the recorder, and
+    /// LD_AUDIT with the recorder first. PREMAIN_T0 is added by the child itself.
+    static func childEnvironment(recorder: String, notifySocket: String?) -> [String] {
+        var entries: [String] = []
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = LosslessUTF8.string(UnsafeRawBufferPointer(start: entry, count: strlen(entry)))
+            let replaced =
+                ["PREMAIN_T0=", PremainEnvironment.audit.name + "="] + (notifySocket != nil ? ["NOTIFY_SOCKET="] : [])
+            if !replaced.contains(where: text.hasPrefix) { entries.append(text) }
+            pointer += 1
+        }
+        if let notifySocket { entries.append("NOTIFY_SOCKET=" + notifySocket) }
+        // The machine ID for the recorder, read here once rather than by the command at its start.
+        if PremainEnvironment.fieldHost.value == nil, let host = FieldSetup.machineID() {
+            entries.append(PremainEnvironment.fieldHost.name + "=" + host)
+        }
+        entries.append(
+            PremainEnvironment.audit.name + "="
+                + FieldLauncher.auditList(recorder: recorder, existing: PremainEnvironment.audit.value))
+        return entries
     }
 
     /// Calls `body` with a `sockaddr_un` for `address`: `@NAME` an abstract socket (as systemd
