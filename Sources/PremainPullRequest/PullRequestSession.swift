@@ -209,16 +209,8 @@ public struct PullRequestSession: Sendable {
                     return .notMeasured(message, .missingExecutable)
                 }
             }
-            var row = CompareRowRequest(
-                base: paths[0], head: paths[1], arguments: Array(launch.run.dropFirst()),
-                environment: launch.environment(over: request.environment))
-            row.stop = planned.stop
-            row.cold = planned.cold
-            row.stdinPath = launch.stdin
-            row.workingDirectory = launch.workingDirectory
-            row.timeoutSeconds = launch.timeoutSeconds
-            row.launch = launch.name
-            requests.append(row)
+            requests.append(
+                CompareRowRequest(planned, base: paths[0], head: paths[1], environment: request.environment))
         }
         var options = request.compare
         options.baseLabel = sides.baseLabel

@@ -219,6 +219,21 @@ public struct CompareRowRequest: Sendable {
         self.arguments = arguments
         self.environment = environment
     }
+
+    /// The row of a declared launch: its program found as `base` and `head`, its arguments, its
+    /// environment over `environment`, its end, temperature, stdin, folder and timeout.
+    public init(_ planned: PlannedRow, base: String, head: String, environment: [String]) {
+        let launch = planned.row.launch
+        self.init(
+            base: base, head: head, arguments: Array(launch.run.dropFirst()),
+            environment: launch.environment(over: environment))
+        stop = planned.stop
+        cold = planned.cold
+        stdinPath = launch.stdin
+        workingDirectory = launch.workingDirectory
+        timeoutSeconds = launch.timeoutSeconds
+        self.launch = launch.name
+    }
 }
 
 /// A row being compared: its blocks so far and whether it has stopped (decided, out of runs,

@@ -240,16 +240,7 @@ enum CompareCommand: Command {
                     return problem.isUsage ? .usage : .inputError
                 }
             }
-            var request = CompareRowRequest(
-                base: paths[0], head: paths[1], arguments: Array(launch.run.dropFirst()),
-                environment: launch.environment(over: environment))
-            request.stop = planned.stop
-            request.cold = planned.cold
-            request.stdinPath = launch.stdin
-            request.workingDirectory = launch.workingDirectory
-            request.timeoutSeconds = launch.timeoutSeconds
-            request.launch = launch.name
-            requests.append(request)
+            requests.append(CompareRowRequest(planned, base: paths[0], head: paths[1], environment: environment))
         }
         try OutputOptions.refuseConflicts(
             arguments, outputs: outputs,
