@@ -118,7 +118,6 @@ enum MeasureCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
-        let timeout = arguments[LaunchSettingsOptions.timeout]
         if let stray = arguments.positionals.first {
             throw UsageError(message: "unexpected argument '\(stray)'; put the command after '--'")
         }
@@ -131,41 +130,7 @@ enum MeasureCommand: Command {
             inputs: commands.flatMap { OutputOptions.commandFiles($0, environment) }
                 + [rows == nil ? nil : ConfigOptions.file(arguments)].compactMap { $0 })
         let output = arguments[OutputOptions.output]
-        let reportOnStdout = output == nil || output == "-"
-        let handling: LaunchRequest.OutputHandling
-        if !arguments[showOutput] || arguments[discardOutput] {
-            handling = .discard
-        } else {
-            let stdoutTarget: Int32 = (format == .json && reportOnStdout) || Console.reportDescriptor == 2 ? 2 : 1
-            handling = .forward { stream, bytes in
-                Console.raw(stream == .stdout ? stdoutTarget : 2, bytes)
-            }
-        }
-        var options = MeasureOptions(
-            runs: arguments[runs], warmup: arguments[LaunchSettingsOptions.warmup], cold: arguments[cold],
-            timeoutSeconds: timeout, observerSeries: !arguments[noObserver],
-            pin: !arguments[LaunchSettingsOptions.noPin],
-            realtimeMeasurer: !arguments[LaunchSettingsOptions.noRealtime], output: handling)
-        options.keepRawSamples = arguments[raw] || TraceExport.path(arguments) != nil || format == .html
-        options.inheritStdin = arguments[LaunchSettingsOptions.inheritStdin]
-        if let until = arguments[until] {
-            switch until {
-            case "first-output": options.stop = .firstOutput
-            case "main": options.stop = .main
-            case "exit": options.stop = nil
-            case "":
-                throw UsageError(message: "\(Self.until) takes first-output, main, exit or a function name, not ''")
-            default: options.stop = .symbol(until)
-            }
-        }
-        if let ready = arguments[ready] {
-            do {
-                options.stop = .ready(try OutputPattern(ready))
-            } catch {
-                throw UsageError(message: "invalid value for '\(Self.ready)': \(error.message)")
-            }
-        }
-        options.holdIdleLatency = !arguments[LaunchSettingsOptions.allowIdle]
+        var options = try measureOptions(arguments, reportOnStdout: output == nil || output == "-")
         if let problem = LaunchGuard.installSignalHandlers() { Console.error(problem) }
         if arguments[instructions] { options.instructionCounter = InstructionCounter() }
         let progress = ProgressBar.onTerminal("measure")
@@ -233,6 +198,50 @@ enum MeasureCommand: Command {
         let over = rowBudgets(rows ?? [], measurements)
         for finding in over { Console.error("budget: \(finding.message)") }
         return over.isEmpty ? .success : .findings
+    }
+
+    /// How measure launches, from its options: runs, warm-up, cold, timeout, the observer
+    /// series, pinning, the program's output (discarded, or passed on to a stream the report
+    /// does not use), its stdin, and where each run ends (`--until`, `--ready`).
+    static func measureOptions(_ arguments: ParsedArguments, reportOnStdout: Bool) throws(UsageError)
+        -> MeasureOptions
+    {
+        let format = arguments[format]
+        let handling: LaunchRequest.OutputHandling
+        if !arguments[showOutput] || arguments[discardOutput] {
+            handling = .discard
+        } else {
+            let stdoutTarget: Int32 = (format == .json && reportOnStdout) || Console.reportDescriptor == 2 ? 2 : 1
+            handling = .forward { stream, bytes in
+                Console.raw(stream == .stdout ? stdoutTarget : 2, bytes)
+            }
+        }
+        var options = MeasureOptions(
+            runs: arguments[runs], warmup: arguments[LaunchSettingsOptions.warmup], cold: arguments[cold],
+            timeoutSeconds: arguments[LaunchSettingsOptions.timeout], observerSeries: !arguments[noObserver],
+            pin: !arguments[LaunchSettingsOptions.noPin],
+            realtimeMeasurer: !arguments[LaunchSettingsOptions.noRealtime], output: handling)
+        options.keepRawSamples = arguments[raw] || TraceExport.path(arguments) != nil || format == .html
+        options.inheritStdin = arguments[LaunchSettingsOptions.inheritStdin]
+        if let until = arguments[until] {
+            switch until {
+            case "first-output": options.stop = .firstOutput
+            case "main": options.stop = .main
+            case "exit": options.stop = nil
+            case "":
+                throw UsageError(message: "\(Self.until) takes first-output, main, exit or a function name, not ''")
+            default: options.stop = .symbol(until)
+            }
+        }
+        if let ready = arguments[ready] {
+            do {
+                options.stop = .ready(try OutputPattern(ready))
+            } catch {
+                throw UsageError(message: "invalid value for '\(Self.ready)': \(error.message)")
+            }
+        }
+        options.holdIdleLatency = !arguments[LaunchSettingsOptions.allowIdle]
+        return options
     }
 
     /// Each row of the launch matrix against its launch's own budgets (exit 1 when over).
