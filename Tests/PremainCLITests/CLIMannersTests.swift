@@ -35,6 +35,73 @@ import Testing
         }
     }
 
+    /// Issue 36, item 17: a command's usage line and its argument checks are made from its
+    /// declared forms, arguments and options, so each message below comes from the parser.
+    @Test func formsAndArgumentsAreCheckedFromTheirDeclarations() throws {
+        let cases: [([String], String)] = [
+            (["history"], "missing expected argument 'add' or 'show'"),
+            (["history", "ad"], "unknown action 'ad'; use 'add' or 'show'; did you mean 'add'?"),
+            (["history", "add"], "missing expected argument '<report>'"),
+            (["history", "add", "a.json", "b.json"], "unexpected argument 'b.json'"),
+            (["history", "show", "--commit", "abc"], "--commit goes with 'premain history add'"),
+            (["field", "run"], "missing expected argument '<command>' after '--'"),
+            (["field", "report", "--", "/bin/true"], "'--' and what follows are for 'premain field run' only"),
+            (["field", "compare"], "missing expected argument '<old>'"),
+            (["field", "compare", "a", "b", "c"], "unexpected argument 'c'"),
+            (["field", "export", "--notify"], "--notify goes with 'premain field run'"),
+            (["completions", "bsh"], "<shell> must be bash, zsh or fish, not 'bsh'; did you mean 'bash'?"),
+            (["compare", "/bin/true"], "missing expected argument '<head>'"),
+            (
+                ["compare", "/bin/true", "/bin/true", "x"],
+                "unexpected argument 'x'; put the program's arguments after '--'"
+            ),
+            (["measure", "x"], "unexpected argument 'x'; put the program's arguments after '--'"),
+            (["diff", "a"], "missing expected argument '<head>'"),
+            (["rules", "x"], "unexpected argument 'x'"),
+            (["audit"], "missing expected argument '<file-or-folder>'"),
+            (["check"], "missing expected argument '<input>'"),
+            (["manual", "x"], "unexpected argument 'x'"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.hasPrefix("Error: \(message)\nUsage: premain \(arguments[0])"), "\(result.stderr)")
+        }
+        // --help is not held to the arguments.
+        #expect(try CLI.run(["history", "--help"]).status == 0)
+    }
+
+    /// Every option a usage line names is one the command takes (its help lists it), and the
+    /// forms' usage wraps within the width between whole terms.
+    @Test func usageLinesNameOnlyDeclaredOptions() throws {
+        for command in ["audit", "measure", "trace", "check", "compare", "diff", "pr", "history", "field", "rules"] {
+            let help = try CLI.run([command, "--help"])
+            #expect(help.status == 0)
+            guard let usageStart = help.stdout.range(of: "USAGE: "),
+                let usageEnd = help.stdout.range(of: "\n\n", range: usageStart.upperBound..<help.stdout.endIndex),
+                let optionsStart = help.stdout.range(of: "\nOPTIONS:\n")
+            else {
+                Issue.record("no USAGE or OPTIONS in \(command) --help")
+                continue
+            }
+            let usage = help.stdout[usageStart.upperBound..<usageEnd.lowerBound]
+            let options = help.stdout[optionsStart.upperBound...]
+            let named = usage.split(whereSeparator: { " \n[]()|".contains($0) }).filter {
+                $0.hasPrefix("--") && $0 != "--"
+            }
+            #expect(!named.isEmpty || command == "history")
+            for name in named {
+                #expect(options.contains("\(name) ") || options.contains("\(name)\n"), "\(command): \(name)")
+            }
+            #expect(help.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(command)")
+        }
+        let field = try CLI.run(["field", "bogus"], environment: ["COLUMNS": "80"])
+        let lines = field.stderr.split(separator: "\n")
+        #expect(lines.count > 4)
+        #expect(lines.dropFirst().allSatisfy { $0.count <= 80 }, "\(field.stderr)")
+        #expect(!field.stderr.contains("[--format\n"))
+    }
+
     @Test func oneOutputMayBeStdoutAndTheReportMovesToStderr() throws {
         let two = try CLI.run([
             "measure", "--runs", "1", "--format", "json", "--output", "-", "--export-bmf", "-", "--", "/bin/true",

@@ -96,7 +96,7 @@ import Testing
         let unknown = try CLI.run(["completions", "tcsh"])
         #expect(unknown.status == 64)
         #expect(
-            unknown.stderr.hasPrefix("Error: <shell> must be one of bash, zsh, fish, not 'tcsh'"), "\(unknown.stderr)")
+            unknown.stderr.hasPrefix("Error: <shell> must be bash, zsh or fish, not 'tcsh'"), "\(unknown.stderr)")
     }
 
     /// Sources the bash script and calls its function as bash's completion would.

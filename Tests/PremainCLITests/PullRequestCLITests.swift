@@ -113,7 +113,10 @@ import Testing
         let folder = try Samples.path("pairs/aa-1")
         let cases: [([String], String)] = [
             (["pr"], "give --base <folder> and --head <folder>"),
-            (["pr", "--base", folder], "give --base <folder> and --head <folder>"),
+            (["pr", "--base", folder], "--base needs --head <folder>"),
+            (["pr", "--base", folder, "--commits", "a", "b"], "--base and --commits exclude each other"),
+            (["pr", "--build", "make"], "--build needs --commits <base> <head>"),
+            (["pr", "--base", folder, "--head", folder, "stray"], "unexpected argument 'stray'"),
             (["pr", "--base", folder, "--head", "/nonexistent"], "--head '/nonexistent': no such folder"),
             (["pr", "--base", folder, "--head", folder + "/app"], "is not a folder"),
             (["pr", "--commits", "HEAD~1", "HEAD"], "--commits needs --build"),

@@ -8,7 +8,10 @@ struct UsageError: Error {
 struct ParsedArguments {
     /// The words given for each option, by canonical name; `[]` for a flag that is there.
     fileprivate(set) var values: [String: [String]] = [:]
+    /// The positional arguments, after the action word of a command that has actions.
     var positionals: [String] = []
+    /// The action word that chose the form (`add` of `history add`), for commands with actions.
+    var action: String?
     /// Words after `--`, for commands that run another command.
     var passthrough: [String] = []
     var wantsHelp = false
@@ -100,6 +103,7 @@ enum ArgumentParser {
                 throw UsageError(message: given.map(\.description).joined(separator: " and ") + " exclude each other")
             }
         }
+        if !parsed.wantsHelp { try spec.checkForm(&parsed) }
         return parsed
     }
 }

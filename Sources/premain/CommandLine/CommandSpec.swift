@@ -8,6 +8,8 @@ struct ArgumentSpec: Sendable {
     var kind: ValueKind = .text
     /// Given any number of times: written `<name>...` in the usage line.
     var repeating = false
+    /// May be left out: written `[<name>]`; only the last arguments of a form can be.
+    var optional = false
 
     var usage: String { name + (repeating ? "..." : "") }
 }
@@ -43,20 +45,68 @@ indirect enum UsageTerm: Sendable {
     static let otherOptions = UsageTerm.word("[<options>]")
 }
 
-/// What a command accepts and how it explains itself, in swift-argument-parser's layout: the
-/// usage line, the option rows and the checks of the parser are all made from `options`.
+/// What a command accepts and how it explains itself, in swift-argument-parser's layout. Each
+/// option, argument and form is declared once; the usage line, the help rows, the man page,
+/// the completions and the parser's checks are all made from the declarations.
 struct CommandSpec: Sendable {
     var name: String
     var abstract: String
     var discussion: String = ""
+    /// The positional arguments of a command with one form.
     var arguments: [ArgumentSpec] = []
-    /// The usage line after `premain NAME`.
-    var usageTerms: [UsageTerm] = []
+    /// What may follow `--` in a command with one form.
+    var passthrough: Passthrough?
+    /// The ways to call a command that has several (`history add|show`, `pr --base|--commits`).
+    var forms: [CommandForm] = []
+    /// Options every form takes, named in the usage line.
     var options: [any DeclaredOption] = []
+    /// Options every form takes that the usage line sums up as `[<options>]` (help lists them).
+    var moreOptions: [any DeclaredOption] = []
     /// Options of which at most one may be given (`--closure`, `--no-closure`).
     var exclusive: [[any DeclaredOption]] = []
+
     /// Everything after `--` is passed through (the command to run), not parsed.
-    var acceptsPassthrough = false
+    var acceptsPassthrough: Bool { passthrough != nil || forms.contains { $0.passthrough != nil } }
+
+    /// The usage line after `premain NAME`: the forms in parentheses, the options (an exclusive
+    /// group as `[--a | --b]`), `[<options>]`, the arguments and `--`.
+    var usageTerms: [UsageTerm] {
+        var terms: [UsageTerm] = []
+        if !forms.isEmpty { terms.append(.alternatives(forms.map(\.usageTerms))) }
+        var shown: Set<String> = []
+        for option in options where !shown.contains(option.spec.name) {
+            let group = exclusive.first { group in group.contains { $0.spec.name == option.spec.name } }
+            let members = group.map { group in
+                options.filter { option in group.contains { $0.spec.name == option.spec.name } }
+            }
+            if let members, members.count > 1 {
+                terms.append(.either(members))
+                shown.formUnion(members.map(\.spec.name))
+            } else {
+                terms.append(.option(option))
+                shown.insert(option.spec.name)
+            }
+        }
+        if !moreOptions.isEmpty { terms.append(.otherOptions) }
+        return terms + CommandForm.argumentTerms(arguments, passthrough: passthrough)
+    }
+
+    /// The rows of help's ARGUMENTS: each argument, or each form's action with its arguments.
+    var argumentRows: [ArgumentSpec] {
+        var rows = arguments
+        if let passthrough { rows.append(passthrough.first) }
+        for form in forms {
+            guard var action = form.action else {
+                rows += form.arguments + [form.passthrough?.first].compactMap { $0 }
+                continue
+            }
+            let words = CommandForm.argumentTerms(form.arguments, passthrough: form.passthrough).map(\.text)
+            action.name = ([action.name] + words).joined(separator: " ")
+            if action.kind == .text, let kind = form.arguments.first?.kind { action.kind = kind }
+            rows.append(action)
+        }
+        return rows
+    }
 
     static let help = Option.flag("--help", short: "-h", help: "Show help information")
     /// Every command takes it: stderr gets errors only (no progress, notes or status lines).
@@ -64,8 +114,13 @@ struct CommandSpec: Sendable {
         "--quiet", short: "-q",
         help: "Print only the report and errors: no progress bar, notes or status lines on stderr")
 
-    /// Every option's spec, `--quiet` and `--help` last.
-    var allOptions: [OptionSpec] { options.map(\.spec) + [Self.quiet.spec, Self.help.spec] }
+    /// Every option's spec once, in declaration order (the usage line's, the forms', then the
+    /// others), `--quiet` and `--help` last.
+    var allOptions: [OptionSpec] {
+        var seen: Set<String> = []
+        let declared = options + forms.flatMap { $0.required + $0.options } + moreOptions
+        return declared.map(\.spec).filter { seen.insert($0.name).inserted } + [Self.quiet.spec, Self.help.spec]
+    }
 
     func option(named name: String) -> OptionSpec? {
         allOptions.first { $0.names.contains(name) }
@@ -81,7 +136,28 @@ struct CommandSpec: Sendable {
     func usageLines(width: Int) -> [String] {
         let first = "Usage: premain \(name)"
         let indent = String(repeating: " ", count: first.count + 1 <= 40 ? first.count + 1 : 4)
-        return TextWrap.lines([first] + usageTerms.map(\.text), width: width, indent: indent)
+        return TextWrap.lines(
+            [first] + Self.atoms(usageTerms.map(\.text).joined(separator: " ")), width: width, indent: indent)
+    }
+
+    /// The words of a usage line that a wrap must not break: `[--format <format>]` stays whole,
+    /// a form's parentheses and bars do not hold their contents together.
+    static func atoms(_ usage: String) -> [String] {
+        var atoms: [String] = []
+        var current = ""
+        var depth = 0
+        for character in usage {
+            if character == " ", depth == 0 {
+                if !current.isEmpty { atoms.append(current) }
+                current = ""
+                continue
+            }
+            if character == "[" || character == "<" { depth += 1 }
+            if character == "]" || character == ">", depth > 0 { depth -= 1 }
+            current.append(character)
+        }
+        if !current.isEmpty { atoms.append(current) }
+        return atoms
     }
 
     /// The `--help` text.
@@ -95,10 +171,12 @@ struct CommandSpec: Sendable {
                 .joined(separator: "\n") + "\n"
         }
         let usageIndent = "USAGE: premain \(name) "
-        out += "\n" + Self.hanging(usageIndent, String(usage.dropFirst(usageIndent.count - 7))) + "\n"
-        if !arguments.isEmpty {
+        let indent = usageIndent.count <= 40 ? usageIndent.count : 4
+        let synopsis = TextWrap.lines(Self.atoms(String(usage.dropFirst(usageIndent.count - 7))), width: 100 - indent)
+        out += "\n" + usageIndent + synopsis.joined(separator: "\n" + String(repeating: " ", count: indent)) + "\n"
+        if !argumentRows.isEmpty {
             out += "\nARGUMENTS:\n"
-            for argument in arguments { out += Self.row(argument.name, argument.help) }
+            for argument in argumentRows { out += Self.row(argument.name, argument.help) }
         }
         out += "\nOPTIONS:\n"
         for option in allOptions { out += Self.row(option.label, option.helpText) }

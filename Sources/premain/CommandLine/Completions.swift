@@ -31,7 +31,7 @@ enum Completions {
         var kind: ValueKind?
 
         init(_ command: CommandSpec) {
-            for argument in command.arguments {
+            for argument in command.argumentRows {
                 let first = argument.name.split(separator: " ").first.map(String.init) ?? argument.name
                 if !first.hasPrefix("<") { keywords.append(first) }
                 if argument.kind != .text, argument.kind != .command, kind == nil { kind = argument.kind }

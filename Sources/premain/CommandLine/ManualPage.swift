@@ -60,11 +60,11 @@ enum ManualPage {
                     out.text(String(paragraph))
                 }
             }
-            if !command.arguments.isEmpty {
+            if !command.argumentRows.isEmpty {
                 out.macro("Pp")
                 out.text("Arguments:")
                 out.raw(".Bl -tag -width Ds")
-                for argument in command.arguments {
+                for argument in command.argumentRows {
                     out.raw(".It " + argumentWords(argument.name).joined(separator: " "))
                     out.text(argument.help)
                 }

@@ -33,10 +33,9 @@ enum AuditCommand: Command {
             per symbol relocation) with its held-out error; \(LoaderEstimateOptions.saveModel) keeps the model for later.
             """,
         arguments: [files],
-        usageTerms: [.option(format), .option(OutputOptions.output), .otherOptions, .argument(files)],
-        options: [
-            format, OutputOptions.output, schemaVersion, symbols, noDemangle, OutputWidth.option,
-            FolderOptions.includeObjects,
+        options: [format, OutputOptions.output],
+        moreOptions: [
+            schemaVersion, symbols, noDemangle, OutputWidth.option, FolderOptions.includeObjects,
             LoaderEstimateOptions.estimate, LoaderEstimateOptions.saveModel,
         ] + closureOptionSpecs,
         exclusive: [[noClosure, closure]])
@@ -63,9 +62,6 @@ enum AuditCommand: Command {
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
         let schema = arguments[schemaVersion]
-        guard !arguments.positionals.isEmpty else {
-            throw UsageError(message: "missing expected argument '\(files.name)'")
-        }
         try OutputOptions.refuseConflicts(
             arguments, outputs: outputs, inputs: arguments.positionals + LoaderEstimateOptions.files(arguments))
         let options = InventoryOptions(symbolLists: arguments[symbols], demangle: !arguments[noDemangle])

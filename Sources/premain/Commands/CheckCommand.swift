@@ -33,16 +33,10 @@ enum CheckCommand: Command {
             at main is printed beside the estimate.
             """,
         arguments: [inputs],
-        usageTerms: [
-            .option(format), .option(ConfigOptions.failOn), .option(ConfigOptions.config),
-            .option(SourceRootOptions.sourceRoot),
-            .option(OutputOptions.output), .argument(inputs),
-        ],
         options: [
-            format, OutputOptions.output, OutputWidth.option,
-            ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
-            FolderOptions.includeObjects, verify,
-        ])
+            format, ConfigOptions.failOn, ConfigOptions.config, SourceRootOptions.sourceRoot, OutputOptions.output,
+        ],
+        moreOptions: [OutputWidth.option, ConfigOptions.noConfig, FolderOptions.includeObjects, verify])
 
     static let inputs = ArgumentSpec(
         name: "<input>", help: "ELF files, folders, or premain JSON reports.", kind: .path(.any), repeating: true)
@@ -70,9 +64,6 @@ enum CheckCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
-        guard !arguments.positionals.isEmpty else {
-            throw UsageError(message: "missing expected argument '\(inputs.name)'")
-        }
         try OutputOptions.refuseConflicts(
             arguments, outputs: [OutputOptions.output],
             inputs: arguments.positionals + [ConfigOptions.file(arguments)].compactMap { $0 })

@@ -35,26 +35,16 @@ enum CompareCommand: Command {
             \(VerdictStatus.regression.exitCode) regression, \(VerdictStatus.inconclusive.exitCode) inconclusive, \
             \(VerdictStatus.runFailed.exitCode) when a run failed, \(ExitCode.inputError) when BASE or HEAD is not an executable file.
             """,
-        arguments: [base, head, passedArguments],
-        usageTerms: [
-            .option(BuildExecutable.run), .option(MatrixOptions.launch), .option(instructions), .option(thresholdMs),
-            .option(thresholdPercent),
-            .option(minRuns),
-            .option(maxRuns), .option(maxTime), .either([explain, noExplain]), .option(explainRuns),
-            .option(explainTime),
-            .option(format), .option(OutputOptions.output), .option(TraceExport.option),
-        ] + BenchmarkExports.exports.map { .option($0.option) } + [
-            .argument(base), .argument(head),
-            .word("[-- \(passedArguments.usage)]"),
+        arguments: [base, head],
+        passthrough: Passthrough(first: passedArguments),
+        options: [
+            BuildExecutable.run, MatrixOptions.launch, instructions, thresholdMs, thresholdPercent, minRuns, maxRuns,
+            maxTime, explain, noExplain, explainRuns, explainTime, format, OutputOptions.output, TraceExport.option,
+        ] + BenchmarkExports.options,
+        moreOptions: [confidence, instructionThreshold, seed] + LaunchSettingsOptions.all + [
+            OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
         ],
-        options: [BuildExecutable.run, MatrixOptions.launch] + comparisonOptions + [format, OutputOptions.output]
-            + LaunchSettingsOptions.all
-            + [
-                OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig, TraceExport.option,
-                SourceRootOptions.sourceRoot,
-            ] + BenchmarkExports.options,
-        exclusive: [[explain, noExplain]],
-        acceptsPassthrough: true)
+        exclusive: [[explain, noExplain]])
 
     static let base = ArgumentSpec(
         name: "<base>", help: "The build before the change: an executable, or a folder with \(BuildExecutable.run).",
@@ -138,12 +128,6 @@ enum CompareCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
-        guard arguments.positionals.count == 2 else {
-            throw UsageError(
-                message: arguments.positionals.count < 2
-                    ? "missing expected argument '\(arguments.positionals.isEmpty ? base.name : head.name)'"
-                    : "unexpected argument '\(arguments.positionals[2])'; put the arguments of the builds after '--'")
-        }
         let config = try ConfigOptions.load(arguments)
         let locator = try SourceRootOptions.locator(arguments, artifacts: arguments.positionals)
         var options = try compareOptions(arguments, config.compare)

@@ -14,24 +14,15 @@ enum CompletionsCommand: Command {
             /usr/share/bash-completion/completions/premain (or source it from ~/.bashrc), _premain in \
             a folder of zsh's $fpath, /usr/share/fish/vendor_completions.d/premain.fish.
             """,
-        arguments: [shell],
-        usageTerms: [.argument(shell)])
+        arguments: [shell])
 
     static let shell = ArgumentSpec(
         name: "<shell>", help: "bash, zsh or fish.", kind: .choice(Completions.Shell.allCases.map(\.rawValue)))
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        guard let word = arguments.positionals.first else {
+        // The parser has checked the one word against the declared choices.
+        guard let chosen = arguments.positionals.first.flatMap(Completions.Shell.init(rawValue:)) else {
             throw UsageError(message: "missing expected argument '\(shell.name)'")
-        }
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'")
-        }
-        guard let chosen = Completions.Shell(rawValue: word) else {
-            throw UsageError(
-                message:
-                    "\(shell.name) must be one of \(Completions.Shell.allCases.map(\.rawValue).joined(separator: ", ")), not '\(word)'"
-            )
         }
         return Console.out(Completions.script(for: chosen, program)) ? .success : .internalError
     }
@@ -55,9 +46,6 @@ enum ManualCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'")
-        }
         return Console.out(ManualPage.render(page)) ? .success : .internalError
     }
 

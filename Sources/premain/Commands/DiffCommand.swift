@@ -27,17 +27,11 @@ enum DiffCommand: Command {
             fixed ones are left out), placed in the checkout as premain check places them.
             """,
         arguments: [base, head],
-        usageTerms: [
-            .option(format), .option(ConfigOptions.failOn), .option(alpha), .option(minEffectMs),
-            .option(minEffectPercent),
-            .option(top), .option(SourceRootOptions.sourceRoot), .option(OutputOptions.output), .argument(base),
-            .argument(head),
-        ],
         options: [
-            format, OutputOptions.output, OutputWidth.option, alpha, minEffectMs, minEffectPercent, top,
-            ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
-            FolderOptions.includeObjects,
-        ])
+            format, ConfigOptions.failOn, alpha, minEffectMs, minEffectPercent, top, SourceRootOptions.sourceRoot,
+            OutputOptions.output,
+        ],
+        moreOptions: [OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig, FolderOptions.includeObjects])
 
     static let base = ArgumentSpec(name: "<base>", help: "The build before the change.", kind: .path(.any))
     static let head = ArgumentSpec(name: "<head>", help: "The build after the change.", kind: .path(.any))
@@ -77,12 +71,6 @@ enum DiffCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
-        guard arguments.positionals.count == 2 else {
-            throw UsageError(
-                message: arguments.positionals.count < 2
-                    ? "missing expected argument '\(arguments.positionals.isEmpty ? base.name : head.name)'"
-                    : "unexpected argument '\(arguments.positionals[2])'")
-        }
         var config = try ConfigOptions.load(arguments)
         config.diff.alpha = arguments[alpha, default: config.diff.alpha]
         config.diff.minEffectMs = arguments[minEffectMs, default: config.diff.minEffectMs]

@@ -63,37 +63,24 @@ enum FieldCommand: Command {
             window of the spool files' writes). Exit status \(ExitCode.internalError) after one Error: line per \
             destination that failed.
             """,
-        arguments: [pathArgument, envArgument, runArgument, reportArgument, compareArgument, exportArgument],
-        usageTerms: [
-            .alternatives([
-                [.argument(pathArgument)],
-                [.argument(envArgument)],
-                [
-                    .argument(runArgument), .option(notify), .word("--"), .word("<command>"),
-                    .word("[<argument>...]"),
-                ],
-                [
-                    .argument(reportArgument), .word("[<folder-or-report>...]"), .option(format),
-                    .option(OutputOptions.output), .option(ConfigOptions.config), .option(ConfigOptions.noConfig),
-                ],
-                [
-                    .argument(compareArgument), .word("<old>"), .word("[<new>]"), .option(oldVersion),
-                    .option(newVersion),
-                    .option(thresholdMs), .option(thresholdPercent), .option(format), .option(OutputOptions.output),
-                ],
-                [
-                    .argument(exportArgument), .word("[<folder-or-report>...]"), .option(FieldExportOptions.textfile),
-                    .option(FieldExportOptions.otlp), .option(FieldExportOptions.serviceName),
-                    .option(FieldExportOptions.hostName), .option(FieldExportOptions.timeout),
-                    .option(ConfigOptions.config), .option(ConfigOptions.noConfig),
-                ],
-            ])
-        ],
-        options: [
-            notify, format, OutputOptions.output, oldVersion, newVersion, thresholdMs, thresholdPercent,
-            ConfigOptions.config, ConfigOptions.noConfig,
-        ] + FieldExportOptions.options,
-        acceptsPassthrough: true)
+        forms: [
+            CommandForm(action: pathArgument),
+            CommandForm(action: envArgument),
+            CommandForm(
+                action: runArgument, options: [notify], passthrough: Passthrough(first: command, required: true)),
+            CommandForm(
+                action: reportArgument,
+                options: [format, OutputOptions.output, ConfigOptions.config, ConfigOptions.noConfig],
+                arguments: [inputs]),
+            CommandForm(
+                action: compareArgument,
+                options: [oldVersion, newVersion, thresholdMs, thresholdPercent, format, OutputOptions.output],
+                arguments: [old, new]),
+            CommandForm(
+                action: exportArgument,
+                options: FieldExportOptions.options + [ConfigOptions.config, ConfigOptions.noConfig],
+                arguments: [inputs]),
+        ])
 
     /// What `field` does: its first argument.
     enum Action: String, CaseIterable {
@@ -114,6 +101,15 @@ enum FieldCommand: Command {
         name: Action.compare.rawValue, help: "Compare two versions' percentiles of time to main, with a verdict.",
         kind: .path(.any))
 
+    static let inputs = ArgumentSpec(
+        name: "<folder-or-report>", help: "Spool folders or record files (default: the spool folder).",
+        kind: .path(.any), repeating: true, optional: true)
+    static let old = ArgumentSpec(
+        name: "<old>", help: "A spool folder or a field report (JSON); alone, with both versions named.",
+        kind: .path(.any))
+    static let new = ArgumentSpec(
+        name: "<new>", help: "The new version's spool folder or field report.", kind: .path(.any), optional: true)
+    static let command = ArgumentSpec(name: "<command>", help: "The program to run under the recorder.", kind: .command)
     static let exportArgument = ArgumentSpec(
         name: Action.export.rawValue,
         help: "Export the histograms to node_exporter's textfile collector or an OTLP/HTTP collector.",
@@ -144,25 +140,15 @@ enum FieldCommand: Command {
         default: 5, in: 0...1_000)
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let actions = Action.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-        guard let word = arguments.positionals.first else {
-            throw UsageError(message: "missing expected argument \(actions)")
+        // The parser has chosen the form by its action word and checked its arguments and '--'.
+        guard let action = arguments.action.flatMap(Action.init(rawValue:)) else {
+            throw UsageError(message: "missing expected argument 'path', 'env', 'run', 'report', 'compare' or 'export'")
         }
-        guard let action = Action(rawValue: word) else {
-            throw UsageError(message: "unknown action '\(TextSafety.display(word))'; use \(actions)")
-        }
-        let rest = Array(arguments.positionals.dropFirst())
-        if action != .run, !arguments.passthrough.isEmpty {
-            throw UsageError(message: "'--' and a command are for 'field run' only")
-        }
+        let rest = arguments.positionals
         switch action {
-        case .path, .env, .run:
-            if let extra = rest.first { throw UsageError(message: "unexpected argument '\(extra)'") }
-            if action == .path { return printPath() }
-            if action == .env { return printEnvironment() }
-            guard !arguments.passthrough.isEmpty else {
-                throw UsageError(message: "missing the command to run: premain field run -- COMMAND [ARGS...]")
-            }
+        case .path: return printPath()
+        case .env: return printEnvironment()
+        case .run:
             return FieldLauncher.run(arguments.passthrough, notify: arguments[notify])
         case .report:
             let inputs = rest.isEmpty ? [PremainEnvironment.fieldDirectory()] : rest
@@ -174,8 +160,6 @@ enum FieldCommand: Command {
                 inputs, launches: launches, format: arguments[format],
                 output: arguments[OutputOptions.output])
         case .compare:
-            guard !rest.isEmpty else { throw UsageError(message: "missing expected argument '<old>'") }
-            guard rest.count <= 2 else { throw UsageError(message: "unexpected argument '\(rest[2])'") }
             if rest.count == 1 && (arguments[oldVersion] == nil || arguments[newVersion] == nil) {
                 throw UsageError(message: "one input needs \(oldVersion) and \(newVersion)")
             }

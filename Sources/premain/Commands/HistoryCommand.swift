@@ -40,18 +40,11 @@ enum HistoryCommand: Command {
             program's database is named, and left as it is); \(ExitCode.internalError) when another writer held it past \
             the busy timeout; \(ExitCode.environmentError) when libsqlite3.so.0 cannot be loaded or is not SQLite 3.
             """,
-        arguments: [addArgument, showArgument],
-        usageTerms: [
-            .alternatives([
-                [.argument(addArgument), .option(commit)],
-                [
-                    .argument(showArgument), .option(metric), .option(last), .option(format),
-                    .option(OutputOptions.output),
-                ],
-            ]),
-            .option(db),
+        forms: [
+            CommandForm(action: addArgument, options: [commit], arguments: [report]),
+            CommandForm(action: showArgument, options: [metric, last, format, OutputOptions.output]),
         ],
-        options: [db, commit, metric, last, format, OutputOptions.output])
+        options: [db])
 
     /// What `history` does: its first argument.
     enum Action: String, CaseIterable {
@@ -59,8 +52,8 @@ enum HistoryCommand: Command {
     }
 
     static let addArgument = ArgumentSpec(
-        name: "\(Action.add.rawValue) <report>",
-        help: "Store this report (a premain JSON report; '-' reads it from stdin).", kind: .path(.file))
+        name: Action.add.rawValue, help: "Store this report (a premain JSON report; '-' reads it from stdin).")
+    static let report = ArgumentSpec(name: "<report>", help: "A premain JSON report.", kind: .path(.file))
     static let showArgument = ArgumentSpec(name: Action.show.rawValue, help: "Print the series and their step changes.")
 
     enum Format: String, OptionChoice {
@@ -79,28 +72,16 @@ enum HistoryCommand: Command {
     static let format = OutputOptions.format(default: Format.text, help: "show: output format")
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let actions = Action.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or ")
-        guard let word = arguments.positionals.first else {
-            throw UsageError(message: "missing expected argument \(actions)")
+        // The parser has chosen the form by its action word and checked its arguments.
+        guard let action = arguments.action.flatMap(Action.init(rawValue:)) else {
+            throw UsageError(message: "missing expected argument 'add' or 'show'")
         }
         let database = arguments[db] ?? defaultDatabase
         guard !database.isEmpty else { throw UsageError(message: "\(db) takes a path, not ''") }
-        guard let action = Action(rawValue: word) else {
-            throw UsageError(message: "unknown action '\(TextSafety.display(word))'; use \(actions)")
-        }
         switch action {
         case .add:
-            guard arguments.positionals.count == 2 else {
-                throw UsageError(
-                    message: arguments.positionals.count < 2
-                        ? "missing expected argument '<report>'"
-                        : "unexpected argument '\(arguments.positionals[2])'")
-            }
-            return add(arguments.positionals[1], database: database, commit: arguments[commit])
+            return add(arguments.positionals[0], database: database, commit: arguments[commit])
         case .show:
-            guard arguments.positionals.count == 1 else {
-                throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'")
-            }
             try OutputOptions.refuseConflicts(arguments, outputs: [OutputOptions.output], inputs: [database])
             return show(
                 database: database, metrics: arguments[metric], last: arguments[last], format: arguments[format],

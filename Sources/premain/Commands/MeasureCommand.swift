@@ -48,26 +48,17 @@ enum MeasureCommand: Command {
             followed: its last image is counted, with a note. Exit status \(ExitCode.inputError) when valgrind is \
             missing, \(ExitCode.targetFailed) when the counted run failed.
             """,
-        arguments: [command],
-        usageTerms: [
-            .option(MatrixOptions.launch), .option(runs), .option(LaunchSettingsOptions.warmup), .option(cold),
-            .option(instructions),
-            .option(LaunchSettingsOptions.timeout), .option(until), .option(ready), .option(format),
-            .option(OutputOptions.output), .option(TraceExport.option),
-        ] + BenchmarkExports.exports.map { .option($0.option) } + [
-            .word("[--"), .argument(command), .word("[<argument>...]]"),
-        ],
+        passthrough: Passthrough(first: command),
         options: [
-            MatrixOptions.launch, ConfigOptions.config, ConfigOptions.noConfig, runs, LaunchSettingsOptions.warmup,
-            cold, LaunchSettingsOptions.timeout, until, ready,
-            LaunchSettingsOptions.inheritStdin,
-            format, OutputOptions.output, OutputWidth.option, showOutput, discardOutput, noObserver,
-            LaunchSettingsOptions.noPin, LaunchSettingsOptions.noRealtime, LaunchSettingsOptions.allowIdle, raw,
-            instructions,
-            TraceExport.option,
+            MatrixOptions.launch, runs, LaunchSettingsOptions.warmup, cold, instructions, LaunchSettingsOptions.timeout,
+            until, ready, format, OutputOptions.output, TraceExport.option,
         ] + BenchmarkExports.options,
-        exclusive: [[ready, until]],
-        acceptsPassthrough: true)
+        moreOptions: [
+            ConfigOptions.config, ConfigOptions.noConfig, LaunchSettingsOptions.inheritStdin, OutputWidth.option,
+            showOutput, discardOutput, noObserver, LaunchSettingsOptions.noPin, LaunchSettingsOptions.noRealtime,
+            LaunchSettingsOptions.allowIdle, raw,
+        ],
+        exclusive: [[ready, until]])
 
     static let command = ArgumentSpec(
         name: "<command>",
@@ -118,9 +109,6 @@ enum MeasureCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
-        if let stray = arguments.positionals.first {
-            throw UsageError(message: "unexpected argument '\(stray)'; put the command after '--'")
-        }
         let rows = try MatrixOptions.rows(
             arguments, commandLine: arguments.passthrough, perLaunch: [until, ready, cold])
         let environment = ProcessEnvironment.current()

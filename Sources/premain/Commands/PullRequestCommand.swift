@@ -47,26 +47,19 @@ enum PullRequestCommand: Command {
             names no executable in it (the reports are still written then); \(ExitCode.usage) usage error (also a \(BuildExecutable.run) \
             that is absolute or climbs out of the folder).
             """,
-        arguments: [passedArguments],
-        usageTerms: [
-            .alternatives([
-                [.required(base), .required(head)], [.required(commits), .required(build), .required(artifact)],
-            ]),
-            .option(BuildExecutable.run), .option(MatrixOptions.launch), .option(markdown), .option(sarif),
-            .option(json), .option(github),
-            .option(codequality),
-            .option(BenchmarkExports.bmf), .otherOptions,
-            .word("[-- \(passedArguments.usage)]"),
+        passthrough: Passthrough(first: passedArguments),
+        forms: [
+            CommandForm(required: [base, head]),
+            CommandForm(required: [commits, build, artifact], options: [buildTimeout, cacheDir]),
         ],
         options: [
-            base, head, commits, build, artifact, buildTimeout, cacheDir, BuildExecutable.run, MatrixOptions.launch,
-            markdown, sarif, json, github, codequality,
-            DiffCommand.top, OutputWidth.option, FolderOptions.includeObjects,
-        ] + CompareCommand.comparisonOptions + LaunchSettingsOptions.all + [
-            ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
-        ] + HistoryTrend.options + BenchmarkExports.options,
-        exclusive: [[commits, base], [commits, head]],
-        acceptsPassthrough: true)
+            BuildExecutable.run, MatrixOptions.launch, markdown, sarif, json, github, codequality, BenchmarkExports.bmf,
+        ],
+        moreOptions: [DiffCommand.top, OutputWidth.option, FolderOptions.includeObjects]
+            + CompareCommand.comparisonOptions + LaunchSettingsOptions.all + [
+                ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
+            ] + HistoryTrend.options + BenchmarkExports.options.dropFirst(),
+        exclusive: [[CompareCommand.explain, CompareCommand.noExplain]])
 
     static let passedArguments = ArgumentSpec(
         name: "<argument>", help: "Arguments for the program of \(BuildExecutable.run), after '--'.", repeating: true)
@@ -113,9 +106,6 @@ enum PullRequestCommand: Command {
     static let codequality = Option<String?>(
         "--codequality", value: "file", kind: .path(.file),
         help: "Write the findings and start-up causes as a GitLab Code Quality report here" + OutputOptions.dashHelp)
-
-    /// The options that go only with `--commits`.
-    static let commitOptions: [any DeclaredOption] = [build, artifact, cacheDir, buildTimeout]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let config = try ConfigOptions.load(arguments)
@@ -243,11 +233,9 @@ enum PullRequestCommand: Command {
     /// Every file pr writes; one of them may be "-" (stdout, the text report then on stderr).
     static let outputs = [markdown, sarif, json, github, codequality] + BenchmarkExports.exports.map(\.option)
 
-    /// The two sides from `--base`/`--head` or `--commits` with `--build` and `--artifact`.
+    /// The two sides from `--base`/`--head` or `--commits` with `--build` and `--artifact` (the
+    /// parser has chosen the form and checked that its options are all there).
     static func sides(_ arguments: ParsedArguments) throws(UsageError) -> PullRequestSession.Sides {
-        let base = arguments[base]
-        let head = arguments[head]
-        if let stray = arguments.positionals.first { throw UsageError(message: "unexpected argument '\(stray)'") }
         let revisions = arguments[commits]
         if revisions.count == 2 {
             guard let build = arguments[build], !build.isEmpty else {
@@ -265,14 +253,8 @@ enum PullRequestCommand: Command {
                     buildCommand: build, artifact: artifact, cacheDirectory: arguments[cacheDir],
                     buildTimeoutSeconds: arguments[buildTimeout]))
         }
-        for option in commitOptions where arguments.has(option) {
-            throw UsageError(message: "\(option) goes with \(commits)")
-        }
-        guard let base, let head else {
-            throw UsageError(
-                message:
-                    "give \(Self.base.spec.usage) and \(Self.head.spec.usage), or \(commits.spec.usage) with \(build) and \(artifact)"
-            )
+        guard let base = arguments[base], let head = arguments[head] else {
+            throw UsageError(message: "give \(Self.base.spec.usage) and \(Self.head.spec.usage)")
         }
         for (option, folder) in [(Self.base, base), (Self.head, head)] {
             switch LocalFiles.kind(folder) {

@@ -9,8 +9,8 @@ enum RulesCommand: Command {
         abstract: "List the rules and budgets with their defaults (and premain.json's settings).",
         discussion:
             "Each rule has an identifier (for premain.json's \"rules\"), a severity, thresholds, and what to do when it fires. Measured rules need a premain measure or trace report.",
-        usageTerms: [.option(format), .option(ConfigOptions.config)],
-        options: [format, ConfigOptions.config, ConfigOptions.noConfig])
+        options: [format, ConfigOptions.config],
+        moreOptions: [ConfigOptions.noConfig])
 
     enum Format: String, OptionChoice {
         case text, json
@@ -20,9 +20,6 @@ enum RulesCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
-        guard arguments.positionals.isEmpty else {
-            throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'")
-        }
         let engine = RuleEngine(config: try ConfigOptions.load(arguments))
         if format == .text {
             return Console.out(RulesTextRenderer.render(engine.catalog)) ? .success : .internalError

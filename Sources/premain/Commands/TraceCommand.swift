@@ -30,20 +30,13 @@ enum TraceCommand: Command {
             launches instead of a command: its program (looked up in PATH unless it holds a slash), \
             arguments, environment and end (main, first-output, exit or a function).
             """,
-        arguments: [command],
-        usageTerms: [
-            .option(until), .option(function), .option(runs), .option(TraceExport.option),
-            .option(MatrixOptions.launch),
-            .otherOptions, .word("--"), .argument(command), .word("[<argument>...]"),
-        ],
-        options: [
-            until, function, maxCalls, runs, LaunchSettingsOptions.warmup, cpu, LaunchSettingsOptions.allowIdle,
-            debugDir, biasMs,
+        passthrough: Passthrough(first: command),
+        options: [until, function, runs, TraceExport.option, MatrixOptions.launch],
+        moreOptions: [
+            maxCalls, LaunchSettingsOptions.warmup, cpu, LaunchSettingsOptions.allowIdle, debugDir, biasMs,
             LaunchSettingsOptions.timeout, showOutput, LaunchSettingsOptions.inheritStdin, all, format,
-            OutputOptions.output,
-            OutputWidth.option, TraceExport.option, MatrixOptions.launch, ConfigOptions.config, ConfigOptions.noConfig,
-        ],
-        acceptsPassthrough: true)
+            OutputOptions.output, OutputWidth.option, ConfigOptions.config, ConfigOptions.noConfig,
+        ])
 
     static let command = ArgumentSpec(
         name: "<command>", help: "The program to run, then its arguments (after --).", kind: .command)
@@ -80,10 +73,13 @@ enum TraceCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments[format]
-        let given = arguments.passthrough.isEmpty ? arguments.positionals : arguments.passthrough
+        let given = arguments.passthrough
         let launch = try declaredLaunch(arguments, commandLine: given)
         let command = launch?.run ?? given
-        guard !command.isEmpty else { throw UsageError(message: "missing expected argument '<command>'") }
+        guard !command.isEmpty else {
+            throw UsageError(
+                message: "missing expected argument '<command>' after '--', or \(MatrixOptions.launch) NAME")
+        }
         let environment = ProcessEnvironment.current()
         var options = TraceOptions(command: command, environment: launch?.environment(over: environment) ?? environment)
         try OutputOptions.refuseConflicts(
