@@ -80,7 +80,7 @@ extension CommandSpec {
         let actions = forms.compactMap(\.action?.name)
         if !actions.isEmpty {
             let list = Self.alternatives(actions.map { "'\($0)'" })
-            guard let word = positionals.first else { throw UsageError(message: "missing expected argument \(list)") }
+            guard let word = positionals.first else { throw missingAction }
             guard let chosen = forms.first(where: { $0.action?.name == word }) else {
                 throw UsageError(
                     message: NearestName.message(
@@ -142,6 +142,12 @@ extension CommandSpec {
             throw UsageError(message: "\(present) needs \(missing.spec.usage)")
         }
         return form
+    }
+
+    /// `missing expected argument 'add' or 'show'`: no action word where the forms need one.
+    var missingAction: UsageError {
+        UsageError(
+            message: "missing expected argument " + Self.alternatives(forms.compactMap(\.action).map { "'\($0.name)'" }))
     }
 
     /// `'a', 'b' or 'c'`.

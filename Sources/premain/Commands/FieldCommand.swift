@@ -142,7 +142,7 @@ enum FieldCommand: Command {
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         // The parser has chosen the form by its action word and checked its arguments and '--'.
         guard let action = arguments.action.flatMap(Action.init(rawValue:)) else {
-            throw UsageError(message: "missing expected argument 'path', 'env', 'run', 'report', 'compare' or 'export'")
+            throw spec.missingAction
         }
         let rest = arguments.positionals
         switch action {

@@ -74,7 +74,7 @@ enum HistoryCommand: Command {
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         // The parser has chosen the form by its action word and checked its arguments.
         guard let action = arguments.action.flatMap(Action.init(rawValue:)) else {
-            throw UsageError(message: "missing expected argument 'add' or 'show'")
+            throw spec.missingAction
         }
         let database = arguments[db] ?? defaultDatabase
         guard !database.isEmpty else { throw UsageError(message: "\(db) takes a path, not ''") }
