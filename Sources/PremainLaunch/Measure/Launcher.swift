@@ -196,20 +196,9 @@ public struct ProcessLauncher: Launcher {
                 capture: &capture, stdinFD: stdinFD, cwdFD: cwdFD, cgroup: cgroup)
         }
         var result = ctrace_spawn_result()
-        let pid = CStringArray.with(request.arguments) { argv in
-            CStringArray.with(environment) { envp in
-                Self.withOptionalCString(fifoPrefix) { prefix in
-                    var options = ctrace_spawn_options(
-                        cpu: Int32(request.targetCPU ?? -1), traceme: 0,
-                        stdinFD: stdinFD, stdoutFD: capture.stdoutWrite,
-                        stderrFD: capture.stderrWrite, fifoPrefix: prefix,
-                        cgroupProcsFD: cgroup?.procsFD ?? -1, cwdFD: cwdFD)
-                    return LosslessUTF8.withCString(request.executablePath) { path in
-                        ctrace_spawn(path, argv, envp, &options, &result)
-                    }
-                }
-            }
-        }
+        let pid = Self.spawn(
+            request, environment: environment, fifoPrefix: fifoPrefix, capture: capture, stdinFD: stdinFD,
+            cwdFD: cwdFD, cgroup: cgroup, result: &result)
         capture.closeChildEnds()
         guard pid > 0 else {
             throw LaunchError("cannot start a process: \(Self.errorText(-pid))")
@@ -245,6 +234,41 @@ public struct ProcessLauncher: Launcher {
 
         let ending = session.pump(fifo: fifoFD, capture: &capture, pidFD: pidFD)
         let reaped = ProcessGroupReaper.finish(pgid: pid, cgroup: cgroup)
+        return Self.sample(
+            of: session, ending: ending, reaped: reaped,
+            childLoaderFiles: Self.childLoaderFiles(folder, excluding: pid),
+            throughPipe: !capture.isNullDevice)
+    }
+
+    /// Starts the target (not traced) with its descriptors, in its cgroup, on its CPU; the pid,
+    /// or a negative errno.
+    private static func spawn(
+        _ request: LaunchRequest, environment: [String], fifoPrefix: String?, capture: OutputCapture,
+        stdinFD: Int32, cwdFD: Int32, cgroup: TargetCgroup?, result: inout ctrace_spawn_result
+    ) -> pid_t {
+        CStringArray.with(request.arguments) { argv in
+            CStringArray.with(environment) { envp in
+                Self.withOptionalCString(fifoPrefix) { prefix in
+                    var options = ctrace_spawn_options(
+                        cpu: Int32(request.targetCPU ?? -1), traceme: 0,
+                        stdinFD: stdinFD, stdoutFD: capture.stdoutWrite,
+                        stderrFD: capture.stderrWrite, fifoPrefix: prefix,
+                        cgroupProcsFD: cgroup?.procsFD ?? -1, cwdFD: cwdFD)
+                    return LosslessUTF8.withCString(request.executablePath) { path in
+                        ctrace_spawn(path, argv, envp, &options, &result)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The sample of a launch that ran to its end (or its stop): its outcome from how the pump
+    /// ended and how the group was reaped, with the counts of what it left.
+    private static func sample(
+        of session: LaunchSession, ending: LaunchSession.Ending, reaped: ProcessGroupReaper.Result,
+        childLoaderFiles children: Int, throughPipe: Bool
+    ) -> LaunchSample {
+        let request = session.request
         var outcome: LaunchOutcome
         if case .stopped(let condition) = ending {
             outcome = LaunchOutcome(
@@ -257,10 +281,9 @@ public struct ProcessLauncher: Launcher {
                 lingering: reaped.othersKilled)
             if let stop = request.stop { outcome = Self.notReached(outcome, stop: stop) }
         }
-        let children = Self.childLoaderFiles(folder, excluding: pid)
         var sample = session.sample(outcome: outcome)
         sample.childProcessesWithLoaderOutput = request.instrumented && children > 0 ? children : nil
-        sample.outputThroughPipe = !capture.isNullDevice
+        sample.outputThroughPipe = throughPipe
         sample.cpuMs = reaped.leaderCPUMs
         sample.usage = reaped.leaderUsage
         if reaped.leftBehind {

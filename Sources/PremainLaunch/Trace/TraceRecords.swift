@@ -202,6 +202,24 @@ struct TraceAggregator {
                 && seenUntimed.insert("\($0.object)|\($0.symbol)").inserted
         }
         var seenNotes = Set<String>()
+        let advice = Self.advice(functions: functions, records: records, options: options, conditions: conditions)
+        var measurement = TraceMeasurement(
+            command: options.command, runs: records.count, warmup: options.warmup, until: options.until,
+            maxCalls: options.maxCalls, conditions: conditions,
+            milestones: milestoneSamples.compactMapValues { TimeSummary(samplesMs: $0) },
+            outcomes: records.map(\.outcome), functions: functions, untimed: untimed,
+            notes: (records.flatMap(\.notes) + advice).filter { seenNotes.insert($0).inserted },
+            timelines: options.keepTimelines ? timelines(of: records) : nil)
+        let failures = Self.failures(records)
+        measurement.failures = failures.isEmpty ? nil : failures
+        return measurement
+    }
+
+    /// What the reader should know of these runs: a load above the CPUs, calls past
+    /// `--max-calls`, an `--until` never found, IFUNC resolvers timed instead of implementations.
+    static func advice(
+        functions: [TracedFunction], records: [TraceRunRecord], options: TraceOptions, conditions: LaunchConditions
+    ) -> [String] {
         var advice: [String] = []
         let cpus = conditions.allowedCPUs.count
         if let load = conditions.loadAverage1m, cpus > 0, load > Double(cpus) {
@@ -226,16 +244,7 @@ struct TraceAggregator {
                 "\(resolvers.joined(separator: ", ")): GNU IFUNC symbols; what was timed is the resolver the loader runs once to pick an implementation, not the implementation (name that, e.g. __strlen_avx2, with --function)"
             )
         }
-        var measurement = TraceMeasurement(
-            command: options.command, runs: records.count, warmup: options.warmup, until: options.until,
-            maxCalls: options.maxCalls, conditions: conditions,
-            milestones: milestoneSamples.compactMapValues { TimeSummary(samplesMs: $0) },
-            outcomes: records.map(\.outcome), functions: functions, untimed: untimed,
-            notes: (records.flatMap(\.notes) + advice).filter { seenNotes.insert($0).inserted },
-            timelines: options.keepTimelines ? timelines(of: records) : nil)
-        let failures = Self.failures(records)
-        measurement.failures = failures.isEmpty ? nil : failures
-        return measurement
+        return advice
     }
 
     /// Every completed call of each run as a slice, sorted by start (outer calls first).

@@ -50,34 +50,7 @@ import PremainSystem
                 frames.removeSubrange(index...)
             }
             let openBefore = frames.count
-            if windowOpen {
-                for index in site.probes where probes[index].armed {
-                    probes[index].hits += 1
-                    let recursive = frames.contains { $0.probe == index }
-                    if probes[index].probe.isInlined {
-                        frames.append(
-                            Frame(
-                                probe: index, returnAddress: nil, entrySP: regs.rsp, startNs: 0,
-                                entryHandlingNs: 0, recursive: recursive))
-                    } else {
-                        let returnAddress = try Ptrace.peek(pid, regs.rsp)
-                        frames.append(
-                            Frame(
-                                probe: index, returnAddress: returnAddress, entrySP: regs.rsp, startNs: 0,
-                                entryHandlingNs: 0, recursive: recursive))
-                        sites[returnAddress, default: Site()].returnRefs += 1
-                        if !sync(returnAddress, pid) {
-                            sites[returnAddress] = nil
-                            frames.removeLast()
-                            probes[index].unfinished += 1
-                        }
-                    }
-                    if probes[index].hits >= options.maxCalls {
-                        probes[index].armed = false
-                        sites[address]?.probes.removeAll { $0 == index }
-                    }
-                }
-            }
+            if windowOpen { try enterProbes(of: site, at: address, pid: pid, regs: regs, frames: &frames) }
             for marker in site.markers { handleMarker(marker, pid: pid, regs: regs) }
             if !windowOpen, options.until != .exit {
                 threads[pid] = frames
@@ -115,6 +88,40 @@ import PremainSystem
             }
             threads[pid] = frames
             try Ptrace.resume(pid, signal: pendingSignal)
+        }
+
+        /// A call of each armed probe at `address` begins: a frame each, its return address
+        /// given a breakpoint (an inlined probe ends at its exits instead); a probe that has
+        /// reached `--max-calls` is disarmed.
+        private func enterProbes(
+            of site: Site, at address: UInt64, pid: pid_t, regs: user_regs_struct, frames: inout [Frame]
+        ) throws(PtraceError) {
+            for index in site.probes where probes[index].armed {
+                probes[index].hits += 1
+                let recursive = frames.contains { $0.probe == index }
+                if probes[index].probe.isInlined {
+                    frames.append(
+                        Frame(
+                            probe: index, returnAddress: nil, entrySP: regs.rsp, startNs: 0,
+                            entryHandlingNs: 0, recursive: recursive))
+                } else {
+                    let returnAddress = try Ptrace.peek(pid, regs.rsp)
+                    frames.append(
+                        Frame(
+                            probe: index, returnAddress: returnAddress, entrySP: regs.rsp, startNs: 0,
+                            entryHandlingNs: 0, recursive: recursive))
+                    sites[returnAddress, default: Site()].returnRefs += 1
+                    if !sync(returnAddress, pid) {
+                        sites[returnAddress] = nil
+                        frames.removeLast()
+                        probes[index].unfinished += 1
+                    }
+                }
+                if probes[index].hits >= options.maxCalls {
+                    probes[index].armed = false
+                    sites[address]?.probes.removeAll { $0 == index }
+                }
+            }
         }
 
         /// The effect of the original instruction at `address` when premain can execute it itself.

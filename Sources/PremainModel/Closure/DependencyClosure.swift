@@ -500,19 +500,8 @@ public final class ClosureObjectTable: Sendable {
                 // a few paths (most by their count alone) instead of hashing.
                 for index in objects.indices where objects[index].depth != 1 {
                     guard let id = own[index]?.id else { continue }
-                    let wanted = PathKey(objects[index].neededBy)
-                    let length = wanted.text.utf8.count
-                    var other = index - 1
-                    var compared = 0
-                    while other >= 0, compared < 32 {
-                        if objects[other].depth == objects[index].depth - 1 {
-                            if lengths[other] == length, PathKey(objects[other].path) == wanted { break }
-                            compared += 1
-                        }
-                        other -= 1
-                    }
-                    if other >= 0, compared < 32 {
-                        own[index] = (id, heads[other])
+                    if let loader = Self.nearbyLoader(of: index, in: objects, heads: heads, lengths: lengths) {
+                        own[index] = (id, loader)
                     } else {
                         loadersLeft.append((binary, index, id))
                     }
@@ -542,6 +531,25 @@ public final class ClosureObjectTable: Sendable {
         self.firstWithPath = firstWithPath
         self.nextWithPath = nextWithPath
         self.references = references
+    }
+
+    /// The record of the object that loaded `objects[index]`, when it is among the 32 objects one
+    /// level up before it (compared by the count of bytes first); `nil` when it is not.
+    private static func nearbyLoader(
+        of index: Int, in objects: UnsafeBufferPointer<ClosureObject>, heads: [Int], lengths: [Int]
+    ) -> Int? {
+        let wanted = PathKey(objects[index].neededBy)
+        let length = wanted.text.utf8.count
+        var other = index - 1
+        var compared = 0
+        while other >= 0, compared < 32 {
+            if objects[other].depth == objects[index].depth - 1 {
+                if lengths[other] == length, PathKey(objects[other].path) == wanted { return heads[other] }
+                compared += 1
+            }
+            other -= 1
+        }
+        return nil
     }
 
     /// `true` when `record`, whose path has `object.path`'s bytes (so is the same string),

@@ -50,30 +50,7 @@ enum ManualPage {
         out.text("Options of premain itself:")
         optionList(page.globalOptions, into: &out)
 
-        out.macro("Sh", "COMMANDS")
-        for command in page.commands {
-            out.macro("Ss", "premain \(command.name)")
-            out.text(command.abstract)
-            if !command.discussion.isEmpty {
-                for paragraph in command.discussion.split(separator: "\n", omittingEmptySubsequences: true) {
-                    out.macro("Pp")
-                    out.text(String(paragraph))
-                }
-            }
-            if !command.argumentRows.isEmpty {
-                out.macro("Pp")
-                out.text("Arguments:")
-                out.raw(".Bl -tag -width Ds")
-                for argument in command.argumentRows {
-                    out.raw(".It " + argumentWords(argument.name).joined(separator: " "))
-                    out.text(argument.help)
-                }
-                out.raw(".El")
-            }
-            out.macro("Pp")
-            out.text("Options:")
-            optionList(command.allOptions, into: &out)
-        }
+        commands(page.commands, into: &out)
 
         out.macro("Sh", "ENVIRONMENT")
         out.raw(".Bl -tag -width Ds")
@@ -128,6 +105,34 @@ enum ManualPage {
     ]
 
     // MARK: Synopsis
+
+    /// COMMANDS: each command's abstract, discussion, arguments and options.
+    private static func commands(_ commands: [CommandSpec], into out: inout Lines) {
+        out.macro("Sh", "COMMANDS")
+        for command in commands {
+            out.macro("Ss", "premain \(command.name)")
+            out.text(command.abstract)
+            if !command.discussion.isEmpty {
+                for paragraph in command.discussion.split(separator: "\n", omittingEmptySubsequences: true) {
+                    out.macro("Pp")
+                    out.text(String(paragraph))
+                }
+            }
+            if !command.argumentRows.isEmpty {
+                out.macro("Pp")
+                out.text("Arguments:")
+                out.raw(".Bl -tag -width Ds")
+                for argument in command.argumentRows {
+                    out.raw(".It " + argumentWords(argument.name).joined(separator: " "))
+                    out.text(argument.help)
+                }
+                out.raw(".El")
+            }
+            out.macro("Pp")
+            out.text("Options:")
+            optionList(command.allOptions, into: &out)
+        }
+    }
 
     private static func synopsis(_ term: UsageTerm, into out: inout Lines) {
         switch term {
