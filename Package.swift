@@ -132,12 +132,15 @@ let package = Package(
                 // pack-relative-relocs, DT_RELR) reached 1.571 ms and 1.14 M, as it still writes
                 // every relocated page. The price is a fixed address for premain's own image
                 // (its libraries, heap and stack stay randomised); the package's lintian override
-                // says so.
+                // says so. -static-libgcc: libgcc's unwinder linked in, so libgcc_s.so.1 is not
+                // loaded and its constructor (__cpu_indicator_init: cpuid, which traps in a VM, 50 us
+                // traced) does not run: time to main of --version 1.250 -> 1.084 ms, paired (compare,
+                // 16 runs per side, docs/performance.md).
                 .unsafeFlags(
                     [
                         "-L", Context.packageDirectory + "/Sources/premain/Link", "-Xlinker", "--no-export-dynamic",
                         "-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "relro",
-                        "-Xclang-linker", "-no-pie",
+                        "-Xclang-linker", "-no-pie", "-Xclang-linker", "-static-libgcc",
                     ],
                     .when(platforms: [.linux], configuration: .release))
             ]),

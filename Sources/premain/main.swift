@@ -52,13 +52,13 @@ func command(named name: String) -> (any Command.Type)? {
     allCommands.first { $0.spec.name == name }
 }
 
-TraceCalibration.runIfRequested()
-Console.survivePipeClosing()
 // The arguments' bytes as they are (`CommandLine.arguments` turns a byte that is not UTF-8 into
 // U+FFFD, and the file it names into one that does not exist).
 var words = (1..<max(1, Int(CommandLine.argc))).compactMap { index in
     CommandLine.unsafeArgv[index].map { LosslessUTF8.string(cString: $0) }
 }
+TraceCalibration.runIfRequested(words)
+Console.survivePipeClosing()
 guard let first = words.first else {
     Console.err(overview)
     exit(ExitCode.usage.rawValue)
