@@ -174,6 +174,9 @@ enum ManualPage {
     private static func argumentWords(_ usage: String) -> [String] {
         usage.split(separator: " ").flatMap { word -> [String] in
             if word == "--" { return ["Fl", "-"] }
+            if word.hasPrefix("["), word.hasSuffix("]"), word.count > 2 {
+                return ["Op"] + argumentWords(String(word.dropFirst().dropLast()))
+            }
             if word.hasPrefix("<") {
                 let repeats = word.hasSuffix("...")
                 let name = word.dropFirst().prefix { $0 != ">" }
