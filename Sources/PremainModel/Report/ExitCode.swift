@@ -49,7 +49,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable, CustomStringConvertible {
                 "`compare`/`pr`/`field compare`: inconclusive (undecided within the run budget, noise suspected, or too few launches); `pr`: also not measured (no `--run`)"
         case .usage:
             return
-                "usage error: `Error: …` (with \"did you mean 'audit'?\" for a mistyped subcommand, option or choice), the usage line wrapped to the terminal, and where to find help"
+                "usage error: `Error: …` (with \"did you mean 'audit'?\" for a mistyped subcommand, action, option or choice; a missing or stray argument, or an option that goes with another form such as `history show --commit`), the usage line wrapped to the terminal, and where to find help"
         case .environmentError:
             return
                 "`history`: libsqlite3.so.0 cannot be loaded or is not SQLite 3 (one `Error:` line naming it; `pr --history-db` goes on without the trend)"
