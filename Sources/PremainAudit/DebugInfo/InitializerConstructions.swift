@@ -65,26 +65,11 @@ extension DebugInfo {
     public func constructions(ofInitializerAt address: UInt64) -> [Construction] {
         var cu = Dwarf_Die()
         if dwarf_addrdie(dwarf, address, &cu) == nil, !findUnit(containing: address, into: &cu) { return [] }
-        var functions: [Dwarf_Die] = []
-        var wrappers: [String: Dwarf_Die] = [:]
-        var child = Dwarf_Die()
-        guard dwarf_child(&cu, &child) == 0 else { return [] }
-        var visited = 0
-        while visited < 1_000_000 {
-            visited += 1
-            var low: Dwarf_Addr = 0
-            if dwarf_tag(&child) == Self.tagSubprogram, dwarf_lowpc(&child, &low) == 0 {
-                if dwarf_haspc(&child, address) > 0 { functions.insert(child, at: 0) }
-                if let name = Self.functionName(&child), Self.isWrapper(name) {
-                    wrappers[name] = child
-                    functions.append(child)
-                }
-            }
-            var sibling = Dwarf_Die()
-            guard dwarf_siblingof(&child, &sibling) == 0 else { break }
-            child = sibling
-        }
-        guard var initializer = functions.first, dwarf_haspc(&initializer, address) > 0 else { return [] }
+        guard let subprograms = Self.initializerAndWrappers(in: &cu, at: address),
+            var initializer = subprograms.functions.first
+        else { return [] }
+        var functions = subprograms.functions
+        let wrappers = subprograms.wrappers
 
         let variables = variableDeclarations(in: &cu)
         // The unit's own file as its line table names it (file 0 in DWARF 5, else the unit's name).
@@ -161,7 +146,48 @@ extension DebugInfo {
         // `std::ios_base::Init` call, -O0 builds): the rows at a variable's line.
         found += lineRowConstructions(of: &functions, cu: &cu, variables: variables)
 
-        // One global per line, in the order the code runs.
+        var merged = Self.onePerLine(found, variables: variables)
+        // A registration's call may be a tail call (`jmp __cxa_atexit`) whose return address is
+        // never reached: the boundary is the first instruction of the row holding the call.
+        let boundaries = registrations.map { returnAddress in
+            returnAddress > 0 ? rowStart(containing: returnAddress - 1, in: &cu) ?? returnAddress : returnAddress
+        }
+        Self.setExits(&merged, registrations: boundaries)
+        return merged
+    }
+
+    /// The unit's subprograms that matter to the initializer at `address`: that function first,
+    /// then every wrapper (`__static_initialization_and_destruction_0`, `__cxx_global_var_init…`)
+    /// with the wrappers by name; `nil` when no subprogram of the unit holds `address`.
+    private static func initializerAndWrappers(in cu: inout Dwarf_Die, at address: UInt64)
+        -> (functions: [Dwarf_Die], wrappers: [String: Dwarf_Die])?
+    {
+        var functions: [Dwarf_Die] = []
+        var wrappers: [String: Dwarf_Die] = [:]
+        var child = Dwarf_Die()
+        guard dwarf_child(&cu, &child) == 0 else { return nil }
+        var visited = 0
+        while visited < 1_000_000 {
+            visited += 1
+            var low: Dwarf_Addr = 0
+            if dwarf_tag(&child) == tagSubprogram, dwarf_lowpc(&child, &low) == 0 {
+                if dwarf_haspc(&child, address) > 0 { functions.insert(child, at: 0) }
+                if let name = functionName(&child), isWrapper(name) {
+                    wrappers[name] = child
+                    functions.append(child)
+                }
+            }
+            var sibling = Dwarf_Die()
+            guard dwarf_siblingof(&child, &sibling) == 0 else { break }
+            child = sibling
+        }
+        guard var first = functions.first, dwarf_haspc(&first, address) > 0 else { return nil }
+        return (functions, wrappers)
+    }
+
+    /// One global per source line, in the order the code runs: constructions found at one line
+    /// (an inlined constructor and a call site, say) are one, named by the variable declared there.
+    private static func onePerLine(_ found: [Construction], variables: [SourceLocation: String]) -> [Construction] {
         var byPlace: [SourceLocation: Int] = [:]
         var merged: [Construction] = []
         for construction in found.sorted(by: { $0.address < $1.address }) {
@@ -175,12 +201,6 @@ extension DebugInfo {
             byPlace[construction.location] = merged.count
             merged.append(named)
         }
-        // A registration's call may be a tail call (`jmp __cxa_atexit`) whose return address is
-        // never reached: the boundary is the first instruction of the row holding the call.
-        let boundaries = registrations.map { returnAddress in
-            returnAddress > 0 ? rowStart(containing: returnAddress - 1, in: &cu) ?? returnAddress : returnAddress
-        }
-        Self.setExits(&merged, registrations: boundaries)
         return merged
     }
 
