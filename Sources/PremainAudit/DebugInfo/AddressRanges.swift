@@ -1,0 +1,92 @@
+import ELFKit
+
+/// The compile units' code ranges from `.debug_aranges` (DWARF 5, 6.1.2): which unit holds an
+/// address, without reading `.debug_info`. Units are named by their rank: the position of their
+/// `.debug_info` offset among those of every set, which is also the position of their line
+/// program in `.debug_line` when the linker kept both sections in the objects' order (the
+/// caller checks that by the program's own ranges).
+///
+/// Built only when every set reads cleanly: version 2, the file's address size, no segment
+/// selectors, one set per unit; anything else gives `nil` (the caller then runs every line
+/// program).
+struct AddressRanges {
+    /// One address range of a unit.
+    struct Entry: Equatable {
+        var range: Range<UInt64>
+        var unit: Int
+    }
+
+    /// Every non-empty range, in the order of the sets.
+    private(set) var entries: [Entry] = []
+    /// Per unit rank, its ranges sorted and merged where they touch.
+    private(set) var unitRanges: [[Range<UInt64>]] = []
+
+    /// Reads `.debug_aranges`; `nil` when a set is malformed or unusual (see the type's note),
+    /// or when there is no set.
+    init?(_ reader: ByteReader, addressSize: Int) {
+        var cursor = DWARFCursor(reader, at: 0)
+        var sets: [(infoOffset: UInt64, ranges: [Range<UInt64>])] = []
+        while cursor.remaining > 0 {
+            let start = cursor.position
+            guard let length32 = cursor.u32() else { return nil }
+            var length = UInt64(length32)
+            var offsetSize = 4
+            if length32 == 0xffff_ffff {
+                guard let length64 = cursor.u64() else { return nil }
+                length = length64
+                offsetSize = 8
+            }
+            guard length <= UInt64(cursor.remaining) else { return nil }
+            let end = cursor.position + Int(length)
+            cursor.end = end
+            guard cursor.u16() == 2, let infoOffset = cursor.offset(size: offsetSize), let size = cursor.u8(),
+                Int(size) == addressSize, cursor.u8() == 0
+            else { return nil }
+            // Tuples start at a multiple of twice the address size from the set's start.
+            let tuple = 2 * addressSize
+            let header = cursor.position - start
+            guard cursor.skip((tuple - header % tuple) % tuple) else { return nil }
+            var ranges: [Range<UInt64>] = []
+            while true {
+                guard let address = cursor.offset(size: addressSize), let count = cursor.offset(size: addressSize)
+                else { return nil }
+                if address == 0, count == 0 { break }
+                guard count <= UInt64.max - address else { return nil }
+                if count > 0 { ranges.append(address..<address + count) }
+            }
+            sets.append((infoOffset, ranges))
+            cursor.end = reader.count
+            cursor.position = end
+        }
+        guard !sets.isEmpty else { return nil }
+        let order = sets.indices.sorted { sets[$0].infoOffset < sets[$1].infoOffset }
+        var rank = Array(repeating: 0, count: sets.count)
+        for (position, index) in order.enumerated() {
+            guard position == 0 || sets[order[position - 1]].infoOffset != sets[index].infoOffset else { return nil }
+            rank[index] = position
+        }
+        unitRanges = Array(repeating: [], count: sets.count)
+        for (index, set) in sets.enumerated() {
+            entries += set.ranges.map { Entry(range: $0, unit: rank[index]) }
+            unitRanges[rank[index]] = Self.merged(set.ranges)
+        }
+    }
+
+    /// The ranks of the units with a range holding `address`.
+    func units(holding address: UInt64) -> Set<Int> {
+        Set(entries.lazy.filter { $0.range.contains(address) }.map(\.unit))
+    }
+
+    /// `ranges` without empty ones, sorted, with ranges that overlap or touch made one.
+    static func merged(_ ranges: [Range<UInt64>]) -> [Range<UInt64>] {
+        var result: [Range<UInt64>] = []
+        for range in ranges.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = result.last, range.lowerBound <= last.upperBound {
+                result[result.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                result.append(range)
+            }
+        }
+        return result
+    }
+}
