@@ -18,14 +18,17 @@ struct AddressRanges {
 
     /// Every non-empty range, in the order of the sets.
     private(set) var entries: [Entry] = []
-    /// Per unit rank, its ranges sorted and merged where they touch.
-    private(set) var unitRanges: [[Range<UInt64>]] = []
+    /// Per unit rank, where its ranges are in `entries`.
+    private var slices: [Range<Int>] = []
+    /// How many units there are.
+    var unitCount: Int { slices.count }
 
     /// Reads `.debug_aranges`; `nil` when a set is malformed or unusual (see the type's note),
     /// or when there is no set.
     init?(_ reader: ByteReader, addressSize: Int) {
         var cursor = DWARFCursor(reader, at: 0)
-        var sets: [(infoOffset: UInt64, ranges: [Range<UInt64>])] = []
+        var sets: [(infoOffset: UInt64, slice: Range<Int>)] = []
+        var ranges: [Range<UInt64>] = []
         while cursor.remaining > 0 {
             let start = cursor.position
             guard let length32 = cursor.u32() else { return nil }
@@ -46,7 +49,7 @@ struct AddressRanges {
             let tuple = 2 * addressSize
             let header = cursor.position - start
             guard cursor.skip((tuple - header % tuple) % tuple) else { return nil }
-            var ranges: [Range<UInt64>] = []
+            let first = ranges.count
             while true {
                 guard let address = cursor.offset(size: addressSize), let count = cursor.offset(size: addressSize)
                 else { return nil }
@@ -54,7 +57,7 @@ struct AddressRanges {
                 guard count <= UInt64.max - address else { return nil }
                 if count > 0 { ranges.append(address..<address + count) }
             }
-            sets.append((infoOffset, ranges))
+            sets.append((infoOffset, first..<ranges.count))
             cursor.end = reader.count
             cursor.position = end
         }
@@ -65,16 +68,27 @@ struct AddressRanges {
             guard position == 0 || sets[order[position - 1]].infoOffset != sets[index].infoOffset else { return nil }
             rank[index] = position
         }
-        unitRanges = Array(repeating: [], count: sets.count)
+        entries.reserveCapacity(ranges.count)
+        slices = Array(repeating: 0..<0, count: sets.count)
         for (index, set) in sets.enumerated() {
-            entries += set.ranges.map { Entry(range: $0, unit: rank[index]) }
-            unitRanges[rank[index]] = Self.merged(set.ranges)
+            for range in ranges[set.slice] { entries.append(Entry(range: range, unit: rank[index])) }
+            slices[rank[index]] = set.slice
         }
     }
 
-    /// The ranks of the units with a range holding `address`.
-    func units(holding address: UInt64) -> Set<Int> {
-        Set(entries.lazy.filter { $0.range.contains(address) }.map(\.unit))
+    /// The ranges of the unit at `rank`, sorted and merged where they touch.
+    func ranges(ofUnit rank: Int) -> [Range<UInt64>] {
+        Self.merged(entries[slices[rank]].map(\.range))
+    }
+
+    /// The rank of the one unit with a range holding `address`; `nil` when none or several do.
+    func unit(holding address: UInt64) -> Int? {
+        var found: Int?
+        for entry in entries where entry.range.contains(address) {
+            guard found == nil || found == entry.unit else { return nil }
+            found = entry.unit
+        }
+        return found
     }
 
     /// `ranges` without empty ones, sorted, with ranges that overlap or touch made one.

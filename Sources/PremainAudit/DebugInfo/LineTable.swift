@@ -119,10 +119,10 @@ public final class LineTable {
     /// cover exactly the unit's ranges, or none of them holds the address.
     func indexedAnswer(for address: UInt64) -> Answer? {
         guard let sections, refusal == nil, let index = addressRanges,
-            let unit = index.units(holding: address).onlyElement,
+            let unit = index.unit(holding: address),
             let offset = programOffset(rank: unit, in: sections.line),
             let program = program(at: offset, sections: sections),
-            AddressRanges.merged(program.sequences) == index.unitRanges[unit],
+            AddressRanges.merged(program.sequences) == index.ranges(ofUnit: unit),
             program.sequences.contains(where: { $0.contains(address) })
         else { return nil }
         return program.answer(for: address, names: sections, file: file)
@@ -260,11 +260,6 @@ extension LineProgram {
         else { return nil }
         return Array(reader.bytes[reference.offset..<end])
     }
-}
-
-extension Collection {
-    /// The one element, or `nil` when there are none or several.
-    var onlyElement: Element? { count == 1 ? first : nil }
 }
 
 extension Array {

@@ -101,7 +101,7 @@ struct LineTableIndexTests {
         let path = try Self.built.get().withRanges
         let file = try ELFFile(path: path)
         let ranges = try #require(LineTable(file).addressRanges)
-        #expect(ranges.unitRanges.count == 2)
+        #expect(ranges.unitCount == 2)
         let scale = try #require(Self.address(of: "scale", in: file))
         let table = LineTable(file)
         guard case .location(let location?)? = table.indexedAnswer(for: scale) else {
