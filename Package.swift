@@ -15,7 +15,7 @@ let package = Package(
         .systemLibrary(
             name: "CELF",
             pkgConfig: "libelf",
-            providers: [.apt(["libelf-dev"])]
+            providers: [.apt(["libelf-dev", "zlib1g-dev"])]
         ),
         .systemLibrary(
             name: "CDemangle",

@@ -53,6 +53,9 @@ public final class LineTable {
     private var programOffsets: [Int] = [0]
     /// The line programs decoded with their rows, by offset (`nil`: refused).
     private var decoded: [Int: LineProgram?] = [:]
+    /// A zlib-compressed `.debug_line`, inflated only as far as the programs read need; `nil`
+    /// when it was read whole.
+    private let lineStream: ELFInflatingSection?
 
     /// The one section of `file` named one of `names`, when it has bytes in the file.
     private static func unique(_ names: Set<String>, in file: ELFFile) -> ELFSection? {
@@ -67,12 +70,14 @@ public final class LineTable {
         func unique(_ names: Set<String>) -> ELFSection? { Self.unique(names, in: file) }
         guard file.type != 1 else {
             sections = nil
+            lineStream = nil
             refusal = "relocatable file"
             return
         }
+        let lineSection = unique([".debug_line", ".zdebug_line"])
+        lineStream = lineSection.flatMap { file.inflatingContents(of: $0) }
         guard unique([".debug_info", ".zdebug_info"]) != nil,
-            let lineSection = unique([".debug_line", ".zdebug_line"]),
-            let line = file.contents(of: lineSection)
+            let line = lineStream?.reader ?? lineSection.flatMap({ file.contents(of: $0) })
         else {
             sections = nil
             refusal = "no single .debug_info and .debug_line"
@@ -105,13 +110,36 @@ public final class LineTable {
         return result.merging(scannedAnswers(for: rest)) { first, _ in first }
     }
 
-    /// The line program at `offset`, decoded with its rows once; `nil` when refused.
+    /// The line program at `offset`, decoded with its rows once; `nil` when refused or when
+    /// its bytes do not inflate.
     private func program(at offset: Int, sections: LineProgram.Sections) -> LineProgram? {
         if let known = decoded[offset] { return known }
-        let program = try? LineProgram.decode(sections, at: offset, addressSize: addressSize)
+        var program: LineProgram?
+        if inflated(upTo: offset + Self.longestUnitLength), let end = LineProgram.unitEnd(sections.line, at: offset),
+            inflated(upTo: end)
+        {
+            program = try? LineProgram.decode(sections, at: offset, addressSize: addressSize)
+        }
         decoded[offset] = program
         return program
     }
+
+    /// The sections with all of `.debug_line` readable; `nil` when `refusal` is set, or (and
+    /// then `refusal` is set) when it does not inflate.
+    func wholeSections() -> LineProgram.Sections? {
+        guard let sections, refusal == nil else { return nil }
+        guard inflated(upTo: sections.line.count) else {
+            refusal = ".debug_line does not decompress: \(lineStream?.failure ?? "")"
+            return nil
+        }
+        return sections
+    }
+
+    /// The bytes of a 64-bit DWARF unit length.
+    private static let longestUnitLength = 12
+
+    /// `true` when the first `count` bytes of `.debug_line` (at most all) can be read.
+    private func inflated(upTo count: Int) -> Bool { lineStream?.inflate(upTo: count) ?? true }
 
     /// The answer for `address` from the one line program of the unit `.debug_aranges` names
     /// for it; `nil` when the index cannot show it is the pass's answer: not exactly one unit
@@ -132,7 +160,8 @@ public final class LineTable {
     /// lengths; `nil` when the section has fewer units or a length does not read.
     private func programOffset(rank: Int, in line: ByteReader) -> Int? {
         while programOffsets.count <= rank {
-            guard let last = programOffsets.last, let next = LineProgram.unitEnd(line, at: last), next < line.count
+            guard let last = programOffsets.last, inflated(upTo: last + Self.longestUnitLength),
+                let next = LineProgram.unitEnd(line, at: last), next < line.count
             else { return nil }
             programOffsets.append(next)
         }
@@ -144,7 +173,7 @@ public final class LineTable {
     func scannedAnswers(for addresses: [UInt64]) -> [UInt64: Answer] {
         let wanted = Array(Set(addresses)).sorted()
         var declinedAll: [UInt64: Answer] { Dictionary(uniqueKeysWithValues: wanted.map { ($0, .declined) }) }
-        guard let sections, refusal == nil else { return declinedAll }
+        guard let sections = wholeSections() else { return declinedAll }
         // Per address: the units with a sequence that holds it, and whether it lies between
         // some unit's lowest and highest row.
         var owners: [UInt64: [Int]] = [:]
