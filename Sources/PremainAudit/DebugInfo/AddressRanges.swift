@@ -28,7 +28,8 @@ struct AddressRanges {
     init?(_ reader: ByteReader, addressSize: Int) {
         var cursor = DWARFCursor(reader, at: 0)
         var sets: [(infoOffset: UInt64, slice: Range<Int>)] = []
-        var ranges: [Range<UInt64>] = []
+        // Each entry's `unit` is its set's index until the ranks are known.
+        entries.reserveCapacity(reader.count / (2 * addressSize))
         while cursor.remaining > 0 {
             let start = cursor.position
             guard let length32 = cursor.u32() else { return nil }
@@ -49,31 +50,34 @@ struct AddressRanges {
             let tuple = 2 * addressSize
             let header = cursor.position - start
             guard cursor.skip((tuple - header % tuple) % tuple) else { return nil }
-            let first = ranges.count
+            let first = entries.count
             while true {
                 guard let address = cursor.offset(size: addressSize), let count = cursor.offset(size: addressSize)
                 else { return nil }
                 if address == 0, count == 0 { break }
                 guard count <= UInt64.max - address else { return nil }
-                if count > 0 { ranges.append(address..<address + count) }
+                if count > 0 { entries.append(Entry(range: address..<address + count, unit: sets.count)) }
             }
-            sets.append((infoOffset, first..<ranges.count))
+            sets.append((infoOffset, first..<entries.count))
             cursor.end = reader.count
             cursor.position = end
         }
         guard !sets.isEmpty else { return nil }
+        // Linkers write the sets in the units' order: then each set's index is its rank.
+        let inOrder = zip(sets, sets.dropFirst()).allSatisfy { $0.infoOffset < $1.infoOffset }
+        guard !inOrder else {
+            slices = sets.map(\.slice)
+            return
+        }
         let order = sets.indices.sorted { sets[$0].infoOffset < sets[$1].infoOffset }
         var rank = Array(repeating: 0, count: sets.count)
         for (position, index) in order.enumerated() {
             guard position == 0 || sets[order[position - 1]].infoOffset != sets[index].infoOffset else { return nil }
             rank[index] = position
         }
-        entries.reserveCapacity(ranges.count)
+        for index in entries.indices { entries[index].unit = rank[entries[index].unit] }
         slices = Array(repeating: 0..<0, count: sets.count)
-        for (index, set) in sets.enumerated() {
-            for range in ranges[set.slice] { entries.append(Entry(range: range, unit: rank[index])) }
-            slices[rank[index]] = set.slice
-        }
+        for (index, set) in sets.enumerated() { slices[rank[index]] = set.slice }
     }
 
     /// The ranges of the unit at `rank`, sorted and merged where they touch.

@@ -131,6 +131,43 @@ struct LineTableIndexTests {
         #expect(location == DebugInfo(path: path)?.sourceLocation(of: scale))
     }
 
+    /// A 32-bit DWARF `.debug_aranges` set for 8-byte addresses: header, padding to 16, the
+    /// tuples and the (0, 0) end.
+    static func arangesSet(infoOffset: UInt32, ranges: [(UInt64, UInt64)], version: UInt16 = 2) -> [UInt8] {
+        func bytes<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
+        var body = bytes(version) + bytes(infoOffset) + [8, 0] + [UInt8](repeating: 0, count: 4)
+        for (address, length) in ranges + [(0, 0)] { body += bytes(address) + bytes(length) }
+        return bytes(UInt32(body.count)) + body
+    }
+
+    static func addressRanges(_ bytes: [UInt8]) -> AddressRanges? {
+        bytes.withUnsafeBytes { AddressRanges(ByteReader($0, bigEndian: false), addressSize: 8) }
+    }
+
+    @Test func unitsAreRankedByTheirInfoOffsetWhateverTheSetOrder() throws {
+        let sets =
+            Self.arangesSet(infoOffset: 0x200, ranges: [(0x3000, 0x10), (0x1000, 0x20)])
+            + Self.arangesSet(infoOffset: 0x10, ranges: [(0x2000, 0x40)])
+        let ranges = try #require(Self.addressRanges(sets))
+        #expect(ranges.unitCount == 2)
+        #expect(ranges.unit(holding: 0x2010) == 0 && ranges.unit(holding: 0x1000) == 1)
+        #expect(ranges.unit(holding: 0x1020) == nil)
+        #expect(ranges.ranges(ofUnit: 1) == [0x1000..<0x1020, 0x3000..<0x3010])
+        let overlapping = try #require(
+            Self.addressRanges(
+                Self.arangesSet(infoOffset: 0, ranges: [(0x1000, 0x20)])
+                    + Self.arangesSet(infoOffset: 0x40, ranges: [(0x1010, 0x20)])))
+        #expect(overlapping.unit(holding: 0x1018) == nil && overlapping.unit(holding: 0x1008) == 0)
+    }
+
+    @Test func unusualSetsLeaveNoIndex() {
+        let one = Self.arangesSet(infoOffset: 0x10, ranges: [(0x2000, 0x40)])
+        #expect(Self.addressRanges(one + one) == nil, "two sets for one unit")
+        #expect(Self.addressRanges(Self.arangesSet(infoOffset: 0, ranges: [(1, 1)], version: 3)) == nil)
+        #expect(Self.addressRanges(Array(one.dropLast(8))) == nil, "truncated")
+        #expect(Self.addressRanges([]) == nil)
+    }
+
     @Test func rangesAreMergedWhereTheyTouch() {
         #expect(AddressRanges.merged([8..<12, 0..<4, 4..<6, 20..<20, 10..<16]) == [0..<6, 8..<16])
     }
