@@ -1,5 +1,5 @@
-// libelf (elfutils) for ELFKit, the only module that imports it, and zlib, which libelf links
-// already, for the sections ELFKit inflates only in part (ELFInflatingSection).
+// libelf (elfutils) for ELFKit, the only module that imports it; zlib's types (no zlib is
+// linked: ELFKit calls it through CLazyLibraries' forwarders, ELFInflatingSection).
 #include <libelf.h>
 #include <gelf.h>
 #include <elf.h>

@@ -1,4 +1,5 @@
 import CELF
+import CLazyLibraries
 
 #if canImport(Glibc)
     import Glibc
@@ -13,6 +14,9 @@ import CELF
 /// Only the part inflated is checked: a stream damaged further on, or whose length differs
 /// from the stated size, is found when that part is asked for (libelf's `elf_compress`, which
 /// inflates all of it, refuses such a section at once).
+///
+/// zlib is taken from libz.so.1 (which libelf loads) on first use, through `CLazyLibraries`, so
+/// that premain's start does not bind it.
 ///
 /// Not thread-safe, as every read of an `ELFFile`.
 public final class ELFInflatingSection {
@@ -34,14 +38,16 @@ public final class ELFInflatingSection {
     fileprivate init?(file: ELFFile, input: ByteReader, size: Int) {
         // calloc: zero pages, mapped on first write, so a large section inflated only in part
         // costs only the part's memory.
-        guard size > 0, !input.bytes.isEmpty, let output = calloc(size, 1) else { return nil }
+        guard size > 0, !input.bytes.isEmpty, premain_zlib_load() == nil, let output = calloc(size, 1) else {
+            return nil
+        }
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         // zlib reads the input through a mutable pointer it never writes through.
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.bytes.bindMemory(to: Bytef.self).baseAddress)
         stream.pointee.avail_in = uInt(clamping: input.count)
         guard input.count <= Int(UInt32.max),
-            inflateInit_(stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
+            premain_inflateInit_(stream, premain_zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else {
             stream.deallocate()
             free(output)
@@ -54,7 +60,7 @@ public final class ELFInflatingSection {
     }
 
     deinit {
-        inflateEnd(stream)
+        premain_inflateEnd(stream)
         stream.deallocate()
         free(output)
     }
@@ -70,7 +76,7 @@ public final class ELFInflatingSection {
         stream.pointee.next_out = (output + available).assumingMemoryBound(to: Bytef.self)
         stream.pointee.avail_out = uInt(target - available)
         while available < target {
-            let status = CELF.inflate(stream, Z_NO_FLUSH)
+            let status = premain_inflate(stream, Z_NO_FLUSH)
             available = target - Int(stream.pointee.avail_out)
             if status == Z_STREAM_END {
                 if available < reader.count { failure = "stream ends before the stated size" }
