@@ -15,7 +15,7 @@ let package = Package(
         .systemLibrary(
             name: "CELF",
             pkgConfig: "libelf",
-            providers: [.apt(["libelf-dev"])]
+            providers: [.apt(["libelf-dev", "zlib1g-dev"])]
         ),
         .systemLibrary(
             name: "CDemangle",
@@ -72,7 +72,7 @@ let package = Package(
         // format, initializer source and resolution, why a file could not be opened): declared once.
         .target(name: "ELFValues"),
         // The only importer of CELF: libelf handles become Swift values.
-        .target(name: "ELFKit", dependencies: ["CELF", "CMapGuard", "ELFValues", "LosslessText"]),
+        .target(name: "ELFKit", dependencies: ["CELF", "CLazyLibraries", "CMapGuard", "ELFValues", "LosslessText"]),
         // The pipeline, one target per stage: a target may import only those above it, so an
         // import that points backwards does not compile. Nothing below the CLI prints.
         // The report contract: Codable values of every command, one TimeSummary, statistics.

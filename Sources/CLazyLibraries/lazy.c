@@ -21,6 +21,7 @@ struct lazy_library {
 
 static struct lazy_library libdw = {"libdw.so.1", premain_libdw_functions, PTHREAD_ONCE_INIT, NULL, 0, ""};
 static struct lazy_library libsqlite = {"libsqlite3.so.0", premain_sqlite_functions, PTHREAD_ONCE_INIT, NULL, 0, ""};
+static struct lazy_library libz = {"libz.so.1", premain_zlib_functions, PTHREAD_ONCE_INIT, NULL, 0, ""};
 
 /// Opens the library and checks that it has every function premain calls, so that a file of
 /// that name that is another library (or an older one) is refused here, in one line, instead
@@ -48,6 +49,7 @@ static void open_library(struct lazy_library *library) {
 
 static void open_libdw(void) { open_library(&libdw); }
 static void open_sqlite(void) { open_library(&libsqlite); }
+static void open_zlib(void) { open_library(&libz); }
 
 const char *premain_libdw_load(void) {
     pthread_once(&libdw.once, open_libdw);
@@ -57,6 +59,11 @@ const char *premain_libdw_load(void) {
 const char *premain_sqlite_load(void) {
     pthread_once(&libsqlite.once, open_sqlite);
     return libsqlite.handle ? NULL : libsqlite.problem;
+}
+
+const char *premain_zlib_load(void) {
+    pthread_once(&libz.once, open_zlib);
+    return libz.handle ? NULL : libz.problem;
 }
 
 const char *premain_libdw_failure(void) {
@@ -83,4 +90,10 @@ void *premain_sqlite_symbol(const char *symbol) {
     const char *problem = premain_sqlite_load();
     void *address = problem ? NULL : dlsym(libsqlite.handle, symbol);
     return address ? address : missing(libsqlite.name, problem ? problem : dlerror(), symbol);
+}
+
+void *premain_zlib_symbol(const char *symbol) {
+    const char *problem = premain_zlib_load();
+    void *address = problem ? NULL : dlsym(libz.handle, symbol);
+    return address ? address : missing(libz.name, problem ? problem : dlerror(), symbol);
 }

@@ -97,6 +97,20 @@ struct LineProgram {
         lneNVIDIASetFunctionName: UInt8 = 0x91
     static let lnctPath: UInt16 = 1, lnctDirectoryIndex: UInt16 = 2
 
+    /// The offset of the unit after the one at `offset` of `line`, from its length alone;
+    /// `nil` when the length does not read or runs past the section.
+    static func unitEnd(_ line: ByteReader, at offset: Int) -> Int? {
+        var cursor = DWARFCursor(line, at: offset)
+        guard let length32 = cursor.u32() else { return nil }
+        var length = UInt64(length32)
+        if length32 == 0xffff_ffff {
+            guard let length64 = cursor.u64() else { return nil }
+            length = length64
+        }
+        guard length <= UInt64(cursor.remaining) else { return nil }
+        return cursor.position + Int(length)
+    }
+
     /// Decodes the unit at `offset` of `sections.line`. `addressSize`: the size of an address
     /// of the file's class, taken as its units' address size.
     /// `collectRows`: keep the rows (else only `low`, `high` and `sequences`, for a cheaper

@@ -22,6 +22,13 @@ import PremainModel
 ///   read as libdw does (`LineProgram.Refusal`), the file is relocatable, or it has no
 ///   `.debug_info` or more than one `.debug_line`.
 ///
+/// An address is first looked up in `.debug_aranges` (`AddressRanges`): when exactly one unit's
+/// ranges hold it, and the line program at that unit's rank in `.debug_line` has sequences
+/// covering exactly that unit's ranges, one of them holding the address, only that program is
+/// run, which is the unit libdw picks (`dwarf_addrdie` reads the same ranges). Every other
+/// address (no or partial `.debug_aranges`, an address in two units or in none, a program that
+/// does not match its unit) is answered by the pass over every line table described above.
+///
 /// Not thread-safe: one audit of one file uses it.
 public final class LineTable {
     /// What the line tables say of one address.
@@ -38,22 +45,39 @@ public final class LineTable {
     /// Why every address is declined, when one reason covers them all.
     public private(set) var refusal: String?
 
+    /// The units' ranges of `.debug_aranges`, read on the first look-up; `nil` when the file
+    /// has none or they are unusual (`AddressRanges`).
+    private(set) lazy var addressRanges: AddressRanges? = Self.unique([".debug_aranges", ".zdebug_aranges"], in: file)
+        .flatMap { file.contents(of: $0) }.flatMap { AddressRanges($0, addressSize: addressSize) }
+    /// The offsets of the first line programs of `.debug_line`, found so far by their lengths.
+    private var programOffsets: [Int] = [0]
+    /// The line programs decoded with their rows, by offset (`nil`: refused).
+    private var decoded: [Int: LineProgram?] = [:]
+    /// A zlib-compressed `.debug_line`, inflated only as far as the programs read need; `nil`
+    /// when it was read whole.
+    private let lineStream: ELFInflatingSection?
+
+    /// The one section of `file` named one of `names`, when it has bytes in the file.
+    private static func unique(_ names: Set<String>, in file: ELFFile) -> ELFSection? {
+        let found = file.sections.filter { names.contains($0.name) }
+        return found.count == 1 && found[0].hasFileBytes ? found[0] : nil
+    }
+
     /// Reads the line tables of `file` (the file with the DWARF: an object or its debug file).
     public init(_ file: ELFFile) {
         self.file = file
         addressSize = file.is64 ? 8 : 4
-        func unique(_ names: Set<String>) -> ELFSection? {
-            let found = file.sections.filter { names.contains($0.name) }
-            return found.count == 1 && found[0].hasFileBytes ? found[0] : nil
-        }
+        func unique(_ names: Set<String>) -> ELFSection? { Self.unique(names, in: file) }
         guard file.type != 1 else {
             sections = nil
+            lineStream = nil
             refusal = "relocatable file"
             return
         }
+        let lineSection = unique([".debug_line", ".zdebug_line"])
+        lineStream = lineSection.flatMap { file.inflatingContents(of: $0) }
         guard unique([".debug_info", ".zdebug_info"]) != nil,
-            let lineSection = unique([".debug_line", ".zdebug_line"]),
-            let line = file.contents(of: lineSection)
+            let line = lineStream?.reader ?? lineSection.flatMap({ file.contents(of: $0) })
         else {
             sections = nil
             refusal = "no single .debug_info and .debug_line"
@@ -64,13 +88,92 @@ public final class LineTable {
         }
     }
 
-    /// The answer for each of `addresses`, from one pass over every line table (and a second
-    /// decoding, with its rows, of the table that holds each address); every one `.declined`
-    /// when `refusal` is set.
+    /// The answer for each of `addresses`: through `.debug_aranges` and the one line table of
+    /// the unit holding it where they agree, else from one pass over every line table (and a
+    /// second decoding, with its rows, of the table that holds each address); every one
+    /// `.declined` when `refusal` is set.
     public func answers(for addresses: [UInt64]) -> [UInt64: Answer] {
         let wanted = Array(Set(addresses)).sorted()
+        guard let sections, refusal == nil else {
+            return Dictionary(uniqueKeysWithValues: wanted.map { ($0, .declined) })
+        }
+        var result: [UInt64: Answer] = [:]
+        var rest: [UInt64] = []
+        for address in wanted {
+            if let answer = indexedAnswer(for: address) {
+                result[address] = answer
+            } else {
+                rest.append(address)
+            }
+        }
+        guard !rest.isEmpty else { return result }
+        return result.merging(scannedAnswers(for: rest)) { first, _ in first }
+    }
+
+    /// The line program at `offset`, decoded with its rows once; `nil` when refused or when
+    /// its bytes do not inflate.
+    private func program(at offset: Int, sections: LineProgram.Sections) -> LineProgram? {
+        if let known = decoded[offset] { return known }
+        var program: LineProgram?
+        if inflated(upTo: offset + Self.longestUnitLength), let end = LineProgram.unitEnd(sections.line, at: offset),
+            inflated(upTo: end)
+        {
+            program = try? LineProgram.decode(sections, at: offset, addressSize: addressSize)
+        }
+        decoded[offset] = program
+        return program
+    }
+
+    /// The sections with all of `.debug_line` readable; `nil` when `refusal` is set, or (and
+    /// then `refusal` is set) when it does not inflate.
+    func wholeSections() -> LineProgram.Sections? {
+        guard let sections, refusal == nil else { return nil }
+        guard inflated(upTo: sections.line.count) else {
+            refusal = ".debug_line does not decompress: \(lineStream?.failure ?? "")"
+            return nil
+        }
+        return sections
+    }
+
+    /// The bytes of a 64-bit DWARF unit length.
+    private static let longestUnitLength = 12
+
+    /// `true` when the first `count` bytes of `.debug_line` (at most all) can be read.
+    private func inflated(upTo count: Int) -> Bool { lineStream?.inflate(upTo: count) ?? true }
+
+    /// The answer for `address` from the one line program of the unit `.debug_aranges` names
+    /// for it; `nil` when the index cannot show it is the pass's answer: not exactly one unit
+    /// holds it, the program at the unit's rank is missing or refused, its sequences do not
+    /// cover exactly the unit's ranges, or none of them holds the address.
+    func indexedAnswer(for address: UInt64) -> Answer? {
+        guard let sections, refusal == nil, let index = addressRanges,
+            let unit = index.unit(holding: address),
+            let offset = programOffset(rank: unit, in: sections.line),
+            let program = program(at: offset, sections: sections),
+            AddressRanges.merged(program.sequences) == index.ranges(ofUnit: unit),
+            program.sequences.contains(where: { $0.contains(address) })
+        else { return nil }
+        return program.answer(for: address, names: sections, file: file)
+    }
+
+    /// The offset of the line program at `rank` in `.debug_line`, following the units'
+    /// lengths; `nil` when the section has fewer units or a length does not read.
+    private func programOffset(rank: Int, in line: ByteReader) -> Int? {
+        while programOffsets.count <= rank {
+            guard let last = programOffsets.last, inflated(upTo: last + Self.longestUnitLength),
+                let next = LineProgram.unitEnd(line, at: last), next < line.count
+            else { return nil }
+            programOffsets.append(next)
+        }
+        return programOffsets[rank]
+    }
+
+    /// The answers for `addresses` from one pass over every line table; every one `.declined`
+    /// (and `refusal` set) when a table is refused.
+    func scannedAnswers(for addresses: [UInt64]) -> [UInt64: Answer] {
+        let wanted = Array(Set(addresses)).sorted()
         var declinedAll: [UInt64: Answer] { Dictionary(uniqueKeysWithValues: wanted.map { ($0, .declined) }) }
-        guard let sections, refusal == nil else { return declinedAll }
+        guard let sections = wholeSections() else { return declinedAll }
         // Per address: the units with a sequence that holds it, and whether it lies between
         // some unit's lowest and highest row.
         var owners: [UInt64: [Int]] = [:]
@@ -95,7 +198,6 @@ public final class LineTable {
             return declinedAll
         }
         var result: [UInt64: Answer] = [:]
-        var decoded: [Int: LineProgram] = [:]
         for address in wanted {
             let units = owners[address] ?? []
             guard units.count == 1, let unit = units.first else {
@@ -105,10 +207,9 @@ public final class LineTable {
                 result[address] = units.isEmpty && !spanned.contains(address) ? .location(nil) : .declined
                 continue
             }
-            if decoded[unit] == nil {
-                decoded[unit] = try? LineProgram.decode(sections, at: unit, addressSize: addressSize)
-            }
-            result[address] = decoded[unit]?.answer(for: address, names: sections, file: file) ?? .declined
+            result[address] =
+                program(at: unit, sections: sections)?.answer(for: address, names: sections, file: file)
+                ?? .declined
         }
         return result
     }

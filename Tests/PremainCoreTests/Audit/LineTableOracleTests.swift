@@ -87,7 +87,7 @@ struct LineTableOracleTests {
     static func compareFirstLooks(_ path: String) throws -> Int {
         let file = try ELFFile(path: path)
         let table = LineTable(file)
-        guard let sections = table.sections else { return 0 }
+        guard let sections = table.wholeSections() else { return 0 }
         var offset = 0
         var units = 0
         while offset < sections.line.count {
