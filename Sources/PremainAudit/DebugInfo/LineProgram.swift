@@ -225,22 +225,7 @@ struct LineProgram {
         offsetSize: Int
     ) throws(Refusal) {
         func refuse(_ message: String) -> Refusal { Refusal(offset: cursor.position, message: message) }
-        // The entry formats: (content type, form) pairs, truncated to 16 bits as libdw does.
-        func formats() throws(Refusal) -> [(UInt16, UInt16)] {
-            guard let count = cursor.u8() else { throw refuse("truncated entry format count") }
-            var pairs: [(UInt16, UInt16)] = []
-            for _ in 0..<count {
-                guard cursor.remaining > 0, let kind = cursor.uleb(), cursor.remaining > 0,
-                    let form = cursor.uleb()
-                else { throw refuse("truncated entry format") }
-                let pair = (UInt16(truncatingIfNeeded: kind), UInt16(truncatingIfNeeded: form))
-                guard DWARFForm.isValidLineForm(pair.1) else {
-                    throw refuse("form 0x\(String(pair.1, radix: 16)) in a line header")
-                }
-                pairs.append(pair)
-            }
-            return pairs
-        }
+        func formats() throws(Refusal) -> [(UInt16, UInt16)] { try Self.entryFormats(&cursor) }
         func entryCount(formats: Int) throws(Refusal) -> Int {
             guard cursor.remaining > 0, let count = cursor.uleb() else { throw refuse("truncated entry count") }
             guard formats != 0 || count == 0 else { throw refuse("entries without formats") }
@@ -249,29 +234,8 @@ struct LineProgram {
             }
             return Int(count)
         }
-        // One string of an entry, where libdw's dwarf_formstring finds it.
         func name(form: UInt16) throws(Refusal) -> NameReference {
-            let start = cursor.position
-            let reference: NameReference
-            switch form {
-            case DWARFForm.string:
-                reference = NameReference(section: .line, offset: start)
-            case DWARFForm.lineStrp, DWARFForm.strp:
-                let section: NameReference.Section = form == DWARFForm.lineStrp ? .lineStrings : .strings
-                guard let value = sections.line.word(at: start, is64: offsetSize == 8) else {
-                    throw refuse("truncated string offset")
-                }
-                guard let strings = sections.reader(section), value < UInt64(strings.count) else {
-                    throw refuse("string offset 0x\(String(value, radix: 16)) outside its section")
-                }
-                reference = NameReference(section: section, offset: Int(value))
-            default:
-                throw refuse("path form 0x\(String(form, radix: 16)) not read here")
-            }
-            guard let text = sections.reader(reference.section), Self.isTerminated(text, at: reference.offset) else {
-                throw refuse("unterminated name")
-            }
-            return reference
+            try Self.entryName(form: form, at: cursor.position, sections: sections, offsetSize: offsetSize)
         }
 
         let directoryFormats = try formats()
@@ -323,6 +287,51 @@ struct LineProgram {
         }
         // Without entries, index 0 has libdw's placeholder name (`placeholderFileName`).
         if files.isEmpty { files = [FileEntry(name: nil, directory: nil)] }
+    }
+
+    /// DWARF 5 entry formats: (content type, form) pairs, truncated to 16 bits as libdw does.
+    private static func entryFormats(_ cursor: inout DWARFCursor) throws(Refusal) -> [(UInt16, UInt16)] {
+        func refuse(_ message: String) -> Refusal { Refusal(offset: cursor.position, message: message) }
+        guard let count = cursor.u8() else { throw refuse("truncated entry format count") }
+        var pairs: [(UInt16, UInt16)] = []
+        for _ in 0..<count {
+            guard cursor.remaining > 0, let kind = cursor.uleb(), cursor.remaining > 0,
+                let form = cursor.uleb()
+            else { throw refuse("truncated entry format") }
+            let pair = (UInt16(truncatingIfNeeded: kind), UInt16(truncatingIfNeeded: form))
+            guard DWARFForm.isValidLineForm(pair.1) else {
+                throw refuse("form 0x\(String(pair.1, radix: 16)) in a line header")
+            }
+            pairs.append(pair)
+        }
+        return pairs
+    }
+
+    /// One string of a DWARF 5 entry at `start`, where libdw's dwarf_formstring finds it.
+    private static func entryName(form: UInt16, at start: Int, sections: Sections, offsetSize: Int) throws(Refusal)
+        -> NameReference
+    {
+        func refuse(_ message: String) -> Refusal { Refusal(offset: start, message: message) }
+        let reference: NameReference
+        switch form {
+        case DWARFForm.string:
+            reference = NameReference(section: .line, offset: start)
+        case DWARFForm.lineStrp, DWARFForm.strp:
+            let section: NameReference.Section = form == DWARFForm.lineStrp ? .lineStrings : .strings
+            guard let value = sections.line.word(at: start, is64: offsetSize == 8) else {
+                throw refuse("truncated string offset")
+            }
+            guard let strings = sections.reader(section), value < UInt64(strings.count) else {
+                throw refuse("string offset 0x\(String(value, radix: 16)) outside its section")
+            }
+            reference = NameReference(section: section, offset: Int(value))
+        default:
+            throw refuse("path form 0x\(String(form, radix: 16)) not read here")
+        }
+        guard let text = sections.reader(reference.section), Self.isTerminated(text, at: reference.offset) else {
+            throw refuse("unterminated name")
+        }
+        return reference
     }
 
     /// `true` when a NUL ends the string at `offset` inside `reader`.

@@ -120,45 +120,9 @@ extension LineProgram {
                 guard lengthAsExpected[Int(opcode)] else {
                     throw Self.refusal(cursor, "standard opcode \(opcode) of unexpected length")
                 }
-                switch opcode {
-                case Self.lnsCopy:
-                    guard matrix.emit(state, endSequence: false) else {
-                        throw Self.refusal(cursor, "row out of libdw's range")
-                    }
-                    state.discriminator = 0
-                case Self.lnsAdvancePC:
-                    guard let value = cursor.uleb() else { throw Self.refusal(cursor, "bad ULEB128") }
-                    state.advance(
-                        UInt32(truncatingIfNeeded: value), minimumLength: minimumLength,
-                        maximumOperations: maximumOperations)
-                case Self.lnsAdvanceLine:
-                    guard let value = cursor.sleb() else { throw Self.refusal(cursor, "bad SLEB128") }
-                    state.line &+= Int64(Int32(truncatingIfNeeded: value))
-                case Self.lnsSetFile:
-                    guard let value = cursor.uleb() else { throw Self.refusal(cursor, "bad ULEB128") }
-                    state.file = UInt32(truncatingIfNeeded: value)
-                case Self.lnsSetColumn:
-                    guard let value = cursor.uleb() else { throw Self.refusal(cursor, "bad ULEB128") }
-                    state.column = UInt32(truncatingIfNeeded: value)
-                case Self.lnsNegateStmt:
-                    state.isStmt = 1 &- state.isStmt
-                case Self.lnsSetBasicBlock, Self.lnsSetPrologueEnd, Self.lnsSetEpilogueBegin:
-                    break
-                case Self.lnsConstAddPC:
-                    guard lineRange != 0 else { throw Self.refusal(cursor, "line_range 0") }
-                    state.advance(
-                        UInt32((255 - opcodeBase) / lineRange), minimumLength: minimumLength,
-                        maximumOperations: maximumOperations)
-                case Self.lnsFixedAdvancePC:
-                    guard let delta = cursor.u16() else {
-                        throw Self.refusal(cursor, "truncated DW_LNS_fixed_advance_pc")
-                    }
-                    state.address &+= UInt64(delta)
-                    state.operationIndex = 0
-                default:  // DW_LNS_set_isa
-                    guard let value = cursor.uleb() else { throw Self.refusal(cursor, "bad ULEB128") }
-                    state.isa = UInt32(truncatingIfNeeded: value)
-                }
+                try Self.standard(
+                    opcode, &state, &cursor, &matrix, minimumLength: minimumLength,
+                    maximumOperations: maximumOperations, lineRange: lineRange, opcodeBase: opcodeBase)
             } else {
                 // An opcode this reader does not know: skip its ULEB128 operands.
                 for _ in 0..<(standardLength(opcode) ?? 0) {
@@ -171,6 +135,54 @@ extension LineProgram {
         high = matrix.high
         sequences = matrix.sequences
         return matrix.ended
+    }
+
+    /// One standard opcode (`DW_LNS_copy` to `DW_LNS_set_isa`, its length checked by the
+    /// caller) applied to the registers, a row emitted for `DW_LNS_copy`.
+    // swiftlint:disable:next function_parameter_count
+    private static func standard(
+        _ opcode: UInt8, _ state: inout Registers, _ cursor: inout DWARFCursor, _ matrix: inout Matrix,
+        minimumLength: UInt8, maximumOperations: UInt8, lineRange: UInt8, opcodeBase: UInt8
+    ) throws(Refusal) {
+        switch opcode {
+        case Self.lnsCopy:
+            guard matrix.emit(state, endSequence: false) else {
+                throw Self.refusal(cursor, "row out of libdw's range")
+            }
+            state.discriminator = 0
+        case Self.lnsAdvancePC:
+            guard let value = cursor.uleb() else { throw Self.refusal(cursor, "bad ULEB128") }
+            state.advance(
+                UInt32(truncatingIfNeeded: value), minimumLength: minimumLength,
+                maximumOperations: maximumOperations)
+        case Self.lnsAdvanceLine:
+            guard let value = cursor.sleb() else { throw Self.refusal(cursor, "bad SLEB128") }
+            state.line &+= Int64(Int32(truncatingIfNeeded: value))
+        case Self.lnsSetFile:
+            guard let value = cursor.uleb() else { throw Self.refusal(cursor, "bad ULEB128") }
+            state.file = UInt32(truncatingIfNeeded: value)
+        case Self.lnsSetColumn:
+            guard let value = cursor.uleb() else { throw Self.refusal(cursor, "bad ULEB128") }
+            state.column = UInt32(truncatingIfNeeded: value)
+        case Self.lnsNegateStmt:
+            state.isStmt = 1 &- state.isStmt
+        case Self.lnsSetBasicBlock, Self.lnsSetPrologueEnd, Self.lnsSetEpilogueBegin:
+            break
+        case Self.lnsConstAddPC:
+            guard lineRange != 0 else { throw Self.refusal(cursor, "line_range 0") }
+            state.advance(
+                UInt32((255 - opcodeBase) / lineRange), minimumLength: minimumLength,
+                maximumOperations: maximumOperations)
+        case Self.lnsFixedAdvancePC:
+            guard let delta = cursor.u16() else {
+                throw Self.refusal(cursor, "truncated DW_LNS_fixed_advance_pc")
+            }
+            state.address &+= UInt64(delta)
+            state.operationIndex = 0
+        default:  // DW_LNS_set_isa
+            guard let value = cursor.uleb() else { throw Self.refusal(cursor, "bad ULEB128") }
+            state.isa = UInt32(truncatingIfNeeded: value)
+        }
     }
 
     /// `run` for a first look at a unit (no rows kept, one operation per instruction): the
