@@ -147,7 +147,8 @@ extension CommandSpec {
     /// `missing expected argument 'add' or 'show'`: no action word where the forms need one.
     var missingAction: UsageError {
         UsageError(
-            message: "missing expected argument " + Self.alternatives(forms.compactMap(\.action).map { "'\($0.name)'" }))
+            message: "missing expected argument " + Self.alternatives(forms.compactMap(\.action).map { "'\($0.name)'" })
+        )
     }
 
     /// `'a', 'b' or 'c'`.
