@@ -79,12 +79,12 @@ extension CommandSpec {
         let form: CommandForm
         let actions = forms.compactMap(\.action?.name)
         if !actions.isEmpty {
-            let list = Self.alternatives(actions.map { "'\($0)'" })
             guard let word = positionals.first else { throw missingAction }
             guard let chosen = forms.first(where: { $0.action?.name == word }) else {
                 throw UsageError(
                     message: NearestName.message(
-                        "unknown action '\(TextSafety.display(word))'; use \(list)", for: word, among: actions))
+                        "unknown action '\(TextSafety.display(word))'; use \(actionList)", for: word,
+                        among: actions))
             }
             form = chosen
             parsed.action = word
@@ -145,11 +145,10 @@ extension CommandSpec {
     }
 
     /// `missing expected argument 'add' or 'show'`: no action word where the forms need one.
-    var missingAction: UsageError {
-        UsageError(
-            message: "missing expected argument " + Self.alternatives(forms.compactMap(\.action).map { "'\($0.name)'" })
-        )
-    }
+    var missingAction: UsageError { UsageError(message: "missing expected argument " + actionList) }
+
+    /// The forms' action words as messages list them: `'add' or 'show'`.
+    private var actionList: String { Self.alternatives(forms.compactMap(\.action).map { "'\($0.name)'" }) }
 
     /// `'a', 'b' or 'c'`.
     static func alternatives(_ words: [String], joiner: String = "or") -> String {

@@ -75,11 +75,10 @@ struct CommandSpec: Sendable {
         if !forms.isEmpty { terms.append(.alternatives(forms.map(\.usageTerms))) }
         var shown: Set<String> = []
         for option in options where !shown.contains(option.spec.name) {
-            let group = exclusive.first { group in group.contains { $0.spec.name == option.spec.name } }
-            let members = group.map { group in
-                options.filter { option in group.contains { $0.spec.name == option.spec.name } }
-            }
-            if let members, members.count > 1 {
+            // An exclusive group whose members are all named here is written once, as `[--a | --b]`.
+            let group = exclusive.first { $0.contains { $0.spec.name == option.spec.name } } ?? []
+            let members = options.filter { member in group.contains { $0.spec.name == member.spec.name } }
+            if members.count > 1 {
                 terms.append(.either(members))
                 shown.formUnion(members.map(\.spec.name))
             } else {
@@ -134,7 +133,14 @@ struct CommandSpec: Sendable {
     /// `Usage: premain audit [--format <format>] …` wrapped at `width` between its terms, later
     /// lines indented under the first term after the command's name.
     func usageLines(width: Int) -> [String] {
-        let first = "Usage: premain \(name)"
+        wrappedUsage(label: "Usage:", width: width)
+    }
+
+    /// `LABEL premain NAME` and the usage terms wrapped at `width` between whole terms, later
+    /// lines indented under the first term (or by 4 when the label is long): the error's usage
+    /// lines and help's USAGE alike.
+    private func wrappedUsage(label: String, width: Int) -> [String] {
+        let first = "\(label) premain \(name)"
         let indent = String(repeating: " ", count: first.count + 1 <= 40 ? first.count + 1 : 4)
         return TextWrap.lines(
             [first] + Self.atoms(usageTerms.map(\.text).joined(separator: " ")), width: width, indent: indent)
@@ -170,10 +176,7 @@ struct CommandSpec: Sendable {
                 + paragraphs.map { Self.wrap(String($0), width: 98).joined(separator: "\n") }
                 .joined(separator: "\n") + "\n"
         }
-        let usageIndent = "USAGE: premain \(name) "
-        let indent = usageIndent.count <= 40 ? usageIndent.count : 4
-        let synopsis = TextWrap.lines(Self.atoms(String(usage.dropFirst(usageIndent.count - 7))), width: 100 - indent)
-        out += "\n" + usageIndent + synopsis.joined(separator: "\n" + String(repeating: " ", count: indent)) + "\n"
+        out += "\n" + wrappedUsage(label: "USAGE:", width: 100).joined(separator: "\n") + "\n"
         if !argumentRows.isEmpty {
             out += "\nARGUMENTS:\n"
             for argument in argumentRows { out += Self.row(argument.name, argument.help) }

@@ -58,7 +58,7 @@ enum PullRequestCommand: Command {
         moreOptions: [DiffCommand.top, OutputWidth.option, FolderOptions.includeObjects]
             + CompareCommand.comparisonOptions + LaunchSettingsOptions.all + [
                 ConfigOptions.failOn, ConfigOptions.config, ConfigOptions.noConfig, SourceRootOptions.sourceRoot,
-            ] + HistoryTrend.options + BenchmarkExports.options.dropFirst(),
+            ] + HistoryTrend.options + BenchmarkExports.options,
         exclusive: [[CompareCommand.explain, CompareCommand.noExplain]])
 
     static let passedArguments = ArgumentSpec(
