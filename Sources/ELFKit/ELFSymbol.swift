@@ -154,7 +154,17 @@ public struct ELFSymbolTable {
     /// GLOBAL or WEAK: a program's imports, in a raw scan that decodes nothing else.
     public func undefinedGlobalIndices() -> [Int] {
         var hits: [Int] = []
-        guard let base = entries.bytes.baseAddress, entrySize > 0 else { return hits }
+        forEachUndefinedGlobal { index in
+            hits.append(index)
+            return true
+        }
+        return hits
+    }
+
+    /// Calls `body` with each index `undefinedGlobalIndices()` lists, in order, until `body`
+    /// returns `false`: a binder that is done after a few imports scans no further.
+    public func forEachUndefinedGlobal(_ body: (Int) -> Bool) {
+        guard let base = entries.bytes.baseAddress, entrySize > 0 else { return }
         let swap = entries.bigEndian
         let (infoAt, shndxAt) = is64 ? (4, 6) : (12, 14)
         // Entries past the end of the bytes are not there (as `forEach` stops at them).
@@ -166,18 +176,17 @@ public struct ELFSymbolTable {
                 let fields = at.loadUnaligned(as: UInt32.self)
                 at += entrySize
                 let binding = (fields >> 4) & 0xf
-                if fields >> 16 == 0, binding == 1 || binding == 2 { hits.append(index) }
+                if fields >> 16 == 0, binding == 1 || binding == 2, !body(index) { return }
             }
-            return hits
+            return
         }
         for index in 1..<max(usable, 1) {
             let at = base + index * entrySize
             var shndx = (at + shndxAt).loadUnaligned(as: UInt16.self)
             if swap { shndx = shndx.byteSwapped }
             let binding = at.load(fromByteOffset: infoAt, as: UInt8.self) >> 4
-            if shndx == 0, binding == 1 || binding == 2 { hits.append(index) }
+            if shndx == 0, binding == 1 || binding == 2, !body(index) { return }
         }
-        return hits
     }
 
     /// How many entries (index 0 left out) are imported and how many exported, by `st_type`

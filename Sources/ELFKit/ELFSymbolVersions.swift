@@ -59,14 +59,74 @@ extension ELFFile {
         else { return nil }
         var byIndex: [ELFSymbolVersion?] = []
         byIndex.reserveCapacity(16)
-        func record(_ version: ELFSymbolVersion, at index: UInt16) {
-            let key = Int(index & 0x7fff)
-            // One slot at a time (indices come nearly in order): no array made per version.
-            while key >= byIndex.count { byIndex.append(nil) }
-            byIndex[key] = version
-        }
         var defined: [String] = []
         var requirements: [(library: String, version: String)] = []
+        forEachVersionEntry(broken: { message, offset in note(message, offset: offset) }) { entry in
+            guard let versionName = entry.strings?.cString(at: entry.name) else { return }
+            let library = entry.library.flatMap { entry.strings?.losslessString(at: $0) }  // a DT_NEEDED name
+            let key = Int(entry.index & 0x7fff)
+            // One slot at a time (indices come nearly in order): no array made per version.
+            while key >= byIndex.count { byIndex.append(nil) }
+            byIndex[key] = ELFSymbolVersion(name: versionName, library: library, hidden: false)
+            if entry.isDefinition {
+                if entry.flags & 0x1 == 0 { defined.append(versionName) }  // VER_FLG_BASE names the file
+            } else if let library {
+                requirements.append((library, versionName))
+            }
+        }
+        let count = versym.count / 2
+        // One copy of the words, then the byte order fixed in place.
+        let raw = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0, let source = versym.bytes.baseAddress {
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(
+                    from: UnsafeRawBufferPointer(start: source, count: count * 2))
+                let bigEndian = versym.bigEndian
+                for index in 0..<count {
+                    buffer[index] = bigEndian ? UInt16(bigEndian: buffer[index]) : UInt16(littleEndian: buffer[index])
+                }
+            }
+            initialized = count
+        }
+        return ELFSymbolVersions(raw: raw, byIndex: byIndex, defined: defined, requirements: requirements)
+    }
+
+    /// The name of the version `.dynsym` entry `symbolIndex` is bound to or defines: the name
+    /// of `symbolVersions?[symbolIndex]`, found by reading that one `SHT_GNU_versym` word and
+    /// the verneed and verdef entries of its index, without building the whole table (a binder
+    /// asks this of a few imports of each program). `nil` when `symbolVersions` has none.
+    public func symbolVersionName(_ symbolIndex: Int) -> String? {
+        guard let versymSection = sections.first(where: { $0.type == .gnuVersym }),
+            let versym = bytes(of: versymSection)
+        else { return nil }
+        guard symbolIndex >= 0, symbolIndex < versym.count / 2, let word = versym.u16(at: symbolIndex * 2) else {
+            return nil
+        }
+        let key = word & 0x7fff
+        guard key > 1 else { return nil }
+        var name: String?
+        var sound = true
+        // The table keeps the last entry of an index (verneed first, then verdef).
+        forEachVersionEntry(broken: { _, _ in sound = false }) { entry in
+            if entry.index & 0x7fff == key, let found = entry.strings?.cString(at: entry.name) { name = found }
+        }
+        // A broken table: the whole table read as before, with its diagnostics.
+        return sound ? name : symbolVersions?[symbolIndex]?.name
+    }
+
+    /// One `SHT_GNU_verneed` auxiliary entry or `SHT_GNU_verdef` entry: its version index, the
+    /// offsets of its name (and, for verneed, of its library) in `strings`.
+    struct VersionEntry {
+        var index: UInt16
+        var name: Int
+        var library: Int?
+        var flags: UInt16
+        var isDefinition: Bool
+        var strings: ByteReader?
+    }
+
+    /// Calls `body` with each verneed auxiliary entry, then each verdef entry, in file order;
+    /// a broken entry ends its section's walk after `broken` hears of it.
+    func forEachVersionEntry(broken: (String, UInt64) -> Void, _ body: (VersionEntry) -> Void) {
         if let section = sections.first(where: { $0.type == .gnuVerneed }), let data = bytes(of: section) {
             let strings = stringTable(linkedFrom: section)
             var offset = 0
@@ -76,22 +136,21 @@ extension ELFFile {
                 guard let count = data.u16(at: offset + 2), let file = data.u32(at: offset + 4),
                     let aux = data.u32(at: offset + 8), let next = data.u32(at: offset + 12)
                 else {
-                    note("broken SHT_GNU_verneed entry", offset: section.offset + UInt64(offset))
+                    broken("broken SHT_GNU_verneed entry", section.offset + UInt64(offset))
                     break
                 }
-                let library = strings?.losslessString(at: Int(file))  // a DT_NEEDED name
                 var auxOffset = offset + Int(aux)
                 for _ in 0..<min(Int(count), data.count / 16) {
                     guard let other = data.u16(at: auxOffset + 6), let name = data.u32(at: auxOffset + 8),
                         let auxNext = data.u32(at: auxOffset + 12)
                     else {
-                        note("broken SHT_GNU_verneed auxiliary entry", offset: section.offset + UInt64(auxOffset))
+                        broken("broken SHT_GNU_verneed auxiliary entry", section.offset + UInt64(auxOffset))
                         break
                     }
-                    if let versionName = strings?.cString(at: Int(name)) {
-                        record(ELFSymbolVersion(name: versionName, library: library, hidden: false), at: other)
-                        if let library { requirements.append((library, versionName)) }
-                    }
+                    body(
+                        VersionEntry(
+                            index: other, name: Int(name), library: Int(file), flags: 0, isDefinition: false,
+                            strings: strings))
                     if auxNext == 0 { break }
                     auxOffset += Int(auxNext)
                 }
@@ -109,31 +168,17 @@ extension ELFFile {
                     let aux = data.u32(at: offset + 12), let next = data.u32(at: offset + 16),
                     let name = data.u32(at: offset + Int(aux))
                 else {
-                    note("broken SHT_GNU_verdef entry", offset: section.offset + UInt64(offset))
+                    broken("broken SHT_GNU_verdef entry", section.offset + UInt64(offset))
                     break
                 }
-                if let versionName = strings?.cString(at: Int(name)) {
-                    record(ELFSymbolVersion(name: versionName, library: nil, hidden: false), at: index)
-                    if flags & 0x1 == 0 { defined.append(versionName) }  // VER_FLG_BASE names the file
-                }
+                body(
+                    VersionEntry(
+                        index: index, name: Int(name), library: nil, flags: flags, isDefinition: true,
+                        strings: strings))
                 if next == 0 { break }
                 offset += Int(next)
             }
         }
-        let count = versym.count / 2
-        // One copy of the words, then the byte order fixed in place.
-        let raw = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if count > 0, let source = versym.bytes.baseAddress {
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(
-                    from: UnsafeRawBufferPointer(start: source, count: count * 2))
-                let bigEndian = versym.bigEndian
-                for index in 0..<count {
-                    buffer[index] = bigEndian ? UInt16(bigEndian: buffer[index]) : UInt16(littleEndian: buffer[index])
-                }
-            }
-            initialized = count
-        }
-        return ELFSymbolVersions(raw: raw, byIndex: byIndex, defined: defined, requirements: requirements)
     }
 
     func stringTable(linkedFrom section: ELFSection) -> ByteReader? {

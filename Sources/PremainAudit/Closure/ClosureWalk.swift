@@ -18,8 +18,9 @@ final class ClosureWalk {
     var missing: [MissingLibrary] = []
     /// Objects in breadth-first order (indices into `objects`), the program first.
     var loadOrder: [Int] = []
-    /// For each object whose `DT_NEEDED` were processed: each name and the object it loaded.
-    var resolvedNeeded: [Int: [(name: String, object: Int?)]] = [:]
+    /// The program's `DT_NEEDED`: each name and the object it loaded (`nil`: missing). Only
+    /// the program's are kept: symbol binding asks for no other object's.
+    var programNeeded: [(name: String, object: Int?)] = []
     /// By run-wide name number (names compared as bytes, as `_dl_name_match_p`'s `strcmp`
     /// does): the first object loaded under that name.
     private var byName = NumberIndex()
@@ -42,8 +43,6 @@ final class ClosureWalk {
         self.programCost = programCost
         platform = resolver.platform(elfClass: program.elfClass, machine: program.machine)
         let store = resolver.store
-        let real = store.realPath(program.path)
-        let origin = resolver.logicalPath(LocalFiles.directory(of: real))
         let facts = FileFacts(program)
         let main = LoadedObject(
             file: facts, placed: nil, names: [store.nameNumber("")],
@@ -52,7 +51,12 @@ final class ClosureWalk {
             fileNumber: store.fileNumber(FileIdentity(device: facts.device, inode: facts.inode)),
             path: program.path, logicalPath: resolver.logicalPath(program.path),
             requestedName: program.path, foundVia: .directPath, searchDirectory: nil,
-            depth: 0, loader: nil, origin: origin)
+            depth: 0, loader: nil,
+            originOfProgram: { [resolver] in
+                // Its real path's folder, as `/proc/self/exe` gives it: resolved only when a
+                // `$ORIGIN` is expanded (most programs expand none).
+                resolver.logicalPath(LocalFiles.directory(of: resolver.store.realPath(program.path)))
+            })
         main.rpathInChain = !facts.rpath.isEmpty
         main.order = 0
         objects.append(main)
@@ -87,8 +91,14 @@ final class ClosureWalk {
             let requester = loadOrder[cursor]
             cursor += 1
             let object = objects[requester]
-            resolvedNeeded[requester] = zip(object.file.needed, object.neededNumbers).map { name, number in
-                (name, load(name, number, requester: requester))
+            if requester == 0 {
+                programNeeded = zip(object.file.needed, object.neededNumbers).map { name, number in
+                    (name, load(name, number, requester: requester))
+                }
+            } else {
+                for (name, number) in zip(object.file.needed, object.neededNumbers) {
+                    _ = load(name, number, requester: requester)
+                }
             }
         }
         // The interpreter is mapped even when nobody names it.
@@ -425,6 +435,7 @@ final class ClosureWalk {
     func result(unused known: [String]? = nil) -> DependencyClosure {
         let systemPrefixes = ["/lib/", "/usr/lib/", "/lib64/", "/usr/lib64/", "/lib32/", "/usr/lib32/"]
         var list: [ClosureObject] = []
+        list.reserveCapacity(loadOrder.count)
         let unused = known ?? unusedNeeded()
         var costs: [ObjectCost?] = []
         if resolver.options.computeCosts {

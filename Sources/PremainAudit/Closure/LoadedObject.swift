@@ -35,9 +35,11 @@ final class LoadedObject {
     /// `$ORIGIN`: the directory of the path it was loaded under (for the program: of its real
     /// path, as `/proc/self/exe` gives it). Worked out when first asked for: most objects
     /// expand no `$ORIGIN`.
-    private(set) lazy var origin: String? = originDirectory ?? originFile.map { LocalFiles.directory(of: $0) }
+    private(set) lazy var origin: String? =
+        originDirectory ?? originFile.map { LocalFiles.directory(of: $0) } ?? originOfProgram?()
     private let originDirectory: String?
     private let originFile: String?
+    private let originOfProgram: (() -> String)?
     private var rpathCache: [String]?
     private var runpathCache: [String]?
 
@@ -45,7 +47,8 @@ final class LoadedObject {
     init(
         file: FileFacts, placed: PlacedObject?, names: [Int], neededNumbers: [Int], sonameNumber: Int?, fileNumber: Int,
         path: String, logicalPath: String, requestedName: String, foundVia: FoundVia,
-        searchDirectory: String?, depth: Int, loader: Int?, origin: String? = nil, originOf originPath: String? = nil
+        searchDirectory: String?, depth: Int, loader: Int?, origin: String? = nil, originOf originPath: String? = nil,
+        originOfProgram: (() -> String)? = nil
     ) {
         self.file = file
         self.placed = placed
@@ -63,6 +66,7 @@ final class LoadedObject {
         self.loader = loader
         self.originDirectory = origin
         self.originFile = origin == nil ? originPath : nil
+        self.originOfProgram = originOfProgram
     }
 
     /// `DT_RPATH` directories, tokens expanded; `[]` when absent or when `DT_RUNPATH` is

@@ -17,7 +17,8 @@ struct SymbolBinder {
     /// The program's `DT_NEEDED` names that provide none of its imports, in `DT_NEEDED` order;
     /// `[]` when every entry is used. Missing libraries are not listed (they are missing).
     func unusedNeededOfProgram() -> [String] {
-        guard let needed = walk.resolvedNeeded[0], !needed.isEmpty else { return [] }
+        let needed = walk.programNeeded
+        guard !needed.isEmpty else { return [] }
         let file = walk.program
         guard let table = file.dynamicSymbols else { return needed.compactMap { $0.object == nil ? nil : $0.name } }
         // Indexed like walk.objects: nil until asked for, then the provider or .some(nil).
@@ -31,37 +32,45 @@ struct SymbolBinder {
             opened[index] = .some(made)
             return made
         }
-        let importerVersions = file.symbolVersions
-        var imports = table.undefinedGlobalIndices()
-        imports += copyRelocationSymbols(file)
         // Direct dependencies nothing has bound to yet. Only an import one of them defines can
         // change the answer, so every other import is passed over after a look-up in each of
         // them (usually a bloom-filter miss), without walking the whole load order.
         var unbound: [Int] = []
         for case let object? in needed.map(\.object) where !unbound.contains(object) { unbound.append(object) }
         var used = [Bool](repeating: false, count: walk.objects.count)
-        for symbolIndex in imports {
-            if unbound.isEmpty { break }
+        // Binds one import; `false` once every direct dependency is bound (nothing left to learn).
+        func bind(_ symbolIndex: Int) -> Bool {
             guard let symbol = table[symbolIndex], let bytes = table.nameBytes(of: symbol), !bytes.isEmpty else {
-                continue
+                return true
             }
             let name = ELFSymbolLookup.HashedName(bytes)
             // The import's version, read when a definition of its name is first found (most
-            // look-ups end at a bloom filter).
-            var wanted: ELFSymbolVersion??
+            // look-ups end at a bloom filter), from its one versym word.
+            var wanted: String??
             func defines(_ index: Int) -> Bool {
                 guard let found = provider(index) else { return false }
                 return found.lookup.firstDefinition(of: name) { candidate in
-                    if wanted == nil { wanted = .some(importerVersions?[symbolIndex]) }
+                    if wanted == nil { wanted = .some(file.symbolVersionName(symbolIndex)) }
                     return accepts(candidate, in: found, wanted: wanted ?? nil)
                 } != nil
             }
-            guard unbound.contains(where: defines) else { continue }
+            guard unbound.contains(where: defines) else { return true }
             for index in walk.loadOrder where index != 0 && defines(index) {
                 used[index] = true
                 unbound.removeAll { $0 == index }
                 break
             }
+            return !unbound.isEmpty
+        }
+        // Imports in the order the table lists them, then the symbols of COPY relocations; the
+        // scan stops as soon as every direct dependency is bound.
+        var going = !unbound.isEmpty
+        table.forEachUndefinedGlobal { symbolIndex in
+            going = bind(symbolIndex)
+            return going
+        }
+        if going {
+            for symbolIndex in copyRelocationSymbols(file) where !bind(symbolIndex) { break }
         }
         return needed.filter { entry in entry.object.map { !used[$0] } ?? false }.map(\.name)
     }
@@ -69,7 +78,8 @@ struct SymbolBinder {
     /// `check_match` of glibc's `elf/dl-lookup.c`, reduced to what decides binding.
     /// `provider` is passed whole (one reference) rather than its look-up and versions: the
     /// versions are a value of several arrays, each retained and released per call.
-    private func accepts(_ index: Int, in provider: SymbolProvider, wanted: ELFSymbolVersion?) -> Bool {
+    /// `wanted`: the name of the import's version, `nil` for an unversioned import.
+    private func accepts(_ index: Int, in provider: SymbolProvider, wanted: String?) -> Bool {
         guard let symbol = provider.lookup.symbols[index], symbol.binding != .local, symbol.binding != nil,
             symbol.visibility != 1, symbol.visibility != 2
         else { return false }
@@ -83,7 +93,7 @@ struct SymbolBinder {
             return !(defined?.hidden ?? false)
         }
         guard let versions = provider.versions else { return true }
-        if let defined { return defined.name == wanted.name }
+        if let defined { return defined.name == wanted }
         return versions.defined.isEmpty
     }
 

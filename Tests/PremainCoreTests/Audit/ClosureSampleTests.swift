@@ -147,6 +147,32 @@ import Testing
         #expect(Set(closure.objects.map(\.realPath)) == ldd.resolved)
     }
 
+    /// One resolver serves every closure of a run and shares what it learns per object (its
+    /// facts, its searches, its symbol look-up). libmid.so is in both indirect programs' closures,
+    /// but its DT_NEEDED libleaf.so is found through the executable's DT_RPATH in one and is
+    /// missing under the other's DT_RUNPATH; the unused-deps program binds to libm and libc that
+    /// the others bind to as well. Whatever order they come in, each closure is what a resolver
+    /// of its own gives.
+    @Test func closuresSharingAnObjectKeepTheirOwnAnswers() throws {
+        let programs = [
+            "closure/rpath-vs-runpath/indirect/use-indirect",
+            "closure/rpath-vs-runpath/indirect/use-indirect-runpath",
+            "closure/unused/unused-deps", "closure/origin/bin/origin-app",
+        ]
+        var alone: [String: DependencyClosure] = [:]
+        for program in programs { alone[program] = try resolve(program) }
+        let leaf = try Samples.path("closure/rpath-vs-runpath/indirect/leaf/libleaf.so")
+        #expect(alone[programs[0]]?.objects.contains { $0.path == leaf } == true)
+        #expect(alone[programs[1]]?.missing.map(\.name) == ["libleaf.so"])
+        #expect(alone[programs[2]]?.unusedNeeded == ["libunused.so", "libm.so.6"])
+        for order in [programs, programs.reversed(), [programs[1], programs[0], programs[3], programs[2]]] {
+            let shared = ClosureResolver()
+            for program in order {
+                #expect(try shared.resolve(path: Samples.path(program)) == alone[program], "\(program) in \(order)")
+            }
+        }
+    }
+
     /// In a sysroot, the interpreter and the default directories are read inside it.
     @Test func sysrootIsSearchedInsteadOfTheRoot() throws {
         let root = TemporaryFolders.root + "/premain-sysroot-\(getpid())"
