@@ -96,6 +96,15 @@ public struct ELFSymbolTable {
         nameBytes(atOffset: symbol.nameOffset)
     }
 
+    /// `nameBytes(of: self[index])` without decoding the rest of the entry: `nil` when the
+    /// entry or its name is not there.
+    public func nameBytes(ofEntry index: Int) -> UnsafeRawBufferPointer? {
+        guard index >= 0, index < count else { return nil }
+        let base = index * entrySize
+        guard base + (is64 ? 24 : 16) <= entries.count, let offset = entries.u32(at: base) else { return nil }
+        return nameBytes(atOffset: offset)
+    }
+
     /// Byte `index` of the symbol's name, or `nil` outside the string table. Lets a scan reject
     /// names by their first bytes without finding where they end.
     public func nameByte(of symbol: ELFSymbol, at index: Int) -> UInt8? {

@@ -113,7 +113,8 @@ public final class ClosureResolver: Sendable {
 
     /// The host path of a path as the program sees it.
     func hostPath(_ logical: String) -> String {
-        logical.hasPrefix("/") ? root + logical : logical
+        guard !root.isEmpty else { return logical }
+        return logical.hasPrefix("/") ? root + logical : logical
     }
 
     /// The program's view of a host path.

@@ -33,6 +33,8 @@ final class ClosureWalk {
     /// The context of every requester without search paths of its own or up its loader chain
     /// (most objects), by `DF_1_NODEFLIB`: worked out once per walk.
     private var plainContexts: [(id: Int, value: SearchContext, plan: SearchPlan)?] = [nil, nil]
+    /// The ids of `plainContexts`, for a look-up that needs only the id.
+    private var plainContextIDs: [Int?] = [nil, nil]
 
     /// The program's cost when the caller counted it (`nil`: counted in `result`).
     var programCost: ObjectCost?
@@ -251,26 +253,45 @@ final class ClosureWalk {
         // The outcome depends only on the name and the search context (directories in order,
         // DF_1_NODEFLIB, platform): every requester of a run that searches the same way shares
         // it. The context is interned once per requester, so a look-up hashes only the name.
-        let context = searchContext(requester)
-        let key = SearchKey(name: number, context: context.id)
+        let key = SearchKey(name: number, context: searchContextID(requester))
         if let known = resolver.searches.value(key) {
             searched = known.searched
             wrongClass = known.wrongClass
             return known.found
         }
+        let context = searchContext(requester)
         let found = run(name, context.value, context.plan)
         resolver.searches.insertIfAbsent(key, SearchOutcome(found: found, searched: searched, wrongClass: wrongClass))
         return found
     }
 
-    /// The search context of `requester`, its run-wide id and its plan, computed once per object.
-    private func searchContext(_ requester: Int) -> (id: Int, value: SearchContext, plan: SearchPlan) {
+    /// Whether `requester` searches only the cache and the default directories (no
+    /// `DT_RPATH` up its chain or in the program, no `LD_LIBRARY_PATH`, no `DT_RUNPATH`), and
+    /// which of the two plain contexts (with or without `DF_1_NODEFLIB`) it has.
+    private func plainSlot(_ requester: Int) -> Int? {
         let object = objects[requester]
         let plain =
             !object.file.hasRunpath && object.file.runpath.isEmpty && !object.rpathInChain
             && objects[0].file.rpath.isEmpty && resolver.options.libraryPath.isEmpty
-        let slot = object.file.noDefaultLib ? 1 : 0
-        if plain, let known = plainContexts[slot] { return known }
+        return plain ? (object.file.noDefaultLib ? 1 : 0) : nil
+    }
+
+    /// `searchContext(requester).id` without copying the context: all a search that was made
+    /// before needs.
+    private func searchContextID(_ requester: Int) -> Int {
+        if let slot = plainSlot(requester) {
+            if let id = plainContextIDs[slot] { return id }
+        } else if let known = contexts[requester] {
+            return known.id
+        }
+        return searchContext(requester).id
+    }
+
+    /// The search context of `requester`, its run-wide id and its plan, computed once per object.
+    private func searchContext(_ requester: Int) -> (id: Int, value: SearchContext, plan: SearchPlan) {
+        let slot = plainSlot(requester)
+        let plain = slot != nil
+        if let slot, let known = plainContexts[slot] { return known }
         if !plain, let known = contexts[requester] { return known }
         let value = SearchContext(
             steps: searchSteps(requester), noDefaultLib: objects[requester].file.noDefaultLib,
@@ -279,7 +300,12 @@ final class ClosureWalk {
         let id = resolver.searchContexts.intern(value)
         let plan = resolver.searchPlans.value(id) ?? resolver.searchPlans.insertIfAbsent(id, searchPlan(value))
         let context = (id: id, value: value, plan: plan)
-        if plain { plainContexts[slot] = context } else { contexts[requester] = context }
+        if let slot {
+            plainContexts[slot] = context
+            plainContextIDs[slot] = id
+        } else {
+            contexts[requester] = context
+        }
         return context
     }
 
@@ -433,7 +459,6 @@ final class ClosureWalk {
     /// ask for them.
     /// `unused`: the unused `DT_NEEDED` entries when `unusedNeeded()` already worked them out.
     func result(unused known: [String]? = nil) -> DependencyClosure {
-        let systemPrefixes = ["/lib/", "/usr/lib/", "/lib64/", "/usr/lib64/", "/lib32/", "/usr/lib32/"]
         var list: [ClosureObject] = []
         list.reserveCapacity(loadOrder.count)
         let unused = known ?? unusedNeeded()
@@ -455,7 +480,7 @@ final class ClosureWalk {
                     path: object.path, realPath: real, soname: object.soname, requestedName: object.requestedName,
                     foundVia: object.foundVia, searchDirectory: object.searchDirectory.map(resolver.hostPath),
                     depth: object.depth, neededBy: parent, needed: object.file.needed,
-                    system: systemPrefixes.contains { object.logicalPath.hasPrefix($0) || logicalReal.hasPrefix($0) },
+                    system: Self.isSystem(object.logicalPath) || Self.isSystem(logicalReal),
                     cost: costs.isEmpty ? nil : costs[index]))
         }
         var closure = DependencyClosure(objects: list, missing: missing)
@@ -466,6 +491,33 @@ final class ClosureWalk {
         }
         closure.unusedNeeded = unused
         return closure
+    }
+}
+
+extension ClosureWalk {
+    /// Whether `path` is under a system library directory (`/lib/`, `/usr/lib/`, `/lib64/`,
+    /// `/usr/lib64/`, `/lib32/`, `/usr/lib32/`), by its bytes: objects there are folded in the
+    /// text tree.
+    static func isSystem(_ path: String) -> Bool {
+        if let answer = path.utf8.withContiguousStorageIfAvailable(isSystem) { return answer }
+        return isSystem(Array(path.utf8))
+    }
+
+    private static func isSystem(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func at(_ index: Int) -> UInt8 { index < bytes.count ? bytes[index] : 0 }
+        // An optional "/usr", then "/lib", then "/", "64/" or "32/".
+        let start = at(0) == 0x2f && at(1) == 0x75 && at(2) == 0x73 && at(3) == 0x72 ? 4 : 0
+        guard at(start) == 0x2f, at(start + 1) == 0x6c, at(start + 2) == 0x69, at(start + 3) == 0x62 else {
+            return false
+        }
+        let next = at(start + 4)
+        if next == 0x2f { return true }
+        return (next == 0x36 && at(start + 5) == 0x34 || next == 0x33 && at(start + 5) == 0x32)
+            && at(start + 6) == 0x2f
+    }
+
+    private static func isSystem(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer(isSystem)
     }
 }
 

@@ -21,50 +21,44 @@ struct SymbolBinder {
         guard !needed.isEmpty else { return [] }
         let file = walk.program
         guard let table = file.dynamicSymbols else { return needed.compactMap { $0.object == nil ? nil : $0.name } }
-        // Indexed like walk.objects: nil until asked for, then the provider or .some(nil).
-        var opened = [SymbolProvider??](repeating: nil, count: walk.objects.count)
-        func provider(_ index: Int) -> SymbolProvider? {
-            if let known = opened[index] { return known }
-            let object = walk.objects[index]
-            let store = walk.resolver.store
-            let made =
-                object.placed.map { store.provider(object.path, identity: $0.identity) } ?? store.provider(object.path)
-            opened[index] = .some(made)
-            return made
+        // Direct dependencies nothing has bound to yet, each with its symbols (a dependency
+        // that cannot be read is never bound). Only an import one of them defines can change
+        // the answer, so every other import is passed over after a look-up in each of them
+        // (usually a bloom-filter miss), without walking the whole load order.
+        var unbound: [(index: Int, provider: SymbolProvider?)] = []
+        for case let object? in needed.map(\.object) where !unbound.contains(where: { $0.index == object }) {
+            unbound.append((object, provider(object)))
         }
-        // Direct dependencies nothing has bound to yet. Only an import one of them defines can
-        // change the answer, so every other import is passed over after a look-up in each of
-        // them (usually a bloom-filter miss), without walking the whole load order.
-        var unbound: [Int] = []
-        for case let object? in needed.map(\.object) where !unbound.contains(object) { unbound.append(object) }
+        // The providers of the rest of the load order, opened when a look-up first reaches them.
+        var opened = [SymbolProvider??](repeating: nil, count: walk.objects.count)
+        for entry in unbound { opened[entry.index] = .some(entry.provider) }
         var used = [Bool](repeating: false, count: walk.objects.count)
+        var going = !unbound.isEmpty
         // Binds one import; `false` once every direct dependency is bound (nothing left to learn).
         func bind(_ symbolIndex: Int) -> Bool {
-            guard let symbol = table[symbolIndex], let bytes = table.nameBytes(of: symbol), !bytes.isEmpty else {
-                return true
-            }
+            guard let bytes = table.nameBytes(ofEntry: symbolIndex), !bytes.isEmpty else { return true }
             let name = ELFSymbolLookup.HashedName(bytes)
             // The import's version, read when a definition of its name is first found (most
             // look-ups end at a bloom filter), from its one versym word.
             var wanted: String??
-            func defines(_ index: Int) -> Bool {
-                guard let found = provider(index) else { return false }
-                return found.lookup.firstDefinition(of: name) { candidate in
+            func defines(_ found: SymbolProvider) -> Bool {
+                found.lookup.firstDefinition(of: name) { candidate in
                     if wanted == nil { wanted = .some(file.symbolVersionName(symbolIndex)) }
                     return accepts(candidate, in: found, wanted: wanted ?? nil)
                 } != nil
             }
-            guard unbound.contains(where: defines) else { return true }
-            for index in walk.loadOrder where index != 0 && defines(index) {
+            guard unbound.contains(where: { $0.provider.map(defines) ?? false }) else { return true }
+            for index in walk.loadOrder where index != 0 {
+                if opened[index] == nil { opened[index] = .some(provider(index)) }
+                guard let found = opened[index] ?? nil, defines(found) else { continue }
                 used[index] = true
-                unbound.removeAll { $0 == index }
+                unbound.removeAll { $0.index == index }
                 break
             }
             return !unbound.isEmpty
         }
         // Imports in the order the table lists them, then the symbols of COPY relocations; the
         // scan stops as soon as every direct dependency is bound.
-        var going = !unbound.isEmpty
         table.forEachUndefinedGlobal { symbolIndex in
             going = bind(symbolIndex)
             return going
@@ -73,6 +67,13 @@ struct SymbolBinder {
             for symbolIndex in copyRelocationSymbols(file) where !bind(symbolIndex) { break }
         }
         return needed.filter { entry in entry.object.map { !used[$0] } ?? false }.map(\.name)
+    }
+
+    /// The symbol look-up of closure object `index`; `nil` when it cannot be read.
+    private func provider(_ index: Int) -> SymbolProvider? {
+        let object = walk.objects[index]
+        let store = walk.resolver.store
+        return object.placed.map { store.provider(object.path, identity: $0.identity) } ?? store.provider(object.path)
     }
 
     /// `check_match` of glibc's `elf/dl-lookup.c`, reduced to what decides binding.
