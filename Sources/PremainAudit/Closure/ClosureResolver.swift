@@ -60,6 +60,17 @@ public final class ClosureResolver: Sendable {
     let folderProbes = Atomic<Int>(0)
     /// Each search context's plan, by context id.
     let searchPlans = SharedTable<Int, ClosureWalk.SearchPlan>()
+    /// The context of a requester that searches only the cache and the default directories
+    /// (`ClosureWalk.plainSlot`): it depends on nothing but `DF_1_NODEFLIB`, the platform and
+    /// the program's byte order, so it is made once per run, not once per walk.
+    let plainContexts = SharedTable<PlainContextKey, ClosureWalk.KnownContext>()
+
+    struct PlainContextKey: Hashable, Sendable {
+        var noDefaultLib: Bool
+        var elfClass: ELFClass
+        var machine: ELFMachine
+        var endianness: ELFEndianness
+    }
 
     /// `store` defaults to a new one that counts costs when `options.computeCosts`.
     public init(options: ClosureOptions = .init(), store: ObjectStore? = nil) {

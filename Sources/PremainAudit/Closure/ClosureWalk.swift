@@ -167,6 +167,13 @@ final class ClosureWalk {
         byFileID.claim(object.fileNumber, index)
     }
 
+    /// A search context with its run-wide id and its plan.
+    struct KnownContext: Sendable {
+        var id: Int
+        var value: SearchContext
+        var plan: SearchPlan
+    }
+
     /// One group of search-path directories and the tag an object found there gets.
     struct SearchStep: Hashable, Sendable {
         var directories: [String]
@@ -290,19 +297,31 @@ final class ClosureWalk {
     /// The search context of `requester`, its run-wide id and its plan, computed once per object.
     private func searchContext(_ requester: Int) -> (id: Int, value: SearchContext, plan: SearchPlan) {
         let slot = plainSlot(requester)
-        let plain = slot != nil
         if let slot, let known = plainContexts[slot] { return known }
-        if !plain, let known = contexts[requester] { return known }
-        let value = SearchContext(
-            steps: searchSteps(requester), noDefaultLib: objects[requester].file.noDefaultLib,
-            elfClass: platform.elfClass, machine: platform.machine,
-            endianness: objects[0].file.endianness)
-        let id = resolver.searchContexts.intern(value)
-        let plan = resolver.searchPlans.value(id) ?? resolver.searchPlans.insertIfAbsent(id, searchPlan(value))
-        let context = (id: id, value: value, plan: plan)
+        if slot == nil, let known = contexts[requester] { return known }
+        let plainKey = slot.map { _ in
+            ClosureResolver.PlainContextKey(
+                noDefaultLib: objects[requester].file.noDefaultLib, elfClass: platform.elfClass,
+                machine: platform.machine, endianness: objects[0].file.endianness)
+        }
+        let context: (id: Int, value: SearchContext, plan: SearchPlan)
+        if let plainKey, let known = resolver.plainContexts.value(plainKey) {
+            context = (known.id, known.value, known.plan)
+        } else {
+            let value = SearchContext(
+                steps: searchSteps(requester), noDefaultLib: objects[requester].file.noDefaultLib,
+                elfClass: platform.elfClass, machine: platform.machine,
+                endianness: objects[0].file.endianness)
+            let id = resolver.searchContexts.intern(value)
+            let plan = resolver.searchPlans.value(id) ?? resolver.searchPlans.insertIfAbsent(id, searchPlan(value))
+            context = (id: id, value: value, plan: plan)
+            if let plainKey {
+                resolver.plainContexts.insertIfAbsent(plainKey, KnownContext(id: id, value: value, plan: plan))
+            }
+        }
         if let slot {
             plainContexts[slot] = context
-            plainContextIDs[slot] = id
+            plainContextIDs[slot] = context.id
         } else {
             contexts[requester] = context
         }

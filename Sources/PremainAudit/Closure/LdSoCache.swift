@@ -61,15 +61,45 @@ public struct LdSoCache: Sendable {
     static let oldEntrySize = 12
 
     public let format: Format
-    /// Entries in file order (sorted by glibc's `_dl_cache_libcmp`, hwcap entries first).
-    public let entries: [Entry]
     /// The `glibc-hwcaps` subdirectory names of the extension section, in file order.
     public let hwcapSubdirectories: [String]
     /// The glibc version that wrote the cache (extension tag 0), when present.
     public let generator: String?
-    /// Entry indices by name, in file order.
-    /// Names compared as bytes, as `search_cache`'s `_dl_cache_libcmp` does (`ByteKey`).
-    private let byName: [ByteKey: [Int]]
+    /// The cache's bytes, and each usable entry where its strings are in them: an audit looks
+    /// up a few names, so no `String` is made for the thousand it does not (parsing every
+    /// entry into strings was a third of the instructions of `premain audit /bin/true`).
+    private let bytes: [UInt8]
+    private let records: [Record]
+    /// Names compared as bytes, as `search_cache`'s `_dl_cache_libcmp` does: the records of
+    /// each name, in file order (`NameIndex`).
+    private let byName: NameIndex
+
+    /// One entry, its strings as offsets into `bytes` (each NUL-terminated there).
+    private struct Record: Sendable {
+        var flags: Int32
+        var name: Int
+        var nameLength: Int
+        var path: Int
+        var osVersion: UInt32
+        var hwcap: UInt64
+        /// Its index in `hwcapSubdirectories` for a `glibc-hwcaps` entry that names one.
+        var subdirectory: Int?
+    }
+
+    /// Entries in file order (sorted by glibc's `_dl_cache_libcmp`, hwcap entries first).
+    public var entries: [Entry] { records.indices.map(entry) }
+
+    private func entry(_ index: Int) -> Entry {
+        let record = records[index]
+        return Entry(
+            name: string(at: record.name), path: string(at: record.path), flags: record.flags,
+            osVersion: record.osVersion, hwcap: record.hwcap,
+            hwcapSubdirectory: record.subdirectory.map { hwcapSubdirectories[$0] })
+    }
+
+    private func string(at offset: Int) -> String {
+        bytes.withUnsafeBytes { ByteReader($0, bigEndian: false).losslessString(at: offset) ?? "" }
+    }
 
     /// Reads and parses the cache at `path`. Throws `LdSoCache.Error` when it is missing,
     /// unreadable or unusable.
@@ -103,20 +133,25 @@ public struct LdSoCache: Sendable {
         let parsed = bytes.withUnsafeBytes { raw in
             Result { () throws(LdSoCache.Error) -> Parsed in try Self.parse(bytes, ByteReader(raw, bigEndian: false)) }
         }
-        (format, entries, hwcapSubdirectories, generator) = try parsed.get()
-        var index: [ByteKey: [Int]] = [:]
-        for (position, entry) in entries.enumerated() { index[ByteKey(entry.name), default: []].append(position) }
-        byName = index
+        (format, records, hwcapSubdirectories, generator) = try parsed.get()
+        self.bytes = bytes
+        let records = records
+        byName = bytes.withUnsafeBytes { raw in
+            NameIndex(count: records.count) { index in
+                UnsafeRawBufferPointer(
+                    rebasing: raw[records[index].name..<(records[index].name + records[index].nameLength)])
+            }
+        }
     }
 
-    private typealias Parsed = (format: Format, entries: [Entry], subdirectories: [String], generator: String?)
+    private typealias Parsed = (format: Format, records: [Record], subdirectories: [String], generator: String?)
 
     private static func parse(_ bytes: [UInt8], _ reader: ByteReader) throws(LdSoCache.Error) -> Parsed {
         if bytes.starts(with: Self.newMagic) {
             guard let parsed = Self.parseNew(reader, base: 0) else {
                 throw Error(message: "corrupt glibc-ld.so.cache1.1 header")
             }
-            return (.new, parsed.entries, parsed.subdirectories, parsed.generator)
+            return (.new, parsed.records, parsed.subdirectories, parsed.generator)
         } else if bytes.starts(with: Self.oldMagic) {
             guard let count = reader.u32(at: 12).map(Int.init) else {
                 throw Error(message: "truncated ld.so-1.7.0 header")
@@ -131,9 +166,9 @@ public struct LdSoCache: Sendable {
                 Array(bytes[newBase..<(newBase + Self.newMagic.count)]) == Self.newMagic,
                 let parsed = Self.parseNew(reader, base: newBase)
             {
-                return (.compat, parsed.entries, parsed.subdirectories, parsed.generator)
+                return (.compat, parsed.records, parsed.subdirectories, parsed.generator)
             } else {
-                var list: [Entry] = []
+                var list: [Record] = []
                 for index in 0..<count {
                     let at = Self.oldHeaderSize + index * Self.oldEntrySize
                     guard let flags = reader.u32(at: at), let key = reader.u32(at: at + 4),
@@ -142,9 +177,9 @@ public struct LdSoCache: Sendable {
                         let path = string(reader, tableEnd, Int(value))
                     else { continue }
                     list.append(
-                        Entry(
-                            name: name, path: path, flags: Int32(bitPattern: flags), osVersion: 0,
-                            hwcap: 0, hwcapSubdirectory: nil))
+                        Record(
+                            flags: Int32(bitPattern: flags), name: name.offset, nameLength: name.length,
+                            path: path.offset, osVersion: 0, hwcap: 0))
                 }
                 return (.old, list, [], nil)
             }
@@ -153,15 +188,19 @@ public struct LdSoCache: Sendable {
         }
     }
 
-    /// The NUL-terminated string at `base + offset`; `nil` when outside or unterminated.
-    private static func string(_ reader: ByteReader, _ base: Int, _ offset: Int) -> String? {
+    /// Where the NUL-terminated string at `base + offset` is, and its length without the NUL;
+    /// `nil` when outside or unterminated.
+    private static func string(_ reader: ByteReader, _ base: Int, _ offset: Int) -> (offset: Int, length: Int)? {
         let (start, overflow) = base.addingReportingOverflow(offset)
-        return overflow ? nil : reader.losslessString(at: start)
+        guard !overflow, start >= 0, start < reader.count, let from = reader.bytes.baseAddress,
+            let end = memchr(from + start, 0, reader.count - start)
+        else { return nil }
+        return (start, from.distance(to: UnsafeRawPointer(end)) - start)
     }
 
     /// `nil` when the header is unusable: wrong endianness flag, or more entries than fit.
     private static func parseNew(_ reader: ByteReader, base: Int)
-        -> (entries: [Entry], subdirectories: [String], generator: String?)?
+        -> (records: [Record], subdirectories: [String], generator: String?)?
     {
         guard let count = reader.u32(at: base + 20).map(Int.init),
             let flagsByte = reader.u8(at: base + 28),
@@ -190,13 +229,13 @@ public struct LdSoCache: Sendable {
                         as: UTF8.self)
                 } else if tag == 1, size > 0, size % 4 == 0, offset % 4 == 0 {
                     for item in 0..<(size / 4) {
-                        let name = reader.u32(at: offset + item * 4).flatMap { string(reader, 0, Int($0)) }
+                        let name = reader.u32(at: offset + item * 4).flatMap { reader.losslessString(at: Int($0)) }
                         subdirectories.append(name ?? "")
                     }
                 }
             }
         }
-        var list: [Entry] = []
+        var list: [Record] = []
         list.reserveCapacity(count)
         for index in 0..<count {
             let at = base + newHeaderSize + index * newEntrySize
@@ -206,14 +245,14 @@ public struct LdSoCache: Sendable {
                 let name = string(reader, base, Int(key)),
                 let path = string(reader, base, Int(value))
             else { continue }
-            var entry = Entry(
-                name: name, path: path, flags: Int32(bitPattern: flags), osVersion: osVersion,
-                hwcap: hwcap, hwcapSubdirectory: nil)
+            var record = Record(
+                flags: Int32(bitPattern: flags), name: name.offset, nameLength: name.length, path: path.offset,
+                osVersion: osVersion, hwcap: hwcap)
             if isHwcapExtension(hwcap) {
                 let slot = Int(hwcap & 0xffff_ffff)
-                entry.hwcapSubdirectory = slot < subdirectories.count ? subdirectories[slot] : nil
+                record.subdirectory = slot < subdirectories.count ? slot : nil
             }
-            list.append(entry)
+            list.append(record)
         }
         return (list, subdirectories, generator)
     }
@@ -226,7 +265,20 @@ public struct LdSoCache: Sendable {
 
     /// Entries named `name`, in file order.
     public func entries(named name: String) -> [Entry] {
-        (byName[ByteKey(name)] ?? []).map { entries[$0] }
+        indices(named: name).map(entry)
+    }
+
+    /// The records named `name` (compared by bytes), in file order.
+    private func indices(named name: String) -> [Int] {
+        let wanted = LosslessUTF8.bytes(name)
+        return bytes.withUnsafeBytes { raw in
+            wanted.withUnsafeBytes { wanted in
+                byName.indices(of: wanted) { index in
+                    UnsafeRawBufferPointer(
+                        rebasing: raw[records[index].name..<(records[index].name + records[index].nameLength)])
+                }
+            }
+        }
     }
 
     /// The path `ld.so` takes for `name`, like `search_cache`: entries whose flags pass
@@ -238,15 +290,16 @@ public struct LdSoCache: Sendable {
         _ name: String, defaultFlags: Int32, acceptsFlags: (Int32) -> Bool,
         hwcapPriority: [String]
     ) -> String? {
-        var best: String?
+        var best: Int?
         var bestPriority = Int.max
-        for entry in entries(named: name) where acceptsFlags(entry.flags) {
+        for index in indices(named: name) where acceptsFlags(records[index].flags) {
+            let entry = records[index]
             if Self.isHwcapExtension(entry.hwcap) {
-                guard let subdirectory = entry.hwcapSubdirectory,
-                    let priority = hwcapPriority.firstIndex(of: subdirectory)
+                guard let subdirectory = entry.subdirectory,
+                    let priority = hwcapPriority.firstIndex(of: hwcapSubdirectories[subdirectory])
                 else { continue }
                 if best == nil || priority < bestPriority {
-                    best = entry.path
+                    best = index
                     bestPriority = priority
                 }
                 continue
@@ -254,9 +307,78 @@ public struct LdSoCache: Sendable {
             if best != nil { break }
             // Legacy hwcap subdirectory entries (tls, platform bits): only TLS is always present.
             if entry.hwcap & ~(UInt64(1) << 63) != 0 { continue }
-            best = entry.path
+            best = index
             if entry.flags == defaultFlags { break }
         }
-        return best
+        return best.map { string(at: records[$0].path) }
+    }
+}
+
+/// A hash index of byte strings that does not hold them: entry `i`'s bytes are read through a
+/// closure when it is built and when a look-up meets it. Open addressing (linear probing)
+/// over the distinct strings; the entries of one string are chained in order.
+struct NameIndex: Sendable {
+    /// Per slot: the first entry of the string hashed there, or -1.
+    private var slots: [Int32]
+    /// Per entry: the next entry with the same bytes, or -1.
+    private var next: [Int32]
+
+    init(count: Int, bytes: (Int) -> UnsafeRawBufferPointer) {
+        var size = 16
+        while size < count * 2 { size *= 2 }
+        slots = [Int32](repeating: -1, count: size)
+        next = [Int32](repeating: -1, count: count)
+        // The last entry of each chain, by the chain's first entry (appends in order).
+        var last = [Int32](repeating: -1, count: count)
+        for index in 0..<count {
+            let name = bytes(index)
+            var slot = Self.hash(name) & (size - 1)
+            while true {
+                let first = Int(slots[slot])
+                if first < 0 {
+                    slots[slot] = Int32(index)
+                    last[index] = Int32(index)
+                    break
+                }
+                if Self.equal(bytes(first), name) {
+                    next[Int(last[first])] = Int32(index)
+                    last[first] = Int32(index)
+                    break
+                }
+                slot = (slot + 1) & (size - 1)
+            }
+        }
+    }
+
+    /// The entries whose bytes are `name`, in order.
+    func indices(of name: UnsafeRawBufferPointer, bytes: (Int) -> UnsafeRawBufferPointer) -> [Int] {
+        var slot = Self.hash(name) & (slots.count - 1)
+        while true {
+            let first = Int(slots[slot])
+            if first < 0 { return [] }
+            if Self.equal(bytes(first), name) {
+                var found: [Int] = []
+                var index = first
+                while index >= 0 {
+                    found.append(index)
+                    index = Int(next[index])
+                }
+                return found
+            }
+            slot = (slot + 1) & (slots.count - 1)
+        }
+    }
+
+    /// FNV-1a: the names are short, and a look-up hashes one.
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 32))
+    }
+
+    private static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let left = a.baseAddress, let right = b.baseAddress else { return true }
+        return memcmp(left, right, a.count) == 0
     }
 }

@@ -89,14 +89,17 @@ struct OptionSpec: Sendable {
     }
 
     /// `"1 to 100000"`, `"0 or more"` for an open top.
-    static func describe<N: Comparable>(_ low: N, _ high: N, max: N) -> String {
+    static func describe<N: Comparable & CustomStringConvertible>(_ low: N, _ high: N, max: N) -> String {
         high == max ? "\(display(low)) or more" : "\(display(low)) to \(display(high))"
     }
 
     /// A number as written on a command line: `0.5`, `30`, `0.001`.
-    static func display<N>(_ value: N) -> String {
+    /// `value.description`, not `"\(value)"`: interpolating a generic value asks the runtime
+    /// which protocols its type conforms to, a scan of every conformance the first time (0.5 M
+    /// instructions at each start of a command with a numeric default).
+    static func display<N: CustomStringConvertible>(_ value: N) -> String {
         if let number = value as? Double, number == number.rounded(), abs(number) < 1e15 { return String(Int(number)) }
-        return "\(value)"
+        return value.description
     }
 
     /// The parser's check of one value: `nil` when it is good, else the usage error's message.
