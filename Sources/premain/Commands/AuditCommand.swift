@@ -80,8 +80,12 @@ enum AuditCommand: Command {
         if let progress {
             onProgress = { step in progress.update(step) }
         }
-        let report = batch.run(arguments.positionals, progress: onProgress)
+        let resolver = batch.closure.map { ClosureResolver(options: $0) }
+        let report = batch.run(arguments.positionals, resolver: resolver, progress: onProgress)
         progress?.finish()
+        // The report and the libraries its closures read are left to the process's end.
+        KeptUntilExit.keep(report)
+        KeptUntilExit.keep(resolver)
         // The files of the folders and the libraries of their closures.
         try OutputOptions.refuseConflicts(
             arguments, outputs: outputs,
