@@ -60,13 +60,13 @@ public struct BatchAudit: Sendable {
         if let progress { counted = { done, total in progress(.auditing(done: done, total: total)) } }
         // Each outcome moved out of the list, not copied: a copy of an inventory retains every
         // string and array it holds, and a folder's copies and releases cost 7 M instructions.
-        var outcomes = audit(collected.files, sizes: collected.sizes, resolver: resolver, progress: counted)
-        outcomes.reverse()
+        var outcomes = audited(collected.files, sizes: collected.sizes, resolver: resolver, progress: counted)
         var binaries: [BinaryInventory] = []
         binaries.reserveCapacity(outcomes.count)
         var errors = collected.unreadable
-        for file in collected.files {
-            guard let outcome = outcomes.popLast() else { break }
+        for (index, file) in collected.files.enumerated() {
+            let outcome =
+                outcomes[index].take() ?? .failed(FileError(path: file, reason: .unreadable, message: "not audited"))
             switch consume outcome {
             case .audited(let inventory):
                 binaries.append(inventory)
@@ -92,6 +92,19 @@ public struct BatchAudit: Sendable {
         _ files: [String], sizes: [String: Int] = [:], resolver shared: ClosureResolver? = nil,
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) -> [Outcome] {
+        var outcomes = audited(files, sizes: sizes, resolver: shared, progress: progress)
+        return files.indices.map { index in
+            outcomes[index].take()
+                ?? .failed(FileError(path: files[index], reason: .unreadable, message: "not audited"))
+        }
+    }
+
+    /// `audit`'s outcomes, each in an optional its taker moves it out of (`take()`), `nil` for
+    /// a file not audited: nothing is copied on the way.
+    private func audited(
+        _ files: [String], sizes: [String: Int], resolver shared: ClosureResolver?,
+        progress: (@Sendable (Int, Int) -> Void)?
+    ) -> [Outcome?] {
         let resolver = closure == nil ? nil : shared ?? closure.map { ClosureResolver(options: $0) }
         let scope = closureScope
         let results = Mutex<[Outcome?]>(Array(repeating: nil, count: files.count))
@@ -124,21 +137,11 @@ public struct BatchAudit: Sendable {
         } else {
             DispatchQueue.concurrentPerform(iterations: threads) { _ in work() }
         }
-        // Moved out of the lock's array one by one (from the end, then put in order), never copied.
-        var collected = results.withLock { list in
+        return results.withLock { list in
             let taken = list
             list = []
             return taken
         }
-        var outcomes: [Outcome] = []
-        outcomes.reserveCapacity(files.count)
-        for index in files.indices.reversed() {
-            let outcome = collected.popLast() ?? nil
-            outcomes.append(
-                outcome ?? .failed(FileError(path: files[index], reason: .unreadable, message: "not audited")))
-        }
-        outcomes.reverse()
-        return outcomes
     }
 
     /// The indices of `files`, largest file first by `sizes` (ties, and files without a size,
@@ -197,17 +200,17 @@ public struct BatchAudit: Sendable {
             (inventory, closure) = audited
             if second.changedSinceOpen { return changed(path) }
         } else {
-            let (audited, cost) = InventoryBuilder.auditWithCost(file, options: options)
-            inventory = audited
+            let cost: ObjectCost
+            (inventory, cost) = InventoryBuilder.auditWithCost(file, options: options)
             if let resolver, loads, !file.changedSinceOpen {
                 resolver.store.remember(file, cost: cost)
                 closure = resolver.resolve(file, programCost: cost)
             }
         }
         if file.changedSinceOpen { return changed(path) }
-        if let resolver, let closure {
-            inventory.closure = closure
-            inventory.unusedNeeded = resolver.options.findUnused ? closure.unusedNeeded : nil
+        if let resolver, closure != nil {
+            inventory.unusedNeeded = resolver.options.findUnused ? closure?.unusedNeeded : nil
+            inventory.closure = closure.take()
         } else if resolver != nil, scope == .everyFile || isProgram {
             inventory.closureSkipped =
                 file.dynamicEntries.isEmpty

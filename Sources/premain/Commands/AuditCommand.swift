@@ -135,9 +135,11 @@ enum AuditCommand: Command {
             Console.error("\(TextSafety.display(error.path)): \(error.message)")
             failed = true
         }
-        for binary in report.binaries where !binary.diagnostics.isEmpty {
-            let more = binary.diagnostics.count > 1 ? " (and \(binary.diagnostics.count - 1) more problems)" : ""
-            Console.error("\(TextSafety.display(binary.path)): \(binary.diagnostics[0])\(more)")
+        // By index: a `for binary in` copies each inventory whole.
+        for index in report.binaries.indices where !report.binaries[index].diagnostics.isEmpty {
+            let diagnostics = report.binaries[index].diagnostics
+            let more = diagnostics.count > 1 ? " (and \(diagnostics.count - 1) more problems)" : ""
+            Console.error("\(TextSafety.display(report.binaries[index].path)): \(diagnostics[0])\(more)")
             failed = true
         }
         return failed ? .inputError : .success
