@@ -254,8 +254,12 @@ public final class ELFFile {
             readProgramHeaders(header, elf: elf)
             readSectionHeaders(header, elf: elf)
         } else {
-            readPlainProgramHeaders(header)
-            readPlainSectionHeaders(header)
+            switch (elfClass, endianness) {
+            case (.elf64, .little): readPlainHeaders(header, LittleEndian64.self)
+            case (.elf64, .big): readPlainHeaders(header, BigEndian64.self)
+            case (.elf32, .little): readPlainHeaders(header, LittleEndian32.self)
+            case (.elf32, .big): readPlainHeaders(header, BigEndian32.self)
+            }
         }
         interpreter = readInterpreter()
         readDynamic()
@@ -471,39 +475,32 @@ public final class ELFFile {
         sectionNameHashes = hashes
     }
 
-    /// The program headers of a file with plain headers (`plainHeader`), read from `image` as
-    /// libelf reads them: every entry lies inside the file, so none is diagnosed.
-    private func readPlainProgramHeaders(_ header: ELFHeader) {
-        let count = Int(header.programHeaderCount)
-        guard count > 0, let base = image.baseAddress else { return }
-        let reader = RawReader(base: base + Int(header.programHeaders), bigEndian: isBigEndian)
-        var read: [ELFSegment] = []
-        read.reserveCapacity(count)
-        for index in 0..<count {
-            let at = index * Int(header.programHeaderSize)
-            read.append(
-                is64
-                    ? ELFSegment(
-                        type: reader.u32(at), flags: reader.u32(at + 4), offset: reader.u64(at + 8),
-                        virtualAddress: reader.u64(at + 16), fileSize: reader.u64(at + 32),
-                        memorySize: reader.u64(at + 40))
-                    : ELFSegment(
-                        type: reader.u32(at), flags: reader.u32(at + 24), offset: UInt64(reader.u32(at + 4)),
-                        virtualAddress: UInt64(reader.u32(at + 8)), fileSize: UInt64(reader.u32(at + 16)),
-                        memorySize: UInt64(reader.u32(at + 20))))
+    /// The program and section headers of a file with plain headers (`plainHeader`), read from
+    /// `image` as libelf reads them: every entry lies inside the file, so none is diagnosed.
+    /// Section names are those `elf_strptr` gives: a name whose offset lies in the section-name
+    /// table (an uncompressed `SHT_STRTAB` inside the file) and is followed by a NUL there;
+    /// else "".
+    private func readPlainHeaders<Layout: ELFLayout>(_ header: ELFHeader, _: Layout.Type) {
+        guard let base = image.baseAddress else { return }
+        let programCount = Int(header.programHeaderCount)
+        if programCount > 0 {
+            let reader = RawReader<Layout>(base: base + Int(header.programHeaders))
+            var read: [ELFSegment] = []
+            read.reserveCapacity(programCount)
+            for index in 0..<programCount {
+                let at = index * Int(header.programHeaderSize)
+                read.append(
+                    ELFSegment(
+                        type: reader.u32(at), flags: reader.u32(at + 4, at + 24), offset: reader.word(at + 8, at + 4),
+                        virtualAddress: reader.word(at + 16, at + 8), fileSize: reader.word(at + 32, at + 16),
+                        memorySize: reader.word(at + 40, at + 20)))
+            }
+            segments = read
         }
-        segments = read
-    }
-
-    /// The section headers of a file with plain headers (`plainHeader`), read from `image`,
-    /// with the names `elf_strptr` gives: a name whose offset lies in the section-name table
-    /// (an uncompressed `SHT_STRTAB` inside the file) and is followed by a NUL there; else "".
-    private func readPlainSectionHeaders(_ header: ELFHeader) {
         let count = Int(header.sectionHeaderCount)
-        guard count > 0, let base = image.baseAddress else { return }
-        let reader = RawReader(base: base + Int(header.sectionHeaders), bigEndian: isBigEndian)
+        guard count > 0 else { return }
+        let reader = RawReader<Layout>(base: base + Int(header.sectionHeaders))
         let entrySize = Int(header.sectionHeaderSize)
-        let is64 = self.is64
         // The name table's bytes (`namesSize` of them), when names can be read from it.
         var names: UnsafeRawPointer?
         var namesSize = 0
@@ -512,10 +509,9 @@ public final class ELFFile {
         let namesIndex = Int(header.sectionNamesIndex)
         if namesIndex != 0 {
             let at = namesIndex * entrySize
-            let type = reader.u32(at + 4)
-            let offset = is64 ? reader.u64(at + 24) : UInt64(reader.u32(at + 16))
-            let size = is64 ? reader.u64(at + 32) : UInt64(reader.u32(at + 20))
-            if type == UInt32(SHT_STRTAB), contains(offset: offset, size: size), size > 0 {
+            let offset = reader.word(at + 24, at + 16)
+            let size = reader.word(at + 32, at + 20)
+            if reader.u32(at + 4) == UInt32(SHT_STRTAB), contains(offset: offset, size: size), size > 0 {
                 names = UnsafeRawPointer(base + Int(offset))
                 namesSize = Int(size)
                 namesEndInNUL = base.load(fromByteOffset: Int(offset) + namesSize - 1, as: UInt8.self) == 0
@@ -539,16 +535,11 @@ public final class ELFFile {
                     in: table)
             }
             read.append(
-                is64
-                    ? ELFSection(
-                        index: index, name: name, type: SectionType(reader.u32(at + 4)), flags: reader.u64(at + 8),
-                        address: reader.u64(at + 16), offset: reader.u64(at + 24), size: reader.u64(at + 32),
-                        link: reader.u32(at + 40), info: reader.u32(at + 44), entrySize: reader.u64(at + 56))
-                    : ELFSection(
-                        index: index, name: name, type: SectionType(reader.u32(at + 4)),
-                        flags: UInt64(reader.u32(at + 8)), address: UInt64(reader.u32(at + 12)),
-                        offset: UInt64(reader.u32(at + 16)), size: UInt64(reader.u32(at + 20)),
-                        link: reader.u32(at + 24), info: reader.u32(at + 28), entrySize: UInt64(reader.u32(at + 36))))
+                ELFSection(
+                    index: index, name: name, type: SectionType(reader.u32(at + 4)), flags: reader.word(at + 8, at + 8),
+                    address: reader.word(at + 16, at + 12), offset: reader.word(at + 24, at + 16),
+                    size: reader.word(at + 32, at + 20), link: reader.u32(at + 40, at + 24),
+                    info: reader.u32(at + 44, at + 28), entrySize: reader.word(at + 56, at + 36)))
             hashes.append(hash)
         }
         sections = read

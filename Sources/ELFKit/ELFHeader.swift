@@ -14,30 +14,64 @@ struct ELFHeader {
     var sectionNamesIndex: UInt16
 }
 
-/// Reads in the file's byte order at offsets from `base` that the caller has checked: the
+/// A file's class and byte order as a type: the readers of plain headers are specialized for
+/// each, so that reading a field tests neither.
+protocol ELFLayout {
+    static var is64: Bool { get }
+    static var bigEndian: Bool { get }
+}
+
+enum LittleEndian64: ELFLayout {
+    static var is64: Bool { true }
+    static var bigEndian: Bool { false }
+}
+
+enum BigEndian64: ELFLayout {
+    static var is64: Bool { true }
+    static var bigEndian: Bool { true }
+}
+
+enum LittleEndian32: ELFLayout {
+    static var is64: Bool { false }
+    static var bigEndian: Bool { false }
+}
+
+enum BigEndian32: ELFLayout {
+    static var is64: Bool { false }
+    static var bigEndian: Bool { true }
+}
+
+/// Reads in `Layout`'s byte order at offsets from `base` that the caller has checked: the
 /// tables of a file with plain headers lie inside it as a whole, so each field is not checked
 /// again.
-struct RawReader {
+struct RawReader<Layout: ELFLayout> {
     let base: UnsafeRawPointer
-    let bigEndian: Bool
 
     @inline(__always)
     func u16(_ offset: Int) -> UInt16 {
         let raw = base.loadUnaligned(fromByteOffset: offset, as: UInt16.self)
-        return bigEndian ? UInt16(bigEndian: raw) : UInt16(littleEndian: raw)
+        return Layout.bigEndian ? UInt16(bigEndian: raw) : UInt16(littleEndian: raw)
     }
 
     @inline(__always)
     func u32(_ offset: Int) -> UInt32 {
         let raw = base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-        return bigEndian ? UInt32(bigEndian: raw) : UInt32(littleEndian: raw)
+        return Layout.bigEndian ? UInt32(bigEndian: raw) : UInt32(littleEndian: raw)
     }
 
     @inline(__always)
     func u64(_ offset: Int) -> UInt64 {
         let raw = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        return bigEndian ? UInt64(bigEndian: raw) : UInt64(littleEndian: raw)
+        return Layout.bigEndian ? UInt64(bigEndian: raw) : UInt64(littleEndian: raw)
     }
+
+    /// A 32-bit field at `at64` in ELF64, `at32` in ELF32.
+    @inline(__always)
+    func u32(_ at64: Int, _ at32: Int) -> UInt32 { u32(Layout.is64 ? at64 : at32) }
+
+    /// A word (address, offset, size) at `at64` in ELF64, `at32` in ELF32 (widened).
+    @inline(__always)
+    func word(_ at64: Int, _ at32: Int) -> UInt64 { Layout.is64 ? u64(at64) : UInt64(u32(at32)) }
 }
 
 extension ELFFile {
@@ -58,24 +92,25 @@ extension ELFFile {
     /// that one not `SHF_COMPRESSED`.
     static func plainHeader(_ image: UnsafeRawBufferPointer) -> ELFHeader? {
         // libelf takes a file whose EI_VERSION is not EV_CURRENT for no ELF (`ELF_K_NONE`).
-        guard image.count >= 64 || (image.count >= 52 && image[4] == 1), image[6] == 1,
-            let base = image.baseAddress
-        else { return nil }
-        let is64 = image[4] == 2
-        let reader = RawReader(base: base, bigEndian: image[5] == 2)
-        let header =
-            is64
-            ? ELFHeader(
-                type: reader.u16(16), machine: reader.u16(18), entry: reader.u64(24), flags: reader.u32(48),
-                programHeaders: reader.u64(32), sectionHeaders: reader.u64(40), programHeaderSize: reader.u16(54),
-                programHeaderCount: reader.u16(56), sectionHeaderSize: reader.u16(58),
-                sectionHeaderCount: reader.u16(60), sectionNamesIndex: reader.u16(62))
-            : ELFHeader(
-                type: reader.u16(16), machine: reader.u16(18), entry: UInt64(reader.u32(24)), flags: reader.u32(36),
-                programHeaders: UInt64(reader.u32(28)), sectionHeaders: UInt64(reader.u32(32)),
-                programHeaderSize: reader.u16(42), programHeaderCount: reader.u16(44),
-                sectionHeaderSize: reader.u16(46), sectionHeaderCount: reader.u16(48),
-                sectionNamesIndex: reader.u16(50))
+        guard image.count >= 64 || (image.count >= 52 && image[4] == 1), image[6] == 1 else { return nil }
+        switch (image[4] == 2, image[5] == 2) {
+        case (true, false): return plainHeader(image, LittleEndian64.self)
+        case (true, true): return plainHeader(image, BigEndian64.self)
+        case (false, false): return plainHeader(image, LittleEndian32.self)
+        case (false, true): return plainHeader(image, BigEndian32.self)
+        }
+    }
+
+    private static func plainHeader<Layout: ELFLayout>(_ image: UnsafeRawBufferPointer, _: Layout.Type) -> ELFHeader? {
+        guard let base = image.baseAddress else { return nil }
+        let is64 = Layout.is64
+        let reader = RawReader<Layout>(base: base)
+        let header = ELFHeader(
+            type: reader.u16(16), machine: reader.u16(18), entry: reader.word(24, 24), flags: reader.u32(48, 36),
+            programHeaders: reader.word(32, 28), sectionHeaders: reader.word(40, 32),
+            programHeaderSize: reader.u16(is64 ? 54 : 42), programHeaderCount: reader.u16(is64 ? 56 : 44),
+            sectionHeaderSize: reader.u16(is64 ? 58 : 46), sectionHeaderCount: reader.u16(is64 ? 60 : 48),
+            sectionNamesIndex: reader.u16(is64 ? 62 : 50))
         let size = UInt64(image.count)
         /// `true` when `count` entries of `entrySize` bytes at `offset` lie inside the file.
         func inside(_ offset: UInt64, _ count: UInt16, _ entrySize: UInt64) -> Bool {
@@ -99,7 +134,7 @@ extension ELFFile {
             else { return nil }
             if header.sectionNamesIndex != 0 {
                 let at = Int(header.sectionHeaders) + Int(header.sectionNamesIndex) * Int(sectionEntry)
-                let flags = is64 ? reader.u64(at + 8) : UInt64(reader.u32(at + 8))
+                let flags = reader.word(at + 8, at + 8)
                 guard flags & compressedFlag == 0 else { return nil }
             }
         }
