@@ -6,7 +6,8 @@ import LosslessText
     import Glibc
 #endif
 
-/// An ELF file opened read-only through libelf.
+/// An ELF file opened read-only: mapped, its headers read from the mapping when they are plain
+/// (`plainHeader`), else through libelf.
 ///
 /// Opening reads the ELF header, the section headers and the program headers; every other
 /// table is read on demand by the task-shaped accessors in the extensions of this type. A
@@ -74,14 +75,24 @@ public final class ELFFile {
     /// again.
     var initializerSlotEntries: [(offset: UInt64, count: Int, entries: [Int])] = []
 
-    let elf: OpaquePointer
+    /// The file's bytes, which the headers and every table are read from: this file's own
+    /// mapping (`ELFMapping.map`), libelf's mapping or copy of it, or `memory`.
+    let image: UnsafeRawBufferPointer
+    /// `true` when `image` is this file's own mapping, unmapped when it ends.
+    private let ownsMapping: Bool
+    /// libelf's handle of the file, for what only libelf reads (compressed sections, see
+    /// `libelf()`): made at the open of a file whose headers are not plain (`plainHeader`),
+    /// else on first use.
+    private var libelfHandle: OpaquePointer?
+    /// The guard slot of libelf's mapping, or -1 (none, read, or in memory).
+    private var libelfSlot: Int32 = -1
     /// The open file, or -1 for bytes given in memory.
     let fd: Int32
-    /// The bytes libelf reads for a file given in memory (`init(memory:path:)`), else `nil`.
+    /// The bytes of a file given in memory (`init(memory:path:)`), else `nil`.
     private let memory: UnsafeMutableRawBufferPointer?
     /// Size and modification time at open, to tell whether the file changed while it was read.
     private let openedStamp: FileStamp?
-    /// The SIGBUS guard's slot for libelf's mapping of the file, or -1 (read, or in memory).
+    /// The SIGBUS guard's slot for the mapping `image` is in, or -1 (read, or in memory).
     private let guardSlot: Int32
 
     public var is64: Bool { elfClass == .elf64 }
@@ -92,11 +103,20 @@ public final class ELFFile {
     /// not ELF, or has an unusable ELF header.
     ///
     /// The file type is checked with `stat` before the file is opened, and the open does not
-    /// block, so a FIFO or a device is refused instead of waited on. libelf maps the file
-    /// (`ELFMapping.begin`): only the pages of the tables read are touched, and none is copied.
-    /// A file that shrinks while it is read gives pages of zeros past its new end (broken
-    /// tables, and `changedSinceOpen`), not a SIGBUS.
+    /// block, so a FIFO or a device is refused instead of waited on. The file is mapped
+    /// (`ELFMapping.map`): only the pages of the tables read are touched, and none is copied.
+    /// Its headers are read from the mapping when they are plain (`plainHeader`), else through
+    /// libelf, which maps the file itself (`ELFMapping.begin`) and whose reading of broken
+    /// headers (and its diagnostics) stays as it was. A file that shrinks while it is read
+    /// gives pages of zeros past its new end (broken tables, and `changedSinceOpen`), not a
+    /// SIGBUS.
     public convenience init(path: String) throws(ELFOpenError) {
+        try self.init(path: path, throughLibelf: false)
+    }
+
+    /// `init(path:)`; `throughLibelf` reads the headers through libelf even when they are plain
+    /// (to compare both readings in tests).
+    convenience init(path: String, throughLibelf: Bool) throws(ELFOpenError) {
         var info = stat()
         // One C string for both calls; -2: `stat` failed (errno says why), -3: not a regular
         // file or empty (`requireRegular` of `info` says why).
@@ -127,22 +147,44 @@ public final class ELFFile {
             close(fd)
             throw error
         }
+        let size = UInt64(max(info.st_size, 0))
+        if !throughLibelf, let (image, slot) = ELFMapping.map(fd, size: Int(info.st_size)) {
+            if let header = Self.plainHeader(image) {
+                self.init(
+                    path: path, image: image, header: header, elf: nil, fd: fd, memory: nil, guardSlot: slot,
+                    size: size, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), stamp: FileStamp(info))
+                return
+            }
+            ELFMapping.unmap(image, guardSlot: slot)
+        }
         guard let (elf, slot) = ELFMapping.begin(fd) else {
             let message = Self.libelfMessage()
             close(fd)
             throw ELFOpenError(.malformed, message)
         }
-        try self.init(
-            path: path, elf: elf, fd: fd, memory: nil, guardSlot: slot, size: UInt64(max(info.st_size, 0)),
+        let (image, header) = try Self.libelfHeader(elf, guardSlot: slot, fd: fd, memory: nil)
+        self.init(
+            path: path, image: image, header: header, elf: elf, fd: fd, memory: nil, guardSlot: slot, size: size,
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), stamp: FileStamp(info))
     }
 
     /// Reads an ELF image held in memory (a copy of `bytes` is made), named `path` in the
     /// report; it has no device or inode (both 0). Throws as `init(path:)` does for content.
     public convenience init(memory bytes: UnsafeRawBufferPointer, path: String) throws(ELFOpenError) {
+        try self.init(memory: bytes, path: path, throughLibelf: false)
+    }
+
+    /// `init(memory:path:)`; `throughLibelf` as for `init(path:throughLibelf:)`.
+    convenience init(memory bytes: UnsafeRawBufferPointer, path: String, throughLibelf: Bool) throws(ELFOpenError) {
         try Self.checkIdentification(UnsafeRawBufferPointer(rebasing: bytes.prefix(16)), count: min(bytes.count, 16))
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
         buffer.copyMemory(from: bytes)
+        if !throughLibelf, let header = Self.plainHeader(UnsafeRawBufferPointer(buffer)) {
+            self.init(
+                path: path, image: UnsafeRawBufferPointer(buffer), header: header, elf: nil, fd: -1, memory: buffer,
+                guardSlot: -1, size: UInt64(bytes.count), device: 0, inode: 0, stamp: nil)
+            return
+        }
         _ = elf_version(UInt32(EV_CURRENT))
         guard let base = buffer.baseAddress,
             let elf = elf_memory(base.assumingMemoryBound(to: CChar.self), bytes.count)
@@ -151,50 +193,82 @@ public final class ELFFile {
             buffer.deallocate()
             throw ELFOpenError(.malformed, message)
         }
-        try self.init(
-            path: path, elf: elf, fd: -1, memory: buffer, guardSlot: -1, size: UInt64(bytes.count),
-            device: 0, inode: 0, stamp: nil)
+        let (image, header) = try Self.libelfHeader(elf, guardSlot: -1, fd: -1, memory: buffer)
+        self.init(
+            path: path, image: image, header: header, elf: elf, fd: -1, memory: buffer, guardSlot: -1,
+            size: UInt64(bytes.count), device: 0, inode: 0, stamp: nil)
     }
 
-    /// Takes ownership of `elf`, `fd` (when >= 0) and `memory` (when not nil), also when it
-    /// throws.
-    private init(
-        path: String, elf: OpaquePointer, fd: Int32, memory: UnsafeMutableRawBufferPointer?,
-        guardSlot: Int32, size: UInt64, device: UInt64, inode: UInt64, stamp: FileStamp?
-    ) throws(ELFOpenError) {
+    /// The ELF header of `elf` and the file's bytes as libelf holds them; throws (ending
+    /// `elf`, closing `fd` when >= 0, freeing `memory`) when libelf has no usable header.
+    private static func libelfHeader(
+        _ elf: OpaquePointer, guardSlot: Int32, fd: Int32, memory: UnsafeMutableRawBufferPointer?
+    ) throws(ELFOpenError) -> (UnsafeRawBufferPointer, ELFHeader) {
         var ehdr = GElf_Ehdr()
-        guard elf_kind(elf) == ELF_K_ELF, gelf_getehdr(elf, &ehdr) != nil, let ident = elf_getident(elf, nil) else {
+        guard elf_kind(elf) == ELF_K_ELF, gelf_getehdr(elf, &ehdr) != nil, elf_getident(elf, nil) != nil else {
             let message = Self.libelfMessage()
             ELFMapping.end(elf, guardSlot: guardSlot)
             if fd >= 0 { close(fd) }
             memory?.deallocate()
             throw ELFOpenError(.malformed, "unusable ELF header: \(message)")
         }
+        var size = 0
+        let image = elf_rawfile(elf, &size).map { UnsafeRawBufferPointer(start: $0, count: size) }
+        let header = ELFHeader(
+            type: ehdr.e_type, machine: ehdr.e_machine, entry: ehdr.e_entry, flags: ehdr.e_flags,
+            programHeaders: ehdr.e_phoff, sectionHeaders: ehdr.e_shoff, programHeaderSize: ehdr.e_phentsize,
+            programHeaderCount: ehdr.e_phnum, sectionHeaderSize: ehdr.e_shentsize,
+            sectionHeaderCount: ehdr.e_shnum, sectionNamesIndex: ehdr.e_shstrndx)
+        return (image ?? UnsafeRawBufferPointer(start: nil, count: 0), header)
+    }
+
+    /// Takes ownership of `elf` (when not nil; else `image` is this file's mapping when
+    /// `guardSlot` >= 0), `fd` (when >= 0) and `memory` (when not nil).
+    private init(
+        path: String, image: UnsafeRawBufferPointer, header: ELFHeader, elf: OpaquePointer?, fd: Int32,
+        memory: UnsafeMutableRawBufferPointer?, guardSlot: Int32, size: UInt64, device: UInt64, inode: UInt64,
+        stamp: FileStamp?
+    ) {
         self.guardSlot = guardSlot
         self.path = path
         self.fd = fd
-        self.elf = elf
+        self.image = image
+        self.libelfHandle = elf
+        self.ownsMapping = elf == nil && guardSlot >= 0
+        if elf != nil { self.libelfSlot = guardSlot }
         self.memory = memory
         self.openedStamp = stamp
         self.fileSize = size
         self.device = device
         self.inode = inode
-        self.elfClass = ident[4] == 2 ? .elf64 : .elf32
-        self.endianness = ident[5] == 2 ? .big : .little
-        self.osABI = UInt8(bitPattern: ident[7])
-        self.machine = ELFMachine(rawValue: ehdr.e_machine)
-        self.type = ehdr.e_type
-        self.entry = ehdr.e_entry
-        self.flags = ehdr.e_flags
-        readProgramHeaders(ehdr)
-        readSectionHeaders(ehdr)
+        // The identification was checked (`checkIdentification`) before.
+        let identified = image.count >= 16
+        self.elfClass = identified && image[4] == 2 ? .elf64 : .elf32
+        self.endianness = identified && image[5] == 2 ? .big : .little
+        self.osABI = identified ? image[7] : 0
+        self.machine = ELFMachine(rawValue: header.machine)
+        self.type = header.type
+        self.entry = header.entry
+        self.flags = header.flags
+        if let elf {
+            readProgramHeaders(header, elf: elf)
+            readSectionHeaders(header, elf: elf)
+        } else {
+            switch (elfClass, endianness) {
+            case (.elf64, .little): readPlainHeaders(header, LittleEndian64.self)
+            case (.elf64, .big): readPlainHeaders(header, BigEndian64.self)
+            case (.elf32, .little): readPlainHeaders(header, LittleEndian32.self)
+            case (.elf32, .big): readPlainHeaders(header, BigEndian32.self)
+            }
+        }
         interpreter = readInterpreter()
         readDynamic()
         checkSectionsAgainstTags()
     }
 
     deinit {
-        ELFMapping.end(elf, guardSlot: guardSlot)
+        if let libelfHandle { ELFMapping.end(libelfHandle, guardSlot: libelfSlot) }
+        if ownsMapping { ELFMapping.unmap(image, guardSlot: guardSlot) }
         if fd >= 0 { close(fd) }
         memory?.deallocate()
     }
@@ -212,12 +286,31 @@ public final class ELFFile {
     /// Lets the kernel reclaim the file pages read so far (they are read again when needed):
     /// keeps the peak memory of an audit of a large file near that of its largest table.
     public func releasePages() {
-        ELFMapping.releasePages(elf, guardSlot: guardSlot)
+        ELFMapping.releasePages(image, guardSlot: guardSlot)
+        if let libelfHandle, libelfSlot != guardSlot { ELFMapping.releasePages(libelfHandle, guardSlot: libelfSlot) }
     }
 
-    /// `true` when a read through the mapping went past the end of the file, which shrank
-    /// after it was opened: the SIGBUS guard gave zeros there (`ELFMapping`).
-    public var shrankWhileMapped: Bool { ELFMapping.faulted(guardSlot) }
+    /// `true` when a read through a mapping went past the end of the file, which shrank after
+    /// it was opened: the SIGBUS guard gave zeros there (`ELFMapping`).
+    public var shrankWhileMapped: Bool {
+        ELFMapping.faulted(guardSlot) || (libelfSlot != guardSlot && ELFMapping.faulted(libelfSlot))
+    }
+
+    /// libelf's handle of the file, made on first use when the open did not need it: over a
+    /// mapping of its own (`ELFMapping.begin`), or over `memory`. `nil` when libelf refuses the
+    /// file (`libelfMessage()` says why).
+    func libelf() -> OpaquePointer? {
+        if let libelfHandle { return libelfHandle }
+        if fd >= 0 {
+            guard let (elf, slot) = ELFMapping.begin(fd) else { return nil }
+            libelfHandle = elf
+            libelfSlot = slot
+        } else if let base = memory?.baseAddress {
+            _ = elf_version(UInt32(EV_CURRENT))
+            libelfHandle = elf_memory(base.assumingMemoryBound(to: CChar.self), memory?.count ?? 0)
+        }
+        return libelfHandle
+    }
 
     private struct FileStamp: Equatable {
         var size: Int
@@ -277,23 +370,25 @@ public final class ELFFile {
         return !overflow && end <= fileSize
     }
 
-    private func readProgramHeaders(_ ehdr: GElf_Ehdr) {
+    private func readProgramHeaders(_ header: ELFHeader, elf: OpaquePointer) {
         var count = 0
         guard elf_getphdrnum(elf, &count) == 0 else {
             note("unusable program header count: \(Self.libelfMessage())")
             return
         }
         let entrySize = UInt64(is64 ? 56 : 32)
-        if count == 0 && ehdr.e_phnum != 0 {
-            note("program header table outside the file", offset: ehdr.e_phoff, value: "\(ehdr.e_phnum) entries")
+        if count == 0 && header.programHeaderCount != 0 {
+            note(
+                "program header table outside the file", offset: header.programHeaders,
+                value: "\(header.programHeaderCount) entries")
             return
         }
         guard count > 0 else { return }
-        if ehdr.e_phentsize != UInt16(entrySize) {
-            note("invalid e_phentsize", value: "\(ehdr.e_phentsize)")
+        if header.programHeaderSize != UInt16(entrySize) {
+            note("invalid e_phentsize", value: "\(header.programHeaderSize)")
         }
-        guard contains(offset: ehdr.e_phoff, size: UInt64(count) * entrySize) else {
-            note("program header table outside the file", offset: ehdr.e_phoff, value: "\(count) entries")
+        guard contains(offset: header.programHeaders, size: UInt64(count) * entrySize) else {
+            note("program header table outside the file", offset: header.programHeaders, value: "\(count) entries")
             return
         }
         var read: [ELFSegment] = []
@@ -312,28 +407,32 @@ public final class ELFFile {
         }
     }
 
-    private func readSectionHeaders(_ ehdr: GElf_Ehdr) {
+    private func readSectionHeaders(_ header: ELFHeader, elf: OpaquePointer) {
         var count = 0
         guard elf_getshdrnum(elf, &count) == 0 else {
             note("unusable section header count: \(Self.libelfMessage())")
             return
         }
         let entrySize = UInt64(is64 ? 64 : 40)
-        if ehdr.e_shoff != 0 && ehdr.e_shentsize != UInt16(entrySize) {
-            note("invalid e_shentsize", value: "\(ehdr.e_shentsize)")
+        if header.sectionHeaders != 0 && header.sectionHeaderSize != UInt16(entrySize) {
+            note("invalid e_shentsize", value: "\(header.sectionHeaderSize)")
         }
-        if count == 0 && ehdr.e_shoff != 0 && (ehdr.e_shnum != 0 || !contains(offset: ehdr.e_shoff, size: entrySize)) {
-            note("section header table outside the file", offset: ehdr.e_shoff, value: "\(ehdr.e_shnum) entries")
+        if count == 0 && header.sectionHeaders != 0
+            && (header.sectionHeaderCount != 0 || !contains(offset: header.sectionHeaders, size: entrySize))
+        {
+            note(
+                "section header table outside the file", offset: header.sectionHeaders,
+                value: "\(header.sectionHeaderCount) entries")
             return
         }
         guard count > 0 else { return }
-        guard contains(offset: ehdr.e_shoff, size: UInt64(count) * entrySize) else {
-            note("section header table outside the file", offset: ehdr.e_shoff, value: "\(count) entries")
+        guard contains(offset: header.sectionHeaders, size: UInt64(count) * entrySize) else {
+            note("section header table outside the file", offset: header.sectionHeaders, value: "\(count) entries")
             return
         }
         var namesIndex = 0
         if elf_getshdrstrndx(elf, &namesIndex) != 0 || namesIndex >= count {
-            note("invalid e_shstrndx", value: "\(ehdr.e_shstrndx)")
+            note("invalid e_shstrndx", value: "\(header.sectionNamesIndex)")
             namesIndex = 0
         }
         // Built locally and stored once: appending to the stored property checks exclusive
@@ -376,6 +475,77 @@ public final class ELFFile {
         sectionNameHashes = hashes
     }
 
+    /// The program and section headers of a file with plain headers (`plainHeader`), read from
+    /// `image` as libelf reads them: every entry lies inside the file, so none is diagnosed.
+    /// Section names are those `elf_strptr` gives: a name whose offset lies in the section-name
+    /// table (an uncompressed `SHT_STRTAB` inside the file) and is followed by a NUL there;
+    /// else "".
+    private func readPlainHeaders<Layout: ELFLayout>(_ header: ELFHeader, _: Layout.Type) {
+        guard let base = image.baseAddress else { return }
+        let programCount = Int(header.programHeaderCount)
+        if programCount > 0 {
+            let reader = RawReader<Layout>(base: base + Int(header.programHeaders))
+            var read: [ELFSegment] = []
+            read.reserveCapacity(programCount)
+            for index in 0..<programCount {
+                let at = index * Int(header.programHeaderSize)
+                read.append(
+                    ELFSegment(
+                        type: reader.u32(at), flags: reader.u32(at + 4, at + 24), offset: reader.word(at + 8, at + 4),
+                        virtualAddress: reader.word(at + 16, at + 8), fileSize: reader.word(at + 32, at + 16),
+                        memorySize: reader.word(at + 40, at + 20)))
+            }
+            segments = read
+        }
+        let count = Int(header.sectionHeaderCount)
+        guard count > 0 else { return }
+        let reader = RawReader<Layout>(base: base + Int(header.sectionHeaders))
+        let entrySize = Int(header.sectionHeaderSize)
+        // The name table's bytes (`namesSize` of them), when names can be read from it.
+        var names: UnsafeRawPointer?
+        var namesSize = 0
+        // `true` when the table ends with a NUL, so that every name inside it ends in it.
+        var namesEndInNUL = false
+        let namesIndex = Int(header.sectionNamesIndex)
+        if namesIndex != 0 {
+            let at = namesIndex * entrySize
+            let offset = reader.word(at + 24, at + 16)
+            let size = reader.word(at + 32, at + 20)
+            if reader.u32(at + 4) == UInt32(SHT_STRTAB), contains(offset: offset, size: size), size > 0 {
+                names = UnsafeRawPointer(base + Int(offset))
+                namesSize = Int(size)
+                namesEndInNUL = base.load(fromByteOffset: Int(offset) + namesSize - 1, as: UInt8.self) == 0
+            }
+        }
+        let table = SectionNames.table
+        var read: [ELFSection] = []
+        var hashes: [UInt32] = []
+        read.reserveCapacity(count)
+        hashes.reserveCapacity(count)
+        for index in 0..<count {
+            let at = index * entrySize
+            let nameOffset = Int(reader.u32(at))
+            var name = ""
+            var hash = SectionNames.emptyHash
+            if let names, nameOffset < namesSize,
+                namesEndInNUL || memchr(names + nameOffset, 0, namesSize - nameOffset) != nil
+            {
+                (name, hash) = SectionNames.name(
+                    (names + nameOffset).assumingMemoryBound(to: CChar.self), readable: namesSize - nameOffset,
+                    in: table)
+            }
+            read.append(
+                ELFSection(
+                    index: index, name: name, type: SectionType(reader.u32(at + 4)), flags: reader.word(at + 8, at + 8),
+                    address: reader.word(at + 16, at + 12), offset: reader.word(at + 24, at + 16),
+                    size: reader.word(at + 32, at + 20), link: reader.u32(at + 40, at + 24),
+                    info: reader.u32(at + 44, at + 28), entrySize: reader.word(at + 56, at + 36)))
+            hashes.append(hash)
+        }
+        sections = read
+        sectionNameHashes = hashes
+    }
+
     // MARK: Bytes
 
     /// The file bytes of `section` in file byte order, or `nil` (with a diagnostic) when they
@@ -394,12 +564,11 @@ public final class ELFFile {
     /// `size` bytes at file `offset`, or `nil` when they are not all inside the file.
     public func bytes(offset: UInt64, size: UInt64) -> ByteReader? {
         guard size > 0, contains(offset: offset, size: size), let count = Int(exactly: size),
-            let start = Int64(exactly: offset)
+            let start = Int(exactly: offset)
         else { return nil }
-        guard let data = elf_getdata_rawchunk(elf, start, count, ELF_T_BYTE),
-            let base = data.pointee.d_buf, data.pointee.d_size == count
-        else { return nil }
-        return ByteReader(UnsafeRawBufferPointer(start: base, count: count), bigEndian: isBigEndian)
+        // `image` is the whole file, but a file given to libelf may have been read shorter.
+        guard start <= image.count - count, let base = image.baseAddress else { return nil }
+        return ByteReader(UnsafeRawBufferPointer(start: base + start, count: count), bigEndian: isBigEndian)
     }
 
     /// The file offset at which virtual address `address` is stored, through the `PT_LOAD`

@@ -119,21 +119,41 @@ extension ELFFile {
         // Loops rather than filter/map/Set: this runs at every open, and the usual file has one
         // `.dynsym`, one `.dynamic` and one `.init_array`.
         if let strtab = dynamicValue(.strtab), let offset = fileOffset(ofAddress: strtab) {
-            var links: [Int] = []
-            for section in sections where section.type == .dynsym || section.type == .dynamic {
-                let link = Int(section.link)
-                if link > 0 && link < sections.count { links.append(link) }
-            }
-            // Each linked section once (in index order; the order was a `Set`'s before).
-            links.sort()
-            var previous = -1
-            for link in links where link != previous {
-                previous = link
+            func check(_ link: Int) {
                 let strings = sections[link]
                 if strings.offset != offset || strings.address != strtab {
                     note(
                         "section header \(strings.name.isEmpty ? "#\(link)" : strings.name) disagrees with DT_STRTAB; names are read from DT_STRTAB, as the loader reads them",
                         offset: strings.offset, value: "DT_STRTAB 0x\(String(strtab, radix: 16))")
+                }
+            }
+            // The usual file has one or two linked sections (`.dynstr`, once or twice): kept
+            // without an array.
+            var first = -1
+            var second = -1
+            var others: [Int] = []
+            for section in sections where section.type == .dynsym || section.type == .dynamic {
+                let link = Int(section.link)
+                guard link > 0 && link < sections.count else { continue }
+                if first < 0 || first == link {
+                    first = link
+                } else if second < 0 || second == link {
+                    second = link
+                } else {
+                    others.append(link)
+                }
+            }
+            // Each linked section once, in index order (the order was a `Set`'s before).
+            if others.isEmpty {
+                if first >= 0 { check(second < 0 ? first : min(first, second)) }
+                if second >= 0 { check(max(first, second)) }
+            } else {
+                var links = others + [first, second]
+                links.sort()
+                var previous = -1
+                for link in links where link != previous {
+                    previous = link
+                    check(link)
                 }
             }
         }

@@ -5,7 +5,8 @@ import CMapGuard
     import Glibc
 #endif
 
-/// libelf handles over a mapping of the file, guarded against SIGBUS.
+/// Mappings of a file guarded against SIGBUS: premain's own (`map`, which `ELFFile` reads its
+/// headers and tables from) or libelf's (`begin`, for libdw and for what only libelf reads).
 ///
 /// A mapping touches only the pages of the tables that are read and copies none of them: the
 /// 30 MB `.strtab` of liblldb costs the pages its names live on, where `read` would copy all of
@@ -42,16 +43,44 @@ public enum ELFMapping {
         elf_end(elf)
     }
 
-    /// Drops the pages of `elf`'s mapping from the process (`MADV_DONTNEED`); they are read
-    /// again from the page cache when touched. libelf never writes into the mapping (it is
-    /// read-only), so nothing is lost. Does nothing for a file that was read, not mapped.
+    /// Maps the `size` bytes of the open file `fd` read-only, as libelf does, and registers the
+    /// mapping with the guard; `nil` when it cannot be mapped or the guard has no free slot (the
+    /// caller then reads the file through `begin`).
+    public static func map(_ fd: Int32, size: Int) -> (image: UnsafeRawBufferPointer, guardSlot: Int32)? {
+        guard size > 0, let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+            return nil
+        }
+        let slot = mapguard_register(base, size)
+        guard slot >= 0 else {
+            munmap(base, size)
+            return nil
+        }
+        return (UnsafeRawBufferPointer(start: base, count: size), slot)
+    }
+
+    /// Frees the guard slot of a mapping made by `map`, then unmaps it.
+    public static func unmap(_ image: UnsafeRawBufferPointer, guardSlot: Int32) {
+        _ = mapguard_release(guardSlot)
+        if let base = image.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), image.count) }
+    }
+
+    /// Drops the pages of `elf`'s mapping from the process (`releasePages(_:guardSlot:)`).
     public static func releasePages(_ elf: OpaquePointer, guardSlot: Int32) {
         guard guardSlot >= 0 else { return }
         var size = 0
         guard let base = elf_rawfile(elf, &size), size > 0 else { return }
+        releasePages(UnsafeRawBufferPointer(start: base, count: size), guardSlot: guardSlot)
+    }
+
+    /// Drops the pages of the guarded mapping `image` from the process (`MADV_DONTNEED`); they
+    /// are read again from the page cache when touched. Neither premain nor libelf writes into
+    /// the mapping (it is read-only), so nothing is lost. Does nothing for a file that was read,
+    /// not mapped (`guardSlot` -1).
+    public static func releasePages(_ image: UnsafeRawBufferPointer, guardSlot: Int32) {
+        guard guardSlot >= 0, let base = image.baseAddress, !image.isEmpty else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = Int(bitPattern: UnsafeRawPointer(base)) & ~(page - 1)
-        let end = Int(bitPattern: UnsafeRawPointer(base)) + size
+        let start = Int(bitPattern: base) & ~(page - 1)
+        let end = Int(bitPattern: base) + image.count
         _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, Int32(MADV_DONTNEED))
     }
 

@@ -12,7 +12,7 @@ extension ELFFile {
     /// The contents of `section` as its reader sees them: decompressed when the section is
     /// compressed (`SHF_COMPRESSED`, or a `.zdebug_*` section in the GNU format), else its file
     /// bytes (`bytes(of:)`). Only this section is decompressed, by libelf (`elf_compress`,
-    /// `elf_compress_gnu`), which keeps the result while the `ELFFile` lives and refuses a
+    /// `elf_compress_gnu`, through the handle `libelf()` makes on first use), which keeps the result while the `ELFFile` lives and refuses a
     /// stated size above 1032 times the compressed size (zlib's largest ratio).
     ///
     /// Returns `nil` for `SHT_NOBITS` and empty sections, and (with a diagnostic) for a section
@@ -25,7 +25,7 @@ extension ELFFile {
         guard section.flags & ELFSection.flagCompressed != 0 || gnu else { return bytes(of: section) }
         guard bytes(of: section) != nil else { return nil }
         let label = section.name.isEmpty ? "#\(section.index)" : section.name
-        guard let scn = elf_getscn(elf, section.index) else {
+        guard let elf = libelf(), let scn = elf_getscn(elf, section.index) else {
             note("section \(label) unreadable: \(Self.libelfMessage())")
             return nil
         }
