@@ -86,7 +86,13 @@ public final class HistoryStore {
         // can read; the file is in WAL mode already, so reading it there changes no header.
         let log = DatabaseFile.size(of: path + "-wal") ?? 0
         if ((file?.size ?? 0) > 0 || log > 0) && !(log > 0 && DatabaseFile.size(of: path + "-shm") == nil) {
-            try Self.reading(path) { _ throws(HistoryError) in }
+            do {
+                try Self.reading(path) { _ throws(HistoryError) in }
+            } catch  where error == Self.logWithoutShm(path) {
+                // Another writer between making its -wal and its -shm, or removing them: the
+                // file is in WAL mode already, and the write connection reads it (below) as
+                // it reads a crashed writer's log.
+            }
         }
         connection = try SQLiteConnection(path: path, access: .write(create: create))
         // And again on this connection, before any pragma: the file may have been replaced.
@@ -110,6 +116,15 @@ public final class HistoryStore {
         readsOldNames = version < Self.renamedMetricsVersion
     }
 
+    /// What a read says of a write-ahead log without its -shm file (a writer that crashed, or
+    /// one caught between making or removing the two).
+    static func logWithoutShm(_ path: String) -> HistoryError {
+        HistoryError(
+            .cannotOpen,
+            "\(path): has a write-ahead log (\(path)-wal) without its -shm file, which only a write can recover; run 'premain history add' on it once"
+        )
+    }
+
     /// Runs `body` on the database at `path` opened read-only: nothing is written, migrated or
     /// created (no `-wal`, `-shm` or `-journal`), so it works where the file or its folder may
     /// not be written. Beside a writer's write-ahead log the read goes through it; without one
@@ -127,12 +142,7 @@ public final class HistoryStore {
                 throw HistoryError(.missing, "\(path): no history database")
             }
             let log = DatabaseFile.size(of: path + "-wal") ?? 0
-            if log > 0 && DatabaseFile.size(of: path + "-shm") == nil {
-                throw HistoryError(
-                    .cannotOpen,
-                    "\(path): has a write-ahead log (\(path)-wal) without its -shm file, which only a write can recover; run 'premain history add' on it once"
-                )
-            }
+            if log > 0 && DatabaseFile.size(of: path + "-shm") == nil { throw logWithoutShm(path) }
             if log == 0 && file.size == 0 { return try reading(emptyFile: path, body) }
             let beside = log > 0
             // A writer may be changing what is there: read again when it did. Beside a log, the

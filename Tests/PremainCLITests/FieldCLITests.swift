@@ -36,7 +36,7 @@ struct FieldCLITests {
     static func installedCopy(_ name: String, recorder: Bool) throws -> (premain: String, recorder: String) {
         let root = try TemporaryFolders.make(name)
         try FileManager.default.createDirectory(atPath: root + "/bin", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLI.binary, toPath: root + "/bin/premain")
+        try Shell.copyExecutable(CLI.binary, to: root + "/bin/premain")
         let library = root + "/lib/premain/libpremain-record.so"
         if recorder {
             try FileManager.default.createDirectory(atPath: root + "/lib/premain", withIntermediateDirectories: true)

@@ -23,7 +23,7 @@ public enum BuildFolders {
             try manager.createDirectory(atPath: real + "/" + folder, withIntermediateDirectories: true)
         }
         let pair = try Samples.path("pairs/" + side)
-        try manager.copyItem(atPath: pair + "/app", toPath: real + "/app")
+        try Shell.copyExecutable(pair + "/app", to: real + "/app")
         for library in try manager.contentsOfDirectory(atPath: pair + "/lib") {
             try manager.copyItem(atPath: pair + "/lib/" + library, toPath: real + "/lib/" + library)
         }

@@ -10,6 +10,17 @@ public struct ShellResult: Sendable {
 /// Runs programs and collects their output: tools for cross-checks (readelf, ldd), build
 /// scripts, and the built premain (see `CLI`).
 public enum Shell {
+    /// Copies the program at `source` to `destination` with `cp -p`, in a process of its own:
+    /// a copy written by this process could be run while another test thread's child, forked
+    /// meanwhile, still holds the file open for writing, and exec(2) then fails with ETXTBSY
+    /// ("Text file busy"). Throws when `cp` fails.
+    public static func copyExecutable(_ source: String, to destination: String) throws {
+        let copied = try run(["cp", "-p", source, destination])
+        guard copied.status == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination, "stderr": copied.stderr])
+        }
+    }
+
     /// Runs `arguments` (the first is looked up on PATH, unless `executable` is given) with
     /// an extra `environment`, in `folder` (else the current one). Throws when it cannot start.
     public static func run(

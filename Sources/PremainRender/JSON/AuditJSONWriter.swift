@@ -32,6 +32,39 @@ struct AuditJSONWriter {
         out.take()
     }
 
+    // MARK: Several values in one buffer (`ParallelAuditJSON` on one thread)
+
+    /// How many bytes are written and not yet flushed.
+    var byteCount: Int { out.byteCount }
+
+    /// Bytes written as they are, between values.
+    mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) {
+        out.append(bytes)
+    }
+
+    mutating func appendRaw(_ text: StaticString) {
+        out.append(text)
+    }
+
+    /// Drops what was written after the first `count` bytes, and the failure: to write a value
+    /// again another way.
+    mutating func rewind(to count: Int) {
+        out.truncate(to: count)
+        failed = false
+    }
+
+    /// Hands the bytes written so far to `body`, then empties the buffer, keeping its storage;
+    /// `body`'s answer.
+    mutating func flush(_ body: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        defer { out.truncate(to: 0) }
+        return out.withBytes(body)
+    }
+
+    /// Frees the buffer (a writer is not freed on its own).
+    mutating func discard() {
+        _ = out.take()
+    }
+
     // MARK: The model, key by key in each type's `CodingKeys` order (`JSONKeyed`)
 
     // Each `write` switches over every key of its type without a `default`: a key added to a
@@ -1163,6 +1196,17 @@ struct ByteBuffer {
 
     mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    var byteCount: Int { count }
+
+    /// Keeps the first `newCount` bytes.
+    mutating func truncate(to newCount: Int) {
+        count = min(max(newCount, 0), count)
+    }
+
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     /// The bytes; the storage is freed (an append after it starts a new one).

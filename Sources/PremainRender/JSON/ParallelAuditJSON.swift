@@ -21,7 +21,7 @@ public enum ParallelAuditJSON {
 
     public static func render(_ report: AuditReport, workers: Int, schemaVersion: Int = 1) throws -> String {
         var out: [UInt8] = []
-        _ = try stream(report, workers: workers, schemaVersion: schemaVersion) { piece in
+        _ = try stream(report, workers: workers, schemaVersion: schemaVersion) { (piece: UnsafeRawBufferPointer) in
             out.append(contentsOf: piece)
             return true
         }
@@ -36,16 +36,20 @@ public enum ParallelAuditJSON {
     /// its chunk comes.
     public static func stream(
         _ report: AuditReport, workers: Int, schemaVersion: Int = 1, chunk: Int = 128,
-        to write: ([UInt8]) -> Bool
+        to write: (UnsafeRawBufferPointer) -> Bool
     ) throws -> Bool {
         let table = schemaVersion >= 2 ? ClosureObjectTable(report.binaries) : nil
         let userInfo: [CodingUserInfoKey: any Sendable] = table.map { [ClosureObjectTable.userInfoKey: $0] } ?? [:]
         let binaries = report.binaries
         guard !binaries.isEmpty else {
-            return write(Array(try JSONRenderer.render(report, userInfo: userInfo).utf8))
+            return try Array(JSONRenderer.render(report, userInfo: userInfo).utf8).withUnsafeBytes(write)
         }
         let rest = try tail(report, objects: table)
-        guard write(Array("{\n  \"binaries\" : [\n".utf8)) else { return false }
+        let head = StaticString("{\n  \"binaries\" : [\n")
+        if workers <= 1 {
+            return try streamOnOneThread(binaries, head: head, rest: rest, table: table, userInfo: userInfo, to: write)
+        }
+        guard head.withUTF8Buffer({ write(UnsafeRawBufferPointer($0)) }) else { return false }
         for start in stride(from: 0, to: binaries.count, by: max(chunk, 1)) {
             let range = start..<min(start + max(chunk, 1), binaries.count)
             let parts = try encode(binaries, range, workers: workers, table: table, userInfo: userInfo)
@@ -57,9 +61,36 @@ public enum ParallelAuditJSON {
                 out.append(
                     contentsOf: range.lowerBound + offset == binaries.count - 1 ? [0x0a] : [UInt8(ascii: ","), 0x0a])
             }
-            guard write(out) else { return false }
+            guard out.withUnsafeBytes(write) else { return false }
         }
-        return write(rest)
+        return rest.withUnsafeBytes(write)
+    }
+
+    /// `stream` on the calling thread: every binary written into one buffer, which is handed
+    /// over each time it holds a megabyte, so no binary's bytes are copied into a part of their
+    /// own and then into a chunk.
+    private static func streamOnOneThread(
+        _ binaries: [BinaryInventory], head: StaticString, rest: [UInt8], table: ClosureObjectTable?,
+        userInfo: [CodingUserInfoKey: any Sendable], to write: (UnsafeRawBufferPointer) -> Bool
+    ) throws -> Bool {
+        var writer = AuditJSONWriter(level: 2, objects: table)
+        defer { writer.discard() }
+        writer.appendRaw(head)
+        for index in binaries.indices {
+            writer.appendRaw("    ")
+            let start = writer.byteCount
+            binaries.withUnsafeBufferPointer { writer.write($0.baseAddress! + index, at: index) }
+            if writer.failed {
+                // A value the writer cannot write: `Codable` throws its encoding error.
+                let bytes = try PrettyJSONEncoder.encode(binaries[index], level: 2, userInfo: userInfo)
+                writer.rewind(to: start)
+                bytes.withUnsafeBytes { writer.appendRaw($0) }
+            }
+            writer.appendRaw(index == binaries.count - 1 ? "\n" : ",\n")
+            if writer.byteCount >= 1 << 20, !writer.flush(write) { return false }
+        }
+        rest.withUnsafeBytes { writer.appendRaw($0) }
+        return writer.flush(write)
     }
 
     /// What follows the binaries: the end of the array, then every other field of the report

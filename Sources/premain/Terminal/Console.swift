@@ -130,13 +130,15 @@ enum Console {
     /// `path` is nil or "-"): a report that runs to megabytes is never whole in memory. Returns `false`
     /// after one `Error:` line on stderr when encoding or writing fails; a file is then left as
     /// it was (`outputFile`), while what went to stdout stays.
-    static func emitStream(to path: String?, _ produce: (_ write: ([UInt8]) -> Bool) throws -> Bool) -> Bool {
+    static func emitStream(
+        to path: String?, _ produce: (_ write: (UnsafeRawBufferPointer) -> Bool) throws -> Bool
+    ) -> Bool {
         if let fd = descriptor(path) {
             var failure: Int32?
             let finished: Bool
             do {
                 finished = try produce { bytes in
-                    failure = bytes.withUnsafeBytes { writeAll(fd, $0) }
+                    failure = writeAll(fd, bytes)
                     return failure == nil
                 }
             } catch {
@@ -152,7 +154,7 @@ enum Console {
         guard let path else { return false }
         let failure = outputFile.write(to: path) { write in
             try withoutActuallyEscaping(write) { write in
-                try produce { bytes in bytes.withUnsafeBytes { write($0) } }
+                try produce { bytes in write(bytes) }
             }
         }
         switch failure {

@@ -74,7 +74,7 @@ import Testing
         var pieces: [[UInt8]] = []
         #expect(
             try ParallelAuditJSON.stream(parallel, workers: 2, chunk: 3) {
-                pieces.append($0)
+                pieces.append(Array($0))
                 return true
             })
         #expect(pieces.count == 2 + (parallel.binaries.count + 2) / 3)
@@ -86,6 +86,18 @@ import Testing
                 return calls < 2
             })
         #expect(calls == 2)
+        // On one thread: one buffer, handed over when it holds a megabyte; the same bytes.
+        #expect(try ParallelAuditJSON.render(parallel, workers: 1) == JSONRenderer.render(parallel))
+        #expect(
+            try ParallelAuditJSON.render(parallel, workers: 1, schemaVersion: 2)
+                == ParallelAuditJSON.render(parallel, workers: 2, schemaVersion: 2))
+        calls = 0
+        #expect(
+            try !ParallelAuditJSON.stream(parallel, workers: 1) { _ in
+                calls += 1
+                return false
+            })
+        #expect(calls == 1)
         // The JSON reads back into the same report (per-object costs are not written).
         let text = try ParallelAuditJSON.render(parallel, workers: 2)
         let decoded = try JSONRenderer.decode(AuditReport.self, from: text)

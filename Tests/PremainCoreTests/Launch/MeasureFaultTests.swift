@@ -133,8 +133,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for name in ["cxx-static-init", "libinit.so"] {
-            try FileManager.default.copyItem(
-                atPath: try Samples.path("cxx-static-init/" + name), toPath: folder + "/" + name)
+            try Shell.copyExecutable(try Samples.path("cxx-static-init/" + name), to: folder + "/" + name)
         }
         let exe = folder + "/cxx-static-init"
         let measurement = try MeasureSession(launcher: launcher).measure(

@@ -284,5 +284,6 @@ import Testing
         #expect(writer.failed)
         let report = AuditReport(binaries: [broken, binary], errors: [])
         #expect(throws: (any Error).self) { try ParallelAuditJSON.render(report, workers: 2) }
+        #expect(throws: (any Error).self) { try ParallelAuditJSON.render(report, workers: 1) }
     }
 }
