@@ -169,8 +169,10 @@ public enum InventoryBuilder {
 
     static func swiftCensus(_ file: ELFFile, demangle: Bool) -> SwiftCensus? {
         var metadata: [String: UInt64] = [:]
-        for section in file.sections where SwiftSuspects.metadataSectionNames.contains(section.name) {
-            metadata[section.name, default: 0] += section.size
+        // By index: a `for` over the sections copies each one (its name retained and released).
+        let sections = file.sections
+        for index in sections.indices where SwiftSuspects.isMetadataSection(sections[index].name) {
+            metadata[sections[index].name, default: 0] += sections[index].size
         }
         guard !metadata.isEmpty else { return nil }
         var lazyGlobals: [SwiftSuspect] = []
@@ -265,5 +267,18 @@ public enum InventoryBuilder {
     }
 }
 
-/// `0x`-prefixed lowercase hex.
-func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
+/// `0x`-prefixed lowercase hex, as `"0x" + String(value, radix: 16)` writes it, in one buffer.
+func hex(_ value: UInt64) -> String {
+    let digits = max(1, (64 - value.leadingZeroBitCount + 3) / 4)
+    return String(unsafeUninitializedCapacity: digits + 2) { buffer in
+        buffer[0] = UInt8(ascii: "0")
+        buffer[1] = UInt8(ascii: "x")
+        var rest = value
+        for position in (2..<digits + 2).reversed() {
+            let nibble = UInt8(truncatingIfNeeded: rest & 0xf)
+            buffer[position] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
+            rest >>= 4
+        }
+        return digits + 2
+    }
+}
