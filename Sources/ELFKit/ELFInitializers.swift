@@ -242,9 +242,8 @@ extension ELFFile {
             guard let table, !remaining.isEmpty else { return }
             // The name's bytes and its rank (lower wins); a `String` only for the winners.
             var candidates: [UInt64: (UnsafeRawBufferPointer, Int)] = [:]
-            candidates.reserveCapacity(remaining.count)
-            // A raw scan against the sorted addresses first; only the hits are decoded.
-            for index in table.definedIndices(withValuesIn: remaining.sorted(), clearBit0: thumb) {
+            // A raw scan against the addresses first; only the hits are decoded.
+            for index in table.definedIndices(withValuesIn: remaining, clearBit0: thumb) {
                 guard let symbol = table[index] else { continue }
                 let value = thumb ? symbol.value & ~1 : symbol.value
                 let rank: Int

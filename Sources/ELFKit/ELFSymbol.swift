@@ -96,6 +96,17 @@ public struct ELFSymbolTable {
         nameBytes(atOffset: symbol.nameOffset)
     }
 
+    /// `nameBytes(of: self[index])`, reading only the entry's `st_name`: for scans that test
+    /// the names of many hits before decoding the few they keep. `nil` also when `index` is
+    /// outside the table.
+    public func nameBytes(ofEntry index: Int) -> UnsafeRawBufferPointer? {
+        guard index >= 0, index < count, let base = entries.bytes.baseAddress, (index + 1) * entrySize <= entries.count
+        else { return nil }
+        var offset = (base + index * entrySize).loadUnaligned(as: UInt32.self)
+        if entries.bigEndian { offset = offset.byteSwapped }
+        return nameBytes(atOffset: offset)
+    }
+
     /// Byte `index` of the symbol's name, or `nil` outside the string table. Lets a scan reject
     /// names by their first bytes without finding where they end.
     public func nameByte(of symbol: ELFSymbol, at index: Int) -> UInt8? {
@@ -107,10 +118,21 @@ public struct ELFSymbolTable {
     /// that reads two fields per entry, tests the range first and then looks the value up in an
     /// `AddressSet`, and decodes nothing. `[]` for an empty table or no values.
     public func definedIndices(withValuesIn values: [UInt64], clearBit0: Bool = false) -> [Int] {
+        guard let lowest = values.first, let highest = values.last else { return [] }
+        return definedIndices(withValuesIn: values, lowest: lowest, highest: highest, clearBit0: clearBit0)
+    }
+
+    /// `definedIndices(withValuesIn: values.sorted(), clearBit0:)`, without sorting them.
+    public func definedIndices(withValuesIn values: Set<UInt64>, clearBit0: Bool = false) -> [Int] {
+        guard let lowest = values.min(), let highest = values.max() else { return [] }
+        return definedIndices(withValuesIn: values, lowest: lowest, highest: highest, clearBit0: clearBit0)
+    }
+
+    private func definedIndices<Values: Collection<UInt64>>(
+        withValuesIn values: Values, lowest: UInt64, highest: UInt64, clearBit0: Bool
+    ) -> [Int] {
         var hits: [Int] = []
-        guard let lowest = values.first, let highest = values.last, let base = entries.bytes.baseAddress,
-            count * entrySize <= entries.count, count > 1
-        else { return hits }
+        guard let base = entries.bytes.baseAddress, count * entrySize <= entries.count, count > 1 else { return hits }
         let swap = entries.bigEndian
         let mask: UInt64 = clearBit0 ? ~1 : ~0
         let span = highest &- lowest
@@ -270,7 +292,7 @@ public struct ELFSymbolTable {
         private var filter: [UInt64]
         private let filterShift: UInt64
 
-        init(_ values: [UInt64]) {
+        init<Values: Collection<UInt64>>(_ values: Values) {
             var bits: UInt64 = 4
             while (1 << bits) < values.count * 2 { bits += 1 }
             slots = [UInt64](repeating: .max, count: 1 << bits)
@@ -362,15 +384,13 @@ public struct ELFSymbolTable {
                     // The common case (64-bit little-endian): `st_info` first, then the name's
                     // first two bytes in one load; names starting at the last byte go the
                     // general way.
-                    // `st_info`, `st_other` and `st_shndx` in one load.
+                    // The name's first bytes before the entry's fields: nearly every name is
+                    // rejected there, so `st_info`, `st_other` and `st_shndx` (in one load) are
+                    // read for the few that pass.
                     var at = base + scanned.lowerBound * 24
                     let end = base + scanned.upperBound * 24
                     while at < end {
                         defer { at += 24 }
-                        let fields = (at + 4).loadUnaligned(as: UInt32.self)
-                        guard fields & 0xf == UInt32(ELFSymbol.Kind.function.rawValue), fields >> 16 != 0 else {
-                            continue
-                        }
                         let start = Int(at.loadUnaligned(as: UInt32.self))
                         let pair: Int
                         if start + 1 < stringCount {
@@ -380,7 +400,11 @@ public struct ELFSymbolTable {
                         } else {
                             continue
                         }
-                        if first[pair], matches(start) { hits.append(base.distance(to: at) / 24) }
+                        guard first[pair] else { continue }
+                        let fields = (at + 4).loadUnaligned(as: UInt32.self)
+                        if fields & 0xf == UInt32(ELFSymbol.Kind.function.rawValue), fields >> 16 != 0, matches(start) {
+                            hits.append(base.distance(to: at) / 24)
+                        }
                     }
                     return
                 }

@@ -55,7 +55,7 @@ public enum InitializerClassifier {
             }
             let info = classify(symbol: symbol, entry: entry, demangle: demangle)
             if info.toolchain { census.toolchain += 1 }
-            census.entries.append(info)
+            census.entries.append(consume info)
         }
         census.total = entries.count
         return census

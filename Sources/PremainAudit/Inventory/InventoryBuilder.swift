@@ -188,8 +188,10 @@ public enum InventoryBuilder {
                 let hits = table.definedFunctionIndices(
                     namePrefixes: prefixes, within: start..<min(start + chunk, table.count))
                 for index in hits {
-                    guard let symbol = table[index], let bytes = table.nameBytes(of: symbol), bytes.count > 4,
-                        let last = bytes.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "_")
+                    // The name's last byte first; the entry is decoded for the few kept.
+                    guard let bytes = table.nameBytes(ofEntry: index), bytes.count > 4,
+                        let last = bytes.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "_"),
+                        let symbol = table[index]
                     else { continue }
                     let name = String(decoding: bytes, as: UTF8.self)
                     guard let kind = SwiftSuspects.kind(of: name) else { continue }

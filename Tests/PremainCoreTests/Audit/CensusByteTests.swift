@@ -1,0 +1,44 @@
+import PremainModel
+import Testing
+
+@testable import PremainAudit
+
+/// The byte tests the census makes before its `String` tests (issue 37) decide as those do.
+@Suite struct CensusByteTests {
+    @Test func hexIsStringRadix16() {
+        for value: UInt64 in [0, 1, 9, 10, 15, 16, 0xff, 0x1139, 0x7fb4c0, 1 << 63, .max, 0x0123_4567_89ab_cdef] {
+            #expect(hex(value) == "0x" + String(value, radix: 16))
+        }
+    }
+
+    @Test func bytePrefixesAreTheBytesOfTheName() {
+        #expect("_GLOBAL__sub_I_x".utf8HasPrefix("_GLOBAL__"))
+        #expect("_GLOBAL__".utf8HasPrefix("_GLOBAL__"))
+        #expect(!"_GLOBAL_".utf8HasPrefix("_GLOBAL__"))
+        #expect(!"_global__x".utf8HasPrefix("_GLOBAL__"))
+        #expect("".utf8HasPrefix(""))
+        // Bytes, not Characters: a mark joining the prefix's last byte still matches.
+        #expect("_Z\u{301}".utf8HasPrefix("_Z"))
+        #expect(!"_Z\u{301}".hasPrefix("_Z"))
+    }
+
+    @Test func toolchainNamesAreThoseOfTheSet() {
+        for name in InitializerClassifier.toolchainNames { #expect(InitializerClassifier.isToolchainName(name)) }
+        for name in ["", "frame_dummyx", "frame_dumm", "_init\u{301}", "_GLOBAL__sub_I_main.cpp", "main"] {
+            #expect(!InitializerClassifier.isToolchainName(name), "\(name)")
+        }
+    }
+
+    @Test func swiftNamesAndMetadataSections() {
+        for name in ["$s4main1xSivp", "$S4main", "_$s4main", "_$S4main", "$e4main", "_T0main"] {
+            #expect(Demangler.isSwift(name), "\(name)")
+        }
+        for name in ["", "$", "_", "_Z3foov", "_T1main", "$x", "s4main", "$\u{301}s4main", "_$\u{301}s4main"] {
+            #expect(!Demangler.isSwift(name), "\(name)")
+        }
+        for name in SwiftSuspects.metadataSectionNames { #expect(SwiftSuspects.isMetadataSection(name)) }
+        for name in [".text", "swift5_entry", "swift5_", "swift5_typesx", "", "s"] {
+            #expect(!SwiftSuspects.isMetadataSection(name), "\(name)")
+        }
+    }
+}
