@@ -30,8 +30,9 @@ public enum InitializerClassifier {
         if file.type != 1 {
             let targets = Set(entries.compactMap(\.target))
             names = file.symbolNames(at: targets)
-            if let debug {
-                names.merge(debugSymbolNames(file, at: targets.subtracting(names.keys), debug: debug)) { own, _ in own }
+            if let debug, names.count < targets.count {
+                let more = debugSymbolNames(file, at: targets.subtracting(names.keys), debug: debug)
+                if !more.isEmpty { names.merge(more) { own, _ in own } }
             }
         }
         for entry in entries {
@@ -79,9 +80,7 @@ public enum InitializerClassifier {
     static func locate(_ census: inout InitializerCensus, debug: DebugLookup) {
         var wanted: [(index: Int, address: UInt64)] = []
         for index in census.entries.indices where !census.entries[index].toolchain {
-            guard let text = census.entries[index].address, text.hasPrefix("0x"),
-                let address = UInt64(text.dropFirst(2), radix: 16), address != 0
-            else { continue }
+            guard let text = census.entries[index].address, let address = hexValue(text), address != 0 else { continue }
             wanted.append((index, address))
         }
         let locations = debug.sourceLocations(of: wanted.map(\.address))

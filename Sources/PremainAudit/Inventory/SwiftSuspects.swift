@@ -60,9 +60,7 @@ extension SwiftSuspects {
     /// no DWARF when there is no suspect.
     static func locate(_ census: inout SwiftCensus, debug: DebugLookup) {
         func address(_ suspect: SwiftSuspect) -> UInt64? {
-            guard suspect.address.hasPrefix("0x"), let address = UInt64(suspect.address.dropFirst(2), radix: 16),
-                address != 0
-            else { return nil }
+            guard let address = hexValue(suspect.address), address != 0 else { return nil }
             return address
         }
         let locations = debug.sourceLocations(of: (census.lazyGlobals + census.defaultArguments).compactMap(address))

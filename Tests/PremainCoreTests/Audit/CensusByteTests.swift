@@ -11,6 +11,17 @@ import Testing
         }
     }
 
+    /// `hexValue` reads what `hex` writes, and anything else as the `radix: 16` parse does.
+    @Test func hexValueIsTheRadix16Parse() {
+        for value: UInt64 in [0, 1, 0xf, 0x10, 0x7fb4c0, .max] { #expect(hexValue(hex(value)) == value) }
+        for text in [
+            "0x", "0xg", "0x+ff", "0x-0", "0xFF", "0x00000000000000001", "0x10000000000000000", "ff", "0X1", "",
+        ] {
+            let expected = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : nil
+            #expect(hexValue(text) == expected, "\(text)")
+        }
+    }
+
     @Test func bytePrefixesAreTheBytesOfTheName() {
         #expect("_GLOBAL__sub_I_x".utf8HasPrefix("_GLOBAL__"))
         #expect("_GLOBAL__".utf8HasPrefix("_GLOBAL__"))
