@@ -1,4 +1,6 @@
+import ELFKit
 import PremainModel
+import PremainTestSupport
 import Testing
 
 @testable import PremainAudit
@@ -19,6 +21,22 @@ import Testing
         ] {
             let expected = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : nil
             #expect(hexValue(text) == expected, "\(text)")
+        }
+    }
+
+    /// The build ID (read by bytes from the GNU note) is the one readelf prints, on files of
+    /// GNU ld and lld, with and without a `.symtab`.
+    @Test func buildIDsAreThoseReadelfPrints() throws {
+        let paths = [
+            "/usr/bin/ls", "/lib/x86_64-linux-gnu/libc.so.6", "/opt/swift/usr/bin/swift-format",
+            "/opt/swift/usr/lib/swift/linux/libswiftCore.so",
+        ]
+        for path in paths {
+            let printed = try Shell.run(["readelf", "-n", path])
+            let line = printed.stdout.split(separator: "\n").first { $0.contains("Build ID:") }
+            let expected = line.flatMap { $0.split(separator: " ").last.map(String.init) }
+            #expect(expected != nil, "\(path)")
+            #expect(try ELFFile(path: path).buildID == expected, "\(path)")
         }
     }
 
