@@ -9,15 +9,20 @@ public enum InitializerClassifier {
         "call_weak_fn", "__libc_init_first", "init_cacheinfo", "_GLOBAL__sub_I_00099_0___libc_csu_init",
     ]
 
-    /// Bit `n` set when a name of `toolchainNames` is `n` bytes long.
-    private static let toolchainNameLengths: UInt64 = toolchainNames.reduce(0) { $0 | 1 << UInt64($1.utf8.count) }
+    /// The bytes of each of `toolchainNames`.
+    private static let toolchainNameBytes: [[UInt8]] = toolchainNames.map { Array($0.utf8) }
 
-    /// `toolchainNames.contains(symbol)`, with the length tested first: a string equal to one of
-    /// these ASCII names has its bytes (no "K", ";" or "`" in them), so other lengths are never
-    /// hashed.
+    /// `toolchainNames.contains(symbol)`, by bytes: a string equal to one of these ASCII names
+    /// (`String`'s `==` is canonical equivalence) has its bytes, as none holds "K", ";" or "`",
+    /// the only ASCII characters with another spelling. The length first, then the bytes.
     static func isToolchainName(_ symbol: String) -> Bool {
         let length = symbol.utf8.count
-        return length < 64 && toolchainNameLengths & (1 << UInt64(length)) != 0 && toolchainNames.contains(symbol)
+        let equal = symbol.utf8.withContiguousStorageIfAvailable { bytes in
+            toolchainNameBytes.contains { name in
+                name.count == length && name.elementsEqual(bytes)
+            }
+        }
+        return equal ?? toolchainNames.contains(symbol)
     }
 
     /// `debug`: the file's debug file, whose `.symtab` names what a stripped file's own tables
@@ -28,7 +33,8 @@ public enum InitializerClassifier {
         census.entries.reserveCapacity(entries.count)
         var names: [UInt64: String] = [:]
         if file.type != 1 {
-            let targets = Set(entries.compactMap(\.target))
+            var targets = Set<UInt64>(minimumCapacity: entries.count)
+            for index in entries.indices { if let target = entries[index].target { targets.insert(target) } }
             names = file.symbolNames(at: targets)
             if let debug, names.count < targets.count {
                 let more = debugSymbolNames(file, at: targets.subtracting(names.keys), debug: debug)
