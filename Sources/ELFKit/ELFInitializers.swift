@@ -25,6 +25,7 @@ extension ELFFile {
         let arrayRanges = slots.map { $0.2 }
         let relocated = type == 1 ? relocatableArrayTargets() : relocationsAt(Set(arrayRanges))
         var entries: [ELFInitializerEntry] = []
+        entries.reserveCapacity(slots.count + 1)
         if let initAddress = dynamicValue(.initFunction) {
             entries.append(
                 ELFInitializerEntry(
@@ -62,7 +63,8 @@ extension ELFFile {
         ordered.reserveCapacity(entries.count)
         for source in [InitializerSource.preinitArray, .dtInit, .ctors, .initArray] {
             let start = ordered.count
-            ordered += entries.lazy.filter { $0.source == source }
+            // By index: only the entries taken are copied.
+            for index in entries.indices where entries[index].source == source { ordered.append(entries[index]) }
             if source == .ctors { ordered[start...].sort { $0.index > $1.index } }
         }
         return ordered
@@ -234,10 +236,14 @@ extension ELFFile {
         var remaining = addresses
         var found: [UInt64: String] = [:]
         let thumb = machine == .arm
-        for table in [staticSymbols, dynamicSymbols].compactMap({ $0 }) where !remaining.isEmpty {
-            var candidates: [UInt64: (String, Int)] = [:]  // name and rank: lower wins
-            // A raw scan against the sorted addresses first; only the hits are decoded.
-            for index in table.definedIndices(withValuesIn: remaining.sorted(), clearBit0: thumb) {
+        // Both tables are read (and what is wrong with them noted) whatever the addresses.
+        let tables = (staticSymbols, dynamicSymbols)
+        func scan(_ table: ELFSymbolTable?) {
+            guard let table, !remaining.isEmpty else { return }
+            // The name's bytes and its rank (lower wins); a `String` only for the winners.
+            var candidates: [UInt64: (UnsafeRawBufferPointer, Int)] = [:]
+            // A raw scan against the addresses first; only the hits are decoded.
+            for index in table.definedIndices(withValuesIn: remaining, clearBit0: thumb) {
                 guard let symbol = table[index] else { continue }
                 let value = thumb ? symbol.value & ~1 : symbol.value
                 let rank: Int
@@ -247,13 +253,18 @@ extension ELFFile {
                 default: continue
                 }
                 if let existing = candidates[value], existing.1 <= rank { continue }
-                if let name = table.name(of: symbol), !name.isEmpty { candidates[value] = (name, rank) }
+                // Offset 0 names nothing ("").
+                if symbol.nameOffset != 0, let name = table.nameBytes(of: symbol), name.count > 0 {
+                    candidates[value] = (name, rank)
+                }
             }
             for (address, candidate) in candidates {
-                found[address] = candidate.0
+                found[address] = String(decoding: candidate.0, as: UTF8.self)
                 remaining.remove(address)
             }
         }
+        scan(tables.0)
+        scan(tables.1)
         return found
     }
 }

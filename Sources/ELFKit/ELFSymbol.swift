@@ -96,8 +96,9 @@ public struct ELFSymbolTable {
         nameBytes(atOffset: symbol.nameOffset)
     }
 
-    /// `nameBytes(of: self[index])` without decoding the rest of the entry: `nil` when the
-    /// entry or its name is not there.
+    /// `nameBytes(of: self[index])`, reading only the entry's `st_name`: for scans that test
+    /// the names of many hits before decoding the few they keep. `nil` when the entry (as
+    /// `self[index]` reads it) or its name is not there.
     public func nameBytes(ofEntry index: Int) -> UnsafeRawBufferPointer? {
         guard index >= 0, index < count else { return nil }
         let base = index * entrySize
@@ -116,24 +117,45 @@ public struct ELFSymbolTable {
     /// that reads two fields per entry, tests the range first and then looks the value up in an
     /// `AddressSet`, and decodes nothing. `[]` for an empty table or no values.
     public func definedIndices(withValuesIn values: [UInt64], clearBit0: Bool = false) -> [Int] {
+        guard let lowest = values.first, let highest = values.last else { return [] }
+        return definedIndices(withValuesIn: values, lowest: lowest, highest: highest, clearBit0: clearBit0)
+    }
+
+    /// `definedIndices(withValuesIn: values.sorted(), clearBit0:)`, without sorting them.
+    public func definedIndices(withValuesIn values: Set<UInt64>, clearBit0: Bool = false) -> [Int] {
+        guard let lowest = values.min(), let highest = values.max() else { return [] }
+        return definedIndices(withValuesIn: values, lowest: lowest, highest: highest, clearBit0: clearBit0)
+    }
+
+    private func definedIndices<Values: Collection<UInt64>>(
+        withValuesIn values: Values, lowest: UInt64, highest: UInt64, clearBit0: Bool
+    ) -> [Int] {
         var hits: [Int] = []
-        guard let lowest = values.first, let highest = values.last, let base = entries.bytes.baseAddress,
-            count * entrySize <= entries.count, count > 1
-        else { return hits }
+        guard let base = entries.bytes.baseAddress, count * entrySize <= entries.count, count > 1 else { return hits }
         let swap = entries.bigEndian
         let mask: UInt64 = clearBit0 ? ~1 : ~0
         let span = highest &- lowest
         let wanted = AddressSet(values)
         if is64, !swap {
-            // The common case (64-bit little-endian): two loads per entry, one subtraction for
-            // the range, then one bit of the set's filter for nearly every value.
-            var at = base + 24
-            for index in 1..<count {
-                if (at + 6).loadUnaligned(as: UInt16.self) != 0 {
+            // The common case (64-bit little-endian): one load and one subtraction per entry for
+            // the range, then one bit of the set's filter for nearly every value in it;
+            // `st_shndx` (an undefined entry's value is 0, nearly always out of range) and the
+            // set's slots only for the few that pass.
+            wanted.withFilter { words, shift in
+                var at = base + 24
+                let end = base + count * 24
+                while at < end {
                     let value = (at + 8).loadUnaligned(as: UInt64.self) & mask
-                    if value &- lowest <= span, wanted.contains(value) { hits.append(index) }
+                    if value &- lowest <= span {
+                        let hash = value &* AddressSet.multiplier
+                        if words[Int(truncatingIfNeeded: hash &>> shift)] & (1 &<< ((hash &>> 50) & 63)) != 0,
+                            (at + 6).loadUnaligned(as: UInt16.self) != 0, wanted.contains(value)
+                        {
+                            hits.append(base.distance(to: at) / 24)
+                        }
+                    }
+                    at += 24
                 }
-                at += 24
             }
             return hits
         }
@@ -257,26 +279,32 @@ public struct ELFSymbolTable {
     /// multiplicative hash, a few instructions per miss where a binary search over hundreds of
     /// initializer addresses took a dozen unpredictable branches.
     struct AddressSet {
+        static let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
         private var slots: [UInt64]
         private let shift: UInt64
         /// `UInt64.max` marks an empty slot; it is kept apart in case it is wanted itself.
         private let hasMax: Bool
 
-        /// 16,384 bits, one set for each value by the top bits of its hash: rejects nearly
-        /// every address with one load, before the slots are probed.
+        /// 64 bits per value (2 to 256 words, a power of two), one set for each value: the
+        /// word by the top bits of its hash (`filterShift`), the bit by bits 50...55. Rejects
+        /// nearly every address with one load, before the slots are probed.
         private var filter: [UInt64]
+        private let filterShift: UInt64
 
-        init(_ values: [UInt64]) {
+        init<Values: Collection<UInt64>>(_ values: Values) {
             var bits: UInt64 = 4
             while (1 << bits) < values.count * 2 { bits += 1 }
             slots = [UInt64](repeating: .max, count: 1 << bits)
             shift = 64 - bits
             hasMax = values.contains(.max)
-            filter = [UInt64](repeating: 0, count: 256)
+            var filterBits: UInt64 = 1
+            while filterBits < 8, (1 << filterBits) < values.count { filterBits += 1 }
+            filter = [UInt64](repeating: 0, count: 1 << filterBits)
+            filterShift = 64 - filterBits
             let last = slots.count - 1
             for value in values {
-                let hash = value &* 0x9E37_79B9_7F4A_7C15
-                filter[Int(truncatingIfNeeded: hash >> 56)] |= 1 << ((hash >> 50) & 63)
+                let hash = value &* Self.multiplier
+                filter[Int(truncatingIfNeeded: hash >> filterShift)] |= 1 << ((hash >> 50) & 63)
                 guard value != .max else { continue }
                 var slot = Int(truncatingIfNeeded: hash >> shift)
                 while slots[slot] != .max && slots[slot] != value { slot = (slot + 1) & last }
@@ -284,12 +312,19 @@ public struct ELFSymbolTable {
             }
         }
 
+        /// Calls `body` with the filter's words and the shift that picks a hash's word, for
+        /// scans that test the filter inline.
+        @inline(__always)
+        func withFilter(_ body: (UnsafeBufferPointer<UInt64>, UInt64) -> Void) {
+            filter.withUnsafeBufferPointer { body($0, filterShift) }
+        }
+
         @inline(__always)
         func contains(_ value: UInt64) -> Bool {
-            if value == .max { return hasMax }
-            let hash = value &* 0x9E37_79B9_7F4A_7C15
-            let word = filter.withUnsafeBufferPointer { $0[Int(truncatingIfNeeded: hash >> 56)] }
+            let hash = value &* Self.multiplier
+            let word = filter.withUnsafeBufferPointer { $0[Int(truncatingIfNeeded: hash >> filterShift)] }
             guard word & (1 << ((hash >> 50) & 63)) != 0 else { return false }
+            if value == .max { return hasMax }
             let last = slots.count - 1
             var slot = Int(truncatingIfNeeded: hash >> shift)
             while true {
@@ -316,13 +351,15 @@ public struct ELFSymbolTable {
         // The first two bytes that can start a match: nearly every name is rejected by one
         // table look-up (C++ names all start "_Z"); the rest are compared with memcmp against
         // the prefixes laid end to end.
+        // Indexed by the first byte plus 256 times the second: the two bytes as one
+        // little-endian load.
         var first = [Bool](repeating: false, count: 65536)
         for prefix in prefixes {
             guard let byte = prefix.first else { continue }
             if prefix.count == 1 {
-                for second in 0..<256 { first[Int(byte) << 8 | second] = true }
+                for second in 0..<256 { first[Int(byte) | second << 8] = true }
             } else {
-                first[Int(byte) << 8 | Int(prefix[1])] = true
+                first[Int(byte) | Int(prefix[1]) << 8] = true
             }
         }
         let flat = prefixes.flatMap { $0 }
@@ -346,23 +383,27 @@ public struct ELFSymbolTable {
                     // The common case (64-bit little-endian): `st_info` first, then the name's
                     // first two bytes in one load; names starting at the last byte go the
                     // general way.
+                    // The name's first bytes before the entry's fields: nearly every name is
+                    // rejected there, so `st_info`, `st_other` and `st_shndx` (in one load) are
+                    // read for the few that pass.
                     var at = base + scanned.lowerBound * 24
-                    for index in scanned {
+                    let end = base + scanned.upperBound * 24
+                    while at < end {
                         defer { at += 24 }
-                        guard at.load(fromByteOffset: 4, as: UInt8.self) & 0xf == ELFSymbol.Kind.function.rawValue,
-                            (at + 6).loadUnaligned(as: UInt16.self) != 0
-                        else { continue }
                         let start = Int(at.loadUnaligned(as: UInt32.self))
                         let pair: Int
                         if start + 1 < stringCount {
-                            let bytes = (names + start).loadUnaligned(as: UInt16.self)
-                            pair = Int(bytes & 0xff) << 8 | Int(bytes >> 8)
+                            pair = Int(UInt16(littleEndian: (names + start).loadUnaligned(as: UInt16.self)))
                         } else if start < stringCount {
-                            pair = Int(names.load(fromByteOffset: start, as: UInt8.self)) << 8
+                            pair = Int(names.load(fromByteOffset: start, as: UInt8.self))
                         } else {
                             continue
                         }
-                        if first[pair], matches(start) { hits.append(index) }
+                        guard first[pair] else { continue }
+                        let fields = (at + 4).loadUnaligned(as: UInt32.self)
+                        if fields & 0xf == UInt32(ELFSymbol.Kind.function.rawValue), fields >> 16 != 0, matches(start) {
+                            hits.append(base.distance(to: at) / 24)
+                        }
                     }
                     return
                 }
@@ -380,7 +421,7 @@ public struct ELFSymbolTable {
                     guard shndx != 0, start < stringCount else { continue }
                     let second =
                         start + 1 < stringCount ? Int(names.load(fromByteOffset: start + 1, as: UInt8.self)) : 0
-                    guard first[Int(names.load(fromByteOffset: start, as: UInt8.self)) << 8 | second] else { continue }
+                    guard first[Int(names.load(fromByteOffset: start, as: UInt8.self)) | second << 8] else { continue }
                     if matches(start) { hits.append(index) }
                 }
             }

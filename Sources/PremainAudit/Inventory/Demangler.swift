@@ -19,7 +19,7 @@ public enum Demangler {
     /// The readable form of `name`, or `nil` when it is not a mangled C++ or Swift name, the
     /// demangler rejects it, or it is longer than `maxNameLength`.
     public static func demangle(_ name: String) -> String? {
-        guard isSwift(name) || name.hasPrefix("_Z") else { return nil }
+        guard isSwift(name) || name.utf8HasPrefix("_Z") && name.hasPrefix("_Z") else { return nil }
         let length = name.utf8.count
         guard length <= maxNameLength else { return nil }
         guard length > callerStackNameLength else { return demangleHere(name) }
@@ -32,7 +32,16 @@ public enum Demangler {
 
     /// `true` for Swift mangling prefixes: `$s`, `$S`, `_$s`, `_T0`, `$e`.
     public static func isSwift(_ name: String) -> Bool {
-        name.hasPrefix("$s") || name.hasPrefix("$S") || name.hasPrefix("_$s") || name.hasPrefix("_$S")
+        // The first bytes first: "$", or "_" then "$" or "T" (`String.utf8HasPrefix`).
+        let utf8 = name.utf8
+        guard let first = utf8.first else { return false }
+        if first == UInt8(ascii: "_") {
+            let second = utf8.dropFirst().first
+            guard second == UInt8(ascii: "$") || second == UInt8(ascii: "T") else { return false }
+        } else if first != UInt8(ascii: "$") {
+            return false
+        }
+        return name.hasPrefix("$s") || name.hasPrefix("$S") || name.hasPrefix("_$s") || name.hasPrefix("_$S")
             || name.hasPrefix("$e") || name.hasPrefix("_T0")
     }
 

@@ -169,8 +169,10 @@ public enum InventoryBuilder {
 
     static func swiftCensus(_ file: ELFFile, demangle: Bool) -> SwiftCensus? {
         var metadata: [String: UInt64] = [:]
-        for section in file.sections where SwiftSuspects.metadataSectionNames.contains(section.name) {
-            metadata[section.name, default: 0] += section.size
+        // By index: a `for` over the sections copies each one (its name retained and released).
+        let sections = file.sections
+        for index in sections.indices where SwiftSuspects.isMetadataSection(sections[index].name) {
+            metadata[sections[index].name, default: 0] += sections[index].size
         }
         guard !metadata.isEmpty else { return nil }
         var lazyGlobals: [SwiftSuspect] = []
@@ -186,8 +188,10 @@ public enum InventoryBuilder {
                 let hits = table.definedFunctionIndices(
                     namePrefixes: prefixes, within: start..<min(start + chunk, table.count))
                 for index in hits {
-                    guard let symbol = table[index], let bytes = table.nameBytes(of: symbol), bytes.count > 4,
-                        let last = bytes.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "_")
+                    // The name's last byte first; the entry is decoded for the few kept.
+                    guard let bytes = table.nameBytes(ofEntry: index), bytes.count > 4,
+                        let last = bytes.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "_"),
+                        let symbol = table[index]
                     else { continue }
                     let name = String(decoding: bytes, as: UTF8.self)
                     guard let kind = SwiftSuspects.kind(of: name) else { continue }
@@ -265,5 +269,43 @@ public enum InventoryBuilder {
     }
 }
 
-/// `0x`-prefixed lowercase hex.
-func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
+/// The value `hex` wrote: `text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : nil`,
+/// read from the bytes when they are "0x" and 1 to 16 hex digits (as `hex` writes them; a
+/// few instructions a digit where the `Substring` and radix parse cost hundreds), else that
+/// expression itself.
+func hexValue(_ text: String) -> UInt64? {
+    let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
+        guard bytes.count > 2, bytes.count <= 18, bytes[0] == UInt8(ascii: "0"), bytes[1] == UInt8(ascii: "x")
+        else { return nil }
+        var value: UInt64 = 0
+        for byte in bytes[2...] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
+    }
+    if case let value?? = fast { return value }
+    return text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : nil
+}
+
+/// `0x`-prefixed lowercase hex, as `"0x" + String(value, radix: 16)` writes it, in one buffer.
+func hex(_ value: UInt64) -> String {
+    let digits = max(1, (64 - value.leadingZeroBitCount + 3) / 4)
+    return String(unsafeUninitializedCapacity: digits + 2) { buffer in
+        buffer[0] = UInt8(ascii: "0")
+        buffer[1] = UInt8(ascii: "x")
+        var rest = value
+        for position in (2..<digits + 2).reversed() {
+            let nibble = UInt8(truncatingIfNeeded: rest & 0xf)
+            buffer[position] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
+            rest >>= 4
+        }
+        return digits + 2
+    }
+}

@@ -43,6 +43,14 @@ public enum SwiftSuspects {
         "swift5_capture", "swift5_mpenum", "swift5_replace", "swift5_replac2", "swift5_accessible_functions",
         "swift5_runtime_attributes", "swift5_tests",
     ]
+
+    /// Whether `name` is one of `metadataSectionNames`. Its bytes are tested first: nearly every
+    /// other name starts with ".", and no other spelling of these ASCII names is equal to one
+    /// (`String`'s `==` is canonical equivalence), so only "swift5_" names are hashed.
+    public static func isMetadataSection(_ name: String) -> Bool {
+        name.utf8.first == UInt8(ascii: "s") && name.utf8.starts(with: "swift5_".utf8)
+            && metadataSectionNames.contains(name)
+    }
 }
 
 extension SwiftSuspects {
@@ -52,9 +60,7 @@ extension SwiftSuspects {
     /// no DWARF when there is no suspect.
     static func locate(_ census: inout SwiftCensus, debug: DebugLookup) {
         func address(_ suspect: SwiftSuspect) -> UInt64? {
-            guard suspect.address.hasPrefix("0x"), let address = UInt64(suspect.address.dropFirst(2), radix: 16),
-                address != 0
-            else { return nil }
+            guard let address = hexValue(suspect.address), address != 0 else { return nil }
             return address
         }
         let locations = debug.sourceLocations(of: (census.lazyGlobals + census.defaultArguments).compactMap(address))

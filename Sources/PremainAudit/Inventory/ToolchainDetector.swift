@@ -15,8 +15,8 @@ public enum ToolchainDetector {
             !autolink.isEmpty || needed.contains { SwiftToolchainLibraries.isRuntime($0) }
             || file.sections.contains { section in
                 // The first byte first: nearly every other name starts with ".".
-                section.name.utf8.first == UInt8(ascii: "s") && section.name.utf8.starts(with: "swift5_".utf8)
-                    && (SwiftSuspects.metadataSectionNames.contains(section.name) || section.name == "swift5_entry")
+                section.name.utf8.first == UInt8(ascii: "s")
+                    && (SwiftSuspects.isMetadataSection(section.name) || section.name == "swift5_entry")
             }
         let cxx = needed.contains { $0.hasPrefix("libstdc++.so") || $0.hasPrefix("libc++.so") }
         var languages: [BuildToolchain.Language] = []

@@ -13,8 +13,7 @@ enum TranslationUnits {
         let units = census.entries.indices.filter { census.entries[$0].kind == .cxxTranslationUnit }
         guard !units.isEmpty, let info = debug.info else { return }
         for index in units {
-            guard let text = census.entries[index].address, text.hasPrefix("0x"),
-                let address = UInt64(text.dropFirst(2), radix: 16), address != 0,
+            guard let text = census.entries[index].address, let address = hexValue(text), address != 0,
                 let unit = info.compileUnit(containing: address)
             else { continue }
             var entry = census.entries[index]

@@ -19,7 +19,21 @@ public enum TranslationUnitName {
     /// `true` when the text after `_GLOBAL__sub_I_` is a file name ("util.cc", "a.b.cpp"),
     /// not a function's symbol: mangled symbols start with `_Z`, and C symbols have no dot.
     public static func isFileName(_ keyedName: String) -> Bool {
-        !keyedName.hasPrefix("_Z") && keyedName.contains(".")
+        // The bytes first: a "." `Character` is the "." byte, and in ASCII text every "." byte
+        // is one (only "\r\n" makes one `Character` of two ASCII bytes); `contains(".")`
+        // compares `Character`s, thousands of instructions for a long name.
+        let bytes = keyedName.utf8.withContiguousStorageIfAvailable { bytes -> (dot: Bool, ascii: Bool) in
+            var all: UInt8 = 0
+            var dot = false
+            for byte in bytes {
+                all |= byte
+                dot = dot || byte == UInt8(ascii: ".")
+            }
+            return (dot, all < 0x80)
+        }
+        if let bytes, !bytes.dot { return false }
+        guard !keyedName.hasPrefix("_Z") else { return false }
+        return bytes?.ascii == true || keyedName.contains(".")
     }
 
     /// `name` (a DWARF compile unit's `DW_AT_name`) shown relative to `directory` (its

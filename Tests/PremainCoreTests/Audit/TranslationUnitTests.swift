@@ -119,6 +119,30 @@ import Testing
         #expect(InitializerClassifier.priority(of: "_GLOBAL__sub_I.001_x") == nil)
     }
 
+    /// Names that are not ASCII are read by `Character`s, as `hasPrefix` reads them: a mark
+    /// that joins the last digit hides the priority; the byte tests never decide otherwise.
+    @Test func prioritiesOfNamesThatAreNotASCII() {
+        #expect(InitializerClassifier.priority(of: "_GLOBAL__sub_I_00101_0_m\u{e4}in.cpp") == 101)
+        #expect(InitializerClassifier.priority(of: "_GLOBAL__sub_I_0010\u{0661}_0_x.cpp") == nil)
+        #expect(InitializerClassifier.priority(of: "_GLOBAL__sub_I_00101\u{301}_0_x.cpp") == nil)
+        #expect(InitializerClassifier.priority(of: "_GLOBAL__I_000101\u{301}") == nil)
+        #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_I_m\u{e4}in.cpp") == "m\u{e4}in.cpp")
+        #expect(InitializerClassifier.translationUnit(of: "_GLOBAL__sub_I") == nil)
+        #expect(InitializerClassifier.translationUnit(of: "main") == nil)
+    }
+
+    /// A keyed name is a file name when it holds a "." `Character` and is not mangled; a "."
+    /// that a mark joins is no ".".
+    @Test func fileNamesAreToldFromKeyedFunctions() {
+        #expect(TranslationUnitName.isFileName("util.cc"))
+        #expect(TranslationUnitName.isFileName("\u{e4}.cc"))
+        #expect(!TranslationUnitName.isFileName("_Z5FatalPKcz"))
+        #expect(!TranslationUnitName.isFileName("_Z5Fatal.cold"))
+        #expect(!TranslationUnitName.isFileName("main"))
+        #expect(!TranslationUnitName.isFileName("a.\u{301}cc"))
+        #expect(TranslationUnitName.isFileName("a.\u{301}c.c"))
+    }
+
     @Test func unitNamesAreShownRelativeToTheCompileDirectory() {
         #expect(TranslationUnitName.relative("/w/ninja/src/util.cc", to: "/w/ninja/build") == "src/util.cc")
         #expect(TranslationUnitName.relative("/w/ninja/src/util.cc", to: "/w/ninja") == "src/util.cc")
