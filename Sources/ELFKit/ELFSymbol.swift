@@ -100,9 +100,11 @@ public struct ELFSymbolTable {
     /// the names of many hits before decoding the few they keep. `nil` when the entry (as
     /// `self[index]` reads it) or its name is not there.
     public func nameBytes(ofEntry index: Int) -> UnsafeRawBufferPointer? {
-        guard index >= 0, index < count else { return nil }
+        guard index >= 0, index < count, let start = entries.bytes.baseAddress else { return nil }
         let base = index * entrySize
-        guard base + (is64 ? 24 : 16) <= entries.count, let offset = entries.u32(at: base) else { return nil }
+        guard base + (is64 ? 24 : 16) <= entries.count else { return nil }
+        var offset = (start + base).loadUnaligned(as: UInt32.self)
+        if entries.bigEndian { offset = offset.byteSwapped }
         return nameBytes(atOffset: offset)
     }
 
