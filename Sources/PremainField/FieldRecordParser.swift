@@ -1,3 +1,5 @@
+import LosslessText
+
 /// One parsed line of a spool file (docs/field-record.md, version 1): only the keys a field
 /// report needs, read straight from the bytes (no `String` per field; the executable, its
 /// build ID and its scenario stay byte ranges of the line until the caller interns them).
@@ -196,19 +198,7 @@ enum FieldRecordParser {
     /// Exactly 16 hex digits (either case).
     static func hexadecimal(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt64? {
         guard range.count == 16 else { return nil }
-        var result: UInt64 = 0
-        for index in range {
-            let byte = line[index]
-            let digit: UInt8
-            switch byte {
-            case 0x30...0x39: digit = byte - 0x30
-            case 0x61...0x66: digit = byte - 0x61 + 10
-            case 0x41...0x46: digit = byte - 0x41 + 10
-            default: return nil
-            }
-            result = result << 4 | UInt64(digit)
-        }
-        return result
+        return HexDigits.value(line[range])
     }
 
     /// The bytes of an escaped value (`%XX` decoded); `nil` when a `%` is not followed by two

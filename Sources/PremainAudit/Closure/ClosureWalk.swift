@@ -29,11 +29,10 @@ final class ClosureWalk {
     private var searched: [String] = []
     private var wrongClass: [String] = []
     /// Search contexts by requester index, interned run-wide, with their plans.
-    private var contexts: [Int: (id: Int, value: SearchContext, plan: SearchPlan)] = [:]
-    /// The context of every requester without search paths of its own or up its loader chain
-    /// (most objects), by `DF_1_NODEFLIB`: worked out once per walk.
-    private var plainContexts: [(id: Int, value: SearchContext, plan: SearchPlan)?] = [nil, nil]
-    /// The ids of `plainContexts`, for a look-up that needs only the id.
+    private var contexts: [Int: KnownContext] = [:]
+    /// The run-wide id of the context of every requester without search paths of its own or up
+    /// its loader chain (most objects), by `DF_1_NODEFLIB`: looked up once per walk (the context
+    /// is the run's, `ClosureResolver.plainContexts`).
     private var plainContextIDs: [Int?] = [nil, nil]
 
     /// The program's cost when the caller counted it (`nil`: counted in `result`).
@@ -294,38 +293,32 @@ final class ClosureWalk {
         return searchContext(requester).id
     }
 
-    /// The search context of `requester`, its run-wide id and its plan, computed once per object.
-    private func searchContext(_ requester: Int) -> (id: Int, value: SearchContext, plan: SearchPlan) {
-        let slot = plainSlot(requester)
-        if let slot, let known = plainContexts[slot] { return known }
-        if slot == nil, let known = contexts[requester] { return known }
-        let plainKey = slot.map { _ in
-            ClosureResolver.PlainContextKey(
-                noDefaultLib: objects[requester].file.noDefaultLib, elfClass: platform.elfClass,
-                machine: platform.machine, endianness: objects[0].file.endianness)
-        }
-        let context: (id: Int, value: SearchContext, plan: SearchPlan)
-        if let plainKey, let known = resolver.plainContexts.value(plainKey) {
-            context = (known.id, known.value, known.plan)
-        } else {
-            let value = SearchContext(
-                steps: searchSteps(requester), noDefaultLib: objects[requester].file.noDefaultLib,
-                elfClass: platform.elfClass, machine: platform.machine,
-                endianness: objects[0].file.endianness)
-            let id = resolver.searchContexts.intern(value)
-            let plan = resolver.searchPlans.value(id) ?? resolver.searchPlans.insertIfAbsent(id, searchPlan(value))
-            context = (id: id, value: value, plan: plan)
-            if let plainKey {
-                resolver.plainContexts.insertIfAbsent(plainKey, KnownContext(id: id, value: value, plan: plan))
-            }
-        }
-        if let slot {
-            plainContexts[slot] = context
-            plainContextIDs[slot] = context.id
-        } else {
+    /// The search context of `requester`, its run-wide id and its plan: once per run for a
+    /// plain requester, once per walk for another.
+    private func searchContext(_ requester: Int) -> KnownContext {
+        guard let slot = plainSlot(requester) else {
+            if let known = contexts[requester] { return known }
+            let context = makeContext(requester)
             contexts[requester] = context
+            return context
         }
+        let key = ClosureResolver.PlainContextKey(
+            noDefaultLib: objects[requester].file.noDefaultLib, elfClass: platform.elfClass,
+            machine: platform.machine, endianness: objects[0].file.endianness)
+        let context =
+            resolver.plainContexts.value(key) ?? resolver.plainContexts.insertIfAbsent(key, makeContext(requester))
+        plainContextIDs[slot] = context.id
         return context
+    }
+
+    private func makeContext(_ requester: Int) -> KnownContext {
+        let value = SearchContext(
+            steps: searchSteps(requester), noDefaultLib: objects[requester].file.noDefaultLib,
+            elfClass: platform.elfClass, machine: platform.machine,
+            endianness: objects[0].file.endianness)
+        let id = resolver.searchContexts.intern(value)
+        let plan = resolver.searchPlans.value(id) ?? resolver.searchPlans.insertIfAbsent(id, searchPlan(value))
+        return KnownContext(id: id, value: value, plan: plan)
     }
 
     /// The plan of `context`: each directory `stat`ed once per run (`exists`), and the
@@ -518,25 +511,8 @@ extension ClosureWalk {
     /// `/usr/lib64/`, `/lib32/`, `/usr/lib32/`), by its bytes: objects there are folded in the
     /// text tree.
     static func isSystem(_ path: String) -> Bool {
-        if let answer = path.utf8.withContiguousStorageIfAvailable(isSystem) { return answer }
-        return isSystem(Array(path.utf8))
-    }
-
-    private static func isSystem(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        func at(_ index: Int) -> UInt8 { index < bytes.count ? bytes[index] : 0 }
-        // An optional "/usr", then "/lib", then "/", "64/" or "32/".
-        let start = at(0) == 0x2f && at(1) == 0x75 && at(2) == 0x73 && at(3) == 0x72 ? 4 : 0
-        guard at(start) == 0x2f, at(start + 1) == 0x6c, at(start + 2) == 0x69, at(start + 3) == 0x62 else {
-            return false
-        }
-        let next = at(start + 4)
-        if next == 0x2f { return true }
-        return (next == 0x36 && at(start + 5) == 0x34 || next == 0x33 && at(start + 5) == 0x32)
-            && at(start + 6) == 0x2f
-    }
-
-    private static func isSystem(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer(isSystem)
+        path.utf8HasPrefix("/lib/") || path.utf8HasPrefix("/usr/lib/") || path.utf8HasPrefix("/lib64/")
+            || path.utf8HasPrefix("/usr/lib64/") || path.utf8HasPrefix("/lib32/") || path.utf8HasPrefix("/usr/lib32/")
     }
 }
 

@@ -84,6 +84,11 @@ public struct LdSoCache: Sendable {
         var hwcap: UInt64
         /// Its index in `hwcapSubdirectories` for a `glibc-hwcaps` entry that names one.
         var subdirectory: Int?
+
+        /// Its name's bytes (without the NUL) in the cache's bytes `raw`.
+        func name(in raw: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(rebasing: raw[name..<(name + nameLength)])
+        }
     }
 
     /// Entries in file order (sorted by glibc's `_dl_cache_libcmp`, hwcap entries first).
@@ -137,10 +142,7 @@ public struct LdSoCache: Sendable {
         self.bytes = bytes
         let records = records
         byName = bytes.withUnsafeBytes { raw in
-            NameIndex(count: records.count) { index in
-                UnsafeRawBufferPointer(
-                    rebasing: raw[records[index].name..<(records[index].name + records[index].nameLength)])
-            }
+            NameIndex(count: records.count) { records[$0].name(in: raw) }
         }
     }
 
@@ -273,10 +275,7 @@ public struct LdSoCache: Sendable {
         let wanted = LosslessUTF8.bytes(name)
         return bytes.withUnsafeBytes { raw in
             wanted.withUnsafeBytes { wanted in
-                byName.indices(of: wanted) { index in
-                    UnsafeRawBufferPointer(
-                        rebasing: raw[records[index].name..<(records[index].name + records[index].nameLength)])
-                }
+                byName.indices(of: wanted) { records[$0].name(in: raw) }
             }
         }
     }

@@ -1,4 +1,5 @@
 import ELFKit
+import LosslessText
 import PremainModel
 
 /// What `InventoryBuilder` collects beyond the counts.
@@ -277,18 +278,7 @@ func hexValue(_ text: String) -> UInt64? {
     let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
         guard bytes.count > 2, bytes.count <= 18, bytes[0] == UInt8(ascii: "0"), bytes[1] == UInt8(ascii: "x")
         else { return nil }
-        var value: UInt64 = 0
-        for byte in bytes[2...] {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            value = value << 4 | UInt64(digit)
-        }
-        return value
+        return HexDigits.value(bytes[2...])
     }
     if case let value?? = fast { return value }
     return text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : nil

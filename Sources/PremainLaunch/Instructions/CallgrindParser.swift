@@ -1,3 +1,5 @@
+import LosslessText
+
 /// Reads callgrind's output format (valgrind's "Callgrind Format Specification", version 1):
 /// header lines `key: value` (`events:`, `positions:`, `summary:`, `totals:`, `pid:`, `part:`,
 /// `cmd:`, `desc: Trigger:`), position lines `ob=` `fl=` `fi=` `fe=` `fn=` `cob=` `cfi=` `cfl=`
@@ -382,19 +384,8 @@ private struct ParseState {
     }
 
     static func hexadecimal(_ field: Line) -> UInt64? {
-        guard !field.isEmpty, field.count <= 16 else { return nil }
-        var value: UInt64 = 0
-        for byte in field {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            value = value << 4 | UInt64(digit)
-        }
-        return value
+        guard !field.isEmpty else { return nil }
+        return HexDigits.value(field)
     }
 }
 
